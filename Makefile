@@ -1,0 +1,174 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# vgpu-dispatch top-level Makefile.
+#
+#   make               module (against KDIR) + libvgpu + tools + vgpu-sim
+#   make check         every test: core unit tests, checkpatch, sparse, VM suite
+#   make check-debug   the VM suite on the debug kernel (KASAN, lockdep, ...)
+#   make demo          the main job: boot the VM, load the module, run the demo
+#
+# The module is built by kbuild (Kbuild, driver/Kbuild).  Everything else is
+# built into build/, never next to kbuild objects.
+
+BUILD		:= build
+VGPU_CACHE	?= /var/cache/vgpu-dispatch
+export VGPU_CACHE
+
+# Kernel to build the module against (for `make` / `make install`).
+KDIR ?= $(shell if [ -d /lib/modules/$$(uname -r)/build ]; then \
+	echo /lib/modules/$$(uname -r)/build; else \
+	ls -d /usr/src/linux-headers-*-amd64 2>/dev/null | sort -V | tail -n 1; fi)
+# Debian's stock 6.1 headers: the kernel the VM suite boots.
+STOCK_KDIR ?= $(shell ls -d /usr/src/linux-headers-6.1*-amd64 2>/dev/null | sort -V | tail -n 1)
+# linux-source-6.1, unpacked into the cache on demand (checkpatch, harness).
+KSRC = $(VGPU_CACHE)/linux-source-6.1
+
+CC		?= cc
+CLANG		?= clang
+PKG_CONFIG	?= pkg-config
+
+# ---------------------------------------------------------------------------
+# Native builds of driver/core (unit tests, vgpu-sim) and userspace.
+# ---------------------------------------------------------------------------
+CORE_SRCS	:= $(wildcard driver/core/*.c)
+CORE_HDRS	:= $(wildcard driver/core/*.h) uapi/linux/vgpu_dispatch.h \
+		   userspace/shim/vgpu_os_user.h
+LIB_SRCS	:= $(wildcard userspace/lib/*.c)
+LIB_HDRS	:= $(wildcard userspace/lib/*.h userspace/include/vgpu/*.h)
+SIM_SRCS	:= $(wildcard userspace/sim/*.c)
+SIM_HDRS	:= $(wildcard userspace/sim/*.h)
+CORE_TEST_SRCS	:= $(wildcard selftests/core/test_*.c)
+
+NATIVE_INC	:= -Iuserspace/shim -Idriver/core -Iuapi -Iuserspace/include \
+		   -Iuserspace/lib
+NATIVE_WARN	:= -Wall -Wextra -Wno-unused-parameter -Wno-sign-compare \
+		   -Wno-missing-field-initializers
+NATIVE_CFLAGS	:= -std=gnu11 -g $(NATIVE_WARN) $(NATIVE_INC) -D_GNU_SOURCE
+OPT_CFLAGS	:= $(NATIVE_CFLAGS) -O2
+SAN_FLAGS	:= -fsanitize=address,undefined -fno-sanitize-recover=all \
+		   -fno-omit-frame-pointer
+ASAN_CFLAGS	:= $(NATIVE_CFLAGS) -O1 $(SAN_FLAGS)
+HARNESS_INC	= -I$(KSRC)/tools/testing/selftests
+
+OPT_CORE_OBJS	:= $(patsubst driver/core/%.c,$(BUILD)/opt/core/%.o,$(CORE_SRCS))
+ASAN_CORE_OBJS	:= $(patsubst driver/core/%.c,$(BUILD)/asan/core/%.o,$(CORE_SRCS))
+OPT_LIB_OBJS	:= $(patsubst userspace/lib/%.c,$(BUILD)/opt/lib/%.o,$(LIB_SRCS))
+ASAN_LIB_OBJS	:= $(patsubst userspace/lib/%.c,$(BUILD)/asan/lib/%.o,$(LIB_SRCS))
+OPT_SIM_OBJS	:= $(patsubst userspace/sim/%.c,$(BUILD)/opt/sim/%.o,$(SIM_SRCS))
+ASAN_SIM_OBJS	:= $(patsubst userspace/sim/%.c,$(BUILD)/asan/sim/%.o,$(SIM_SRCS))
+CORE_TESTS	:= $(patsubst selftests/core/%.c,$(BUILD)/asan/selftests/core/%,$(CORE_TEST_SRCS))
+
+NATIVE_LIBS	:= -lm
+
+.PHONY: all module native sim core-tests deps ksrc check check-core \
+	checkpatch sparse check-vm check-debug debug-kernel demo clean \
+	install modules_install vm-shell
+
+all: module native
+
+native: sim core-tests
+
+deps:
+	@scripts/install-deps.sh
+
+ksrc: deps
+	@scripts/kernel-src.sh >/dev/null
+
+$(BUILD)/opt/core/%.o: driver/core/%.c $(CORE_HDRS)
+	@mkdir -p $(@D)
+	$(CC) $(OPT_CFLAGS) -c -o $@ $<
+
+$(BUILD)/asan/core/%.o: driver/core/%.c $(CORE_HDRS)
+	@mkdir -p $(@D)
+	$(CC) $(ASAN_CFLAGS) -c -o $@ $<
+
+$(BUILD)/opt/lib/%.o: userspace/lib/%.c $(CORE_HDRS) $(LIB_HDRS)
+	@mkdir -p $(@D)
+	$(CC) $(OPT_CFLAGS) -fPIC -c -o $@ $<
+
+$(BUILD)/asan/lib/%.o: userspace/lib/%.c $(CORE_HDRS) $(LIB_HDRS)
+	@mkdir -p $(@D)
+	$(CC) $(ASAN_CFLAGS) -c -o $@ $<
+
+$(BUILD)/opt/sim/%.o: userspace/sim/%.c $(CORE_HDRS) $(LIB_HDRS) $(SIM_HDRS)
+	@mkdir -p $(@D)
+	$(CC) $(OPT_CFLAGS) -c -o $@ $<
+
+$(BUILD)/asan/sim/%.o: userspace/sim/%.c $(CORE_HDRS) $(LIB_HDRS) $(SIM_HDRS)
+	@mkdir -p $(@D)
+	$(CC) $(ASAN_CFLAGS) -c -o $@ $<
+
+# vgpu-sim: optimised (benchmarks, demo) and sanitised (tests).
+$(BUILD)/vgpu-sim: $(OPT_SIM_OBJS) $(OPT_LIB_OBJS) $(OPT_CORE_OBJS)
+	$(CC) $(OPT_CFLAGS) -o $@ $^ $(NATIVE_LIBS)
+
+$(BUILD)/vgpu-sim-asan: $(ASAN_SIM_OBJS) $(ASAN_LIB_OBJS) $(ASAN_CORE_OBJS)
+	$(CC) $(ASAN_CFLAGS) -o $@ $^ $(NATIVE_LIBS)
+
+sim: $(BUILD)/vgpu-sim $(BUILD)/vgpu-sim-asan
+
+# Native unit tests of driver/core: kselftest_harness.h from linux-source-6.1.
+$(BUILD)/asan/selftests/core/%: selftests/core/%.c $(ASAN_LIB_OBJS) $(ASAN_CORE_OBJS) \
+		$(CORE_HDRS) $(LIB_HDRS) $(wildcard selftests/core/*.h) | ksrc
+	@mkdir -p $(@D)
+	$(CC) $(ASAN_CFLAGS) $(HARNESS_INC) -Iselftests/core -o $@ $< \
+		$(ASAN_LIB_OBJS) $(ASAN_CORE_OBJS) $(NATIVE_LIBS)
+
+core-tests: $(CORE_TESTS)
+
+# ---------------------------------------------------------------------------
+# The module.
+# ---------------------------------------------------------------------------
+module:
+	$(MAKE) -C $(KDIR) M=$(CURDIR) modules
+
+modules_install install: module
+	$(MAKE) -C $(KDIR) M=$(CURDIR) modules_install
+
+# ---------------------------------------------------------------------------
+# Tests.  Every suite writes TAP into $(BUILD)/results/; scripts/tap-summary
+# prints the closing "N passed, N failed" line and sets the exit status.
+# ---------------------------------------------------------------------------
+RESULTS := $(BUILD)/results
+
+check-core: deps core-tests sim
+	@scripts/run-core-tests $(RESULTS) $(CORE_TESTS)
+
+checkpatch: ksrc
+	@scripts/run-checkpatch $(RESULTS)
+
+sparse: deps
+	@scripts/run-sparse $(RESULTS) $(STOCK_KDIR)
+
+check-vm: deps core-tests sim
+	@scripts/run-vm-suite stock $(RESULTS)
+
+check:
+	@rm -rf $(RESULTS)
+	@mkdir -p $(RESULTS)
+	-@$(MAKE) --no-print-directory check-core
+	-@$(MAKE) --no-print-directory checkpatch
+	-@$(MAKE) --no-print-directory sparse
+	-@$(MAKE) --no-print-directory check-vm
+	@scripts/tap-summary $(RESULTS)
+
+debug-kernel: ksrc
+	@scripts/build-debug-kernel.sh
+
+check-debug: debug-kernel
+	@rm -rf $(RESULTS)-debug
+	@mkdir -p $(RESULTS)-debug
+	-@$(MAKE) --no-print-directory native
+	-@scripts/run-vm-suite debug $(RESULTS)-debug
+	@scripts/tap-summary $(RESULTS)-debug
+
+demo: deps native
+	@scripts/demo.sh
+
+# Interactive shell in the VM with the module loaded (for developers).
+vm-shell: deps
+	@scripts/vm-run --interactive stock sh
+
+clean:
+	-$(MAKE) -C $(KDIR) M=$(CURDIR) clean 2>/dev/null
+	rm -rf $(BUILD)

@@ -1,0 +1,36 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * vgpu_os.h - the one header through which driver/core sees its host.
+ *
+ * The scheduling core ("firmware") is compiled twice: into the module, where
+ * this header maps to the kernel's own headers, and natively into the unit
+ * tests and vgpu-sim, where userspace/shim/vgpu_os_user.h provides the same
+ * small set of helpers (the way tools/testing/radix-tree compiles
+ * lib/xarray.c).  Core code includes nothing else: it takes no locks,
+ * allocates nothing on hot paths and reads no clock.
+ *
+ * Allowed here: fixed-width types, bool, errno values, memset/memcpy,
+ * min/max/clamp, ARRAY_SIZE, DIV_ROUND_UP/round_up, BIT/GENMASK, the
+ * 64-bit bit helpers (__ffs64, fls64, hweight64), struct list_head and its
+ * helpers, check_add/mul_overflow, likely/unlikely and static_assert.
+ */
+#ifndef VGPU_OS_H
+#define VGPU_OS_H
+
+#ifdef __KERNEL__
+#include <linux/types.h>
+#include <linux/bitops.h>
+#include <linux/bits.h>
+#include <linux/errno.h>
+#include <linux/kernel.h>
+#include <linux/list.h>
+#include <linux/math.h>
+#include <linux/minmax.h>
+#include <linux/overflow.h>
+#include <linux/string.h>
+#include <linux/build_bug.h>
+#else
+#include <vgpu_os_user.h>
+#endif
+
+#endif /* VGPU_OS_H */

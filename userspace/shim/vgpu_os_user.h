@@ -1,0 +1,154 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * vgpu_os_user.h - userspace implementation of driver/core/vgpu_os.h.
+ *
+ * Provides, for native builds of driver/core (unit tests, vgpu-sim, fuzzers),
+ * the small subset of kernel helpers the core is allowed to use.  Keep it
+ * minimal: anything added here must also exist in the kernel with the same
+ * semantics.
+ */
+#ifndef VGPU_OS_USER_H
+#define VGPU_OS_USER_H
+
+#include <assert.h>
+#include <errno.h>
+#include <limits.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+typedef uint8_t u8;
+typedef uint16_t u16;
+typedef uint32_t u32;
+typedef uint64_t u64;
+typedef int8_t s8;
+typedef int16_t s16;
+typedef int32_t s32;
+typedef int64_t s64;
+
+#ifndef __always_inline
+#define __always_inline inline __attribute__((__always_inline__))
+#endif
+#define __maybe_unused __attribute__((__unused__))
+#define __must_check __attribute__((__warn_unused_result__))
+#define likely(x) __builtin_expect(!!(x), 1)
+#define unlikely(x) __builtin_expect(!!(x), 0)
+#define fallthrough __attribute__((__fallthrough__))
+
+#ifndef static_assert
+#define static_assert _Static_assert
+#endif
+#define BUILD_BUG_ON(cond) _Static_assert(!(cond), "BUILD_BUG_ON: " #cond)
+
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+#define BIT(n) (1UL << (n))
+#define BIT_ULL(n) (1ULL << (n))
+#define BITS_PER_LONG 64
+#define BITS_PER_LONG_LONG 64
+#define GENMASK(h, l) (((~0UL) - (1UL << (l)) + 1) & (~0UL >> (BITS_PER_LONG - 1 - (h))))
+#define GENMASK_ULL(h, l) (((~0ULL) - (1ULL << (l)) + 1) & (~0ULL >> (63 - (h))))
+#define DIV_ROUND_UP(n, d) (((n) + (d) - 1) / (d))
+#define round_up(x, y) ((((x) - 1) | ((__typeof__(x))((y) - 1))) + 1)
+#define roundup(x, y) ((((x) + ((y) - 1)) / (y)) * (y))
+
+#define min(a, b) ({ __typeof__(a) _a = (a); __typeof__(b) _b = (b); _a < _b ? _a : _b; })
+#define max(a, b) ({ __typeof__(a) _a = (a); __typeof__(b) _b = (b); _a > _b ? _a : _b; })
+#define min_t(t, a, b) ({ t _a = (a); t _b = (b); _a < _b ? _a : _b; })
+#define max_t(t, a, b) ({ t _a = (a); t _b = (b); _a > _b ? _a : _b; })
+#define clamp(v, lo, hi) min(max(v, lo), hi)
+#define clamp_t(t, v, lo, hi) min_t(t, max_t(t, v, lo), hi)
+#define swap(a, b) do { __typeof__(a) _t = (a); (a) = (b); (b) = _t; } while (0)
+
+#define check_add_overflow(a, b, d) __builtin_add_overflow(a, b, d)
+#define check_sub_overflow(a, b, d) __builtin_sub_overflow(a, b, d)
+#define check_mul_overflow(a, b, d) __builtin_mul_overflow(a, b, d)
+
+/* Bit helpers, same contracts as the kernel's (undefined for 0 where noted). */
+static inline unsigned long __ffs64(u64 w) { return __builtin_ctzll(w); } /* w != 0 */
+static inline int fls64(u64 w) { return w ? 64 - __builtin_clzll(w) : 0; }
+static inline unsigned int hweight64(u64 w) { return __builtin_popcountll(w); }
+static inline unsigned int hweight32(u32 w) { return __builtin_popcount(w); }
+
+#define container_of(ptr, type, member) \
+	((type *)((char *)(ptr) - offsetof(type, member)))
+
+/* Doubly linked list, as in include/linux/list.h. */
+struct list_head {
+	struct list_head *next, *prev;
+};
+
+#define LIST_HEAD_INIT(name) { &(name), &(name) }
+#define LIST_HEAD(name) struct list_head name = LIST_HEAD_INIT(name)
+
+static inline void INIT_LIST_HEAD(struct list_head *l)
+{
+	l->next = l;
+	l->prev = l;
+}
+
+static inline void __list_add(struct list_head *n, struct list_head *prev,
+			      struct list_head *next)
+{
+	next->prev = n;
+	n->next = next;
+	n->prev = prev;
+	prev->next = n;
+}
+
+static inline void list_add(struct list_head *n, struct list_head *h)
+{
+	__list_add(n, h, h->next);
+}
+
+static inline void list_add_tail(struct list_head *n, struct list_head *h)
+{
+	__list_add(n, h->prev, h);
+}
+
+static inline void list_del(struct list_head *e)
+{
+	e->next->prev = e->prev;
+	e->prev->next = e->next;
+	e->next = NULL;
+	e->prev = NULL;
+}
+
+static inline void list_del_init(struct list_head *e)
+{
+	e->next->prev = e->prev;
+	e->prev->next = e->next;
+	INIT_LIST_HEAD(e);
+}
+
+static inline int list_empty(const struct list_head *h)
+{
+	return h->next == h;
+}
+
+static inline void list_move_tail(struct list_head *e, struct list_head *h)
+{
+	e->next->prev = e->prev;
+	e->prev->next = e->next;
+	list_add_tail(e, h);
+}
+
+#define list_entry(ptr, type, member) container_of(ptr, type, member)
+#define list_first_entry(ptr, type, member) list_entry((ptr)->next, type, member)
+#define list_first_entry_or_null(ptr, type, member) \
+	(list_empty(ptr) ? NULL : list_first_entry(ptr, type, member))
+#define list_next_entry(pos, member) \
+	list_entry((pos)->member.next, __typeof__(*(pos)), member)
+#define list_for_each(pos, head) \
+	for (pos = (head)->next; pos != (head); pos = pos->next)
+#define list_for_each_entry(pos, head, member)				\
+	for (pos = list_first_entry(head, __typeof__(*pos), member);	\
+	     &pos->member != (head);					\
+	     pos = list_next_entry(pos, member))
+#define list_for_each_entry_safe(pos, n, head, member)			\
+	for (pos = list_first_entry(head, __typeof__(*pos), member),	\
+	     n = list_next_entry(pos, member);				\
+	     &pos->member != (head);					\
+	     pos = n, n = list_next_entry(n, member))
+
+#endif /* VGPU_OS_USER_H */

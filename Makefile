@@ -172,3 +172,6 @@ vm-shell: deps
 clean:
 	-$(MAKE) -C $(KDIR) M=$(CURDIR) clean 2>/dev/null
 	rm -rf $(BUILD)
+
+# Fuzzing harnesses (libFuzzer via clang), see selftests/fuzz/.
+-include selftests/fuzz/fuzz.mk

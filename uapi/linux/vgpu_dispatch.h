@@ -119,4 +119,127 @@ struct vgpu_info {
 
 #define VGPU_IOCTL_GET_INFO	_IOWR(VGPU_IOCTL_BASE, 0x00, struct vgpu_info)
 
+/*
+ * ===========================================================================
+ * Virtual ISA (SPEC F04)
+ *
+ * A program is an array of 1..VGPU_ISA_MAX_INSNS fixed-size instructions
+ * (struct vgpu_insn, VGPU_INSN_SIZE bytes each) of ISA version
+ * VGPU_ISA_VERSION.  Every program passes the validator of the core
+ * (driver/core/isa.c) before it can run; a violation is -EINVAL and is
+ * described by a rule code VGPU_ISA_ERR_* plus the index of the offending
+ * instruction.  Documentation/isa.rst describes the semantics and the .vasm
+ * text syntax.
+ *
+ * Control flow is structured: the only jumps are LOOP/ENDLOOP, properly
+ * nested at most VGPU_ISA_MAX_NEST deep; EXIT is the last instruction and
+ * appears nowhere else.  BRA is a timed instruction class ("jump") with no
+ * target.  So every warp reaches EXIT after a bounded number of
+ * instructions (at most VGPU_ISA_MAX_DYN_INSNS) unless it executes SPIN.
+ *
+ * Opcode space: 0x00 is invalid (zeroed memory is never a program),
+ * 0x01-0x1f timed classes (0x01-0x07 used, the class index is
+ * opcode - VGPU_OP_MOV), 0x20-0x3f control (0x20-0x26 used), 0x40-0xff
+ * reserved for later extensions.  Every operand field an opcode does not
+ * use is reserved and must be zero.
+ * ===========================================================================
+ */
+
+#define VGPU_ISA_VERSION	1
+
+#define VGPU_INSN_SIZE		8
+
+#define VGPU_ISA_MAX_INSNS	4096	/* instructions per program */
+#define VGPU_ISA_MAX_NEST	8	/* LOOP nesting depth */
+#define VGPU_ISA_MAX_LOOP_COUNT	65535	/* iterations of one LOOP, any index */
+#define VGPU_ISA_MAX_LOOP_MOD	255	/* largest modulus of a LOOP selector */
+#define VGPU_ISA_MAX_MUTEX	16	/* mutex ids are 0..VGPU_ISA_MAX_MUTEX-1 */
+/* Worst-case instructions one warp executes (SPIN excepted): 2^32. */
+#define VGPU_ISA_MAX_DYN_INSNS	0x100000000ULL
+
+/* Timed instruction classes (F04); each has a latency and a power weight. */
+#define VGPU_OP_MOV		0x01	/* data transfer */
+#define VGPU_OP_LOAD		0x02	/* memory load */
+#define VGPU_OP_STORE		0x03	/* memory store */
+#define VGPU_OP_MMA		0x04	/* matrix multiply-accumulate */
+#define VGPU_OP_CMP		0x05	/* compare */
+#define VGPU_OP_BRA		0x06	/* jump (timing only, no target) */
+#define VGPU_OP_ALU		0x07	/* arithmetic / logic */
+#define VGPU_ISA_NUM_CLASSES	7	/* class index = opcode - VGPU_OP_MOV */
+
+/* Control instructions (F04). */
+#define VGPU_OP_LOOP		0x20	/* a: sel, b: mod, imm: base | step << 16 */
+#define VGPU_OP_ENDLOOP		0x21	/* end of the innermost LOOP body */
+#define VGPU_OP_BAR		0x22	/* block barrier (F34) */
+#define VGPU_OP_LOCK		0x23	/* a: mutex id (F35) */
+#define VGPU_OP_UNLOCK		0x24	/* a: mutex id (F35) */
+#define VGPU_OP_SPIN		0x25	/* run until the kernel is cancelled (F53) */
+#define VGPU_OP_EXIT		0x26	/* end of the warp; last instruction */
+
+/* LOOP selectors (struct vgpu_insn.a of VGPU_OP_LOOP). */
+#define VGPU_LOOP_SEL_NONE	0	/* count = base */
+#define VGPU_LOOP_SEL_WID	1	/* index = warp index within its block */
+#define VGPU_LOOP_SEL_BID	2	/* index = block index within its grid */
+
+/*
+ * LOOP count: count = base + step * (index % mod), where index is selected
+ * by sel, base = imm & 0xffff and step = imm >> 16.  With
+ * VGPU_LOOP_SEL_NONE, mod and step must be zero; otherwise 1 <= mod <=
+ * VGPU_ISA_MAX_LOOP_MOD.  The largest count, base + step * (mod - 1), must
+ * not exceed VGPU_ISA_MAX_LOOP_COUNT.  A count of 0 skips the body.
+ * Example: "LOOP 10*(1+wid%4)" is sel WID, mod 4, base 10, step 10.
+ */
+#define VGPU_LOOP_IMM(base, step) \
+	((__u32)(((__u32)(step) & 0xffff) << 16 | ((__u32)(base) & 0xffff)))
+#define VGPU_LOOP_BASE(imm)	((__u32)(imm) & 0xffff)
+#define VGPU_LOOP_STEP(imm)	((__u32)(imm) >> 16)
+
+/**
+ * struct vgpu_insn - one instruction of the virtual ISA (SPEC F04)
+ * @op: opcode, VGPU_OP_*
+ * @a: operand A: LOOP selector (VGPU_LOOP_SEL_*), LOCK/UNLOCK mutex id
+ *     (< VGPU_ISA_MAX_MUTEX); zero for every other opcode
+ * @b: operand B: LOOP modulus; zero for every other opcode
+ * @c: reserved, must be zero
+ * @imm: immediate: LOOP base and step (VGPU_LOOP_IMM()); zero for every
+ *     other opcode
+ *
+ * Little-endian host order, like every uapi struct.  Size VGPU_INSN_SIZE.
+ */
+struct vgpu_insn {
+	__u8 op;
+	__u8 a;
+	__u8 b;
+	__u8 c;
+	__u32 imm;
+};
+
+/*
+ * Validator rule codes: why a program was rejected.  The rejected
+ * instruction's index accompanies the code (for VGPU_ISA_ERR_LENGTH it is
+ * 0 for an empty program and VGPU_ISA_MAX_INSNS for a too long one).
+ */
+#define VGPU_ISA_OK			0
+#define VGPU_ISA_ERR_LENGTH		1	/* 0 or > MAX_INSNS insns */
+#define VGPU_ISA_ERR_OPCODE		2	/* unknown opcode */
+#define VGPU_ISA_ERR_RESERVED		3	/* unused field not zero */
+#define VGPU_ISA_ERR_OPERAND		4	/* bad LOOP selector/modulus */
+#define VGPU_ISA_ERR_LOOP_COUNT		5	/* count > MAX_LOOP_COUNT */
+#define VGPU_ISA_ERR_NESTING		6	/* LOOP deeper than MAX_NEST */
+#define VGPU_ISA_ERR_ENDLOOP		7	/* ENDLOOP without LOOP */
+#define VGPU_ISA_ERR_UNCLOSED		8	/* LOOP without ENDLOOP */
+#define VGPU_ISA_ERR_MUTEX_ID		9	/* mutex id >= MAX_MUTEX */
+#define VGPU_ISA_ERR_LOCK_HELD		10	/* LOCK m while holding m */
+#define VGPU_ISA_ERR_NOT_HELD		11	/* UNLOCK m without m */
+#define VGPU_ISA_ERR_LOCK_LOOP		12	/* loop body not lock-neutral */
+#define VGPU_ISA_ERR_LOCK_EXIT		13	/* EXIT while holding a lock */
+#define VGPU_ISA_ERR_BAR_LOCK		14	/* BAR while holding a lock */
+#define VGPU_ISA_ERR_BAR_DIVERGENT	15	/* BAR in a wid-dependent loop */
+#define VGPU_ISA_ERR_EXIT_POS		16	/* EXIT before the end */
+#define VGPU_ISA_ERR_NO_EXIT		17	/* last insn is not EXIT */
+#define VGPU_ISA_ERR_DYN_COUNT		18	/* > MAX_DYN_INSNS executed */
+#define VGPU_ISA_ERR_MAX		18
+
+/* ========================= end of Virtual ISA ============================ */
+
 #endif /* _UAPI_LINUX_VGPU_DISPATCH_H */

@@ -1,0 +1,395 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * isa.c - validator and helpers of the virtual ISA (SPEC F04).
+ *
+ * The validator is a security boundary of the kernel: the program comes
+ * from userspace.  It reads each of prog[0..n-1] exactly once, in order,
+ * keeps a fixed-size stack of VGPU_ISA_MAX_NEST frames, never recurses and
+ * never allocates, so it runs in O(n) time and O(1) space for any input.
+ * It reports the first violation in program order (per instruction, the
+ * checks run in the order of the switch below; the end-of-program checks
+ * UNCLOSED then NO_EXIT come last).
+ */
+#include "vgpu_os.h"
+#include "isa.h"
+
+/**
+ * struct vgpu_isa_frame - one open LOOP while scanning a program
+ * @pc: index of the LOOP instruction
+ * @held: mutexes statically held when the LOOP was entered
+ * @wid: the LOOP count depends on the warp index
+ */
+struct vgpu_isa_frame {
+	u32 pc;
+	u32 held;
+	bool wid;
+};
+
+static_assert(VGPU_ISA_MAX_MUTEX <= 32);	/* held sets are u32 masks */
+static_assert(VGPU_ISA_MAX_INSNS <= 65536);	/* vgpu_isa_link() uses u16 */
+static_assert(VGPU_OP_ALU - VGPU_OP_MOV + 1 == VGPU_ISA_NUM_CLASSES);
+
+static int vgpu_isa_fail(struct vgpu_isa_error *err, u32 rule, u32 index)
+{
+	if (err) {
+		err->rule = rule;
+		err->index = index;
+	}
+	return -EINVAL;
+}
+
+/**
+ * vgpu_isa_loop_max() - largest count a LOOP can take over all indices
+ * @insn: a LOOP instruction (0 is returned for any other opcode)
+ *
+ * Return: base + step * (mod - 1) for an index-dependent LOOP, base for a
+ * constant one.  Never overflows (at most 65535 + 65535 * 254).
+ */
+u32 vgpu_isa_loop_max(const struct vgpu_insn *insn)
+{
+	u32 base = VGPU_LOOP_BASE(insn->imm);
+	u32 step = VGPU_LOOP_STEP(insn->imm);
+
+	if (insn->op != VGPU_OP_LOOP)
+		return 0;
+	if (insn->a == VGPU_LOOP_SEL_NONE || insn->b == 0)
+		return base;
+	return base + step * (u32)(insn->b - 1);
+}
+
+/**
+ * vgpu_isa_loop_count() - iterations of a LOOP for one warp (SPEC F04)
+ * @insn: a LOOP instruction (0 is returned for any other opcode)
+ * @bid: index of the warp's block within its grid
+ * @wid: index of the warp within its block
+ *
+ * count = base + step * (index % mod), index being @wid or @bid as the
+ * selector says.  Safe on unvalidated input (mod 0 or an unknown selector
+ * count as a constant LOOP).
+ *
+ * Return: the iteration count, at most vgpu_isa_loop_max(@insn).
+ */
+u32 vgpu_isa_loop_count(const struct vgpu_insn *insn, u32 bid, u32 wid)
+{
+	u32 base = VGPU_LOOP_BASE(insn->imm);
+	u32 step = VGPU_LOOP_STEP(insn->imm);
+	u32 idx;
+
+	if (insn->op != VGPU_OP_LOOP)
+		return 0;
+	if (insn->b == 0)
+		return base;
+	switch (insn->a) {
+	case VGPU_LOOP_SEL_WID:
+		idx = wid;
+		break;
+	case VGPU_LOOP_SEL_BID:
+		idx = bid;
+		break;
+	default:
+		return base;
+	}
+	return base + step * (idx % insn->b);
+}
+
+/**
+ * vgpu_isa_class() - timed instruction class of an opcode (SPEC F04)
+ * @op: opcode
+ *
+ * Return: 0..VGPU_ISA_NUM_CLASSES-1 (MOV, LOAD, STORE, MMA, CMP, BRA, ALU)
+ * for a timed opcode, -1 for a control or unknown one.
+ */
+int vgpu_isa_class(u8 op)
+{
+	if (op >= VGPU_OP_MOV && op <= VGPU_OP_ALU)
+		return op - VGPU_OP_MOV;
+	return -1;
+}
+
+/**
+ * vgpu_isa_op_name() - mnemonic of an opcode
+ * @op: opcode
+ *
+ * Return: the upper-case mnemonic, or NULL for an unknown opcode.
+ */
+const char *vgpu_isa_op_name(u8 op)
+{
+	switch (op) {
+	case VGPU_OP_MOV:	return "MOV";
+	case VGPU_OP_LOAD:	return "LOAD";
+	case VGPU_OP_STORE:	return "STORE";
+	case VGPU_OP_MMA:	return "MMA";
+	case VGPU_OP_CMP:	return "CMP";
+	case VGPU_OP_BRA:	return "BRA";
+	case VGPU_OP_ALU:	return "ALU";
+	case VGPU_OP_LOOP:	return "LOOP";
+	case VGPU_OP_ENDLOOP:	return "ENDLOOP";
+	case VGPU_OP_BAR:	return "BAR";
+	case VGPU_OP_LOCK:	return "LOCK";
+	case VGPU_OP_UNLOCK:	return "UNLOCK";
+	case VGPU_OP_SPIN:	return "SPIN";
+	case VGPU_OP_EXIT:	return "EXIT";
+	default:		return NULL;
+	}
+}
+
+static const char * const vgpu_isa_rule_strs[VGPU_ISA_ERR_MAX + 1] = {
+	[VGPU_ISA_OK]			= "valid program",
+	[VGPU_ISA_ERR_LENGTH]		= "program must have 1 to 4096 instructions",
+	[VGPU_ISA_ERR_OPCODE]		= "unknown opcode",
+	[VGPU_ISA_ERR_RESERVED]		= "reserved or unused field is not zero",
+	[VGPU_ISA_ERR_OPERAND]		= "invalid LOOP selector or modulus",
+	[VGPU_ISA_ERR_LOOP_COUNT]	= "LOOP count exceeds 65535",
+	[VGPU_ISA_ERR_NESTING]		= "LOOP nesting deeper than 8",
+	[VGPU_ISA_ERR_ENDLOOP]		= "ENDLOOP without a matching LOOP",
+	[VGPU_ISA_ERR_UNCLOSED]		= "LOOP without a matching ENDLOOP",
+	[VGPU_ISA_ERR_MUTEX_ID]		= "mutex id out of range (0..15)",
+	[VGPU_ISA_ERR_LOCK_HELD]	= "LOCK of a mutex already held",
+	[VGPU_ISA_ERR_NOT_HELD]		= "UNLOCK of a mutex not held",
+	[VGPU_ISA_ERR_LOCK_LOOP]	= "loop body does not release exactly the locks it takes",
+	[VGPU_ISA_ERR_LOCK_EXIT]	= "EXIT while holding a lock",
+	[VGPU_ISA_ERR_BAR_LOCK]		= "BAR while holding a lock",
+	[VGPU_ISA_ERR_BAR_DIVERGENT]	= "BAR inside a loop whose count depends on the warp index",
+	[VGPU_ISA_ERR_EXIT_POS]		= "EXIT before the last instruction",
+	[VGPU_ISA_ERR_NO_EXIT]		= "last instruction is not EXIT",
+	[VGPU_ISA_ERR_DYN_COUNT]	= "worst-case executed instructions exceed 2^32",
+};
+
+/**
+ * vgpu_isa_rule_str() - human-readable text of a validator rule code
+ * @rule: VGPU_ISA_OK or VGPU_ISA_ERR_*
+ *
+ * Return: a constant string (never NULL).
+ */
+const char *vgpu_isa_rule_str(u32 rule)
+{
+	if (rule > VGPU_ISA_ERR_MAX)
+		return "unknown rule";
+	return vgpu_isa_rule_strs[rule];
+}
+
+/*
+ * One pass over the program: every rule of Documentation/isa.rst, plus the
+ * summary when @sum is not NULL.  prod[d] is the worst-case number of times
+ * an instruction at nesting depth d runs per warp, saturated just above
+ * VGPU_ISA_MAX_DYN_INSNS (so prod * 65535 never overflows u64); total is the
+ * running worst-case dynamic instruction count (at most 4096 * (2^32 + 1)).
+ */
+static int vgpu_isa_scan(const struct vgpu_insn *prog, u32 n,
+			 struct vgpu_isa_error *err,
+			 struct vgpu_isa_summary *sum)
+{
+	struct vgpu_isa_frame stack[VGPU_ISA_MAX_NEST];
+	u64 prod[VGPU_ISA_MAX_NEST + 1];
+	u32 depth = 0, held = 0, wid_loops = 0, i;
+	u64 total = 0;
+
+	if (err) {
+		err->rule = VGPU_ISA_OK;
+		err->index = 0;
+	}
+	if (sum)
+		memset(sum, 0, sizeof(*sum));
+	if (n == 0 || !prog)
+		return vgpu_isa_fail(err, VGPU_ISA_ERR_LENGTH, 0);
+	if (n > VGPU_ISA_MAX_INSNS)
+		return vgpu_isa_fail(err, VGPU_ISA_ERR_LENGTH,
+				     VGPU_ISA_MAX_INSNS);
+
+	prod[0] = 1;
+	for (i = 0; i < n; i++) {
+		const struct vgpu_insn *in = &prog[i];
+		u64 weight = prod[depth];
+		u32 max, bit;
+
+		switch (in->op) {
+		case VGPU_OP_MOV ... VGPU_OP_ALU:
+			if (in->a || in->b || in->c || in->imm)
+				return vgpu_isa_fail(err, VGPU_ISA_ERR_RESERVED, i);
+			if (sum)
+				sum->class_count[in->op - VGPU_OP_MOV]++;
+			break;
+		case VGPU_OP_LOOP:
+			if (in->c)
+				return vgpu_isa_fail(err, VGPU_ISA_ERR_RESERVED, i);
+			if (in->a > VGPU_LOOP_SEL_BID)
+				return vgpu_isa_fail(err, VGPU_ISA_ERR_OPERAND, i);
+			if (in->a == VGPU_LOOP_SEL_NONE &&
+			    (in->b || VGPU_LOOP_STEP(in->imm)))
+				return vgpu_isa_fail(err, VGPU_ISA_ERR_OPERAND, i);
+			if (in->a != VGPU_LOOP_SEL_NONE && !in->b)
+				return vgpu_isa_fail(err, VGPU_ISA_ERR_OPERAND, i);
+			max = vgpu_isa_loop_max(in);
+			if (max > VGPU_ISA_MAX_LOOP_COUNT)
+				return vgpu_isa_fail(err, VGPU_ISA_ERR_LOOP_COUNT, i);
+			if (depth >= VGPU_ISA_MAX_NEST)
+				return vgpu_isa_fail(err, VGPU_ISA_ERR_NESTING, i);
+			stack[depth].pc = i;
+			stack[depth].held = held;
+			stack[depth].wid = in->a == VGPU_LOOP_SEL_WID;
+			wid_loops += stack[depth].wid;
+			prod[depth + 1] = min_t(u64, prod[depth] * max,
+						VGPU_ISA_MAX_DYN_INSNS + 1);
+			depth++;
+			if (sum) {
+				sum->n_loops++;
+				sum->max_depth = max(sum->max_depth, depth);
+				if (in->a == VGPU_LOOP_SEL_WID)
+					sum->wid_dependent = true;
+				if (in->a == VGPU_LOOP_SEL_BID)
+					sum->bid_dependent = true;
+			}
+			break;
+		case VGPU_OP_ENDLOOP:
+			if (in->a || in->b || in->c || in->imm)
+				return vgpu_isa_fail(err, VGPU_ISA_ERR_RESERVED, i);
+			if (!depth)
+				return vgpu_isa_fail(err, VGPU_ISA_ERR_ENDLOOP, i);
+			if (held != stack[depth - 1].held)
+				return vgpu_isa_fail(err, VGPU_ISA_ERR_LOCK_LOOP, i);
+			/* runs once per iteration: the body's weight */
+			weight = prod[depth];
+			depth--;
+			wid_loops -= stack[depth].wid;
+			break;
+		case VGPU_OP_BAR:
+			if (in->a || in->b || in->c || in->imm)
+				return vgpu_isa_fail(err, VGPU_ISA_ERR_RESERVED, i);
+			if (held)
+				return vgpu_isa_fail(err, VGPU_ISA_ERR_BAR_LOCK, i);
+			if (wid_loops)
+				return vgpu_isa_fail(err, VGPU_ISA_ERR_BAR_DIVERGENT, i);
+			if (sum)
+				sum->uses_bar = true;
+			break;
+		case VGPU_OP_LOCK:
+		case VGPU_OP_UNLOCK:
+			if (in->b || in->c || in->imm)
+				return vgpu_isa_fail(err, VGPU_ISA_ERR_RESERVED, i);
+			if (in->a >= VGPU_ISA_MAX_MUTEX)
+				return vgpu_isa_fail(err, VGPU_ISA_ERR_MUTEX_ID, i);
+			bit = 1U << in->a;
+			if (in->op == VGPU_OP_LOCK) {
+				if (held & bit)
+					return vgpu_isa_fail(err, VGPU_ISA_ERR_LOCK_HELD, i);
+				held |= bit;
+			} else {
+				if (!(held & bit))
+					return vgpu_isa_fail(err, VGPU_ISA_ERR_NOT_HELD, i);
+				held &= ~bit;
+			}
+			if (sum) {
+				sum->mutex_mask |= bit;
+				if (in->op == VGPU_OP_LOCK)
+					sum->uses_lock = true;
+			}
+			break;
+		case VGPU_OP_SPIN:
+			if (in->a || in->b || in->c || in->imm)
+				return vgpu_isa_fail(err, VGPU_ISA_ERR_RESERVED, i);
+			if (sum)
+				sum->uses_spin = true;
+			break;
+		case VGPU_OP_EXIT:
+			if (in->a || in->b || in->c || in->imm)
+				return vgpu_isa_fail(err, VGPU_ISA_ERR_RESERVED, i);
+			if (i != n - 1)
+				return vgpu_isa_fail(err, VGPU_ISA_ERR_EXIT_POS, i);
+			if (held)
+				return vgpu_isa_fail(err, VGPU_ISA_ERR_LOCK_EXIT, i);
+			break;
+		default:
+			return vgpu_isa_fail(err, VGPU_ISA_ERR_OPCODE, i);
+		}
+		total += weight;
+		if (total > VGPU_ISA_MAX_DYN_INSNS)
+			return vgpu_isa_fail(err, VGPU_ISA_ERR_DYN_COUNT, i);
+	}
+	if (depth)
+		return vgpu_isa_fail(err, VGPU_ISA_ERR_UNCLOSED,
+				     stack[depth - 1].pc);
+	if (prog[n - 1].op != VGPU_OP_EXIT)
+		return vgpu_isa_fail(err, VGPU_ISA_ERR_NO_EXIT, n - 1);
+	if (sum) {
+		sum->n_insns = n;
+		sum->max_dyn_insns = total;
+	}
+	return 0;
+}
+
+/**
+ * vgpu_isa_validate() - check a program against every rule of the ISA
+ * @prog: @n instructions (only prog[0..n-1] is read)
+ * @n: number of instructions
+ * @err: if not NULL, receives the rule and instruction index of the first
+ *       violation in program order, or VGPU_ISA_OK
+ *
+ * The rules (SPEC F04, Documentation/isa.rst): 1 <= @n <= VGPU_ISA_MAX_INSNS;
+ * known opcodes; unused fields zero; LOOP operands valid, counts at most
+ * VGPU_ISA_MAX_LOOP_COUNT, nesting at most VGPU_ISA_MAX_NEST, LOOP/ENDLOOP
+ * balanced; mutex ids below VGPU_ISA_MAX_MUTEX, no LOCK of a held mutex, no
+ * UNLOCK of a free one, loop bodies lock-neutral, no lock held at BAR or
+ * EXIT; no BAR in a loop whose count depends on the warp index; EXIT last
+ * and only last; at most VGPU_ISA_MAX_DYN_INSNS instructions executed per
+ * warp in the worst case.  O(@n) time, no allocation, no recursion.
+ *
+ * Return: 0 if the program is valid, -EINVAL otherwise.
+ */
+int vgpu_isa_validate(const struct vgpu_insn *prog, u32 n,
+		      struct vgpu_isa_error *err)
+{
+	return vgpu_isa_scan(prog, n, err, NULL);
+}
+
+/**
+ * vgpu_isa_summarize() - validate a program and describe it for the engine
+ * @prog: @n instructions
+ * @n: number of instructions
+ * @sum: receives the summary (zeroed if the program is invalid)
+ *
+ * Return: 0, or -EINVAL if vgpu_isa_validate() rejects the program.
+ */
+int vgpu_isa_summarize(const struct vgpu_insn *prog, u32 n,
+		       struct vgpu_isa_summary *sum)
+{
+	int ret = vgpu_isa_scan(prog, n, NULL, sum);
+
+	if (ret)
+		memset(sum, 0, sizeof(*sum));
+	return ret;
+}
+
+/**
+ * vgpu_isa_link() - match every LOOP with its ENDLOOP
+ * @prog: @n instructions
+ * @n: number of instructions
+ * @match: array of @n entries; receives, for a LOOP, the index of its
+ *         ENDLOOP, for an ENDLOOP the index of its LOOP, and i for any other
+ *         instruction i
+ *
+ * The engine uses @match to skip a body whose count is 0 and to jump back
+ * from ENDLOOP.  Validates the program first.
+ *
+ * Return: 0, or -EINVAL if vgpu_isa_validate() rejects the program.
+ */
+int vgpu_isa_link(const struct vgpu_insn *prog, u32 n, u16 *match)
+{
+	u16 stack[VGPU_ISA_MAX_NEST];
+	u32 depth = 0, i;
+	int ret;
+
+	ret = vgpu_isa_validate(prog, n, NULL);
+	if (ret)
+		return ret;
+	for (i = 0; i < n; i++) {
+		match[i] = i;
+		if (prog[i].op == VGPU_OP_LOOP) {
+			stack[depth++] = i;
+		} else if (prog[i].op == VGPU_OP_ENDLOOP) {
+			depth--;
+			match[i] = stack[depth];
+			match[stack[depth]] = i;
+		}
+	}
+	return 0;
+}

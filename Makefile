@@ -60,7 +60,7 @@ CORE_TESTS	:= $(patsubst selftests/core/%.c,$(BUILD)/asan/selftests/core/%,$(COR
 
 NATIVE_LIBS	:= -lm
 
-.PHONY: all module native sim core-tests deps ksrc check check-core \
+.PHONY: all module native sim core-tests deps ksrc check check-core vm-bin \
 	checkpatch sparse check-vm check-debug debug-kernel demo clean \
 	install modules_install vm-shell
 
@@ -115,6 +115,19 @@ $(BUILD)/asan/selftests/core/%: selftests/core/%.c $(ASAN_LIB_OBJS) $(ASAN_CORE_
 		$(ASAN_LIB_OBJS) $(ASAN_CORE_OBJS) $(NATIVE_LIBS)
 
 core-tests: $(CORE_TESTS)
+
+# Static programs for the VM (selftests/vgpu/*_test.c, kselftest harness).
+VM_TEST_SRCS	:= $(wildcard selftests/vgpu/*_test.c)
+VM_TESTS	:= $(patsubst selftests/vgpu/%.c,$(BUILD)/vm-bin/%,$(VM_TEST_SRCS))
+VM_CFLAGS	:= -std=gnu11 -O2 -g -Wall -Wextra -Wno-unused-parameter \
+		   -Wno-sign-compare -Iuapi -Iuserspace/include -D_GNU_SOURCE
+
+$(BUILD)/vm-bin/%: selftests/vgpu/%.c uapi/linux/vgpu_dispatch.h \
+		$(wildcard selftests/vgpu/*.h) | ksrc
+	@mkdir -p $(@D)
+	$(CC) $(VM_CFLAGS) $(HARNESS_INC) -Iselftests/vgpu -static -pthread -o $@ $<
+
+vm-bin: $(VM_TESTS)
 
 # ---------------------------------------------------------------------------
 # The module.

@@ -24,6 +24,7 @@
 #ifndef _UAPI_LINUX_VGPU_DISPATCH_H
 #define _UAPI_LINUX_VGPU_DISPATCH_H
 
+#include <linux/const.h>
 #include <linux/ioctl.h>
 #include <linux/types.h>
 
@@ -35,7 +36,7 @@
 #define VGPU_VERSION_PATCH	0
 
 /* Capabilities (struct vgpu_info.caps). */
-#define VGPU_CAP_GET_INFO	(1ULL << 0)
+#define VGPU_CAP_GET_INFO	_BITULL(0)
 #define VGPU_CAP_ALL		(VGPU_CAP_GET_INFO)
 
 /* Presets (struct vgpu_dev_config.preset), SPEC F03. */

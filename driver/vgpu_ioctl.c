@@ -1,0 +1,145 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * vgpu_ioctl.c - ioctl dispatch of /dev/vgpuN (uapi/linux/vgpu_dispatch.h).
+ *
+ * Extension rule (Documentation/uapi.rst): size-versioned structs.  The size
+ * in the ioctl number is the caller's struct size; the argument is copied in
+ * with copy_struct_from_user() (zero-extended when shorter, -E2BIG when a
+ * longer struct carries non-zero bytes this module does not know), and out
+ * truncated to the caller's size.  Handlers see a kernel copy of the size
+ * this module knows and never touch user memory themselves.
+ */
+#include <linux/build_bug.h>
+#include <linux/fs.h>
+#include <linux/kernel.h>
+#include <linux/string.h>
+#include <linux/uaccess.h>
+
+#include <linux/vgpu_dispatch.h>
+
+#include "vgpu_drv.h"
+
+/* uapi rule 1: every struct a multiple of 8 bytes, sizes pinned. */
+static_assert(sizeof(struct vgpu_dev_config) == 80);
+static_assert(sizeof(struct vgpu_info) == VGPU_INFO_SIZE_VER0);
+static_assert(sizeof(struct vgpu_info) % 8 == 0);
+static_assert(sizeof(struct vgpu_dev_config) % 8 == 0);
+
+/* Largest argument struct of any ioctl: the on-stack argument buffer. */
+#define VGPU_IOCTL_ARG_MAX	256
+
+/**
+ * struct vgpu_ioctl_desc - one ioctl of the dispatch table
+ * @cmd: the ioctl number (its size field is the size this module knows)
+ * @min_size: the first published size of the argument (_SIZE_VER0)
+ * @fn: handler; @arg is a kernel copy of the argument, copied back on success
+ *	for _IOC_READ commands
+ */
+struct vgpu_ioctl_desc {
+	unsigned int cmd;
+	u32 min_size;
+	int (*fn)(struct vgpu_file *vf, void *arg);
+};
+
+static void vgpu_config_to_uapi(const struct vgpu_config *cfg,
+				struct vgpu_dev_config *out)
+{
+	out->num_sms = cfg->num_sms;
+	out->subparts = cfg->subparts;
+	out->regs_per_subpart = cfg->regs_per_subpart;
+	out->reg_unit = cfg->reg_unit;
+	out->warps_per_subpart = cfg->warps_per_subpart;
+	out->max_warps_per_sm = cfg->max_warps_per_sm;
+	out->max_blocks_per_sm = cfg->max_blocks_per_sm;
+	out->max_barriers_per_sm = cfg->max_barriers_per_sm;
+	out->smem_per_sm = cfg->smem_per_sm;
+	out->smem_unit = cfg->smem_unit;
+	out->smem_reserve = cfg->smem_reserve;
+	out->smem_max_per_block = cfg->smem_max_per_block;
+	out->max_threads_per_block = cfg->max_threads_per_block;
+	out->warp_size = cfg->warp_size;
+	out->num_prios = cfg->num_prios;
+	out->preset = cfg->preset;
+	strscpy_pad(out->name, cfg->name, sizeof(out->name));
+}
+
+static int vgpu_ioctl_get_info(struct vgpu_file *vf, void *arg)
+{
+	struct vgpu_info *info = arg;
+	struct vgpu_device *vdev = vf->vdev;
+
+	if (info->flags & ~VGPU_INFO_FLAGS_ALL)
+		return -EINVAL;
+	if (info->pad || info->pad2)
+		return -EINVAL;
+
+	/* uapi rule 6: zero every struct copied out */
+	memset(info, 0, sizeof(*info));
+	info->version_major = VGPU_VERSION_MAJOR;
+	info->version_minor = VGPU_VERSION_MINOR;
+	info->version_patch = VGPU_VERSION_PATCH;
+	info->struct_size = sizeof(*info);
+	info->caps = VGPU_CAP_ALL;
+	info->dev_index = vdev->index;
+	vgpu_config_to_uapi(&vdev->cfg, &info->config);
+	return 0;
+}
+
+static const struct vgpu_ioctl_desc vgpu_ioctls[] = {
+	[_IOC_NR(VGPU_IOCTL_GET_INFO)] = {
+		.cmd = VGPU_IOCTL_GET_INFO,
+		.min_size = VGPU_INFO_SIZE_VER0,
+		.fn = vgpu_ioctl_get_info,
+	},
+};
+
+/**
+ * vgpu_ioctl() - unlocked_ioctl of /dev/vgpuN
+ * @file: the open file
+ * @cmd: ioctl number
+ * @arg: user pointer to the argument struct
+ *
+ * Return: the handler's result; -ENOTTY for an unknown command or a known
+ * number with the wrong type or direction, -EINVAL for an argument shorter
+ * than its first published size, -E2BIG for unknown non-zero trailing bytes,
+ * -EFAULT for a bad pointer, -ENODEV once the device has been removed.
+ */
+long vgpu_ioctl(struct file *file, unsigned int cmd, unsigned long arg)
+{
+	struct vgpu_file *vf = file->private_data;
+	void __user *uarg = (void __user *)arg;
+	const struct vgpu_ioctl_desc *desc;
+	u8 buf[VGPU_IOCTL_ARG_MAX] __aligned(8);
+	unsigned int nr = _IOC_NR(cmd);
+	size_t usize = _IOC_SIZE(cmd);
+	size_t ksize;
+	int ret;
+
+	if (_IOC_TYPE(cmd) != VGPU_IOCTL_BASE || nr >= ARRAY_SIZE(vgpu_ioctls))
+		return -ENOTTY;
+	desc = &vgpu_ioctls[nr];
+	if (!desc->fn || _IOC_DIR(cmd) != _IOC_DIR(desc->cmd))
+		return -ENOTTY;
+	if (usize < desc->min_size)
+		return -EINVAL;
+	if (!vgpu_device_alive(vf->vdev))
+		return -ENODEV;
+
+	ksize = _IOC_SIZE(desc->cmd);
+	BUILD_BUG_ON(sizeof(struct vgpu_info) > VGPU_IOCTL_ARG_MAX);
+	memset(buf, 0, ksize);
+	if (_IOC_DIR(cmd) & _IOC_WRITE) {
+		ret = copy_struct_from_user(buf, ksize, uarg, usize);
+		if (ret)
+			return ret;
+	}
+
+	ret = desc->fn(vf, buf);
+	if (ret)
+		return ret;
+
+	if ((_IOC_DIR(cmd) & _IOC_READ) &&
+	    copy_to_user(uarg, buf, min(usize, ksize)))
+		return -EFAULT;
+	return 0;
+}

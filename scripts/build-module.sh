@@ -1,0 +1,26 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# build-module.sh KDIR OUTDIR - build vgpu_dispatch.ko against KDIR in a copy
+# of the sources under OUTDIR (so builds for several kernels coexist and the
+# work tree stays clean).  Prints the path of the .ko.
+set -eu
+kdir=$1
+mkdir -p "$2"
+out=$(cd "$2" && pwd)
+top=$(cd "$(dirname "$0")/.." && pwd)
+rsync -a --delete --exclude='*.o' --exclude='*.ko' --exclude='.*.cmd' \
+	--include='/Kbuild' --include='/driver/***' --include='/uapi/***' \
+	--exclude='*' "$top/" "$out/"
+log=$out/build.log
+if ! make -C "$kdir" M="$out" W=1 modules > "$log" 2>&1; then
+	cat "$log" >&2
+	echo "build-module.sh: module build against $kdir failed" >&2
+	exit 1
+fi
+# Warnings are errors for us: show them and fail.
+if grep -E 'warning:|error:' "$log" >&2; then
+	echo "build-module.sh: compiler warnings in module build ($log)" >&2
+	exit 1
+fi
+echo "$out/driver/vgpu_dispatch.ko"

@@ -1,0 +1,616 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Free-unit bitmaps and largest-free-run searches (SPEC F32, F40-F43).
+ *
+ * See bmap.h for the x_k notation.  Nothing here allocates: scratch maps
+ * live on the stack (at most three of VGPU_BMAP_WORDS words).
+ */
+#include "vgpu_os.h"
+#include "bmap.h"
+
+/* Mask of bits [b, b + n) of one word, 1 <= n, b + n <= 64. */
+static inline u64 vgpu_bmap_word_mask(u32 b, u32 n)
+{
+	return (n == 64 ? ~0ULL : (1ULL << n) - 1) << b;
+}
+
+/**
+ * vgpu_bmap_fill() - mark every unit free
+ * @map: the map
+ * @nbits: number of units
+ */
+void vgpu_bmap_fill(u64 *map, u32 nbits)
+{
+	u32 nw = VGPU_BMAP_NWORDS(nbits), i;
+
+	for (i = 0; i < nw; i++)
+		map[i] = ~0ULL;
+	if (nbits % 64)
+		map[nw - 1] = vgpu_bmap_word_mask(0, nbits % 64);
+}
+
+/**
+ * vgpu_bmap_zero() - mark every unit occupied
+ * @map: the map
+ * @nbits: number of units
+ */
+void vgpu_bmap_zero(u64 *map, u32 nbits)
+{
+	u32 nw = VGPU_BMAP_NWORDS(nbits), i;
+
+	for (i = 0; i < nw; i++)
+		map[i] = 0;
+}
+
+/**
+ * vgpu_bmap_set_range() - mark units [@start, @start + @len) free
+ * @map: the map
+ * @start: first unit
+ * @len: number of units (0 is a no-op)
+ */
+void vgpu_bmap_set_range(u64 *map, u32 start, u32 len)
+{
+	while (len) {
+		u32 b = start % 64, n = min(len, 64 - b);
+
+		map[start / 64] |= vgpu_bmap_word_mask(b, n);
+		start += n;
+		len -= n;
+	}
+}
+
+/**
+ * vgpu_bmap_clear_range() - mark units [@start, @start + @len) occupied
+ * @map: the map
+ * @start: first unit
+ * @len: number of units (0 is a no-op)
+ */
+void vgpu_bmap_clear_range(u64 *map, u32 start, u32 len)
+{
+	while (len) {
+		u32 b = start % 64, n = min(len, 64 - b);
+
+		map[start / 64] &= ~vgpu_bmap_word_mask(b, n);
+		start += n;
+		len -= n;
+	}
+}
+
+/**
+ * vgpu_bmap_range_all_set() - are units [@start, @start + @len) all free?
+ * @map: the map
+ * @start: first unit
+ * @len: number of units
+ *
+ * Return: true if every bit of the range is set (true for @len 0).
+ */
+bool vgpu_bmap_range_all_set(const u64 *map, u32 start, u32 len)
+{
+	while (len) {
+		u32 b = start % 64, n = min(len, 64 - b);
+		u64 m = vgpu_bmap_word_mask(b, n);
+
+		if ((map[start / 64] & m) != m)
+			return false;
+		start += n;
+		len -= n;
+	}
+	return true;
+}
+
+/**
+ * vgpu_bmap_range_any_set() - is any unit of [@start, @start + @len) free?
+ * @map: the map
+ * @start: first unit
+ * @len: number of units
+ *
+ * Return: true if some bit of the range is set.
+ */
+bool vgpu_bmap_range_any_set(const u64 *map, u32 start, u32 len)
+{
+	while (len) {
+		u32 b = start % 64, n = min(len, 64 - b);
+
+		if (map[start / 64] & vgpu_bmap_word_mask(b, n))
+			return true;
+		start += n;
+		len -= n;
+	}
+	return false;
+}
+
+/* dst[start, start + len) = src[start, start + len), other bits kept. */
+static void vgpu_bmap_copy_range(u64 *dst, const u64 *src, u32 start, u32 len)
+{
+	while (len) {
+		u32 b = start % 64, n = min(len, 64 - b), i = start / 64;
+		u64 m = vgpu_bmap_word_mask(b, n);
+
+		dst[i] = (dst[i] & ~m) | (src[i] & m);
+		start += n;
+		len -= n;
+	}
+}
+
+/**
+ * vgpu_bmap_weight() - number of free units
+ * @map: the map
+ * @nbits: number of units
+ *
+ * Return: the number of set bits.
+ */
+u32 vgpu_bmap_weight(const u64 *map, u32 nbits)
+{
+	u32 nw = VGPU_BMAP_NWORDS(nbits), i, n = 0;
+
+	for (i = 0; i < nw; i++)
+		n += hweight64(map[i]);
+	return n;
+}
+
+/* Word @i of @b >> @s over @nw words, vacated bits zero (occupied). */
+static __always_inline u64 vgpu_bmap_shr_word(const u64 *b, u32 nw, u32 i,
+					      u32 s)
+{
+	u32 j = i + s / 64, bs = s % 64;
+	u64 lo = j < nw ? b[j] : 0, hi;
+
+	if (!bs)
+		return lo;
+	hi = j + 1 < nw ? b[j + 1] : 0;
+	return (lo >> bs) | (hi << (64 - bs));
+}
+
+/*
+ * dst = a & (b >> s), one shift-and-AND step of F40.  dst may alias a or b:
+ * word i only reads words >= i of b.  Returns the OR of dst's words.
+ */
+static __always_inline u64 vgpu_bmap_and_shr(u64 *dst, const u64 *a,
+					     const u64 *b, u32 nw, u32 s)
+{
+	u64 acc = 0;
+	u32 i;
+
+	for (i = 0; i < nw; i++) {
+		dst[i] = a[i] & vgpu_bmap_shr_word(b, nw, i, s);
+		acc |= dst[i];
+	}
+	return acc;
+}
+
+/**
+ * vgpu_bmap_run_naive() - reference largest free run: a plain bit loop
+ * @map: the map
+ * @nbits: number of units
+ *
+ * Return: length of the longest run of set bits.
+ */
+u32 vgpu_bmap_run_naive(const u64 *map, u32 nbits)
+{
+	u32 i, run = 0, best = 0;
+
+	for (i = 0; i < nbits; i++) {
+		if (vgpu_bmap_test(map, i)) {
+			run++;
+			if (run > best)
+				best = run;
+		} else {
+			run = 0;
+		}
+	}
+	return best;
+}
+
+/*
+ * Exact search for maps of at most 64 * nw bits (nw a compile-time constant
+ * after inlining): P[j] = x_(2^j) by doubling until it vanishes, then a
+ * binary descent L += 2^j while x_L & (P[j] >> L) is non-zero.  The descent
+ * is branch-free (masks), so random maps cost no mispredictions.
+ */
+static __always_inline u32 vgpu_bmap_run_pow(const u64 *map, u32 nbits,
+					     u32 nw)
+{
+	u64 p[9][4], c[2][4], any = 0, m;
+	u32 i, j = 0, run, cs = 0;
+
+	for (i = 0; i < nw; i++) {
+		p[0][i] = i < VGPU_BMAP_NWORDS(nbits) ? map[i] : 0;
+		any |= p[0][i];
+	}
+	if (!any)
+		return 0;
+	while ((2U << j) <= nbits &&
+	       vgpu_bmap_and_shr(p[j + 1], p[j], p[j], nw, 1U << j))
+		j++;
+	run = 1U << j;
+	for (i = 0; i < nw; i++)
+		c[0][i] = p[j][i];
+	while (j--) {
+		u32 d = 1U << j;
+
+		if (run + d > nbits)
+			continue;
+		any = vgpu_bmap_and_shr(c[cs ^ 1], c[cs], p[j], nw, run);
+		m = -(u64)(any != 0);
+		run += d & (u32)m;
+		cs ^= (u32)m & 1;
+	}
+	return run;
+}
+
+/**
+ * vgpu_bmap_run_doubling() - exact largest free run for any width (F40)
+ * @map: the map
+ * @nbits: number of units, up to VGPU_BMAP_MAX_BITS
+ *
+ * Doubles L while x_(2L) is non-zero, then descends with x_(L+d) =
+ * x_L & (x_L >> d) for d = L/2 .. 1.  Two scratch maps, no table of powers,
+ * so it suits the wide shared-memory maps.
+ *
+ * Return: length of the longest run of set bits.
+ */
+u32 vgpu_bmap_run_doubling(const u64 *map, u32 nbits)
+{
+	u64 buf[2][VGPU_BMAP_WORDS], *cur = buf[0], *t = buf[1], *x, any = 0;
+	u32 nw = VGPU_BMAP_NWORDS(nbits), i, run = 1, d;
+
+	for (i = 0; i < nw; i++) {
+		cur[i] = map[i];
+		any |= cur[i];
+	}
+	if (!any)
+		return 0;
+	while (2 * run <= nbits && vgpu_bmap_and_shr(t, cur, cur, nw, run)) {
+		x = cur;
+		cur = t;
+		t = x;
+		run *= 2;
+	}
+	for (d = run / 2; d; d /= 2) {
+		if (run + d <= nbits && vgpu_bmap_and_shr(t, cur, cur, nw, d)) {
+			x = cur;
+			cur = t;
+			t = x;
+			run += d;
+		}
+	}
+	return run;
+}
+
+/**
+ * vgpu_bmap_run_exact() - exact largest free run (F40)
+ * @map: the map
+ * @nbits: number of units, up to VGPU_BMAP_MAX_BITS
+ *
+ * O(log n) shift-and-AND steps; specialised for one, two and four words.
+ *
+ * Return: length of the longest run of set bits.
+ */
+u32 vgpu_bmap_run_exact(const u64 *map, u32 nbits)
+{
+	if (nbits <= 64)
+		return vgpu_bmap_run_pow(map, nbits, 1);
+	if (nbits <= 128)
+		return vgpu_bmap_run_pow(map, nbits, 2);
+	if (nbits <= 256)
+		return vgpu_bmap_run_pow(map, nbits, 4);
+	return vgpu_bmap_run_doubling(map, nbits);
+}
+
+/*
+ * cur = x_k of @map (k >= 1), by the binary digits of k: L -> 2L with
+ * x_L & (x_L >> L), L -> L + 1 with x_L & (map >> L).  Returns 0 as soon as
+ * the result is known to be empty, else non-zero.
+ */
+static u64 vgpu_bmap_xk(u64 *cur, const u64 *map, u32 nw, u32 k)
+{
+	u64 any = 0;
+	u32 i, run = 1;
+	int b;
+
+	for (i = 0; i < nw; i++) {
+		cur[i] = map[i];
+		any |= cur[i];
+	}
+	for (b = fls64(k) - 2; b >= 0 && any; b--) {
+		any = vgpu_bmap_and_shr(cur, cur, cur, nw, run);
+		run *= 2;
+		if (any && (k >> b) & 1) {
+			any = vgpu_bmap_and_shr(cur, cur, map, nw, run);
+			run++;
+		}
+	}
+	return any;
+}
+
+/**
+ * vgpu_bmap_find_run() - first-fit free run of a given length (F32)
+ * @map: the map
+ * @nbits: number of units
+ * @len: run length wanted
+ *
+ * Return: the lowest start index of @len consecutive free units (0 for
+ * @len 0), or -ENOSPC if the largest free run is shorter than @len.
+ */
+int vgpu_bmap_find_run(const u64 *map, u32 nbits, u32 len)
+{
+	u64 cur[VGPU_BMAP_WORDS];
+	u32 nw = VGPU_BMAP_NWORDS(nbits), i;
+
+	if (!len)
+		return 0;
+	if (len > nbits || !vgpu_bmap_xk(cur, map, nw, len))
+		return -ENOSPC;
+	for (i = 0; i < nw; i++)
+		if (cur[i])
+			return i * 64 + __ffs64(cur[i]);
+	return -ENOSPC;
+}
+
+/**
+ * vgpu_bmap_run_grouped() - grouped largest free run (F41)
+ * @map: the map
+ * @nbits: number of units
+ * @groups: z; must divide @nbits
+ *
+ * Folds every n/z units into one (a group is free only if all its units
+ * are) and searches the z-bit map exactly.
+ *
+ * Return: the largest run of whole free groups, in units (a multiple of
+ * n/z), or 0 if @groups is not a divisor of @nbits.
+ */
+u32 vgpu_bmap_run_grouped(const u64 *map, u32 nbits, u32 groups)
+{
+	u64 f[VGPU_BMAP_WORDS];
+	u32 g, j;
+
+	if (!groups || groups > nbits || nbits % groups)
+		return 0;
+	g = nbits / groups;
+	if (g == 1)
+		return vgpu_bmap_run_exact(map, nbits);
+	vgpu_bmap_zero(f, groups);
+	for (j = 0; j < groups; j++)
+		if (vgpu_bmap_range_all_set(map, j * g, g))
+			f[j / 64] |= 1ULL << (j % 64);
+	return vgpu_bmap_run_exact(f, groups) * g;
+}
+
+static bool vgpu_bmap_is_prime(u32 k)
+{
+	u32 d;
+
+	if (k < 2)
+		return false;
+	for (d = 2; d * d <= k; d++)
+		if (!(k % d))
+			return false;
+	return true;
+}
+
+/**
+ * vgpu_bmap_samples_pow2() - the default shift list 1, 2, 4, ... <= @nbits
+ * @s: list to fill
+ * @nbits: width of the maps it will search
+ */
+void vgpu_bmap_samples_pow2(struct vgpu_bmap_samples *s, u32 nbits)
+{
+	u32 k;
+
+	s->n = 0;
+	s->skip_primes = false;
+	for (k = 1; k <= nbits && s->n < VGPU_BMAP_MAX_SAMPLES; k *= 2)
+		s->k[s->n++] = k;
+}
+
+/**
+ * vgpu_bmap_samples_check() - is a shift list valid for F42?
+ * @s: the list
+ *
+ * Return: 0 if it has 1 .. VGPU_BMAP_MAX_SAMPLES strictly increasing
+ * entries >= 1 with non-decreasing gaps, else -EINVAL.
+ */
+int vgpu_bmap_samples_check(const struct vgpu_bmap_samples *s)
+{
+	u32 i;
+
+	if (!s->n || s->n > VGPU_BMAP_MAX_SAMPLES || !s->k[0])
+		return -EINVAL;
+	for (i = 1; i < s->n; i++) {
+		if (s->k[i] <= s->k[i - 1])
+			return -EINVAL;
+		if (i >= 2 && s->k[i] - s->k[i - 1] < s->k[i - 1] - s->k[i - 2])
+			return -EINVAL;
+	}
+	return 0;
+}
+
+/**
+ * vgpu_bmap_run_sampled() - sampled largest free run (F42)
+ * @map: the map
+ * @nbits: number of units
+ * @s: the shift list (see vgpu_bmap_samples_check())
+ *
+ * Tests only the run lengths of @s in increasing order, stepping x_k to
+ * x_k' with shifts of at most k, and stops at the first that has no run.
+ *
+ * Return: the largest listed length (primes skipped if asked) for which a
+ * free run exists, 0 if none.
+ */
+u32 vgpu_bmap_run_sampled(const u64 *map, u32 nbits,
+			  const struct vgpu_bmap_samples *s)
+{
+	u64 cur[VGPU_BMAP_WORDS];
+	u32 nw = VGPU_BMAP_NWORDS(nbits), i, k, run = 0, best = 0, step;
+
+	for (i = 0; i < s->n; i++) {
+		k = s->k[i];
+		if (k > nbits)
+			break;
+		if (s->skip_primes && vgpu_bmap_is_prime(k))
+			continue;
+		if (!run) {
+			if (!vgpu_bmap_xk(cur, map, nw, k))
+				break;
+			run = k;
+		}
+		while (k > run) {
+			step = min(k - run, run);
+			if (!vgpu_bmap_and_shr(cur, cur, cur, nw, step))
+				return best;
+			run += step;
+		}
+		best = k;
+	}
+	return best;
+}
+
+/**
+ * vgpu_bmap_mux_init() - describe a time-multiplexed word (F43)
+ * @m: description to fill
+ * @nbits: width of the whole word, up to VGPU_BMAP_MUX_MAX_BITS
+ * @widths: width of each field, least significant field first
+ * @nfields: number of fields, 1 .. VGPU_BMAP_MUX_MAX_FIELDS
+ *
+ * Return: 0, or -EINVAL if a width is 0 or they do not fit in @nbits.
+ */
+int vgpu_bmap_mux_init(struct vgpu_bmap_mux *m, u32 nbits, const u32 *widths,
+		       u32 nfields)
+{
+	u32 f, lo = 0;
+
+	if (!nbits || nbits > VGPU_BMAP_MUX_MAX_BITS || !nfields ||
+	    nfields > VGPU_BMAP_MUX_MAX_FIELDS)
+		return -EINVAL;
+	for (f = 0; f < nfields; f++) {
+		if (!widths[f] || widths[f] > nbits - lo)
+			return -EINVAL;
+		m->lo[f] = lo;
+		m->width[f] = widths[f];
+		lo += widths[f];
+	}
+	m->nbits = nbits;
+	m->nfields = nfields;
+	return 0;
+}
+
+/* Clear bit positions p of every field with p + d past the field's end. */
+static void vgpu_bmap_mux_clip(u64 *t, const struct vgpu_bmap_mux *m, u32 d)
+{
+	u32 f, n;
+
+	for (f = 0; f < m->nfields; f++) {
+		n = min(d, m->width[f]);
+		vgpu_bmap_clear_range(t, m->lo[f] + m->width[f] - n, n);
+	}
+}
+
+/**
+ * vgpu_bmap_run_mux() - largest free run of every field of a wide word (F43)
+ * @map: the wide word, VGPU_BMAP_NWORDS(@m->nbits) words
+ * @m: its fields
+ * @runs: out: the largest free run of each field
+ *
+ * One pass for all fields: the shift-and-AND steps are shared and after
+ * each one the top d positions of every field are masked off, so a run never
+ * continues across a field border.  Doubling records per field the last
+ * power of two that still has a run; the descent x_(L+d) = x_L & (x_L >> d)
+ * commits per field (per-field masks) where d <= that field's L.
+ */
+void vgpu_bmap_run_mux(const u64 *map, const struct vgpu_bmap_mux *m,
+		       u32 *runs)
+{
+	u64 cur[4] = { 0 }, nxt[4], best[4] = { 0 };
+	u32 nw = VGPU_BMAP_NWORDS(m->nbits), f, j = 0, d, maxw = 0;
+	u32 jf[VGPU_BMAP_MUX_MAX_FIELDS];
+	bool more;
+
+	for (f = 0; f < m->nfields; f++) {
+		vgpu_bmap_copy_range(cur, map, m->lo[f], m->width[f]);
+		runs[f] = 0;
+		jf[f] = 0;
+		maxw = max(maxw, m->width[f]);
+	}
+	for (f = 0; f < nw; f++)
+		best[f] = cur[f];
+	for (f = 0; f < m->nfields; f++)
+		if (vgpu_bmap_range_any_set(cur, m->lo[f], m->width[f]))
+			runs[f] = 1;
+	/* Doubling: cur = x_(2^j), clipped to stay inside fields. */
+	more = true;
+	while (more && maxw >= (2U << j)) {
+		d = 1U << j;
+		vgpu_bmap_and_shr(nxt, cur, cur, nw, d);
+		vgpu_bmap_mux_clip(nxt, m, d);
+		more = false;
+		j++;
+		for (f = 0; f < m->nfields; f++) {
+			if (!vgpu_bmap_range_any_set(nxt, m->lo[f], m->width[f]))
+				continue;
+			vgpu_bmap_copy_range(best, nxt, m->lo[f], m->width[f]);
+			runs[f] = 1U << j;
+			jf[f] = j;
+			more = true;
+		}
+		for (f = 0; f < nw; f++)
+			cur[f] = nxt[f];
+	}
+	/*
+	 * Descent over the shared d; a field takes part once d < 2^jf, so
+	 * d <= L/2 and p + d stays inside the field of p: no clipping needed.
+	 */
+	while (j--) {
+		d = 1U << j;
+		vgpu_bmap_and_shr(nxt, best, best, nw, d);
+		for (f = 0; f < m->nfields; f++) {
+			if (jf[f] <= j ||
+			    !vgpu_bmap_range_any_set(nxt, m->lo[f], m->width[f]))
+				continue;
+			vgpu_bmap_copy_range(best, nxt, m->lo[f], m->width[f]);
+			runs[f] += d;
+		}
+	}
+}
+
+/**
+ * vgpu_bmap_run_mux_naive() - reference for vgpu_bmap_run_mux(): bit loops
+ * @map: the wide word
+ * @m: its fields
+ * @runs: out: the largest free run of each field
+ */
+void vgpu_bmap_run_mux_naive(const u64 *map, const struct vgpu_bmap_mux *m,
+			     u32 *runs)
+{
+	u32 f, i, run;
+
+	for (f = 0; f < m->nfields; f++) {
+		runs[f] = 0;
+		run = 0;
+		for (i = m->lo[f]; i < m->lo[f] + m->width[f]; i++) {
+			run = vgpu_bmap_test(map, i) ? run + 1 : 0;
+			runs[f] = max(runs[f], run);
+		}
+	}
+}
+
+/**
+ * vgpu_bmap_search_run() - largest free run with a device's chosen mode
+ * @s: the configured search (F40-F42)
+ * @map: the map
+ * @nbits: number of units
+ *
+ * Return: the mode's answer (see the per-mode functions).
+ */
+u32 vgpu_bmap_search_run(const struct vgpu_bmap_search *s, const u64 *map,
+			 u32 nbits)
+{
+	switch (s->mode) {
+	case VGPU_BMAP_GROUPED:
+		return vgpu_bmap_run_grouped(map, nbits, s->groups);
+	case VGPU_BMAP_SAMPLED:
+		return vgpu_bmap_run_sampled(map, nbits, &s->samples);
+	case VGPU_BMAP_EXACT:
+	default:
+		return vgpu_bmap_run_exact(map, nbits);
+	}
+}

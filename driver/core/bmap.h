@@ -1,0 +1,127 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Free-unit bitmaps and their largest-free-run searches (SPEC F32, F40-F43).
+ *
+ * A map is an array of u64 words; bit i (word i / 64, bit i % 64) set means
+ * allocation unit i is FREE.  Bits at and above @nbits are always zero.
+ * Maps hold up to VGPU_BMAP_MAX_BITS units (a100/h100 shared memory needs
+ * 1312 / 1824 units of 128 bytes).
+ *
+ * Notation: x_k is the map ANDed with itself shifted right by 1 .. k-1 with
+ * vacated bits occupied (F40); bit p of x_k is set iff units p .. p+k-1 are
+ * all free.  x_(a+b) = x_a & (x_b >> a), and x_(a+d) = x_a & (x_a >> d) when
+ * d <= a.  Every search here is built from these two identities, so it
+ * costs O(log n) shift-and-AND steps of n/64 words, never a bit loop (except
+ * the reference vgpu_bmap_run_naive()).
+ */
+#ifndef VGPU_CORE_BMAP_H
+#define VGPU_CORE_BMAP_H
+
+#include "vgpu_os.h"
+
+#define VGPU_BMAP_MAX_BITS	2048
+#define VGPU_BMAP_WORDS		(VGPU_BMAP_MAX_BITS / 64)
+#define VGPU_BMAP_NWORDS(n)	DIV_ROUND_UP(n, 64)
+#define VGPU_BMAP_MAX_SAMPLES	32
+#define VGPU_BMAP_MUX_MAX_BITS	256
+#define VGPU_BMAP_MUX_MAX_FIELDS 8
+
+/**
+ * struct vgpu_bmap - a self-describing map, for callers that want one object
+ * @nbits: number of units (1 .. VGPU_BMAP_MAX_BITS)
+ * @w: the words, bit set = unit free
+ */
+struct vgpu_bmap {
+	u32 nbits;
+	u64 w[VGPU_BMAP_WORDS];
+};
+
+/**
+ * struct vgpu_bmap_samples - shift list of the sampled search (F42)
+ * @n: number of entries in @k
+ * @skip_primes: ignore entries that are prime numbers
+ * @k: strictly increasing run lengths with non-decreasing gaps
+ */
+struct vgpu_bmap_samples {
+	u32 n;
+	bool skip_primes;
+	u16 k[VGPU_BMAP_MAX_SAMPLES];
+};
+
+/**
+ * struct vgpu_bmap_mux - fields of a time-multiplexed wide word (F43)
+ * @nbits: width of the whole word (<= VGPU_BMAP_MUX_MAX_BITS)
+ * @nfields: number of fields
+ * @lo: first bit of each field; field 0 is the least significant
+ * @width: width of each field in bits
+ */
+struct vgpu_bmap_mux {
+	u32 nbits;
+	u32 nfields;
+	u32 lo[VGPU_BMAP_MUX_MAX_FIELDS];
+	u32 width[VGPU_BMAP_MUX_MAX_FIELDS];
+};
+
+/**
+ * enum vgpu_bmap_mode - largest-free-run search mode, selectable per device
+ * @VGPU_BMAP_EXACT: exact search (F40)
+ * @VGPU_BMAP_GROUPED: grouped search over z groups (F41)
+ * @VGPU_BMAP_SAMPLED: sampled search over a shift list (F42)
+ */
+enum vgpu_bmap_mode {
+	VGPU_BMAP_EXACT,
+	VGPU_BMAP_GROUPED,
+	VGPU_BMAP_SAMPLED,
+};
+
+/**
+ * struct vgpu_bmap_search - a configured largest-free-run search
+ * @mode: which search
+ * @groups: z of the grouped search; must divide the map width
+ * @samples: shift list of the sampled search
+ */
+struct vgpu_bmap_search {
+	enum vgpu_bmap_mode mode;
+	u32 groups;
+	struct vgpu_bmap_samples samples;
+};
+
+void vgpu_bmap_fill(u64 *map, u32 nbits);
+void vgpu_bmap_zero(u64 *map, u32 nbits);
+void vgpu_bmap_set_range(u64 *map, u32 start, u32 len);
+void vgpu_bmap_clear_range(u64 *map, u32 start, u32 len);
+bool vgpu_bmap_range_all_set(const u64 *map, u32 start, u32 len);
+bool vgpu_bmap_range_any_set(const u64 *map, u32 start, u32 len);
+u32 vgpu_bmap_weight(const u64 *map, u32 nbits);
+
+/**
+ * vgpu_bmap_test() - is unit @bit free?
+ * @map: the map
+ * @bit: unit index
+ *
+ * Return: true if bit @bit is set.
+ */
+static inline bool vgpu_bmap_test(const u64 *map, u32 bit)
+{
+	return (map[bit / 64] >> (bit % 64)) & 1;
+}
+
+u32 vgpu_bmap_run_naive(const u64 *map, u32 nbits);
+u32 vgpu_bmap_run_exact(const u64 *map, u32 nbits);
+u32 vgpu_bmap_run_doubling(const u64 *map, u32 nbits);
+int vgpu_bmap_find_run(const u64 *map, u32 nbits, u32 len);
+u32 vgpu_bmap_run_grouped(const u64 *map, u32 nbits, u32 groups);
+u32 vgpu_bmap_run_sampled(const u64 *map, u32 nbits,
+			  const struct vgpu_bmap_samples *s);
+void vgpu_bmap_samples_pow2(struct vgpu_bmap_samples *s, u32 nbits);
+int vgpu_bmap_samples_check(const struct vgpu_bmap_samples *s);
+int vgpu_bmap_mux_init(struct vgpu_bmap_mux *m, u32 nbits, const u32 *widths,
+		       u32 nfields);
+void vgpu_bmap_run_mux(const u64 *map, const struct vgpu_bmap_mux *m,
+		       u32 *runs);
+void vgpu_bmap_run_mux_naive(const u64 *map, const struct vgpu_bmap_mux *m,
+			     u32 *runs);
+u32 vgpu_bmap_search_run(const struct vgpu_bmap_search *s, const u64 *map,
+			 u32 nbits);
+
+#endif /* VGPU_CORE_BMAP_H */

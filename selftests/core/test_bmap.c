@@ -1,0 +1,314 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Unit tests of driver/core/bmap.c: largest free run searches (F40-F43) and
+ * first-fit runs (F32) against plain bit-loop references.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "kselftest_harness.h"
+#undef ARRAY_SIZE	/* the shim brings the kernel's */
+#include "bmap.h"
+#include "vgpu_test_rand.h"
+
+#define NMAPS	1000000
+
+/* A random map of @nbits with a random density (short and long runs). */
+static void vgpu_test_map(struct vgpu_test_rng *r, u64 *w, u32 nbits)
+{
+	u32 nw = VGPU_BMAP_NWORDS(nbits), i, k, dens = vgpu_test_below(r, 6);
+
+	for (i = 0; i < nw; i++) {
+		u64 v = vgpu_test_rand64(r);
+
+		switch (dens) {
+		case 0:		/* p = 1/4 */
+			v &= vgpu_test_rand64(r);
+			break;
+		case 1:		/* p = 1/2 */
+			break;
+		case 2:		/* p = 7/8 */
+		case 3:
+			for (k = 0; k < 2; k++)
+				v |= vgpu_test_rand64(r);
+			break;
+		case 4:		/* p = 63/64 */
+			for (k = 0; k < 5; k++)
+				v |= vgpu_test_rand64(r);
+			break;
+		default:	/* all free but a few holes */
+			v = ~0ULL;
+			if (vgpu_test_below(r, 2))
+				v &= ~(1ULL << vgpu_test_below(r, 64));
+			break;
+		}
+		w[i] = v;
+	}
+	if (nbits % 64)
+		w[nw - 1] &= (1ULL << (nbits % 64)) - 1;
+}
+
+/* Reference first fit: lowest start of @len free units, or -1. */
+static int vgpu_test_find_naive(const u64 *w, u32 nbits, u32 len)
+{
+	u32 i, run = 0;
+
+	if (!len)
+		return 0;
+	for (i = 0; i < nbits; i++) {
+		run = vgpu_bmap_test(w, i) ? run + 1 : 0;
+		if (run == len)
+			return i + 1 - len;
+	}
+	return -1;
+}
+
+/* Reference grouped search: fold bit by bit, then the bit loop. */
+static u32 vgpu_test_grouped_naive(const u64 *w, u32 nbits, u32 z)
+{
+	u64 f[VGPU_BMAP_WORDS] = { 0 };
+	u32 g = nbits / z, j, i;
+
+	for (j = 0; j < z; j++) {
+		bool all = true;
+
+		for (i = 0; i < g; i++)
+			all = all && vgpu_bmap_test(w, j * g + i);
+		if (all)
+			f[j / 64] |= 1ULL << (j % 64);
+	}
+	return vgpu_bmap_run_naive(f, z) * g;
+}
+
+/* A random divisor of n. */
+static u32 vgpu_test_divisor(struct vgpu_test_rng *r, u32 n)
+{
+	u32 d[64], nd = 0, i;
+
+	for (i = 1; i <= n && nd < 64; i++)
+		if (!(n % i))
+			d[nd++] = i;
+	return d[vgpu_test_below(r, nd)];
+}
+
+/* A random valid shift list: increasing, non-decreasing gaps (F42). */
+static void vgpu_test_samples(struct vgpu_test_rng *r,
+			      struct vgpu_bmap_samples *s, u32 nbits)
+{
+	u32 k = 1 + vgpu_test_below(r, 4), gap = 1 + vgpu_test_below(r, 3);
+
+	s->n = 0;
+	s->skip_primes = vgpu_test_below(r, 2);
+	while (k <= nbits + 8 && s->n < VGPU_BMAP_MAX_SAMPLES) {
+		s->k[s->n++] = k;
+		k += gap;
+		gap += vgpu_test_below(r, 3);
+	}
+}
+
+static bool vgpu_test_prime(u32 k)
+{
+	u32 d;
+
+	if (k < 2)
+		return false;
+	for (d = 2; d * d <= k; d++)
+		if (!(k % d))
+			return false;
+	return true;
+}
+
+TEST(ranges)
+{
+	u64 w[VGPU_BMAP_WORDS];
+
+	vgpu_bmap_fill(w, 200);
+	EXPECT_EQ(200, vgpu_bmap_weight(w, 200));
+	EXPECT_EQ(200, vgpu_bmap_run_exact(w, 200));
+	vgpu_bmap_clear_range(w, 60, 10);
+	EXPECT_EQ(190, vgpu_bmap_weight(w, 200));
+	EXPECT_FALSE(vgpu_bmap_range_any_set(w, 60, 10));
+	EXPECT_TRUE(vgpu_bmap_range_any_set(w, 59, 2));
+	EXPECT_TRUE(vgpu_bmap_range_all_set(w, 70, 130));
+	EXPECT_FALSE(vgpu_bmap_range_all_set(w, 69, 2));
+	EXPECT_EQ(130, vgpu_bmap_run_exact(w, 200));
+	EXPECT_EQ(70, vgpu_bmap_find_run(w, 200, 61));
+	EXPECT_EQ(0, vgpu_bmap_find_run(w, 200, 60));
+	EXPECT_EQ(-ENOSPC, vgpu_bmap_find_run(w, 200, 131));
+	vgpu_bmap_set_range(w, 60, 10);
+	EXPECT_EQ(200, vgpu_bmap_run_doubling(w, 200));
+	vgpu_bmap_zero(w, 200);
+	EXPECT_EQ(0, vgpu_bmap_run_exact(w, 200));
+	EXPECT_EQ(-ENOSPC, vgpu_bmap_find_run(w, 200, 1));
+}
+
+/* F40-F42 and F32 on >= 1,000,000 seeded random maps of widths 1..256. */
+TEST(random_maps_vs_reference)
+{
+	struct vgpu_test_rng r = { 0x5eed0001 };
+	struct vgpu_bmap_samples s;
+	u64 w[VGPU_BMAP_WORDS];
+	u32 n, nbits, ref, got, z, g, len, i, want;
+	int fit;
+
+	for (n = 0; n < NMAPS; n++) {
+		nbits = 1 + vgpu_test_below(&r, 256);
+		vgpu_test_map(&r, w, nbits);
+		ref = vgpu_bmap_run_naive(w, nbits);
+
+		got = vgpu_bmap_run_exact(w, nbits);
+		ASSERT_EQ(ref, got) TH_LOG("exact map %u width %u", n, nbits);
+		got = vgpu_bmap_run_doubling(w, nbits);
+		ASSERT_EQ(ref, got) TH_LOG("doubling map %u width %u", n, nbits);
+
+		len = vgpu_test_below(&r, ref + 3);
+		fit = vgpu_bmap_find_run(w, nbits, len);
+		want = vgpu_test_find_naive(w, nbits, len);
+		ASSERT_EQ((int)want < 0 ? -ENOSPC : (int)want, fit)
+			TH_LOG("find map %u width %u len %u", n, nbits, len);
+
+		z = vgpu_test_divisor(&r, nbits);
+		g = nbits / z;
+		got = vgpu_bmap_run_grouped(w, nbits, z);
+		ASSERT_EQ(vgpu_test_grouped_naive(w, nbits, z), got);
+		ASSERT_EQ(0, got % g);
+		ASSERT_LE(got, ref);
+
+		if (n & 1)
+			vgpu_bmap_samples_pow2(&s, nbits);
+		else
+			vgpu_test_samples(&r, &s, nbits);
+		ASSERT_EQ(0, vgpu_bmap_samples_check(&s));
+		want = 0;
+		for (i = 0; i < s.n; i++)
+			if (s.k[i] <= ref &&
+			    !(s.skip_primes && vgpu_test_prime(s.k[i])))
+				want = s.k[i];
+		got = vgpu_bmap_run_sampled(w, nbits, &s);
+		ASSERT_EQ(want, got) TH_LOG("sampled map %u width %u", n, nbits);
+	}
+}
+
+/* The shared-memory maps are wider than 256 units: the doubling path. */
+TEST(wide_maps_vs_reference)
+{
+	struct vgpu_test_rng r = { 0x5eed0002 };
+	u64 w[VGPU_BMAP_WORDS];
+	u32 n, nbits, ref, len;
+	int want;
+
+	for (n = 0; n < 20000; n++) {
+		nbits = 1 + vgpu_test_below(&r, VGPU_BMAP_MAX_BITS);
+		vgpu_test_map(&r, w, nbits);
+		ref = vgpu_bmap_run_naive(w, nbits);
+		ASSERT_EQ(ref, vgpu_bmap_run_exact(w, nbits));
+		len = vgpu_test_below(&r, ref + 3);
+		want = vgpu_test_find_naive(w, nbits, len);
+		ASSERT_EQ(want < 0 ? -ENOSPC : want,
+			  vgpu_bmap_find_run(w, nbits, len));
+	}
+}
+
+/* F43: mux fields against per-field bit loops; no leaks across borders. */
+TEST(mux_vs_reference)
+{
+	struct vgpu_test_rng r = { 0x5eed0003 };
+	u32 widths[VGPU_BMAP_MUX_MAX_FIELDS], runs[VGPU_BMAP_MUX_MAX_FIELDS];
+	u32 ref[VGPU_BMAP_MUX_MAX_FIELDS], n, nbits, nf, f, left;
+	struct vgpu_bmap_mux m;
+	u64 w[VGPU_BMAP_WORDS];
+
+	for (n = 0; n < NMAPS; n++) {
+		nbits = 1 + vgpu_test_below(&r, VGPU_BMAP_MUX_MAX_BITS);
+		nf = 1 + vgpu_test_below(&r, min(nbits, 8u));
+		left = nbits;
+		for (f = 0; f < nf; f++) {
+			widths[f] = 1 + vgpu_test_below(&r,
+							left - (nf - f - 1));
+			left -= widths[f];
+		}
+		ASSERT_EQ(0, vgpu_bmap_mux_init(&m, nbits, widths, nf));
+		vgpu_test_map(&r, w, nbits);
+		vgpu_bmap_run_mux(w, &m, runs);
+		vgpu_bmap_run_mux_naive(w, &m, ref);
+		for (f = 0; f < nf; f++)
+			ASSERT_EQ(ref[f], runs[f])
+				TH_LOG("map %u width %u field %u/%u", n, nbits,
+				       f, nf);
+	}
+}
+
+/* F43: the seed's packing, 64 + 48 bits in one 128-bit unit. */
+TEST(mux_fields_do_not_leak)
+{
+	static const u32 widths[] = { 64, 48 };
+	struct vgpu_bmap_mux m;
+	u64 w[2];
+	u32 runs[2];
+
+	ASSERT_EQ(0, vgpu_bmap_mux_init(&m, 128, widths, 2));
+	/* top 10 bits of field 0 and low 10 bits of field 1 free */
+	w[0] = 0x3ffULL << 54;
+	w[1] = 0x3ff;
+	vgpu_bmap_run_mux(w, &m, runs);
+	EXPECT_EQ(10, runs[0]);
+	EXPECT_EQ(10, runs[1]);
+	EXPECT_EQ(20, vgpu_bmap_run_exact(w, 128));
+	/* bits above the last field are not part of any field */
+	w[0] = 0;
+	w[1] = ~0ULL << 48;
+	vgpu_bmap_run_mux(w, &m, runs);
+	EXPECT_EQ(0, runs[0]);
+	EXPECT_EQ(0, runs[1]);
+	EXPECT_EQ(-EINVAL, vgpu_bmap_mux_init(&m, 100, widths, 2));
+}
+
+TEST(samples_check)
+{
+	struct vgpu_bmap_samples s = { .n = 4, .k = { 1, 2, 4, 8 } };
+
+	EXPECT_EQ(0, vgpu_bmap_samples_check(&s));
+	s.k[3] = 5;	/* gap 1 after gap 2 */
+	EXPECT_EQ(-EINVAL, vgpu_bmap_samples_check(&s));
+	s.k[3] = 4;
+	EXPECT_EQ(-EINVAL, vgpu_bmap_samples_check(&s));
+	s.n = 0;
+	EXPECT_EQ(-EINVAL, vgpu_bmap_samples_check(&s));
+}
+
+/*
+ * F41, seed 001: 128 random bits, p = 1/2 free, groups of 4, need 4.
+ * P(nofit) on one unit = (15/16)^32 ~ 0.127; on 4 units (any of 4 fails)
+ * ~ 0.418.  Monte Carlo over 250,000 trials of 4 units (1,000,000 maps, each
+ * also checked against the reference fold), tolerance 0.01.
+ */
+TEST(seed001_monte_carlo)
+{
+	struct vgpu_test_rng r = { 0x5eed0001 };
+	u32 n, trials = 250000, u, fail1 = 0, fail4 = 0, got;
+	u64 w[2];
+	bool any;
+
+	for (n = 0; n < trials; n++) {
+		any = false;
+		for (u = 0; u < 4; u++) {
+			w[0] = vgpu_test_rand64(&r);
+			w[1] = vgpu_test_rand64(&r);
+			got = vgpu_bmap_run_grouped(w, 128, 32);
+			ASSERT_EQ(vgpu_test_grouped_naive(w, 128, 32), got);
+			if (got < 4) {
+				any = true;
+				if (!u)
+					fail1++;
+			}
+		}
+		fail4 += any;
+	}
+	TH_LOG("P(nofit) one unit %.4f, four units %.4f",
+	       (double)fail1 / trials, (double)fail4 / trials);
+	EXPECT_LT(fabs((double)fail1 / trials - 0.127), 0.01);
+	EXPECT_LT(fabs((double)fail4 / trials - 0.418), 0.01);
+}
+
+TEST_HARNESS_MAIN

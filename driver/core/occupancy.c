@@ -1,0 +1,115 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Occupancy of an empty SM (SPEC F03), two independent ways:
+ *
+ * - vgpu_occupancy_place(): allocate blocks with the real allocator
+ *   (resource.c) one after another until one fails;
+ * - vgpu_occupancy_formula(): CUDA's occupancy-calculator formula,
+ *   generalised to any configuration:
+ *     warps:  min(max_warps_per_sm, subparts * warps_per_subpart) / W
+ *     regs:   subparts * floor(reg units per sub-partition / Rw) / W
+ *     smem:   shared memory units / S
+ *     blocks: max_blocks_per_sm
+ *   with W warps per block, Rw register units per warp and S shared memory
+ *   units per block (reserve included).  Blocks over a per-block limit
+ *   (threads, 255 registers per thread, smem_max_per_block) give 0.
+ *
+ * The unit tests check the two agree over a sweep of shapes on both
+ * presets, and match NVIDIA's published examples.
+ */
+#include "vgpu_os.h"
+#include "occupancy.h"
+
+#define VGPU_OCC_INF	0xffffffffU
+
+/* lim[] below is indexed by the bit numbers of the limiters. */
+static_assert(VGPU_LIMIT_WARPS == BIT(0) && VGPU_LIMIT_REGS == BIT(1) &&
+	      VGPU_LIMIT_SMEM == BIT(2) && VGPU_LIMIT_BLOCKS == BIT(3),
+	      "limiter bits");
+
+/**
+ * vgpu_occupancy_formula() - occupancy by the closed formula (F03)
+ * @cfg: device configuration
+ * @threads: threads per block (>= 1)
+ * @regs_per_thread: registers per thread
+ * @smem_bytes: static + dynamic shared memory per block
+ * @occ: out: blocks, warps and binding limiters
+ *
+ * Return: 0, or -EINVAL for 0 threads.
+ */
+int vgpu_occupancy_formula(const struct vgpu_config *cfg, u32 threads,
+			   u32 regs_per_thread, u32 smem_bytes,
+			   struct vgpu_occupancy *occ)
+{
+	struct vgpu_block_shape s;
+	u32 lim[4], q = cfg->subparts, n, i, why;
+	int ret;
+
+	ret = vgpu_block_shape_init(&s, cfg, threads, regs_per_thread,
+				    smem_bytes, 0, &why);
+	if (ret == -EINVAL)
+		return ret;
+	if (ret) {
+		occ->blocks = 0;
+		occ->warps = 0;
+		occ->limit = why;
+		return 0;
+	}
+	lim[0] = min(cfg->max_warps_per_sm, q * cfg->warps_per_subpart) /
+		 s.warps;
+	lim[1] = s.reg_units ? q * (vgpu_config_reg_units(cfg) / s.reg_units) /
+			       s.warps : VGPU_OCC_INF;
+	lim[2] = s.smem_units ? vgpu_config_smem_units(cfg) / s.smem_units :
+				VGPU_OCC_INF;
+	lim[3] = cfg->max_blocks_per_sm;
+	n = min(min(lim[0], lim[1]), min(lim[2], lim[3]));
+	occ->blocks = n;
+	occ->warps = n * s.warps;
+	occ->limit = 0;
+	for (i = 0; i < ARRAY_SIZE(lim); i++)
+		if (lim[i] == n)
+			occ->limit |= BIT(i);	/* VGPU_LIMIT_WARPS .. BLOCKS */
+	return 0;
+}
+
+/**
+ * vgpu_occupancy_place() - occupancy by placing blocks (F03)
+ * @cfg: device configuration
+ * @threads: threads per block (>= 1)
+ * @regs_per_thread: registers per thread
+ * @smem_bytes: static + dynamic shared memory per block
+ * @occ: out: blocks, warps and binding limiters
+ *
+ * Allocates blocks on an empty SM with vgpu_sm_res_alloc_block() until one
+ * fails; the binding limiters are the resources that, each on its own,
+ * lack room for one more block (vgpu_sm_res_why_not()).
+ *
+ * Return: 0, or -EINVAL for 0 threads.
+ */
+int vgpu_occupancy_place(const struct vgpu_config *cfg, u32 threads,
+			 u32 regs_per_thread, u32 smem_bytes,
+			 struct vgpu_occupancy *occ)
+{
+	struct vgpu_block_place place;
+	struct vgpu_block_shape s;
+	struct vgpu_sm_res sm;
+	u32 why;
+	int ret;
+
+	ret = vgpu_block_shape_init(&s, cfg, threads, regs_per_thread,
+				    smem_bytes, 0, &why);
+	if (ret == -EINVAL)
+		return ret;
+	occ->blocks = 0;
+	occ->warps = 0;
+	occ->limit = why;
+	if (ret)
+		return 0;
+	vgpu_sm_res_init(&sm, cfg);
+	while (!vgpu_sm_res_alloc_block(&sm, &s, &place))
+		occ->blocks++;
+	occ->warps = occ->blocks * s.warps;
+	occ->limit = vgpu_sm_res_why_not(&sm, &s);
+	vgpu_sm_res_fini(&sm);
+	return 0;
+}

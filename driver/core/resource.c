@@ -1,0 +1,429 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Per-SM resource state: block and warp allocation (SPEC F02, F23, F25,
+ * F31-F33).
+ *
+ * Placement policy: a block's warps go round-robin over the sub-partitions
+ * starting at the SM's split pointer, which yields exactly the rotated split
+ * table of F31 (w / Q each, w mod Q of them one more, starting at the
+ * pointer).  The pointer then advances by w mod Q, so over successive
+ * blocks warp i of the whole stream lands on sub-partition i mod Q and the
+ * loads never differ by more than one.  Each warp's registers are one
+ * first-fit run in its sub-partition, the block's shared memory plus the
+ * reserve one first-fit run in the SM (F32).  First fit keeps equal-sized
+ * allocations packed, which is what makes placement agree with the closed
+ * occupancy formula (occupancy.c).
+ */
+#include "vgpu_os.h"
+#include "resource.h"
+
+/**
+ * vgpu_block_shape_init() - compute a block's needs in allocation units
+ * @shape: result
+ * @cfg: device configuration
+ * @threads: threads per block (>= 1)
+ * @regs_per_thread: registers per thread
+ * @smem_bytes: static + dynamic shared memory per block in bytes
+ * @barriers: hardware barriers the block needs
+ * @limit: if not NULL, set to the VGPU_LIMIT_* mask of per-block limits the
+ *	block breaks (0 if none)
+ *
+ * Registers per warp are roundup(regs_per_thread * warp_size, reg_unit);
+ * shared memory is roundup(smem_bytes + smem_reserve, smem_unit) (F03).
+ *
+ * Return: 0; -EINVAL for 0 threads; -E2BIG if the block can never run:
+ * more threads than max_threads_per_block, more than 255 registers per
+ * thread, more shared memory than smem_max_per_block or more barriers
+ * than the SM has.
+ */
+int vgpu_block_shape_init(struct vgpu_block_shape *shape,
+			  const struct vgpu_config *cfg, u32 threads,
+			  u32 regs_per_thread, u32 smem_bytes, u32 barriers,
+			  u32 *limit)
+{
+	u32 why = 0;
+
+	if (limit)
+		*limit = 0;
+	if (!threads)
+		return -EINVAL;
+	if (threads > cfg->max_threads_per_block)
+		why |= VGPU_LIMIT_WARPS;
+	if (regs_per_thread > VGPU_MAX_REGS_PER_THREAD)
+		why |= VGPU_LIMIT_REGS;
+	if (smem_bytes > cfg->smem_max_per_block)
+		why |= VGPU_LIMIT_SMEM;
+	if (barriers > cfg->max_barriers_per_sm)
+		why |= VGPU_LIMIT_BARRIERS;
+	if (limit)
+		*limit = why;
+	if (why)
+		return -E2BIG;
+	shape->warps = DIV_ROUND_UP(threads, cfg->warp_size);
+	shape->reg_units = DIV_ROUND_UP(regs_per_thread * cfg->warp_size,
+					cfg->reg_unit);
+	shape->smem_units = DIV_ROUND_UP(smem_bytes + cfg->smem_reserve,
+					 cfg->smem_unit);
+	shape->barriers = barriers;
+	return 0;
+}
+
+/**
+ * vgpu_split_counts() - the rotated split table of F31
+ * @warps: warps of the block (w)
+ * @subparts: sub-partitions (Q)
+ * @ptr: the SM's split pointer
+ * @counts: out: warps per sub-partition, @subparts entries
+ *
+ * Every sub-partition gets w / Q warps; the w mod Q sub-partitions starting
+ * at @ptr (cyclically) get one more.
+ */
+void vgpu_split_counts(u32 warps, u32 subparts, u32 ptr, u32 *counts)
+{
+	u32 i;
+
+	for (i = 0; i < subparts; i++)
+		counts[i] = warps / subparts +
+			((i + subparts - ptr % subparts) % subparts <
+			 warps % subparts);
+}
+
+/**
+ * vgpu_sm_res_init() - an SM with every resource free
+ * @sm: state to initialise
+ * @cfg: a validated device configuration
+ */
+void vgpu_sm_res_init(struct vgpu_sm_res *sm, const struct vgpu_config *cfg)
+{
+	u32 p;
+
+	memset(sm, 0, sizeof(*sm));
+	sm->subparts = cfg->subparts;
+	sm->reg_units = vgpu_config_reg_units(cfg);
+	sm->smem_units = vgpu_config_smem_units(cfg);
+	sm->warps_per_subpart = cfg->warps_per_subpart;
+	sm->max_warps = cfg->max_warps_per_sm;
+	sm->max_blocks = cfg->max_blocks_per_sm;
+	sm->max_barriers = cfg->max_barriers_per_sm;
+	for (p = 0; p < sm->subparts; p++)
+		vgpu_bmap_fill(sm->regs[p], sm->reg_units);
+	vgpu_bmap_fill(sm->smem, sm->smem_units);
+}
+
+/**
+ * vgpu_sm_res_fini() - tear down SM resource state
+ * @sm: state; nothing is held outside it, so this only poisons counters
+ */
+void vgpu_sm_res_fini(struct vgpu_sm_res *sm)
+{
+	sm->max_blocks = 0;
+	sm->max_warps = 0;
+}
+
+/* Block-level counted resources and the shared memory run: fit? */
+static bool vgpu_sm_res_block_level_fits(const struct vgpu_sm_res *sm,
+					 const struct vgpu_block_shape *shape)
+{
+	return sm->blocks_used < sm->max_blocks &&
+	       shape->barriers <= sm->max_barriers - sm->barriers_used &&
+	       shape->warps <= VGPU_MAX_BLOCK_WARPS &&
+	       vgpu_bmap_find_run(sm->smem, sm->smem_units,
+				  shape->smem_units) >= 0;
+}
+
+/* Put warp @idx of @place in sub-partition @p, or -ENOSPC. */
+static int vgpu_sm_res_warp_in(struct vgpu_sm_res *sm,
+			       struct vgpu_block_place *place, u32 idx, u32 p)
+{
+	u32 len = place->shape.reg_units;
+	int start;
+
+	if (sm->warps_used[p] >= sm->warps_per_subpart ||
+	    sm->warps_total >= sm->max_warps)
+		return -ENOSPC;
+	start = vgpu_bmap_find_run(sm->regs[p], sm->reg_units, len);
+	if (start < 0)
+		return -ENOSPC;
+	vgpu_bmap_clear_range(sm->regs[p], start, len);
+	sm->warps_used[p]++;
+	sm->warps_total++;
+	place->warp[idx].subpart = p;
+	place->warp[idx].reg_start = start;
+	place->warp[idx].held = 1;
+	place->warps_held++;
+	return 0;
+}
+
+/**
+ * vgpu_sm_res_take_block() - take the block-level resources of a block
+ * @sm: the SM
+ * @shape: the block's needs
+ * @place: out: placement record, no warp placed yet
+ *
+ * Takes a block slot, the block's barriers and its shared memory run, and
+ * advances the split pointer by warps mod subparts (F31: only the SM that
+ * takes the block advances).  The warps are then started one by one with
+ * vgpu_sm_res_alloc_warp() as resources allow (F23 path b).
+ *
+ * Return: 0, or -ENOSPC with nothing changed.
+ */
+int vgpu_sm_res_take_block(struct vgpu_sm_res *sm,
+			   const struct vgpu_block_shape *shape,
+			   struct vgpu_block_place *place)
+{
+	int start;
+	u32 i;
+
+	if (!vgpu_sm_res_block_level_fits(sm, shape))
+		return -ENOSPC;
+	start = vgpu_bmap_find_run(sm->smem, sm->smem_units,
+				   shape->smem_units);
+	vgpu_bmap_clear_range(sm->smem, start, shape->smem_units);
+	sm->blocks_used++;
+	sm->barriers_used += shape->barriers;
+	place->shape = *shape;
+	place->smem_start = start;
+	place->base_subpart = sm->split_ptr;
+	place->block_held = true;
+	place->warps_held = 0;
+	for (i = 0; i < shape->warps; i++)
+		place->warp[i].held = 0;
+	sm->split_ptr = (sm->split_ptr + shape->warps % sm->subparts) %
+			sm->subparts;
+	return 0;
+}
+
+/**
+ * vgpu_sm_res_alloc_block() - allocate a whole block, all or nothing
+ * @sm: the SM
+ * @shape: the block's needs
+ * @place: out: placement record (undefined on failure)
+ *
+ * Balanced placement with the rotated split table (F31): warp i goes to
+ * sub-partition (split pointer + i) mod Q; its registers are one
+ * contiguous run there (F32); the shared memory plus reserve is one run.
+ * On success the split pointer advances by warps mod Q.
+ *
+ * Return: 0, or -ENOSPC and the SM state is exactly as before.
+ */
+int vgpu_sm_res_alloc_block(struct vgpu_sm_res *sm,
+			    const struct vgpu_block_shape *shape,
+			    struct vgpu_block_place *place)
+{
+	u32 counts[VGPU_MAX_SUBPARTS], p, i;
+
+	if (shape->warps > sm->max_warps - sm->warps_total ||
+	    shape->warps > VGPU_MAX_BLOCK_WARPS)
+		return -ENOSPC;
+	vgpu_split_counts(shape->warps, sm->subparts, sm->split_ptr, counts);
+	for (p = 0; p < sm->subparts; p++)
+		if (counts[p] > sm->warps_per_subpart - sm->warps_used[p])
+			return -ENOSPC;
+	if (vgpu_sm_res_take_block(sm, shape, place))
+		return -ENOSPC;
+	for (i = 0; i < shape->warps; i++) {
+		p = (place->base_subpart + i) % sm->subparts;
+		if (vgpu_sm_res_warp_in(sm, place, i, p))
+			goto rollback;
+	}
+	return 0;
+
+rollback:
+	vgpu_sm_res_free_block(sm, place);
+	sm->split_ptr = place->base_subpart;
+	return -ENOSPC;
+}
+
+/**
+ * vgpu_sm_res_alloc_warp() - start one more warp of a taken block
+ * @sm: the SM
+ * @place: placement record from vgpu_sm_res_take_block()
+ * @idx: warp index in the block, not currently held
+ *
+ * Tries the warp's split-table sub-partition first, then the others in
+ * order (F23 path b, F30).
+ *
+ * Return: 0, -ENOSPC if no sub-partition has a warp slot and a register
+ * run, -EINVAL if @idx is out of range, already held or the block is not
+ * held.
+ */
+int vgpu_sm_res_alloc_warp(struct vgpu_sm_res *sm,
+			   struct vgpu_block_place *place, u32 idx)
+{
+	u32 k, p;
+
+	if (!place->block_held || idx >= place->shape.warps ||
+	    place->warp[idx].held)
+		return -EINVAL;
+	for (k = 0; k < sm->subparts; k++) {
+		p = (place->base_subpart + idx + k) % sm->subparts;
+		if (!vgpu_sm_res_warp_in(sm, place, idx, p))
+			return 0;
+	}
+	return -ENOSPC;
+}
+
+/**
+ * vgpu_sm_res_free_warp() - release a warp's slot and registers (F33)
+ * @sm: the SM
+ * @place: the block's placement record
+ * @idx: warp index; a no-op if that warp holds nothing
+ */
+void vgpu_sm_res_free_warp(struct vgpu_sm_res *sm,
+			   struct vgpu_block_place *place, u32 idx)
+{
+	struct vgpu_warp_place *w;
+
+	if (idx >= place->shape.warps || !place->warp[idx].held)
+		return;
+	w = &place->warp[idx];
+	vgpu_bmap_set_range(sm->regs[w->subpart], w->reg_start,
+			    place->shape.reg_units);
+	sm->warps_used[w->subpart]--;
+	sm->warps_total--;
+	w->held = 0;
+	place->warps_held--;
+}
+
+/**
+ * vgpu_sm_res_free_block() - release everything a block still holds (F33)
+ * @sm: the SM
+ * @place: the block's placement record
+ *
+ * Frees the warps still held, then the shared memory run, the block slot
+ * and the barriers.  Freeing restores the bitmaps exactly.
+ */
+void vgpu_sm_res_free_block(struct vgpu_sm_res *sm,
+			    struct vgpu_block_place *place)
+{
+	u32 i;
+
+	for (i = 0; i < place->shape.warps && place->warps_held; i++)
+		vgpu_sm_res_free_warp(sm, place, i);
+	if (!place->block_held)
+		return;
+	vgpu_bmap_set_range(sm->smem, place->smem_start,
+			    place->shape.smem_units);
+	sm->blocks_used--;
+	sm->barriers_used -= place->shape.barriers;
+	place->block_held = false;
+}
+
+/*
+ * How many of @want runs of @len units first fit can carve out of a
+ * register map (a copy; the map itself is untouched).
+ */
+static u32 vgpu_sm_res_reg_runs(const struct vgpu_sm_res *sm, u32 p, u32 len,
+				u32 want)
+{
+	u64 map[VGPU_REG_WORDS];
+	u32 n;
+	int start;
+
+	if (!len)
+		return want;
+	memcpy(map, sm->regs[p], sizeof(map));
+	for (n = 0; n < want; n++) {
+		start = vgpu_bmap_find_run(map, sm->reg_units, len);
+		if (start < 0)
+			break;
+		vgpu_bmap_clear_range(map, start, len);
+	}
+	return n;
+}
+
+/**
+ * vgpu_sm_res_why_not() - which resources lack room for one more block
+ * @sm: the SM
+ * @shape: the block's needs
+ *
+ * Each resource is checked on its own against the placement
+ * vgpu_sm_res_alloc_block() would use now.
+ *
+ * Return: VGPU_LIMIT_* mask, 0 if the block fits.
+ */
+u32 vgpu_sm_res_why_not(const struct vgpu_sm_res *sm,
+			const struct vgpu_block_shape *shape)
+{
+	u32 counts[VGPU_MAX_SUBPARTS], why = 0, p;
+
+	if (sm->blocks_used >= sm->max_blocks)
+		why |= VGPU_LIMIT_BLOCKS;
+	if (shape->barriers > sm->max_barriers - sm->barriers_used)
+		why |= VGPU_LIMIT_BARRIERS;
+	if (vgpu_bmap_find_run(sm->smem, sm->smem_units,
+			       shape->smem_units) < 0)
+		why |= VGPU_LIMIT_SMEM;
+	if (shape->warps > sm->max_warps - sm->warps_total ||
+	    shape->warps > VGPU_MAX_BLOCK_WARPS)
+		why |= VGPU_LIMIT_WARPS;
+	vgpu_split_counts(shape->warps, sm->subparts, sm->split_ptr, counts);
+	for (p = 0; p < sm->subparts; p++) {
+		if (counts[p] > sm->warps_per_subpart - sm->warps_used[p])
+			why |= VGPU_LIMIT_WARPS;
+		if (vgpu_sm_res_reg_runs(sm, p, shape->reg_units,
+					 counts[p]) < counts[p])
+			why |= VGPU_LIMIT_REGS;
+	}
+	return why;
+}
+
+/**
+ * vgpu_sm_res_block_fits() - would vgpu_sm_res_alloc_block() succeed now?
+ * @sm: the SM
+ * @shape: the block's needs
+ *
+ * Return: true if a whole block fits (F23 path a).
+ */
+bool vgpu_sm_res_block_fits(const struct vgpu_sm_res *sm,
+			    const struct vgpu_block_shape *shape)
+{
+	return !vgpu_sm_res_why_not(sm, shape);
+}
+
+/**
+ * vgpu_sm_res_warp_fits() - could a block be taken with at least one warp?
+ * @sm: the SM
+ * @shape: the block's needs
+ *
+ * F23 path b: the block-level resources (slot, barriers, shared memory)
+ * fit and some sub-partition has a free warp slot and a register run of
+ * the warp's size.
+ *
+ * Return: true if so.
+ */
+bool vgpu_sm_res_warp_fits(const struct vgpu_sm_res *sm,
+			   const struct vgpu_block_shape *shape)
+{
+	u32 p;
+
+	if (!vgpu_sm_res_block_level_fits(sm, shape) ||
+	    sm->warps_total >= sm->max_warps)
+		return false;
+	for (p = 0; p < sm->subparts; p++)
+		if (sm->warps_used[p] < sm->warps_per_subpart &&
+		    vgpu_sm_res_reg_runs(sm, p, shape->reg_units, 1))
+			return true;
+	return false;
+}
+
+/**
+ * vgpu_sm_res_blocks_fit() - availability: how many more blocks fit (F25)
+ * @sm: the SM
+ * @shape: the block's needs
+ *
+ * Places blocks one after another on a copy of the SM until one fails.
+ *
+ * Return: the number of further whole blocks of @shape that fit.
+ */
+u32 vgpu_sm_res_blocks_fit(const struct vgpu_sm_res *sm,
+			   const struct vgpu_block_shape *shape)
+{
+	struct vgpu_block_place place;
+	struct vgpu_sm_res tmp = *sm;
+	u32 n = 0;
+
+	while (n < tmp.max_blocks && !vgpu_sm_res_alloc_block(&tmp, shape, &place))
+		n++;
+	return n;
+}

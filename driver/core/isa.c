@@ -25,9 +25,10 @@ struct vgpu_isa_frame {
 	bool wid;
 };
 
-static_assert(VGPU_ISA_MAX_MUTEX <= 32);	/* held sets are u32 masks */
-static_assert(VGPU_ISA_MAX_INSNS <= 65536);	/* vgpu_isa_link() uses u16 */
-static_assert(VGPU_OP_ALU - VGPU_OP_MOV + 1 == VGPU_ISA_NUM_CLASSES);
+static_assert(VGPU_ISA_MAX_MUTEX <= 32, "held sets are u32 masks");
+static_assert(VGPU_ISA_MAX_INSNS <= 65536, "vgpu_isa_link() uses u16");
+static_assert(VGPU_OP_ALU - VGPU_OP_MOV + 1 == VGPU_ISA_NUM_CLASSES,
+	      "timed opcodes are contiguous");
 
 static int vgpu_isa_fail(struct vgpu_isa_error *err, u32 rule, u32 index)
 {

@@ -13,7 +13,8 @@
 #include "vgpu_os.h"
 #include <linux/vgpu_dispatch.h>
 
-static_assert(sizeof(struct vgpu_insn) == VGPU_INSN_SIZE);
+static_assert(sizeof(struct vgpu_insn) == VGPU_INSN_SIZE,
+	      "uapi instruction size");
 
 /**
  * struct vgpu_isa_error - why vgpu_isa_validate() rejected a program

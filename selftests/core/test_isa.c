@@ -1,0 +1,445 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Unit tests of driver/core/isa.c: the virtual ISA validator, summary and
+ * loop-count helpers (SPEC F04, with the BAR rule of F23/F34 and the LOCK
+ * rules of F35).  Every rejection test starts from a valid program, shows
+ * it is accepted, then breaks exactly one rule and checks the rule code and
+ * the instruction index.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include <linux/vgpu_dispatch.h>
+
+#include "kselftest_harness.h"
+#undef ARRAY_SIZE	/* the shim brings the kernel's */
+#include "isa.h"
+
+#define INSN(o, A, B, C, IMM) \
+	((struct vgpu_insn){ .op = (o), .a = (A), .b = (B), .c = (C), .imm = (IMM) })
+#define OP(o)		INSN(o, 0, 0, 0, 0)
+#define MOV		OP(VGPU_OP_MOV)
+#define LOAD		OP(VGPU_OP_LOAD)
+#define STORE		OP(VGPU_OP_STORE)
+#define MMA		OP(VGPU_OP_MMA)
+#define CMP		OP(VGPU_OP_CMP)
+#define BRA		OP(VGPU_OP_BRA)
+#define ALU		OP(VGPU_OP_ALU)
+#define ENDLOOP		OP(VGPU_OP_ENDLOOP)
+#define BAR		OP(VGPU_OP_BAR)
+#define SPIN		OP(VGPU_OP_SPIN)
+#define EXIT		OP(VGPU_OP_EXIT)
+#define LOCK(m)		INSN(VGPU_OP_LOCK, m, 0, 0, 0)
+#define UNLOCK(m)	INSN(VGPU_OP_UNLOCK, m, 0, 0, 0)
+#define LOOP(n)		INSN(VGPU_OP_LOOP, 0, 0, 0, VGPU_LOOP_IMM(n, 0))
+#define LOOPX(sel, mod, base, step) \
+	INSN(VGPU_OP_LOOP, sel, mod, 0, VGPU_LOOP_IMM(base, step))
+#define WID		VGPU_LOOP_SEL_WID
+#define BID		VGPU_LOOP_SEL_BID
+
+/* The program (a compound literal list) is valid. */
+#define ACCEPT(...) do {						\
+	const struct vgpu_insn p_[] = { __VA_ARGS__ };			\
+	struct vgpu_isa_error e_ = { 99, 99 };				\
+	EXPECT_EQ(0, vgpu_isa_validate(p_, ARRAY_SIZE(p_), &e_));	\
+	EXPECT_EQ(VGPU_ISA_OK, e_.rule);				\
+} while (0)
+
+/* The program is rejected with exactly this rule at this index. */
+#define REJECT(rule_, index_, ...) do {					\
+	const struct vgpu_insn p_[] = { __VA_ARGS__ };			\
+	struct vgpu_isa_error e_ = { 99, 99 };				\
+	EXPECT_EQ(-EINVAL, vgpu_isa_validate(p_, ARRAY_SIZE(p_), &e_));	\
+	EXPECT_EQ(rule_, e_.rule);					\
+	EXPECT_EQ(index_, e_.index);					\
+} while (0)
+
+/* F04: every opcode validates and the summary counts it. */
+TEST(every_opcode)
+{
+	const struct vgpu_insn p[] = {
+		MOV, LOAD, STORE, MMA, CMP, BRA, ALU,
+		LOOPX(BID, 5, 2, 3), ALU, ENDLOOP,
+		BAR, LOCK(15), UNLOCK(15), SPIN, EXIT,
+	};
+	struct vgpu_isa_summary s;
+	struct vgpu_isa_error e;
+	int i;
+
+	ASSERT_EQ(0, vgpu_isa_validate(p, ARRAY_SIZE(p), &e));
+	ASSERT_EQ(0, vgpu_isa_summarize(p, ARRAY_SIZE(p), &s));
+	EXPECT_EQ(ARRAY_SIZE(p), s.n_insns);
+	for (i = 0; i < VGPU_ISA_NUM_CLASSES; i++)
+		EXPECT_EQ(i == VGPU_OP_ALU - VGPU_OP_MOV ? 2 : 1,
+			  s.class_count[i]);
+	EXPECT_EQ(1, s.n_loops);
+	EXPECT_EQ(1, s.max_depth);
+	EXPECT_EQ(1U << 15, s.mutex_mask);
+	EXPECT_TRUE(s.uses_bar);
+	EXPECT_TRUE(s.uses_lock);
+	EXPECT_TRUE(s.uses_spin);
+	EXPECT_FALSE(s.wid_dependent);
+	EXPECT_TRUE(s.bid_dependent);
+	/* 7 + LOOP + (2 + 3 * 4) * (ALU + ENDLOOP) + 5 */
+	EXPECT_EQ(7 + 1 + 14 * 2 + 5, s.max_dyn_insns);
+}
+
+TEST(opcode_class_and_names)
+{
+	static const u8 timed[] = {
+		VGPU_OP_MOV, VGPU_OP_LOAD, VGPU_OP_STORE, VGPU_OP_MMA,
+		VGPU_OP_CMP, VGPU_OP_BRA, VGPU_OP_ALU,
+	};
+	int i, known = 0;
+
+	for (i = 0; i < (int)ARRAY_SIZE(timed); i++)
+		EXPECT_EQ(i, vgpu_isa_class(timed[i]));
+	EXPECT_EQ(-1, vgpu_isa_class(VGPU_OP_LOOP));
+	EXPECT_EQ(-1, vgpu_isa_class(0));
+	EXPECT_STREQ("MOV", vgpu_isa_op_name(VGPU_OP_MOV));
+	EXPECT_STREQ("ENDLOOP", vgpu_isa_op_name(VGPU_OP_ENDLOOP));
+	for (i = 0; i < 256; i++)
+		known += vgpu_isa_op_name(i) != NULL;
+	EXPECT_EQ(14, known);
+	/* opcode space is not full: later opcodes (LAUNCH, F15) fit */
+	EXPECT_EQ(NULL, vgpu_isa_op_name(0x27));
+	for (i = 0; i <= VGPU_ISA_ERR_MAX; i++)
+		EXPECT_NE(NULL, vgpu_isa_rule_str(i));
+	EXPECT_STREQ("unknown rule", vgpu_isa_rule_str(VGPU_ISA_ERR_MAX + 1));
+}
+
+/* F04: loop counts depending on block and warp index. */
+TEST(loop_count_index_dependent)
+{
+	const struct vgpu_insn c8 = LOOP(8);
+	const struct vgpu_insn w = LOOPX(WID, 4, 10, 10);	/* 10*(1+wid%4) */
+	const struct vgpu_insn b = LOOPX(BID, 3, 0, 1);	/* bid%3 */
+	const struct vgpu_insn b2 = LOOPX(BID, 7, 5, 2);	/* 5+2*(bid%7) */
+	const struct vgpu_insn alu = ALU;
+	static const u32 wids[] = { 0, 1, 2, 3, 4, 5, 31, 1023 };
+	static const u32 bids[] = { 0, 1, 2, 3, 4, 100, 65535, 0xffffffff };
+	int i, j;
+
+	for (i = 0; i < (int)ARRAY_SIZE(bids); i++) {
+		for (j = 0; j < (int)ARRAY_SIZE(wids); j++) {
+			u32 bid = bids[i], wid = wids[j];
+
+			EXPECT_EQ(8, vgpu_isa_loop_count(&c8, bid, wid));
+			EXPECT_EQ(10 * (1 + wid % 4),
+				  vgpu_isa_loop_count(&w, bid, wid));
+			EXPECT_EQ(bid % 3, vgpu_isa_loop_count(&b, bid, wid));
+			EXPECT_EQ(5 + 2 * (bid % 7),
+				  vgpu_isa_loop_count(&b2, bid, wid));
+			EXPECT_EQ(0, vgpu_isa_loop_count(&alu, bid, wid));
+		}
+	}
+	EXPECT_EQ(10, vgpu_isa_loop_count(&w, 0, 4));
+	EXPECT_EQ(40, vgpu_isa_loop_count(&w, 9, 7));
+	EXPECT_EQ(8, vgpu_isa_loop_max(&c8));
+	EXPECT_EQ(40, vgpu_isa_loop_max(&w));
+	EXPECT_EQ(2, vgpu_isa_loop_max(&b));
+	EXPECT_EQ(17, vgpu_isa_loop_max(&b2));
+	EXPECT_EQ(0, vgpu_isa_loop_max(&alu));
+}
+
+TEST(summary_and_link)
+{
+	const struct vgpu_insn p[] = {
+		LOAD,				/* 0 */
+		LOOPX(WID, 4, 10, 10),		/* 1 */
+			LOOP(8),		/* 2 */
+				ALU,		/* 3 */
+			ENDLOOP,		/* 4 */
+			LOOP(0),		/* 5 */
+				MMA,		/* 6 */
+			ENDLOOP,		/* 7 */
+		ENDLOOP,			/* 8 */
+		EXIT,				/* 9 */
+	};
+	static const u16 want[] = { 0, 8, 4, 3, 2, 7, 6, 5, 1, 9 };
+	struct vgpu_isa_summary s;
+	u16 match[ARRAY_SIZE(p)];
+	int i;
+
+	ASSERT_EQ(0, vgpu_isa_summarize(p, ARRAY_SIZE(p), &s));
+	EXPECT_EQ(3, s.n_loops);
+	EXPECT_EQ(2, s.max_depth);
+	EXPECT_TRUE(s.wid_dependent);
+	EXPECT_FALSE(s.bid_dependent);
+	EXPECT_FALSE(s.uses_bar);
+	EXPECT_FALSE(s.uses_lock);
+	EXPECT_EQ(0, s.mutex_mask);
+	/* 1 + 1 + 40 * (LOOP + 8 * 2 + LOOP + 0 + 0 + ENDLOOP) + 1 */
+	EXPECT_EQ(1 + 1 + 40 * (1 + 16 + 1 + 1) + 1, s.max_dyn_insns);
+	ASSERT_EQ(0, vgpu_isa_link(p, ARRAY_SIZE(p), match));
+	for (i = 0; i < (int)ARRAY_SIZE(p); i++)
+		EXPECT_EQ(want[i], match[i]);
+
+	/* an invalid program: -EINVAL, zeroed summary, no link */
+	s.n_insns = 1234;
+	EXPECT_EQ(-EINVAL, vgpu_isa_summarize(p, ARRAY_SIZE(p) - 1, &s));
+	EXPECT_EQ(0, s.n_insns);
+	EXPECT_EQ(-EINVAL, vgpu_isa_link(p, ARRAY_SIZE(p) - 1, match));
+	EXPECT_EQ(-EINVAL, vgpu_isa_validate(p, ARRAY_SIZE(p) - 1, NULL));
+}
+
+/* Rule VGPU_ISA_ERR_LENGTH: 1..4096 instructions. */
+TEST(reject_length)
+{
+	struct vgpu_insn *p = calloc(VGPU_ISA_MAX_INSNS + 1, sizeof(*p));
+	struct vgpu_isa_error e;
+	int i;
+
+	ASSERT_NE(NULL, p);
+	for (i = 0; i <= VGPU_ISA_MAX_INSNS; i++)
+		p[i] = ALU;
+	p[VGPU_ISA_MAX_INSNS - 1] = EXIT;
+	EXPECT_EQ(0, vgpu_isa_validate(p, VGPU_ISA_MAX_INSNS, &e));
+	p[VGPU_ISA_MAX_INSNS - 1] = ALU;
+	p[VGPU_ISA_MAX_INSNS] = EXIT;
+	EXPECT_EQ(-EINVAL, vgpu_isa_validate(p, VGPU_ISA_MAX_INSNS + 1, &e));
+	EXPECT_EQ(VGPU_ISA_ERR_LENGTH, e.rule);
+	EXPECT_EQ(VGPU_ISA_MAX_INSNS, e.index);
+	EXPECT_EQ(-EINVAL, vgpu_isa_validate(p, 0, &e));
+	EXPECT_EQ(VGPU_ISA_ERR_LENGTH, e.rule);
+	EXPECT_EQ(0, e.index);
+	EXPECT_EQ(-EINVAL, vgpu_isa_validate(NULL, 0, &e));
+	EXPECT_EQ(-EINVAL, vgpu_isa_validate(p, 0xffffffff, &e));
+	EXPECT_EQ(VGPU_ISA_ERR_LENGTH, e.rule);
+	free(p);
+}
+
+/* Rule VGPU_ISA_ERR_OPCODE. */
+TEST(reject_opcode)
+{
+	ACCEPT(ALU, EXIT);
+	REJECT(VGPU_ISA_ERR_OPCODE, 1, ALU, OP(0x00), EXIT);
+	REJECT(VGPU_ISA_ERR_OPCODE, 1, ALU, OP(0x08), EXIT);
+	REJECT(VGPU_ISA_ERR_OPCODE, 1, ALU, OP(0x1f), EXIT);
+	REJECT(VGPU_ISA_ERR_OPCODE, 1, ALU, OP(0x27), EXIT);
+	REJECT(VGPU_ISA_ERR_OPCODE, 1, ALU, OP(0x40), EXIT);
+	REJECT(VGPU_ISA_ERR_OPCODE, 1, ALU, OP(0xff), EXIT);
+}
+
+/* Rule VGPU_ISA_ERR_RESERVED: every unused field must be zero. */
+TEST(reject_reserved)
+{
+	ACCEPT(ALU, LOOP(2), BAR, ENDLOOP, LOCK(1), UNLOCK(1), SPIN, EXIT);
+	REJECT(VGPU_ISA_ERR_RESERVED, 0, INSN(VGPU_OP_ALU, 1, 0, 0, 0), EXIT);
+	REJECT(VGPU_ISA_ERR_RESERVED, 0, INSN(VGPU_OP_MOV, 0, 1, 0, 0), EXIT);
+	REJECT(VGPU_ISA_ERR_RESERVED, 0, INSN(VGPU_OP_MMA, 0, 0, 1, 0), EXIT);
+	REJECT(VGPU_ISA_ERR_RESERVED, 0, INSN(VGPU_OP_BRA, 0, 0, 0, 1), EXIT);
+	REJECT(VGPU_ISA_ERR_RESERVED, 1, ALU,
+	       INSN(VGPU_OP_LOOP, 0, 0, 1, 2), BAR, ENDLOOP, EXIT);
+	REJECT(VGPU_ISA_ERR_RESERVED, 3, ALU, LOOP(2), BAR,
+	       INSN(VGPU_OP_ENDLOOP, 0, 0, 0, 0x80000000), EXIT);
+	REJECT(VGPU_ISA_ERR_RESERVED, 0, INSN(VGPU_OP_BAR, 1, 0, 0, 0), EXIT);
+	REJECT(VGPU_ISA_ERR_RESERVED, 0, INSN(VGPU_OP_LOCK, 1, 1, 0, 0),
+	       UNLOCK(1), EXIT);
+	REJECT(VGPU_ISA_ERR_RESERVED, 1, LOCK(1),
+	       INSN(VGPU_OP_UNLOCK, 1, 0, 0, 7), EXIT);
+	REJECT(VGPU_ISA_ERR_RESERVED, 0, INSN(VGPU_OP_SPIN, 0, 0, 1, 0), EXIT);
+	REJECT(VGPU_ISA_ERR_RESERVED, 1, ALU, INSN(VGPU_OP_EXIT, 0, 1, 0, 0));
+}
+
+/* Rule VGPU_ISA_ERR_OPERAND: LOOP selector and modulus. */
+TEST(reject_operand)
+{
+	ACCEPT(LOOPX(WID, 4, 1, 1), ALU, ENDLOOP, EXIT);
+	ACCEPT(LOOPX(BID, 1, 3, 7), ALU, ENDLOOP, EXIT);
+	REJECT(VGPU_ISA_ERR_OPERAND, 0, LOOPX(3, 4, 1, 1), ALU, ENDLOOP, EXIT);
+	REJECT(VGPU_ISA_ERR_OPERAND, 0, LOOPX(0xff, 4, 1, 1), ALU, ENDLOOP,
+	       EXIT);
+	REJECT(VGPU_ISA_ERR_OPERAND, 0, LOOPX(WID, 0, 1, 1), ALU, ENDLOOP,
+	       EXIT);
+	REJECT(VGPU_ISA_ERR_OPERAND, 0, LOOPX(0, 4, 1, 0), ALU, ENDLOOP, EXIT);
+	REJECT(VGPU_ISA_ERR_OPERAND, 0, LOOPX(0, 0, 1, 1), ALU, ENDLOOP, EXIT);
+}
+
+/* Rule VGPU_ISA_ERR_LOOP_COUNT: at most 65535 iterations for any index. */
+TEST(reject_loop_count)
+{
+	ACCEPT(LOOP(65535), ENDLOOP, EXIT);
+	ACCEPT(LOOPX(WID, 2, 65534, 1), ENDLOOP, EXIT);
+	ACCEPT(LOOPX(BID, 255, 0, 257), ENDLOOP, EXIT);	/* 254 * 257 */
+	REJECT(VGPU_ISA_ERR_LOOP_COUNT, 1, ALU, LOOPX(WID, 2, 65535, 1),
+	       ENDLOOP, EXIT);
+	REJECT(VGPU_ISA_ERR_LOOP_COUNT, 1, ALU, LOOPX(BID, 255, 0, 259),
+	       ENDLOOP, EXIT);
+	REJECT(VGPU_ISA_ERR_LOOP_COUNT, 1, ALU,
+	       LOOPX(BID, 255, 65535, 65535), ENDLOOP, EXIT);
+}
+
+/* Rule VGPU_ISA_ERR_NESTING: at most 8 nested loops. */
+TEST(reject_nesting)
+{
+	ACCEPT(LOOP(1), LOOP(1), LOOP(1), LOOP(1), LOOP(1), LOOP(1), LOOP(1),
+	       LOOP(1), ALU, ENDLOOP, ENDLOOP, ENDLOOP, ENDLOOP, ENDLOOP,
+	       ENDLOOP, ENDLOOP, ENDLOOP, EXIT);
+	REJECT(VGPU_ISA_ERR_NESTING, 8, LOOP(1), LOOP(1), LOOP(1), LOOP(1),
+	       LOOP(1), LOOP(1), LOOP(1), LOOP(1), LOOP(1), ALU, ENDLOOP,
+	       ENDLOOP, ENDLOOP, ENDLOOP, ENDLOOP, ENDLOOP, ENDLOOP, ENDLOOP,
+	       ENDLOOP, EXIT);
+	/* sequential loops do not nest */
+	ACCEPT(LOOP(1), ENDLOOP, LOOP(1), ENDLOOP, LOOP(1), ENDLOOP, LOOP(1),
+	       ENDLOOP, LOOP(1), ENDLOOP, LOOP(1), ENDLOOP, LOOP(1), ENDLOOP,
+	       LOOP(1), ENDLOOP, LOOP(1), ENDLOOP, EXIT);
+}
+
+/* Rule VGPU_ISA_ERR_ENDLOOP: ENDLOOP without LOOP. */
+TEST(reject_endloop)
+{
+	ACCEPT(LOOP(2), ALU, ENDLOOP, EXIT);
+	REJECT(VGPU_ISA_ERR_ENDLOOP, 1, ALU, ENDLOOP, EXIT);
+	REJECT(VGPU_ISA_ERR_ENDLOOP, 3, LOOP(2), ALU, ENDLOOP, ENDLOOP, EXIT);
+}
+
+/* Rule VGPU_ISA_ERR_UNCLOSED: LOOP without ENDLOOP (innermost reported). */
+TEST(reject_unclosed)
+{
+	ACCEPT(ALU, LOOP(2), LOOP(3), ALU, ENDLOOP, ENDLOOP, EXIT);
+	REJECT(VGPU_ISA_ERR_UNCLOSED, 1, ALU, LOOP(2), LOOP(3), ALU, ENDLOOP,
+	       EXIT);
+	REJECT(VGPU_ISA_ERR_UNCLOSED, 2, ALU, LOOP(2), LOOP(3), ALU, EXIT);
+}
+
+/* Rule VGPU_ISA_ERR_MUTEX_ID: ids 0..VGPU_ISA_MAX_MUTEX-1. */
+TEST(reject_mutex_id)
+{
+	ACCEPT(LOCK(15), UNLOCK(15), LOCK(0), UNLOCK(0), EXIT);
+	REJECT(VGPU_ISA_ERR_MUTEX_ID, 0, LOCK(16), UNLOCK(16), EXIT);
+	REJECT(VGPU_ISA_ERR_MUTEX_ID, 1, LOCK(15), UNLOCK(255), EXIT);
+}
+
+/* Rule VGPU_ISA_ERR_LOCK_HELD: no recursive LOCK. */
+TEST(reject_lock_held)
+{
+	ACCEPT(LOCK(1), LOCK(2), UNLOCK(1), UNLOCK(2), EXIT);
+	REJECT(VGPU_ISA_ERR_LOCK_HELD, 2, LOCK(1), LOCK(2), LOCK(1),
+	       UNLOCK(1), UNLOCK(2), EXIT);
+}
+
+/* Rule VGPU_ISA_ERR_NOT_HELD: UNLOCK only what is held. */
+TEST(reject_not_held)
+{
+	ACCEPT(LOCK(3), ALU, UNLOCK(3), EXIT);
+	REJECT(VGPU_ISA_ERR_NOT_HELD, 1, ALU, UNLOCK(3), EXIT);
+	REJECT(VGPU_ISA_ERR_NOT_HELD, 2, LOCK(3), UNLOCK(3), UNLOCK(3), EXIT);
+}
+
+/* Rule VGPU_ISA_ERR_LOCK_LOOP: a loop body releases what it takes. */
+TEST(reject_lock_loop)
+{
+	ACCEPT(LOOP(2), LOCK(0), ALU, UNLOCK(0), ENDLOOP, EXIT);
+	ACCEPT(LOCK(0), LOOP(2), ALU, ENDLOOP, UNLOCK(0), EXIT);
+	REJECT(VGPU_ISA_ERR_LOCK_LOOP, 3, LOOP(2), LOCK(0), ALU, ENDLOOP,
+	       UNLOCK(0), EXIT);
+	REJECT(VGPU_ISA_ERR_LOCK_LOOP, 4, LOCK(0), LOOP(2), ALU, UNLOCK(0),
+	       ENDLOOP, EXIT);
+}
+
+/* Rule VGPU_ISA_ERR_LOCK_EXIT: nothing held at EXIT. */
+TEST(reject_lock_exit)
+{
+	ACCEPT(LOCK(0), ALU, UNLOCK(0), EXIT);
+	REJECT(VGPU_ISA_ERR_LOCK_EXIT, 2, LOCK(0), ALU, EXIT);
+}
+
+/* Rule VGPU_ISA_ERR_BAR_LOCK: no BAR under a lock (F34 + F35 deadlock). */
+TEST(reject_bar_lock)
+{
+	ACCEPT(LOCK(0), UNLOCK(0), BAR, EXIT);
+	REJECT(VGPU_ISA_ERR_BAR_LOCK, 1, LOCK(0), BAR, UNLOCK(0), EXIT);
+}
+
+/* Rule VGPU_ISA_ERR_BAR_DIVERGENT: warps of a block agree on BAR counts. */
+TEST(reject_bar_divergent)
+{
+	ACCEPT(LOOPX(BID, 3, 1, 1), BAR, ENDLOOP, EXIT);
+	ACCEPT(LOOPX(WID, 4, 1, 1), ALU, ENDLOOP, BAR, EXIT);
+	REJECT(VGPU_ISA_ERR_BAR_DIVERGENT, 1, LOOPX(WID, 4, 1, 1), BAR,
+	       ENDLOOP, EXIT);
+	REJECT(VGPU_ISA_ERR_BAR_DIVERGENT, 3, LOOPX(WID, 2, 0, 1), LOOP(3),
+	       ALU, BAR, ENDLOOP, ENDLOOP, EXIT);
+}
+
+/* Rule VGPU_ISA_ERR_EXIT_POS: EXIT only as the last instruction. */
+TEST(reject_exit_pos)
+{
+	ACCEPT(ALU, ALU, EXIT);
+	REJECT(VGPU_ISA_ERR_EXIT_POS, 1, ALU, EXIT, ALU, EXIT);
+	REJECT(VGPU_ISA_ERR_EXIT_POS, 1, LOOP(2), EXIT, ENDLOOP, EXIT);
+}
+
+/* Rule VGPU_ISA_ERR_NO_EXIT: every path ends in EXIT. */
+TEST(reject_no_exit)
+{
+	ACCEPT(SPIN, EXIT);
+	REJECT(VGPU_ISA_ERR_NO_EXIT, 1, ALU, ALU);
+	REJECT(VGPU_ISA_ERR_NO_EXIT, 0, SPIN);
+	REJECT(VGPU_ISA_ERR_NO_EXIT, 2, LOOP(2), ALU, ENDLOOP);
+}
+
+/* Rule VGPU_ISA_ERR_DYN_COUNT: a warp runs at most 2^32 instructions. */
+TEST(reject_dyn_count)
+{
+	const struct vgpu_insn ok[] = {
+		LOOP(65535), LOOP(65534), ENDLOOP, ENDLOOP, EXIT,
+	};
+	struct vgpu_isa_summary s;
+
+	ASSERT_EQ(0, vgpu_isa_summarize(ok, ARRAY_SIZE(ok), &s));
+	EXPECT_EQ(1ULL + 65535 + 65535ULL * 65534 + 65535 + 1,
+		  s.max_dyn_insns);
+	/* exactly 2^32 + 1: the EXIT is one too many */
+	REJECT(VGPU_ISA_ERR_DYN_COUNT, 4, LOOP(65535), LOOP(65535), ENDLOOP,
+	       ENDLOOP, EXIT);
+	REJECT(VGPU_ISA_ERR_DYN_COUNT, 3, LOOP(65535), LOOP(65535), LOOP(2),
+	       ALU, ENDLOOP, ENDLOOP, ENDLOOP, EXIT);
+	/* index-dependent counts use their maximum */
+	REJECT(VGPU_ISA_ERR_DYN_COUNT, 4, LOOPX(WID, 2, 0, 65535),
+	       LOOPX(BID, 2, 65535, 0), ENDLOOP, ENDLOOP, EXIT);
+	/* a zero-count loop costs nothing inside */
+	ACCEPT(LOOP(0), LOOP(65535), LOOP(65535), LOOP(65535), ALU, ENDLOOP,
+	       ENDLOOP, ENDLOOP, ENDLOOP, EXIT);
+}
+
+/* The first violation in program order is the one reported. */
+TEST(first_violation_wins)
+{
+	REJECT(VGPU_ISA_ERR_RESERVED, 1, ALU, INSN(VGPU_OP_ALU, 0, 0, 0, 1),
+	       OP(0x99), UNLOCK(3), ALU);
+	REJECT(VGPU_ISA_ERR_OPCODE, 2, ALU, ALU, OP(0x99), UNLOCK(3), ALU);
+	REJECT(VGPU_ISA_ERR_UNCLOSED, 0, LOOP(1), ALU);
+}
+
+/*
+ * Security boundary: only prog[0..n-1] is read, whatever the bytes say.
+ * The buffers are heap-allocated to the exact size, so ASan traps any
+ * read past the end.
+ */
+TEST(no_read_past_end)
+{
+	static const struct vgpu_insn tails[] = {
+		LOOP(3), LOCK(0), EXIT, ENDLOOP, OP(0xff), ALU,
+	};
+	unsigned int seed = 12345, i, k, n;
+
+	for (k = 0; k < 2000; k++) {
+		struct vgpu_insn *p;
+		struct vgpu_isa_error e;
+
+		n = 1 + k % 40;
+		p = malloc(n * sizeof(*p));
+		ASSERT_NE(NULL, p);
+		for (i = 0; i < n; i++) {
+			seed = seed * 1103515245 + 12345;
+			p[i] = tails[(seed >> 16) % ARRAY_SIZE(tails)];
+		}
+		if (vgpu_isa_validate(p, n, &e))
+			EXPECT_LT(e.index, n);
+		free(p);
+	}
+}
+
+TEST_HARNESS_MAIN

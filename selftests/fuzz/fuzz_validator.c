@@ -1,0 +1,266 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * fuzz_validator.c - libFuzzer harness of the ISA validator (SPEC F04).
+ *
+ * The input bytes are an instruction array (size / 8 instructions, a
+ * trailing partial instruction is ignored), copied into a buffer of exactly
+ * that size so AddressSanitizer catches any read past prog[n-1].
+ *
+ * Invariants checked on every input:
+ *  - vgpu_isa_validate() never crashes and fills a sane error record;
+ *  - it accepts exactly the programs an independent reference checker
+ *    (below: written differently, 128-bit arithmetic, no saturation, explicit
+ *    enclosing-loop lists) accepts;
+ *  - vgpu_isa_summarize() and vgpu_isa_link() agree with it;
+ *  - an accepted program, interpreted for several (bid, wid) when its
+ *    worst case is small, reaches EXIT (or SPIN) within the summary's
+ *    worst-case count, never locks a held mutex, never unlocks a free one,
+ *    never holds a lock at BAR or EXIT, and never reaches BAR a number of
+ *    times that depends on wid.
+ */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "vgpu_os.h"
+#include "isa.h"
+
+#define VGPU_FUZZ_CHECK(cond) do {					\
+	if (!(cond)) {							\
+		fprintf(stderr, "invariant failed: %s (%s:%d)\n",	\
+			#cond, __FILE__, __LINE__);			\
+		abort();						\
+	}								\
+} while (0)
+
+/* Reference checker: same rules, different algorithm; true if valid. */
+static bool vgpu_fuzz_ref_valid(const struct vgpu_insn *p, u32 n)
+{
+	static u32 open[VGPU_ISA_MAX_INSNS + 1];	/* open LOOP indices */
+	static u32 held_at[VGPU_ISA_MAX_INSNS + 1];
+	unsigned __int128 total = 0;
+	u32 nopen = 0, held = 0, i, k;
+
+	if (n < 1 || n > VGPU_ISA_MAX_INSNS)
+		return false;
+	for (i = 0; i < n; i++) {
+		const struct vgpu_insn *in = &p[i];
+		unsigned __int128 w = 1;
+		bool body_of_wid = false;
+		u64 cnt;
+
+		/* field usage per opcode */
+		switch (in->op) {
+		case 0x01: case 0x02: case 0x03: case 0x04:
+		case 0x05: case 0x06: case 0x07:
+		case 0x21: case 0x22: case 0x25: case 0x26:
+			if (in->a != 0 || in->b != 0 || in->c != 0 || in->imm != 0)
+				return false;
+			break;
+		case 0x20:
+			if (in->c != 0)
+				return false;
+			if (in->a == 0 && (in->b != 0 || (in->imm >> 16) != 0))
+				return false;
+			if ((in->a == 1 || in->a == 2) && in->b == 0)
+				return false;
+			if (in->a > 2)
+				return false;
+			break;
+		case 0x23: case 0x24:
+			if (in->b != 0 || in->c != 0 || in->imm != 0)
+				return false;
+			if (in->a > 15)
+				return false;
+			break;
+		default:
+			return false;
+		}
+		/* weight: product of the max counts of the open loops */
+		for (k = 0; k < nopen; k++) {
+			const struct vgpu_insn *l = &p[open[k]];
+
+			cnt = (l->imm & 0xffff);
+			if (l->a)
+				cnt += (u64)(l->imm >> 16) * (l->b - 1);
+			w *= cnt;
+			if (l->a == 1)
+				body_of_wid = true;
+		}
+		if (in->op == 0x20) {
+			cnt = (in->imm & 0xffff);
+			if (in->a)
+				cnt += (u64)(in->imm >> 16) * (in->b - 1);
+			if (cnt > 65535)
+				return false;
+			if (nopen == 8)
+				return false;
+			held_at[nopen] = held;
+			open[nopen++] = i;
+		} else if (in->op == 0x21) {
+			if (nopen == 0)
+				return false;
+			if (held_at[nopen - 1] != held)
+				return false;
+			nopen--;
+		} else if (in->op == 0x22) {
+			if (held != 0 || body_of_wid)
+				return false;
+		} else if (in->op == 0x23) {
+			if (held & (1u << in->a))
+				return false;
+			held |= 1u << in->a;
+		} else if (in->op == 0x24) {
+			if (!(held & (1u << in->a)))
+				return false;
+			held &= ~(1u << in->a);
+		} else if (in->op == 0x26) {
+			if (i + 1 != n || held != 0)
+				return false;
+		}
+		total += w;
+	}
+	if (nopen != 0 || p[n - 1].op != 0x26)
+		return false;
+	return total <= ((unsigned __int128)1 << 32);
+}
+
+/*
+ * Interpret an accepted program for one (bid, wid).  Returns the number of
+ * instructions executed (SPIN ends the run), checks the lock and barrier
+ * rules dynamically, and reports the BAR count through @bars.
+ */
+static u64 vgpu_fuzz_run(const struct vgpu_insn *p, u32 n, const u16 *match,
+			 u32 bid, u32 wid, u64 limit, u64 *bars)
+{
+	u32 cnt[VGPU_ISA_MAX_NEST];
+	u32 depth = 0, held = 0, pc = 0;
+	u64 steps = 0;
+
+	*bars = 0;
+	for (;;) {
+		const struct vgpu_insn *in;
+
+		VGPU_FUZZ_CHECK(pc < n);
+		VGPU_FUZZ_CHECK(steps < limit);
+		in = &p[pc];
+		steps++;
+		switch (in->op) {
+		case VGPU_OP_LOOP: {
+			u32 c = vgpu_isa_loop_count(in, bid, wid);
+
+			VGPU_FUZZ_CHECK(c <= vgpu_isa_loop_max(in));
+			if (!c) {
+				pc = match[pc] + 1;
+				continue;
+			}
+			VGPU_FUZZ_CHECK(depth < VGPU_ISA_MAX_NEST);
+			cnt[depth++] = c;
+			break;
+		}
+		case VGPU_OP_ENDLOOP:
+			VGPU_FUZZ_CHECK(depth > 0);
+			if (--cnt[depth - 1]) {
+				pc = match[pc] + 1;
+				continue;
+			}
+			depth--;
+			break;
+		case VGPU_OP_BAR:
+			VGPU_FUZZ_CHECK(!held);
+			(*bars)++;
+			break;
+		case VGPU_OP_LOCK:
+			VGPU_FUZZ_CHECK(in->a < VGPU_ISA_MAX_MUTEX);
+			VGPU_FUZZ_CHECK(!(held & (1u << in->a)));
+			held |= 1u << in->a;
+			break;
+		case VGPU_OP_UNLOCK:
+			VGPU_FUZZ_CHECK(held & (1u << in->a));
+			held &= ~(1u << in->a);
+			break;
+		case VGPU_OP_SPIN:
+			return steps;
+		case VGPU_OP_EXIT:
+			VGPU_FUZZ_CHECK(!held);
+			VGPU_FUZZ_CHECK(depth == 0);
+			VGPU_FUZZ_CHECK(pc == n - 1);
+			return steps;
+		default:
+			VGPU_FUZZ_CHECK(vgpu_isa_class(in->op) >= 0);
+			break;
+		}
+		pc++;
+	}
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	static const u32 ids[][2] = {
+		{ 0, 0 }, { 1, 1 }, { 2, 3 }, { 7, 5 }, { 254, 31 }, { 1000, 1023 },
+	};
+	struct vgpu_isa_summary sum;
+	struct vgpu_isa_error err;
+	struct vgpu_insn *prog;
+	u32 n = size / sizeof(*prog), i, c;
+	u16 *match;
+	int ret;
+
+	prog = malloc(n ? n * sizeof(*prog) : 1);
+	match = malloc(n ? n * sizeof(*match) : 1);
+	VGPU_FUZZ_CHECK(prog && match);
+	memcpy(prog, data, n * sizeof(*prog));
+
+	ret = vgpu_isa_validate(n ? prog : NULL, n, &err);
+	VGPU_FUZZ_CHECK(ret == 0 || ret == -EINVAL);
+	VGPU_FUZZ_CHECK((ret == 0) == vgpu_fuzz_ref_valid(prog, n));
+	if (ret) {
+		VGPU_FUZZ_CHECK(err.rule >= 1 && err.rule <= VGPU_ISA_ERR_MAX);
+		if (err.rule == VGPU_ISA_ERR_LENGTH)
+			VGPU_FUZZ_CHECK(err.index == (n ? VGPU_ISA_MAX_INSNS : 0));
+		else
+			VGPU_FUZZ_CHECK(err.index < n);
+		VGPU_FUZZ_CHECK(vgpu_isa_summarize(prog, n, &sum) == -EINVAL);
+		VGPU_FUZZ_CHECK(vgpu_isa_link(prog, n, match) == -EINVAL);
+		goto out;
+	}
+	VGPU_FUZZ_CHECK(err.rule == VGPU_ISA_OK);
+	VGPU_FUZZ_CHECK(vgpu_isa_summarize(prog, n, &sum) == 0);
+	VGPU_FUZZ_CHECK(vgpu_isa_link(prog, n, match) == 0);
+	VGPU_FUZZ_CHECK(sum.n_insns == n);
+	VGPU_FUZZ_CHECK(sum.max_depth <= VGPU_ISA_MAX_NEST);
+	VGPU_FUZZ_CHECK(sum.max_dyn_insns >= 1);
+	VGPU_FUZZ_CHECK(sum.max_dyn_insns <= VGPU_ISA_MAX_DYN_INSNS);
+	for (i = 0, c = 0; i < VGPU_ISA_NUM_CLASSES; i++)
+		c += sum.class_count[i];
+	VGPU_FUZZ_CHECK(c <= n);
+	VGPU_FUZZ_CHECK(prog[n - 1].op == VGPU_OP_EXIT);
+	for (i = 0; i < n; i++) {
+		if (prog[i].op == VGPU_OP_LOOP || prog[i].op == VGPU_OP_ENDLOOP) {
+			VGPU_FUZZ_CHECK(match[i] < n && match[i] != i);
+			VGPU_FUZZ_CHECK(match[match[i]] == i);
+		} else {
+			VGPU_FUZZ_CHECK(match[i] == i);
+		}
+	}
+	if (sum.max_dyn_insns <= 100000) {
+		for (i = 0; i < ARRAY_SIZE(ids); i++) {
+			u64 bars, bars0 = 0, w;
+
+			vgpu_fuzz_run(prog, n, match, ids[i][0], 0,
+				      sum.max_dyn_insns + 1, &bars0);
+			/* every warp of a block reaches the same BAR count */
+			for (w = 1; w < 4; w++) {
+				vgpu_fuzz_run(prog, n, match, ids[i][0],
+					      ids[i][1] + w, sum.max_dyn_insns + 1,
+					      &bars);
+				VGPU_FUZZ_CHECK(sum.uses_spin || bars == bars0);
+			}
+		}
+	}
+out:
+	free(match);
+	free(prog);
+	return 0;
+}

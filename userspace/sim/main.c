@@ -1,0 +1,82 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * vgpu-sim: subcommand dispatcher.  Commands register in sim.h.
+ */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sim.h"
+
+#define VGPU_SIM_CMD_ENTRY(n) &vgpu_sim_cmd_##n,
+static const struct vgpu_sim_cmd *const vgpu_sim_cmds[] = {
+	VGPU_SIM_COMMANDS(VGPU_SIM_CMD_ENTRY)
+};
+
+int vgpu_sim_usage_error(const char *cmd, const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(stderr, "vgpu-sim%s%s: ", cmd ? " " : "", cmd ? cmd : "");
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fprintf(stderr, "\nTry 'vgpu-sim %s%s--help'.\n", cmd ? cmd : "",
+		cmd ? " " : "");
+	return VGPU_SIM_EXIT_USAGE;
+}
+
+bool vgpu_sim_parse_u32(const char *s, uint32_t *out)
+{
+	unsigned long long v;
+	char *end;
+
+	if (!s || *s < '0' || *s > '9')
+		return false;
+	errno = 0;
+	v = strtoull(s, &end, 10);
+	if (errno || *end || v > UINT32_MAX)
+		return false;
+	*out = (uint32_t)v;
+	return true;
+}
+
+void vgpu_sim_print_usage(FILE *f, const char *prefix,
+			  const struct vgpu_sim_cmd *cmd)
+{
+	fprintf(f, "Usage: %s %s %s\n%s\n", prefix, cmd->name, cmd->usage,
+		cmd->summary);
+}
+
+static void vgpu_sim_help(FILE *f)
+{
+	size_t i;
+
+	fprintf(f, "Usage: vgpu-sim <command> [options]\n"
+		"Runs the vgpu-dispatch scheduling core in userspace.\n\n"
+		"Commands:\n");
+	for (i = 0; i < sizeof(vgpu_sim_cmds) / sizeof(vgpu_sim_cmds[0]); i++)
+		fprintf(f, "  %-12s %s\n", vgpu_sim_cmds[i]->name,
+			vgpu_sim_cmds[i]->summary);
+	fprintf(f, "\n'vgpu-sim <command> --help' describes a command.\n");
+}
+
+int main(int argc, char **argv)
+{
+	size_t i;
+
+	if (argc < 2) {
+		vgpu_sim_help(stderr);
+		return VGPU_SIM_EXIT_USAGE;
+	}
+	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") ||
+	    !strcmp(argv[1], "help")) {
+		vgpu_sim_help(stdout);
+		return 0;
+	}
+	for (i = 0; i < sizeof(vgpu_sim_cmds) / sizeof(vgpu_sim_cmds[0]); i++)
+		if (!strcmp(argv[1], vgpu_sim_cmds[i]->name))
+			return vgpu_sim_cmds[i]->run(argc - 1, argv + 1);
+	return vgpu_sim_usage_error(NULL, "unknown command '%s'", argv[1]);
+}

@@ -1,0 +1,81 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * vgpu-sim: runs driver/core in userspace (SPEC F66).
+ *
+ * Subcommands live in their own files and register here: add
+ * X(name) to VGPU_SIM_COMMANDS and define
+ * "const struct vgpu_sim_cmd vgpu_sim_cmd_<name>" in userspace/sim/<name>.c.
+ * `vgpu-sim bench <what>` dispatches the same way on its second word:
+ * add X(what) to VGPU_SIM_BENCHES and define
+ * "const struct vgpu_sim_cmd vgpu_sim_bench_<what>" (e.g. in bench_<what>.c).
+ */
+#ifndef VGPU_SIM_H
+#define VGPU_SIM_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+/**
+ * struct vgpu_sim_cmd - one (bench) subcommand
+ * @name: the word on the command line
+ * @summary: one line for --help
+ * @usage: usage text after "vgpu-sim <name> " (or "vgpu-sim bench <name> ")
+ * @run: entry point; argv[0] is @name; returns the exit status
+ *	(0 ok, 1 failure, 2 usage error)
+ */
+struct vgpu_sim_cmd {
+	const char *name;
+	const char *summary;
+	const char *usage;
+	int (*run)(int argc, char **argv);
+};
+
+/* Top-level commands, in --help order. */
+#define VGPU_SIM_COMMANDS(X)	\
+	X(occupancy)		\
+	X(maxrun)		\
+	X(bench)
+
+/* `vgpu-sim bench <what>` benchmarks. */
+#define VGPU_SIM_BENCHES(X)	\
+	X(bitmap)
+
+#define VGPU_SIM_DECLARE_CMD(n) extern const struct vgpu_sim_cmd vgpu_sim_cmd_##n;
+#define VGPU_SIM_DECLARE_BENCH(n) extern const struct vgpu_sim_cmd vgpu_sim_bench_##n;
+VGPU_SIM_COMMANDS(VGPU_SIM_DECLARE_CMD)
+VGPU_SIM_BENCHES(VGPU_SIM_DECLARE_BENCH)
+
+#define VGPU_SIM_EXIT_USAGE	2
+
+/**
+ * vgpu_sim_usage_error() - report a usage error on stderr
+ * @cmd: the (sub)command it concerns, e.g. "maxrun"
+ * @fmt: printf format of the message
+ *
+ * Prints "vgpu-sim <cmd>: <message>" and a hint to --help.
+ *
+ * Return: VGPU_SIM_EXIT_USAGE (2).
+ */
+int vgpu_sim_usage_error(const char *cmd, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+/**
+ * vgpu_sim_parse_u32() - parse a whole decimal number
+ * @s: the text
+ * @out: the value
+ *
+ * Return: true if @s is a complete decimal number that fits in 32 bits.
+ */
+bool vgpu_sim_parse_u32(const char *s, uint32_t *out);
+
+/**
+ * vgpu_sim_print_usage() - print a command's usage text
+ * @f: stream
+ * @prefix: "vgpu-sim" or "vgpu-sim bench"
+ * @cmd: the command
+ */
+void vgpu_sim_print_usage(FILE *f, const char *prefix,
+			  const struct vgpu_sim_cmd *cmd);
+
+#endif /* VGPU_SIM_H */

@@ -17,6 +17,11 @@
  *    worst-case count, never locks a held mutex, never unlocks a free one,
  *    never holds a lock at BAR or EXIT, and never reaches BAR a number of
  *    times that depends on wid.
+ *
+ * A custom mutator works on whole instructions half of the time (insert a
+ * plausible instruction, delete, swap, duplicate a range, tweak one field)
+ * so that the fuzzer reaches deep structural states (nested loops around
+ * locks and barriers) that byte-level mutation rarely builds.
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -193,6 +198,135 @@ static u64 vgpu_fuzz_run(const struct vgpu_insn *p, u32 n, const u16 *match,
 		}
 		pc++;
 	}
+}
+
+size_t LLVMFuzzerMutate(uint8_t *data, size_t size, size_t max_size);
+
+static u32 vgpu_fuzz_rand(u32 *state)
+{
+	*state = *state * 1103515245u + 12345u;
+	return *state >> 8;
+}
+
+/* A plausible instruction: mostly valid operands, sometimes boundary ones. */
+static struct vgpu_insn vgpu_fuzz_template(u32 *r)
+{
+	static const u16 counts[] = { 0, 1, 2, 3, 7, 255, 65534, 65535 };
+	struct vgpu_insn in = { 0 };
+
+	switch (vgpu_fuzz_rand(r) % 12) {
+	case 0: case 1:
+		in.op = VGPU_OP_MOV + vgpu_fuzz_rand(r) % VGPU_ISA_NUM_CLASSES;
+		break;
+	case 2: case 3:
+		in.op = VGPU_OP_LOOP;
+		in.a = vgpu_fuzz_rand(r) % 3;
+		in.b = in.a ? 1 + vgpu_fuzz_rand(r) % 5 : 0;
+		in.imm = VGPU_LOOP_IMM(counts[vgpu_fuzz_rand(r) % 8],
+				       in.a ? counts[vgpu_fuzz_rand(r) % 8] : 0);
+		break;
+	case 4: case 5:
+		in.op = VGPU_OP_ENDLOOP;
+		break;
+	case 6:
+		in.op = VGPU_OP_BAR;
+		break;
+	case 7: case 8:
+		in.op = VGPU_OP_LOCK;
+		in.a = vgpu_fuzz_rand(r) % 4;
+		break;
+	case 9: case 10:
+		in.op = VGPU_OP_UNLOCK;
+		in.a = vgpu_fuzz_rand(r) % 4;
+		break;
+	default:
+		in.op = vgpu_fuzz_rand(r) % 2 ? VGPU_OP_SPIN : VGPU_OP_EXIT;
+		break;
+	}
+	return in;
+}
+
+size_t LLVMFuzzerCustomMutator(uint8_t *data, size_t size, size_t max_size,
+			       unsigned int seed)
+{
+	const size_t sz = sizeof(struct vgpu_insn);
+	size_t n = size / sz, maxn = max_size / sz, i, j, k, len;
+	struct vgpu_insn in;
+	u32 r = seed;
+	u8 *tmp;
+
+	if (vgpu_fuzz_rand(&r) % 2 || !maxn)
+		return LLVMFuzzerMutate(data, size, max_size);
+	i = n ? vgpu_fuzz_rand(&r) % n : 0;
+	j = n ? vgpu_fuzz_rand(&r) % n : 0;
+	switch (vgpu_fuzz_rand(&r) % 6) {
+	case 0:		/* insert */
+		if (n >= maxn)
+			break;
+		i = vgpu_fuzz_rand(&r) % (n + 1);
+		memmove(data + (i + 1) * sz, data + i * sz, (n - i) * sz);
+		in = vgpu_fuzz_template(&r);
+		memcpy(data + i * sz, &in, sz);
+		n++;
+		break;
+	case 1:		/* delete */
+		if (n <= 1)
+			break;
+		memmove(data + i * sz, data + (i + 1) * sz, (n - i - 1) * sz);
+		n--;
+		break;
+	case 2:		/* swap */
+		if (n < 2)
+			break;
+		memcpy(&in, data + i * sz, sz);
+		memmove(data + i * sz, data + j * sz, sz);
+		memcpy(data + j * sz, &in, sz);
+		break;
+	case 3:		/* replace */
+		if (!n)
+			break;
+		in = vgpu_fuzz_template(&r);
+		memcpy(data + i * sz, &in, sz);
+		break;
+	case 4:		/* duplicate data[i..i+len) at k */
+		if (!n)
+			break;
+		len = 1 + vgpu_fuzz_rand(&r) % (n - i);
+		if (n + len > maxn)
+			break;
+		tmp = malloc(len * sz);
+		if (!tmp)
+			break;
+		memcpy(tmp, data + i * sz, len * sz);
+		k = vgpu_fuzz_rand(&r) % (n + 1);
+		memmove(data + (k + len) * sz, data + k * sz, (n - k) * sz);
+		memcpy(data + k * sz, tmp, len * sz);
+		free(tmp);
+		n += len;
+		break;
+	default:	/* tweak one field */
+		if (!n)
+			break;
+		memcpy(&in, data + i * sz, sz);
+		switch (vgpu_fuzz_rand(&r) % 4) {
+		case 0:
+			in.a = vgpu_fuzz_rand(&r) % 20;
+			break;
+		case 1:
+			in.b = vgpu_fuzz_rand(&r) % 8;
+			break;
+		case 2:
+			in.imm = vgpu_fuzz_rand(&r) % 4 ? vgpu_fuzz_rand(&r) % 70000 :
+				 vgpu_fuzz_rand(&r) << 8;
+			break;
+		default:
+			in.c = !in.c;
+			break;
+		}
+		memcpy(data + i * sz, &in, sz);
+		break;
+	}
+	return n * sz;
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)

@@ -1,0 +1,394 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Unit tests of userspace/lib/vasm.c: the .vasm assembler and disassembler
+ * of the virtual ISA (SPEC F04).  Syntax: Documentation/isa.rst.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <linux/vgpu_dispatch.h>
+
+#include "kselftest_harness.h"
+#undef ARRAY_SIZE	/* the shim brings the kernel's */
+#include "isa.h"
+#include <vgpu/vasm.h>
+
+static int vgpu_t_asm(const char *src, unsigned int flags,
+		      struct vgpu_vasm_prog *p, char *err, size_t errlen)
+{
+	return vgpu_vasm_assemble("t.vasm", src, strlen(src), flags, p, err,
+				  errlen);
+}
+
+/* Assembling @src fails with exactly the message @msg. */
+#define ASM_ERROR(src, msg) do {					\
+	struct vgpu_vasm_prog p_;					\
+	char e_[256];							\
+	EXPECT_EQ(-EINVAL, vgpu_t_asm(src, 0, &p_, e_, sizeof(e_)));	\
+	EXPECT_STREQ(msg, e_);						\
+	EXPECT_EQ(NULL, p_.insns);					\
+} while (0)
+
+/* F04: every mnemonic, any case, comments and blank lines. */
+TEST(every_mnemonic)
+{
+	static const char src[] =
+		"; comment line\n"
+		"\n"
+		"mov\n"
+		"  Load   # trailing comment\n"
+		"\tSTORE // another\n"
+		"MMA\r\n"
+		"cmp\n"
+		"bra\n"
+		"ALU\n"
+		"LOOP 2+3*(bid%5)\n"
+		"  alu\n"
+		"EndLoop\n"
+		"BAR\n"
+		"LOCK 15\n"
+		"unlock 15\n"
+		"SPIN\n"
+		"exit ; done\n";
+	static const u8 ops[] = {
+		VGPU_OP_MOV, VGPU_OP_LOAD, VGPU_OP_STORE, VGPU_OP_MMA,
+		VGPU_OP_CMP, VGPU_OP_BRA, VGPU_OP_ALU, VGPU_OP_LOOP,
+		VGPU_OP_ALU, VGPU_OP_ENDLOOP, VGPU_OP_BAR, VGPU_OP_LOCK,
+		VGPU_OP_UNLOCK, VGPU_OP_SPIN, VGPU_OP_EXIT,
+	};
+	struct vgpu_vasm_prog p;
+	char err[256];
+	unsigned int i;
+
+	ASSERT_EQ(0, vgpu_t_asm(src, 0, &p, err, sizeof(err)));
+	ASSERT_EQ(ARRAY_SIZE(ops), p.n);
+	for (i = 0; i < p.n; i++) {
+		EXPECT_EQ(ops[i], p.insns[i].op);
+		EXPECT_EQ(i + 3, p.lines[i]);
+	}
+	EXPECT_EQ(VGPU_LOOP_SEL_BID, p.insns[7].a);
+	EXPECT_EQ(5, p.insns[7].b);
+	EXPECT_EQ(VGPU_LOOP_IMM(2, 3), p.insns[7].imm);
+	EXPECT_EQ(15, p.insns[11].a);
+	EXPECT_EQ(15, p.insns[12].a);
+	EXPECT_EQ(0, vgpu_isa_validate(p.insns, p.n, NULL));
+	vgpu_vasm_free(&p);
+}
+
+/* F04: the LOOP count grammar reduces to base + step * (index % mod). */
+TEST(loop_expressions)
+{
+	static const struct {
+		const char *expr;
+		u8 sel, mod;
+		u16 base, step;
+	} t[] = {
+		{ "8", VGPU_LOOP_SEL_NONE, 0, 8, 0 },
+		{ "0", VGPU_LOOP_SEL_NONE, 0, 0, 0 },
+		{ "0x10", VGPU_LOOP_SEL_NONE, 0, 16, 0 },
+		{ "2*3+1", VGPU_LOOP_SEL_NONE, 0, 7, 0 },
+		{ "65535", VGPU_LOOP_SEL_NONE, 0, 65535, 0 },
+		{ "10*(1+wid%4)", VGPU_LOOP_SEL_WID, 4, 10, 10 },
+		{ "(wid%4+1)*10", VGPU_LOOP_SEL_WID, 4, 10, 10 },
+		{ "10 * ( 1 + WID % 4 )", VGPU_LOOP_SEL_WID, 4, 10, 10 },
+		{ "bid%3", VGPU_LOOP_SEL_BID, 3, 0, 1 },
+		{ "2*(bid%3)", VGPU_LOOP_SEL_BID, 3, 0, 2 },
+		{ "5+bid%3", VGPU_LOOP_SEL_BID, 3, 5, 1 },
+		{ "1+2*wid%8", VGPU_LOOP_SEL_WID, 8, 1, 2 },
+		{ "wid%4+wid%4", VGPU_LOOP_SEL_WID, 4, 0, 2 },
+		{ "0*(wid%4)", VGPU_LOOP_SEL_WID, 4, 0, 0 },
+		{ "3*(2+bid%255)*2", VGPU_LOOP_SEL_BID, 255, 12, 6 },
+	};
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(t); i++) {
+		struct vgpu_vasm_prog p;
+		char src[128], err[256];
+
+		snprintf(src, sizeof(src), "LOOP %s\nENDLOOP\nEXIT\n", t[i].expr);
+		ASSERT_EQ(0, vgpu_t_asm(src, 0, &p, err, sizeof(err)))
+			TH_LOG("%s: %s", t[i].expr, err);
+		EXPECT_EQ(VGPU_OP_LOOP, p.insns[0].op);
+		EXPECT_EQ(t[i].sel, p.insns[0].a);
+		EXPECT_EQ(t[i].mod, p.insns[0].b);
+		EXPECT_EQ(0, p.insns[0].c);
+		EXPECT_EQ(t[i].base, VGPU_LOOP_BASE(p.insns[0].imm));
+		EXPECT_EQ(t[i].step, VGPU_LOOP_STEP(p.insns[0].imm));
+		vgpu_vasm_free(&p);
+	}
+}
+
+/* Index-dependent counts evaluate as written, for several (bid, wid). */
+TEST(loop_expression_values)
+{
+	struct vgpu_vasm_prog p;
+	char err[256];
+	u32 bid, wid;
+
+	ASSERT_EQ(0, vgpu_t_asm("LOOP 10*(1+wid%4)\nENDLOOP\n"
+				"LOOP 7+2*(bid%5)\nENDLOOP\nEXIT\n", 0, &p,
+				err, sizeof(err)));
+	for (bid = 0; bid < 12; bid++) {
+		for (wid = 0; wid < 40; wid += 3) {
+			EXPECT_EQ(10 * (1 + wid % 4),
+				  vgpu_isa_loop_count(&p.insns[0], bid, wid));
+			EXPECT_EQ(7 + 2 * (bid % 5),
+				  vgpu_isa_loop_count(&p.insns[2], bid, wid));
+		}
+	}
+	vgpu_vasm_free(&p);
+}
+
+/* Syntax errors carry FILE:LINE of the offending line. */
+TEST(syntax_errors_with_lines)
+{
+	ASM_ERROR("ALU\n\n; c\nFROB\nEXIT\n", "t.vasm:4: unknown mnemonic 'FROB'");
+	ASM_ERROR("ALU\nALU 3\nEXIT\n", "t.vasm:2: ALU takes no operand");
+	ASM_ERROR("LOCK\nEXIT\n", "t.vasm:1: LOCK needs a mutex id");
+	ASM_ERROR("LOCK 1 2\nEXIT\n", "t.vasm:1: LOCK takes one mutex id");
+	ASM_ERROR("LOCK 256\nEXIT\n", "t.vasm:1: mutex id 256 out of range (0..15)");
+	ASM_ERROR("ALU\nLOOP\n", "t.vasm:2: LOOP needs a count");
+	ASM_ERROR("ALU\nALU\nLOOP wid\n",
+		  "t.vasm:3: wid must be reduced modulo a constant: write wid%N");
+	ASM_ERROR("LOOP wid%0\n", "t.vasm:1: modulus must be 1..255");
+	ASM_ERROR("LOOP bid%256\n", "t.vasm:1: modulus must be 1..255");
+	ASM_ERROR("LOOP wid%4*(wid%4)\n",
+		  "t.vasm:1: index term multiplied by itself: the count must be base + step*(wid%N)");
+	ASM_ERROR("LOOP wid%4+bid%4\n",
+		  "t.vasm:1: only one index term (wid%N or bid%N) per LOOP");
+	ASM_ERROR("LOOP wid%4+wid%2\n",
+		  "t.vasm:1: only one index term (wid%N or bid%N) per LOOP");
+	ASM_ERROR("LOOP 70000\n", "t.vasm:1: LOOP base 70000 exceeds 65535");
+	ASM_ERROR("LOOP 70000*(bid%2)\n", "t.vasm:1: LOOP step 70000 exceeds 65535");
+	ASM_ERROR("LOOP 4294967296\n", "t.vasm:1: number too large");
+	ASM_ERROR("LOOP 65536*65536\n", "t.vasm:1: loop count too large");
+	ASM_ERROR("LOOP 3-1\n", "t.vasm:1: unexpected '-' in loop count");
+	ASM_ERROR("LOOP 1+\n", "t.vasm:1: expected a number, '(', wid%N or bid%N");
+	ASM_ERROR("LOOP (1+2\n", "t.vasm:1: expected ')'");
+	ASM_ERROR("LOOP 12ab\n", "t.vasm:1: invalid number");
+	ASM_ERROR("LOOP widx%2\n", "t.vasm:1: expected a number, '(', wid%N or bid%N");
+	ASM_ERROR(".isa 2\n", "t.vasm:1: unsupported ISA version 2 (this assembler knows 1)");
+	ASM_ERROR(".insn 1, 2, 3\n", "t.vasm:1: expected a number");
+	ASM_ERROR(".insn 256 0 0 0 0\n", "t.vasm:1: .insn byte field 0 exceeds 255");
+	ASM_ERROR("ALU\n  $x\n", "t.vasm:2: expected a mnemonic, found '$'");
+	ASM_ERROR("ALU\nEXIT,\n", "t.vasm:2: unexpected ',' after mnemonic");
+}
+
+/* A NUL byte inside the given length is an error, not an end of text. */
+TEST(nul_byte)
+{
+	static const char src[] = "ALU\nALU\nA\0LU\nEXIT\n";
+	struct vgpu_vasm_prog p;
+	char err[256];
+
+	EXPECT_EQ(-EINVAL, vgpu_vasm_assemble("t.vasm", src, sizeof(src) - 1,
+					      0, &p, err, sizeof(err)));
+	EXPECT_STREQ("t.vasm:3: NUL byte in source", err);
+	/* no trailing newline, no NUL terminator needed */
+	EXPECT_EQ(0, vgpu_vasm_assemble("t.vasm", "ALU\nEXITXXX", 8, 0, &p,
+					err, sizeof(err)));
+	EXPECT_EQ(2, p.n);
+	vgpu_vasm_free(&p);
+}
+
+/* Deep parentheses are refused, not recursed into. */
+TEST(deep_parentheses)
+{
+	struct vgpu_vasm_prog p;
+	char src[4096], err[256];
+	int i, n = 0;
+
+	n += sprintf(src, "LOOP ");
+	for (i = 0; i < 2000; i++)
+		src[n++] = '(';
+	src[n] = '\0';
+	EXPECT_EQ(-EINVAL, vgpu_t_asm(src, 0, &p, err, sizeof(err)));
+	EXPECT_STREQ("t.vasm:1: expression nested too deeply", err);
+}
+
+/* Validator verdicts name the instruction, its text and its source line. */
+TEST(validator_errors_with_lines)
+{
+	struct vgpu_vasm_prog p;
+	char err[256];
+
+	ASM_ERROR("ALU\n; comment\nLOCK 20\nUNLOCK 20\nEXIT\n",
+		  "t.vasm:3: instruction 1 (LOCK 20): mutex id out of range (0..15)");
+	ASM_ERROR("ALU\nLOOP 10*(1+wid%4)\n  ALU\n\nEXIT\n",
+		  "t.vasm:2: instruction 1 (LOOP 10*(1+wid%4)): LOOP without a matching ENDLOOP");
+	ASM_ERROR("LOOP 1+wid%4\n  BAR\nENDLOOP\nEXIT\n",
+		  "t.vasm:2: instruction 1 (BAR): BAR inside a loop whose count depends on the warp index");
+	ASM_ERROR("ALU\nALU\n", "t.vasm:2: instruction 1 (ALU): last instruction is not EXIT");
+	ASM_ERROR("LOOP 65535+wid%2\nENDLOOP\nEXIT\n",
+		  "t.vasm:1: instruction 0 (LOOP 65535+wid%2): LOOP count exceeds 65535");
+	ASM_ERROR("", "t.vasm:1: program must have 1 to 4096 instructions (found 0)");
+	ASM_ERROR("; nothing\n\n; here\n",
+		  "t.vasm:3: program must have 1 to 4096 instructions (found 0)");
+	ASM_ERROR(".insn 0x07 0 0 0 1\nEXIT\n",
+		  "t.vasm:1: instruction 0 (.insn 0x07, 0x00, 0x00, 0x00, 0x00000001): reserved or unused field is not zero");
+
+	/* the rule and index are returned too */
+	EXPECT_EQ(-EINVAL, vgpu_t_asm("LOCK 1\nEXIT\n", 0, &p, err, sizeof(err)));
+	EXPECT_EQ(VGPU_ISA_ERR_LOCK_EXIT, p.rule);
+	EXPECT_EQ(1, p.index);
+	/* ... and skipped on request */
+	EXPECT_EQ(0, vgpu_t_asm("LOCK 1\nEXIT\n", VGPU_VASM_NO_VALIDATE, &p,
+				err, sizeof(err)));
+	EXPECT_EQ(2, p.n);
+	vgpu_vasm_free(&p);
+	/* a NULL or tiny message buffer is fine */
+	EXPECT_EQ(-EINVAL, vgpu_t_asm("FROB\n", 0, &p, NULL, 0));
+	EXPECT_EQ(-EINVAL, vgpu_t_asm("FROB\n", 0, &p, err, 4));
+	EXPECT_STREQ("t.v", err);
+	EXPECT_EQ(-EINVAL, vgpu_t_asm("EXIT\n", 0x80, &p, err, sizeof(err)));
+}
+
+/* The 4097th instruction is the one named. */
+TEST(too_long)
+{
+	struct vgpu_vasm_prog p;
+	char err[256], want[128];
+	size_t len = (VGPU_ISA_MAX_INSNS + 1) * 4 + 1;
+	char *src = malloc(len);
+	int i;
+
+	ASSERT_NE(NULL, src);
+	for (i = 0; i < VGPU_ISA_MAX_INSNS; i++)
+		memcpy(src + i * 4, "ALU\n", 4);
+	strcpy(src + i * 4, "EXIT");
+	EXPECT_EQ(-EINVAL, vgpu_t_asm(src, 0, &p, err, sizeof(err)));
+	snprintf(want, sizeof(want),
+		 "t.vasm:%d: instruction %d (EXIT): program must have 1 to 4096 instructions",
+		 VGPU_ISA_MAX_INSNS + 1, VGPU_ISA_MAX_INSNS);
+	EXPECT_STREQ(want, err);
+	free(src);
+}
+
+/* Disassembly is readable and indented. */
+TEST(disassemble_text)
+{
+	static const char src[] =
+		"load\nloop 10*(1+wid%4)\nloop 8\nalu\nendloop\ncmp\n"
+		"endloop\nlock 3\nunlock 3\nloop bid%3\nbar\nendloop\nexit\n";
+	static const char want[] =
+		"LOAD\n"
+		"LOOP 10*(1+wid%4)\n"
+		"    LOOP 8\n"
+		"        ALU\n"
+		"    ENDLOOP\n"
+		"    CMP\n"
+		"ENDLOOP\n"
+		"LOCK 3\n"
+		"UNLOCK 3\n"
+		"LOOP bid%3\n"
+		"    BAR\n"
+		"ENDLOOP\n"
+		"EXIT\n";
+	struct vgpu_vasm_prog p;
+	char err[256], out[512], small[8];
+
+	ASSERT_EQ(0, vgpu_t_asm(src, 0, &p, err, sizeof(err)));
+	EXPECT_EQ(strlen(want), vgpu_vasm_disassemble(p.insns, p.n, out,
+						      sizeof(out)));
+	EXPECT_STREQ(want, out);
+	/* truncation: the full length is still returned */
+	EXPECT_EQ(strlen(want), vgpu_vasm_disassemble(p.insns, p.n, small,
+						      sizeof(small)));
+	EXPECT_EQ(0, strncmp(small, want, sizeof(small) - 1));
+	EXPECT_EQ('\0', small[sizeof(small) - 1]);
+	vgpu_vasm_free(&p);
+}
+
+static void vgpu_t_roundtrip(struct __test_metadata *_metadata,
+			     const struct vgpu_insn *insns, unsigned int n)
+{
+	struct vgpu_vasm_prog back;
+	char err[256];
+	size_t len = vgpu_vasm_disassemble(insns, n, NULL, 0);
+	char *text = malloc(len + 1);
+
+	ASSERT_NE(NULL, text);
+	ASSERT_EQ(len, vgpu_vasm_disassemble(insns, n, text, len + 1));
+	ASSERT_EQ(0, vgpu_vasm_assemble("rt.vasm", text, len,
+					VGPU_VASM_NO_VALIDATE, &back, err,
+					sizeof(err))) TH_LOG("%s", err);
+	ASSERT_EQ(n, back.n);
+	EXPECT_EQ(0, n ? memcmp(back.insns, insns, n * sizeof(*insns)) : 0);
+	vgpu_vasm_free(&back);
+	free(text);
+}
+
+/* disassemble -> assemble gives the same bytes: examples and random. */
+TEST(roundtrip)
+{
+	static const char * const files[] = {
+		"examples/vasm/alu_loop.vasm", "examples/vasm/barrier.vasm",
+		"examples/vasm/mutex.vasm", "examples/vasm/spin.vasm",
+		"examples/vasm/all_opcodes.vasm",
+	};
+	static const u8 ops[] = {
+		0x00, 0x01, 0x07, 0x08, 0x20, 0x21, 0x22, 0x23, 0x24, 0x25,
+		0x26, 0x27, 0x40, 0xff,
+	};
+	struct vgpu_insn r[64];
+	unsigned int i, k, seed = 1;
+	char err[256];
+
+	for (i = 0; i < ARRAY_SIZE(files); i++) {
+		struct vgpu_vasm_prog p;
+
+		ASSERT_EQ(0, vgpu_vasm_assemble_file(files[i], 0, &p, err,
+						     sizeof(err)))
+			TH_LOG("%s", err);
+		vgpu_t_roundtrip(_metadata, p.insns, p.n);
+		vgpu_vasm_free(&p);
+	}
+	/* arbitrary, mostly invalid instructions round-trip as well */
+	for (k = 0; k < 2000; k++) {
+		for (i = 0; i < ARRAY_SIZE(r); i++) {
+			seed = seed * 1103515245 + 12345;
+			r[i].op = ops[(seed >> 16) % ARRAY_SIZE(ops)];
+			seed = seed * 1103515245 + 12345;
+			r[i].a = (seed >> 20) & 3;
+			r[i].b = (seed >> 8) & (k & 1 ? 0xff : 0x3);
+			r[i].c = (seed >> 30) == 3;
+			seed = seed * 1103515245 + 12345;
+			r[i].imm = k & 2 ? seed : (seed >> 16) & 0x3000f;
+		}
+		vgpu_t_roundtrip(_metadata, r, 1 + k % ARRAY_SIZE(r));
+	}
+}
+
+/* Every example program assembles and validates (F04). */
+TEST(examples_valid)
+{
+	static const char * const files[] = {
+		"examples/vasm/alu_loop.vasm", "examples/vasm/barrier.vasm",
+		"examples/vasm/mutex.vasm", "examples/vasm/spin.vasm",
+		"examples/vasm/all_opcodes.vasm",
+	};
+	struct vgpu_isa_summary s;
+	struct vgpu_vasm_prog p;
+	char err[256];
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(files); i++) {
+		ASSERT_EQ(0, vgpu_vasm_assemble_file(files[i], 0, &p, err,
+						     sizeof(err)))
+			TH_LOG("%s", err);
+		EXPECT_EQ(0, vgpu_isa_summarize(p.insns, p.n, &s));
+		if (i == 1)
+			EXPECT_TRUE(s.uses_bar);
+		if (i == 2)
+			EXPECT_EQ(0x7, s.mutex_mask);
+		if (i == 3)
+			EXPECT_TRUE(s.uses_spin);
+		vgpu_vasm_free(&p);
+	}
+	EXPECT_EQ(-ENOENT, vgpu_vasm_assemble_file("examples/vasm/none.vasm",
+						   0, &p, err, sizeof(err)));
+	EXPECT_STREQ("examples/vasm/none.vasm: No such file or directory", err);
+}
+
+TEST_HARNESS_MAIN

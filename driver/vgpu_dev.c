@@ -104,7 +104,7 @@ int vgpu_device_create(u32 index, const char *preset, struct vgpu_device **out)
 
 	ret = vgpu_config_preset(&vdev->cfg, preset);
 	if (ret) {
-		pr_err("vgpu_dispatch: unknown preset '%s'\n", preset);
+		pr_debug("vgpu_dispatch: unknown preset '%s'\n", preset);
 		goto err_config;
 	}
 	ret = vgpu_config_validate(&vdev->cfg, &bad_field);

@@ -11,7 +11,7 @@
  * closes; calls on such files fail with -ENODEV.
  *
  * Lock order (outer first):
- *   vgpu_devices_lock (global list of instances)
+ *   vgpu_devices_lock (vgpu_bus.c: list of instances)
  *     vgpu_device.lock
  */
 #ifndef VGPU_DRV_H
@@ -26,11 +26,13 @@
 #include "config.h"
 
 #define VGPU_MAX_DEVICES	16
+#define VGPU_NAME_MAX		15
 
 /**
  * struct vgpu_device - one emulated GPU instance
  * @misc: the misc device /dev/vgpu<index>
- * @node: entry in the global device list; protected by vgpu_devices_lock
+ * @node: entry in the device list of vgpu_bus.c; protected by
+ *	vgpu_devices_lock
  * @ref: references: the device list holds one, every open file one
  * @lock: protects @dead
  * @dead: set once the instance is being removed; protected by @lock
@@ -61,6 +63,11 @@ int vgpu_device_create(u32 index, const char *preset, struct vgpu_device **out);
 void vgpu_device_destroy(struct vgpu_device *vdev);
 void vgpu_device_put(struct vgpu_device *vdev);
 bool vgpu_device_alive(struct vgpu_device *vdev);
+
+int vgpu_bus_init(void);
+void vgpu_bus_fini(void);
+int vgpu_bus_add_device(u32 index, const char *preset);
+int vgpu_bus_del_device(u32 index);
 
 long vgpu_ioctl(struct file *file, unsigned int cmd, unsigned long arg);
 

@@ -3,12 +3,11 @@
  * vgpu_main.c - module entry points of vgpu-dispatch.
  *
  * vgpu-dispatch emulates a GPU's work-dispatch hardware and firmware (see
- * Documentation/design.rst).  At load time it creates @num_devices instances
- * with the configuration preset @preset.
+ * Documentation/index.rst).  At load time it creates @num_devices instances
+ * with the configuration preset @preset; more are created and removed at
+ * runtime through /sys/bus/vgpu (vgpu_bus.c).
  */
-#include <linux/list.h>
 #include <linux/module.h>
-#include <linux/mutex.h>
 
 #include "vgpu_drv.h"
 
@@ -20,24 +19,8 @@ static char *vgpu_preset = "small";
 module_param_named(preset, vgpu_preset, charp, 0444);
 MODULE_PARM_DESC(preset, "Configuration preset of those instances: small, a100, h100 (default small)");
 
-static LIST_HEAD(vgpu_devices);
-static DEFINE_MUTEX(vgpu_devices_lock);
-
-static void vgpu_devices_destroy_all(void)
-{
-	struct vgpu_device *vdev, *tmp;
-
-	mutex_lock(&vgpu_devices_lock);
-	list_for_each_entry_safe(vdev, tmp, &vgpu_devices, node) {
-		list_del(&vdev->node);
-		vgpu_device_destroy(vdev);
-	}
-	mutex_unlock(&vgpu_devices_lock);
-}
-
 static int __init vgpu_init(void)
 {
-	struct vgpu_device *vdev;
 	unsigned int i;
 	int ret;
 
@@ -47,26 +30,30 @@ static int __init vgpu_init(void)
 		return -EINVAL;
 	}
 
+	ret = vgpu_bus_init();
+	if (ret)
+		return ret;
+
 	for (i = 0; i < vgpu_num_devices; i++) {
-		ret = vgpu_device_create(i, vgpu_preset, &vdev);
-		if (ret)
-			goto err_create;
-		mutex_lock(&vgpu_devices_lock);
-		list_add_tail(&vdev->node, &vgpu_devices);
-		mutex_unlock(&vgpu_devices_lock);
+		ret = vgpu_bus_add_device(i, vgpu_preset);
+		if (ret) {
+			pr_err("vgpu_dispatch: cannot create vgpu%u (preset '%s'): %d\n",
+			       i, vgpu_preset, ret);
+			goto err_devices;
+		}
 	}
 	pr_info("vgpu_dispatch: %u device(s), preset %s\n", vgpu_num_devices,
 		vgpu_preset);
 	return 0;
 
-err_create:
-	vgpu_devices_destroy_all();
+err_devices:
+	vgpu_bus_fini();
 	return ret;
 }
 
 static void __exit vgpu_exit(void)
 {
-	vgpu_devices_destroy_all();
+	vgpu_bus_fini();
 }
 
 module_init(vgpu_init);

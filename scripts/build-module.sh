@@ -9,9 +9,16 @@ kdir=$1
 mkdir -p "$2"
 out=$(cd "$2" && pwd)
 top=$(cd "$(dirname "$0")/.." && pwd)
-rsync -a --delete --exclude='*.o' --exclude='*.ko' --exclude='.*.cmd' \
+# Copy by content (-c), and rebuild from scratch when anything changed:
+# kbuild trusts mtimes, and sources edited while a build runs (several
+# developers share a tree) must never leave a stale object behind.
+changed=$(rsync -rlc --delete --itemize-changes \
 	--include='/Kbuild' --include='/driver/***' --include='/uapi/***' \
-	--exclude='*' "$top/" "$out/"
+	--exclude='*' "$top/" "$out/src/")
+if [ -n "$changed" ] || [ ! -f "$out/driver/vgpu_dispatch.ko" ]; then
+	find "$out" -path "$out/src" -prune -o -type f -print | xargs -r rm -f
+	cp -a "$out/src/." "$out/"
+fi
 log=$out/build.log
 if ! make -C "$kdir" M="$out" W=1 modules > "$log" 2>&1; then
 	cat "$log" >&2

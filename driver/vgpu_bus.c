@@ -1,0 +1,163 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * vgpu_bus.c - device instances created and destroyed at runtime (SPEC F61).
+ *
+ * Like netdevsim, the module registers a bus, /sys/bus/vgpu, whose two
+ * write-only attributes manage instances without reloading the module:
+ *
+ *   echo "ID [PRESET]" > /sys/bus/vgpu/new_device   creates /dev/vgpuID
+ *   echo "ID"          > /sys/bus/vgpu/del_device   removes it
+ *
+ * Errors: -EINVAL (malformed line, ID >= VGPU_MAX_DEVICES, unknown preset),
+ * -EEXIST (ID in use), -ENOENT (no such ID on del_device).  Removing an
+ * instance while files are open on it makes their calls fail with -ENODEV;
+ * it is freed when the last one closes.
+ */
+#include <linux/device.h>
+#include <linux/kernel.h>
+#include <linux/list.h>
+#include <linux/module.h>
+#include <linux/mutex.h>
+#include <linux/string.h>
+
+#include "vgpu_drv.h"
+
+static LIST_HEAD(vgpu_devices);
+/* Protects vgpu_devices and serialises instance creation and removal. */
+static DEFINE_MUTEX(vgpu_devices_lock);
+
+static struct vgpu_device *vgpu_bus_find_locked(u32 index)
+{
+	struct vgpu_device *vdev;
+
+	lockdep_assert_held(&vgpu_devices_lock);
+	list_for_each_entry(vdev, &vgpu_devices, node)
+		if (vdev->index == index)
+			return vdev;
+	return NULL;
+}
+
+/**
+ * vgpu_bus_add_device() - create instance @index with configuration @preset
+ * @index: N of /dev/vgpuN, below VGPU_MAX_DEVICES
+ * @preset: configuration preset name
+ *
+ * Return: 0, -EINVAL, -EEXIST or the error of vgpu_device_create().
+ */
+int vgpu_bus_add_device(u32 index, const char *preset)
+{
+	struct vgpu_device *vdev;
+	int ret;
+
+	if (index >= VGPU_MAX_DEVICES)
+		return -EINVAL;
+	mutex_lock(&vgpu_devices_lock);
+	if (vgpu_bus_find_locked(index)) {
+		ret = -EEXIST;
+		goto out_unlock;
+	}
+	ret = vgpu_device_create(index, preset, &vdev);
+	if (ret)
+		goto out_unlock;
+	list_add_tail(&vdev->node, &vgpu_devices);
+out_unlock:
+	mutex_unlock(&vgpu_devices_lock);
+	return ret;
+}
+
+/**
+ * vgpu_bus_del_device() - remove instance @index
+ * @index: N of /dev/vgpuN
+ *
+ * Return: 0 or -ENOENT.
+ */
+int vgpu_bus_del_device(u32 index)
+{
+	struct vgpu_device *vdev;
+
+	mutex_lock(&vgpu_devices_lock);
+	vdev = vgpu_bus_find_locked(index);
+	if (vdev)
+		list_del_init(&vdev->node);
+	mutex_unlock(&vgpu_devices_lock);
+	if (!vdev)
+		return -ENOENT;
+	vgpu_device_destroy(vdev);
+	return 0;
+}
+
+static ssize_t new_device_store(struct bus_type *bus, const char *buf,
+				size_t count)
+{
+	char preset[VGPU_NAME_MAX + 1] = "small";	/* %15s below */
+	char extra;
+	u32 index;
+	int n, ret;
+
+	n = sscanf(buf, "%u %15s %c", &index, preset, &extra);
+	if (n < 1 || n > 2) {
+		pr_debug("vgpu_dispatch: new_device: expected \"ID [PRESET]\"\n");
+		return -EINVAL;
+	}
+	ret = vgpu_bus_add_device(index, preset);
+	return ret ? ret : count;
+}
+static BUS_ATTR_WO(new_device);
+
+static ssize_t del_device_store(struct bus_type *bus, const char *buf,
+				size_t count)
+{
+	char extra;
+	u32 index;
+	int ret;
+
+	if (sscanf(buf, "%u %c", &index, &extra) != 1) {
+		pr_debug("vgpu_dispatch: del_device: expected \"ID\"\n");
+		return -EINVAL;
+	}
+	ret = vgpu_bus_del_device(index);
+	return ret ? ret : count;
+}
+static BUS_ATTR_WO(del_device);
+
+static struct attribute *vgpu_bus_attrs[] = {
+	&bus_attr_new_device.attr,
+	&bus_attr_del_device.attr,
+	NULL
+};
+ATTRIBUTE_GROUPS(vgpu_bus);
+
+static struct bus_type vgpu_bus_type = {
+	.name		= "vgpu",
+	.bus_groups	= vgpu_bus_groups,
+};
+
+/**
+ * vgpu_bus_init() - register /sys/bus/vgpu
+ *
+ * Return: 0 or the error of bus_register().
+ */
+int vgpu_bus_init(void)
+{
+	return bus_register(&vgpu_bus_type);
+}
+
+/**
+ * vgpu_bus_fini() - unregister /sys/bus/vgpu and remove every instance
+ */
+void vgpu_bus_fini(void)
+{
+	struct vgpu_device *vdev, *tmp;
+	LIST_HEAD(doomed);
+
+	/* no new_device / del_device can run once this returns */
+	bus_unregister(&vgpu_bus_type);
+
+	mutex_lock(&vgpu_devices_lock);
+	list_splice_init(&vgpu_devices, &doomed);
+	mutex_unlock(&vgpu_devices_lock);
+	list_for_each_entry_safe(vdev, tmp, &doomed, node) {
+		list_del_init(&vdev->node);
+		vgpu_device_destroy(vdev);
+	}
+}

@@ -1,0 +1,148 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * vgpu_bus_test.c - device instances created and removed at runtime through
+ * /sys/bus/vgpu/{new,del}_device (SPEC F61), and -ENODEV for files left
+ * open on a removed instance.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <linux/vgpu_dispatch.h>
+
+#include "kselftest_harness.h"
+
+#define NEW_DEVICE "/sys/bus/vgpu/new_device"
+#define DEL_DEVICE "/sys/bus/vgpu/del_device"
+
+/* Write @line to a sysfs file; 0 or the errno of write(). */
+static int vgpu_sysfs_write(const char *path, const char *line)
+{
+	ssize_t n;
+	int fd, err = 0;
+
+	fd = open(path, O_WRONLY | O_CLOEXEC);
+	if (fd < 0)
+		return errno;
+	n = write(fd, line, strlen(line));
+	if (n < 0)
+		err = errno;
+	close(fd);
+	return err;
+}
+
+static int vgpu_info_of(int fd, struct vgpu_info *info)
+{
+	memset(info, 0, sizeof(*info));
+	return ioctl(fd, VGPU_IOCTL_GET_INFO, info) ? errno : 0;
+}
+
+static int vgpu_exists(const char *node)
+{
+	struct stat st;
+
+	return stat(node, &st) == 0;
+}
+
+TEST(new_and_del)
+{
+	struct vgpu_info info;
+	int fd;
+
+	ASSERT_EQ(0, vgpu_sysfs_write(NEW_DEVICE, "5 h100\n"));
+	ASSERT_TRUE(vgpu_exists("/dev/vgpu5"));
+	fd = open("/dev/vgpu5", O_RDWR | O_CLOEXEC);
+	ASSERT_LE(0, fd);
+	ASSERT_EQ(0, vgpu_info_of(fd, &info));
+	EXPECT_EQ(5, info.dev_index);
+	EXPECT_EQ(VGPU_PRESET_H100, info.config.preset);
+	EXPECT_EQ(132, info.config.num_sms);
+	close(fd);
+	ASSERT_EQ(0, vgpu_sysfs_write(DEL_DEVICE, "5\n"));
+	EXPECT_FALSE(vgpu_exists("/dev/vgpu5"));
+}
+
+TEST(default_preset_is_small)
+{
+	struct vgpu_info info;
+	int fd;
+
+	ASSERT_EQ(0, vgpu_sysfs_write(NEW_DEVICE, "6"));
+	fd = open("/dev/vgpu6", O_RDWR | O_CLOEXEC);
+	ASSERT_LE(0, fd);
+	ASSERT_EQ(0, vgpu_info_of(fd, &info));
+	EXPECT_EQ(VGPU_PRESET_SMALL, info.config.preset);
+	EXPECT_EQ(4, info.config.num_sms);
+	close(fd);
+	ASSERT_EQ(0, vgpu_sysfs_write(DEL_DEVICE, "6"));
+}
+
+TEST(new_device_errors)
+{
+	/* the module's load-time device 0 exists */
+	EXPECT_EQ(EEXIST, vgpu_sysfs_write(NEW_DEVICE, "0"));
+	EXPECT_EQ(EINVAL, vgpu_sysfs_write(NEW_DEVICE, "16"));
+	EXPECT_EQ(EINVAL, vgpu_sysfs_write(NEW_DEVICE, "4294967295"));
+	EXPECT_EQ(EINVAL, vgpu_sysfs_write(NEW_DEVICE, "abc"));
+	EXPECT_EQ(EINVAL, vgpu_sysfs_write(NEW_DEVICE, "\n"));
+	EXPECT_EQ(EINVAL, vgpu_sysfs_write(NEW_DEVICE, "7 bogus"));
+	EXPECT_EQ(EINVAL, vgpu_sysfs_write(NEW_DEVICE, "7 small extra"));
+	EXPECT_EQ(EINVAL, vgpu_sysfs_write(NEW_DEVICE, "7 averyveryverylongpresetname"));
+	/* nothing was created by the failures */
+	EXPECT_FALSE(vgpu_exists("/dev/vgpu7"));
+}
+
+TEST(del_device_errors)
+{
+	EXPECT_EQ(ENOENT, vgpu_sysfs_write(DEL_DEVICE, "9"));
+	EXPECT_EQ(EINVAL, vgpu_sysfs_write(DEL_DEVICE, "x"));
+	EXPECT_EQ(EINVAL, vgpu_sysfs_write(DEL_DEVICE, "1 2"));
+	EXPECT_EQ(EINVAL, vgpu_sysfs_write(DEL_DEVICE, "\n"));
+}
+
+/* A removed instance keeps its open files alive; they get -ENODEV. */
+TEST(del_while_open)
+{
+	struct vgpu_info info;
+	int fd, fd2;
+
+	ASSERT_EQ(0, vgpu_sysfs_write(NEW_DEVICE, "8 a100"));
+	fd = open("/dev/vgpu8", O_RDWR | O_CLOEXEC);
+	ASSERT_LE(0, fd);
+	ASSERT_EQ(0, vgpu_sysfs_write(DEL_DEVICE, "8"));
+	EXPECT_FALSE(vgpu_exists("/dev/vgpu8"));
+	EXPECT_EQ(ENODEV, vgpu_info_of(fd, &info));
+	/* the ID is free again while the old file is still open */
+	ASSERT_EQ(0, vgpu_sysfs_write(NEW_DEVICE, "8 small"));
+	fd2 = open("/dev/vgpu8", O_RDWR | O_CLOEXEC);
+	ASSERT_LE(0, fd2);
+	EXPECT_EQ(0, vgpu_info_of(fd2, &info));
+	EXPECT_EQ(4, info.config.num_sms);
+	EXPECT_EQ(ENODEV, vgpu_info_of(fd, &info));
+	close(fd);
+	close(fd2);
+	ASSERT_EQ(0, vgpu_sysfs_write(DEL_DEVICE, "8"));
+}
+
+/* Unprivileged users cannot create instances (sysfs mode 0200). */
+TEST(unprivileged)
+{
+	pid_t pid = fork();
+	int status;
+
+	ASSERT_LE(0, pid);
+	if (!pid) {
+		if (setresgid(65534, 65534, 65534) || setresuid(65534, 65534, 65534))
+			_exit(2);
+		_exit(vgpu_sysfs_write(NEW_DEVICE, "9") == EACCES ? 0 : 1);
+	}
+	ASSERT_EQ(pid, waitpid(pid, &status, 0));
+	EXPECT_TRUE(WIFEXITED(status));
+	EXPECT_EQ(0, WEXITSTATUS(status));
+	EXPECT_FALSE(vgpu_exists("/dev/vgpu9"));
+}
+
+TEST_HARNESS_MAIN

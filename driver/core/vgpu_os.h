@@ -12,7 +12,7 @@
  * Allowed here: fixed-width types, bool, errno values, memset/memcpy,
  * min/max/clamp, ARRAY_SIZE, DIV_ROUND_UP/round_up, BIT/GENMASK, the
  * 64-bit bit helpers (__ffs64, fls64, hweight64), struct list_head and its
- * helpers, check_add/mul_overflow, likely/unlikely and static_assert.
+ * helpers, check_add/mul_overflow, likely/unlikely, static_assert and div_u64.
  */
 #ifndef VGPU_OS_H
 #define VGPU_OS_H
@@ -25,6 +25,7 @@
 #include <linux/kernel.h>
 #include <linux/list.h>
 #include <linux/math.h>
+#include <linux/math64.h>
 #include <linux/minmax.h>
 #include <linux/overflow.h>
 #include <linux/string.h>

@@ -46,10 +46,12 @@ check-fuzz: fuzz-build
 		work=$(FUZZ_BUILD)/run-$$t; \
 		rm -rf $$work; mkdir -p $$work/corpus $$work/artifacts; \
 		cp selftests/fuzz/corpus/$$t/* $$work/corpus/ 2>/dev/null; \
+		dict=; [ -f selftests/fuzz/$$t.dict ] && \
+			dict=-dict=selftests/fuzz/$$t.dict; \
 		echo "  FUZZ    $$t ($(FUZZ_SECONDS) s)"; \
 		if $(FUZZ_BUILD)/fuzz_$$t -max_total_time=$(FUZZ_SECONDS) \
 			-max_len=$(FUZZ_MAX_LEN) -timeout=10 -rss_limit_mb=2048 \
-			-artifact_prefix=$$work/artifacts/ -print_final_stats=1 \
+			-artifact_prefix=$$work/artifacts/ -print_final_stats=1 $$dict \
 			$$work/corpus > $$work/log 2>&1; then \
 			execs=$$(sed -n 's/^stat::number_of_executed_units: *//p' $$work/log); \
 			echo "ok $$n fuzz_$$t $$execs execs in $(FUZZ_SECONDS) s" >> $$tap; \

@@ -70,6 +70,12 @@ static inline int fls64(u64 w) { return w ? 64 - __builtin_clzll(w) : 0; }
 static inline unsigned int hweight64(u64 w) { return __builtin_popcountll(w); }
 static inline unsigned int hweight32(u32 w) { return __builtin_popcount(w); }
 
+/* 64-by-32 division, as in include/linux/math64.h. */
+static inline u64 div_u64(u64 dividend, u32 divisor)
+{
+	return dividend / divisor;
+}
+
 #define container_of(ptr, type, member) \
 	((type *)((char *)(ptr) - offsetof(type, member)))
 

@@ -35,11 +35,13 @@ struct vgpu_sim_cmd {
 #define VGPU_SIM_COMMANDS(X)	\
 	X(occupancy)		\
 	X(maxrun)		\
+	X(exec)			\
 	X(bench)
 
 /* `vgpu-sim bench <what>` benchmarks. */
 #define VGPU_SIM_BENCHES(X)	\
-	X(bitmap)
+	X(bitmap)		\
+	X(exec)
 
 #define VGPU_SIM_DECLARE_CMD(n) extern const struct vgpu_sim_cmd vgpu_sim_cmd_##n;
 #define VGPU_SIM_DECLARE_BENCH(n) extern const struct vgpu_sim_cmd vgpu_sim_bench_##n;

@@ -1,0 +1,794 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The SM execution engine (SPEC F30, F33-F35, F25 input, F51, F53).
+ *
+ * One cycle of an SM, in this order (Documentation/engine.rst):
+ *  1. warps whose latency ends now leave the latency wheel and join the
+ *     ready queue of their sub-partition (in the order they entered it);
+ *  2. every block whose arbiter FIFO is not empty runs one arbitration
+ *     pass (F35), in block slot order; granted warps become ready now;
+ *  3. warp starts (F30): the resident block with unstarted warps of the
+ *     highest priority (then the earliest arrival) goes first; each
+ *     sub-partition receives at most one new warp per cycle; a new warp
+ *     is ready now;
+ *  4. each sub-partition, in index order, issues one instruction of its
+ *     ready warp of the highest priority, round-robin among equals.
+ * When no warp is ready, time jumps to the next cycle with something to
+ * do (a latency ending, an arbitration or a start), or to the end of the
+ * epoch.
+ */
+#include "vgpu_os.h"
+#include "sm.h"
+
+/**
+ * struct vgpu_sm_arb_ctx - what the arbiter callbacks work on
+ * @sm: the SM
+ * @b: the block whose arbiter runs
+ */
+struct vgpu_sm_arb_ctx {
+	struct vgpu_sm *sm;
+	struct vgpu_sm_block *b;
+};
+
+static void vgpu_sm_emit(struct vgpu_sm *sm, u32 type,
+			 const struct vgpu_sm_block *b, u32 warp, u32 arg0,
+			 u32 arg1)
+{
+	struct vgpu_event ev;
+
+	ev.cycle = sm->now;
+	ev.type = type;
+	ev.kernel = b ? b->kernel->id : VGPU_EV_NONE;
+	ev.block = b ? b->block_idx : VGPU_EV_NONE;
+	ev.warp = warp;
+	ev.sm = sm->id;
+	ev.arg0 = arg0;
+	ev.arg1 = arg1;
+	sm->hash = vgpu_trace_hash_event(sm->hash, &ev);
+	sm->stats.events++;
+	if (sm->trace)
+		sm->trace(sm->trace_cookie, &ev);
+}
+
+static void vgpu_wq_init(struct vgpu_wq *q)
+{
+	q->head = VGPU_WARP_NONE;
+	q->tail = VGPU_WARP_NONE;
+}
+
+/* Append context @idx to @q; returns true if @q was empty. */
+static inline bool vgpu_wq_push(struct vgpu_warp *warps, struct vgpu_wq *q,
+				u32 idx)
+{
+	warps[idx].next = VGPU_WARP_NONE;
+	if (q->head == VGPU_WARP_NONE) {
+		q->head = idx;
+		q->tail = idx;
+		return true;
+	}
+	warps[q->tail].next = idx;
+	q->tail = idx;
+	return false;
+}
+
+static inline void vgpu_sm_ready_put(struct vgpu_sm *sm, u32 idx)
+{
+	struct vgpu_warp *w = &sm->warps[idx];
+	struct vgpu_sm_subpart *sp = &sm->sp[w->subpart];
+
+	w->state = VGPU_WARP_READY;
+	if (vgpu_wq_push(sm->warps, &sp->ready[w->prio], idx)) {
+		sp->mask |= BIT(w->prio);
+		sm->ready_sp |= BIT(w->subpart);
+	}
+}
+
+static inline void vgpu_sm_wheel_put(struct vgpu_sm *sm, u32 idx, u64 at)
+{
+	u32 slot = at & (VGPU_WHEEL_SLOTS - 1);
+
+	sm->warps[idx].state = VGPU_WARP_WAIT_LAT;
+	if (vgpu_wq_push(sm->warps, &sm->wheel[slot], idx))
+		sm->wheel_map[slot / 64] |= BIT_ULL(slot % 64);
+	sm->wheel_count++;
+}
+
+static void vgpu_sm_wheel_drain(struct vgpu_sm *sm, u32 slot)
+{
+	struct vgpu_wq *q = &sm->wheel[slot];
+	u32 idx = q->head, next;
+
+	vgpu_wq_init(q);
+	sm->wheel_map[slot / 64] &= ~BIT_ULL(slot % 64);
+	while (idx != VGPU_WARP_NONE) {
+		next = sm->warps[idx].next;
+		vgpu_sm_ready_put(sm, idx);
+		sm->wheel_count--;
+		idx = next;
+	}
+}
+
+/* Rotate the power window buckets up to cycle @t (F25 input). */
+static void vgpu_sm_win_roll(struct vgpu_sm *sm, u64 t)
+{
+	u32 k;
+
+	for (k = 0; k < VGPU_WIN_BUCKETS && t >= sm->win_next; k++) {
+		sm->win_cur = (sm->win_cur + 1) % VGPU_WIN_BUCKETS;
+		memset(sm->win[sm->win_cur], 0, sizeof(sm->win[0]));
+		sm->win_next += sm->win_len;
+	}
+	if (t >= sm->win_next)	/* idle for longer than the window */
+		sm->win_next = t + sm->win_len;
+}
+
+/**
+ * vgpu_sm_init() - an SM with no block and every resource free
+ * @sm: the SM (caller's storage, sizeof(struct vgpu_sm))
+ * @cfg: a validated device configuration
+ * @timing: a timing table (copied), e.g. from vgpu_isa_timing_default()
+ * @pool: the warp context pool of the worker that owns the SM
+ * @id: SM index, reported in events
+ *
+ * Return: 0, or -EINVAL if @timing is invalid or the configuration
+ * exceeds the engine's limits.
+ */
+int vgpu_sm_init(struct vgpu_sm *sm, const struct vgpu_config *cfg,
+		 const struct vgpu_isa_timing *timing,
+		 struct vgpu_worker_pool *pool, u32 id)
+{
+	u32 p, i;
+
+	if (vgpu_isa_timing_validate(timing) ||
+	    cfg->max_blocks_per_sm > VGPU_MAX_BLOCKS_PER_SM ||
+	    cfg->subparts > VGPU_MAX_SUBPARTS || !cfg->subparts ||
+	    cfg->num_prios > VGPU_MAX_PRIOS)
+		return -EINVAL;
+	memset(sm, 0, sizeof(*sm));
+	sm->id = id;
+	sm->subparts = cfg->subparts;
+	sm->timing = *timing;
+	sm->pool = pool;
+	sm->warps = pool->warps;
+	vgpu_sm_res_init(&sm->res, cfg);
+	for (p = 0; p < VGPU_MAX_SUBPARTS; p++)
+		for (i = 0; i < VGPU_MAX_PRIOS; i++)
+			vgpu_wq_init(&sm->sp[p].ready[i]);
+	for (i = 0; i < VGPU_WHEEL_SLOTS; i++)
+		vgpu_wq_init(&sm->wheel[i]);
+	sm->top_prio = VGPU_PRIO_NONE;
+	sm->win_len = timing->window / VGPU_WIN_BUCKETS;
+	sm->win_next = sm->win_len;
+	sm->hash = VGPU_FNV64_OFFSET;
+	return 0;
+}
+
+/**
+ * vgpu_sm_set_trace() - set the event sink
+ * @sm: the SM
+ * @fn: callback, or NULL for none (the hash is kept either way)
+ * @cookie: passed to @fn
+ */
+void vgpu_sm_set_trace(struct vgpu_sm *sm, vgpu_trace_fn fn, void *cookie)
+{
+	sm->trace = fn;
+	sm->trace_cookie = cookie;
+}
+
+/* F33: recompute the highest resident block priority. */
+static void vgpu_sm_update_prio(struct vgpu_sm *sm)
+{
+	u32 best = VGPU_PRIO_NONE, old = sm->top_prio;
+	u64 m;
+
+	for (m = sm->used; m; m &= m - 1)
+		best = min(best, sm->block[__ffs64(m)].prio);
+	if (best == old)
+		return;
+	sm->top_prio = best;
+	vgpu_sm_emit(sm, VGPU_EV_SM_PRIO, NULL, VGPU_EV_NONE, best, old);
+}
+
+/**
+ * vgpu_sm_block_add() - a block arrives at the SM (F23, F30)
+ * @sm: the SM
+ * @k: the block's kernel (initialised with vgpu_kernel_desc_init())
+ * @block_idx: index of the block in its grid
+ * @prio: the block's priority (normally @k->prio), 0 highest
+ * @mode: VGPU_PLACE_BLOCK (all resources now, all or nothing) or
+ *	VGPU_PLACE_WARP (block slot and shared memory now, each warp's
+ *	slot and registers when they free up)
+ *
+ * The block arrives at the SM's current cycle and its warps start from the
+ * next cycle step on, in index order, ahead of any block of lower priority.
+ *
+ * Return: 0; -ENOSPC if the resources are not there (nothing changed);
+ * -EINVAL for a priority out of range, a block index outside the grid or
+ * VGPU_PLACE_WARP with a kernel that uses BAR (F23).
+ */
+int vgpu_sm_block_add(struct vgpu_sm *sm, const struct vgpu_kernel_desc *k,
+		      u32 block_idx, u32 prio, enum vgpu_place_mode mode)
+{
+	struct vgpu_sm_block *b;
+	u32 slot, i, wp;
+	int ret;
+
+	if (prio >= VGPU_MAX_PRIOS || block_idx >= k->grid ||
+	    (mode != VGPU_PLACE_BLOCK && mode != VGPU_PLACE_WARP) ||
+	    (mode == VGPU_PLACE_WARP && k->sum.uses_bar))
+		return -EINVAL;
+	if (sm->used == GENMASK_ULL(VGPU_MAX_BLOCKS_PER_SM - 1, 0))
+		return -ENOSPC;
+	slot = __ffs64(~sm->used);
+	b = &sm->block[slot];
+	if (mode == VGPU_PLACE_BLOCK)
+		ret = vgpu_sm_res_alloc_block(&sm->res, &k->shape, &b->place);
+	else
+		ret = vgpu_sm_res_take_block(&sm->res, &k->shape, &b->place);
+	if (ret)
+		return -ENOSPC;
+	b->kernel = k;
+	b->seq = sm->seq++;
+	b->arrived = sm->now;
+	b->block_idx = block_idx;
+	b->prio = prio;
+	b->mode = mode;
+	b->n_warps = k->shape.warps;
+	b->next_start = 0;
+	b->n_done = 0;
+	b->bar_arrived = 0;
+	for (i = 0; i < b->n_warps; i++) {
+		b->warp[i] = VGPU_WARP_NONE;
+		wp = prio + (k->prio_wid_mod ? i % k->prio_wid_mod : 0);
+		b->wprio[i] = min_t(u32, wp, VGPU_MAX_PRIOS - 1);
+	}
+	vgpu_mutex_arb_init(&b->arb);
+	sm->used |= BIT_ULL(slot);
+	sm->unstarted |= BIT_ULL(slot);
+	sm->start_dirty = true;
+	vgpu_sm_emit(sm, VGPU_EV_BLOCK_ADD, b, VGPU_EV_NONE, prio,
+		     mode << 16 | b->n_warps);
+	vgpu_sm_update_prio(sm);
+	return 0;
+}
+
+/* Remove block @slot from the table after its resources are freed. */
+static void vgpu_sm_block_remove(struct vgpu_sm *sm, u32 slot)
+{
+	u64 bit = BIT_ULL(slot);
+
+	vgpu_sm_res_free_block(&sm->res, &sm->block[slot].place);
+	sm->used &= ~bit;
+	sm->unstarted &= ~bit;
+	sm->arb_pending &= ~bit;
+	sm->start_dirty = true;
+	vgpu_sm_update_prio(sm);
+}
+
+/* Every warp parked at the block's barrier resumes in the same cycle. */
+static void vgpu_sm_bar_release(struct vgpu_sm *sm, struct vgpu_sm_block *b)
+{
+	u64 at = sm->now + sm->timing.ctrl_latency;
+	u32 i, n = 0, idx;
+
+	for (i = 0; i < b->next_start; i++) {
+		idx = b->warp[i];
+		if (idx == VGPU_WARP_NONE ||
+		    sm->warps[idx].state != VGPU_WARP_AT_BARRIER)
+			continue;
+		vgpu_sm_wheel_put(sm, idx, at);
+		n++;
+	}
+	b->bar_arrived = 0;
+	vgpu_sm_emit(sm, VGPU_EV_BAR_RELEASE, b, VGPU_EV_NONE, n, (u32)at);
+}
+
+static void vgpu_sm_bar_check(struct vgpu_sm *sm, struct vgpu_sm_block *b)
+{
+	if (b->bar_arrived && b->bar_arrived == b->n_warps - b->n_done)
+		vgpu_sm_bar_release(sm, b);
+}
+
+/* F33: the warp executed EXIT. */
+static void vgpu_sm_warp_exit(struct vgpu_sm *sm, u32 idx)
+{
+	struct vgpu_warp *w = &sm->warps[idx];
+	struct vgpu_sm_block *b = &sm->block[w->slot];
+	u32 wid = w->wid, slot = w->slot;
+
+	w->state = VGPU_WARP_DONE;
+	vgpu_sm_emit(sm, VGPU_EV_WARP_EXIT, b, wid, (u32)w->insns, w->subpart);
+	vgpu_sm_res_free_warp(&sm->res, &b->place, wid);
+	vgpu_worker_pool_put(sm->pool, idx);
+	b->warp[wid] = VGPU_WARP_NONE;
+	b->n_done++;
+	sm->stats.warps_done++;
+	sm->start_dirty = true;
+	if (b->n_done < b->n_warps) {
+		vgpu_sm_bar_check(sm, b);
+		return;
+	}
+	sm->stats.blocks_done++;
+	sm->stats.last_done = sm->now;
+	vgpu_sm_emit(sm, VGPU_EV_BLOCK_DONE, b, VGPU_EV_NONE, b->n_warps,
+		     (u32)(sm->now - b->arrived));
+	vgpu_sm_block_remove(sm, slot);
+	if (sm->run_flags & VGPU_SM_RUN_STOP_BLOCK)
+		sm->stop = true;
+}
+
+/* A LOCK, or the retry of a lock the arbiter took away (F35). */
+static void vgpu_sm_lock(struct vgpu_sm *sm, u32 idx, u32 m, bool is_insn)
+{
+	struct vgpu_warp *w = &sm->warps[idx];
+	struct vgpu_sm_block *b = &sm->block[w->slot];
+
+	if (!vgpu_mutex_lock(&b->arb, w->wid, m)) {
+		vgpu_sm_emit(sm, VGPU_EV_LOCK_ACQUIRE, b, w->wid, m,
+			     VGPU_LOCK_HOW_FREE);
+		if (is_insn) {
+			w->need |= 1U << m;
+			w->pc++;
+		}
+		vgpu_sm_wheel_put(sm, idx, sm->now + sm->timing.ctrl_latency);
+		return;
+	}
+	w->state = VGPU_WARP_WAIT_LOCK;
+	w->want = m;
+	sm->arb_pending |= BIT_ULL(w->slot);
+	vgpu_sm_emit(sm, VGPU_EV_LOCK_WAIT, b, w->wid, m,
+		     vgpu_mutex_owner(&b->arb, m));
+}
+
+static void vgpu_sm_arb_granted(void *ctx, u32 wid, u32 m, u32 how, u32 other)
+{
+	struct vgpu_sm_arb_ctx *c = ctx;
+	struct vgpu_sm *sm = c->sm;
+	u32 idx = c->b->warp[wid];
+	struct vgpu_warp *w = &sm->warps[idx];
+	const struct vgpu_insn *in = &w->prog[w->pc];
+
+	vgpu_sm_emit(sm, VGPU_EV_LOCK_ACQUIRE, c->b, wid, m, how);
+	if (in->op == VGPU_OP_LOCK && in->a == m && !(w->need & (1U << m))) {
+		w->need |= 1U << m;
+		w->pc++;
+	}
+	vgpu_sm_ready_put(sm, idx);
+}
+
+static void vgpu_sm_arb_released(void *ctx, u32 wid, u32 mask, u32 why,
+				 u32 other)
+{
+	struct vgpu_sm_arb_ctx *c = ctx;
+	u32 idx = c->b->warp[wid];
+
+	c->sm->warps[idx].hold = 0;
+	vgpu_sm_emit(c->sm, why == VGPU_MUTEX_REL_PREEMPT ?
+		     VGPU_EV_LOCK_PREEMPT : VGPU_EV_LOCK_YIELD, c->b, wid, mask,
+		     other);
+}
+
+static const struct vgpu_mutex_ops vgpu_sm_arb_ops = {
+	.granted = vgpu_sm_arb_granted,
+	.released = vgpu_sm_arb_released,
+};
+
+static void vgpu_sm_arbitrate(struct vgpu_sm *sm)
+{
+	struct vgpu_sm_arb_ctx c = { .sm = sm };
+	u64 m;
+	u32 slot;
+
+	for (m = sm->arb_pending; m; m &= m - 1) {
+		slot = __ffs64(m);
+		c.b = &sm->block[slot];
+		vgpu_mutex_arb_process(&c.b->arb, c.b->wprio, &vgpu_sm_arb_ops,
+				       &c);
+		if (!c.b->arb.count)
+			sm->arb_pending &= ~BIT_ULL(slot);
+	}
+}
+
+/* Slot of the best block in @cand: highest priority, then earliest. */
+static u32 vgpu_sm_best_block(const struct vgpu_sm *sm, u64 cand)
+{
+	u32 best = __ffs64(cand), s;
+
+	for (cand &= cand - 1; cand; cand &= cand - 1) {
+		s = __ffs64(cand);
+		if (sm->block[s].prio < sm->block[best].prio ||
+		    (sm->block[s].prio == sm->block[best].prio &&
+		     sm->block[s].seq < sm->block[best].seq))
+			best = s;
+	}
+	return best;
+}
+
+/*
+ * Start warp b->next_start in sub-partition @p (its resources are held):
+ * returns false, nothing changed, if the pool is exhausted.
+ */
+static bool vgpu_sm_warp_start(struct vgpu_sm *sm, u32 slot, u32 p)
+{
+	struct vgpu_sm_block *b = &sm->block[slot];
+	u32 i = b->next_start, idx;
+	struct vgpu_warp *w;
+
+	idx = vgpu_worker_pool_get(sm->pool);
+	if (idx == VGPU_WARP_NONE)
+		return false;
+	w = &sm->warps[idx];
+	w->prio = b->wprio[i];
+	w->subpart = p;
+	w->slot = slot;
+	w->wid = i;
+	w->depth = 0;
+	w->pc = 0;
+	w->need = 0;
+	w->want = 0;
+	w->hold = 0;
+	w->bid = b->block_idx;
+	w->prog = b->kernel->prog;
+	w->match = b->kernel->match;
+	w->insns = 0;
+	memset(w->cls, 0, sizeof(w->cls));
+	b->warp[i] = idx;
+	b->next_start++;
+	vgpu_sm_ready_put(sm, idx);
+	vgpu_sm_emit(sm, VGPU_EV_WARP_START, b, i, p, w->prio);
+	return true;
+}
+
+/* F30: at most one new warp per sub-partition per cycle. */
+static void vgpu_sm_start_warps(struct vgpu_sm *sm)
+{
+	u32 all = (u32)GENMASK(sm->subparts - 1, 0), done = 0, slot, i, p;
+	u64 cand = sm->unstarted;
+	struct vgpu_sm_block *b;
+	bool again = false;
+
+	while (cand && done != all) {
+		slot = vgpu_sm_best_block(sm, cand);
+		cand &= ~BIT_ULL(slot);
+		b = &sm->block[slot];
+		while (b->next_start < b->n_warps) {
+			i = b->next_start;
+			if (b->mode == VGPU_PLACE_WARP &&
+			    vgpu_sm_res_alloc_warp(&sm->res, &b->place, i))
+				break;	/* waits for resources (F23 b) */
+			p = b->place.warp[i].subpart;
+			if (done & BIT(p))
+				again = true;	/* that slot's turn is next cycle */
+			if ((done & BIT(p)) || !vgpu_sm_warp_start(sm, slot, p)) {
+				if (b->mode == VGPU_PLACE_WARP)
+					vgpu_sm_res_free_warp(&sm->res,
+							      &b->place, i);
+				break;
+			}
+			done |= BIT(p);
+		}
+		if (b->next_start == b->n_warps)
+			sm->unstarted &= ~BIT_ULL(slot);
+	}
+	if (cand)
+		again = true;
+	sm->start_dirty = again;
+}
+
+/* hold_max (F35): a holder releases every lock after hold_max insns. */
+static void vgpu_sm_hold_check(struct vgpu_sm *sm, struct vgpu_warp *w)
+{
+	struct vgpu_sm_block *b = &sm->block[w->slot];
+	u32 mask;
+
+	if (++w->hold < sm->timing.hold_max)
+		return;
+	w->hold = 0;
+	mask = vgpu_mutex_release_all(&b->arb, w->wid);
+	vgpu_sm_emit(sm, VGPU_EV_LOCK_HOLD_MAX, b, w->wid, mask, 0);
+}
+
+/* Control instructions and lock retries: the slow path of an issue. */
+static void vgpu_sm_exec_ctrl(struct vgpu_sm *sm, u32 idx,
+			      struct vgpu_warp *w,
+			      const struct vgpu_insn *in)
+{
+	struct vgpu_sm_block *b = &sm->block[w->slot];
+	u64 next = sm->now + sm->timing.ctrl_latency;
+	struct vgpu_loop_frame *f;
+	u32 n;
+
+	switch (in->op) {
+	case VGPU_OP_LOOP:
+		n = vgpu_isa_loop_count(in, w->bid, w->wid);
+		if (!n) {
+			w->pc = w->match[w->pc] + 1;
+		} else {
+			f = &w->loop[w->depth++];
+			f->start = w->pc + 1;
+			f->left = n;
+			w->pc++;
+		}
+		break;
+	case VGPU_OP_ENDLOOP:
+		f = &w->loop[w->depth - 1];
+		if (--f->left) {
+			w->pc = f->start;
+		} else {
+			w->depth--;
+			w->pc++;
+		}
+		break;
+	case VGPU_OP_LOCK:
+		vgpu_sm_lock(sm, idx, in->a, true);
+		return;
+	case VGPU_OP_UNLOCK:
+		vgpu_mutex_unlock(&b->arb, w->wid, in->a);
+		w->need &= ~(1U << in->a);
+		if (!w->need)
+			w->hold = 0;
+		w->pc++;
+		vgpu_sm_emit(sm, VGPU_EV_UNLOCK, b, w->wid, in->a, 0);
+		break;
+	case VGPU_OP_BAR:
+		w->pc++;
+		w->state = VGPU_WARP_AT_BARRIER;
+		b->bar_arrived++;
+		vgpu_sm_emit(sm, VGPU_EV_BAR_ARRIVE, b, w->wid, b->bar_arrived,
+			     b->n_warps - b->n_done);
+		vgpu_sm_bar_check(sm, b);
+		return;
+	case VGPU_OP_SPIN:
+		w->state = VGPU_WARP_SPIN;
+		vgpu_sm_emit(sm, VGPU_EV_SPIN, b, w->wid, w->pc, 0);
+		return;
+	default:	/* VGPU_OP_EXIT: the validator allows nothing else */
+		vgpu_sm_warp_exit(sm, idx);
+		return;
+	}
+	vgpu_sm_wheel_put(sm, idx, next);
+}
+
+/* Step 4 for sub-partition @p: issue one instruction. */
+static inline void vgpu_sm_issue(struct vgpu_sm *sm, u32 p)
+{
+	struct vgpu_sm_subpart *sp = &sm->sp[p];
+	u32 pr = __ffs64(sp->mask), idx, held, c;
+	struct vgpu_wq *q = &sp->ready[pr];
+	const struct vgpu_insn *in;
+	struct vgpu_warp *w;
+
+	idx = q->head;
+	w = &sm->warps[idx];
+	q->head = w->next;
+	if (q->head == VGPU_WARP_NONE) {
+		q->tail = VGPU_WARP_NONE;
+		sp->mask &= ~BIT(pr);
+		if (!sp->mask)
+			sm->ready_sp &= ~BIT(p);
+	}
+	w->insns++;
+	sm->stats.issued++;
+	if (unlikely(w->need)) {
+		held = sm->block[w->slot].arb.held[w->wid];
+		if (held != w->need) {	/* retry a lock taken away (F35) */
+			vgpu_sm_lock(sm, idx, __ffs64(w->need & ~held), false);
+			return;
+		}
+	}
+	in = &w->prog[w->pc];
+	if (likely(in->op <= VGPU_OP_ALU)) {
+		c = in->op - VGPU_OP_MOV;
+		w->cls[c]++;
+		w->pc++;
+		sm->stats.cls[c]++;
+		sm->win[sm->win_cur][c]++;
+		if (unlikely(w->need))
+			vgpu_sm_hold_check(sm, w);
+		vgpu_sm_wheel_put(sm, idx, sm->now + sm->timing.latency[c]);
+		return;
+	}
+	vgpu_sm_exec_ctrl(sm, idx, w, in);
+}
+
+/* Next cycle after @t with something to do, at most @end. */
+static u64 vgpu_sm_next_event(const struct vgpu_sm *sm, u64 t, u64 end)
+{
+	u32 d = 1, slot;
+	u64 bits;
+
+	if (sm->start_dirty || sm->arb_pending)
+		return t + 1;
+	if (!sm->wheel_count)
+		return end;
+	while (d < VGPU_WHEEL_SLOTS) {
+		slot = (t + d) & (VGPU_WHEEL_SLOTS - 1);
+		bits = sm->wheel_map[slot / 64] >> (slot % 64);
+		if (bits) {
+			d += __ffs64(bits);
+			break;
+		}
+		d += 64 - slot % 64;
+	}
+	return min_t(u64, t + d, end);
+}
+
+/**
+ * vgpu_sm_run() - advance an SM by an epoch of @cycles cycles (F51)
+ * @sm: the SM
+ * @cycles: cycles to run
+ * @flags: VGPU_SM_RUN_STOP_BLOCK to return right after the first cycle in
+ *	which a block completed
+ *
+ * Deterministic: the result depends only on the SM's state and @cycles.
+ *
+ * Return: cycles actually advanced (@cycles unless stopped early).
+ */
+u64 vgpu_sm_run(struct vgpu_sm *sm, u64 cycles, u32 flags)
+{
+	u64 t = sm->now, start = t, end, m;
+	u32 slot, p;
+
+	if (check_add_overflow(t, cycles, &end))
+		end = ~0ULL;
+	sm->stop = false;
+	sm->run_flags = flags;
+	while (t < end) {
+		sm->now = t;
+		if (unlikely(t >= sm->win_next))
+			vgpu_sm_win_roll(sm, t);
+		slot = t & (VGPU_WHEEL_SLOTS - 1);
+		if (sm->wheel_map[slot / 64] & BIT_ULL(slot % 64))
+			vgpu_sm_wheel_drain(sm, slot);
+		if (unlikely(sm->arb_pending))
+			vgpu_sm_arbitrate(sm);
+		if (unlikely(sm->start_dirty))
+			vgpu_sm_start_warps(sm);
+		if (!sm->ready_sp) {
+			t = vgpu_sm_next_event(sm, t, end);
+			continue;
+		}
+		for (m = sm->ready_sp; m; m &= m - 1) {
+			p = __ffs64(m);
+			vgpu_sm_issue(sm, p);
+		}
+		t++;
+		if (unlikely(sm->stop))
+			break;
+	}
+	sm->now = t;
+	sm->run_flags = 0;
+	if (t >= sm->win_next)	/* the window ends now, even after idling */
+		vgpu_sm_win_roll(sm, t);
+	return t - start;
+}
+
+/* Drop the warps of the blocks in @kill from the ready queues and wheel. */
+static void vgpu_sm_filter_out(struct vgpu_sm *sm, u64 kill)
+{
+	struct vgpu_wq *q, keep;
+	u32 p, i, idx, next;
+
+	for (p = 0; p < sm->subparts; p++) {
+		for (i = 0; i < VGPU_MAX_PRIOS; i++) {
+			q = &sm->sp[p].ready[i];
+			vgpu_wq_init(&keep);
+			for (idx = q->head; idx != VGPU_WARP_NONE; idx = next) {
+				next = sm->warps[idx].next;
+				if (!(kill & BIT_ULL(sm->warps[idx].slot)))
+					vgpu_wq_push(sm->warps, &keep, idx);
+			}
+			*q = keep;
+			if (keep.head == VGPU_WARP_NONE)
+				sm->sp[p].mask &= ~BIT(i);
+		}
+		if (!sm->sp[p].mask)
+			sm->ready_sp &= ~BIT(p);
+	}
+	for (i = 0; i < VGPU_WHEEL_SLOTS; i++) {
+		q = &sm->wheel[i];
+		vgpu_wq_init(&keep);
+		for (idx = q->head; idx != VGPU_WARP_NONE; idx = next) {
+			next = sm->warps[idx].next;
+			if (kill & BIT_ULL(sm->warps[idx].slot))
+				sm->wheel_count--;
+			else
+				vgpu_wq_push(sm->warps, &keep, idx);
+		}
+		*q = keep;
+		if (keep.head == VGPU_WARP_NONE)
+			sm->wheel_map[i / 64] &= ~BIT_ULL(i % 64);
+	}
+}
+
+/**
+ * vgpu_sm_cancel_kernel() - remove every block of a kernel from the SM
+ * @sm: the SM
+ * @kernel_id: struct vgpu_kernel_desc.id
+ *
+ * The way a SPIN kernel ends (F53): its warps, wherever they are (ready,
+ * waiting, parked at a barrier or a lock, spinning), are dropped, their
+ * contexts return to the pool and every resource of their blocks is freed.
+ *
+ * Return: the number of blocks removed.
+ */
+u32 vgpu_sm_cancel_kernel(struct vgpu_sm *sm, u32 kernel_id)
+{
+	struct vgpu_sm_block *b;
+	u64 kill = 0, m;
+	u32 slot, i, live, n = 0;
+
+	for (m = sm->used; m; m &= m - 1)
+		if (sm->block[__ffs64(m)].kernel->id == kernel_id)
+			kill |= BIT_ULL(__ffs64(m));
+	if (!kill)
+		return 0;
+	vgpu_sm_filter_out(sm, kill);
+	for (m = kill; m; m &= m - 1) {
+		slot = __ffs64(m);
+		b = &sm->block[slot];
+		live = 0;
+		for (i = 0; i < b->next_start; i++) {
+			if (b->warp[i] == VGPU_WARP_NONE)
+				continue;
+			vgpu_worker_pool_put(sm->pool, b->warp[i]);
+			b->warp[i] = VGPU_WARP_NONE;
+			live++;
+		}
+		vgpu_sm_emit(sm, VGPU_EV_BLOCK_CANCEL, b, VGPU_EV_NONE, live,
+			     b->n_warps - b->next_start);
+		sm->stats.blocks_cancelled++;
+		vgpu_sm_block_remove(sm, slot);
+		n++;
+	}
+	return n;
+}
+
+/**
+ * vgpu_sm_window_count() - timed instructions of a class in the window
+ * @sm: the SM
+ * @cls: class index (opcode - VGPU_OP_MOV)
+ *
+ * The window is the last nx cycles in VGPU_WIN_BUCKETS buckets of nx / 16
+ * cycles, the current bucket included (F25).
+ *
+ * Return: the count.
+ */
+u32 vgpu_sm_window_count(const struct vgpu_sm *sm, u32 cls)
+{
+	u32 b, n = 0;
+
+	for (b = 0; b < VGPU_WIN_BUCKETS; b++)
+		n += sm->win[b][cls];
+	return n;
+}
+
+/**
+ * vgpu_sm_power() - emulated power counter of the SM (F25 input)
+ * @sm: the SM
+ *
+ * Return: sum over classes of weight x vgpu_sm_window_count().
+ */
+u64 vgpu_sm_power(const struct vgpu_sm *sm)
+{
+	u64 sum = 0;
+	u32 c;
+
+	for (c = 0; c < VGPU_ISA_NUM_CLASSES; c++)
+		sum += (u64)sm->timing.weight[c] * vgpu_sm_window_count(sm, c);
+	return sum;
+}
+
+/**
+ * vgpu_sm_fini() - tear down an SM
+ * @sm: the SM; any block left is cancelled (contexts back to the pool)
+ */
+void vgpu_sm_fini(struct vgpu_sm *sm)
+{
+	u64 m;
+
+	vgpu_sm_set_trace(sm, NULL, NULL);
+	while ((m = sm->used))
+		vgpu_sm_cancel_kernel(sm, sm->block[__ffs64(m)].kernel->id);
+	vgpu_sm_res_fini(&sm->res);
+}

@@ -1,0 +1,209 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The SM execution engine: SM controller, warps, barriers, priority
+ * mutexes, class counters and power (SPEC F30, F33-F35, F25 input, F50,
+ * F51, F53).  Documentation/engine.rst describes the timing model.
+ *
+ * A struct vgpu_sm is plain, fixed-size data owned by one worker; the
+ * caller allocates it (sizeof(struct vgpu_sm)) and the warp context pool it
+ * draws from.  The engine advances an SM only when told to, by a number of
+ * cycles (an epoch, vgpu_sm_run()); it reads no clock, takes no lock and
+ * allocates nothing.
+ */
+#ifndef VGPU_CORE_SM_H
+#define VGPU_CORE_SM_H
+
+#include "vgpu_os.h"
+#include "config.h"
+#include "resource.h"
+#include "kernel.h"
+#include "mutex.h"
+#include "timing.h"
+#include "trace.h"
+#include "warp.h"
+
+#define VGPU_WHEEL_SLOTS	256	/* > VGPU_MAX_LATENCY */
+#define VGPU_WIN_BUCKETS	16	/* power window granularity: nx / 16 */
+#define VGPU_PRIO_NONE		0xff	/* no resident block */
+
+/* enum vgpu_place_mode - how vgpu_sm_block_add() places a block (F23) */
+enum vgpu_place_mode {
+	VGPU_PLACE_BLOCK = 0,	/* (a) whole block, all warps' resources now */
+	VGPU_PLACE_WARP = 1,	/* (b) block slot and smem now, warps as
+				 * resources free; not for kernels using BAR
+				 */
+};
+
+/* vgpu_sm_run() flags */
+#define VGPU_SM_RUN_STOP_BLOCK	BIT(0)	/* return after a cycle that
+					 * completed a block
+					 */
+
+static_assert(VGPU_MAX_LATENCY < VGPU_WHEEL_SLOTS, "latency wheel");
+static_assert(VGPU_MAX_BLOCKS_PER_SM <= 64, "block masks are u64");
+static_assert(VGPU_MAX_PRIOS <= 32, "ready masks are u32");
+static_assert(VGPU_MAX_SUBPARTS <= 32, "sub-partition masks are u32");
+
+/**
+ * struct vgpu_wq - FIFO of warp contexts linked through vgpu_warp.next
+ * @head: first pool index, VGPU_WARP_NONE when empty
+ * @tail: last pool index
+ */
+struct vgpu_wq {
+	u32 head;
+	u32 tail;
+};
+
+/**
+ * struct vgpu_sm_subpart - issue state of one sub-partition
+ * @mask: bit p set when @ready[p] is not empty
+ * @ready: ready warps per competition priority, round-robin within one
+ */
+struct vgpu_sm_subpart {
+	u32 mask;
+	struct vgpu_wq ready[VGPU_MAX_PRIOS];
+};
+
+/**
+ * struct vgpu_sm_block - one row of the SM's block state table (F30)
+ * @kernel: the block's kernel
+ * @seq: arrival order on this SM (ties between equal priorities)
+ * @arrived: cycle of arrival
+ * @block_idx: index of the block within its grid
+ * @prio: block priority (0 highest)
+ * @mode: enum vgpu_place_mode
+ * @n_warps: warps of the block
+ * @next_start: warps started so far (they start in index order)
+ * @n_done: warps that executed EXIT
+ * @bar_arrived: warps parked at the current barrier (F34)
+ * @warp: pool index of each started, live warp, else VGPU_WARP_NONE
+ * @wprio: competition priority of each warp (F35)
+ * @place: placement record (resource.h)
+ * @arb: lock words and arbiter FIFO (F35)
+ */
+struct vgpu_sm_block {
+	const struct vgpu_kernel_desc *kernel;
+	u64 seq;
+	u64 arrived;
+	u32 block_idx;
+	u32 prio;
+	u32 mode;
+	u32 n_warps;
+	u32 next_start;
+	u32 n_done;
+	u32 bar_arrived;
+	u32 warp[VGPU_MAX_BLOCK_WARPS];
+	u8 wprio[VGPU_MAX_BLOCK_WARPS];
+	struct vgpu_block_place place;
+	struct vgpu_mutex_arb arb;
+};
+
+/**
+ * struct vgpu_sm_stats - cumulative counters of an SM
+ * @issued: warp-instructions issued (every opcode)
+ * @cls: timed instructions issued per class
+ * @warps_done: warps that executed EXIT
+ * @blocks_done: blocks completed
+ * @blocks_cancelled: blocks removed by vgpu_sm_cancel_kernel()
+ * @last_done: cycle of the last block completion
+ * @events: events emitted
+ */
+struct vgpu_sm_stats {
+	u64 issued;
+	u64 cls[VGPU_ISA_NUM_CLASSES];
+	u64 warps_done;
+	u64 blocks_done;
+	u64 blocks_cancelled;
+	u64 last_done;
+	u64 events;
+};
+
+/**
+ * struct vgpu_sm - one streaming multiprocessor
+ * @id: SM index, reported in events
+ * @subparts: sub-partitions
+ * @timing: timing table (copied at init)
+ * @pool: the owning worker's warp context pool
+ * @warps: @pool's contexts
+ * @res: remaining resources (resource.h)
+ * @now: current cycle: the next cycle vgpu_sm_run() executes
+ * @seq: arrival counter
+ * @used: block slots in use
+ * @unstarted: block slots with unstarted warps
+ * @arb_pending: block slots whose arbiter FIFO is not empty
+ * @top_prio: highest (numerically lowest) resident block priority, or
+ *	VGPU_PRIO_NONE (F33)
+ * @start_dirty: warp starts must be attempted next cycle
+ * @stop: vgpu_sm_run() returns after the current cycle
+ * @run_flags: flags of the running vgpu_sm_run()
+ * @ready_sp: sub-partitions with a ready warp
+ * @sp: per sub-partition ready queues
+ * @wheel_count: warps waiting for a latency
+ * @wheel_map: non-empty slots of @wheel
+ * @wheel: warps waiting for a latency, by (ready cycle mod 256)
+ * @win_len: cycles per power window bucket (nx / 16)
+ * @win_cur: current bucket
+ * @win_next: cycle at which the next bucket starts
+ * @win: timed instructions per bucket and class
+ * @stats: cumulative counters
+ * @trace: event sink or NULL
+ * @trace_cookie: passed to @trace
+ * @hash: FNV-1a hash of every event so far (trace.h)
+ * @block: block state table, indexed by slot
+ */
+struct vgpu_sm {
+	u32 id;
+	u32 subparts;
+	struct vgpu_isa_timing timing;
+	struct vgpu_worker_pool *pool;
+	struct vgpu_warp *warps;
+	struct vgpu_sm_res res;
+	u64 now;
+	u64 seq;
+	u64 used;
+	u64 unstarted;
+	u64 arb_pending;
+	u32 top_prio;
+	bool start_dirty;
+	bool stop;
+	u32 run_flags;
+	u32 ready_sp;
+	struct vgpu_sm_subpart sp[VGPU_MAX_SUBPARTS];
+	u32 wheel_count;
+	u64 wheel_map[VGPU_WHEEL_SLOTS / 64];
+	struct vgpu_wq wheel[VGPU_WHEEL_SLOTS];
+	u32 win_len;
+	u32 win_cur;
+	u64 win_next;
+	u32 win[VGPU_WIN_BUCKETS][VGPU_ISA_NUM_CLASSES];
+	struct vgpu_sm_stats stats;
+	vgpu_trace_fn trace;
+	void *trace_cookie;
+	u64 hash;
+	struct vgpu_sm_block block[VGPU_MAX_BLOCKS_PER_SM];
+};
+
+int vgpu_sm_init(struct vgpu_sm *sm, const struct vgpu_config *cfg,
+		 const struct vgpu_isa_timing *timing,
+		 struct vgpu_worker_pool *pool, u32 id);
+void vgpu_sm_fini(struct vgpu_sm *sm);
+void vgpu_sm_set_trace(struct vgpu_sm *sm, vgpu_trace_fn fn, void *cookie);
+int vgpu_sm_block_add(struct vgpu_sm *sm, const struct vgpu_kernel_desc *k,
+		      u32 block_idx, u32 prio, enum vgpu_place_mode mode);
+u64 vgpu_sm_run(struct vgpu_sm *sm, u64 cycles, u32 flags);
+u32 vgpu_sm_cancel_kernel(struct vgpu_sm *sm, u32 kernel_id);
+u32 vgpu_sm_window_count(const struct vgpu_sm *sm, u32 cls);
+u64 vgpu_sm_power(const struct vgpu_sm *sm);
+
+/**
+ * vgpu_sm_idle() - does the SM hold no block at all?
+ * @sm: the SM
+ *
+ * Return: true when the block state table is empty.
+ */
+static inline bool vgpu_sm_idle(const struct vgpu_sm *sm)
+{
+	return !sm->used;
+}
+
+#endif /* VGPU_CORE_SM_H */

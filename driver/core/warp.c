@@ -1,0 +1,71 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Per-worker pool of warp contexts (SPEC F34, F50, seed 004).
+ */
+#include "vgpu_os.h"
+#include "warp.h"
+
+/**
+ * vgpu_worker_pool_init() - put every context of @storage on the free list
+ * @pool: pool to initialise
+ * @storage: @size contexts provided by the caller
+ * @size: number of contexts
+ */
+void vgpu_worker_pool_init(struct vgpu_worker_pool *pool,
+			   struct vgpu_warp *storage, u32 size)
+{
+	u32 i;
+
+	memset(storage, 0, vgpu_worker_pool_bytes(size));
+	pool->warps = storage;
+	pool->size = size;
+	for (i = 0; i < size; i++)
+		storage[i].next = i + 1 < size ? i + 1 : VGPU_WARP_NONE;
+	pool->free = size ? 0 : VGPU_WARP_NONE;
+	pool->nfree = size;
+}
+
+/**
+ * vgpu_worker_pool_fini() - tear down a pool (the storage is the caller's)
+ * @pool: the pool
+ */
+void vgpu_worker_pool_fini(struct vgpu_worker_pool *pool)
+{
+	pool->warps = NULL;
+	pool->size = 0;
+	pool->free = VGPU_WARP_NONE;
+	pool->nfree = 0;
+}
+
+/**
+ * vgpu_worker_pool_get() - take a free context
+ * @pool: the pool
+ *
+ * Return: its index, or VGPU_WARP_NONE when the pool is exhausted.
+ */
+u32 vgpu_worker_pool_get(struct vgpu_worker_pool *pool)
+{
+	u32 idx = pool->free;
+
+	if (idx == VGPU_WARP_NONE)
+		return idx;
+	pool->free = pool->warps[idx].next;
+	pool->nfree--;
+	pool->warps[idx].next = VGPU_WARP_NONE;
+	return idx;
+}
+
+/**
+ * vgpu_worker_pool_put() - return a context to the free list
+ * @pool: the pool
+ * @idx: index from vgpu_worker_pool_get()
+ */
+void vgpu_worker_pool_put(struct vgpu_worker_pool *pool, u32 idx)
+{
+	struct vgpu_warp *w = &pool->warps[idx];
+
+	w->state = VGPU_WARP_FREE;
+	w->next = pool->free;
+	pool->free = idx;
+	pool->nfree++;
+}

@@ -1,0 +1,113 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Warp contexts and the per-worker context pool (SPEC F34, F50, seed 004).
+ *
+ * A warp context is plain data stepped by the worker that owns its SM.
+ * Contexts live in a pool preallocated per worker (the caller provides the
+ * memory, sized for the warp slots of every SM the worker owns) and are
+ * reused through a free list: nothing is allocated per block or per step.
+ */
+#ifndef VGPU_CORE_WARP_H
+#define VGPU_CORE_WARP_H
+
+#include "vgpu_os.h"
+#include <linux/vgpu_dispatch.h>
+
+#define VGPU_WARP_NONE		0xffffffffU	/* no context (pool index) */
+
+/* enum vgpu_warp_state: where a started warp is. */
+enum vgpu_warp_state {
+	VGPU_WARP_FREE = 0,	/* in the pool's free list */
+	VGPU_WARP_READY,	/* in its sub-partition's ready queue */
+	VGPU_WARP_WAIT_LAT,	/* waiting for an instruction's latency */
+	VGPU_WARP_AT_BARRIER,	/* parked at BAR (F34) */
+	VGPU_WARP_WAIT_LOCK,	/* in its block's arbiter FIFO (F35) */
+	VGPU_WARP_SPIN,		/* executed SPIN, runs until cancelled */
+	VGPU_WARP_SUSPENDED,	/* context saved off the SM (switch mode) */
+	VGPU_WARP_DONE,		/* executed EXIT */
+};
+
+/**
+ * struct vgpu_loop_frame - one open LOOP of a warp
+ * @start: index of the first instruction of the body
+ * @left: iterations left, including the current one
+ */
+struct vgpu_loop_frame {
+	u16 start;
+	u16 left;
+};
+
+/**
+ * struct vgpu_warp - context of one warp
+ * @next: link (pool index) in a ready queue, latency wheel slot or the
+ *	free list; VGPU_WARP_NONE at the end
+ * @state: enum vgpu_warp_state
+ * @prio: competition / issue priority, 0 highest (F30, F35)
+ * @subpart: sub-partition holding the warp's slot
+ * @slot: block slot of its block in the SM
+ * @wid: warp index within its block
+ * @depth: open LOOPs in @loop
+ * @pc: index of the next instruction
+ * @need: mutexes the program holds at @pc (F35); when the arbiter took
+ *	some away, the warp re-acquires them before going on
+ * @want: mutex the warp waits for in state VGPU_WARP_WAIT_LOCK
+ * @hold: timed instructions executed since it last had no lock (hold_max)
+ * @bid: block index within the grid (LOOP counts)
+ * @prog: the kernel's program
+ * @match: the kernel's LOOP/ENDLOOP links
+ * @insns: instructions issued
+ * @cls: timed instructions issued per class (MOV .. ALU)
+ * @loop: loop stack, VGPU_ISA_MAX_NEST frames
+ */
+struct vgpu_warp {
+	u32 next;
+	u8 state;
+	u8 prio;
+	u8 subpart;
+	u8 slot;
+	u8 wid;
+	u8 depth;
+	u16 pc;
+	u16 need;
+	u16 want;
+	u32 hold;
+	u32 bid;
+	const struct vgpu_insn *prog;
+	const u16 *match;
+	u64 insns;
+	u64 cls[VGPU_ISA_NUM_CLASSES];
+	struct vgpu_loop_frame loop[VGPU_ISA_MAX_NEST];
+};
+
+/**
+ * struct vgpu_worker_pool - warp contexts of one worker (F50)
+ * @warps: @size contexts, caller's storage
+ * @size: number of contexts
+ * @free: first free context, VGPU_WARP_NONE if none
+ * @nfree: free contexts
+ */
+struct vgpu_worker_pool {
+	struct vgpu_warp *warps;
+	u32 size;
+	u32 free;
+	u32 nfree;
+};
+
+void vgpu_worker_pool_init(struct vgpu_worker_pool *pool,
+			   struct vgpu_warp *storage, u32 size);
+void vgpu_worker_pool_fini(struct vgpu_worker_pool *pool);
+u32 vgpu_worker_pool_get(struct vgpu_worker_pool *pool);
+void vgpu_worker_pool_put(struct vgpu_worker_pool *pool, u32 idx);
+
+/**
+ * vgpu_worker_pool_bytes() - storage needed for a pool
+ * @warps: contexts, e.g. the sum of max_warps_per_sm over the worker's SMs
+ *
+ * Return: bytes to provide to vgpu_worker_pool_init().
+ */
+static inline size_t vgpu_worker_pool_bytes(u32 warps)
+{
+	return (size_t)warps * sizeof(struct vgpu_warp);
+}
+
+#endif /* VGPU_CORE_WARP_H */

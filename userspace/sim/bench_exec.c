@@ -1,0 +1,138 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * vgpu-sim bench exec: simulated warp-instructions per second of the SM
+ * engine on one core (SPEC F51; target >= 100 M/s on ALU-heavy loops).
+ *
+ * One SM of the chosen preset runs blocks of an ALU-heavy loop,
+ * "LOOP n / 15 x ALU / BRA / ENDLOOP / EXIT", with the SM full (as many
+ * whole blocks as fit, refilled as they complete).
+ */
+#include <getopt.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "sim.h"
+#include "config.h"
+#include "sm.h"
+
+#define VGPU_BENCH_EXEC_BODY	16
+
+static double vgpu_bench_exec_now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+static int vgpu_bench_exec(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "preset", required_argument, NULL, 'p' },
+		{ "iters", required_argument, NULL, 'i' },
+		{ "blocks", required_argument, NULL, 'b' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct vgpu_insn prog[VGPU_BENCH_EXEC_BODY + 3];
+	u16 match[VGPU_BENCH_EXEC_BODY + 3];
+	uint32_t iters = 20000, blocks = 64, next = 0, n = 0, i;
+	const char *preset = "a100";
+	struct vgpu_isa_timing timing;
+	struct vgpu_worker_pool pool;
+	struct vgpu_kernel_desc k;
+	struct vgpu_config cfg;
+	struct vgpu_warp *warps;
+	struct vgpu_sm *sm;
+	double t0, dt;
+	int c;
+
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+		switch (c) {
+		case 'h':
+			vgpu_sim_print_usage(stdout, "vgpu-sim bench",
+					     &vgpu_sim_bench_exec);
+			return 0;
+		case 'p':
+			preset = optarg;
+			break;
+		case 'i':
+			if (!vgpu_sim_parse_u32(optarg, &iters) || !iters ||
+			    iters > VGPU_ISA_MAX_LOOP_COUNT)
+				return vgpu_sim_usage_error("bench exec",
+							    "--iters 1..65535");
+			break;
+		case 'b':
+			if (!vgpu_sim_parse_u32(optarg, &blocks) || !blocks)
+				return vgpu_sim_usage_error("bench exec",
+							    "bad --blocks");
+			break;
+		default:
+			return vgpu_sim_usage_error("bench exec", "bad option");
+		}
+	}
+	if (vgpu_config_preset(&cfg, preset))
+		return vgpu_sim_usage_error("bench exec", "unknown preset '%s'",
+					    preset);
+	memset(prog, 0, sizeof(prog));
+	prog[n].op = VGPU_OP_LOOP;
+	prog[n++].imm = VGPU_LOOP_IMM(iters, 0);
+	for (i = 0; i < VGPU_BENCH_EXEC_BODY - 1; i++)
+		prog[n++].op = VGPU_OP_ALU;
+	prog[n++].op = VGPU_OP_BRA;
+	prog[n++].op = VGPU_OP_ENDLOOP;
+	prog[n++].op = VGPU_OP_EXIT;
+	memset(&k, 0, sizeof(k));
+	k.id = 1;
+	k.grid = blocks;
+	k.threads = 256;
+	k.regs_per_thread = 32;
+	if (vgpu_kernel_desc_init(&k, &cfg, prog, n, match)) {
+		fprintf(stderr, "vgpu-sim bench exec: probe kernel rejected\n");
+		return 1;
+	}
+	warps = calloc(cfg.max_warps_per_sm, sizeof(*warps));
+	sm = calloc(1, sizeof(*sm));
+	if (!warps || !sm) {
+		fprintf(stderr, "vgpu-sim bench exec: out of memory\n");
+		return 1;
+	}
+	vgpu_isa_timing_default(&timing);
+	vgpu_worker_pool_init(&pool, warps, cfg.max_warps_per_sm);
+	vgpu_sm_init(sm, &cfg, &timing, &pool, 0);
+	t0 = vgpu_bench_exec_now();
+	for (;;) {
+		while (next < blocks &&
+		       !vgpu_sm_block_add(sm, &k, next, 0, VGPU_PLACE_BLOCK))
+			next++;
+		if (vgpu_sm_idle(sm))
+			break;
+		vgpu_sm_run(sm, ~0ULL >> 1, VGPU_SM_RUN_STOP_BLOCK);
+	}
+	dt = vgpu_bench_exec_now() - t0;
+	printf("preset %s, 1 SM, %u blocks x %u warps, %u iterations of %u instructions\n",
+	       cfg.name, blocks, k.shape.warps, iters, VGPU_BENCH_EXEC_BODY + 1);
+	printf("warp-instructions %" PRIu64 " in %" PRIu64 " cycles (%.3f per cycle)\n",
+	       (uint64_t)sm->stats.issued, (uint64_t)sm->stats.last_done + 1,
+	       (double)sm->stats.issued / (sm->stats.last_done + 1));
+	printf("exec %.1f M warp-instructions/s\n",
+	       dt > 0 ? sm->stats.issued / dt / 1e6 : 0.0);
+	vgpu_sm_fini(sm);
+	free(sm);
+	free(warps);
+	return 0;
+}
+
+const struct vgpu_sim_cmd vgpu_sim_bench_exec = {
+	.name = "exec",
+	.summary = "SM engine: simulated warp-instructions per second, one core",
+	.usage = "[--preset P] [--iters N] [--blocks N]\n"
+		 "  --preset P  configuration (default a100)\n"
+		 "  --iters N   loop iterations per warp, 1..65535 (default 20000)\n"
+		 "  --blocks N  blocks of 256 threads (default 64)\n"
+		 "Last line: exec <M> M warp-instructions/s",
+	.run = vgpu_bench_exec,
+};

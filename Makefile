@@ -120,7 +120,8 @@ core-tests: $(CORE_TESTS)
 VM_TEST_SRCS	:= $(wildcard selftests/vgpu/*_test.c)
 VM_TESTS	:= $(patsubst selftests/vgpu/%.c,$(BUILD)/vm-bin/%,$(VM_TEST_SRCS))
 VM_CFLAGS	:= -std=gnu11 -O2 -g -Wall -Wextra -Wno-unused-parameter \
-		   -Wno-sign-compare -Iuapi -Iuserspace/include -D_GNU_SOURCE
+		   -Wno-sign-compare -Wno-clobbered -Iuapi -Iuserspace/include \
+		   -D_GNU_SOURCE
 
 $(BUILD)/vm-bin/%: selftests/vgpu/%.c uapi/linux/vgpu_dispatch.h \
 		$(wildcard selftests/vgpu/*.h) | ksrc

@@ -20,7 +20,7 @@ static int vgpu_fop_open(struct inode *inode, struct file *file)
 	if (!vf)
 		return -ENOMEM;
 	kref_get(&vdev->ref);
-	vf->vdev = vdev;
+	vgpu_file_init(vf, vdev);
 	file->private_data = vf;
 	return 0;
 }
@@ -29,6 +29,7 @@ static int vgpu_fop_release(struct inode *inode, struct file *file)
 {
 	struct vgpu_file *vf = file->private_data;
 
+	vgpu_file_fini(vf);
 	vgpu_device_put(vf->vdev);
 	kfree(vf);
 	return 0;
@@ -112,6 +113,12 @@ int vgpu_device_create(u32 index, const char *preset, struct vgpu_device **out)
 		pr_err("vgpu_dispatch: preset '%s': invalid %s\n", preset, bad_field);
 		goto err_config;
 	}
+
+	vdev->limits.channels_per_file = VGPU_DEF_CHANNELS_PER_FILE;
+	vdev->limits.channels = VGPU_DEF_CHANNELS;
+	vdev->limits.default_timeout = VGPU_DEF_TIMEOUT_CYCLES;
+	/* the upper half of the priorities is open to everybody */
+	vdev->default_prio = vdev->cfg.num_prios / 2;
 
 	vdev->misc.minor = MISC_DYNAMIC_MINOR;
 	vdev->misc.name = vdev->name;

@@ -21,9 +21,15 @@
 
 /* uapi rule 1: every struct a multiple of 8 bytes, sizes pinned. */
 static_assert(sizeof(struct vgpu_dev_config) == 80);
-static_assert(sizeof(struct vgpu_info) == VGPU_INFO_SIZE_VER0);
-static_assert(sizeof(struct vgpu_info) % 8 == 0);
+static_assert(sizeof(struct vgpu_info) == 136);
+static_assert(sizeof(struct vgpu_channel_create) == VGPU_CHANNEL_CREATE_SIZE_VER0);
+static_assert(sizeof(struct vgpu_channel_destroy) == VGPU_CHANNEL_DESTROY_SIZE_VER0);
+static_assert(sizeof(struct vgpu_insn) == VGPU_INSN_SIZE);
 static_assert(sizeof(struct vgpu_dev_config) % 8 == 0);
+static_assert(sizeof(struct vgpu_info) % 8 == 0);
+static_assert(sizeof(struct vgpu_channel_create) % 8 == 0);
+static_assert(sizeof(struct vgpu_channel_destroy) % 8 == 0);
+static_assert(sizeof(struct vgpu_insn) % 8 == 0);
 
 /* Largest argument struct of any ioctl: the on-stack argument buffer. */
 #define VGPU_IOCTL_ARG_MAX	256
@@ -70,7 +76,7 @@ static int vgpu_ioctl_get_info(struct vgpu_file *vf, void *arg)
 
 	if (info->flags & ~VGPU_INFO_FLAGS_ALL)
 		return -EINVAL;
-	if (info->pad || info->pad2)
+	if (info->pad || info->pad2 || info->pad3)
 		return -EINVAL;
 
 	/* uapi rule 6: zero every struct copied out */
@@ -82,7 +88,36 @@ static int vgpu_ioctl_get_info(struct vgpu_file *vf, void *arg)
 	info->caps = VGPU_CAP_ALL;
 	info->dev_index = vdev->index;
 	vgpu_config_to_uapi(&vdev->cfg, &info->config);
+	info->default_prio = vdev->default_prio;
+	info->max_channels_per_file = vdev->limits.channels_per_file;
+	info->max_channels = vdev->limits.channels;
 	return 0;
+}
+
+static int vgpu_ioctl_channel_create(struct vgpu_file *vf, void *arg)
+{
+	struct vgpu_channel_create *cc = arg;
+	u32 handle;
+	int ret;
+
+	if (cc->flags & ~VGPU_CHANNEL_FLAGS_ALL)
+		return -EINVAL;
+	if (cc->pad || cc->handle)
+		return -EINVAL;
+	ret = vgpu_channel_create(vf, cc->priority, cc->timeout_cycles, &handle);
+	if (ret)
+		return ret;
+	cc->handle = handle;
+	return 0;
+}
+
+static int vgpu_ioctl_channel_destroy(struct vgpu_file *vf, void *arg)
+{
+	struct vgpu_channel_destroy *cd = arg;
+
+	if (cd->flags)
+		return -EINVAL;
+	return vgpu_channel_destroy(vf, cd->handle);
 }
 
 static const struct vgpu_ioctl_desc vgpu_ioctls[] = {
@@ -90,6 +125,16 @@ static const struct vgpu_ioctl_desc vgpu_ioctls[] = {
 		.cmd = VGPU_IOCTL_GET_INFO,
 		.min_size = VGPU_INFO_SIZE_VER0,
 		.fn = vgpu_ioctl_get_info,
+	},
+	[_IOC_NR(VGPU_IOCTL_CHANNEL_CREATE)] = {
+		.cmd = VGPU_IOCTL_CHANNEL_CREATE,
+		.min_size = VGPU_CHANNEL_CREATE_SIZE_VER0,
+		.fn = vgpu_ioctl_channel_create,
+	},
+	[_IOC_NR(VGPU_IOCTL_CHANNEL_DESTROY)] = {
+		.cmd = VGPU_IOCTL_CHANNEL_DESTROY,
+		.min_size = VGPU_CHANNEL_DESTROY_SIZE_VER0,
+		.fn = vgpu_ioctl_channel_destroy,
 	},
 };
 

@@ -50,7 +50,7 @@ static int vgpu_info_pads_zero(const struct vgpu_info *info)
 	size_t len = strnlen((const char *)info->config.name, VGPU_NAME_LEN);
 	size_t i;
 
-	if (info->pad || info->pad2 || info->flags)
+	if (info->pad || info->pad2 || info->pad3 || info->flags)
 		return 0;
 	for (i = len; i < VGPU_NAME_LEN; i++)
 		if (info->config.name[i])
@@ -85,6 +85,9 @@ TEST_F(dev, get_info)
 	EXPECT_EQ(1024, info.config.smem_reserve);
 	EXPECT_EQ(32, info.config.warp_size);
 	EXPECT_EQ(4, info.config.num_prios);
+	EXPECT_EQ(2, info.default_prio);
+	EXPECT_EQ(64, info.max_channels_per_file);
+	EXPECT_EQ(1024, info.max_channels);
 	EXPECT_TRUE(vgpu_info_pads_zero(&info));
 }
 
@@ -120,6 +123,9 @@ TEST_F(dev, nonzero_pad)
 	EXPECT_EQ(EINVAL, vgpu_ioctl_errno(self->fd, VGPU_IOCTL_GET_INFO, &info));
 	info.pad = 0;
 	info.pad2 = 0x80000000u;
+	EXPECT_EQ(EINVAL, vgpu_ioctl_errno(self->fd, VGPU_IOCTL_GET_INFO, &info));
+	info.pad2 = 0;
+	info.pad3 = 1;
 	EXPECT_EQ(EINVAL, vgpu_ioctl_errno(self->fd, VGPU_IOCTL_GET_INFO, &info));
 }
 
@@ -175,6 +181,25 @@ TEST_F(dev, short_size)
 		VGPU_GET_INFO_SIZED(VGPU_INFO_SIZE_VER0 - 8), &info));
 	EXPECT_EQ(EINVAL, vgpu_ioctl_errno(self->fd, VGPU_GET_INFO_SIZED(0),
 					   &info));
+}
+
+/* Extension rule: a caller built against version 0 of the struct works. */
+TEST_F(dev, older_struct_ver0)
+{
+	struct {
+		struct vgpu_info info;
+		uint8_t canary[8];
+	} buf;
+	uint8_t *raw = (uint8_t *)&buf;
+	size_t i;
+
+	memset(&buf, 0, sizeof(buf));
+	memset(raw + VGPU_INFO_SIZE_VER0, 0xa5, sizeof(buf) - VGPU_INFO_SIZE_VER0);
+	ASSERT_EQ(0, ioctl(self->fd, VGPU_GET_INFO_SIZED(VGPU_INFO_SIZE_VER0), &buf));
+	EXPECT_EQ(4, buf.info.config.num_sms);
+	/* nothing written past the caller's size */
+	for (i = VGPU_INFO_SIZE_VER0; i < sizeof(buf); i++)
+		ASSERT_EQ(0xa5, raw[i]);
 }
 
 /* Extension rule: a newer, longer struct with a zero tail works... */

@@ -37,7 +37,8 @@
 
 /* Capabilities (struct vgpu_info.caps). */
 #define VGPU_CAP_GET_INFO	_BITULL(0)
-#define VGPU_CAP_ALL		(VGPU_CAP_GET_INFO)
+#define VGPU_CAP_CHANNELS	_BITULL(1)	/* CHANNEL_CREATE / _DESTROY */
+#define VGPU_CAP_ALL		(VGPU_CAP_GET_INFO | VGPU_CAP_CHANNELS)
 
 /* Presets (struct vgpu_dev_config.preset), SPEC F03. */
 #define VGPU_PRESET_CUSTOM	0
@@ -102,6 +103,14 @@ struct vgpu_dev_config {
  * @dev_index: out: N of /dev/vgpuN
  * @pad2: out: zero
  * @config: out: the device configuration
+ * @default_prio: out: the highest channel priority (numerically the lowest
+ *	value) a caller without CAP_SYS_NICE may use
+ * @max_channels_per_file: out: channels one open file may own
+ * @max_channels: out: channels the device may have
+ * @pad3: out: zero
+ *
+ * Fields after @config were appended after version 0 of the struct
+ * (VGPU_INFO_SIZE_VER0); see the extension rule above.
  */
 struct vgpu_info {
 	__u32 flags;
@@ -114,11 +123,60 @@ struct vgpu_info {
 	__u32 dev_index;
 	__u32 pad2;
 	struct vgpu_dev_config config;
+	__u32 default_prio;
+	__u32 max_channels_per_file;
+	__u32 max_channels;
+	__u32 pad3;
 };
 
 #define VGPU_INFO_SIZE_VER0	120
 
+/* struct vgpu_channel_create.flags: none defined yet. */
+#define VGPU_CHANNEL_FLAGS_ALL	0
+
+/**
+ * struct vgpu_channel_create - argument of VGPU_IOCTL_CHANNEL_CREATE
+ * @flags: in: VGPU_CHANNEL_FLAGS_*, a subset of VGPU_CHANNEL_FLAGS_ALL
+ * @priority: in: 0 (highest) .. num_prios - 1; a value below
+ *	vgpu_info.default_prio needs CAP_SYS_NICE
+ * @timeout_cycles: in: hang timeout of the channel's kernels in virtual
+ *	cycles (SPEC F53); 0 selects the device default
+ * @handle: out: the channel's handle, valid in this open file only, never 0;
+ *	must be zero on input
+ * @pad: in: must be zero
+ *
+ * A channel is a FIFO of kernels (SPEC F11); kernels of one channel start in
+ * submission order.  It belongs to the open file that created it.
+ */
+struct vgpu_channel_create {
+	__u32 flags;
+	__u32 priority;
+	__u64 timeout_cycles;
+	__u32 handle;
+	__u32 pad;
+};
+
+#define VGPU_CHANNEL_CREATE_SIZE_VER0	24
+
+/**
+ * struct vgpu_channel_destroy - argument of VGPU_IOCTL_CHANNEL_DESTROY
+ * @handle: in: a channel handle of this open file
+ * @flags: in: must be zero
+ *
+ * Kernels still queued or running on the channel are cancelled.
+ */
+struct vgpu_channel_destroy {
+	__u32 handle;
+	__u32 flags;
+};
+
+#define VGPU_CHANNEL_DESTROY_SIZE_VER0	8
+
 #define VGPU_IOCTL_GET_INFO	_IOWR(VGPU_IOCTL_BASE, 0x00, struct vgpu_info)
+#define VGPU_IOCTL_CHANNEL_CREATE \
+	_IOWR(VGPU_IOCTL_BASE, 0x01, struct vgpu_channel_create)
+#define VGPU_IOCTL_CHANNEL_DESTROY \
+	_IOW(VGPU_IOCTL_BASE, 0x02, struct vgpu_channel_destroy)
 
 /*
  * ===========================================================================

@@ -58,7 +58,7 @@ OPT_SIM_OBJS	:= $(patsubst userspace/sim/%.c,$(BUILD)/opt/sim/%.o,$(SIM_SRCS))
 ASAN_SIM_OBJS	:= $(patsubst userspace/sim/%.c,$(BUILD)/asan/sim/%.o,$(SIM_SRCS))
 CORE_TESTS	:= $(patsubst selftests/core/%.c,$(BUILD)/asan/selftests/core/%,$(CORE_TEST_SRCS))
 
-NATIVE_LIBS	:= -lm
+NATIVE_LIBS	:= -lm -ljson-c
 
 .PHONY: all module native sim core-tests deps ksrc check check-core vm-bin tools \
 	checkpatch sparse check-vm check-debug debug-kernel demo clean \
@@ -143,7 +143,16 @@ $(BUILD)/vm-bin/vgpu-sim: $(SIM_SRCS) $(LIB_SRCS) $(CORE_SRCS) $(CORE_HDRS) \
 
 VM_TOOLS	:= $(BUILD)/vm-bin/vgpuctl $(if $(SIM_SRCS),$(BUILD)/vm-bin/vgpu-sim)
 
-vm-bin: $(VM_TESTS) $(VM_TOOLS)
+# The same tests as 32-bit programs: the compat ioctl path (uapi rule 6).
+VM_TESTS32	:= $(addsuffix 32,$(VM_TESTS))
+
+$(BUILD)/vm-bin/%_test32: selftests/vgpu/%_test.c uapi/linux/vgpu_dispatch.h \
+		$(wildcard selftests/vgpu/*.h) | ksrc
+	@mkdir -p $(@D)
+	$(CC) -m32 $(VM_CFLAGS) -Wno-pointer-to-int-cast $(HARNESS_INC) \
+		-Iselftests/vgpu -static -pthread -o $@ $<
+
+vm-bin: $(VM_TESTS) $(VM_TESTS32) $(VM_TOOLS)
 
 # Host tools.
 $(BUILD)/vgpuctl: userspace/tools/vgpuctl.c $(OPT_LIB_OBJS) $(OPT_CORE_OBJS) \

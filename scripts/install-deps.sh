@@ -11,7 +11,7 @@ linux-headers-amd64 linux-image-amd64 linux-source-6.1
 qemu-system-x86 busybox-static cpio
 libnl-3-dev libnl-genl-3-dev libnl-utils libjson-c-dev
 sparse bc flex bison libelf-dev libssl-dev rsync
-clang libclang-rt-14-dev dkms python3
+clang libclang-rt-14-dev dkms python3 gcc-multilib
 "
 
 missing=""

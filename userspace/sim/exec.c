@@ -48,8 +48,8 @@ static void vgpu_sim_exec_trace(void *cookie, const struct vgpu_event *ev)
 {
 	FILE *f = cookie;
 
-	fprintf(f, "%" PRIu64 " %s kernel=%u block=%d warp=%d sm=%u %u %u\n",
-		(uint64_t)ev->cycle, vgpu_event_name(ev->type), ev->kernel,
+	fprintf(f, "%" PRIu64 " %s kernel=%d block=%d warp=%d sm=%u %u %u\n",
+		(uint64_t)ev->cycle, vgpu_event_name(ev->type), (int)ev->kernel,
 		(int)ev->block, (int)ev->warp, ev->sm, ev->arg0, ev->arg1);
 }
 

@@ -63,7 +63,8 @@ check-fuzz: fuzz-build
 		fi; \
 	done; exit $$rc
 
-# Seed corpus of fuzz_validator: every example program, assembled.
+# Seed corpus of fuzz_validator: every example program, assembled, and the
+# rule-breaking programs of the vasm corpus (err_*.vasm), unvalidated.
 $(FUZZ_BUILD)/vasm2bin: selftests/fuzz/vasm2bin.c userspace/lib/vasm.c \
 		driver/core/isa.c $(CORE_HDRS) $(LIB_HDRS)
 	@mkdir -p $(@D)
@@ -76,4 +77,8 @@ fuzz-corpus: $(FUZZ_BUILD)/vasm2bin
 		b=$$(basename $$f .vasm); \
 		$(FUZZ_BUILD)/vasm2bin $$f selftests/fuzz/corpus/validator/$$b.bin || exit 1; \
 		cp $$f selftests/fuzz/corpus/vasm/$$b.vasm; \
+	done; \
+	for f in selftests/fuzz/corpus/vasm/err_*.vasm; do \
+		b=$$(basename $$f .vasm); \
+		$(FUZZ_BUILD)/vasm2bin -n $$f selftests/fuzz/corpus/validator/$$b.bin || exit 1; \
 	done

@@ -745,6 +745,117 @@ u32 vgpu_sm_cancel_kernel(struct vgpu_sm *sm, u32 kernel_id)
 }
 
 /**
+ * vgpu_sm_block_save() - switch a resident block out (switch preemption)
+ * @sm: the SM, between two vgpu_sm_run() calls
+ * @slot: the block's slot in the block state table
+ * @s: where its row and its live warps' contexts go
+ *
+ * The warps leave the ready queues and the latency wheel (the latency they
+ * had left is kept), their contexts return to the pool and every resource
+ * of the block is freed.
+ *
+ * Return: 0, or -EINVAL if @slot holds no block.
+ */
+int vgpu_sm_block_save(struct vgpu_sm *sm, u32 slot, struct vgpu_sm_saved *s)
+{
+	struct vgpu_sm_block *b = &sm->block[slot];
+	u32 i, idx, next;
+
+	if (slot >= VGPU_MAX_BLOCKS_PER_SM || !(sm->used & BIT_ULL(slot)))
+		return -EINVAL;
+	s->row = *b;
+	memset(s->rem, 0, sizeof(s->rem));
+	for (i = 0; i < VGPU_WHEEL_SLOTS; i++) {
+		for (idx = sm->wheel[i].head; idx != VGPU_WARP_NONE; idx = next) {
+			next = sm->warps[idx].next;
+			if (sm->warps[idx].slot == slot)
+				s->rem[sm->warps[idx].wid] =
+					(i - sm->now) & (VGPU_WHEEL_SLOTS - 1);
+		}
+	}
+	vgpu_sm_filter_out(sm, BIT_ULL(slot));
+	for (i = 0; i < b->next_start; i++) {
+		idx = b->warp[i];
+		if (idx == VGPU_WARP_NONE)
+			continue;
+		s->w[i] = sm->warps[idx];
+		vgpu_worker_pool_put(sm->pool, idx);
+		b->warp[i] = VGPU_WARP_NONE;
+	}
+	vgpu_sm_block_remove(sm, slot);
+	return 0;
+}
+
+/**
+ * vgpu_sm_block_restore() - bring a switched-out block back, whole
+ * @sm: the SM, between two vgpu_sm_run() calls
+ * @s: the block saved by vgpu_sm_block_save() (on any SM)
+ * @delay: restore cost: its waiting and ready warps issue again after
+ *	@delay plus the latency they had left (at most VGPU_MAX_LATENCY)
+ *
+ * The block takes every resource at once (like VGPU_PLACE_BLOCK), then
+ * gives back those of the warps that had exited; its unstarted warps
+ * start as usual.
+ *
+ * Return: 0, or -ENOSPC (nothing changed) if the whole block does not fit
+ * or the pool lacks contexts.
+ */
+int vgpu_sm_block_restore(struct vgpu_sm *sm, const struct vgpu_sm_saved *s,
+			  u32 delay)
+{
+	const struct vgpu_sm_block *r = &s->row;
+	struct vgpu_block_place place;
+	struct vgpu_sm_block *b;
+	struct vgpu_warp *w;
+	u32 slot, i, idx, live = 0;
+	u64 at;
+
+	for (i = 0; i < r->next_start; i++)
+		live += r->warp[i] != VGPU_WARP_NONE;
+	if (sm->used == GENMASK_ULL(VGPU_MAX_BLOCKS_PER_SM - 1, 0) ||
+	    sm->pool->nfree < live ||
+	    vgpu_sm_res_alloc_block(&sm->res, &r->kernel->shape, &place))
+		return -ENOSPC;
+	slot = __ffs64(~sm->used);
+	b = &sm->block[slot];
+	*b = *r;
+	b->place = place;
+	b->mode = VGPU_PLACE_BLOCK;
+	b->seq = sm->seq++;
+	for (i = 0; i < b->n_warps; i++) {
+		if (i >= r->next_start)
+			continue;
+		if (r->warp[i] == VGPU_WARP_NONE) {	/* exited */
+			vgpu_sm_res_free_warp(&sm->res, &b->place, i);
+			continue;
+		}
+		idx = vgpu_worker_pool_get(sm->pool);
+		w = &sm->warps[idx];
+		*w = s->w[i];
+		w->slot = slot;
+		w->subpart = b->place.warp[i].subpart;
+		w->next = VGPU_WARP_NONE;
+		b->warp[i] = idx;
+		if (w->state == VGPU_WARP_READY ||
+		    w->state == VGPU_WARP_WAIT_LAT) {
+			at = sm->now + min_t(u32, delay + s->rem[i],
+					     VGPU_MAX_LATENCY);
+			vgpu_sm_wheel_put(sm, idx, at);
+		}
+	}
+	sm->used |= BIT_ULL(slot);
+	if (b->next_start < b->n_warps)
+		sm->unstarted |= BIT_ULL(slot);
+	if (b->arb.count)
+		sm->arb_pending |= BIT_ULL(slot);
+	sm->start_dirty = true;
+	vgpu_sm_emit(sm, VGPU_EV_BLOCK_ADD, b, VGPU_EV_NONE, b->prio,
+		     VGPU_PLACE_RESTORE << 16 | b->n_warps);
+	vgpu_sm_update_prio(sm);
+	return 0;
+}
+
+/**
  * vgpu_sm_window_count() - timed instructions of a class in the window
  * @sm: the SM
  * @cls: class index (opcode - VGPU_OP_MOV)

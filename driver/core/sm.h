@@ -34,6 +34,9 @@ enum vgpu_place_mode {
 				 */
 };
 
+/* BLOCK_ADD event mode (arg1 >> 16) of a block brought back by restore */
+#define VGPU_PLACE_RESTORE	2
+
 /* vgpu_sm_run() flags */
 #define VGPU_SM_RUN_STOP_BLOCK	BIT(0)	/* return after a cycle that
 					 * completed a block
@@ -183,6 +186,22 @@ struct vgpu_sm {
 	struct vgpu_sm_block block[VGPU_MAX_BLOCKS_PER_SM];
 };
 
+/**
+ * struct vgpu_sm_saved - a block switched out of its SM (switch mode)
+ * @row: its block state table row (pool indices in @row.warp are stale)
+ * @rem: cycles of latency each waiting warp had left
+ * @w: contexts of its started, live warps, by warp index
+ *
+ * Filled by vgpu_sm_block_save(), consumed by vgpu_sm_block_restore():
+ * warps keep their PC, loop stack, lock and barrier state, so the block
+ * neither loses nor repeats work.
+ */
+struct vgpu_sm_saved {
+	struct vgpu_sm_block row;
+	u8 rem[VGPU_MAX_BLOCK_WARPS];
+	struct vgpu_warp w[VGPU_MAX_BLOCK_WARPS];
+};
+
 int vgpu_sm_init(struct vgpu_sm *sm, const struct vgpu_config *cfg,
 		 const struct vgpu_isa_timing *timing,
 		 struct vgpu_worker_pool *pool, u32 id);
@@ -192,6 +211,9 @@ int vgpu_sm_block_add(struct vgpu_sm *sm, const struct vgpu_kernel_desc *k,
 		      u32 block_idx, u32 prio, enum vgpu_place_mode mode);
 u64 vgpu_sm_run(struct vgpu_sm *sm, u64 cycles, u32 flags);
 u32 vgpu_sm_cancel_kernel(struct vgpu_sm *sm, u32 kernel_id);
+int vgpu_sm_block_save(struct vgpu_sm *sm, u32 slot, struct vgpu_sm_saved *s);
+int vgpu_sm_block_restore(struct vgpu_sm *sm, const struct vgpu_sm_saved *s,
+			  u32 delay);
 u32 vgpu_sm_window_count(const struct vgpu_sm *sm, u32 cls);
 u64 vgpu_sm_power(const struct vgpu_sm *sm);
 

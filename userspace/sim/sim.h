@@ -35,6 +35,7 @@ struct vgpu_sim_cmd {
 #define VGPU_SIM_COMMANDS(X)	\
 	X(occupancy)		\
 	X(maxrun)		\
+	X(run)			\
 	X(exec)			\
 	X(bench)
 

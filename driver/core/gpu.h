@@ -1,0 +1,430 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The global controller of one device (SPEC F10-F13, F20-F27, F51).
+ */
+#ifndef VGPU_CORE_GPU_H
+#define VGPU_CORE_GPU_H
+
+#include "vgpu_os.h"
+#include "config.h"
+#include "resource.h"
+#include "isa.h"
+#include "kernel.h"
+#include "policy.h"
+#include "sm.h"
+#include "timing.h"
+#include "trace.h"
+#include "warp.h"
+
+/**
+ * DOC: global controller object model
+ *
+ * One &struct vgpu_gpu per device instance.  The caller (module or
+ * vgpu-sim) provides every byte: vgpu_gpu_mem_size() says how much,
+ * vgpu_gpu_init() lays the device out in it; nothing is allocated later.
+ *
+ * Objects:
+ *
+ * - channels (F11), numbered 0..max_channels-1, added with
+ *   vgpu_gpu_channel_add() and removed with vgpu_gpu_channel_remove(); each
+ *   is a FIFO of kernels and carries the F21 "selected" flags;
+ * - kernels (F10): &struct vgpu_gpu_kernel descriptors allocated by the
+ *   caller, filled (id, channel, priority, grid, block, registers, shared
+ *   memory, flags, program, arrival cycle) and handed to
+ *   vgpu_gpu_submit().  The core links them into its lists through the
+ *   embedded list heads and writes their state and virtual timestamps; the
+ *   caller must keep a descriptor (and its program) alive until
+ *   vgpu_gpu_kernel_finished() is true for it;
+ * - the kernel state table (F12): every submitted, unfinished kernel, in
+ *   submission order (&vgpu_gpu.kernels);
+ * - the task table (F13): &vgpu_gpu_params.task_slots slots holding the
+ *   kernels the controller may dispatch from;
+ * - SMs: one SM execution engine each (&struct vgpu_sm, sm.h) with its
+ *   own warp context pool, plus the controller's shadow of its block
+ *   table (which kernel each slot belongs to) and an event buffer.
+ *
+ * Time (F51): virtual cycles in epochs of &vgpu_gpu_params.epoch cycles.
+ * The caller loops:
+ *
+ *	vgpu_gpu_dispatch(g);                 one thread, epoch boundary
+ *	vgpu_gpu_advance_sm(g, i) for every i, in parallel on any threads
+ *
+ * vgpu_gpu_dispatch() first collects what the SMs did in the epoch that
+ * ended (their block-level events, buffered per SM, are merged in
+ * (cycle, SM, sequence) order and passed to the event sink; completions
+ * and first-warp timestamps are accounted), then admits arrived kernels
+ * and runs dispatch rounds at the boundary cycle.  vgpu_gpu_advance_sm()
+ * writes only the state of its own SM (engine, pool, shadow, buffer) and
+ * reads the kernels' immutable fields, so workers may advance disjoint SM
+ * sets concurrently.  Every SM keeps the hash of all its own events
+ * (trace.h); the controller hashes its own events in order; the device
+ * trace hash, vgpu_gpu_trace_hash(), folds the controller hash and the SM
+ * hashes in SM order, so neither the trace nor the hash depends on how
+ * the SMs are spread over threads (F51).
+ *
+ * Locking: the core takes no locks.  Protected by: caller.  Every
+ * function except vgpu_gpu_advance_sm() must be serialised against every
+ * other one by the caller (the module holds its device lock around
+ * submit, cancel, gate, channel changes, queries and dispatch, and runs
+ * the per-SM advances between two dispatches without it).
+ */
+
+/* Preemption modes for path (c) of F23. */
+#define VGPU_PREEMPT_DRAIN	0	/* no preemption (baseline) */
+#define VGPU_PREEMPT_WARP	1	/* new warps take slots as old ones end */
+#define VGPU_PREEMPT_SWITCH	2	/* save, free, restore whole blocks */
+
+/* Kernel flags (F10, F24, F26). */
+#define VGPU_KF_INDEPENDENT	BIT(0)	/* warps may be split apart (F24) */
+#define VGPU_KF_SEQUENTIAL	BIT(1)	/* at most one block in flight */
+#define VGPU_KF_THROTTLE	BIT(2)	/* runs only in throttle mode */
+#define VGPU_KF_ALL		(VGPU_KF_INDEPENDENT | VGPU_KF_SEQUENTIAL | \
+				 VGPU_KF_THROTTLE)
+
+/* Kernel states. */
+#define VGPU_KS_NEW		0	/* not submitted */
+#define VGPU_KS_QUEUED		1	/* submitted, waiting in its channel */
+#define VGPU_KS_ACTIVE		2	/* in the task table */
+#define VGPU_KS_DRAINING	3	/* all blocks dispatched, some running */
+#define VGPU_KS_DONE		4	/* every block completed */
+#define VGPU_KS_CANCELLED	5	/* cancelled, nothing left on the GPU */
+
+/* Paths of F23, as reported in dispatch events. */
+#define VGPU_PATH_BLOCK		0	/* (a) whole blocks */
+#define VGPU_PATH_WARP		1	/* (b) warp fallback */
+#define VGPU_PATH_PREEMPT	2	/* (c) lower-priority SM */
+#define VGPU_PATH_RESUME	3	/* a switched-out block comes back */
+
+#define VGPU_GPU_MAX_CHANNELS	256
+#define VGPU_GPU_MAX_SLOTS	256
+#define VGPU_GPU_MAX_WINDOWS	VGPU_MAX_PRIOS
+#define VGPU_GPU_MAX_EPOCH	BIT(20)
+#define VGPU_GPU_AFF_WORDS	(VGPU_MAX_SMS / 64)
+#define VGPU_GPU_NO_CYCLE	(~0ULL)
+
+/*
+ * Controller events: struct vgpu_event (trace.h) with these types, which
+ * follow the engine's VGPU_EV_* range.  @warp is ~0 unless noted.
+ */
+enum vgpu_gpu_event_type {
+	VGPU_GEV_SUBMIT = 64,	/* kernel arrived; arg0 prio, arg1 channel */
+	VGPU_GEV_ADMIT,		/* task table; arg0 slot */
+	VGPU_GEV_EVICT,		/* left the task table; arg0 slot, arg1 by */
+	VGPU_GEV_DISPATCH,	/* block to sm; arg0 path, arg1 warps */
+	VGPU_GEV_PREEMPT,	/* switched out; arg0 by kernel, arg1 warps */
+	VGPU_GEV_SPLIT,		/* F24; block = first split block, arg0 blocks
+				 * split, arg1 new priority
+				 */
+	VGPU_GEV_KERNEL_DONE,	/* arg0 units */
+	VGPU_GEV_CANCEL,	/* arg0 blocks dropped */
+	VGPU_GEV_MAX = VGPU_GEV_CANCEL,
+};
+
+/**
+ * struct vgpu_gpu_params - device scheduling parameters
+ * @policy: SM-choice policy name (F25, F27), e.g. "rr"
+ * @preempt: VGPU_PREEMPT_* for F23 path (c)
+ * @epoch: cycles per epoch (F51)
+ * @g_max: failed rounds before splitting an independent kernel (F24)
+ * @task_slots: task table slots (F13)
+ * @max_channels: channels (F11)
+ * @num_windows: rotating priority windows, 0 = off (F22)
+ * @window: length of window s in cycles (promotes priority s); decreasing
+ * @switch_cost: cycles a switched-out block pays when it comes back
+ *	(save plus restore, switch mode), at most VGPU_MAX_LATENCY
+ * @throttle: the device is in throttle mode (F26)
+ * @throttle_sms: in throttle mode, SMs 0..throttle_sms-1 are used
+ * @save_slots: switched-out blocks that can be held at once
+ * @timing: latencies, power weights (from calibration), power window nx
+ *	and hold_max of the SM engines (timing.h, F04, F25, F35)
+ * @res_weight: a_h of the "resource" policy (struct vgpu_policy_ctx)
+ */
+struct vgpu_gpu_params {
+	char policy[VGPU_POLICY_NAME_LEN];
+	u32 preempt;
+	u32 epoch;
+	u32 g_max;
+	u32 task_slots;
+	u32 max_channels;
+	u32 num_windows;
+	u32 window[VGPU_GPU_MAX_WINDOWS];
+	u32 switch_cost;
+	u32 throttle;
+	u32 throttle_sms;
+	u32 save_slots;
+	struct vgpu_isa_timing timing;
+	u32 res_weight[4];
+};
+
+/**
+ * struct vgpu_gpu_kernel - a kernel descriptor (F10), caller-allocated
+ * @id: caller's id, reported in events
+ * @channel: channel it is submitted to
+ * @prio: priority, 0 highest, < num_prios
+ * @grid: blocks
+ * @threads: threads per block
+ * @regs: registers per thread
+ * @smem: shared memory per block in bytes
+ * @flags: VGPU_KF_*
+ * @quota: launch quota (F26), 0 = none
+ * @arrival: cycle at which it arrives
+ * @affinity: SM affinity mask, all zero = every SM (F26)
+ * @prog: validated program (F04)
+ * @n_insns: its length
+ * @match: caller storage for @n_insns LOOP/ENDLOOP links
+ * @state: VGPU_KS_*; written by the core
+ * @eff_prio: current priority (the lowest after a split, F24)
+ * @desc: what the SM engines see (id, geometry, shape, program)
+ * @split_desc: the single-warp sub-blocks after a split (F24): sub-block
+ *	b * warps + w is warp w of block b
+ * @uses_bar: the program uses BAR (F23 barrier rule)
+ * @split: blocks from @split_from on are single-warp sub-blocks (F24)
+ * @split_from: first split block
+ * @warps: warps per original block
+ * @units: dispatch units: blocks, or blocks + sub-blocks after a split
+ * @next_unit: next undispatched unit
+ * @inflight: units on SMs (resident or pending)
+ * @done_units: units completed
+ * @nsaved: switched-out units waiting to come back
+ * @saved: their records
+ * @quota_used: blocks dispatched since the kernel last yielded (F26)
+ * @slot: task table slot, or ~0
+ * @preempted: times one of its blocks was switched out
+ * @busy_arrival: on arrival every SM was busy with lower-priority work
+ * @seen: the controller has seen it arrive
+ * @t_submit: arrival cycle (virtual timestamp, F60 query)
+ * @t_dispatch: first dispatch cycle, or VGPU_GPU_NO_CYCLE
+ * @t_start: first warp start cycle, or VGPU_GPU_NO_CYCLE
+ * @t_end: completion cycle, or VGPU_GPU_NO_CYCLE
+ * @seq: submission sequence number
+ * @chan_node: link in the channel FIFO (F11)
+ * @table_node: link in the kernel state table (F12)
+ */
+struct vgpu_gpu_kernel {
+	u32 id;
+	u32 channel;
+	u32 prio;
+	u32 grid;
+	u32 threads;
+	u32 regs;
+	u32 smem;
+	u32 flags;
+	u32 quota;
+	u64 arrival;
+	u64 affinity[VGPU_GPU_AFF_WORDS];
+	const struct vgpu_insn *prog;
+	u32 n_insns;
+	u16 *match;
+
+	u32 state;
+	u32 eff_prio;
+	struct vgpu_kernel_desc desc;
+	struct vgpu_kernel_desc split_desc;
+	bool uses_bar;
+	bool split;
+	u32 split_from;
+	u32 warps;
+	u32 units;
+	u32 next_unit;
+	u32 inflight;
+	u32 done_units;
+	u32 nsaved;
+	struct list_head saved;
+	u32 quota_used;
+	u32 slot;
+	u32 preempted;
+	bool busy_arrival;
+	bool seen;
+	u64 t_submit;
+	u64 t_dispatch;
+	u64 t_start;
+	u64 t_end;
+	u64 seq;
+	struct list_head chan_node;
+	struct list_head table_node;
+};
+
+/**
+ * struct vgpu_gpu_channel - a channel (F11)
+ * @used: the channel exists
+ * @prio: its default priority (informative; kernels carry their own)
+ * @selected: F21 "selected" flag per priority, bit p
+ * @fifo: its kernels in submission order
+ */
+struct vgpu_gpu_channel {
+	bool used;
+	u32 prio;
+	u32 selected;
+	struct list_head fifo;
+};
+
+/**
+ * struct vgpu_gpu_stats - device counters
+ * @decisions: dispatch decisions (one kernel, one SM, >= 1 block)
+ * @blocks: units dispatched
+ * @preemptions: blocks switched out or overtaken through path (c)
+ * @resumes: switched-out blocks restored
+ * @splits: F24 splits
+ * @evictions: F13 evictions
+ * @failed_rounds: dispatches that matched nothing with work waiting
+ * @events: events emitted
+ */
+struct vgpu_gpu_stats {
+	u64 decisions;
+	u64 blocks;
+	u64 preemptions;
+	u64 resumes;
+	u64 splits;
+	u64 evictions;
+	u64 failed_rounds;
+	u64 events;
+};
+
+/**
+ * struct vgpu_gpu_shadow - what the controller knows of one block slot
+ * @k: the kernel of the block in the slot, NULL if free
+ * @unit: dispatch unit it carries
+ * @start_at: first warp start, VGPU_GPU_NO_CYCLE before
+ * @done_at: cycle its last warp exited
+ * @done: the block completed in the running epoch
+ * @start_seen: @start_at was accounted
+ */
+struct vgpu_gpu_shadow {
+	struct vgpu_gpu_kernel *k;
+	u32 unit;
+	u64 start_at;
+	u64 done_at;
+	bool done;
+	bool start_seen;
+};
+
+/**
+ * struct vgpu_gpu_sm - one SM of the device
+ * @sm: its execution engine
+ * @pool: its warp context pool (max_warps_per_sm contexts)
+ * @shadow: per block slot of @sm
+ * @ev: block-level events of the running epoch, in emission order
+ * @nev: events in @ev
+ * @evcap: capacity of @ev
+ * @lost: events that did not fit @ev (never expected; counted)
+ */
+struct vgpu_gpu_sm {
+	struct vgpu_sm sm;
+	struct vgpu_worker_pool pool;
+	struct vgpu_gpu_shadow shadow[VGPU_MAX_BLOCKS_PER_SM];
+	struct vgpu_event *ev;
+	u32 nev;
+	u32 evcap;
+	u64 lost;
+};
+
+/**
+ * struct vgpu_gpu_saved - a switched-out block waiting to come back
+ * @node: link in its kernel's saved list or the device free list
+ * @unit: the dispatch unit it carries
+ * @start_at: its first warp start
+ * @s: the engine's saved state
+ */
+struct vgpu_gpu_saved {
+	struct list_head node;
+	u32 unit;
+	u64 start_at;
+	struct vgpu_sm_saved s;
+};
+
+/**
+ * struct vgpu_gpu - one device's global controller
+ * @cfg: configuration (F01-F03)
+ * @p: scheduling parameters
+ * @policy: the SM-choice policy in use
+ * @now: the current epoch boundary
+ * @epoch_end: where the SMs are advanced to next
+ * @gated: dispatch held (F52 gate)
+ * @sm: the SMs, @cfg.num_sms entries
+ * @chan: channels
+ * @slot: task table, NULL = free slot
+ * @slot_dealloc: deallocation request pending on the slot (F13)
+ * @kernels: kernel state table (F12), submission order
+ * @nkernels: its length
+ * @fail_rounds: consecutive failed rounds (F24)
+ * @rr_next: round-robin pointer (F25)
+ * @sm_rank: fixed SM priority list as ranks (F25 ties)
+ * @saved_free: free switched-out block records
+ * @cands: scratch for policy candidates
+ * @cursor: scratch: one merge cursor per SM
+ * @scratch: scratch SM state for switch feasibility
+ * @scratch_place: scratch placement record for the same
+ * @hash: FNV-1a hash of every controller event so far
+ * @sink: event sink or NULL
+ * @sink_cookie: its cookie
+ * @seq: submission / block sequence counter
+ * @stats: counters
+ */
+struct vgpu_gpu {
+	struct vgpu_config cfg;
+	struct vgpu_gpu_params p;
+	struct vgpu_policy *policy;
+	u64 now;
+	u64 epoch_end;
+	bool gated;
+	struct vgpu_gpu_sm *sm;
+	struct vgpu_gpu_channel *chan;
+	struct vgpu_gpu_kernel **slot;
+	u8 *slot_dealloc;
+	struct list_head kernels;
+	u32 nkernels;
+	u32 fail_rounds;
+	u32 rr_next;
+	u16 *sm_rank;
+	struct list_head saved_free;
+	struct vgpu_policy_sm *cands;
+	u32 *cursor;
+	struct vgpu_sm_res scratch;
+	struct vgpu_block_place scratch_place;
+	u64 hash;
+	vgpu_trace_fn sink;
+	void *sink_cookie;
+	u64 seq;
+	struct vgpu_gpu_stats stats;
+};
+
+void vgpu_gpu_params_default(struct vgpu_gpu_params *p,
+			     const struct vgpu_config *cfg);
+int vgpu_gpu_params_validate(const struct vgpu_gpu_params *p,
+			     const struct vgpu_config *cfg,
+			     const char **bad_field);
+size_t vgpu_gpu_mem_size(const struct vgpu_config *cfg,
+			 const struct vgpu_gpu_params *p);
+int vgpu_gpu_init(struct vgpu_gpu *g, void *mem, size_t size,
+		  const struct vgpu_config *cfg,
+		  const struct vgpu_gpu_params *p,
+		  struct list_head *policies);
+void vgpu_gpu_fini(struct vgpu_gpu *g);
+void vgpu_gpu_set_sink(struct vgpu_gpu *g, vgpu_trace_fn fn, void *cookie);
+int vgpu_gpu_set_policy(struct vgpu_gpu *g, struct list_head *policies,
+			const char *name);
+void vgpu_gpu_set_sm_rank(struct vgpu_gpu *g, const u16 *order, u32 n);
+
+int vgpu_gpu_channel_add(struct vgpu_gpu *g, u32 ch, u32 prio);
+int vgpu_gpu_channel_remove(struct vgpu_gpu *g, u32 ch);
+int vgpu_gpu_submit(struct vgpu_gpu *g, struct vgpu_gpu_kernel *k);
+int vgpu_gpu_cancel(struct vgpu_gpu *g, struct vgpu_gpu_kernel *k);
+void vgpu_gpu_gate(struct vgpu_gpu *g, bool hold);
+
+u64 vgpu_gpu_dispatch(struct vgpu_gpu *g);
+void vgpu_gpu_advance_sm(struct vgpu_gpu *g, u32 sm);
+void vgpu_gpu_advance_range(struct vgpu_gpu *g, u32 first, u32 count);
+bool vgpu_gpu_idle(const struct vgpu_gpu *g);
+u64 vgpu_gpu_next_arrival(const struct vgpu_gpu *g);
+
+bool vgpu_gpu_kernel_finished(const struct vgpu_gpu_kernel *k);
+u32 vgpu_gpu_sm_top_prio(const struct vgpu_gpu *g, u32 sm);
+u64 vgpu_gpu_sm_power(const struct vgpu_gpu *g, u32 sm);
+const struct vgpu_sm_res *vgpu_gpu_sm_res(const struct vgpu_gpu *g, u32 sm);
+bool vgpu_gpu_sm_empty(const struct vgpu_gpu *g, u32 sm);
+u32 vgpu_gpu_prio_rank(const struct vgpu_gpu *g, u64 cycle, u32 prio);
+u32 vgpu_gpu_window_at(const struct vgpu_gpu *g, u64 cycle);
+u64 vgpu_gpu_trace_hash(const struct vgpu_gpu *g);
+const char *vgpu_gpu_event_name(u32 type);
+
+#endif /* VGPU_CORE_GPU_H */

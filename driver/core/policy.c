@@ -1,0 +1,189 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * SM-choice policies (SPEC F25) and their registry (F27).
+ *
+ * Built in: "rr" (round-robin, seed 002), "avail" (most further blocks of
+ * this kernel fit, ties by the fixed SM priority list, seed 002),
+ * "resource" (largest weighted remaining resources sum a_h * r_h, seed 001
+ * embodiment 9) and "power" (smallest instruction-power history
+ * sum b_s * c_s over the last nx cycles, seed 001 embodiment 10).
+ */
+#include "vgpu_os.h"
+#include "policy.h"
+
+static bool vgpu_policy_streq(const char *a, const char *b)
+{
+	while (*a && *a == *b) {
+		a++;
+		b++;
+	}
+	return *a == *b;
+}
+
+/* Is candidate @i preferred to candidate @best on a tie? (lower rank) */
+static bool vgpu_policy_rank_before(const struct vgpu_policy_ctx *ctx,
+				    const struct vgpu_policy_sm *c, u32 i,
+				    u32 best)
+{
+	return ctx->sm_rank[c[i].sm] < ctx->sm_rank[c[best].sm];
+}
+
+static u32 vgpu_policy_rr_choose(const struct vgpu_policy_ctx *ctx,
+				 const struct vgpu_policy_sm *c, u32 n)
+{
+	u32 i;
+
+	for (i = 0; i < n; i++)
+		if (c[i].sm >= ctx->rr_next)
+			return i;
+	return 0;
+}
+
+static u32 vgpu_policy_avail_choose(const struct vgpu_policy_ctx *ctx,
+				    const struct vgpu_policy_sm *c, u32 n)
+{
+	u32 i, best = 0, v, best_v;
+
+	best_v = vgpu_sm_res_blocks_fit(c[0].res, ctx->shape);
+	for (i = 1; i < n; i++) {
+		v = vgpu_sm_res_blocks_fit(c[i].res, ctx->shape);
+		if (v > best_v ||
+		    (v == best_v && vgpu_policy_rank_before(ctx, c, i, best))) {
+			best = i;
+			best_v = v;
+		}
+	}
+	return best;
+}
+
+/**
+ * vgpu_policy_weighted_free() - weighted remaining resources of an SM (F25)
+ * @res: the SM
+ * @weight: a_h for [free register units, free warp slots, free shared
+ *	memory units, free block slots]
+ *
+ * Return: sum of a_h * r_h.
+ */
+u64 vgpu_policy_weighted_free(const struct vgpu_sm_res *res,
+			      const u32 *weight)
+{
+	u64 regs = 0;
+	u32 p;
+
+	for (p = 0; p < res->subparts; p++)
+		regs += vgpu_bmap_weight(res->regs[p], res->reg_units);
+	return regs * weight[0] +
+	       (u64)(res->max_warps - res->warps_total) * weight[1] +
+	       (u64)vgpu_bmap_weight(res->smem, res->smem_units) * weight[2] +
+	       (u64)(res->max_blocks - res->blocks_used) * weight[3];
+}
+
+static u32 vgpu_policy_resource_choose(const struct vgpu_policy_ctx *ctx,
+				       const struct vgpu_policy_sm *c, u32 n)
+{
+	u32 i, best = 0;
+	u64 v, best_v;
+
+	best_v = vgpu_policy_weighted_free(c[0].res, ctx->res_weight);
+	for (i = 1; i < n; i++) {
+		v = vgpu_policy_weighted_free(c[i].res, ctx->res_weight);
+		if (v > best_v ||
+		    (v == best_v && vgpu_policy_rank_before(ctx, c, i, best))) {
+			best = i;
+			best_v = v;
+		}
+	}
+	return best;
+}
+
+static u32 vgpu_policy_power_choose(const struct vgpu_policy_ctx *ctx,
+				    const struct vgpu_policy_sm *c, u32 n)
+{
+	u32 i, best = 0;
+
+	for (i = 1; i < n; i++)
+		if (c[i].power < c[best].power ||
+		    (c[i].power == c[best].power &&
+		     vgpu_policy_rank_before(ctx, c, i, best)))
+			best = i;
+	return best;
+}
+
+static struct vgpu_policy vgpu_policy_builtin[] = {
+	{ .name = "rr", .choose = vgpu_policy_rr_choose },
+	{ .name = "avail", .choose = vgpu_policy_avail_choose },
+	{ .name = "resource", .choose = vgpu_policy_resource_choose },
+	{ .name = "power", .choose = vgpu_policy_power_choose },
+};
+
+/**
+ * vgpu_policy_registry_init() - a registry holding the built-in policies
+ * @registry: list head to initialise
+ *
+ * The built-in ops tables are static, so they are linked into one registry
+ * at a time (the module has exactly one; a native program calls this once
+ * per registry it uses and forgets the previous one).
+ * Protected by: caller.
+ */
+void vgpu_policy_registry_init(struct list_head *registry)
+{
+	u32 i;
+
+	INIT_LIST_HEAD(registry);
+	for (i = 0; i < ARRAY_SIZE(vgpu_policy_builtin); i++)
+		list_add_tail(&vgpu_policy_builtin[i].node, registry);
+}
+
+/**
+ * vgpu_policy_find() - look a policy up by name (F27)
+ * @registry: the registry
+ * @name: its name
+ *
+ * Protected by: caller (the registry lock of the module).
+ *
+ * Return: the policy, or NULL.
+ */
+struct vgpu_policy *vgpu_policy_find(struct list_head *registry,
+				     const char *name)
+{
+	struct vgpu_policy *pol;
+
+	if (!name)
+		return NULL;
+	list_for_each_entry(pol, registry, node)
+		if (vgpu_policy_streq(pol->name, name))
+			return pol;
+	return NULL;
+}
+
+/**
+ * vgpu_policy_register() - add a policy to a registry (F27)
+ * @registry: the registry
+ * @pol: the policy; its name must be non-empty and NUL-terminated
+ *
+ * Protected by: caller.
+ *
+ * Return: 0, -EINVAL for a bad name or no choose op, -EEXIST if the name
+ * is taken.
+ */
+int vgpu_policy_register(struct list_head *registry, struct vgpu_policy *pol)
+{
+	if (!pol->choose || !pol->name[0] ||
+	    pol->name[VGPU_POLICY_NAME_LEN - 1])
+		return -EINVAL;
+	if (vgpu_policy_find(registry, pol->name))
+		return -EEXIST;
+	list_add_tail(&pol->node, registry);
+	return 0;
+}
+
+/**
+ * vgpu_policy_unregister() - remove a policy from its registry
+ * @pol: a registered policy no device uses any more
+ *
+ * Protected by: caller.
+ */
+void vgpu_policy_unregister(struct vgpu_policy *pol)
+{
+	list_del_init(&pol->node);
+}

@@ -1,0 +1,109 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * workload.h - workload files of vgpu-sim run and vgpuctl run (SPEC F66).
+ *
+ * A workload is a JSON document (parsed with libjson-c) describing a
+ * device (preset or custom configuration, policy, preemption mode,
+ * priority windows, ...) and a list of kernels.  The format is described
+ * in Documentation/workloads.rst.  Part of libvgpu.
+ */
+#ifndef VGPU_WORKLOAD_H
+#define VGPU_WORKLOAD_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "config.h"
+#include "gpu.h"
+#include <vgpu/vasm.h>
+
+#define VGPU_WL_NAME_LEN	64
+
+/**
+ * struct vgpu_wl_kernel - one kernel of a workload
+ * @name: unique name, reported in results
+ * @channel: channel number
+ * @prio: priority (0 highest)
+ * @arrival: arrival cycle
+ * @grid: blocks
+ * @threads: threads per block
+ * @regs: registers per thread
+ * @smem: shared memory per block, bytes
+ * @flags: VGPU_KF_*
+ * @quota: launch quota, 0 = none
+ * @affinity: SM mask, all zero = every SM
+ * @cancel_at: cycle at which the runner cancels it, 0 = never
+ * @prog: the assembled, validated program
+ */
+struct vgpu_wl_kernel {
+	char name[VGPU_WL_NAME_LEN];
+	uint32_t channel;
+	uint32_t prio;
+	uint64_t arrival;
+	uint32_t grid;
+	uint32_t threads;
+	uint32_t regs;
+	uint32_t smem;
+	uint32_t flags;
+	uint32_t quota;
+	uint64_t affinity[VGPU_GPU_AFF_WORDS];
+	uint64_t cancel_at;
+	struct vgpu_vasm_prog prog;
+};
+
+/**
+ * struct vgpu_workload - a parsed workload file
+ * @cfg: device configuration
+ * @params: scheduling parameters
+ * @sm_order: fixed SM priority list (F25 ties), @n_sm_order entries
+ * @n_sm_order: entries in @sm_order, 0 = SM index order
+ * @kernels: @nkernels kernels (malloc'd)
+ * @nkernels: number of kernels
+ */
+struct vgpu_workload {
+	struct vgpu_config cfg;
+	struct vgpu_gpu_params params;
+	uint16_t sm_order[VGPU_MAX_SMS];
+	uint32_t n_sm_order;
+	struct vgpu_wl_kernel *kernels;
+	uint32_t nkernels;
+};
+
+/**
+ * vgpu_workload_load() - read and check a workload file
+ * @path: the file
+ * @wl: result (free with vgpu_workload_free(), also after an error)
+ * @err: first error as "FILE: POSITION: FIELD: message"; POSITION is
+ *	LINE:COLUMN for JSON syntax errors and a JSON path such as
+ *	kernels[2] for the others
+ * @errlen: size of @err
+ *
+ * Return: 0, -EINVAL for a bad file, -ENOMEM, or a negative errno of a
+ * failed read.
+ */
+int vgpu_workload_load(const char *path, struct vgpu_workload *wl,
+		       char *err, size_t errlen);
+
+/**
+ * vgpu_workload_free() - release a workload
+ * @wl: the workload (may be zeroed)
+ */
+void vgpu_workload_free(struct vgpu_workload *wl);
+
+/**
+ * vgpu_preempt_name() - name of a preemption mode
+ * @mode: VGPU_PREEMPT_*
+ *
+ * Return: "drain", "warp", "switch" or "?".
+ */
+const char *vgpu_preempt_name(unsigned int mode);
+
+/**
+ * vgpu_preempt_parse() - preemption mode by name
+ * @name: "drain", "warp" or "switch"
+ *
+ * Return: VGPU_PREEMPT_*, or -1.
+ */
+int vgpu_preempt_parse(const char *name);
+
+#endif /* VGPU_WORKLOAD_H */

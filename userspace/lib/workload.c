@@ -1,0 +1,682 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * workload.c - workload file loader (JSON via libjson-c), see
+ * Documentation/workloads.rst.  Every error names the file, the position
+ * (LINE:COLUMN for syntax errors, a JSON path otherwise) and the field.
+ */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <json-c/json.h>
+
+#include <vgpu/workload.h>
+
+struct vgpu_wl_ctx {
+	const char *path;
+	char *err;
+	size_t errlen;
+	int failed;
+};
+
+__attribute__((format(printf, 4, 5)))
+static int vgpu_wl_err(struct vgpu_wl_ctx *c, const char *pos,
+		       const char *field, const char *fmt, ...)
+{
+	char msg[256];
+	va_list ap;
+
+	if (c->failed)
+		return -EINVAL;
+	c->failed = 1;
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	if (c->err && c->errlen)
+		snprintf(c->err, c->errlen, "%s: %s: %s: %s", c->path, pos,
+			 field, msg);
+	return -EINVAL;
+}
+
+static const char *const vgpu_wl_preempt_names[] = {
+	[VGPU_PREEMPT_DRAIN] = "drain",
+	[VGPU_PREEMPT_WARP] = "warp",
+	[VGPU_PREEMPT_SWITCH] = "switch",
+};
+
+const char *vgpu_preempt_name(unsigned int mode)
+{
+	if (mode >= sizeof(vgpu_wl_preempt_names) / sizeof(char *))
+		return "?";
+	return vgpu_wl_preempt_names[mode];
+}
+
+int vgpu_preempt_parse(const char *name)
+{
+	unsigned int i;
+
+	for (i = 0; i < sizeof(vgpu_wl_preempt_names) / sizeof(char *); i++)
+		if (!strcmp(name, vgpu_wl_preempt_names[i]))
+			return i;
+	return -1;
+}
+
+static const char *const vgpu_wl_class_names[VGPU_ISA_NUM_CLASSES] = {
+	"mov", "load", "store", "mma", "cmp", "bra", "alu",
+};
+
+/* An unsigned integer <= max. */
+static int vgpu_wl_uint(struct vgpu_wl_ctx *c, const char *pos,
+			const char *field, json_object *v, uint64_t max,
+			uint64_t *out)
+{
+	int64_t x;
+
+	if (!json_object_is_type(v, json_type_int))
+		return vgpu_wl_err(c, pos, field, "expected an integer");
+	errno = 0;
+	x = json_object_get_int64(v);
+	if (x < 0 || errno || (uint64_t)x > max)
+		return vgpu_wl_err(c, pos, field,
+				   "expected an integer in 0..%llu",
+				   (unsigned long long)max);
+	*out = (uint64_t)x;
+	return 0;
+}
+
+static int vgpu_wl_u32(struct vgpu_wl_ctx *c, const char *pos,
+		       const char *field, json_object *v, uint32_t max,
+		       uint32_t *out)
+{
+	uint64_t x;
+	int ret = vgpu_wl_uint(c, pos, field, v, max, &x);
+
+	if (!ret)
+		*out = (uint32_t)x;
+	return ret;
+}
+
+static int vgpu_wl_str(struct vgpu_wl_ctx *c, const char *pos,
+		       const char *field, json_object *v, const char **out)
+{
+	if (!json_object_is_type(v, json_type_string))
+		return vgpu_wl_err(c, pos, field, "expected a string");
+	*out = json_object_get_string(v);
+	return 0;
+}
+
+/* Configuration fields that may be set one by one under device.config. */
+struct vgpu_wl_cfg_field {
+	const char *name;
+	size_t off;
+};
+
+#define VGPU_WL_CFG(f) { #f, offsetof(struct vgpu_config, f) }
+static const struct vgpu_wl_cfg_field vgpu_wl_cfg_fields[] = {
+	VGPU_WL_CFG(num_sms), VGPU_WL_CFG(subparts),
+	VGPU_WL_CFG(regs_per_subpart), VGPU_WL_CFG(reg_unit),
+	VGPU_WL_CFG(warps_per_subpart), VGPU_WL_CFG(max_warps_per_sm),
+	VGPU_WL_CFG(max_blocks_per_sm), VGPU_WL_CFG(max_barriers_per_sm),
+	VGPU_WL_CFG(smem_per_sm), VGPU_WL_CFG(smem_unit),
+	VGPU_WL_CFG(smem_reserve), VGPU_WL_CFG(smem_max_per_block),
+	VGPU_WL_CFG(max_threads_per_block), VGPU_WL_CFG(warp_size),
+	VGPU_WL_CFG(num_prios),
+};
+
+static int vgpu_wl_config(struct vgpu_wl_ctx *c, json_object *o,
+			  struct vgpu_config *cfg)
+{
+	size_t i;
+
+	if (!json_object_is_type(o, json_type_object))
+		return vgpu_wl_err(c, "device", "config", "expected an object");
+	json_object_object_foreach(o, key, v) {
+		for (i = 0; i < sizeof(vgpu_wl_cfg_fields) /
+			    sizeof(vgpu_wl_cfg_fields[0]); i++)
+			if (!strcmp(key, vgpu_wl_cfg_fields[i].name))
+				break;
+		if (i == sizeof(vgpu_wl_cfg_fields) /
+			 sizeof(vgpu_wl_cfg_fields[0]))
+			return vgpu_wl_err(c, "device.config", key,
+					   "unknown field");
+		if (vgpu_wl_u32(c, "device.config", key, v, UINT32_MAX,
+				(uint32_t *)((char *)cfg +
+					     vgpu_wl_cfg_fields[i].off)))
+			return -EINVAL;
+	}
+	cfg->preset = VGPU_CFG_PRESET_CUSTOM;
+	return 0;
+}
+
+static int vgpu_wl_class_table(struct vgpu_wl_ctx *c, const char *field,
+			       json_object *o, uint32_t *out)
+{
+	char pos[64];
+	int i;
+
+	snprintf(pos, sizeof(pos), "device.%s", field);
+	if (!json_object_is_type(o, json_type_object))
+		return vgpu_wl_err(c, "device", field, "expected an object");
+	json_object_object_foreach(o, key, v) {
+		for (i = 0; i < VGPU_ISA_NUM_CLASSES; i++)
+			if (!strcmp(key, vgpu_wl_class_names[i]))
+				break;
+		if (i == VGPU_ISA_NUM_CLASSES)
+			return vgpu_wl_err(c, pos, key,
+					   "unknown instruction class");
+		if (vgpu_wl_u32(c, pos, key, v, VGPU_MAX_ENERGY, &out[i]))
+			return -EINVAL;
+	}
+	return 0;
+}
+
+static int vgpu_wl_u32_array(struct vgpu_wl_ctx *c, const char *pos,
+			     const char *field, json_object *v,
+			     uint32_t maxn, uint32_t maxv, uint32_t *out,
+			     uint32_t *n)
+{
+	size_t i, len;
+
+	if (!json_object_is_type(v, json_type_array))
+		return vgpu_wl_err(c, pos, field, "expected an array");
+	len = json_object_array_length(v);
+	if (len > maxn)
+		return vgpu_wl_err(c, pos, field, "more than %u entries", maxn);
+	for (i = 0; i < len; i++)
+		if (vgpu_wl_u32(c, pos, field, json_object_array_get_idx(v, i),
+				maxv, &out[i]))
+			return -EINVAL;
+	*n = len;
+	return 0;
+}
+
+static int vgpu_wl_device(struct vgpu_wl_ctx *c, json_object *dev,
+			  struct vgpu_workload *wl)
+{
+	struct vgpu_gpu_params *p = &wl->params;
+	json_object *v;
+	const char *s, *bad;
+	uint32_t tmp[VGPU_MAX_SMS], n, i;
+	int mode;
+
+	if (dev && !json_object_is_type(dev, json_type_object))
+		return vgpu_wl_err(c, "(top)", "device", "expected an object");
+	s = "small";
+	if (dev && json_object_object_get_ex(dev, "preset", &v) &&
+	    vgpu_wl_str(c, "device", "preset", v, &s))
+		return -EINVAL;
+	if (vgpu_config_preset(&wl->cfg, s))
+		return vgpu_wl_err(c, "device", "preset",
+				   "unknown preset '%s' (small, a100, h100)", s);
+	if (dev && json_object_object_get_ex(dev, "config", &v) &&
+	    vgpu_wl_config(c, v, &wl->cfg))
+		return -EINVAL;
+	if (vgpu_config_validate(&wl->cfg, &bad))
+		return vgpu_wl_err(c, "device.config", bad ? bad : "?",
+				   "invalid configuration");
+	vgpu_gpu_params_default(p, &wl->cfg);
+	if (!dev)
+		return 0;
+	json_object_object_foreach(dev, key, val) {
+		if (!strcmp(key, "preset") || !strcmp(key, "config")) {
+			continue;
+		} else if (!strcmp(key, "policy")) {
+			if (vgpu_wl_str(c, "device", key, val, &s))
+				return -EINVAL;
+			if (!*s || strlen(s) >= VGPU_POLICY_NAME_LEN)
+				return vgpu_wl_err(c, "device", key,
+						   "bad policy name");
+			snprintf(p->policy, sizeof(p->policy), "%s", s);
+		} else if (!strcmp(key, "preempt")) {
+			if (vgpu_wl_str(c, "device", key, val, &s))
+				return -EINVAL;
+			mode = vgpu_preempt_parse(s);
+			if (mode < 0)
+				return vgpu_wl_err(c, "device", key,
+						   "unknown mode '%s' (drain, warp, switch)",
+						   s);
+			p->preempt = mode;
+		} else if (!strcmp(key, "epoch")) {
+			if (vgpu_wl_u32(c, "device", key, val,
+					VGPU_GPU_MAX_EPOCH, &p->epoch))
+				return -EINVAL;
+		} else if (!strcmp(key, "g_max")) {
+			if (vgpu_wl_u32(c, "device", key, val, UINT32_MAX,
+					&p->g_max))
+				return -EINVAL;
+		} else if (!strcmp(key, "task_slots")) {
+			if (vgpu_wl_u32(c, "device", key, val,
+					VGPU_GPU_MAX_SLOTS, &p->task_slots))
+				return -EINVAL;
+		} else if (!strcmp(key, "channels")) {
+			if (vgpu_wl_u32(c, "device", key, val,
+					VGPU_GPU_MAX_CHANNELS,
+					&p->max_channels))
+				return -EINVAL;
+		} else if (!strcmp(key, "windows")) {
+			if (vgpu_wl_u32_array(c, "device", key, val,
+					      VGPU_GPU_MAX_WINDOWS,
+					      VGPU_GPU_MAX_EPOCH, p->window,
+					      &p->num_windows))
+				return -EINVAL;
+		} else if (!strcmp(key, "switch_cost")) {
+			if (vgpu_wl_u32(c, "device", key, val,
+					VGPU_GPU_MAX_EPOCH, &p->switch_cost))
+				return -EINVAL;
+		} else if (!strcmp(key, "power_nx")) {
+			if (vgpu_wl_u32(c, "device", key, val,
+					VGPU_MAX_WINDOW, &p->timing.window))
+				return -EINVAL;
+		} else if (!strcmp(key, "ctrl_latency")) {
+			if (vgpu_wl_u32(c, "device", key, val,
+					VGPU_MAX_LATENCY,
+					&p->timing.ctrl_latency))
+				return -EINVAL;
+		} else if (!strcmp(key, "hold_max")) {
+			if (vgpu_wl_u32(c, "device", key, val, UINT32_MAX,
+					&p->timing.hold_max))
+				return -EINVAL;
+		} else if (!strcmp(key, "throttle")) {
+			if (!json_object_is_type(val, json_type_boolean))
+				return vgpu_wl_err(c, "device", key,
+						   "expected true or false");
+			p->throttle = json_object_get_boolean(val);
+		} else if (!strcmp(key, "throttle_sms")) {
+			if (vgpu_wl_u32(c, "device", key, val, VGPU_MAX_SMS,
+					&p->throttle_sms))
+				return -EINVAL;
+		} else if (!strcmp(key, "save_slots")) {
+			if (vgpu_wl_u32(c, "device", key, val,
+					4 * VGPU_MAX_SMS, &p->save_slots))
+				return -EINVAL;
+		} else if (!strcmp(key, "latency")) {
+			if (vgpu_wl_class_table(c, key, val,
+						p->timing.latency))
+				return -EINVAL;
+		} else if (!strcmp(key, "power_weight")) {
+			if (vgpu_wl_class_table(c, key, val,
+						p->timing.weight))
+				return -EINVAL;
+		} else if (!strcmp(key, "res_weight")) {
+			if (vgpu_wl_u32_array(c, "device", key, val, 4, 1 << 20,
+					      p->res_weight, &n))
+				return -EINVAL;
+			if (n != 4)
+				return vgpu_wl_err(c, "device", key,
+						   "expected 4 weights");
+		} else if (!strcmp(key, "sm_order")) {
+			if (vgpu_wl_u32_array(c, "device", key, val,
+					      wl->cfg.num_sms,
+					      wl->cfg.num_sms - 1, tmp, &n))
+				return -EINVAL;
+			for (i = 0; i < n; i++)
+				wl->sm_order[i] = tmp[i];
+			wl->n_sm_order = n;
+		} else {
+			return vgpu_wl_err(c, "device", key, "unknown field");
+		}
+	}
+	if (vgpu_gpu_params_validate(p, &wl->cfg, &bad))
+		return vgpu_wl_err(c, "device", bad ? bad : "?",
+				   "invalid value");
+	return 0;
+}
+
+static int vgpu_wl_program(struct vgpu_wl_ctx *c, const char *pos,
+			   const char *field, json_object *v,
+			   struct vgpu_wl_kernel *k)
+{
+	char msg[256], name[512];
+	char *src = NULL;
+	size_t len = 0, i, n;
+	const char *line;
+	int ret;
+
+	if (json_object_is_type(v, json_type_string)) {
+		src = strdup(json_object_get_string(v));
+		if (!src)
+			return -ENOMEM;
+		len = strlen(src);
+	} else if (json_object_is_type(v, json_type_array)) {
+		n = json_object_array_length(v);
+		for (i = 0; i < n; i++) {
+			json_object *e = json_object_array_get_idx(v, i);
+			char *nsrc;
+
+			if (!json_object_is_type(e, json_type_string)) {
+				free(src);
+				return vgpu_wl_err(c, pos, field,
+						   "expected strings (lines)");
+			}
+			line = json_object_get_string(e);
+			nsrc = realloc(src, len + strlen(line) + 2);
+			if (!nsrc) {
+				free(src);
+				return -ENOMEM;
+			}
+			src = nsrc;
+			memcpy(src + len, line, strlen(line));
+			len += strlen(line);
+			src[len++] = '\n';
+			src[len] = 0;
+		}
+	} else {
+		return vgpu_wl_err(c, pos, field,
+				   "expected vasm text or an array of lines");
+	}
+	snprintf(name, sizeof(name), "%s: %s.%s", c->path, pos, field);
+	ret = vgpu_vasm_assemble(name, src ? src : "", len, 0, &k->prog, msg,
+				 sizeof(msg));
+	free(src);
+	if (ret == -ENOMEM)
+		return ret;
+	if (ret)
+		return vgpu_wl_err(c, pos, field, "%s", msg);
+	return 0;
+}
+
+static int vgpu_wl_program_file(struct vgpu_wl_ctx *c, const char *pos,
+				json_object *v, struct vgpu_wl_kernel *k)
+{
+	char msg[512], file[1024];
+	const char *s, *slash;
+	int ret;
+
+	if (vgpu_wl_str(c, pos, "program_file", v, &s))
+		return -EINVAL;
+	slash = strrchr(c->path, '/');
+	if (s[0] != '/' && slash)
+		snprintf(file, sizeof(file), "%.*s/%s",
+			 (int)(slash - c->path), c->path, s);
+	else
+		snprintf(file, sizeof(file), "%s", s);
+	ret = vgpu_vasm_assemble_file(file, 0, &k->prog, msg, sizeof(msg));
+	if (ret == -ENOMEM)
+		return ret;
+	if (ret)
+		return vgpu_wl_err(c, pos, "program_file", "%s", msg);
+	return 0;
+}
+
+static const struct {
+	const char *name;
+	uint32_t flag;
+} vgpu_wl_flags[] = {
+	{ "independent", VGPU_KF_INDEPENDENT },
+	{ "sequential", VGPU_KF_SEQUENTIAL },
+	{ "throttle", VGPU_KF_THROTTLE },
+};
+
+static int vgpu_wl_kernel_flags(struct vgpu_wl_ctx *c, const char *pos,
+				json_object *v, uint32_t *flags)
+{
+	size_t i, j, n;
+	const char *s;
+
+	if (!json_object_is_type(v, json_type_array))
+		return vgpu_wl_err(c, pos, "flags", "expected an array");
+	n = json_object_array_length(v);
+	for (i = 0; i < n; i++) {
+		if (vgpu_wl_str(c, pos, "flags",
+				json_object_array_get_idx(v, i), &s))
+			return -EINVAL;
+		for (j = 0; j < sizeof(vgpu_wl_flags) /
+			    sizeof(vgpu_wl_flags[0]); j++)
+			if (!strcmp(s, vgpu_wl_flags[j].name))
+				break;
+		if (j == sizeof(vgpu_wl_flags) / sizeof(vgpu_wl_flags[0]))
+			return vgpu_wl_err(c, pos, "flags",
+					   "unknown flag '%s' (independent, sequential, throttle)",
+					   s);
+		*flags |= vgpu_wl_flags[j].flag;
+	}
+	return 0;
+}
+
+static int vgpu_wl_kernel(struct vgpu_wl_ctx *c, struct vgpu_workload *wl,
+			  uint32_t idx, json_object *o)
+{
+	struct vgpu_wl_kernel *k = &wl->kernels[idx];
+	uint32_t aff[VGPU_MAX_SMS], n, i;
+	bool have_prog = false, have_grid = false, have_threads = false;
+	const char *s;
+	char pos[32];
+	int ret;
+
+	snprintf(pos, sizeof(pos), "kernels[%u]", idx);
+	if (!json_object_is_type(o, json_type_object))
+		return vgpu_wl_err(c, pos, "(kernel)", "expected an object");
+	k->regs = 32;
+	json_object_object_foreach(o, key, v) {
+		if (!strcmp(key, "name")) {
+			if (vgpu_wl_str(c, pos, key, v, &s))
+				return -EINVAL;
+			if (!*s || strlen(s) >= VGPU_WL_NAME_LEN ||
+			    strpbrk(s, " \t\n="))
+				return vgpu_wl_err(c, pos, key,
+						   "1-63 characters, no blanks or '='");
+			snprintf(k->name, sizeof(k->name), "%s", s);
+		} else if (!strcmp(key, "channel")) {
+			ret = vgpu_wl_u32(c, pos, key, v,
+					  wl->params.max_channels - 1,
+					  &k->channel);
+		} else if (!strcmp(key, "priority")) {
+			ret = vgpu_wl_u32(c, pos, key, v,
+					  wl->cfg.num_prios - 1, &k->prio);
+		} else if (!strcmp(key, "arrival")) {
+			ret = vgpu_wl_uint(c, pos, key, v, 1ULL << 48,
+					   &k->arrival);
+		} else if (!strcmp(key, "cancel_at")) {
+			ret = vgpu_wl_uint(c, pos, key, v, 1ULL << 48,
+					   &k->cancel_at);
+		} else if (!strcmp(key, "grid")) {
+			have_grid = true;
+			ret = vgpu_wl_u32(c, pos, key, v, 1U << 24, &k->grid);
+			if (!ret && !k->grid)
+				ret = vgpu_wl_err(c, pos, key, "must be >= 1");
+		} else if (!strcmp(key, "threads")) {
+			have_threads = true;
+			ret = vgpu_wl_u32(c, pos, key, v,
+					  wl->cfg.max_threads_per_block,
+					  &k->threads);
+			if (!ret && !k->threads)
+				ret = vgpu_wl_err(c, pos, key, "must be >= 1");
+		} else if (!strcmp(key, "regs")) {
+			ret = vgpu_wl_u32(c, pos, key, v,
+					  VGPU_MAX_REGS_PER_THREAD, &k->regs);
+		} else if (!strcmp(key, "smem")) {
+			ret = vgpu_wl_u32(c, pos, key, v,
+					  wl->cfg.smem_max_per_block, &k->smem);
+		} else if (!strcmp(key, "quota")) {
+			ret = vgpu_wl_u32(c, pos, key, v, UINT32_MAX,
+					  &k->quota);
+		} else if (!strcmp(key, "flags")) {
+			ret = vgpu_wl_kernel_flags(c, pos, v, &k->flags);
+		} else if (!strcmp(key, "affinity")) {
+			ret = vgpu_wl_u32_array(c, pos, key, v, wl->cfg.num_sms,
+						wl->cfg.num_sms - 1, aff, &n);
+			for (i = 0; !ret && i < n; i++)
+				k->affinity[aff[i] / 64] |= 1ULL << (aff[i] % 64);
+			if (!ret && !n)
+				ret = vgpu_wl_err(c, pos, key,
+						  "must list at least one SM");
+		} else if (!strcmp(key, "program")) {
+			if (have_prog)
+				return vgpu_wl_err(c, pos, key,
+						   "program given twice");
+			have_prog = true;
+			ret = vgpu_wl_program(c, pos, key, v, k);
+		} else if (!strcmp(key, "program_file")) {
+			if (have_prog)
+				return vgpu_wl_err(c, pos, key,
+						   "program given twice");
+			have_prog = true;
+			ret = vgpu_wl_program_file(c, pos, v, k);
+		} else {
+			ret = vgpu_wl_err(c, pos, key, "unknown field");
+		}
+		if (ret)
+			return ret;
+	}
+	if (!k->name[0])
+		return vgpu_wl_err(c, pos, "name", "missing");
+	if (!have_grid)
+		return vgpu_wl_err(c, pos, "grid", "missing");
+	if (!have_threads)
+		return vgpu_wl_err(c, pos, "threads", "missing");
+	if (!have_prog)
+		return vgpu_wl_err(c, pos, "program", "missing");
+	for (i = 0; i < idx; i++)
+		if (!strcmp(wl->kernels[i].name, k->name))
+			return vgpu_wl_err(c, pos, "name",
+					   "'%s' already used by kernels[%u]",
+					   k->name, i);
+	return 0;
+}
+
+static int vgpu_wl_parse(struct vgpu_wl_ctx *c, const char *text, size_t len,
+			 struct vgpu_workload *wl)
+{
+	struct json_tokener *tok;
+	enum json_tokener_error jerr;
+	json_object *root, *v, *dev = NULL, *kernels = NULL;
+	size_t off, i, n, line = 1, col = 1;
+	char pos[48];
+	int ret = 0;
+
+	tok = json_tokener_new();
+	if (!tok)
+		return -ENOMEM;
+	root = json_tokener_parse_ex(tok, text, len);
+	jerr = json_tokener_get_error(tok);
+	off = json_tokener_get_parse_end(tok);
+	if (!root || jerr != json_tokener_success || off < len) {
+		if (jerr == json_tokener_continue)
+			jerr = json_tokener_error_parse_eof;
+		for (i = 0; i < off && i < len; i++) {
+			if (text[i] == '\n') {
+				line++;
+				col = 1;
+			} else {
+				col++;
+			}
+		}
+		snprintf(pos, sizeof(pos), "%zu:%zu", line, col);
+		ret = vgpu_wl_err(c, pos, "(syntax)", "%s",
+				  root ? "trailing data after the document" :
+				  json_tokener_error_desc(jerr));
+		goto out;
+	}
+	if (!json_object_is_type(root, json_type_object)) {
+		ret = vgpu_wl_err(c, "(top)", "(document)",
+				  "expected an object");
+		goto out;
+	}
+	json_object_object_foreach(root, key, val) {
+		if (!strcmp(key, "device"))
+			dev = val;
+		else if (!strcmp(key, "kernels"))
+			kernels = val;
+		else if (strcmp(key, "comment") && strcmp(key, "name")) {
+			ret = vgpu_wl_err(c, "(top)", key, "unknown field");
+			goto out;
+		}
+	}
+	ret = vgpu_wl_device(c, dev, wl);
+	if (ret)
+		goto out;
+	if (!kernels || !json_object_is_type(kernels, json_type_array) ||
+	    !json_object_array_length(kernels)) {
+		ret = vgpu_wl_err(c, "(top)", "kernels",
+				  "expected a non-empty array");
+		goto out;
+	}
+	n = json_object_array_length(kernels);
+	if (n > 65536) {
+		ret = vgpu_wl_err(c, "(top)", "kernels", "too many kernels");
+		goto out;
+	}
+	wl->kernels = calloc(n, sizeof(*wl->kernels));
+	if (!wl->kernels) {
+		ret = -ENOMEM;
+		goto out;
+	}
+	wl->nkernels = n;
+	for (i = 0; i < n; i++) {
+		v = json_object_array_get_idx(kernels, i);
+		ret = vgpu_wl_kernel(c, wl, i, v);
+		if (ret)
+			goto out;
+	}
+out:
+	if (root)
+		json_object_put(root);
+	json_tokener_free(tok);
+	return ret;
+}
+
+int vgpu_workload_load(const char *path, struct vgpu_workload *wl,
+		       char *err, size_t errlen)
+{
+	struct vgpu_wl_ctx c = { .path = path, .err = err, .errlen = errlen };
+	char *text = NULL;
+	size_t len = 0, cap = 0, got;
+	FILE *f;
+	int ret;
+
+	memset(wl, 0, sizeof(*wl));
+	if (err && errlen)
+		err[0] = 0;
+	f = fopen(path, "r");
+	if (!f) {
+		ret = -errno;
+		if (err && errlen)
+			snprintf(err, errlen, "%s: %s", path, strerror(errno));
+		return ret;
+	}
+	for (;;) {
+		if (len + 4096 > cap) {
+			char *nt;
+
+			cap = cap ? 2 * cap : 16384;
+			nt = realloc(text, cap + 1);
+			if (!nt) {
+				free(text);
+				fclose(f);
+				return -ENOMEM;
+			}
+			text = nt;
+		}
+		got = fread(text + len, 1, cap - len, f);
+		len += got;
+		if (!got)
+			break;
+	}
+	if (ferror(f)) {
+		ret = -EIO;
+		if (err && errlen)
+			snprintf(err, errlen, "%s: read error", path);
+		fclose(f);
+		free(text);
+		return ret;
+	}
+	fclose(f);
+	text[len] = 0;
+	ret = vgpu_wl_parse(&c, text, len, wl);
+	free(text);
+	if (ret == -ENOMEM && err && errlen)
+		snprintf(err, errlen, "%s: out of memory", path);
+	return ret;
+}
+
+void vgpu_workload_free(struct vgpu_workload *wl)
+{
+	uint32_t i;
+
+	for (i = 0; wl->kernels && i < wl->nkernels; i++)
+		vgpu_vasm_free(&wl->kernels[i].prog);
+	free(wl->kernels);
+	wl->kernels = NULL;
+	wl->nkernels = 0;
+}

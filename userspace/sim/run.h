@@ -1,0 +1,77 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * run.h - running workloads in vgpu-sim (run, bench dispatch).
+ */
+#ifndef VGPU_SIM_RUN_H
+#define VGPU_SIM_RUN_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "gpu.h"
+#include <vgpu/workload.h>
+
+/**
+ * struct vgpu_run - one simulated run of a workload
+ * @g: the device
+ * @mem: its memory
+ * @k: one descriptor per workload kernel (same index)
+ * @nk: entries in @k
+ * @keep_events: record every event in @ev
+ * @ev: recorded events
+ * @nev: their number
+ * @evcap: capacity of @ev
+ * @oom: recording ran out of memory
+ */
+struct vgpu_run {
+	struct vgpu_gpu g;
+	void *mem;
+	struct vgpu_gpu_kernel *k;
+	uint32_t nk;
+	bool keep_events;
+	struct vgpu_event *ev;
+	size_t nev;
+	size_t evcap;
+	bool oom;
+};
+
+/**
+ * vgpu_run_workload() - simulate a workload until every kernel finished
+ * @wl: the workload
+ * @only: index of the one kernel to run alone (arriving at 0), or -1
+ * @policies: policy registry
+ * @r: result (zeroed by the caller; release with vgpu_run_fini())
+ * @err: error message
+ * @errlen: its size
+ *
+ * Return: 0 or a negative errno.
+ */
+int vgpu_run_workload(const struct vgpu_workload *wl, int only,
+		      struct list_head *policies, struct vgpu_run *r,
+		      char *err, size_t errlen);
+
+/**
+ * vgpu_run_fini() - release a run
+ * @r: the run
+ */
+void vgpu_run_fini(struct vgpu_run *r);
+
+/**
+ * vgpu_chrome_trace_write() - write a run's events as Chrome trace JSON
+ * @path: output file
+ * @wl: the workload (kernel names)
+ * @r: a run made with @keep_events
+ * @err: error message
+ * @errlen: its size
+ *
+ * One track per SM, one slice per block residency, named and coloured by
+ * kernel; switch-outs end a slice and add an instant "preempt" marker.
+ *
+ * Return: 0 or -1.
+ */
+int vgpu_chrome_trace_write(const char *path, const struct vgpu_workload *wl,
+			    const struct vgpu_run *r, char *err,
+			    size_t errlen);
+
+#endif /* VGPU_SIM_RUN_H */

@@ -1,0 +1,110 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# vgpu-sim run: output format, the standard mix under the three preemption
+# modes (F23), determinism (F51), the Chrome trace, workload errors naming
+# file, position and field.  Run from the repository root; prints TAP.
+set -u
+SIM=${VGPU_SIM:-build/vgpu-sim-asan}
+TMP=$(mktemp -d)
+trap 'rm -rf "$TMP"' EXIT
+n=0
+fail=0
+ok() { n=$((n + 1)); echo "ok $n - $1"; }
+nok() { n=$((n + 1)); fail=1; echo "not ok $n - $1"; }
+check() { if eval "$2"; then ok "$1"; else nok "$1"; fi; }
+field() { sed -n "s/^$1=//p" "$2"; }
+
+MIX=examples/standard-mix.json
+for m in drain warp switch; do
+	"$SIM" run "$MIX" --preempt "$m" > "$TMP/$m.out" 2> "$TMP/$m.err"
+	check "standard mix runs with --preempt $m" "[ \$? -eq 0 ]"
+done
+
+# Output contract: kernel lines, then the six summary lines, in order.
+want='^kernel=[^ ]+ submit=[0-9]+ start=[0-9]+ end=[0-9]+ turnaround=[0-9]+$'
+check "one kernel= line per kernel" \
+	"[ \$(grep -Ec '$want' $TMP/warp.out) -eq 3 ]"
+check "summary lines in order" \
+	"[ \"\$(sed -n '4,9s/=.*//p' $TMP/warp.out | tr '\n' ' ')\" = 'makespan stp antt fairness preempt_latency_max trace_hash ' ]"
+check "trace_hash has 16 hex digits" \
+	"grep -Eq '^trace_hash=0x[0-9a-f]{16}$' $TMP/warp.out"
+check "stp/antt/fairness have 3 decimals" \
+	"[ \$(grep -Ec '^(stp|antt|fairness)=[0-9]+\.[0-9]{3}$' $TMP/warp.out) -eq 3 ]"
+
+d=$(field preempt_latency_max "$TMP/drain.out")
+w=$(field preempt_latency_max "$TMP/warp.out")
+s=$(field preempt_latency_max "$TMP/switch.out")
+echo "# preempt_latency_max drain=$d warp=$w switch=$s"
+check "warp preemption latency at least 10x lower than drain" \
+	"[ $d -gt 0 ] && [ \$((w * 10)) -le $d ]"
+check "switch preemption latency at least 10x lower than drain" \
+	"[ $d -gt 0 ] && [ \$((s * 10)) -le $d ]"
+check "the high-priority kernel arrived on a busy device" \
+	"grep -q '^kernel=high submit=6000 ' $TMP/warp.out"
+
+"$SIM" run "$MIX" --preempt warp > "$TMP/again.out" 2>&1
+check "same workload, same trace hash (F51)" \
+	"cmp -s $TMP/warp.out $TMP/again.out"
+check "modes give different traces" \
+	"[ \"\$(field trace_hash $TMP/warp.out)\" != \"\$(field trace_hash $TMP/switch.out)\" ]"
+
+"$SIM" run "$MIX" --preempt switch --trace "$TMP/t.json" > "$TMP/tr.out" 2>&1
+check "--trace does not change the results" "cmp -s $TMP/tr.out $TMP/switch.out"
+if command -v python3 > /dev/null; then
+	check "--trace writes Chrome trace JSON: SM tracks, slices, preempt marker" \
+		"python3 -c '
+import json, sys
+d = json.load(open(\"$TMP/t.json\"))
+ev = d[\"traceEvents\"]
+tracks = [e for e in ev if e.get(\"name\") == \"thread_name\"]
+slices = [e for e in ev if e.get(\"ph\") == \"X\"]
+pre = [e for e in ev if e.get(\"name\") == \"preempt\"]
+names = set(e[\"name\"] for e in slices)
+sys.exit(not (len(tracks) == 4 and len(slices) >= 28 and pre and
+	      names == {\"low-a\", \"low-b\", \"high\"}))'"
+else
+	ok "# SKIP python3 missing"
+fi
+
+for f in examples/*.json; do
+	"$SIM" run "$f" > "$TMP/ex.out" 2>&1
+	check "example $f runs" "[ \$? -eq 0 ] && grep -q '^trace_hash=' $TMP/ex.out"
+done
+for p in rr avail resource power; do
+	"$SIM" run examples/fairness-mix.json --policy "$p" > "$TMP/p.out" 2>&1
+	check "--policy $p" "[ \$? -eq 0 ] && [ \$(grep -c '^kernel=' $TMP/p.out) -eq 5 ]"
+done
+
+# Errors name the file, the position and the field.
+printf '{ "kernels": [ {"name": "a", "grid": 0, "threads": 32, "program": "EXIT"} ] }\n' > "$TMP/b1.json"
+"$SIM" run "$TMP/b1.json" > /dev/null 2> "$TMP/e1"
+check "bad value: exit 1, file, path and field" \
+	"[ \$? -eq 1 ] && grep -q 'b1.json: kernels\[0\]: grid: must be >= 1' $TMP/e1"
+printf '{ "device": {"preset": "small"},\n  "kernels": [ {"name": "a" "grid": 1} ] }\n' > "$TMP/b2.json"
+"$SIM" run "$TMP/b2.json" > /dev/null 2> "$TMP/e2"
+check "syntax error: line and column" \
+	"[ \$? -eq 1 ] && grep -q 'b2.json: 2:[0-9]*: (syntax): ' $TMP/e2"
+printf '{ "device": {"preset": "small", "preempt": "maybe"}, "kernels": [] }\n' > "$TMP/b3.json"
+"$SIM" run "$TMP/b3.json" > /dev/null 2> "$TMP/e3"
+check "bad device field" \
+	"[ \$? -eq 1 ] && grep -q 'b3.json: device: preempt: unknown mode' $TMP/e3"
+printf '{ "kernels": [ {"name": "a", "grid": 1, "threads": 32, "program": ["LOOP 3", "EXIT"]} ] }\n' > "$TMP/b4.json"
+"$SIM" run "$TMP/b4.json" > /dev/null 2> "$TMP/e4"
+check "bad program: names the kernel and the instruction" \
+	"[ \$? -eq 1 ] && grep -q 'kernels\[0\]: program: .*instruction 0 (LOOP 3)' $TMP/e4"
+printf '{ "kernels": [ {"name": "a", "grid": 1, "threads": 32, "program": "EXIT", "colour": 1} ] }\n' > "$TMP/b5.json"
+"$SIM" run "$TMP/b5.json" > /dev/null 2> "$TMP/e5"
+check "unknown field" \
+	"[ \$? -eq 1 ] && grep -q 'kernels\[0\]: colour: unknown field' $TMP/e5"
+"$SIM" run "$MIX" --preempt sometimes > /dev/null 2>&1
+check "bad --preempt is a usage error" "[ \$? -eq 2 ]"
+"$SIM" run "$MIX" --policy nope > /dev/null 2>&1
+check "bad --policy is a usage error" "[ \$? -eq 2 ]"
+"$SIM" run > /dev/null 2>&1
+check "no file is a usage error" "[ \$? -eq 2 ]"
+"$SIM" run "$TMP/none.json" > /dev/null 2> "$TMP/e6"
+check "missing file" "[ \$? -eq 1 ] && grep -q 'none.json: No such file' $TMP/e6"
+
+echo "1..$n"
+exit $fail

@@ -1,0 +1,603 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Scenario tests of the global controller (driver/core/gpu.c, policy.c):
+ * one exact expected outcome (which kernel, which SM, which cycle) per
+ * SPEC F-number of issue 5 - F11, F12/F20, F13, F21, F22, F23 (a, b, c in
+ * both preemption modes and the barrier rule), F24, F25, F26, F27 - plus
+ * F51 layout independence and the F67 metric check value.
+ */
+#include <string.h>
+
+#include "kselftest_harness.h"
+#undef ARRAY_SIZE	/* the shim brings the kernel's */
+#include "vgpu_test_gpu.h"
+#include <vgpu/metrics.h>
+
+static struct vgpu_tg T;
+
+#define VGPU_SHORT	"LOOP 10\nALU\nENDLOOP\nEXIT\n"
+#define VGPU_LONG	"LOOP 2000\nALU\nENDLOOP\nEXIT\n"
+#define VGPU_SPIN	"SPIN\nEXIT\n"
+
+static void vgpu_params_small(struct vgpu_gpu_params *p, u32 preempt)
+{
+	struct vgpu_config cfg;
+
+	vgpu_config_preset(&cfg, "small");
+	vgpu_gpu_params_default(p, &cfg);
+	p->preempt = preempt;
+	p->num_windows = 0;
+}
+
+/* F11: kernels of one channel start in submission order. */
+TEST(f11_channel_fifo)
+{
+	struct vgpu_gpu_kernel *a, *b;
+
+	ASSERT_EQ(0, vgpu_tg_init(&T, NULL, NULL));
+	a = vgpu_tg_kernel(&T, 0, 1, 2, 32, 0, VGPU_SHORT);
+	b = vgpu_tg_kernel(&T, 0, 0, 2, 32, 0, VGPU_SHORT);
+	ASSERT_EQ(0, vgpu_gpu_submit(&T.g, a));
+	ASSERT_EQ(0, vgpu_gpu_submit(&T.g, b));
+	ASSERT_TRUE(vgpu_tg_run(&T, 100000));
+	/* b has the higher priority but waits behind a in the FIFO */
+	EXPECT_EQ(0, a->t_dispatch);
+	EXPECT_EQ(64, b->t_dispatch);
+	EXPECT_EQ(VGPU_KS_DONE, a->state);
+	EXPECT_EQ(VGPU_KS_DONE, b->state);
+	vgpu_tg_fini(&T);
+}
+
+/*
+ * F12 / F20: a big high-priority kernel that fits nowhere does not block
+ * a small low-priority one.
+ */
+TEST(f20_big_high_does_not_block)
+{
+	struct vgpu_gpu_params p;
+	struct vgpu_gpu_kernel *hog, *big, *small;
+
+	vgpu_params_small(&p, VGPU_PREEMPT_DRAIN);
+	ASSERT_EQ(0, vgpu_tg_init(&T, NULL, &p));
+	hog = vgpu_tg_kernel(&T, 0, 1, 4, 32, 0, VGPU_SPIN);
+	hog->smem = 100 * 1024;		/* one per SM, 63 KiB left */
+	big = vgpu_tg_kernel(&T, 1, 0, 1, 32, 128, VGPU_SHORT);
+	big->smem = 100 * 1024;
+	small = vgpu_tg_kernel(&T, 2, 3, 1, 32, 128, VGPU_SHORT);
+	ASSERT_EQ(0, vgpu_gpu_submit(&T.g, hog));
+	ASSERT_EQ(0, vgpu_gpu_submit(&T.g, big));
+	ASSERT_EQ(0, vgpu_gpu_submit(&T.g, small));
+	vgpu_tg_until(&T, 1024);
+	EXPECT_EQ(128, small->t_dispatch);
+	EXPECT_EQ(VGPU_KS_DONE, small->state);
+	EXPECT_EQ(VGPU_GPU_NO_CYCLE, big->t_dispatch);
+	ASSERT_EQ(0, vgpu_gpu_cancel(&T.g, hog));
+	ASSERT_TRUE(vgpu_tg_run(&T, 100000));
+	EXPECT_EQ(VGPU_KS_DONE, big->state);
+	EXPECT_EQ(1024, big->t_dispatch);
+	vgpu_tg_fini(&T);
+}
+
+/*
+ * F13: with one task slot, a higher-priority kernel evicts the occupant,
+ * which stops issuing blocks, returns to the waiting list, resumes later
+ * and completes.
+ */
+TEST(f13_evict_and_resume)
+{
+	struct vgpu_gpu_params p;
+	struct vgpu_gpu_kernel *low, *high;
+	const struct vgpu_event *ev;
+
+	vgpu_params_small(&p, VGPU_PREEMPT_DRAIN);
+	p.task_slots = 1;
+	ASSERT_EQ(0, vgpu_tg_init(&T, NULL, &p));
+	/* 4 SMs x 2 blocks of 32 warps resident; 16 blocks in all */
+	low = vgpu_tg_kernel(&T, 0, 3, 16, 1024, 0, VGPU_LONG);
+	high = vgpu_tg_kernel(&T, 1, 0, 1, 32, 64, VGPU_SHORT);
+	ASSERT_EQ(0, vgpu_gpu_submit(&T.g, low));
+	ASSERT_EQ(0, vgpu_gpu_submit(&T.g, high));
+	ASSERT_TRUE(vgpu_tg_run(&T, 10000000));
+	ev = vgpu_tg_find(&T, VGPU_GEV_EVICT, low->id, 0);
+	ASSERT_NE(NULL, ev);
+	EXPECT_EQ(64, ev->cycle);
+	EXPECT_EQ(high->id, ev->arg1);
+	EXPECT_EQ(1, T.g.stats.evictions);
+	EXPECT_EQ(VGPU_KS_DONE, high->state);
+	EXPECT_EQ(VGPU_KS_DONE, low->state);
+	EXPECT_EQ(16, low->done_units);
+	EXPECT_LT(high->t_end, low->t_end);
+	/* low was re-admitted after high left the table */
+	EXPECT_NE(NULL, vgpu_tg_find(&T, VGPU_GEV_ADMIT, low->id, 1));
+	vgpu_tg_fini(&T);
+}
+
+/* F21: equal-priority channels alternate through the selected flags. */
+TEST(f21_fairness_flags)
+{
+	struct vgpu_gpu_kernel *a, *b;
+	u32 seq[4], n = 0;
+	size_t i;
+
+	ASSERT_EQ(0, vgpu_tg_init(&T, NULL, NULL));
+	a = vgpu_tg_kernel(&T, 0, 2, 8, 1024, 0, VGPU_LONG);
+	b = vgpu_tg_kernel(&T, 1, 2, 8, 1024, 0, VGPU_LONG);
+	ASSERT_EQ(0, vgpu_gpu_submit(&T.g, a));
+	ASSERT_EQ(0, vgpu_gpu_submit(&T.g, b));
+	vgpu_tg_step(&T);
+	for (i = 0; i < T.nev && n < 4; i++) {
+		if (T.ev[i].type != VGPU_GEV_DISPATCH)
+			continue;
+		/* one decision = 2 blocks on one SM: record every other */
+		if (i + 1 < T.nev && T.ev[i + 1].type == VGPU_GEV_DISPATCH &&
+		    T.ev[i + 1].sm == T.ev[i].sm)
+			i++;
+		seq[n++] = T.ev[i].kernel;
+	}
+	ASSERT_EQ(4, n);
+	EXPECT_EQ(a->id, seq[0]);
+	EXPECT_EQ(b->id, seq[1]);
+	EXPECT_EQ(a->id, seq[2]);
+	EXPECT_EQ(b->id, seq[3]);
+	vgpu_tg_fini(&T);
+}
+
+/* F22: window Ts promotes priority s exactly during Ts. */
+TEST(f22_windows)
+{
+	struct vgpu_gpu_params p;
+	struct vgpu_gpu_kernel *hi, *lo;
+	u64 c;
+
+	vgpu_params_small(&p, VGPU_PREEMPT_DRAIN);
+	p.num_windows = 4;
+	p.window[0] = 256;
+	p.window[1] = 128;
+	p.window[2] = 64;
+	p.window[3] = 64;
+	ASSERT_EQ(0, vgpu_tg_init(&T, NULL, &p));
+	for (c = 0; c < 1024; c++) {
+		u32 pos = c % 512;
+		u32 want = pos < 256 ? 0 : pos < 384 ? 1 : pos < 448 ? 2 : 3;
+
+		ASSERT_EQ(want, vgpu_gpu_window_at(&T.g, c));
+		ASSERT_EQ(0, vgpu_gpu_prio_rank(&T.g, c, want));
+		ASSERT_EQ(want == 0 ? 0U : 1U, vgpu_gpu_prio_rank(&T.g, c, 0));
+	}
+	/* both arrive in window T3 (448..511) on one free SM's worth */
+	hi = vgpu_tg_kernel(&T, 0, 0, 1, 1024, 448, VGPU_SHORT);
+	lo = vgpu_tg_kernel(&T, 1, 3, 1, 1024, 448, VGPU_SHORT);
+	hi->affinity[0] = 1;
+	lo->affinity[0] = 1;
+	hi->smem = 100 * 1024;
+	lo->smem = 100 * 1024;
+	ASSERT_EQ(0, vgpu_gpu_submit(&T.g, hi));
+	ASSERT_EQ(0, vgpu_gpu_submit(&T.g, lo));
+	ASSERT_TRUE(vgpu_tg_run(&T, 100000));
+	EXPECT_EQ(448, lo->t_dispatch);
+	EXPECT_LT(lo->t_dispatch, hi->t_dispatch);
+	vgpu_tg_fini(&T);
+}
+
+/* F23 (a) then (b): whole blocks first, then one warp at a time. */
+TEST(f23_block_then_warp)
+{
+	struct vgpu_gpu_params p;
+	struct vgpu_gpu_kernel *fill, *k;
+	const struct vgpu_event *ev;
+
+	vgpu_params_small(&p, VGPU_PREEMPT_DRAIN);
+	ASSERT_EQ(0, vgpu_tg_init(&T, NULL, &p));
+	/* 60 of the 64 warp slots of SM 0 taken by a spinner */
+	fill = vgpu_tg_kernel(&T, 0, 0, 2, 960, 0, VGPU_SPIN);
+	fill->affinity[0] = 1;
+	k = vgpu_tg_kernel(&T, 1, 0, 1, 256, 64, VGPU_SHORT);
+	k->affinity[0] = 1;
+	ASSERT_EQ(0, vgpu_gpu_submit(&T.g, fill));
+	ASSERT_EQ(0, vgpu_gpu_submit(&T.g, k));
+	vgpu_tg_until(&T, 2000);
+	ev = vgpu_tg_find(&T, VGPU_GEV_DISPATCH, fill->id, 0);
+	ASSERT_NE(NULL, ev);
+	EXPECT_EQ(VGPU_PATH_BLOCK, ev->arg0);
+	ev = vgpu_tg_find(&T, VGPU_GEV_DISPATCH, k->id, 0);
+	ASSERT_NE(NULL, ev);
+	EXPECT_EQ(VGPU_PATH_WARP, ev->arg0);
+	EXPECT_EQ(0, ev->sm);
+	EXPECT_EQ(64, ev->cycle);
+	EXPECT_EQ(VGPU_KS_DONE, k->state);
+	vgpu_gpu_cancel(&T.g, fill);
+	vgpu_tg_fini(&T);
+}
+
+/* F23 barrier rule: a BAR kernel is never partially resident. */
+TEST(f23_bar_never_partial)
+{
+	struct vgpu_gpu_params p;
+	struct vgpu_gpu_kernel *fill, *bar, *twin;
+	u32 mode;
+
+	for (mode = VGPU_PREEMPT_DRAIN; mode <= VGPU_PREEMPT_WARP; mode++) {
+		vgpu_params_small(&p, mode);
+		ASSERT_EQ(0, vgpu_tg_init(&T, NULL, &p));
+		fill = vgpu_tg_kernel(&T, 0, 1, 2, 960, 0, VGPU_SPIN);
+		fill->affinity[0] = 1;
+		bar = vgpu_tg_kernel(&T, 1, 0, 1, 256, 64,
+				     "ALU\nBAR\nALU\nEXIT\n");
+		bar->affinity[0] = 1;
+		twin = vgpu_tg_kernel(&T, 2, 0, 1, 256, 64, VGPU_SHORT);
+		twin->affinity[0] = 1;
+		ASSERT_EQ(0, vgpu_gpu_submit(&T.g, fill));
+		ASSERT_EQ(0, vgpu_gpu_submit(&T.g, bar));
+		ASSERT_EQ(0, vgpu_gpu_submit(&T.g, twin));
+		vgpu_tg_until(&T, 4096);
+		/* the twin without BAR went in by (b) or (c); BAR waits */
+		EXPECT_EQ(64, twin->t_dispatch);
+		EXPECT_EQ(VGPU_GPU_NO_CYCLE, bar->t_dispatch);
+		vgpu_gpu_cancel(&T.g, fill);
+		ASSERT_TRUE(vgpu_tg_run(&T, 100000));
+		EXPECT_EQ(VGPU_PATH_BLOCK,
+			  vgpu_tg_find(&T, VGPU_GEV_DISPATCH, bar->id, 0)->arg0);
+		EXPECT_EQ(VGPU_KS_DONE, bar->state);
+		vgpu_tg_fini(&T);
+	}
+}
+
+/* F23 (c), warp mode: the high block goes to a lower-priority SM now. */
+TEST(f23_preempt_warp)
+{
+	struct vgpu_gpu_params p;
+	struct vgpu_gpu_kernel *low, *high;
+	const struct vgpu_event *ev;
+
+	vgpu_params_small(&p, VGPU_PREEMPT_WARP);
+	ASSERT_EQ(0, vgpu_tg_init(&T, NULL, &p));
+	low = vgpu_tg_kernel(&T, 0, 3, 8, 1024, 0,
+			     "LOOP 20*(1+wid%32)\nALU\nENDLOOP\nEXIT\n");
+	high = vgpu_tg_kernel(&T, 1, 0, 1, 64, 128, VGPU_SHORT);
+	ASSERT_EQ(0, vgpu_gpu_submit(&T.g, low));
+	ASSERT_EQ(0, vgpu_gpu_submit(&T.g, high));
+	ASSERT_TRUE(vgpu_tg_run(&T, 1000000));
+	ev = vgpu_tg_find(&T, VGPU_GEV_DISPATCH, high->id, 0);
+	ASSERT_NE(NULL, ev);
+	EXPECT_EQ(128, ev->cycle);
+	EXPECT_EQ(VGPU_PATH_PREEMPT, ev->arg0);
+	EXPECT_EQ(0, ev->sm);
+	EXPECT_TRUE(high->busy_arrival);
+	EXPECT_EQ(8, low->done_units);
+	vgpu_tg_fini(&T);
+}
+
+/* F23 (c), switch mode: a block is saved, freed, restored, completes. */
+TEST(f23_preempt_switch)
+{
+	struct vgpu_gpu_params p;
+	struct vgpu_gpu_kernel *low, *high;
+	const struct vgpu_event *ev;
+
+	vgpu_params_small(&p, VGPU_PREEMPT_SWITCH);
+	ASSERT_EQ(0, vgpu_tg_init(&T, NULL, &p));
+	low = vgpu_tg_kernel(&T, 0, 3, 8, 1024, 0,
+			     "LOOP 200\nALU\nBAR\nENDLOOP\nEXIT\n");
+	high = vgpu_tg_kernel(&T, 1, 0, 1, 1024, 128,
+			      "ALU\nBAR\nALU\nEXIT\n");
+	ASSERT_EQ(0, vgpu_gpu_submit(&T.g, low));
+	ASSERT_EQ(0, vgpu_gpu_submit(&T.g, high));
+	ASSERT_TRUE(vgpu_tg_run(&T, 1000000));
+	ev = vgpu_tg_find(&T, VGPU_GEV_PREEMPT, low->id, 0);
+	ASSERT_NE(NULL, ev);
+	EXPECT_EQ(128, ev->cycle);
+	EXPECT_EQ(high->id, ev->arg0);
+	EXPECT_EQ(0, ev->sm);
+	EXPECT_EQ(128, high->t_dispatch);
+	EXPECT_EQ(1, low->preempted);
+	EXPECT_EQ(1, T.g.stats.resumes);
+	EXPECT_EQ(VGPU_KS_DONE, low->state);
+	EXPECT_EQ(8, low->done_units);
+	/* every block completed exactly once */
+	EXPECT_EQ(8, vgpu_tg_count(&T, VGPU_EV_BLOCK_DONE, low->id));
+	vgpu_tg_fini(&T);
+}
+
+/*
+ * F24: an independent kernel whose block fits nowhere for g_max rounds is
+ * split into single-warp sub-blocks at the lowest priority.
+ */
+TEST(f24_split)
+{
+	struct vgpu_gpu_params p;
+	struct vgpu_gpu_kernel *hog, *ind;
+	const struct vgpu_event *ev;
+
+	vgpu_params_small(&p, VGPU_PREEMPT_DRAIN);
+	p.g_max = 4;
+	ASSERT_EQ(0, vgpu_tg_init(&T, NULL, &p));
+	hog = vgpu_tg_kernel(&T, 0, 0, 4, 32, 0, VGPU_SPIN);
+	hog->smem = 120 * 1024;
+	ind = vgpu_tg_kernel(&T, 1, 1, 2, 256, 64, VGPU_SHORT);
+	ind->smem = 64 * 1024;		/* 8 KiB per warp once split */
+	ind->flags = VGPU_KF_INDEPENDENT;
+	ASSERT_EQ(0, vgpu_gpu_submit(&T.g, hog));
+	ASSERT_EQ(0, vgpu_gpu_submit(&T.g, ind));
+	vgpu_tg_until(&T, 4096);
+	ev = vgpu_tg_find(&T, VGPU_GEV_SPLIT, ind->id, 0);
+	ASSERT_NE(NULL, ev);
+	/* failed rounds at 64, 128, 192, 256 */
+	EXPECT_EQ(256, ev->cycle);
+	EXPECT_EQ(2, ev->arg0);
+	EXPECT_EQ(3, ev->arg1);
+	EXPECT_EQ(3, ind->eff_prio);
+	EXPECT_EQ(2 + 2 * 8, ind->units + 2);
+	EXPECT_EQ(320, ind->t_dispatch);
+	EXPECT_EQ(VGPU_KS_DONE, ind->state);
+	EXPECT_EQ(16, vgpu_tg_count(&T, VGPU_EV_BLOCK_DONE, ind->id));
+	vgpu_gpu_cancel(&T.g, hog);
+	vgpu_tg_fini(&T);
+}
+
+/* The SM the first dispatch of a fresh kernel goes to. */
+static u32 vgpu_first_sm(struct vgpu_gpu_kernel *k)
+{
+	const struct vgpu_event *ev = vgpu_tg_find(&T, VGPU_GEV_DISPATCH,
+						   k->id, 0);
+
+	return ev ? ev->sm : ~0U;
+}
+
+/* F25 round-robin: successive decisions go to SM 0, 1, 2, 3, 0. */
+TEST(f25_rr)
+{
+	struct vgpu_gpu_kernel *k;
+	u32 i;
+
+	ASSERT_EQ(0, vgpu_tg_init(&T, NULL, NULL));
+	k = vgpu_tg_kernel(&T, 0, 0, 5, 1024, 0, VGPU_SHORT);
+	k->flags = VGPU_KF_SEQUENTIAL;
+	ASSERT_EQ(0, vgpu_gpu_submit(&T.g, k));
+	ASSERT_TRUE(vgpu_tg_run(&T, 100000));
+	for (i = 0; i < 5; i++)
+		EXPECT_EQ(i % 4,
+			  vgpu_tg_find(&T, VGPU_GEV_DISPATCH, k->id, i)->sm);
+	vgpu_tg_fini(&T);
+}
+
+/* F25 availability: most further blocks fit; ties by the SM list. */
+TEST(f25_avail)
+{
+	struct vgpu_gpu_params p;
+	struct vgpu_gpu_kernel *f0, *f1, *k;
+	const u16 order[] = { 3, 1, 2, 0 };
+
+	vgpu_params_small(&p, VGPU_PREEMPT_DRAIN);
+	memcpy(p.policy, "avail", 6);
+	ASSERT_EQ(0, vgpu_tg_init(&T, NULL, &p));
+	vgpu_gpu_set_sm_rank(&T.g, order, 4);
+	/* SM 3 and SM 1 get a spinner: fewer blocks fit there */
+	f0 = vgpu_tg_kernel(&T, 0, 0, 1, 512, 0, VGPU_SPIN);
+	f0->affinity[0] = 1 << 3;
+	f1 = vgpu_tg_kernel(&T, 1, 0, 1, 512, 0, VGPU_SPIN);
+	f1->affinity[0] = 1 << 1;
+	k = vgpu_tg_kernel(&T, 2, 0, 1, 512, 64, VGPU_SHORT);
+	ASSERT_EQ(0, vgpu_gpu_submit(&T.g, f0));
+	ASSERT_EQ(0, vgpu_gpu_submit(&T.g, f1));
+	ASSERT_EQ(0, vgpu_gpu_submit(&T.g, k));
+	vgpu_tg_until(&T, 1024);
+	/* SMs 0 and 2 tie on 4 blocks; the list prefers 2 over 0 */
+	EXPECT_EQ(2, vgpu_first_sm(k));
+	vgpu_tg_fini(&T);
+}
+
+/* F25 weighted remaining resources: the emptiest SM wins. */
+TEST(f25_resource)
+{
+	struct vgpu_gpu_params p;
+	struct vgpu_gpu_kernel *f[3], *k;
+	u32 i;
+
+	vgpu_params_small(&p, VGPU_PREEMPT_DRAIN);
+	memcpy(p.policy, "resource", 9);
+	ASSERT_EQ(0, vgpu_tg_init(&T, NULL, &p));
+	for (i = 0; i < 3; i++) {
+		f[i] = vgpu_tg_kernel(&T, i, 0, 1, 256 * (3 - i), 0,
+				      VGPU_SPIN);
+		f[i]->affinity[0] = 1 << i;	/* SM 3 stays empty */
+		ASSERT_EQ(0, vgpu_gpu_submit(&T.g, f[i]));
+	}
+	k = vgpu_tg_kernel(&T, 3, 0, 1, 256, 64, VGPU_SHORT);
+	ASSERT_EQ(0, vgpu_gpu_submit(&T.g, k));
+	vgpu_tg_until(&T, 1024);
+	EXPECT_EQ(3, vgpu_first_sm(k));
+	vgpu_tg_fini(&T);
+}
+
+/* F25 power history: the SM with the least recent power wins. */
+TEST(f25_power)
+{
+	struct vgpu_gpu_params p;
+	struct vgpu_gpu_kernel *busy[3], *k;
+	u32 i;
+
+	vgpu_params_small(&p, VGPU_PREEMPT_DRAIN);
+	memcpy(p.policy, "power", 6);
+	ASSERT_EQ(0, vgpu_tg_init(&T, NULL, &p));
+	for (i = 0; i < 4; i++) {
+		if (i == 2)
+			continue;	/* SM 2 stays cold */
+		busy[i == 3 ? 2 : i] = vgpu_tg_kernel(&T, i, 0, 1, 32, 0,
+			"LOOP 100\nMMA\nALU\nENDLOOP\nEXIT\n");
+		busy[i == 3 ? 2 : i]->affinity[0] = 1 << i;
+		ASSERT_EQ(0, vgpu_gpu_submit(&T.g, busy[i == 3 ? 2 : i]));
+	}
+	k = vgpu_tg_kernel(&T, 4, 0, 1, 32, 512, VGPU_SHORT);
+	ASSERT_EQ(0, vgpu_gpu_submit(&T.g, k));
+	ASSERT_TRUE(vgpu_tg_run(&T, 100000));
+	EXPECT_EQ(2, vgpu_first_sm(k));
+	vgpu_tg_fini(&T);
+}
+
+/* F26: affinity, sequential, launch quota and throttle gates. */
+TEST(f26_gates)
+{
+	struct vgpu_gpu_params p;
+	struct vgpu_gpu_kernel *aff, *seq, *q, *thr, *norm;
+	const struct vgpu_event *ev;
+	size_t i;
+	u32 n = 0, live = 0, max_live = 0;
+
+	ASSERT_EQ(0, vgpu_tg_init(&T, NULL, NULL));
+	aff = vgpu_tg_kernel(&T, 0, 0, 6, 256, 0, VGPU_SHORT);
+	aff->affinity[0] = 1 << 2;
+	seq = vgpu_tg_kernel(&T, 1, 1, 4, 32, 0, VGPU_SHORT);
+	seq->flags = VGPU_KF_SEQUENTIAL;
+	q = vgpu_tg_kernel(&T, 2, 2, 4, 32, 0, VGPU_SHORT);
+	q->quota = 1;
+	ASSERT_EQ(0, vgpu_gpu_submit(&T.g, aff));
+	ASSERT_EQ(0, vgpu_gpu_submit(&T.g, seq));
+	ASSERT_EQ(0, vgpu_gpu_submit(&T.g, q));
+	ASSERT_TRUE(vgpu_tg_run(&T, 100000));
+	for (i = 0; (ev = vgpu_tg_find(&T, VGPU_GEV_DISPATCH, aff->id, i));
+	     i++) {
+		EXPECT_EQ(2, ev->sm);
+		n++;
+	}
+	EXPECT_EQ(6, n);
+	for (i = 0; i < T.nev; i++) {
+		if (T.ev[i].kernel != seq->id)
+			continue;
+		if (T.ev[i].type == VGPU_GEV_DISPATCH)
+			live++;
+		if (T.ev[i].type == VGPU_EV_BLOCK_DONE)
+			live--;
+		max_live = max(max_live, live);
+	}
+	EXPECT_EQ(1, max_live);
+	/* quota 1: one block per decision, each at its own boundary-round */
+	for (i = 0; i < 4; i++) {
+		ev = vgpu_tg_find(&T, VGPU_GEV_DISPATCH, q->id, i);
+		ASSERT_NE(NULL, ev);
+		EXPECT_EQ(i % 4, ev->sm);
+	}
+	vgpu_tg_fini(&T);
+
+	/* throttle mode: only throttle kernels, only on SM 0 */
+	vgpu_params_small(&p, VGPU_PREEMPT_DRAIN);
+	p.throttle = 1;
+	p.throttle_sms = 1;
+	ASSERT_EQ(0, vgpu_tg_init(&T, NULL, &p));
+	thr = vgpu_tg_kernel(&T, 0, 0, 3, 32, 0, VGPU_SHORT);
+	thr->flags = VGPU_KF_THROTTLE;
+	norm = vgpu_tg_kernel(&T, 1, 0, 1, 32, 0, VGPU_SHORT);
+	ASSERT_EQ(0, vgpu_gpu_submit(&T.g, thr));
+	ASSERT_EQ(0, vgpu_gpu_submit(&T.g, norm));
+	vgpu_tg_until(&T, 4096);
+	EXPECT_EQ(VGPU_KS_DONE, thr->state);
+	for (i = 0; i < 3; i++)
+		EXPECT_EQ(0, vgpu_tg_find(&T, VGPU_GEV_DISPATCH, thr->id,
+					  i)->sm);
+	EXPECT_EQ(VGPU_GPU_NO_CYCLE, norm->t_dispatch);
+	vgpu_gpu_cancel(&T.g, norm);
+	vgpu_tg_fini(&T);
+}
+
+static u32 vgpu_test_last_choose(const struct vgpu_policy_ctx *ctx,
+				 const struct vgpu_policy_sm *c, u32 n)
+{
+	return n - 1;
+}
+
+/* F27: policies are ops tables registered and selected by name. */
+TEST(f27_registry)
+{
+	static struct vgpu_policy last = {
+		.name = "last", .choose = vgpu_test_last_choose,
+	};
+	static struct vgpu_policy dup = {
+		.name = "rr", .choose = vgpu_test_last_choose,
+	};
+	struct vgpu_gpu_kernel *k;
+
+	ASSERT_EQ(0, vgpu_tg_init(&T, NULL, NULL));
+	EXPECT_NE(NULL, vgpu_policy_find(&T.pol, "rr"));
+	EXPECT_NE(NULL, vgpu_policy_find(&T.pol, "avail"));
+	EXPECT_NE(NULL, vgpu_policy_find(&T.pol, "resource"));
+	EXPECT_NE(NULL, vgpu_policy_find(&T.pol, "power"));
+	EXPECT_EQ(NULL, vgpu_policy_find(&T.pol, "nope"));
+	EXPECT_EQ(-EEXIST, vgpu_policy_register(&T.pol, &dup));
+	ASSERT_EQ(0, vgpu_policy_register(&T.pol, &last));
+	EXPECT_EQ(-ENOENT, vgpu_gpu_set_policy(&T.g, &T.pol, "nope"));
+	ASSERT_EQ(0, vgpu_gpu_set_policy(&T.g, &T.pol, "last"));
+	k = vgpu_tg_kernel(&T, 0, 0, 1, 32, 0, VGPU_SHORT);
+	ASSERT_EQ(0, vgpu_gpu_submit(&T.g, k));
+	ASSERT_TRUE(vgpu_tg_run(&T, 100000));
+	EXPECT_EQ(3, vgpu_first_sm(k));
+	vgpu_policy_unregister(&last);
+	EXPECT_EQ(NULL, vgpu_policy_find(&T.pol, "last"));
+	vgpu_tg_fini(&T);
+}
+
+/* Submission checks (F10). */
+TEST(f10_submit_checks)
+{
+	struct vgpu_gpu_kernel *k;
+
+	ASSERT_EQ(0, vgpu_tg_init(&T, NULL, NULL));
+	k = vgpu_tg_kernel(&T, 0, 0, 1, 32, 0, "ALU\nBAR\nEXIT\n");
+	k->flags = VGPU_KF_INDEPENDENT;
+	EXPECT_EQ(-EINVAL, vgpu_gpu_submit(&T.g, k));
+	k->flags = 0x80;
+	EXPECT_EQ(-EINVAL, vgpu_gpu_submit(&T.g, k));
+	k->flags = 0;
+	k->prio = 4;
+	EXPECT_EQ(-EINVAL, vgpu_gpu_submit(&T.g, k));
+	k->prio = 0;
+	k->channel = 9;
+	EXPECT_EQ(-ENOENT, vgpu_gpu_submit(&T.g, k));
+	k->channel = 0;
+	k->smem = 200 * 1024;
+	EXPECT_EQ(-E2BIG, vgpu_gpu_submit(&T.g, k));
+	k->smem = 0;
+	ASSERT_EQ(0, vgpu_gpu_submit(&T.g, k));
+	k = vgpu_tg_kernel(&T, 0, 0, 1, 32, 0, VGPU_SHORT);
+	k->id = 0;
+	EXPECT_EQ(-EEXIST, vgpu_gpu_submit(&T.g, k));
+	vgpu_tg_fini(&T);
+}
+
+/* F51: the same run advanced in another SM order gives the same hash. */
+TEST(f51_layout_independent)
+{
+	u64 h[2];
+	size_t n[2];
+	u32 r, i;
+
+	for (r = 0; r < 2; r++) {
+		ASSERT_EQ(0, vgpu_tg_init(&T, NULL, NULL));
+		T.reverse = r;
+		for (i = 0; i < 6; i++)
+			ASSERT_EQ(0, vgpu_gpu_submit(&T.g,
+				vgpu_tg_kernel(&T, i % 3, i % 4, 3 + i,
+					       64 * (i + 1), 50 * i,
+					       "LOOP 5*(1+bid%4)\nALU\nBAR\nMMA\nENDLOOP\nLOOP 3*(1+wid%4)\nLOAD\nENDLOOP\nEXIT\n")));
+		while (!vgpu_gpu_idle(&T.g))
+			vgpu_tg_step(&T);
+		h[r] = vgpu_gpu_trace_hash(&T.g);
+		n[r] = T.nev;
+		vgpu_tg_fini(&T);
+	}
+	EXPECT_EQ(h[0], h[1]);
+	EXPECT_EQ(n[0], n[1]);
+}
+
+/* F67: alone 10 and 20, together 15 and 25. */
+TEST(f67_metrics_check_value)
+{
+	const uint64_t alone[] = { 10, 20 }, shared[] = { 15, 25 };
+	struct vgpu_metrics m;
+	char buf[64];
+
+	vgpu_metrics_compute(alone, shared, 2, &m);
+	snprintf(buf, sizeof(buf), "%.3f %.3f %.3f", m.stp, m.antt,
+		 m.fairness);
+	EXPECT_STREQ("1.467 1.375 0.833", buf);
+}
+
+TEST_HARNESS_MAIN

@@ -1,0 +1,185 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * A small driver of the global controller (driver/core/gpu.c) for the
+ * core unit tests: device setup, kernels from .vasm text, the epoch loop
+ * and the recorded event stream.
+ */
+#ifndef VGPU_TEST_GPU_H
+#define VGPU_TEST_GPU_H
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "gpu.h"
+#include <vgpu/vasm.h>
+
+#define VGPU_TG_MAX_K	32
+
+/**
+ * struct vgpu_tg - a device under test
+ * @g: the device
+ * @mem: its memory
+ * @pol: policy registry
+ * @k: kernels
+ * @nk: kernels used
+ * @prog: their programs
+ * @match: their LOOP links
+ * @ev: every event the sink saw
+ * @nev: their number
+ * @cap: capacity of @ev
+ * @reverse: advance SMs in reverse order (F51 layout independence)
+ */
+struct vgpu_tg {
+	struct vgpu_gpu g;
+	void *mem;
+	struct list_head pol;
+	struct vgpu_gpu_kernel k[VGPU_TG_MAX_K];
+	u32 nk;
+	struct vgpu_vasm_prog prog[VGPU_TG_MAX_K];
+	u16 match[VGPU_TG_MAX_K][VGPU_ISA_MAX_INSNS];
+	struct vgpu_event *ev;
+	size_t nev;
+	size_t cap;
+	bool reverse;
+};
+
+static inline void vgpu_tg_sink(void *cookie, const struct vgpu_event *ev)
+{
+	struct vgpu_tg *t = cookie;
+
+	if (t->nev == t->cap) {
+		t->cap = t->cap ? 2 * t->cap : 1024;
+		t->ev = realloc(t->ev, t->cap * sizeof(*t->ev));
+		if (!t->ev)
+			abort();
+	}
+	t->ev[t->nev++] = *ev;
+}
+
+/* Set up @t with @cfg / @p (NULL: small preset / defaults); 0 or errno. */
+static inline int vgpu_tg_init(struct vgpu_tg *t, const struct vgpu_config *cfg,
+			       const struct vgpu_gpu_params *p)
+{
+	struct vgpu_gpu_params dp;
+	struct vgpu_config dc;
+	size_t size;
+	u32 i;
+	int ret;
+
+	memset(t, 0, sizeof(*t));
+	if (!cfg) {
+		vgpu_config_preset(&dc, "small");
+		cfg = &dc;
+	}
+	if (!p) {
+		vgpu_gpu_params_default(&dp, cfg);
+		p = &dp;
+	}
+	vgpu_policy_registry_init(&t->pol);
+	size = vgpu_gpu_mem_size(cfg, p);
+	t->mem = aligned_alloc(64, (size + 63) & ~(size_t)63);
+	if (!t->mem)
+		return -ENOMEM;
+	ret = vgpu_gpu_init(&t->g, t->mem, size, cfg, p, &t->pol);
+	if (ret)
+		return ret;
+	vgpu_gpu_set_sink(&t->g, vgpu_tg_sink, t);
+	for (i = 0; i < 8; i++)
+		vgpu_gpu_channel_add(&t->g, i, 0);
+	return 0;
+}
+
+static inline void vgpu_tg_fini(struct vgpu_tg *t)
+{
+	u32 i;
+
+	vgpu_gpu_fini(&t->g);
+	for (i = 0; i < t->nk; i++)
+		vgpu_vasm_free(&t->prog[i]);
+	free(t->ev);
+	free(t->mem);
+}
+
+/* A kernel (not yet submitted) running the .vasm text @src. */
+static inline struct vgpu_gpu_kernel *
+vgpu_tg_kernel(struct vgpu_tg *t, u32 ch, u32 prio, u32 grid, u32 threads,
+	       u64 arrival, const char *src)
+{
+	struct vgpu_gpu_kernel *k = &t->k[t->nk];
+	char err[256];
+
+	if (t->nk >= VGPU_TG_MAX_K ||
+	    vgpu_vasm_assemble("test", src, strlen(src), 0, &t->prog[t->nk],
+			       err, sizeof(err))) {
+		fprintf(stderr, "# vgpu_tg_kernel: %s\n", err);
+		abort();
+	}
+	memset(k, 0, sizeof(*k));
+	k->id = t->nk;
+	k->channel = ch;
+	k->prio = prio;
+	k->grid = grid;
+	k->threads = threads;
+	k->regs = 32;
+	k->arrival = arrival;
+	k->prog = t->prog[t->nk].insns;
+	k->n_insns = t->prog[t->nk].n;
+	k->match = t->match[t->nk];
+	t->nk++;
+	return k;
+}
+
+/* One epoch: the controller, then every SM. */
+static inline void vgpu_tg_step(struct vgpu_tg *t)
+{
+	u32 i, n = t->g.cfg.num_sms;
+
+	vgpu_gpu_dispatch(&t->g);
+	for (i = 0; i < n; i++)
+		vgpu_gpu_advance_sm(&t->g, t->reverse ? n - 1 - i : i);
+}
+
+/* Epochs until every kernel finished or the cycle passes @limit. */
+static inline bool vgpu_tg_run(struct vgpu_tg *t, u64 limit)
+{
+	while (t->g.now <= limit) {
+		vgpu_gpu_dispatch(&t->g);
+		if (vgpu_gpu_idle(&t->g))
+			return true;
+		vgpu_gpu_advance_range(&t->g, 0, t->g.cfg.num_sms);
+	}
+	return false;
+}
+
+/* Epochs up to cycle @until (the boundary at @until is not run). */
+static inline void vgpu_tg_until(struct vgpu_tg *t, u64 until)
+{
+	while (t->g.epoch_end < until || (!t->g.epoch_end && !t->nev &&
+					  until))
+		vgpu_tg_step(t);
+}
+
+/* The @nth (from 0) event of @type for kernel @kid, or NULL. */
+static inline const struct vgpu_event *
+vgpu_tg_find(const struct vgpu_tg *t, u32 type, u32 kid, u32 nth)
+{
+	size_t i;
+
+	for (i = 0; i < t->nev; i++)
+		if (t->ev[i].type == type && t->ev[i].kernel == kid && !nth--)
+			return &t->ev[i];
+	return NULL;
+}
+
+static inline u32 vgpu_tg_count(const struct vgpu_tg *t, u32 type, u32 kid)
+{
+	size_t i;
+	u32 n = 0;
+
+	for (i = 0; i < t->nev; i++)
+		n += t->ev[i].type == type && t->ev[i].kernel == kid;
+	return n;
+}
+
+#endif /* VGPU_TEST_GPU_H */

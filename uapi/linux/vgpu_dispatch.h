@@ -38,7 +38,12 @@
 /* Capabilities (struct vgpu_info.caps). */
 #define VGPU_CAP_GET_INFO	_BITULL(0)
 #define VGPU_CAP_CHANNELS	_BITULL(1)	/* CHANNEL_CREATE / _DESTROY */
-#define VGPU_CAP_ALL		(VGPU_CAP_GET_INFO | VGPU_CAP_CHANNELS)
+#define VGPU_CAP_KERNELS	_BITULL(2)	/* SUBMIT, WAIT, QUERY, CANCEL */
+#define VGPU_CAP_GATE		_BITULL(3)	/* GATE */
+#define VGPU_CAP_POLL		_BITULL(4)	/* poll() reports completions */
+#define VGPU_CAP_ALL		(VGPU_CAP_GET_INFO | VGPU_CAP_CHANNELS | \
+				 VGPU_CAP_KERNELS | VGPU_CAP_GATE | \
+				 VGPU_CAP_POLL)
 
 /* Presets (struct vgpu_dev_config.preset), SPEC F03. */
 #define VGPU_PRESET_CUSTOM	0
@@ -108,6 +113,12 @@ struct vgpu_dev_config {
  * @max_channels_per_file: out: channels one open file may own
  * @max_channels: out: channels the device may have
  * @pad3: out: zero
+ * @max_kernels_per_file: out: kernel handles one open file may hold
+ * @max_queued: out: unfinished kernels the device may hold
+ * @max_prog_bytes_per_file: out: program bytes one open file may hold
+ * @workers: out: worker threads of the device (SPEC F50)
+ * @live_channels: out: channels of every file right now
+ * @live_kernels: out: unfinished kernels right now
  *
  * Fields after @config were appended after version 0 of the struct
  * (VGPU_INFO_SIZE_VER0); see the extension rule above.
@@ -127,6 +138,12 @@ struct vgpu_info {
 	__u32 max_channels_per_file;
 	__u32 max_channels;
 	__u32 pad3;
+	__u32 max_kernels_per_file;
+	__u32 max_queued;
+	__u32 max_prog_bytes_per_file;
+	__u32 workers;
+	__u32 live_channels;
+	__u32 live_kernels;
 };
 
 #define VGPU_INFO_SIZE_VER0	120
@@ -172,11 +189,213 @@ struct vgpu_channel_destroy {
 
 #define VGPU_CHANNEL_DESTROY_SIZE_VER0	8
 
+/* Kernel flags (struct vgpu_submit_desc.flags, SPEC F10, F24, F26). */
+#define VGPU_KERNEL_INDEPENDENT	_BITUL(0)	/* warps may be split (F24) */
+#define VGPU_KERNEL_SEQUENTIAL	_BITUL(1)	/* one block in flight (F26) */
+#define VGPU_KERNEL_THROTTLE	_BITUL(2)	/* throttle mode only (F26) */
+#define VGPU_KERNEL_FLAGS_ALL	(VGPU_KERNEL_INDEPENDENT | \
+				 VGPU_KERNEL_SEQUENTIAL | \
+				 VGPU_KERNEL_THROTTLE)
+
+#define VGPU_MAX_GRID		(1U << 20)	/* blocks of one kernel */
+#define VGPU_MAX_SUBMIT		64		/* kernels of one SUBMIT */
+#define VGPU_MAX_WAIT		256		/* handles of one WAIT */
+
+/**
+ * struct vgpu_submit_desc - one kernel of a submission (SPEC F10)
+ * @channel: in: channel handle of this file; the kernel takes the channel's
+ *	priority and starts after the channel's earlier kernels (F11)
+ * @flags: in: VGPU_KERNEL_*, a subset of VGPU_KERNEL_FLAGS_ALL
+ * @grid: in: blocks, 1..VGPU_MAX_GRID
+ * @threads: in: threads per block, 1..vgpu_dev_config.max_threads_per_block
+ * @regs: in: registers per thread, 1..255
+ * @smem: in: shared memory per block in bytes,
+ *	0..vgpu_dev_config.smem_max_per_block
+ * @quota: in: launch quota: blocks launched before yielding to kernels of
+ *	equal priority (F26); 0 = none
+ * @num_insns: in: program length, 1..VGPU_ISA_MAX_INSNS
+ * @program: in: user pointer to num_insns struct vgpu_insn
+ * @affinity: in: user pointer to an SM bitmap of @affinity_bits bits (bit i
+ *	= SM i may run the kernel), or 0 for every SM (F26)
+ * @affinity_bits: in: 0 when @affinity is 0, else a multiple of 64 covering
+ *	every SM (at least num_sms rounded up to 64, at most 1024)
+ * @pad: in: must be zero
+ * @arrival: in: arrival in virtual cycles after the submission (0 = at once);
+ *	with the gate closed, after the device clock the gate holds
+ * @user_data: in: opaque value reported back by QUERY
+ * @handle: out: the kernel's handle in this file; must be zero on input
+ * @pad2: in: must be zero
+ */
+struct vgpu_submit_desc {
+	__u32 channel;
+	__u32 flags;
+	__u32 grid;
+	__u32 threads;
+	__u32 regs;
+	__u32 smem;
+	__u32 quota;
+	__u32 num_insns;
+	__u64 program;
+	__u64 affinity;
+	__u32 affinity_bits;
+	__u32 pad;
+	__u64 arrival;
+	__u64 user_data;
+	__u32 handle;
+	__u32 pad2;
+};
+
+#define VGPU_SUBMIT_DESC_SIZE_VER0	80
+
+/* struct vgpu_submit.flags: none defined yet. */
+#define VGPU_SUBMIT_FLAGS_ALL	0
+
+/**
+ * struct vgpu_submit - argument of VGPU_IOCTL_SUBMIT
+ * @flags: in: VGPU_SUBMIT_*, a subset of VGPU_SUBMIT_FLAGS_ALL
+ * @count: in: kernels, 1..VGPU_MAX_SUBMIT
+ * @desc_size: in: size of one descriptor as the caller knows it
+ *	(size-versioned array elements, >= VGPU_SUBMIT_DESC_SIZE_VER0,
+ *	multiple of 8)
+ * @pad: in: must be zero
+ * @descs: in: user pointer to @count descriptors; each descriptor's handle
+ *	is written back on success
+ *
+ * All or nothing: either every kernel is submitted and every handle written
+ * back, or none is and the error names no kernel.
+ */
+struct vgpu_submit {
+	__u32 flags;
+	__u32 count;
+	__u32 desc_size;
+	__u32 pad;
+	__u64 descs;
+};
+
+#define VGPU_SUBMIT_SIZE_VER0	24
+
+/* struct vgpu_wait.flags */
+#define VGPU_WAIT_ALL		_BITUL(0)	/* every handle, not any one */
+#define VGPU_WAIT_FLAGS_ALL	(VGPU_WAIT_ALL)
+
+/* struct vgpu_wait.timeout_ns: wait without a time limit */
+#define VGPU_WAIT_FOREVER	0x7fffffffffffffffLL
+
+/**
+ * struct vgpu_wait - argument of VGPU_IOCTL_WAIT
+ * @flags: in: VGPU_WAIT_*, a subset of VGPU_WAIT_FLAGS_ALL
+ * @count: in: handles, 1..VGPU_MAX_WAIT
+ * @handles: in: user pointer to @count __u32 kernel handles of this file
+ * @timeout_ns: in: absolute CLOCK_MONOTONIC time in ns at which to give up
+ *	(-ETIME); a time in the past polls; VGPU_WAIT_FOREVER waits without a
+ *	limit
+ * @first: out: index in @handles of a finished kernel (the lowest one)
+ * @pad: in: must be zero
+ *
+ * Returns when any (or, with VGPU_WAIT_ALL, every) kernel has finished:
+ * completed, cancelled or failed.  Interrupted by a signal: -ERESTARTSYS.
+ */
+struct vgpu_wait {
+	__u32 flags;
+	__u32 count;
+	__u64 handles;
+	__s64 timeout_ns;
+	__u32 first;
+	__u32 pad;
+};
+
+#define VGPU_WAIT_SIZE_VER0	32
+
+/* Kernel states (struct vgpu_kernel_query.state). */
+#define VGPU_KSTATE_QUEUED	1	/* waiting in its channel */
+#define VGPU_KSTATE_RUNNING	2	/* admitted to the task table */
+#define VGPU_KSTATE_DONE	3	/* every block completed */
+#define VGPU_KSTATE_CANCELLED	4	/* cancelled; error says why */
+
+/* A virtual timestamp that has not happened yet. */
+#define VGPU_NO_CYCLE		0xffffffffffffffffULL
+
+/* struct vgpu_kernel_query.flags */
+#define VGPU_QUERY_RELEASE	_BITUL(0)	/* free a finished kernel's handle */
+#define VGPU_QUERY_FLAGS_ALL	(VGPU_QUERY_RELEASE)
+
+/**
+ * struct vgpu_kernel_query - argument of VGPU_IOCTL_QUERY
+ * @handle: in: kernel handle of this file
+ * @flags: in: VGPU_QUERY_*; with VGPU_QUERY_RELEASE the handle is freed
+ *	after a successful query of a finished kernel (-EBUSY if unfinished)
+ * @state: out: VGPU_KSTATE_*
+ * @error: out: 0, or why the kernel did not complete: -ECANCELED
+ *	(CANCEL, channel destroyed), -ETIMEDOUT (hang timeout, F53)
+ * @t_submit: out: virtual cycle of arrival
+ * @t_dispatch: out: first dispatch, or VGPU_NO_CYCLE
+ * @t_complete: out: completion, or VGPU_NO_CYCLE
+ * @blocks_done: out: blocks completed
+ * @preemptions: out: times one of its blocks was preempted
+ * @user_data: out: as submitted
+ */
+struct vgpu_kernel_query {
+	__u32 handle;
+	__u32 flags;
+	__u32 state;
+	__s32 error;
+	__u64 t_submit;
+	__u64 t_dispatch;
+	__u64 t_complete;
+	__u64 blocks_done;
+	__u64 preemptions;
+	__u64 user_data;
+};
+
+#define VGPU_KERNEL_QUERY_SIZE_VER0	64
+
+/**
+ * struct vgpu_kernel_cancel - argument of VGPU_IOCTL_CANCEL
+ * @handle: in: kernel handle of this file
+ * @flags: in: must be zero
+ *
+ * Cancelling a finished kernel is a no-op that succeeds.
+ */
+struct vgpu_kernel_cancel {
+	__u32 handle;
+	__u32 flags;
+};
+
+#define VGPU_KERNEL_CANCEL_SIZE_VER0	8
+
+/* struct vgpu_gate.op (SPEC F52) */
+#define VGPU_GATE_CLOSE		1	/* hold dispatch; the clock stops */
+#define VGPU_GATE_OPEN		2	/* release this file's hold */
+
+/**
+ * struct vgpu_gate - argument of VGPU_IOCTL_GATE
+ * @op: in: VGPU_GATE_*
+ * @flags: in: must be zero
+ * @cycle: out: the device's virtual clock after the operation
+ *
+ * The gate is closed while any file holds it (a file holds it at most
+ * once); closing a file releases its hold.  Kernels submitted while it is
+ * closed wait, and arrive relative to the held clock, so a harness can
+ * submit a whole scenario and release it at once (reproducible batches).
+ */
+struct vgpu_gate {
+	__u32 op;
+	__u32 flags;
+	__u64 cycle;
+};
+
+#define VGPU_GATE_SIZE_VER0	16
+
 #define VGPU_IOCTL_GET_INFO	_IOWR(VGPU_IOCTL_BASE, 0x00, struct vgpu_info)
 #define VGPU_IOCTL_CHANNEL_CREATE \
 	_IOWR(VGPU_IOCTL_BASE, 0x01, struct vgpu_channel_create)
 #define VGPU_IOCTL_CHANNEL_DESTROY \
 	_IOW(VGPU_IOCTL_BASE, 0x02, struct vgpu_channel_destroy)
+#define VGPU_IOCTL_SUBMIT	_IOWR(VGPU_IOCTL_BASE, 0x03, struct vgpu_submit)
+#define VGPU_IOCTL_WAIT		_IOWR(VGPU_IOCTL_BASE, 0x04, struct vgpu_wait)
+#define VGPU_IOCTL_QUERY	_IOWR(VGPU_IOCTL_BASE, 0x05, struct vgpu_kernel_query)
+#define VGPU_IOCTL_CANCEL	_IOW(VGPU_IOCTL_BASE, 0x06, struct vgpu_kernel_cancel)
+#define VGPU_IOCTL_GATE		_IOWR(VGPU_IOCTL_BASE, 0x07, struct vgpu_gate)
 
 /*
  * ===========================================================================

@@ -5,10 +5,15 @@
  * Like netdevsim, the module registers a bus, /sys/bus/vgpu, whose two
  * write-only attributes manage instances without reloading the module:
  *
- *   echo "ID [PRESET]" > /sys/bus/vgpu/new_device   creates /dev/vgpuID
- *   echo "ID"          > /sys/bus/vgpu/del_device   removes it
+ *   echo "ID [PRESET] [key=value ...]" > /sys/bus/vgpu/new_device
+ *   echo "ID" > /sys/bus/vgpu/del_device
  *
- * Errors: -EINVAL (malformed line, ID >= VGPU_MAX_DEVICES, unknown preset),
+ * The keys are those of vgpu_dev_opts_parse() (vgpu_dev.c): a custom SM
+ * count, policy, preemption mode, windows, epoch, workers, clock mode,
+ * timeout...
+ *
+ * Errors: -EINVAL (malformed line, ID >= VGPU_MAX_DEVICES, unknown preset,
+ * unknown key or invalid value),
  * -EEXIST (ID in use), -ENOENT (no such ID on del_device).  Removing an
  * instance while files are open on it makes their calls fail with -ENODEV;
  * it is freed when the last one closes.
@@ -18,6 +23,7 @@
 #include <linux/list.h>
 #include <linux/module.h>
 #include <linux/mutex.h>
+#include <linux/slab.h>
 #include <linux/string.h>
 
 #include "vgpu_drv.h"
@@ -38,13 +44,13 @@ static struct vgpu_device *vgpu_bus_find_locked(u32 index)
 }
 
 /**
- * vgpu_bus_add_device() - create instance @index with configuration @preset
+ * vgpu_bus_add_device() - create instance @index
  * @index: N of /dev/vgpuN, below VGPU_MAX_DEVICES
- * @preset: configuration preset name
+ * @opts: its configuration and options
  *
  * Return: 0, -EINVAL, -EEXIST or the error of vgpu_device_create().
  */
-int vgpu_bus_add_device(u32 index, const char *preset)
+int vgpu_bus_add_device(u32 index, const struct vgpu_dev_opts *opts)
 {
 	struct vgpu_device *vdev;
 	int ret;
@@ -56,7 +62,7 @@ int vgpu_bus_add_device(u32 index, const char *preset)
 		ret = -EEXIST;
 		goto out_unlock;
 	}
-	ret = vgpu_device_create(index, preset, &vdev);
+	ret = vgpu_device_create(index, opts, &vdev);
 	if (ret)
 		goto out_unlock;
 	list_add_tail(&vdev->node, &vgpu_devices);
@@ -89,17 +95,29 @@ int vgpu_bus_del_device(u32 index)
 static ssize_t new_device_store(struct bus_type *bus, const char *buf,
 				size_t count)
 {
-	char preset[VGPU_NAME_MAX + 1] = "small";	/* %15s below */
-	char extra;
+	struct vgpu_dev_opts *opts;
+	char *line, *rest, *id;
 	u32 index;
-	int n, ret;
+	int ret;
 
-	n = sscanf(buf, "%u %15s %c", &index, preset, &extra);
-	if (n < 1 || n > 2) {
-		pr_debug("vgpu_dispatch: new_device: expected \"ID [PRESET]\"\n");
-		return -EINVAL;
+	line = kstrndup(buf, count, GFP_KERNEL);
+	opts = kzalloc(sizeof(*opts), GFP_KERNEL);
+	ret = -ENOMEM;
+	if (!line || !opts)
+		goto out;
+	rest = skip_spaces(line);
+	id = strsep(&rest, " \t\n");
+	ret = -EINVAL;
+	if (!id || kstrtou32(id, 10, &index)) {
+		pr_debug("vgpu_dispatch: new_device: expected \"ID [PRESET] [key=value ...]\"\n");
+		goto out;
 	}
-	ret = vgpu_bus_add_device(index, preset);
+	ret = vgpu_dev_opts_parse(opts, rest ? rest : id + strlen(id));
+	if (!ret)
+		ret = vgpu_bus_add_device(index, opts);
+out:
+	kfree(opts);
+	kfree(line);
 	return ret ? ret : count;
 }
 static BUS_ATTR_WO(new_device);

@@ -22,7 +22,8 @@ int vgpu_file_init(struct vgpu_file *vf, struct vgpu_device *vdev)
 	vf->vdev = vdev;
 	mutex_init(&vf->lock);
 	xa_init_flags(&vf->channels, XA_FLAGS_ALLOC1);
-	vf->nr_channels = 0;
+	xa_init_flags(&vf->kernels, XA_FLAGS_ALLOC1);
+	atomic_set(&vf->nr_done, 0);
 	return 0;
 }
 
@@ -31,6 +32,8 @@ static void vgpu_channel_free(struct vgpu_file *vf, struct vgpu_channel *ch)
 	struct vgpu_device *vdev = vf->vdev;
 
 	lockdep_assert_held(&vf->lock);
+	vgpu_kernels_cancel_channel(vf, ch);
+	vgpu_sched_channel_remove(&vdev->sched, ch->core_ch);
 	vf->nr_channels--;
 	mutex_lock(&vdev->lock);
 	vdev->nr_channels--;
@@ -46,13 +49,20 @@ void vgpu_file_fini(struct vgpu_file *vf)
 {
 	struct vgpu_channel *ch;
 	unsigned long handle;
+	u64 cycle;
 
 	mutex_lock(&vf->lock);
+	if (vf->gate_held) {
+		vgpu_sched_gate(&vf->vdev->sched, false, &cycle);
+		vf->gate_held = false;
+	}
+	vgpu_kernels_release_all(vf);
 	xa_for_each(&vf->channels, handle, ch) {
 		xa_erase(&vf->channels, handle);
 		vgpu_channel_free(vf, ch);
 	}
 	mutex_unlock(&vf->lock);
+	xa_destroy(&vf->kernels);
 	xa_destroy(&vf->channels);
 	mutex_destroy(&vf->lock);
 }
@@ -87,6 +97,7 @@ int vgpu_channel_create(struct vgpu_file *vf, u32 prio, u64 timeout,
 		return -ENOMEM;
 	ch->prio = prio;
 	ch->timeout = timeout ? timeout : vdev->limits.default_timeout;
+	INIT_LIST_HEAD(&ch->kernels);
 
 	mutex_lock(&vf->lock);
 	ret = -ENOSPC;
@@ -100,6 +111,9 @@ int vgpu_channel_create(struct vgpu_file *vf, u32 prio, u64 timeout,
 	if (!room)
 		goto err_limit;
 
+	ret = vgpu_sched_channel_add(&vdev->sched, prio, &ch->core_ch);
+	if (ret)
+		goto err_core;
 	ret = xa_alloc(&vf->channels, &id, ch, xa_limit_31b, GFP_KERNEL);
 	if (ret)
 		goto err_xa;
@@ -110,6 +124,8 @@ int vgpu_channel_create(struct vgpu_file *vf, u32 prio, u64 timeout,
 	return 0;
 
 err_xa:
+	vgpu_sched_channel_remove(&vdev->sched, ch->core_ch);
+err_core:
 	mutex_lock(&vdev->lock);
 	vdev->nr_channels--;
 	mutex_unlock(&vdev->lock);
@@ -125,6 +141,9 @@ err_limit:
  * vgpu_channel_destroy() - destroy a channel of @vf
  * @vf: the owning file
  * @handle: the channel's handle
+ *
+ * Kernels of the channel that have not finished are cancelled; their
+ * handles stay valid until released.
  *
  * Return: 0, or -ENOENT if @vf has no channel @handle.
  */

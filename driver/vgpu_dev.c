@@ -5,6 +5,7 @@
 #include <linux/compat.h>
 #include <linux/fs.h>
 #include <linux/module.h>
+#include <linux/poll.h>
 #include <linux/slab.h>
 
 #include "vgpu_drv.h"
@@ -35,10 +36,25 @@ static int vgpu_fop_release(struct inode *inode, struct file *file)
 	return 0;
 }
 
+static __poll_t vgpu_fop_poll(struct file *file, poll_table *wait)
+{
+	struct vgpu_file *vf = file->private_data;
+	struct vgpu_device *vdev = vf->vdev;
+	__poll_t mask = 0;
+
+	poll_wait(file, &vdev->sched.done_wq, wait);
+	if (atomic_read(&vf->nr_done) > 0)
+		mask |= EPOLLIN | EPOLLRDNORM;
+	if (!vgpu_device_alive(vdev))
+		mask |= EPOLLERR | EPOLLHUP;
+	return mask;
+}
+
 static const struct file_operations vgpu_fops = {
 	.owner		= THIS_MODULE,
 	.open		= vgpu_fop_open,
 	.release	= vgpu_fop_release,
+	.poll		= vgpu_fop_poll,
 	.unlocked_ioctl	= vgpu_ioctl,
 	.compat_ioctl	= compat_ptr_ioctl,
 	.llseek		= noop_llseek,
@@ -48,6 +64,8 @@ static void vgpu_device_free(struct kref *ref)
 {
 	struct vgpu_device *vdev = container_of(ref, struct vgpu_device, ref);
 
+	if (vdev->sched.gpu)
+		vgpu_sched_fini(&vdev->sched);
 	mutex_destroy(&vdev->lock);
 	kfree(vdev);
 }
@@ -79,16 +97,174 @@ bool vgpu_device_alive(struct vgpu_device *vdev)
 	return alive;
 }
 
+static int vgpu_opt_u32(const char *val, u32 *out)
+{
+	return kstrtou32(val, 0, out);
+}
+
+/* Keys that change the configuration itself (pass 1). */
+static int vgpu_dev_opt_cfg(struct vgpu_dev_opts *o, const char *key,
+			    const char *val)
+{
+	if (!strcmp(key, "num_sms")) {
+		o->cfg.preset = VGPU_PRESET_CUSTOM;
+		strscpy(o->cfg.name, "custom", sizeof(o->cfg.name));
+		return vgpu_opt_u32(val, &o->cfg.num_sms);
+	}
+	return 1;	/* not a configuration key */
+}
+
+/* Scheduling keys (pass 2, after the defaults for the configuration). */
+static int vgpu_dev_opt_sched(struct vgpu_dev_opts *o, const char *key,
+			      char *val)
+{
+	struct vgpu_gpu_params *p = &o->sched.params;
+	char *w;
+	u32 n = 0;
+	int ret;
+
+	if (!strcmp(key, "policy")) {
+		if (strscpy(p->policy, val, sizeof(p->policy)) < 0)
+			return -EINVAL;
+		return 0;
+	}
+	if (!strcmp(key, "preempt")) {
+		if (!strcmp(val, "drain"))
+			p->preempt = VGPU_PREEMPT_DRAIN;
+		else if (!strcmp(val, "warp"))
+			p->preempt = VGPU_PREEMPT_WARP;
+		else if (!strcmp(val, "switch"))
+			p->preempt = VGPU_PREEMPT_SWITCH;
+		else
+			return -EINVAL;
+		return 0;
+	}
+	if (!strcmp(key, "clock")) {
+		if (!strcmp(val, "free"))
+			o->sched.clock = VGPU_CLOCK_FREE;
+		else if (!strcmp(val, "paced"))
+			o->sched.clock = VGPU_CLOCK_PACED;
+		else
+			return -EINVAL;
+		return 0;
+	}
+	if (!strcmp(key, "windows")) {
+		/* lengths of T1..Ty, decreasing (F22); "0" turns them off */
+		if (!strcmp(val, "0")) {
+			p->num_windows = 0;
+			return 0;
+		}
+		while ((w = strsep(&val, ",")) != NULL) {
+			if (n >= VGPU_GPU_MAX_WINDOWS)
+				return -EINVAL;
+			ret = vgpu_opt_u32(w, &p->window[n++]);
+			if (ret)
+				return ret;
+		}
+		p->num_windows = n;
+		return 0;
+	}
+	if (!strcmp(key, "timeout"))
+		return kstrtou64(val, 0, &o->timeout);
+	if (!strcmp(key, "epoch"))
+		return vgpu_opt_u32(val, &p->epoch);
+	if (!strcmp(key, "workers"))
+		return vgpu_opt_u32(val, &o->sched.workers);
+	if (!strcmp(key, "freq_khz"))
+		return vgpu_opt_u32(val, &o->sched.freq_khz);
+	if (!strcmp(key, "g_max"))
+		return vgpu_opt_u32(val, &p->g_max);
+	if (!strcmp(key, "task_slots"))
+		return vgpu_opt_u32(val, &p->task_slots);
+	if (!strcmp(key, "switch_cost"))
+		return vgpu_opt_u32(val, &p->switch_cost);
+	return -EINVAL;		/* unknown key */
+}
+
+/**
+ * vgpu_dev_opts_parse() - build device options from a new_device line
+ * @o: options to fill
+ * @line: "[PRESET] [key=value ...]" (modified)
+ *
+ * Keys: num_sms (a custom configuration from the preset's per-SM limits),
+ * policy, preempt (drain|warp|switch), windows (comma-separated lengths, or
+ * 0), epoch, workers, clock (free|paced), freq_khz, timeout, g_max,
+ * task_slots, switch_cost.
+ *
+ * Return: 0 or -EINVAL (unknown preset or key, malformed or invalid value).
+ */
+int vgpu_dev_opts_parse(struct vgpu_dev_opts *o, char *line)
+{
+	char *tok[VGPU_DEV_MAX_OPTS], *t, *val;
+	const char *bad = NULL;
+	u32 n = 0, i, first = 0;
+	int ret;
+
+	while ((t = strsep(&line, " \t\n")) != NULL) {
+		if (!*t)
+			continue;
+		if (n == ARRAY_SIZE(tok))
+			return -EINVAL;
+		tok[n++] = t;
+	}
+
+	if (n && !strchr(tok[0], '=')) {
+		ret = vgpu_config_preset(&o->cfg, tok[0]);
+		if (ret)
+			return ret;
+		first = 1;
+	} else {
+		vgpu_config_preset(&o->cfg, "small");
+	}
+	/* split key=value once for both passes */
+	for (i = first; i < n; i++) {
+		val = strchr(tok[i], '=');
+		if (!val || val == tok[i])
+			return -EINVAL;
+		*val = '\0';
+	}
+
+	/* pass 1: the configuration, then the defaults it implies */
+	for (i = first; i < n; i++) {
+		ret = vgpu_dev_opt_cfg(o, tok[i], tok[i] + strlen(tok[i]) + 1);
+		if (ret < 0)
+			return ret;
+	}
+	if (vgpu_config_validate(&o->cfg, &bad)) {
+		pr_debug("vgpu_dispatch: invalid %s\n", bad);
+		return -EINVAL;
+	}
+	vgpu_sched_opts_default(&o->sched, &o->cfg);
+	o->sched.params.max_channels = VGPU_DEF_CHANNELS;
+	o->timeout = VGPU_DEF_TIMEOUT_CYCLES;
+
+	/* pass 2: scheduling options */
+	for (i = first; i < n; i++) {
+		val = tok[i] + strlen(tok[i]) + 1;
+		if (vgpu_dev_opt_cfg(o, tok[i], val) == 0)
+			continue;
+		ret = vgpu_dev_opt_sched(o, tok[i], val);
+		if (ret) {
+			pr_debug("vgpu_dispatch: bad option %s\n", tok[i]);
+			return -EINVAL;
+		}
+	}
+	if (!o->timeout || o->timeout > VGPU_MAX_TIMEOUT_CYCLES)
+		return -EINVAL;
+	return 0;
+}
+
 /**
  * vgpu_device_create() - create and register a device instance
  * @index: N of /dev/vgpuN
- * @preset: configuration preset name (SPEC F03)
+ * @opts: configuration and scheduling options (vgpu_dev_opts_parse())
  * @out: the new device on success
  *
- * Return: 0, -EINVAL for an unknown preset, -ENOMEM, or the error of
- * misc_register().
+ * Return: 0, -EINVAL for invalid options, -ENOMEM, or the error of
+ * misc_register() or of the scheduler's threads.
  */
-int vgpu_device_create(u32 index, const char *preset, struct vgpu_device **out)
+int vgpu_device_create(u32 index, const struct vgpu_dev_opts *opts,
+		       struct vgpu_device **out)
 {
 	struct vgpu_device *vdev;
 	const char *bad_field;
@@ -103,22 +279,25 @@ int vgpu_device_create(u32 index, const char *preset, struct vgpu_device **out)
 	vdev->index = index;
 	snprintf(vdev->name, sizeof(vdev->name), "vgpu%u", index);
 
-	ret = vgpu_config_preset(&vdev->cfg, preset);
-	if (ret) {
-		pr_debug("vgpu_dispatch: unknown preset '%s'\n", preset);
-		goto err_config;
-	}
+	vdev->cfg = opts->cfg;
 	ret = vgpu_config_validate(&vdev->cfg, &bad_field);
 	if (ret) {
-		pr_err("vgpu_dispatch: preset '%s': invalid %s\n", preset, bad_field);
+		pr_debug("vgpu_dispatch: %s: invalid %s\n", vdev->name, bad_field);
 		goto err_config;
 	}
 
 	vdev->limits.channels_per_file = VGPU_DEF_CHANNELS_PER_FILE;
-	vdev->limits.channels = VGPU_DEF_CHANNELS;
-	vdev->limits.default_timeout = VGPU_DEF_TIMEOUT_CYCLES;
+	vdev->limits.channels = opts->sched.params.max_channels;
+	vdev->limits.kernels_per_file = VGPU_DEF_KERNELS_PER_FILE;
+	vdev->limits.queued = VGPU_DEF_QUEUED;
+	vdev->limits.prog_bytes_per_file = VGPU_DEF_PROG_BYTES_PER_FILE;
+	vdev->limits.default_timeout = opts->timeout;
 	/* the upper half of the priorities is open to everybody */
 	vdev->default_prio = vdev->cfg.num_prios / 2;
+
+	ret = vgpu_sched_init(&vdev->sched, vdev, &opts->sched);
+	if (ret)
+		goto err_sched;
 
 	vdev->misc.minor = MISC_DYNAMIC_MINOR;
 	vdev->misc.name = vdev->name;
@@ -132,6 +311,8 @@ int vgpu_device_create(u32 index, const char *preset, struct vgpu_device **out)
 	return 0;
 
 err_misc:
+	vgpu_sched_stop(&vdev->sched);
+err_sched:
 err_config:
 	vgpu_device_put(vdev);
 	return ret;
@@ -150,5 +331,6 @@ void vgpu_device_destroy(struct vgpu_device *vdev)
 	vdev->dead = true;
 	mutex_unlock(&vdev->lock);
 	misc_deregister(&vdev->misc);
+	vgpu_sched_stop(&vdev->sched);
 	vgpu_device_put(vdev);
 }

@@ -17,7 +17,8 @@
  * Lock order (outer first):
  *   vgpu_devices_lock (vgpu_bus.c: list of instances)
  *     vgpu_file.lock
- *       vgpu_device.lock
+ *       vgpu_sched.lock (vgpu_sched.h)
+ *         vgpu_device.lock
  */
 #ifndef VGPU_DRV_H
 #define VGPU_DRV_H
@@ -31,13 +32,18 @@
 #include <linux/xarray.h>
 
 #include "config.h"
+#include "vgpu_sched.h"
 
 #define VGPU_MAX_DEVICES	16
 #define VGPU_NAME_MAX		15
+#define VGPU_DEV_MAX_OPTS	32	/* words of a new_device line */
 
 /* Default limits of a device instance (struct vgpu_limits). */
 #define VGPU_DEF_CHANNELS_PER_FILE	64
-#define VGPU_DEF_CHANNELS		1024
+#define VGPU_DEF_CHANNELS		VGPU_GPU_MAX_CHANNELS
+#define VGPU_DEF_KERNELS_PER_FILE	4096
+#define VGPU_DEF_QUEUED			8192
+#define VGPU_DEF_PROG_BYTES_PER_FILE	(16U << 20)
 #define VGPU_DEF_TIMEOUT_CYCLES		BIT_ULL(32)
 #define VGPU_MAX_TIMEOUT_CYCLES		BIT_ULL(48)
 
@@ -45,12 +51,19 @@
  * struct vgpu_limits - per-file and per-device limits of an instance
  * @channels_per_file: channels one open file may own (-ENOSPC beyond)
  * @channels: channels the device may have in all (-ENOSPC beyond)
+ * @kernels_per_file: kernel handles one open file may hold, finished ones
+ *	included until released (-ENOSPC beyond)
+ * @queued: unfinished kernels the device may have (-EAGAIN beyond)
+ * @prog_bytes_per_file: program bytes one open file may hold (-ENOSPC)
  * @default_timeout: hang timeout in virtual cycles for channels created
  *	with timeout_cycles 0 (SPEC F53)
  */
 struct vgpu_limits {
 	u32 channels_per_file;
 	u32 channels;
+	u32 kernels_per_file;
+	u32 queued;
+	u32 prog_bytes_per_file;
 	u64 default_timeout;
 };
 
@@ -68,6 +81,7 @@ struct vgpu_limits {
  * @limits: limits, immutable after creation
  * @default_prio: highest priority usable without CAP_SYS_NICE, immutable
  * @nr_channels: channels of all files; protected by @lock
+ * @sched: the scheduler (core and threads)
  */
 struct vgpu_device {
 	struct miscdevice misc;
@@ -81,6 +95,7 @@ struct vgpu_device {
 	struct vgpu_limits limits;
 	u32 default_prio;
 	u32 nr_channels;
+	struct vgpu_sched sched;
 };
 
 /**
@@ -89,12 +104,22 @@ struct vgpu_device {
  * @lock: serialises creation and destruction of this file's objects
  * @channels: channel handle -> &struct vgpu_channel; updated under @lock
  * @nr_channels: entries in @channels; protected by @lock
+ * @kernels: kernel handle -> &struct vgpu_kobj; updated under @lock
+ * @nr_kernels: entries in @kernels; protected by @lock
+ * @prog_bytes: program bytes of @kernels; protected by @lock
+ * @nr_done: finished kernels whose handle still exists (poll)
+ * @gate_held: this file holds the gate; protected by @lock
  */
 struct vgpu_file {
 	struct vgpu_device *vdev;
-	struct mutex lock; /* protects @nr_channels, @channels updates */
+	struct mutex lock; /* protects the counters, serialises table updates */
 	struct xarray channels;
 	u32 nr_channels;
+	struct xarray kernels;
+	u32 nr_kernels;
+	u64 prog_bytes;
+	atomic_t nr_done;
+	bool gate_held;
 };
 
 /**
@@ -102,21 +127,40 @@ struct vgpu_file {
  * @handle: handle in the owner's table, immutable
  * @prio: priority, 0 is the highest, immutable
  * @timeout: hang timeout of its kernels in virtual cycles, immutable
+ * @core_ch: the core's channel number, immutable
+ * @kernels: its kernels that still have a handle (&vgpu_kobj.ch_node);
+ *	protected by the owner's &vgpu_file.lock
  */
 struct vgpu_channel {
 	u32 handle;
 	u32 prio;
 	u64 timeout;
+	u32 core_ch;
+	struct list_head kernels;
 };
 
-int vgpu_device_create(u32 index, const char *preset, struct vgpu_device **out);
+/**
+ * struct vgpu_dev_opts - everything a new device instance is made of
+ * @cfg: configuration (preset or custom, F01-F03)
+ * @sched: scheduling options (policy, preemption, windows, epoch, clock...)
+ * @timeout: default hang timeout of channels in virtual cycles (F53)
+ */
+struct vgpu_dev_opts {
+	struct vgpu_config cfg;
+	struct vgpu_sched_opts sched;
+	u64 timeout;
+};
+
+int vgpu_dev_opts_parse(struct vgpu_dev_opts *o, char *line);
+int vgpu_device_create(u32 index, const struct vgpu_dev_opts *opts,
+		       struct vgpu_device **out);
 void vgpu_device_destroy(struct vgpu_device *vdev);
 void vgpu_device_put(struct vgpu_device *vdev);
 bool vgpu_device_alive(struct vgpu_device *vdev);
 
 int vgpu_bus_init(void);
 void vgpu_bus_fini(void);
-int vgpu_bus_add_device(u32 index, const char *preset);
+int vgpu_bus_add_device(u32 index, const struct vgpu_dev_opts *opts);
 int vgpu_bus_del_device(u32 index);
 
 int vgpu_file_init(struct vgpu_file *vf, struct vgpu_device *vdev);
@@ -124,6 +168,14 @@ void vgpu_file_fini(struct vgpu_file *vf);
 int vgpu_channel_create(struct vgpu_file *vf, u32 prio, u64 timeout,
 			u32 *handle);
 int vgpu_channel_destroy(struct vgpu_file *vf, u32 handle);
+void vgpu_kernels_release_all(struct vgpu_file *vf);
+void vgpu_kernels_cancel_channel(struct vgpu_file *vf, struct vgpu_channel *ch);
+
+int vgpu_ioctl_submit(struct vgpu_file *vf, void *arg);
+int vgpu_ioctl_wait(struct vgpu_file *vf, void *arg);
+int vgpu_ioctl_query(struct vgpu_file *vf, void *arg);
+int vgpu_ioctl_cancel(struct vgpu_file *vf, void *arg);
+int vgpu_ioctl_gate(struct vgpu_file *vf, void *arg);
 
 long vgpu_ioctl(struct file *file, unsigned int cmd, unsigned long arg);
 

@@ -21,7 +21,13 @@
 
 /* uapi rule 1: every struct a multiple of 8 bytes, sizes pinned. */
 static_assert(sizeof(struct vgpu_dev_config) == 80);
-static_assert(sizeof(struct vgpu_info) == 136);
+static_assert(sizeof(struct vgpu_info) == 160);
+static_assert(sizeof(struct vgpu_submit_desc) == VGPU_SUBMIT_DESC_SIZE_VER0);
+static_assert(sizeof(struct vgpu_submit) == VGPU_SUBMIT_SIZE_VER0);
+static_assert(sizeof(struct vgpu_wait) == VGPU_WAIT_SIZE_VER0);
+static_assert(sizeof(struct vgpu_kernel_query) == VGPU_KERNEL_QUERY_SIZE_VER0);
+static_assert(sizeof(struct vgpu_kernel_cancel) == VGPU_KERNEL_CANCEL_SIZE_VER0);
+static_assert(sizeof(struct vgpu_gate) == VGPU_GATE_SIZE_VER0);
 static_assert(sizeof(struct vgpu_channel_create) == VGPU_CHANNEL_CREATE_SIZE_VER0);
 static_assert(sizeof(struct vgpu_channel_destroy) == VGPU_CHANNEL_DESTROY_SIZE_VER0);
 static_assert(sizeof(struct vgpu_insn) == VGPU_INSN_SIZE);
@@ -91,6 +97,16 @@ static int vgpu_ioctl_get_info(struct vgpu_file *vf, void *arg)
 	info->default_prio = vdev->default_prio;
 	info->max_channels_per_file = vdev->limits.channels_per_file;
 	info->max_channels = vdev->limits.channels;
+	info->max_kernels_per_file = vdev->limits.kernels_per_file;
+	info->max_queued = vdev->limits.queued;
+	info->max_prog_bytes_per_file = vdev->limits.prog_bytes_per_file;
+	info->workers = vdev->sched.nworkers;
+	mutex_lock(&vdev->lock);
+	info->live_channels = vdev->nr_channels;
+	mutex_unlock(&vdev->lock);
+	mutex_lock(&vdev->sched.lock);
+	info->live_kernels = vdev->sched.nr_live;
+	mutex_unlock(&vdev->sched.lock);
 	return 0;
 }
 
@@ -136,6 +152,31 @@ static const struct vgpu_ioctl_desc vgpu_ioctls[] = {
 		.min_size = VGPU_CHANNEL_DESTROY_SIZE_VER0,
 		.fn = vgpu_ioctl_channel_destroy,
 	},
+	[_IOC_NR(VGPU_IOCTL_SUBMIT)] = {
+		.cmd = VGPU_IOCTL_SUBMIT,
+		.min_size = VGPU_SUBMIT_SIZE_VER0,
+		.fn = vgpu_ioctl_submit,
+	},
+	[_IOC_NR(VGPU_IOCTL_WAIT)] = {
+		.cmd = VGPU_IOCTL_WAIT,
+		.min_size = VGPU_WAIT_SIZE_VER0,
+		.fn = vgpu_ioctl_wait,
+	},
+	[_IOC_NR(VGPU_IOCTL_QUERY)] = {
+		.cmd = VGPU_IOCTL_QUERY,
+		.min_size = VGPU_KERNEL_QUERY_SIZE_VER0,
+		.fn = vgpu_ioctl_query,
+	},
+	[_IOC_NR(VGPU_IOCTL_CANCEL)] = {
+		.cmd = VGPU_IOCTL_CANCEL,
+		.min_size = VGPU_KERNEL_CANCEL_SIZE_VER0,
+		.fn = vgpu_ioctl_cancel,
+	},
+	[_IOC_NR(VGPU_IOCTL_GATE)] = {
+		.cmd = VGPU_IOCTL_GATE,
+		.min_size = VGPU_GATE_SIZE_VER0,
+		.fn = vgpu_ioctl_gate,
+	},
 };
 
 /**
@@ -172,6 +213,7 @@ long vgpu_ioctl(struct file *file, unsigned int cmd, unsigned long arg)
 
 	ksize = _IOC_SIZE(desc->cmd);
 	BUILD_BUG_ON(sizeof(struct vgpu_info) > VGPU_IOCTL_ARG_MAX);
+	BUILD_BUG_ON(sizeof(struct vgpu_kernel_query) > VGPU_IOCTL_ARG_MAX);
 	memset(buf, 0, ksize);
 	if (_IOC_DIR(cmd) & _IOC_WRITE) {
 		ret = copy_struct_from_user(buf, ksize, uarg, usize);

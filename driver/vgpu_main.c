@@ -8,6 +8,7 @@
  * runtime through /sys/bus/vgpu (vgpu_bus.c).
  */
 #include <linux/module.h>
+#include <linux/slab.h>
 
 #include "vgpu_drv.h"
 
@@ -17,11 +18,13 @@ MODULE_PARM_DESC(num_devices, "Device instances created at load time (0-16, defa
 
 static char *vgpu_preset = "small";
 module_param_named(preset, vgpu_preset, charp, 0444);
-MODULE_PARM_DESC(preset, "Configuration preset of those instances: small, a100, h100 (default small)");
+MODULE_PARM_DESC(preset, "Preset of those instances: small, a100, h100 (default small); options as for new_device may follow, separated by spaces");
 
 static int __init vgpu_init(void)
 {
+	struct vgpu_dev_opts *opts;
 	unsigned int i;
+	char *line;
 	int ret;
 
 	if (vgpu_num_devices > VGPU_MAX_DEVICES) {
@@ -30,12 +33,23 @@ static int __init vgpu_init(void)
 		return -EINVAL;
 	}
 
+	opts = kzalloc(sizeof(*opts), GFP_KERNEL);
+	line = kstrdup(vgpu_preset, GFP_KERNEL);
+	ret = -ENOMEM;
+	if (!opts || !line)
+		goto err_alloc;
+	ret = vgpu_dev_opts_parse(opts, line);
+	if (ret) {
+		pr_err("vgpu_dispatch: invalid preset/options '%s'\n", vgpu_preset);
+		goto err_alloc;
+	}
+
 	ret = vgpu_bus_init();
 	if (ret)
-		return ret;
+		goto err_alloc;
 
 	for (i = 0; i < vgpu_num_devices; i++) {
-		ret = vgpu_bus_add_device(i, vgpu_preset);
+		ret = vgpu_bus_add_device(i, opts);
 		if (ret) {
 			pr_err("vgpu_dispatch: cannot create vgpu%u (preset '%s'): %d\n",
 			       i, vgpu_preset, ret);
@@ -44,10 +58,15 @@ static int __init vgpu_init(void)
 	}
 	pr_info("vgpu_dispatch: %u device(s), preset %s\n", vgpu_num_devices,
 		vgpu_preset);
+	kfree(line);
+	kfree(opts);
 	return 0;
 
 err_devices:
 	vgpu_bus_fini();
+err_alloc:
+	kfree(line);
+	kfree(opts);
 	return ret;
 }
 

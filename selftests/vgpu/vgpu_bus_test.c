@@ -90,8 +90,67 @@ TEST(new_device_errors)
 	EXPECT_EQ(EINVAL, vgpu_sysfs_write(NEW_DEVICE, "\n"));
 	EXPECT_EQ(EINVAL, vgpu_sysfs_write(NEW_DEVICE, "7 bogus"));
 	EXPECT_EQ(EINVAL, vgpu_sysfs_write(NEW_DEVICE, "7 small extra"));
+	EXPECT_EQ(EINVAL, vgpu_sysfs_write(NEW_DEVICE, "x7 small"));
 	EXPECT_EQ(EINVAL, vgpu_sysfs_write(NEW_DEVICE, "7 averyveryverylongpresetname"));
 	/* nothing was created by the failures */
+	EXPECT_FALSE(vgpu_exists("/dev/vgpu7"));
+}
+
+/* Per-instance options (SPEC F61): configuration and scheduling. */
+TEST(new_device_options)
+{
+	struct vgpu_info info;
+	int fd;
+
+	ASSERT_EQ(0, vgpu_sysfs_write(NEW_DEVICE,
+		"7 small num_sms=2 policy=rr preempt=switch epoch=128 workers=1 "
+		"clock=paced freq_khz=1000000 timeout=100000 windows=400,200\n"));
+	fd = open("/dev/vgpu7", O_RDWR | O_CLOEXEC);
+	ASSERT_LE(0, fd);
+	ASSERT_EQ(0, vgpu_info_of(fd, &info));
+	EXPECT_EQ(2, info.config.num_sms);
+	EXPECT_EQ(VGPU_PRESET_CUSTOM, info.config.preset);
+	EXPECT_STREQ("custom", (char *)info.config.name);
+	EXPECT_EQ(1, info.workers);
+	close(fd);
+	ASSERT_EQ(0, vgpu_sysfs_write(DEL_DEVICE, "7"));
+
+	/* options without a preset start from "small" */
+	ASSERT_EQ(0, vgpu_sysfs_write(NEW_DEVICE, "7 preempt=drain"));
+	fd = open("/dev/vgpu7", O_RDWR | O_CLOEXEC);
+	ASSERT_LE(0, fd);
+	ASSERT_EQ(0, vgpu_info_of(fd, &info));
+	EXPECT_EQ(VGPU_PRESET_SMALL, info.config.preset);
+	close(fd);
+	ASSERT_EQ(0, vgpu_sysfs_write(DEL_DEVICE, "7"));
+}
+
+TEST(new_device_option_errors)
+{
+	static const char *const bad[] = {
+		"7 small bogus=1",
+		"7 small preempt=sometimes",
+		"7 small clock=fast",
+		"7 small policy=no-such-policy",
+		"7 small epoch=0",
+		"7 small num_sms=0",
+		"7 small num_sms=100000",
+		"7 small workers=100000",
+		"7 small freq_khz=0",
+		"7 small timeout=0",
+		"7 small epoch=abc",
+		"7 small =5",
+		"7 small epoch",
+		"7 small windows=1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17",
+	};
+	unsigned int i;
+
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		const char *line = bad[i];
+
+		EXPECT_EQ(EINVAL, vgpu_sysfs_write(NEW_DEVICE, line))
+			TH_LOG("line %u", i);
+	}
 	EXPECT_FALSE(vgpu_exists("/dev/vgpu7"));
 }
 

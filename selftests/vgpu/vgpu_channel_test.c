@@ -246,7 +246,7 @@ TEST_F(ch, device_limit_and_release)
 	int nfiles = (total + per - 1) / per + 1;
 	int fds[64], round, f;
 
-	ASSERT_EQ(1024, total);
+	ASSERT_EQ(256, total);
 	ASSERT_LE(nfiles, 64);
 	for (round = 0; round < 2; round++) {
 		__u32 made = 0;

@@ -87,7 +87,7 @@ TEST_F(dev, get_info)
 	EXPECT_EQ(4, info.config.num_prios);
 	EXPECT_EQ(2, info.default_prio);
 	EXPECT_EQ(64, info.max_channels_per_file);
-	EXPECT_EQ(1024, info.max_channels);
+	EXPECT_EQ(256, info.max_channels);
 	EXPECT_TRUE(vgpu_info_pads_zero(&info));
 }
 

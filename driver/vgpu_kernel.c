@@ -1,0 +1,569 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * vgpu_kernel.c - kernels submitted through a file: SUBMIT, WAIT, QUERY,
+ * CANCEL and GATE (SPEC F10, F52, F53, F60).
+ *
+ * A &struct vgpu_kobj lives in its file's kernel table under a handle.  The
+ * table's reference and any waiter's keep it allocated; the core stops
+ * looking at it once it is finished (completed or cancelled), and a handle
+ * is only released (QUERY with VGPU_QUERY_RELEASE, or close) after that.
+ */
+#include <linux/hrtimer.h>
+#include <linux/ktime.h>
+#include <linux/mm.h>
+#include <linux/sched/signal.h>
+#include <linux/slab.h>
+#include <linux/uaccess.h>
+
+#include "vgpu_drv.h"
+#include "isa.h"
+#include "occupancy.h"
+
+static void vgpu_kobj_free(struct vgpu_kobj *ko)
+{
+	kvfree(ko->match);
+	kvfree(ko->prog);
+	kfree(ko);
+}
+
+static void vgpu_kobj_release(struct kref *ref)
+{
+	vgpu_kobj_free(container_of(ref, struct vgpu_kobj, ref));
+}
+
+static void vgpu_kobj_put(struct vgpu_kobj *ko)
+{
+	kref_put(&ko->ref, vgpu_kobj_release);
+}
+
+/* Drop @ko's handle; it must be finished.  Under vf->lock. */
+static void vgpu_kobj_unlink(struct vgpu_file *vf, struct vgpu_kobj *ko)
+{
+	lockdep_assert_held(&vf->lock);
+	xa_erase(&vf->kernels, ko->handle);
+	if (ko->ch)
+		list_del(&ko->ch_node);
+	ko->ch = NULL;
+	vf->nr_kernels--;
+	vf->prog_bytes -= (u64)ko->k.n_insns * sizeof(struct vgpu_insn);
+	atomic_dec(&vf->nr_done);
+	vgpu_kobj_put(ko);
+}
+
+/**
+ * vgpu_kernels_cancel_channel() - cancel every kernel of a channel
+ * @vf: the owning file, locked
+ * @ch: the channel; its kernels lose their channel link
+ */
+void vgpu_kernels_cancel_channel(struct vgpu_file *vf, struct vgpu_channel *ch)
+{
+	struct vgpu_sched *s = &vf->vdev->sched;
+	struct vgpu_kobj *ko, *tmp;
+
+	lockdep_assert_held(&vf->lock);
+	mutex_lock(&s->lock);
+	list_for_each_entry_safe(ko, tmp, &ch->kernels, ch_node) {
+		vgpu_sched_cancel_locked(s, ko, -ECANCELED);
+		list_del(&ko->ch_node);
+		ko->ch = NULL;
+	}
+	mutex_unlock(&s->lock);
+}
+
+/**
+ * vgpu_kernels_release_all() - cancel and free every kernel of a file
+ * @vf: the file, locked, being released
+ */
+void vgpu_kernels_release_all(struct vgpu_file *vf)
+{
+	struct vgpu_sched *s = &vf->vdev->sched;
+	struct vgpu_kobj *ko;
+	unsigned long handle;
+
+	lockdep_assert_held(&vf->lock);
+	mutex_lock(&s->lock);
+	xa_for_each(&vf->kernels, handle, ko)
+		vgpu_sched_cancel_locked(s, ko, -ECANCELED);
+	mutex_unlock(&s->lock);
+	xa_for_each(&vf->kernels, handle, ko)
+		vgpu_kobj_unlink(vf, ko);
+}
+
+/* Check one descriptor against the uapi rules and the device. */
+static int vgpu_desc_check(const struct vgpu_device *vdev,
+			   const struct vgpu_submit_desc *d)
+{
+	const struct vgpu_config *cfg = &vdev->cfg;
+	u32 min_bits = round_up(cfg->num_sms, 64);
+
+	if (d->flags & ~VGPU_KERNEL_FLAGS_ALL || d->pad || d->pad2 || d->handle)
+		return -EINVAL;
+	if (!d->grid || d->grid > VGPU_MAX_GRID)
+		return -EINVAL;
+	if (!d->threads || d->threads > cfg->max_threads_per_block)
+		return -EINVAL;
+	if (!d->regs || d->regs > VGPU_MAX_REGS_PER_THREAD)
+		return -EINVAL;
+	if (d->smem > cfg->smem_max_per_block)
+		return -EINVAL;
+	if (!d->num_insns || d->num_insns > VGPU_ISA_MAX_INSNS)
+		return -EINVAL;
+	if (d->arrival > VGPU_MAX_TIMEOUT_CYCLES)
+		return -EINVAL;
+	if (!d->affinity != !d->affinity_bits)
+		return -EINVAL;
+	if (d->affinity && (d->affinity_bits % 64 || d->affinity_bits < min_bits ||
+			    d->affinity_bits > VGPU_GPU_AFF_WORDS * 64))
+		return -EINVAL;
+	return 0;
+}
+
+/* Does an affinity mask name at least one of the device's SMs? */
+static bool vgpu_affinity_any(const u64 *aff, u32 num_sms)
+{
+	u32 i;
+
+	for (i = 0; i < num_sms; i++)
+		if (aff[i / 64] & BIT_ULL(i % 64))
+			return true;
+	return false;
+}
+
+/* Build one kernel object from a checked descriptor. */
+static int vgpu_kobj_create(struct vgpu_file *vf,
+			    const struct vgpu_submit_desc *d,
+			    struct vgpu_kobj **out)
+{
+	struct vgpu_device *vdev = vf->vdev;
+	struct vgpu_isa_summary sum;
+	struct vgpu_occupancy occ;
+	struct vgpu_isa_error err;
+	struct vgpu_channel *ch;
+	struct vgpu_kobj *ko;
+	int ret;
+
+	lockdep_assert_held(&vf->lock);
+	ch = xa_load(&vf->channels, d->channel);
+	if (!ch)
+		return -ENOENT;
+
+	ko = kzalloc(sizeof(*ko), GFP_KERNEL);
+	if (!ko)
+		return -ENOMEM;
+	kref_init(&ko->ref);
+	INIT_LIST_HEAD(&ko->live_node);
+	INIT_LIST_HEAD(&ko->ch_node);
+	ko->owner = vf;
+	ko->ch = ch;
+	ko->user_data = d->user_data;
+	ko->timeout = ch->timeout;
+
+	ko->prog = kvmalloc_array(d->num_insns, sizeof(*ko->prog), GFP_KERNEL);
+	ko->match = kvmalloc_array(d->num_insns, sizeof(*ko->match), GFP_KERNEL);
+	ret = -ENOMEM;
+	if (!ko->prog || !ko->match)
+		goto err_free;
+	ret = -EFAULT;
+	if (copy_from_user(ko->prog, u64_to_user_ptr(d->program),
+			   array_size(d->num_insns, sizeof(*ko->prog))))
+		goto err_free;
+	ret = vgpu_isa_validate(ko->prog, d->num_insns, &err);
+	if (ret) {
+		pr_debug("vgpu_dispatch: program rejected: rule %u at instruction %u\n",
+			 err.rule, err.index);
+		goto err_free;
+	}
+	if (d->affinity &&
+	    copy_from_user(ko->k.affinity, u64_to_user_ptr(d->affinity),
+			   d->affinity_bits / 8)) {
+		ret = -EFAULT;
+		goto err_free;
+	}
+
+	/*
+	 * What the core would refuse: the submission is all or nothing, so
+	 * every kernel is checked before any goes in.
+	 */
+	ret = vgpu_isa_summarize(ko->prog, d->num_insns, &sum);
+	if (ret)
+		goto err_free;
+	ret = -EINVAL;
+	if (sum.uses_bar && (d->flags & VGPU_KERNEL_INDEPENDENT))
+		goto err_free;
+	if (d->affinity && !vgpu_affinity_any(ko->k.affinity,
+					      vdev->cfg.num_sms))
+		goto err_free;
+	ret = vgpu_occupancy_formula(&vdev->cfg, d->threads, d->regs, d->smem,
+				     &occ);
+	if (!ret && !occ.blocks)
+		ret = -E2BIG;	/* no SM can ever hold one block */
+	if (ret)
+		goto err_free;
+
+	ko->k.channel = ch->core_ch;
+	ko->k.prio = ch->prio;
+	ko->k.grid = d->grid;
+	ko->k.threads = d->threads;
+	ko->k.regs = d->regs;
+	ko->k.smem = d->smem;
+	ko->k.flags = (d->flags & VGPU_KERNEL_INDEPENDENT ? VGPU_KF_INDEPENDENT : 0) |
+		      (d->flags & VGPU_KERNEL_SEQUENTIAL ? VGPU_KF_SEQUENTIAL : 0) |
+		      (d->flags & VGPU_KERNEL_THROTTLE ? VGPU_KF_THROTTLE : 0);
+	ko->k.quota = d->quota;
+	ko->k.arrival = d->arrival;	/* relative; vgpu_sched_submit() adds now */
+	ko->k.prog = ko->prog;
+	ko->k.match = ko->match;
+	ko->k.n_insns = d->num_insns;
+	*out = ko;
+	return 0;
+
+err_free:
+	vgpu_kobj_free(ko);
+	return ret;
+}
+
+/**
+ * vgpu_ioctl_submit() - VGPU_IOCTL_SUBMIT: one kernel or a batch, all or
+ * nothing
+ * @vf: the file
+ * @arg: struct vgpu_submit
+ *
+ * Return: 0; -EINVAL (flags, pads, count, desc_size, a descriptor or its
+ * program); -E2BIG (a block that can never fit an SM, or unknown non-zero
+ * descriptor bytes); -EFAULT; -ENOENT (a channel not of this file);
+ * -ENOSPC (kernel handles or program bytes of the file at their limit);
+ * -EAGAIN (the device's queue is full); -ENOMEM.
+ */
+int vgpu_ioctl_submit(struct vgpu_file *vf, void *arg)
+{
+	struct vgpu_device *vdev = vf->vdev;
+	struct vgpu_submit *sub = arg;
+	struct vgpu_submit_desc d;
+	struct vgpu_kobj **kobjs;
+	u8 __user *udescs;
+	u64 bytes = 0;
+	u32 i, n = 0, id;
+	int ret;
+
+	if (sub->flags & ~VGPU_SUBMIT_FLAGS_ALL || sub->pad)
+		return -EINVAL;
+	if (!sub->count || sub->count > VGPU_MAX_SUBMIT)
+		return -EINVAL;
+	if (sub->desc_size < VGPU_SUBMIT_DESC_SIZE_VER0 ||
+	    sub->desc_size > PAGE_SIZE || sub->desc_size % 8)
+		return -EINVAL;
+	udescs = u64_to_user_ptr(sub->descs);
+
+	kobjs = kcalloc(sub->count, sizeof(*kobjs), GFP_KERNEL);
+	if (!kobjs)
+		return -ENOMEM;
+
+	mutex_lock(&vf->lock);
+	for (n = 0; n < sub->count; n++) {
+		u8 __user *ud = udescs + (size_t)n * sub->desc_size;
+
+		ret = copy_struct_from_user(&d, sizeof(d), ud, sub->desc_size);
+		if (ret)
+			goto err_unwind;
+		ret = vgpu_desc_check(vdev, &d);
+		if (ret)
+			goto err_unwind;
+		/* the handle is written back after the commit: probe it now */
+		if (put_user(0, (u32 __user *)(ud +
+				offsetof(struct vgpu_submit_desc, handle)))) {
+			ret = -EFAULT;
+			goto err_unwind;
+		}
+		bytes += (u64)d.num_insns * sizeof(struct vgpu_insn);
+		ret = vgpu_kobj_create(vf, &d, &kobjs[n]);
+		if (ret)
+			goto err_unwind;
+	}
+
+	ret = -ENOSPC;
+	if (vf->nr_kernels + n > vdev->limits.kernels_per_file ||
+	    vf->prog_bytes + bytes > vdev->limits.prog_bytes_per_file)
+		goto err_unwind;
+
+	for (i = 0; i < n; i++) {
+		ret = xa_alloc(&vf->kernels, &id, kobjs[i], xa_limit_31b,
+			       GFP_KERNEL);
+		if (ret) {
+			if (ret == -EBUSY)
+				ret = -ENOSPC;
+			while (i--)
+				xa_erase(&vf->kernels, kobjs[i]->handle);
+			goto err_unwind;
+		}
+		kobjs[i]->handle = id;
+	}
+
+	ret = vgpu_sched_submit(&vdev->sched, kobjs, n);
+	if (ret) {
+		for (i = 0; i < n; i++)
+			xa_erase(&vf->kernels, kobjs[i]->handle);
+		goto err_unwind;
+	}
+
+	for (i = 0; i < n; i++) {
+		list_add_tail(&kobjs[i]->ch_node, &kobjs[i]->ch->kernels);
+		/* cannot fault: probed above (unless userspace unmapped it) */
+		if (put_user(kobjs[i]->handle, (u32 __user *)(udescs +
+			     (size_t)i * sub->desc_size +
+			     offsetof(struct vgpu_submit_desc, handle))))
+			ret = -EFAULT;
+	}
+	vf->nr_kernels += n;
+	vf->prog_bytes += bytes;
+	mutex_unlock(&vf->lock);
+	kfree(kobjs);
+	return ret;
+
+err_unwind:
+	mutex_unlock(&vf->lock);
+	while (n--)
+		vgpu_kobj_free(kobjs[n]);
+	kfree(kobjs);
+	return ret;
+}
+
+static bool vgpu_kobj_finished(struct vgpu_kobj *ko)
+{
+	/* pairs with the release in vgpu_sched_retire_locked() */
+	return smp_load_acquire(&ko->finished);
+}
+
+/* Are the waited-for kernels done (any / all)?  Lowest finished index. */
+static bool vgpu_wait_done(struct vgpu_kobj **kos, u32 n, bool all, u32 *first)
+{
+	u32 i, done = 0;
+
+	*first = n;
+	for (i = 0; i < n; i++) {
+		if (!vgpu_kobj_finished(kos[i]))
+			continue;
+		if (*first == n)
+			*first = i;
+		done++;
+	}
+	return all ? done == n : done > 0;
+}
+
+static bool vgpu_wait_cond(struct vgpu_device *vdev, struct vgpu_kobj **kos,
+			   u32 n, bool all, u32 *first)
+{
+	return vgpu_wait_done(kos, n, all, first) || !vgpu_device_alive(vdev);
+}
+
+/**
+ * vgpu_ioctl_wait() - VGPU_IOCTL_WAIT
+ * @vf: the file
+ * @arg: struct vgpu_wait
+ *
+ * Return: 0; -EINVAL (flags, pad, first, count); -EFAULT; -ENOENT (a handle
+ * not of this file); -ETIME (the absolute CLOCK_MONOTONIC timeout passed);
+ * -ERESTARTSYS (signal); -ENODEV (the device was removed meanwhile).
+ */
+int vgpu_ioctl_wait(struct vgpu_file *vf, void *arg)
+{
+	struct vgpu_device *vdev = vf->vdev;
+	struct vgpu_wait *w = arg;
+	bool all = w->flags & VGPU_WAIT_ALL;
+	wait_queue_head_t *wq;
+	struct vgpu_kobj **kos;
+	ktime_t timeout;
+	u32 *handles, i, n = 0, first = 0;
+	s64 rem;
+	int ret;
+
+	if (w->flags & ~VGPU_WAIT_FLAGS_ALL || w->pad || w->first)
+		return -EINVAL;
+	if (!w->count || w->count > VGPU_MAX_WAIT)
+		return -EINVAL;
+
+	handles = memdup_user(u64_to_user_ptr(w->handles),
+			      array_size(w->count, sizeof(u32)));
+	if (IS_ERR(handles))
+		return PTR_ERR(handles);
+	kos = kcalloc(w->count, sizeof(*kos), GFP_KERNEL);
+	ret = -ENOMEM;
+	if (!kos)
+		goto out_handles;
+
+	mutex_lock(&vf->lock);
+	for (n = 0; n < w->count; n++) {
+		kos[n] = xa_load(&vf->kernels, handles[n]);
+		if (!kos[n]) {
+			mutex_unlock(&vf->lock);
+			ret = -ENOENT;
+			goto out_put;
+		}
+		kref_get(&kos[n]->ref);
+	}
+	mutex_unlock(&vf->lock);
+
+	wq = &vdev->sched.done_wq;
+	if (w->timeout_ns == VGPU_WAIT_FOREVER) {
+		ret = wait_event_interruptible(*wq, vgpu_wait_cond(vdev, kos, n,
+								   all, &first));
+	} else {
+		rem = w->timeout_ns - ktime_get_ns();
+		if (rem <= 0) {
+			ret = vgpu_wait_cond(vdev, kos, n, all, &first) ? 0 : -ETIME;
+		} else {
+			timeout = ns_to_ktime(rem);
+#define VGPU_WAIT_COND vgpu_wait_cond(vdev, kos, n, all, &first)
+			ret = wait_event_interruptible_hrtimeout(*wq, VGPU_WAIT_COND,
+								 timeout);
+#undef VGPU_WAIT_COND
+		}
+	}
+	if (!ret && !vgpu_wait_done(kos, n, all, &first))
+		ret = -ENODEV;
+	if (!ret) {
+		w->first = first;
+		w->pad = 0;
+	}
+
+out_put:
+	for (i = 0; i < n; i++)
+		vgpu_kobj_put(kos[i]);
+	kfree(kos);
+out_handles:
+	kfree(handles);
+	return ret;
+}
+
+static u32 vgpu_kstate_to_uapi(u32 state)
+{
+	switch (state) {
+	case VGPU_KS_ACTIVE:
+	case VGPU_KS_DRAINING:
+		return VGPU_KSTATE_RUNNING;
+	case VGPU_KS_DONE:
+		return VGPU_KSTATE_DONE;
+	case VGPU_KS_CANCELLED:
+		return VGPU_KSTATE_CANCELLED;
+	default:
+		return VGPU_KSTATE_QUEUED;
+	}
+}
+
+/**
+ * vgpu_ioctl_query() - VGPU_IOCTL_QUERY
+ * @vf: the file
+ * @arg: struct vgpu_kernel_query
+ *
+ * Return: 0; -EINVAL (flags, non-zero output fields on input); -ENOENT;
+ * -EBUSY (VGPU_QUERY_RELEASE of an unfinished kernel).
+ */
+int vgpu_ioctl_query(struct vgpu_file *vf, void *arg)
+{
+	struct vgpu_sched *s = &vf->vdev->sched;
+	struct vgpu_kernel_query *q = arg;
+	u32 handle = q->handle, flags = q->flags;
+	struct vgpu_kobj *ko;
+	int ret = 0;
+
+	if (flags & ~VGPU_QUERY_FLAGS_ALL)
+		return -EINVAL;
+	if (q->state || q->error || q->t_submit || q->t_dispatch ||
+	    q->t_complete || q->blocks_done || q->preemptions || q->user_data)
+		return -EINVAL;
+
+	mutex_lock(&vf->lock);
+	ko = xa_load(&vf->kernels, handle);
+	if (!ko) {
+		ret = -ENOENT;
+		goto out;
+	}
+	mutex_lock(&s->lock);
+	memset(q, 0, sizeof(*q));
+	q->handle = handle;
+	q->flags = flags;
+	q->state = vgpu_kstate_to_uapi(ko->k.state);
+	q->error = ko->error;
+	q->t_submit = ko->k.t_submit;
+	q->t_dispatch = ko->k.t_dispatch;
+	q->t_complete = ko->k.t_end;
+	q->blocks_done = ko->k.state == VGPU_KS_DONE ? ko->k.grid :
+			 min(ko->k.done_units, ko->k.grid);
+	q->preemptions = ko->k.preempted;
+	q->user_data = ko->user_data;
+	mutex_unlock(&s->lock);
+
+	if (flags & VGPU_QUERY_RELEASE) {
+		if (!vgpu_kobj_finished(ko))
+			ret = -EBUSY;
+		else
+			vgpu_kobj_unlink(vf, ko);
+	}
+out:
+	mutex_unlock(&vf->lock);
+	return ret;
+}
+
+/**
+ * vgpu_ioctl_cancel() - VGPU_IOCTL_CANCEL
+ * @vf: the file
+ * @arg: struct vgpu_kernel_cancel
+ *
+ * Return: 0 (also for a kernel already finished); -EINVAL; -ENOENT.
+ */
+int vgpu_ioctl_cancel(struct vgpu_file *vf, void *arg)
+{
+	struct vgpu_sched *s = &vf->vdev->sched;
+	struct vgpu_kernel_cancel *c = arg;
+	struct vgpu_kobj *ko;
+	int ret = 0;
+
+	if (c->flags)
+		return -EINVAL;
+	mutex_lock(&vf->lock);
+	ko = xa_load(&vf->kernels, c->handle);
+	if (ko) {
+		mutex_lock(&s->lock);
+		vgpu_sched_cancel_locked(s, ko, -ECANCELED);
+		mutex_unlock(&s->lock);
+	} else {
+		ret = -ENOENT;
+	}
+	mutex_unlock(&vf->lock);
+	return ret;
+}
+
+/**
+ * vgpu_ioctl_gate() - VGPU_IOCTL_GATE (F52)
+ * @vf: the file
+ * @arg: struct vgpu_gate
+ *
+ * Return: 0; -EINVAL (flags, cycle, unknown op; closing twice or opening a
+ * gate this file does not hold).
+ */
+int vgpu_ioctl_gate(struct vgpu_file *vf, void *arg)
+{
+	struct vgpu_gate *gate = arg;
+	bool close;
+	u64 cycle;
+	int ret;
+
+	if (gate->flags || gate->cycle)
+		return -EINVAL;
+	if (gate->op != VGPU_GATE_CLOSE && gate->op != VGPU_GATE_OPEN)
+		return -EINVAL;
+	close = gate->op == VGPU_GATE_CLOSE;
+
+	mutex_lock(&vf->lock);
+	if (vf->gate_held == close) {
+		ret = -EINVAL;
+		goto out;
+	}
+	ret = vgpu_sched_gate(&vf->vdev->sched, close, &cycle);
+	if (!ret) {
+		vf->gate_held = close;
+		gate->cycle = cycle;
+	}
+out:
+	mutex_unlock(&vf->lock);
+	return ret;
+}

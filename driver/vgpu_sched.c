@@ -1,0 +1,490 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * vgpu_sched.c - controller and worker threads driving the core's global
+ * controller (SPEC F50-F53); see the DOC block in vgpu_sched.h.
+ */
+#include <linux/bitmap.h>
+#include <linux/cpumask.h>
+#include <linux/hrtimer.h>
+#include <linux/kthread.h>
+#include <linux/math64.h>
+#include <linux/mm.h>
+#include <linux/sched.h>
+#include <linux/slab.h>
+#include <linux/timekeeping.h>
+
+#include "vgpu_drv.h"
+#include "vgpu_sched.h"
+
+/* Registry of SM-choice policies (F27): the core's list, our lock. */
+static LIST_HEAD(vgpu_policies);
+static DEFINE_MUTEX(vgpu_policies_lock);
+static bool vgpu_policies_ready;
+
+static void vgpu_policies_init(void)
+{
+	mutex_lock(&vgpu_policies_lock);
+	if (!vgpu_policies_ready) {
+		vgpu_policy_registry_init(&vgpu_policies);
+		vgpu_policies_ready = true;
+	}
+	mutex_unlock(&vgpu_policies_lock);
+}
+
+/**
+ * vgpu_sched_opts_default() - default scheduling options of a device
+ * @o: options to fill
+ * @cfg: the device configuration
+ */
+void vgpu_sched_opts_default(struct vgpu_sched_opts *o,
+			     const struct vgpu_config *cfg)
+{
+	memset(o, 0, sizeof(*o));
+	vgpu_gpu_params_default(&o->params, cfg);
+	o->workers = 0;
+	o->clock = VGPU_CLOCK_FREE;
+	o->freq_khz = 1000000;	/* 1 GHz */
+}
+
+/* Anything for the controller to do?  Called under s->lock. */
+static bool vgpu_sched_busy_locked(struct vgpu_sched *s)
+{
+	struct vgpu_gpu *g = s->gpu;
+	u32 i;
+
+	lockdep_assert_held(&s->lock);
+	if (vgpu_gpu_idle(g))
+		return false;
+	if (!g->gated)
+		return true;
+	/* gated: only what is already on the SMs keeps the clock running */
+	for (i = 0; i < g->cfg.num_sms; i++)
+		if (!vgpu_gpu_sm_empty(g, i))
+			return true;
+	return false;
+}
+
+static void vgpu_sched_kick_locked(struct vgpu_sched *s)
+{
+	bool was = s->work;
+
+	s->work = vgpu_sched_busy_locked(s);
+	if (s->work && !was) {
+		/* the paced clock restarts from here */
+		s->paced_start_ns = ktime_get_ns();
+		s->paced_start_cycle = s->gpu->now;
+		wake_up(&s->ctl_wq);
+	}
+}
+
+/*
+ * A kernel left the core: wake its waiters.  The kobj stays allocated while
+ * its handle exists.
+ */
+static void vgpu_sched_retire_locked(struct vgpu_sched *s, struct vgpu_kobj *ko)
+{
+	lockdep_assert_held(&s->lock);
+	list_del_init(&ko->live_node);
+	s->nr_live--;
+	if (ko->k.state == VGPU_KS_DONE)
+		s->stats.completed++;
+	else
+		s->stats.cancelled++;
+	atomic_inc(&ko->owner->nr_done);
+	/* pairs with vgpu_kobj_finished(): the state above is visible first */
+	smp_store_release(&ko->finished, true);
+	wake_up_all(&s->done_wq);
+}
+
+/**
+ * vgpu_sched_cancel_locked() - cancel a kernel
+ * @s: the scheduler, locked
+ * @ko: the kernel
+ * @error: why: -ECANCELED or -ETIMEDOUT
+ */
+void vgpu_sched_cancel_locked(struct vgpu_sched *s, struct vgpu_kobj *ko,
+			      int error)
+{
+	lockdep_assert_held(&s->lock);
+	if (ko->finished)
+		return;
+	vgpu_gpu_cancel(s->gpu, &ko->k);
+	ko->error = error;
+	vgpu_sched_retire_locked(s, ko);
+}
+
+/* After a dispatch: completions and hangs (F53).  Under s->lock. */
+static void vgpu_sched_reap_locked(struct vgpu_sched *s)
+{
+	struct vgpu_gpu *g = s->gpu;
+	struct vgpu_kobj *ko, *tmp;
+
+	list_for_each_entry_safe(ko, tmp, &s->live, live_node) {
+		if (vgpu_gpu_kernel_finished(&ko->k)) {
+			vgpu_sched_retire_locked(s, ko);
+			continue;
+		}
+		if (ko->k.t_dispatch != VGPU_GPU_NO_CYCLE &&
+		    g->now - ko->k.t_dispatch > ko->timeout) {
+			s->stats.hangs++;
+			vgpu_sched_cancel_locked(s, ko, -ETIMEDOUT);
+		}
+	}
+}
+
+static void vgpu_sched_pace(struct vgpu_sched *s, u64 now_cycle)
+{
+	u64 target;
+	ktime_t t;
+
+	target = s->paced_start_ns +
+		 div_u64((now_cycle - s->paced_start_cycle) * 1000000ULL,
+			 s->opts.freq_khz);
+	if ((s64)(target - ktime_get_ns()) <= 0)
+		return;
+	t = ns_to_ktime(target);
+	set_current_state(TASK_IDLE);
+	schedule_hrtimeout(&t, HRTIMER_MODE_ABS);
+}
+
+/* One epoch (F51); returns with s->lock released. */
+static void vgpu_sched_epoch(struct vgpu_sched *s)
+{
+	struct vgpu_gpu *g = s->gpu;
+	u64 now;
+	u32 i;
+
+	mutex_lock(&s->lock);
+	if (!s->work) {
+		mutex_unlock(&s->lock);
+		return;
+	}
+	vgpu_gpu_dispatch(g);
+	vgpu_sched_reap_locked(s);
+
+	reinit_completion(&s->epoch_done);
+	atomic_set(&s->pending, s->nworkers);
+	/* workers read the core only after seeing the new epoch */
+	smp_store_release(&s->epoch, s->epoch + 1);
+	for (i = 0; i < s->nworkers; i++)
+		wake_up(&s->workers[i].wq);
+	wait_for_completion(&s->epoch_done);
+
+	s->stats.epochs++;
+	s->work = vgpu_sched_busy_locked(s);
+	now = g->now;
+	mutex_unlock(&s->lock);
+
+	if (s->opts.clock == VGPU_CLOCK_PACED)
+		vgpu_sched_pace(s, now);
+}
+
+static int vgpu_sched_ctl_fn(void *arg)
+{
+	struct vgpu_sched *s = arg;
+
+	while (!kthread_should_stop()) {
+		wait_event_idle(s->ctl_wq,
+				READ_ONCE(s->work) || kthread_should_stop());
+		if (kthread_should_stop())
+			break;
+		vgpu_sched_epoch(s);
+		cond_resched();
+	}
+	return 0;
+}
+
+static int vgpu_sched_worker_fn(void *arg)
+{
+	struct vgpu_worker *w = arg;
+	struct vgpu_sched *s = w->sched;
+
+	for (;;) {
+		/* acquire pairs with the release in vgpu_sched_epoch() */
+		wait_event_idle(w->wq, smp_load_acquire(&s->epoch) != w->seen ||
+				kthread_should_stop());
+		if (kthread_should_stop())
+			break;
+		/* acquire: the core's state of this epoch is visible */
+		w->seen = smp_load_acquire(&s->epoch);
+		vgpu_gpu_advance_range(s->gpu, w->first_sm, w->nsm);
+		if (atomic_dec_and_test(&s->pending))
+			complete(&s->epoch_done);
+	}
+	return 0;
+}
+
+static int vgpu_sched_start_workers(struct vgpu_sched *s)
+{
+	u32 nsms = s->gpu->cfg.num_sms, per, extra, first = 0, i;
+	unsigned int cpu = cpumask_first(cpu_online_mask);
+	struct vgpu_worker *w;
+
+	s->nworkers = s->opts.workers ? s->opts.workers : num_online_cpus();
+	s->nworkers = clamp_t(u32, s->nworkers, 1, nsms);
+	s->workers = kcalloc(s->nworkers, sizeof(*s->workers), GFP_KERNEL);
+	if (!s->workers)
+		return -ENOMEM;
+
+	per = nsms / s->nworkers;
+	extra = nsms % s->nworkers;
+	for (i = 0; i < s->nworkers; i++) {
+		w = &s->workers[i];
+		w->sched = s;
+		w->first_sm = first;
+		w->nsm = per + (i < extra ? 1 : 0);
+		first += w->nsm;
+		init_waitqueue_head(&w->wq);
+		w->task = kthread_create(vgpu_sched_worker_fn, w, "vgpu%u/w%u",
+					 s->vdev->index, i);
+		if (IS_ERR(w->task)) {
+			int ret = PTR_ERR(w->task);
+
+			w->task = NULL;
+			return ret;
+		}
+		/* bound to one CPU each, round-robin over the online ones (F50) */
+		set_cpus_allowed_ptr(w->task, cpumask_of(cpu));
+		cpu = cpumask_next(cpu, cpu_online_mask);
+		if (cpu >= nr_cpu_ids)
+			cpu = cpumask_first(cpu_online_mask);
+		wake_up_process(w->task);
+	}
+	return 0;
+}
+
+static void vgpu_sched_stop_threads(struct vgpu_sched *s)
+{
+	u32 i;
+
+	if (s->ctl) {
+		kthread_stop(s->ctl);
+		s->ctl = NULL;
+	}
+	for (i = 0; s->workers && i < s->nworkers; i++) {
+		if (s->workers[i].task)
+			kthread_stop(s->workers[i].task);
+		s->workers[i].task = NULL;
+	}
+}
+
+/**
+ * vgpu_sched_init() - create a device's core and its threads
+ * @s: the scheduler to initialise
+ * @vdev: its device
+ * @opts: options (validated here)
+ *
+ * Return: 0, -EINVAL for invalid options (a pr_debug names the field),
+ * -ENOMEM, or the error of kthread creation.
+ */
+int vgpu_sched_init(struct vgpu_sched *s, struct vgpu_device *vdev,
+		    const struct vgpu_sched_opts *opts)
+{
+	const struct vgpu_config *cfg = &vdev->cfg;
+	const char *bad = NULL;
+	size_t size;
+	int ret;
+
+	memset(s, 0, sizeof(*s));
+	s->vdev = vdev;
+	s->opts = *opts;
+	mutex_init(&s->lock);
+	init_waitqueue_head(&s->ctl_wq);
+	init_waitqueue_head(&s->done_wq);
+	init_completion(&s->epoch_done);
+	INIT_LIST_HEAD(&s->live);
+	vgpu_policies_init();
+
+	ret = vgpu_gpu_params_validate(&s->opts.params, cfg, &bad);
+	if (!ret && (s->opts.clock > VGPU_CLOCK_PACED || !s->opts.freq_khz ||
+		     s->opts.workers > nr_cpu_ids)) {
+		bad = s->opts.clock > VGPU_CLOCK_PACED ? "clock" :
+		      !s->opts.freq_khz ? "freq_khz" : "workers";
+		ret = -EINVAL;
+	}
+	if (ret) {
+		pr_debug("vgpu_dispatch: %s: invalid %s\n", vdev->name,
+			 bad ? bad : "parameter");
+		goto err_params;
+	}
+
+	ret = -ENOMEM;
+	s->gpu = kzalloc(sizeof(*s->gpu), GFP_KERNEL);
+	if (!s->gpu)
+		goto err_gpu;
+	size = vgpu_gpu_mem_size(cfg, &s->opts.params);
+	s->mem = kvzalloc(size, GFP_KERNEL);
+	if (!s->mem)
+		goto err_mem;
+	s->chan_ids = bitmap_zalloc(s->opts.params.max_channels, GFP_KERNEL);
+	if (!s->chan_ids)
+		goto err_chan;
+
+	mutex_lock(&vgpu_policies_lock);
+	ret = vgpu_gpu_init(s->gpu, s->mem, size, cfg, &s->opts.params,
+			    &vgpu_policies);
+	mutex_unlock(&vgpu_policies_lock);
+	if (ret) {
+		pr_debug("vgpu_dispatch: %s: unknown policy %s\n", vdev->name,
+			 s->opts.params.policy);
+		ret = -EINVAL;
+		goto err_init;
+	}
+
+	ret = vgpu_sched_start_workers(s);
+	if (ret)
+		goto err_threads;
+	s->ctl = kthread_run(vgpu_sched_ctl_fn, s, "vgpu%u/ctl", vdev->index);
+	if (IS_ERR(s->ctl)) {
+		ret = PTR_ERR(s->ctl);
+		s->ctl = NULL;
+		goto err_threads;
+	}
+	return 0;
+
+err_threads:
+	vgpu_sched_stop_threads(s);
+	kfree(s->workers);
+	vgpu_gpu_fini(s->gpu);
+err_init:
+	bitmap_free(s->chan_ids);
+err_chan:
+	kvfree(s->mem);
+err_mem:
+	kfree(s->gpu);
+	s->gpu = NULL;
+err_gpu:
+err_params:
+	mutex_destroy(&s->lock);
+	return ret;
+}
+
+/**
+ * vgpu_sched_stop() - stop a device's threads (device removal)
+ * @s: the scheduler
+ *
+ * Nothing runs afterwards; files still open can only cancel and free what
+ * they own.  Waiters are woken and see the device gone.
+ */
+void vgpu_sched_stop(struct vgpu_sched *s)
+{
+	vgpu_sched_stop_threads(s);
+	wake_up_all(&s->done_wq);
+}
+
+/**
+ * vgpu_sched_fini() - free a device's core (last reference gone)
+ * @s: the scheduler; its threads are stopped and no kernel is live
+ */
+void vgpu_sched_fini(struct vgpu_sched *s)
+{
+	vgpu_sched_stop_threads(s);
+	WARN_ON(!list_empty(&s->live));
+	kfree(s->workers);
+	vgpu_gpu_fini(s->gpu);
+	bitmap_free(s->chan_ids);
+	kvfree(s->mem);
+	kfree(s->gpu);
+	mutex_destroy(&s->lock);
+}
+
+/**
+ * vgpu_sched_channel_add() - allocate a core channel (F11)
+ * @s: the scheduler
+ * @prio: its priority
+ * @core_ch: the core's channel number on success
+ *
+ * Return: 0 or -ENOSPC when the core has no free channel.
+ */
+int vgpu_sched_channel_add(struct vgpu_sched *s, u32 prio, u32 *core_ch)
+{
+	u32 max = s->opts.params.max_channels;
+	unsigned long id;
+	int ret = -ENOSPC;
+
+	mutex_lock(&s->lock);
+	id = find_first_zero_bit(s->chan_ids, max);
+	if (id < max) {
+		ret = vgpu_gpu_channel_add(s->gpu, id, prio);
+		if (!ret) {
+			__set_bit(id, s->chan_ids);
+			*core_ch = id;
+		}
+	}
+	mutex_unlock(&s->lock);
+	return ret;
+}
+
+/**
+ * vgpu_sched_channel_remove() - free a core channel
+ * @s: the scheduler
+ * @core_ch: the channel; every kernel of it must be finished
+ */
+void vgpu_sched_channel_remove(struct vgpu_sched *s, u32 core_ch)
+{
+	mutex_lock(&s->lock);
+	WARN_ON(vgpu_gpu_channel_remove(s->gpu, core_ch));
+	__clear_bit(core_ch, s->chan_ids);
+	mutex_unlock(&s->lock);
+}
+
+/**
+ * vgpu_sched_submit() - submit kernels, all or nothing
+ * @s: the scheduler
+ * @kobjs: the kernels, their descriptors filled except id and arrival,
+ *	whose @arrival field holds the delay after now
+ * @n: how many
+ *
+ * Return: 0, -EAGAIN when the device's queue is full, or the core's
+ * verdict on a descriptor (-EINVAL, -E2BIG: never fits an SM).
+ */
+int vgpu_sched_submit(struct vgpu_sched *s, struct vgpu_kobj **kobjs, u32 n)
+{
+	struct vgpu_gpu *g = s->gpu;
+	u32 i;
+	int ret;
+
+	mutex_lock(&s->lock);
+	if (s->nr_live + n > s->vdev->limits.queued) {
+		ret = -EAGAIN;
+		goto out;
+	}
+	for (i = 0; i < n; i++) {
+		kobjs[i]->k.arrival += g->now;
+		kobjs[i]->k.id = s->next_id++;
+		ret = vgpu_gpu_submit(g, &kobjs[i]->k);
+		/* vgpu_kobj_create() checked all the core checks: cannot fail */
+		WARN_ON(ret);
+		list_add_tail(&kobjs[i]->live_node, &s->live);
+		s->nr_live++;
+		s->stats.submitted++;
+	}
+	vgpu_sched_kick_locked(s);
+	ret = 0;
+out:
+	mutex_unlock(&s->lock);
+	return ret;
+}
+
+/**
+ * vgpu_sched_gate() - take or drop one hold on the gate (F52)
+ * @s: the scheduler
+ * @hold: true to take a hold, false to drop one
+ * @cycle: the device clock afterwards
+ *
+ * Return: 0.
+ */
+int vgpu_sched_gate(struct vgpu_sched *s, bool hold, u64 *cycle)
+{
+	mutex_lock(&s->lock);
+	if (hold) {
+		if (!s->gate_holds++)
+			vgpu_gpu_gate(s->gpu, true);
+	} else if (s->gate_holds && !--s->gate_holds) {
+		vgpu_gpu_gate(s->gpu, false);
+	}
+	vgpu_sched_kick_locked(s);
+	*cycle = s->gpu->now;
+	mutex_unlock(&s->lock);
+	return 0;
+}

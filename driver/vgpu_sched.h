@@ -1,0 +1,199 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * vgpu_sched.h - the module side of the scheduler: the core's global
+ * controller (driver/core/gpu.h) driven by kernel threads, and the kernel
+ * objects userspace submits (SPEC F50-F53, F60).
+ *
+ * DOC: threads and epochs
+ *
+ * Each device has one controller thread and nworkers worker threads, each
+ * worker bound to a CPU and owning a fixed, contiguous range of SMs (F50).
+ * An epoch (F51) is:
+ *
+ *	controller: lock; vgpu_gpu_dispatch(); kick the workers
+ *	workers:    vgpu_gpu_advance_range() over their own SMs, in parallel
+ *	controller: wait for every worker; account completions and hangs;
+ *	            unlock
+ *
+ * The controller holds &vgpu_sched.lock for the whole epoch, so ioctls that
+ * change the core (submit, cancel, gate, channels) happen only between two
+ * epochs, and the workers, which take no lock, only touch their own SMs.
+ * The core's results do not depend on how SMs are spread over workers.
+ * With nothing queued or resident the controller sleeps on @ctl_wq and the
+ * workers on their own wait queues: an idle device uses no CPU.
+ *
+ * Paced clock mode (F52) maps virtual cycles to wall time at freq_khz;
+ * free-running mode runs epochs back to back.
+ *
+ * Lock order (outer first): vgpu_file.lock, vgpu_sched.lock,
+ * vgpu_device.lock.
+ */
+#ifndef VGPU_SCHED_H
+#define VGPU_SCHED_H
+
+#include <linux/completion.h>
+#include <linux/kref.h>
+#include <linux/list.h>
+#include <linux/mutex.h>
+#include <linux/types.h>
+#include <linux/wait.h>
+
+#include <linux/vgpu_dispatch.h>
+
+#include "gpu.h"
+
+struct vgpu_device;
+struct vgpu_file;
+struct vgpu_channel;
+
+#define VGPU_CLOCK_FREE		0	/* epochs back to back */
+#define VGPU_CLOCK_PACED	1	/* freq_khz virtual cycles per ms */
+
+/**
+ * struct vgpu_sched_opts - per-device scheduling options (new_device)
+ * @params: the core's scheduling parameters (policy, preemption, epoch...)
+ * @workers: worker threads; 0 = one per online CPU, at most num_sms
+ * @clock: VGPU_CLOCK_*
+ * @freq_khz: virtual frequency of the paced clock
+ */
+struct vgpu_sched_opts {
+	struct vgpu_gpu_params params;
+	u32 workers;
+	u32 clock;
+	u32 freq_khz;
+};
+
+/**
+ * struct vgpu_worker - one worker thread (F50)
+ * @task: the thread
+ * @sched: its scheduler
+ * @first_sm: first SM it owns
+ * @nsm: SMs it owns
+ * @seen: last epoch it ran
+ * @wq: where it sleeps between epochs
+ */
+struct vgpu_worker {
+	struct task_struct *task;
+	struct vgpu_sched *sched;
+	u32 first_sm;
+	u32 nsm;
+	unsigned long seen;
+	wait_queue_head_t wq;
+};
+
+/**
+ * struct vgpu_sched_stats - device counters (64-bit, never go backwards)
+ * @submitted: kernels submitted
+ * @completed: kernels completed
+ * @cancelled: kernels cancelled (by CANCEL, channel destroy or close)
+ * @hangs: kernels cancelled by their channel's hang timeout (F53)
+ * @epochs: epochs run
+ */
+struct vgpu_sched_stats {
+	u64 submitted;
+	u64 completed;
+	u64 cancelled;
+	u64 hangs;
+	u64 epochs;
+};
+
+/**
+ * struct vgpu_sched - the scheduler of one device
+ * @vdev: the device
+ * @lock: serialises every call into the core except the workers' SM
+ *	advance, which runs while the controller holds it
+ * @gpu: the core's global controller, in @mem; protected by @lock
+ * @mem: memory of the core (vgpu_gpu_mem_size())
+ * @opts: options, immutable
+ * @ctl: controller thread
+ * @ctl_wq: the controller sleeps here while the device is idle
+ * @workers: worker threads
+ * @nworkers: their number
+ * @epoch: current epoch number; written by the controller
+ * @pending: workers still running the current epoch
+ * @epoch_done: completed by the last worker of an epoch
+ * @done_wq: WAIT and poll() sleep here; woken at every kernel completion
+ * @live: submitted, unfinished kernels (&vgpu_kobj.live_node); protected
+ *	by @lock
+ * @nr_live: entries in @live; protected by @lock
+ * @gate_holds: files holding the gate (F52); protected by @lock
+ * @chan_ids: core channel numbers in use; protected by @lock
+ * @next_id: kernel id for the next submission; protected by @lock
+ * @stats: counters; protected by @lock
+ * @work: something is queued or resident; written under @lock
+ * @paced_start_ns: wall time of the paced clock's origin
+ * @paced_start_cycle: virtual cycle of the paced clock's origin
+ */
+struct vgpu_sched {
+	struct vgpu_device *vdev;
+	struct mutex lock; /* see above */
+	struct vgpu_gpu *gpu;
+	void *mem;
+	struct vgpu_sched_opts opts;
+	struct task_struct *ctl;
+	wait_queue_head_t ctl_wq;
+	struct vgpu_worker *workers;
+	u32 nworkers;
+	unsigned long epoch;
+	atomic_t pending;
+	struct completion epoch_done;
+	wait_queue_head_t done_wq;
+	struct list_head live;
+	u32 nr_live;
+	u32 gate_holds;
+	unsigned long *chan_ids;
+	u32 next_id;
+	struct vgpu_sched_stats stats;
+	bool work;
+	u64 paced_start_ns;
+	u64 paced_start_cycle;
+};
+
+/**
+ * struct vgpu_kobj - a kernel submitted through a file
+ * @k: the core's descriptor; protected by &vgpu_sched.lock
+ * @prog: the program, copied from userspace and validated
+ * @match: LOOP/ENDLOOP links of @prog, filled by the core
+ * @owner: the file it belongs to
+ * @ch: its channel
+ * @handle: handle in the owner's table, immutable
+ * @user_data: as submitted, immutable
+ * @timeout: hang timeout in virtual cycles (its channel's), immutable
+ * @error: 0, -ECANCELED or -ETIMEDOUT; protected by &vgpu_sched.lock
+ * @finished: the core is done with @k; set under &vgpu_sched.lock, read
+ *	locklessly by waiters
+ * @live_node: link in &vgpu_sched.live while unfinished
+ * @ch_node: link in &vgpu_channel.kernels while the handle exists
+ * @ref: the handle table holds one reference, every waiter one
+ */
+struct vgpu_kobj {
+	struct vgpu_gpu_kernel k;
+	struct vgpu_insn *prog;
+	u16 *match;
+	struct vgpu_file *owner;
+	struct vgpu_channel *ch;
+	u32 handle;
+	u64 user_data;
+	u64 timeout;
+	int error;
+	bool finished;
+	struct list_head live_node;
+	struct list_head ch_node;
+	struct kref ref;
+};
+
+void vgpu_sched_opts_default(struct vgpu_sched_opts *o,
+			     const struct vgpu_config *cfg);
+int vgpu_sched_init(struct vgpu_sched *s, struct vgpu_device *vdev,
+		    const struct vgpu_sched_opts *opts);
+void vgpu_sched_stop(struct vgpu_sched *s);
+void vgpu_sched_fini(struct vgpu_sched *s);
+
+int vgpu_sched_channel_add(struct vgpu_sched *s, u32 prio, u32 *core_ch);
+void vgpu_sched_channel_remove(struct vgpu_sched *s, u32 core_ch);
+int vgpu_sched_submit(struct vgpu_sched *s, struct vgpu_kobj **kobjs, u32 n);
+void vgpu_sched_cancel_locked(struct vgpu_sched *s, struct vgpu_kobj *ko,
+			      int error);
+int vgpu_sched_gate(struct vgpu_sched *s, bool hold, u64 *cycle);
+
+#endif /* VGPU_SCHED_H */

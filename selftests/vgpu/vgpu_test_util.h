@@ -1,0 +1,177 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * vgpu_test_util.h - small helpers shared by the in-VM kselftests.
+ */
+#ifndef VGPU_TEST_UTIL_H
+#define VGPU_TEST_UTIL_H
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <linux/vgpu_dispatch.h>
+
+/* Programs (SPEC F04). */
+static const struct vgpu_insn vgpu_prog_alu[] = {
+	{ .op = VGPU_OP_LOOP, .imm = VGPU_LOOP_IMM(100, 0) },
+	{ .op = VGPU_OP_ALU },
+	{ .op = VGPU_OP_ENDLOOP },
+	{ .op = VGPU_OP_EXIT },
+};
+
+static const struct vgpu_insn vgpu_prog_long[] = {
+	{ .op = VGPU_OP_LOOP, .imm = VGPU_LOOP_IMM(2000, 0) },
+	{ .op = VGPU_OP_ALU },
+	{ .op = VGPU_OP_LOAD },
+	{ .op = VGPU_OP_ENDLOOP },
+	{ .op = VGPU_OP_EXIT },
+};
+
+static const struct vgpu_insn vgpu_prog_spin[] = {
+	{ .op = VGPU_OP_SPIN },
+	{ .op = VGPU_OP_EXIT },
+};
+
+static const struct vgpu_insn vgpu_prog_empty[] = {
+	{ .op = VGPU_OP_EXIT },
+};
+
+#define VGPU_PROG(d, p) do {					\
+	(d)->program = (uintptr_t)(p);				\
+	(d)->num_insns = sizeof(p) / sizeof((p)[0]);		\
+} while (0)
+
+static inline int vgpu_test_open(unsigned int index)
+{
+	char path[32];
+
+	snprintf(path, sizeof(path), "/dev/vgpu%u", index);
+	return open(path, O_RDWR | O_CLOEXEC);
+}
+
+static inline int vgpu_test_errno(int ret)
+{
+	return ret ? errno : 0;
+}
+
+/* Create a channel; 0 and *handle, or the errno. */
+static inline int vgpu_test_channel(int fd, __u32 prio, __u64 timeout,
+				    __u32 *handle)
+{
+	struct vgpu_channel_create cc;
+
+	memset(&cc, 0, sizeof(cc));
+	cc.priority = prio;
+	cc.timeout_cycles = timeout;
+	if (ioctl(fd, VGPU_IOCTL_CHANNEL_CREATE, &cc))
+		return errno;
+	*handle = cc.handle;
+	return 0;
+}
+
+/* A valid descriptor: one block of 128 threads running @p. */
+#define VGPU_DESC(d, ch, p) do {				\
+	memset((d), 0, sizeof(*(d)));				\
+	(d)->channel = (ch);					\
+	(d)->grid = 1;						\
+	(d)->threads = 128;					\
+	(d)->regs = 32;						\
+	VGPU_PROG(d, p);					\
+} while (0)
+
+static inline int vgpu_test_submit(int fd, struct vgpu_submit_desc *d,
+				   __u32 n)
+{
+	struct vgpu_submit sub;
+
+	memset(&sub, 0, sizeof(sub));
+	sub.count = n;
+	sub.desc_size = sizeof(*d);
+	sub.descs = (uintptr_t)d;
+	return ioctl(fd, VGPU_IOCTL_SUBMIT, &sub) ? errno : 0;
+}
+
+static inline int vgpu_test_wait(int fd, const __u32 *h, __u32 n, __u32 flags,
+				 __s64 timeout_ns, __u32 *first)
+{
+	struct vgpu_wait w;
+
+	memset(&w, 0, sizeof(w));
+	w.flags = flags;
+	w.count = n;
+	w.handles = (uintptr_t)h;
+	w.timeout_ns = timeout_ns;
+	if (ioctl(fd, VGPU_IOCTL_WAIT, &w))
+		return errno;
+	if (first)
+		*first = w.first;
+	return 0;
+}
+
+static inline int vgpu_test_query(int fd, __u32 h, __u32 flags,
+				  struct vgpu_kernel_query *q)
+{
+	memset(q, 0, sizeof(*q));
+	q->handle = h;
+	q->flags = flags;
+	return ioctl(fd, VGPU_IOCTL_QUERY, q) ? errno : 0;
+}
+
+static inline int vgpu_test_cancel(int fd, __u32 h)
+{
+	struct vgpu_kernel_cancel c = { .handle = h };
+
+	return ioctl(fd, VGPU_IOCTL_CANCEL, &c) ? errno : 0;
+}
+
+static inline int vgpu_test_gate(int fd, __u32 op, __u64 *cycle)
+{
+	struct vgpu_gate g = { .op = op };
+
+	if (ioctl(fd, VGPU_IOCTL_GATE, &g))
+		return errno;
+	if (cycle)
+		*cycle = g.cycle;
+	return 0;
+}
+
+static inline __s64 vgpu_test_now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (__s64)ts.tv_sec * 1000000000LL + ts.tv_nsec;
+}
+
+static inline struct vgpu_info vgpu_test_info(int fd)
+{
+	struct vgpu_info info;
+
+	memset(&info, 0, sizeof(info));
+	if (ioctl(fd, VGPU_IOCTL_GET_INFO, &info))
+		memset(&info, 0xff, sizeof(info));
+	return info;
+}
+
+/* Write @line to a sysfs file; 0 or the errno of write(). */
+static inline int vgpu_test_sysfs(const char *path, const char *line)
+{
+	ssize_t n;
+	int fd, err = 0;
+
+	fd = open(path, O_WRONLY | O_CLOEXEC);
+	if (fd < 0)
+		return errno;
+	n = write(fd, line, strlen(line));
+	if (n < 0)
+		err = errno;
+	close(fd);
+	return err;
+}
+
+#endif /* VGPU_TEST_UTIL_H */

@@ -19,6 +19,8 @@
 struct vgpu_gpu_match {
 	u32 path;
 	u32 sm;
+	u32 pre_slot;
+	bool pre;
 };
 
 /**
@@ -528,6 +530,10 @@ int vgpu_gpu_submit(struct vgpu_gpu *g, struct vgpu_gpu_kernel *k)
 		k->affinity[i / 64] &= ~BIT_ULL(i % 64);
 	if (!vgpu_gpu_aff_any(k))
 		return -EINVAL;
+	k->aff_all = true;
+	for (i = 0; i < g->cfg.num_sms; i++)
+		if (!vgpu_gpu_aff_test(k, i))
+			k->aff_all = false;
 	vgpu_sm_res_init(empty, &g->cfg);
 	if (!vgpu_sm_res_block_fits(empty, &d->shape))
 		return -E2BIG;
@@ -626,8 +632,10 @@ int vgpu_gpu_cancel(struct vgpu_gpu *g, struct vgpu_gpu_kernel *k)
 		n += vgpu_sm_cancel_kernel(&g->sm[i].sm, k->id);
 		for (j = 0; j < VGPU_MAX_BLOCKS_PER_SM; j++) {
 			sh = &g->sm[i].shadow[j];
-			if (sh->k == k)
-				memset(sh, 0, sizeof(*sh));
+			if (sh->k != k)
+				continue;
+			memset(sh, 0, sizeof(*sh));
+			g->sm[i].shadow_used &= ~BIT_ULL(j);
 		}
 	}
 	while (!list_empty(&k->saved)) {
@@ -761,6 +769,62 @@ vgpu_gpu_next_shape(const struct vgpu_gpu_kernel *k)
 	return &vgpu_gpu_next_desc(k)->shape;
 }
 
+/* Free register units of an SM, all sub-partitions together. */
+static u32 vgpu_gpu_free_regs(const struct vgpu_sm_res *res)
+{
+	u32 p, w, n = 0;
+
+	for (p = 0; p < res->subparts; p++)
+		for (w = 0; w < VGPU_REG_WORDS; w++)
+			n += hweight64(res->regs[p][w]);
+	return n;
+}
+
+/*
+ * Cheap necessary conditions for @want warps of @shape (and the block
+ * level) to fit: counters and total free registers, no run searches.
+ */
+static bool vgpu_gpu_may_fit(const struct vgpu_sm_res *res,
+			     const struct vgpu_block_shape *shape, u32 want)
+{
+	return res->blocks_used < res->max_blocks &&
+	       res->warps_total + want <= res->max_warps &&
+	       shape->barriers <= res->max_barriers - res->barriers_used &&
+	       vgpu_gpu_free_regs(res) >= want * shape->reg_units;
+}
+
+/* Did (a) and (b) already fail for these needs in this call? */
+static bool vgpu_gpu_shape_nofit(const struct vgpu_gpu *g,
+				 const struct vgpu_gpu_kernel *k,
+				 const struct vgpu_block_shape *a)
+{
+	const struct vgpu_block_shape *b;
+	u32 i;
+
+	if (k->nsaved || !k->aff_all)
+		return false;
+	for (i = 0; i < g->nnofit; i++) {
+		b = &g->nofit[i].shape;
+		if (g->nofit[i].bar == k->uses_bar && a->warps == b->warps &&
+		    a->reg_units == b->reg_units &&
+		    a->smem_units == b->smem_units &&
+		    a->barriers == b->barriers)
+			return true;
+	}
+	return false;
+}
+
+static void vgpu_gpu_note_shape_nofit(struct vgpu_gpu *g,
+				      const struct vgpu_gpu_kernel *k,
+				      const struct vgpu_block_shape *shape)
+{
+	if (k->nsaved || !k->aff_all || g->nnofit == ARRAY_SIZE(g->nofit))
+		return;
+	g->nofit[g->nnofit].shape = *shape;
+	g->nofit[g->nnofit].bar = k->uses_bar;
+	g->nnofit++;
+}
+
 /* Block slot, shared memory and barriers fit (F23 (c), warp mode)? */
 static bool vgpu_gpu_block_level_fits(const struct vgpu_sm_res *res,
 				      const struct vgpu_block_shape *shape)
@@ -814,69 +878,6 @@ static u32 vgpu_gpu_switch_victims(struct vgpu_gpu *g, struct vgpu_sm *sm,
 	return 0;
 }
 
-/* F23: find how and where @k's next unit can go.  True if it can. */
-static bool vgpu_gpu_match(struct vgpu_gpu *g, const struct vgpu_gpu_kernel *k,
-			   struct vgpu_gpu_match *m)
-{
-	const struct vgpu_block_shape *shape = vgpu_gpu_next_shape(k);
-	bool resume = k->nsaved > 0;
-	u32 i, n = 0, best_top = 0;
-	struct vgpu_sm *sm;
-
-	/* (a) whole blocks */
-	for (i = 0; i < g->cfg.num_sms; i++) {
-		sm = &g->sm[i].sm;
-		if (vgpu_gpu_sm_allowed(g, k, i) &&
-		    vgpu_sm_res_block_fits(&sm->res, shape))
-			vgpu_gpu_cand_add(g, &n, i);
-	}
-	if (n) {
-		m->path = resume ? VGPU_PATH_RESUME : VGPU_PATH_BLOCK;
-		m->sm = vgpu_gpu_policy_pick(g, shape, n);
-		return true;
-	}
-	/* (b) at least one warp; never for BAR kernels or resumes */
-	if (!k->uses_bar && !resume) {
-		for (i = 0; i < g->cfg.num_sms; i++) {
-			sm = &g->sm[i].sm;
-			if (vgpu_gpu_sm_allowed(g, k, i) &&
-			    vgpu_sm_res_warp_fits(&sm->res, shape))
-				vgpu_gpu_cand_add(g, &n, i);
-		}
-		if (n) {
-			m->path = VGPU_PATH_WARP;
-			m->sm = vgpu_gpu_policy_pick(g, shape, n);
-			return true;
-		}
-	}
-	/* (c) an SM whose highest resident priority is lower */
-	if (g->p.preempt == VGPU_PREEMPT_DRAIN ||
-	    (g->p.preempt == VGPU_PREEMPT_WARP && (k->uses_bar || resume)))
-		return false;
-	for (i = 0; i < g->cfg.num_sms; i++) {
-		sm = &g->sm[i].sm;
-		if (sm->top_prio == VGPU_PRIO_NONE ||
-		    sm->top_prio <= k->eff_prio || !vgpu_gpu_sm_allowed(g, k, i))
-			continue;
-		if (g->p.preempt == VGPU_PREEMPT_WARP &&
-		    !vgpu_gpu_block_level_fits(&sm->res, shape))
-			continue;
-		if (g->p.preempt == VGPU_PREEMPT_SWITCH &&
-		    (list_empty(&g->saved_free) ||
-		     !vgpu_gpu_switch_victims(g, sm, k->eff_prio, shape)))
-			continue;
-		if (!n || sm->top_prio > best_top ||
-		    (sm->top_prio == best_top &&
-		     g->sm_rank[i] < g->sm_rank[m->sm])) {
-			best_top = sm->top_prio;
-			m->sm = i;
-			n = 1;
-		}
-	}
-	m->path = VGPU_PATH_PREEMPT;
-	return n;
-}
-
 /* Unit @u of @k as (descriptor, block index, warps) (F24 split). */
 static const struct vgpu_kernel_desc *
 vgpu_gpu_unit(const struct vgpu_gpu_kernel *k, u32 u, u32 *bid, u32 *wbase)
@@ -894,6 +895,133 @@ vgpu_gpu_unit(const struct vgpu_gpu_kernel *k, u32 u, u32 *bid, u32 *wbase)
 	return &k->split_desc;
 }
 
+/* First-fit path (a): place @k's next block on SM @i if it fits. */
+static bool vgpu_gpu_try_add(struct vgpu_gpu *g, struct vgpu_gpu_kernel *k,
+			     u32 i, struct vgpu_gpu_match *m)
+{
+	struct vgpu_sm *sm = &g->sm[i].sm;
+	const struct vgpu_kernel_desc *d;
+	u32 bid, wbase;
+	u64 before = sm->used;
+
+	d = vgpu_gpu_unit(k, k->next_unit, &bid, &wbase);
+	if (vgpu_sm_block_add(sm, d, bid, k->eff_prio, VGPU_PLACE_BLOCK))
+		return false;
+	m->sm = i;
+	m->pre = true;
+	m->pre_slot = __ffs64(sm->used & ~before);
+	return true;
+}
+
+/* Does @shape fit SM @i by @path ((a) whole block or (b) one warp)? */
+static bool vgpu_gpu_fits(struct vgpu_gpu *g, struct vgpu_gpu_kernel *k,
+			  const struct vgpu_block_shape *shape, u32 path, u32 i)
+{
+	const struct vgpu_sm_res *res = &g->sm[i].sm.res;
+
+	if (!vgpu_gpu_sm_allowed(g, k, i))
+		return false;
+	if (path == VGPU_PATH_BLOCK)
+		return vgpu_gpu_may_fit(res, shape, shape->warps) &&
+		       vgpu_sm_res_block_fits(res, shape);
+	return vgpu_gpu_may_fit(res, shape, 1) &&
+	       vgpu_sm_res_warp_fits(res, shape);
+}
+
+/*
+ * The SMs @shape fits by @path, chosen by the policy (F25): a first-fit
+ * policy stops at the first SM at or after the round-robin pointer.
+ */
+static bool vgpu_gpu_scan(struct vgpu_gpu *g, struct vgpu_gpu_kernel *k,
+			  const struct vgpu_block_shape *shape, u32 path,
+			  struct vgpu_gpu_match *m)
+{
+	u32 i, j, n = 0, nsms = g->cfg.num_sms;
+
+	if (g->policy->first_fit) {
+		for (j = 0, i = g->rr_next; j < nsms; j++, i++) {
+			if (i == nsms)
+				i = 0;
+			if (path == VGPU_PATH_BLOCK && !k->nsaved) {
+				/* allocating is the exact test: keep it */
+				if (vgpu_gpu_sm_allowed(g, k, i) &&
+				    vgpu_gpu_may_fit(&g->sm[i].sm.res, shape,
+						     shape->warps) &&
+				    vgpu_gpu_try_add(g, k, i, m))
+					return true;
+				continue;
+			}
+			if (vgpu_gpu_fits(g, k, shape, path, i)) {
+				m->sm = i;
+				return true;
+			}
+		}
+		return false;
+	}
+	for (i = 0; i < nsms; i++)
+		if (vgpu_gpu_fits(g, k, shape, path, i))
+			vgpu_gpu_cand_add(g, &n, i);
+	if (!n)
+		return false;
+	m->sm = vgpu_gpu_policy_pick(g, shape, n);
+	return true;
+}
+
+/* F23: find how and where @k's next unit can go.  True if it can. */
+static bool vgpu_gpu_match(struct vgpu_gpu *g, struct vgpu_gpu_kernel *k,
+			   struct vgpu_gpu_match *m)
+{
+	const struct vgpu_block_shape *shape = vgpu_gpu_next_shape(k);
+	bool resume = k->nsaved > 0;
+	u32 i, n = 0, best_top = 0;
+	struct vgpu_sm *sm;
+
+	m->sm = 0;
+	m->pre = false;
+	if (vgpu_gpu_shape_nofit(g, k, shape))
+		goto preempt;
+	/* (a) whole blocks */
+	if (vgpu_gpu_scan(g, k, shape, VGPU_PATH_BLOCK, m)) {
+		m->path = resume ? VGPU_PATH_RESUME : VGPU_PATH_BLOCK;
+		return true;
+	}
+	/* (b) at least one warp; never for BAR kernels or resumes */
+	if (!k->uses_bar && !resume &&
+	    vgpu_gpu_scan(g, k, shape, VGPU_PATH_WARP, m)) {
+		m->path = VGPU_PATH_WARP;
+		return true;
+	}
+	vgpu_gpu_note_shape_nofit(g, k, shape);
+preempt:
+	/* (c) an SM whose highest resident priority is lower */
+	if (g->p.preempt == VGPU_PREEMPT_DRAIN ||
+	    (g->p.preempt == VGPU_PREEMPT_WARP && (k->uses_bar || resume)))
+		return false;
+	for (i = 0; i < g->cfg.num_sms; i++) {
+		sm = &g->sm[i].sm;
+		if (sm->top_prio == VGPU_PRIO_NONE ||
+		    sm->top_prio <= k->eff_prio || !vgpu_gpu_sm_allowed(g, k, i))
+			continue;
+		/* the costly tests only for an SM that would be the best */
+		if (n && (sm->top_prio < best_top ||
+			  (sm->top_prio == best_top &&
+			   g->sm_rank[i] >= g->sm_rank[m->sm])))
+			continue;
+		if (g->p.preempt == VGPU_PREEMPT_WARP &&
+		    !vgpu_gpu_block_level_fits(&sm->res, shape))
+			continue;
+		if (g->p.preempt == VGPU_PREEMPT_SWITCH &&
+		    (list_empty(&g->saved_free) ||
+		     !vgpu_gpu_switch_victims(g, sm, k->eff_prio, shape)))
+			continue;
+		best_top = sm->top_prio;
+		m->sm = i;
+		n = 1;
+	}
+	m->path = VGPU_PATH_PREEMPT;
+	return n;
+}
+
 /* Record a block that went into slot @slot of SM @sm. */
 static void vgpu_gpu_dispatched(struct vgpu_gpu *g, struct vgpu_gpu_kernel *k,
 				u32 sm, u32 slot, u32 unit, u64 start_at,
@@ -902,6 +1030,7 @@ static void vgpu_gpu_dispatched(struct vgpu_gpu *g, struct vgpu_gpu_kernel *k,
 	struct vgpu_gpu_shadow *sh = &g->sm[sm].shadow[slot];
 	const struct vgpu_sm_block *b = &g->sm[sm].sm.block[slot];
 
+	g->sm[sm].shadow_used |= BIT_ULL(slot);
 	sh->k = k;
 	sh->unit = unit;
 	sh->start_at = start_at;
@@ -924,6 +1053,13 @@ static void vgpu_gpu_requeue(struct vgpu_gpu *g, struct vgpu_gpu_kernel *k)
 	k->state = VGPU_KS_QUEUED;
 	vgpu_gpu_slot_release(g, k);
 	list_add(&k->chan_node, &g->chan[k->channel].fifo);
+}
+
+/* Resources were freed: every earlier no-fit may fit now. */
+static void vgpu_gpu_forget_nofit(struct vgpu_gpu *g)
+{
+	memset(g->failed, 0, sizeof(g->failed));
+	g->nnofit = 0;
 }
 
 /* Switch out lower-priority blocks of SM @i until @shape fits. */
@@ -957,6 +1093,7 @@ static void vgpu_gpu_switch_out(struct vgpu_gpu *g, u32 i,
 		s->start_at = sh->start_at;
 		vgpu_sm_block_save(sm, slot, &s->s);
 		memset(sh, 0, sizeof(*sh));
+		gs->shadow_used &= ~BIT_ULL(slot);
 		list_del(&s->node);
 		list_add_tail(&s->node, &v->saved);
 		v->inflight--;
@@ -964,6 +1101,7 @@ static void vgpu_gpu_switch_out(struct vgpu_gpu *g, u32 i,
 		v->preempted++;
 		g->stats.preemptions++;
 		vgpu_gpu_requeue(g, v);
+		vgpu_gpu_forget_nofit(g);
 	}
 }
 
@@ -1007,8 +1145,18 @@ static u32 vgpu_gpu_place(struct vgpu_gpu *g, struct vgpu_gpu_kernel *k,
 	if (k->quota && k->quota > k->quota_used)
 		want = min(want, k->quota - k->quota_used);
 	mode = path == VGPU_PATH_BLOCK ? VGPU_PLACE_BLOCK : VGPU_PLACE_WARP;
+	if (m->pre) {
+		vgpu_gpu_dispatched(g, k, m->sm, m->pre_slot, k->next_unit,
+				    VGPU_GPU_NO_CYCLE, m->path);
+		k->next_unit++;
+		n++;
+	}
 	while (n < want) {
 		d = vgpu_gpu_unit(k, k->next_unit, &bid, &wbase);
+		if (n && !vgpu_gpu_may_fit(&sm->res, &d->shape,
+					   mode == VGPU_PLACE_BLOCK ?
+					   d->shape.warps : 1))
+			break;
 		before = sm->used;
 		if (vgpu_sm_block_add(sm, d, bid, k->eff_prio, mode))
 			break;
@@ -1028,8 +1176,8 @@ static bool vgpu_gpu_before(const struct vgpu_gpu *g,
 			    const struct vgpu_gpu_kernel *a,
 			    const struct vgpu_gpu_kernel *b)
 {
-	u32 ra = vgpu_gpu_prio_rank(g, g->now, a->eff_prio);
-	u32 rb = vgpu_gpu_prio_rank(g, g->now, b->eff_prio);
+	u32 ra = a->eff_prio == g->window ? 0 : a->eff_prio + 1;
+	u32 rb = b->eff_prio == g->window ? 0 : b->eff_prio + 1;
 	bool fa, fb, qa, qb;
 
 	if (ra != rb)
@@ -1072,6 +1220,23 @@ static void vgpu_gpu_chosen(struct vgpu_gpu *g, struct vgpu_gpu_kernel *k)
 	}
 }
 
+/*
+ * Within one dispatch call resources only shrink, except when blocks are
+ * switched out: a kernel that failed to match keeps failing, and so does
+ * any kernel with the same needs.  Remember both to skip them.
+ */
+static bool vgpu_gpu_known_nofit(const struct vgpu_gpu *g,
+				 const struct vgpu_gpu_kernel *k)
+{
+	return g->failed[k->slot / 64] & BIT_ULL(k->slot % 64);
+}
+
+static void vgpu_gpu_note_nofit(struct vgpu_gpu *g,
+				const struct vgpu_gpu_kernel *k)
+{
+	g->failed[k->slot / 64] |= BIT_ULL(k->slot % 64);
+}
+
 /* One dispatch round: the best matching candidate gets one decision. */
 static bool vgpu_gpu_round(struct vgpu_gpu *g)
 {
@@ -1088,7 +1253,8 @@ static bool vgpu_gpu_round(struct vgpu_gpu *g)
 			if (!k || g->slot_dealloc[i] ||
 			    (done_mask[i / 64] & BIT_ULL(i % 64)))
 				continue;
-			if (!vgpu_gpu_eligible(g, k)) {
+			if (!vgpu_gpu_eligible(g, k) ||
+			    vgpu_gpu_known_nofit(g, k)) {
 				done_mask[i / 64] |= BIT_ULL(i % 64);
 				continue;
 			}
@@ -1103,6 +1269,7 @@ static bool vgpu_gpu_round(struct vgpu_gpu *g)
 			best_m = m;
 			break;
 		}
+		vgpu_gpu_note_nofit(g, best);
 	}
 	k = best;
 	if (k->quota && k->quota_used >= k->quota)
@@ -1283,6 +1450,7 @@ static void vgpu_gpu_collect(struct vgpu_gpu *g)
 	struct vgpu_gpu_shadow *sh;
 	struct vgpu_gpu_kernel *k;
 	u32 i, j;
+	u64 m;
 
 	if (g->sink)
 		vgpu_gpu_merge_events(g);
@@ -1290,11 +1458,10 @@ static void vgpu_gpu_collect(struct vgpu_gpu *g)
 		for (i = 0; i < g->cfg.num_sms; i++)
 			g->sm[i].nev = 0;
 	for (i = 0; i < g->cfg.num_sms; i++) {
-		for (j = 0; j < VGPU_MAX_BLOCKS_PER_SM; j++) {
+		for (m = g->sm[i].shadow_used; m; m &= m - 1) {
+			j = __ffs64(m);
 			sh = &g->sm[i].shadow[j];
 			k = sh->k;
-			if (!k)
-				continue;
 			if (sh->start_at != VGPU_GPU_NO_CYCLE &&
 			    !sh->start_seen) {
 				sh->start_seen = true;
@@ -1307,6 +1474,7 @@ static void vgpu_gpu_collect(struct vgpu_gpu *g)
 			if (k->t_end == VGPU_GPU_NO_CYCLE || sh->done_at > k->t_end)
 				k->t_end = sh->done_at;
 			memset(sh, 0, sizeof(*sh));
+			g->sm[i].shadow_used &= ~BIT_ULL(j);
 			if (k->done_units == k->units && !k->inflight &&
 			    !k->nsaved) {
 				vgpu_gpu_emit(g, k->t_end, VGPU_GEV_KERNEL_DONE,
@@ -1416,8 +1584,10 @@ u64 vgpu_gpu_dispatch(struct vgpu_gpu *g)
 	vgpu_gpu_skip_idle(g);
 	vgpu_gpu_arrivals(g);
 	vgpu_gpu_table_update(g);
+	g->window = vgpu_gpu_window_at(g, g->now);
 	if (!g->gated) {
 		before = g->stats.decisions;
+		vgpu_gpu_forget_nofit(g);
 		while (vgpu_gpu_round(g))
 			;
 		list_for_each_entry(k, &g->kernels, table_node)

@@ -192,6 +192,7 @@ struct vgpu_gpu_params {
  * @preempted: times one of its blocks was switched out
  * @busy_arrival: on arrival every SM was busy with lower-priority work
  * @seen: the controller has seen it arrive
+ * @aff_all: its affinity allows every SM
  * @t_submit: arrival cycle (virtual timestamp, F60 query)
  * @t_dispatch: first dispatch cycle, or VGPU_GPU_NO_CYCLE
  * @t_start: first warp start cycle, or VGPU_GPU_NO_CYCLE
@@ -235,6 +236,7 @@ struct vgpu_gpu_kernel {
 	u32 preempted;
 	bool busy_arrival;
 	bool seen;
+	bool aff_all;
 	u64 t_submit;
 	u64 t_dispatch;
 	u64 t_start;
@@ -303,6 +305,7 @@ struct vgpu_gpu_shadow {
  * @sm: its execution engine
  * @pool: its warp context pool (max_warps_per_sm contexts)
  * @shadow: per block slot of @sm
+ * @shadow_used: slots of @shadow in use
  * @ev: block-level events of the running epoch, in emission order
  * @nev: events in @ev
  * @evcap: capacity of @ev
@@ -312,6 +315,7 @@ struct vgpu_gpu_sm {
 	struct vgpu_sm sm;
 	struct vgpu_worker_pool pool;
 	struct vgpu_gpu_shadow shadow[VGPU_MAX_BLOCKS_PER_SM];
+	u64 shadow_used;
 	struct vgpu_event *ev;
 	u32 nev;
 	u32 evcap;
@@ -333,11 +337,23 @@ struct vgpu_gpu_saved {
 };
 
 /**
+ * struct vgpu_gpu_nofit - needs that fit no SM by path (a) or (b) in
+ *	this dispatch call
+ * @shape: block shape
+ * @bar: the kernel uses BAR (no path (b))
+ */
+struct vgpu_gpu_nofit {
+	struct vgpu_block_shape shape;
+	bool bar;
+};
+
+/**
  * struct vgpu_gpu - one device's global controller
  * @cfg: configuration (F01-F03)
  * @p: scheduling parameters
  * @policy: the SM-choice policy in use
  * @now: the current epoch boundary
+ * @window: the F22 window at @now (~0 if off)
  * @epoch_end: where the SMs are advanced to next
  * @gated: dispatch held (F52 gate)
  * @sm: the SMs, @cfg.num_sms entries
@@ -357,6 +373,9 @@ struct vgpu_gpu_saved {
  * @hash: FNV-1a hash of every controller event so far
  * @sink: event sink or NULL
  * @sink_cookie: its cookie
+ * @failed: task slots whose kernel failed to match in this call
+ * @nofit: needs that failed to match in this call
+ * @nnofit: entries in @nofit
  * @seq: submission / block sequence counter
  * @stats: counters
  */
@@ -365,6 +384,7 @@ struct vgpu_gpu {
 	struct vgpu_gpu_params p;
 	struct vgpu_policy *policy;
 	u64 now;
+	u32 window;
 	u64 epoch_end;
 	bool gated;
 	struct vgpu_gpu_sm *sm;
@@ -384,6 +404,9 @@ struct vgpu_gpu {
 	u64 hash;
 	vgpu_trace_fn sink;
 	void *sink_cookie;
+	u64 failed[VGPU_GPU_MAX_SLOTS / 64];
+	struct vgpu_gpu_nofit nofit[8];
+	u32 nnofit;
 	u64 seq;
 	struct vgpu_gpu_stats stats;
 };

@@ -110,7 +110,7 @@ static u32 vgpu_policy_power_choose(const struct vgpu_policy_ctx *ctx,
 }
 
 static struct vgpu_policy vgpu_policy_builtin[] = {
-	{ .name = "rr", .choose = vgpu_policy_rr_choose },
+	{ .name = "rr", .choose = vgpu_policy_rr_choose, .first_fit = true },
 	{ .name = "avail", .choose = vgpu_policy_avail_choose },
 	{ .name = "resource", .choose = vgpu_policy_resource_choose },
 	{ .name = "power", .choose = vgpu_policy_power_choose },

@@ -57,10 +57,14 @@ struct vgpu_policy_ctx {
  * @choose: return the index into @cands of the chosen SM; @n >= 1 and
  *	@cands is in ascending SM order.  Must be deterministic and must not
  *	write anything but its own state.
+ * @first_fit: @choose always picks the first candidate at or after
+ *	&vgpu_policy_ctx.rr_next (wrapping), so the controller may stop
+ *	scanning at the first SM that fits and skip @choose
  * @node: registry link (owned by the registry)
  */
 struct vgpu_policy {
 	char name[VGPU_POLICY_NAME_LEN];
+	bool first_fit;
 	u32 (*choose)(const struct vgpu_policy_ctx *ctx,
 		      const struct vgpu_policy_sm *cands, u32 n);
 	struct list_head node;

@@ -804,7 +804,6 @@ int vgpu_sm_block_restore(struct vgpu_sm *sm, const struct vgpu_sm_saved *s,
 			  u32 delay)
 {
 	const struct vgpu_sm_block *r = &s->row;
-	struct vgpu_block_place place;
 	struct vgpu_sm_block *b;
 	struct vgpu_warp *w;
 	u32 slot, i, idx, live = 0;
@@ -813,13 +812,13 @@ int vgpu_sm_block_restore(struct vgpu_sm *sm, const struct vgpu_sm_saved *s,
 	for (i = 0; i < r->next_start; i++)
 		live += r->warp[i] != VGPU_WARP_NONE;
 	if (sm->used == GENMASK_ULL(VGPU_MAX_BLOCKS_PER_SM - 1, 0) ||
-	    sm->pool->nfree < live ||
-	    vgpu_sm_res_alloc_block(&sm->res, &r->kernel->shape, &place))
+	    sm->pool->nfree < live)
 		return -ENOSPC;
 	slot = __ffs64(~sm->used);
-	b = &sm->block[slot];
+	b = &sm->block[slot];	/* unused until the used bit is set */
 	*b = *r;
-	b->place = place;
+	if (vgpu_sm_res_alloc_block(&sm->res, &r->kernel->shape, &b->place))
+		return -ENOSPC;
 	b->mode = VGPU_PLACE_BLOCK;
 	b->seq = sm->seq++;
 	for (i = 0; i < b->n_warps; i++) {

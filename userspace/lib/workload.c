@@ -380,7 +380,7 @@ static int vgpu_wl_program_file(struct vgpu_wl_ctx *c, const char *pos,
 				json_object *v, struct vgpu_wl_kernel *k)
 {
 	char msg[512], file[1024];
-	const char *s, *slash;
+	const char *s = NULL, *slash;
 	int ret;
 
 	if (vgpu_wl_str(c, pos, "program_file", v, &s))
@@ -412,7 +412,7 @@ static int vgpu_wl_kernel_flags(struct vgpu_wl_ctx *c, const char *pos,
 				json_object *v, uint32_t *flags)
 {
 	size_t i, j, n;
-	const char *s;
+	const char *s = NULL;
 
 	if (!json_object_is_type(v, json_type_array))
 		return vgpu_wl_err(c, pos, "flags", "expected an array");
@@ -440,7 +440,7 @@ static int vgpu_wl_kernel(struct vgpu_wl_ctx *c, struct vgpu_workload *wl,
 	struct vgpu_wl_kernel *k = &wl->kernels[idx];
 	uint32_t aff[VGPU_MAX_SMS], n, i;
 	bool have_prog = false, have_grid = false, have_threads = false;
-	const char *s;
+	const char *s = NULL;
 	char pos[32];
 	int ret;
 

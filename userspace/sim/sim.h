@@ -42,7 +42,8 @@ struct vgpu_sim_cmd {
 /* `vgpu-sim bench <what>` benchmarks. */
 #define VGPU_SIM_BENCHES(X)	\
 	X(bitmap)		\
-	X(exec)
+	X(exec)			\
+	X(dispatch)
 
 #define VGPU_SIM_DECLARE_CMD(n) extern const struct vgpu_sim_cmd vgpu_sim_cmd_##n;
 #define VGPU_SIM_DECLARE_BENCH(n) extern const struct vgpu_sim_cmd vgpu_sim_bench_##n;

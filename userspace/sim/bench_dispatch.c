@@ -1,0 +1,147 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * vgpu-sim bench dispatch: global dispatch decisions per second of the
+ * controller (SPEC F20-F25; issue 5 targets: >= 5 M/s on one core for the
+ * h100 preset with 8 channels and 4 priorities, and a cost ratio <= 4
+ * between 1024 and 128 SMs).
+ *
+ * Eight channels, priorities 0-3 twice, each with a kernel of a huge grid
+ * of whole-SM blocks (1024 threads, 64 registers: one block fills an SM)
+ * running "EXIT".  Every epoch all blocks complete, so every boundary
+ * re-dispatches one block per SM: only vgpu_gpu_dispatch() is timed
+ * (collect, admission, rounds); SM advancement is not.
+ */
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "sim.h"
+#include "gpu.h"
+
+#define VGPU_BD_CHANNELS	8
+
+static double vgpu_bd_now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+/* Decisions per second with @num_sms SMs of the h100 kind. */
+static int vgpu_bd_run(u32 num_sms, double seconds, double *rate,
+		       double *ns_per)
+{
+	static const struct vgpu_insn prog[] = { { .op = VGPU_OP_EXIT } };
+	struct vgpu_gpu_kernel k[VGPU_BD_CHANNELS];
+	u16 match[VGPU_BD_CHANNELS][1];
+	struct vgpu_gpu_params p;
+	struct list_head pol;
+	struct vgpu_config cfg;
+	struct vgpu_gpu g;
+	double t, spent = 0;
+	u64 d0;
+	size_t size;
+	void *mem;
+	u32 i;
+
+	vgpu_config_preset(&cfg, "h100");
+	cfg.num_sms = num_sms;
+	vgpu_gpu_params_default(&p, &cfg);
+	p.max_channels = VGPU_BD_CHANNELS;
+	vgpu_policy_registry_init(&pol);
+	size = vgpu_gpu_mem_size(&cfg, &p);
+	mem = aligned_alloc(64, (size + 63) & ~(size_t)63);
+	if (!mem || vgpu_gpu_init(&g, mem, size, &cfg, &p, &pol)) {
+		free(mem);
+		return -1;
+	}
+	memset(k, 0, sizeof(k));
+	for (i = 0; i < VGPU_BD_CHANNELS; i++) {
+		vgpu_gpu_channel_add(&g, i, i % 4);
+		k[i].id = i;
+		k[i].channel = i;
+		k[i].prio = i % 4;
+		k[i].grid = 1U << 24;
+		k[i].threads = 1024;
+		k[i].regs = 64;
+		k[i].prog = prog;
+		k[i].n_insns = 1;
+		k[i].match = match[i];
+		if (vgpu_gpu_submit(&g, &k[i])) {
+			free(mem);
+			return -1;
+		}
+	}
+	/* warm up: admission, first fill */
+	vgpu_gpu_dispatch(&g);
+	vgpu_gpu_advance_range(&g, 0, num_sms);
+	d0 = g.stats.decisions;
+	while (spent < seconds) {
+		t = vgpu_bd_now();
+		vgpu_gpu_dispatch(&g);
+		spent += vgpu_bd_now() - t;
+		vgpu_gpu_advance_range(&g, 0, num_sms);
+	}
+	*rate = (g.stats.decisions - d0) / spent;
+	*ns_per = spent * 1e9 / (g.stats.decisions - d0);
+	for (i = 0; i < VGPU_BD_CHANNELS; i++)
+		vgpu_gpu_cancel(&g, &k[i]);
+	vgpu_gpu_fini(&g);
+	free(mem);
+	return 0;
+}
+
+static int vgpu_bench_dispatch(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "seconds", required_argument, NULL, 's' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	double seconds = 1.0, r132, r128, r1024, n132, n128, n1024;
+	uint32_t ms;
+	int c;
+
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+		switch (c) {
+		case 'h':
+			vgpu_sim_print_usage(stdout, "vgpu-sim bench",
+					     &vgpu_sim_bench_dispatch);
+			return 0;
+		case 's':
+			if (!vgpu_sim_parse_u32(optarg, &ms) || !ms)
+				return vgpu_sim_usage_error("bench dispatch",
+					"--seconds takes milliseconds >= 1... use --seconds MS");
+			seconds = ms / 1000.0;
+			break;
+		default:
+			return VGPU_SIM_EXIT_USAGE;
+		}
+	}
+	if (optind < argc)
+		return vgpu_sim_usage_error("bench dispatch",
+					    "unexpected argument '%s'",
+					    argv[optind]);
+	if (vgpu_bd_run(132, seconds, &r132, &n132) ||
+	    vgpu_bd_run(128, seconds, &r128, &n128) ||
+	    vgpu_bd_run(1024, seconds, &r1024, &n1024)) {
+		fprintf(stderr, "vgpu-sim bench dispatch: setup failed\n");
+		return 1;
+	}
+	printf("preset=h100 channels=8 prios=4 policy=rr\n");
+	printf("decisions_per_sec=%.0f ns_per_decision=%.1f\n", r132, n132);
+	printf("sms=128 ns_per_decision=%.1f\n", n128);
+	printf("sms=1024 ns_per_decision=%.1f\n", n1024);
+	printf("cost_ratio_1024_vs_128=%.2f\n", n1024 / n128);
+	return 0;
+}
+
+const struct vgpu_sim_cmd vgpu_sim_bench_dispatch = {
+	.name = "dispatch",
+	.summary = "global dispatch decisions per second (h100, 8 channels, 4 priorities)",
+	.usage = "[--seconds MS]",
+	.run = vgpu_bench_dispatch,
+};

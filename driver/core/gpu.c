@@ -515,6 +515,7 @@ int vgpu_gpu_submit(struct vgpu_gpu *g, struct vgpu_gpu_kernel *k)
 	d->threads = k->threads;
 	d->regs_per_thread = k->regs;
 	d->smem_bytes = k->smem;
+	d->prio_wid_mod = k->prio_wid_mod;
 	if (vgpu_block_shape_init(&d->shape, &g->cfg, k->threads, k->regs,
 				  k->smem, 0, NULL))
 		return -E2BIG;

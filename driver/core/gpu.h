@@ -167,6 +167,8 @@ struct vgpu_gpu_params {
  * @smem: shared memory per block in bytes
  * @flags: VGPU_KF_*
  * @quota: launch quota (F26), 0 = none
+ * @prio_wid_mod: per-warp competition priority (F35): 0 = the kernel's;
+ *	k > 0 = warp w competes at priority + w % k (struct vgpu_kernel_desc)
  * @arrival: cycle at which it arrives
  * @affinity: SM affinity mask, all zero = every SM (F26)
  * @prog: validated program (F04)
@@ -211,6 +213,7 @@ struct vgpu_gpu_kernel {
 	u32 smem;
 	u32 flags;
 	u32 quota;
+	u32 prio_wid_mod;
 	u64 arrival;
 	u64 affinity[VGPU_GPU_AFF_WORDS];
 	const struct vgpu_insn *prog;

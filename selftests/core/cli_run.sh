@@ -106,5 +106,15 @@ check "no file is a usage error" "[ \$? -eq 2 ]"
 "$SIM" run "$TMP/none.json" > /dev/null 2> "$TMP/e6"
 check "missing file" "[ \$? -eq 1 ] && grep -q 'none.json: No such file' $TMP/e6"
 
+# vgpu-sim bench dispatch: output contract (figures: performance.rst).
+"$SIM" bench dispatch --seconds 20 > "$TMP/bd.out" 2>&1
+check "bench dispatch reports decisions/s and the 1024/128 ratio" \
+	"[ \$? -eq 0 ] && grep -Eq '^decisions_per_sec=[0-9]+ ' $TMP/bd.out && grep -Eq '^cost_ratio_1024_vs_128=[0-9.]+$' $TMP/bd.out"
+
+printf '{ "kernels": [ {"name": "t", "grid": 1, "threads": 32, "flags": ["throttle"], "program": "EXIT"} ] }\n' > "$TMP/b7.json"
+"$SIM" run "$TMP/b7.json" > /dev/null 2> "$TMP/e7"
+check "a kernel that can never run is reported, not spun on" \
+	"[ \$? -eq 1 ] && grep -q 'stuck at cycle' $TMP/e7"
+
 echo "1..$n"
 exit $fail

@@ -562,6 +562,58 @@ TEST(f10_submit_checks)
 	vgpu_tg_fini(&T);
 }
 
+/* F52 gate: nothing is dispatched while held; all of it at release. */
+TEST(f52_gate)
+{
+	struct vgpu_gpu_kernel *a, *b;
+
+	ASSERT_EQ(0, vgpu_tg_init(&T, NULL, NULL));
+	vgpu_gpu_gate(&T.g, true);
+	a = vgpu_tg_kernel(&T, 0, 1, 2, 32, 0, VGPU_SHORT);
+	b = vgpu_tg_kernel(&T, 1, 0, 2, 32, 0, VGPU_SHORT);
+	ASSERT_EQ(0, vgpu_gpu_submit(&T.g, a));
+	ASSERT_EQ(0, vgpu_gpu_submit(&T.g, b));
+	vgpu_tg_until(&T, 640);
+	EXPECT_EQ(VGPU_GPU_NO_CYCLE, a->t_dispatch);
+	EXPECT_EQ(VGPU_GPU_NO_CYCLE, b->t_dispatch);
+	vgpu_gpu_gate(&T.g, false);
+	ASSERT_TRUE(vgpu_tg_run(&T, 100000));
+	EXPECT_EQ(640, a->t_dispatch);
+	EXPECT_EQ(640, b->t_dispatch);
+	/* b first: higher priority, both released at once */
+	EXPECT_EQ(b->id, vgpu_tg_find(&T, VGPU_GEV_DISPATCH, b->id, 0)->kernel);
+	EXPECT_LT(vgpu_tg_find(&T, VGPU_GEV_DISPATCH, b->id, 0),
+		  vgpu_tg_find(&T, VGPU_GEV_DISPATCH, a->id, 0));
+	vgpu_tg_fini(&T);
+}
+
+/* F53: a SPIN kernel runs until cancelled; only its blocks go. */
+TEST(f53_cancel_spin)
+{
+	struct vgpu_gpu_kernel *spin, *other;
+	u32 i;
+
+	ASSERT_EQ(0, vgpu_tg_init(&T, NULL, NULL));
+	spin = vgpu_tg_kernel(&T, 0, 0, 8, 512, 0, VGPU_SPIN);
+	other = vgpu_tg_kernel(&T, 1, 1, 4, 512, 0, VGPU_LONG);
+	ASSERT_EQ(0, vgpu_gpu_submit(&T.g, spin));
+	ASSERT_EQ(0, vgpu_gpu_submit(&T.g, other));
+	vgpu_tg_until(&T, 1024);
+	EXPECT_EQ(VGPU_KS_DRAINING, spin->state);	/* all 8 on SMs */
+	EXPECT_EQ(8, spin->inflight);
+	ASSERT_EQ(0, vgpu_gpu_cancel(&T.g, spin));
+	EXPECT_EQ(VGPU_KS_CANCELLED, spin->state);
+	EXPECT_EQ(-EINVAL, vgpu_gpu_cancel(&T.g, spin));
+	ASSERT_TRUE(vgpu_tg_run(&T, 1000000));
+	EXPECT_EQ(VGPU_KS_DONE, other->state);
+	EXPECT_EQ(4, other->done_units);
+	for (i = 0; i < T.g.cfg.num_sms; i++) {
+		EXPECT_EQ(0, T.g.sm[i].sm.res.warps_total);
+		EXPECT_EQ(0, T.g.sm[i].sm.res.blocks_used);
+	}
+	vgpu_tg_fini(&T);
+}
+
 /* F51: the same run advanced in another SM order gives the same hash. */
 TEST(f51_layout_independent)
 {

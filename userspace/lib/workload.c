@@ -491,6 +491,9 @@ static int vgpu_wl_kernel(struct vgpu_wl_ctx *c, struct vgpu_workload *wl,
 		} else if (!strcmp(key, "quota")) {
 			ret = vgpu_wl_u32(c, pos, key, v, UINT32_MAX,
 					  &k->quota);
+		} else if (!strcmp(key, "prio_wid_mod")) {
+			ret = vgpu_wl_u32(c, pos, key, v, VGPU_MAX_PRIOS,
+					  &k->prio_wid_mod);
 		} else if (!strcmp(key, "flags")) {
 			ret = vgpu_wl_kernel_flags(c, pos, v, &k->flags);
 		} else if (!strcmp(key, "affinity")) {

@@ -59,6 +59,8 @@ int vgpu_run_workload(const struct vgpu_workload *wl, int only,
 	struct vgpu_gpu_kernel *k;
 	uint32_t i, prio[VGPU_GPU_MAX_CHANNELS];
 	uint16_t sm_order[VGPU_MAX_SMS];
+	uint64_t last_decisions = ~0ULL, stuck_since = 0;
+	bool busy = false;
 	size_t size;
 	int ret;
 
@@ -107,6 +109,7 @@ int vgpu_run_workload(const struct vgpu_workload *wl, int only,
 		k->smem = wk->smem;
 		k->flags = wk->flags;
 		k->quota = wk->quota;
+		k->prio_wid_mod = wk->prio_wid_mod;
 		k->arrival = only >= 0 ? 0 : wk->arrival;
 		memcpy(k->affinity, wk->affinity, sizeof(k->affinity));
 		k->prog = wk->prog.insns;
@@ -127,6 +130,22 @@ int vgpu_run_workload(const struct vgpu_workload *wl, int only,
 		}
 	}
 	while (!vgpu_gpu_idle(g)) {
+		if (g->stats.decisions != last_decisions) {
+			last_decisions = g->stats.decisions;
+			stuck_since = g->now;
+		}
+		for (i = 0; i < wl->cfg.num_sms && !busy; i++)
+			busy = !vgpu_gpu_sm_empty(g, i);
+		if (busy || vgpu_gpu_next_arrival(g) != VGPU_GPU_NO_CYCLE)
+			stuck_since = g->now;
+		busy = false;
+		if (g->now - stuck_since > (u64)(wl->params.g_max + 16) *
+		    wl->params.epoch) {
+			snprintf(err, errlen,
+				 "stuck at cycle %llu: the waiting kernels can never run (throttle mode, affinity?)",
+				 (unsigned long long)g->now);
+			return -EDEADLK;
+		}
 		for (i = 0; i < wl->nkernels; i++) {
 			k = &r->k[i];
 			if (k->state != VGPU_KS_NEW &&

@@ -6,9 +6,10 @@
  * between 1024 and 128 SMs).
  *
  * Eight channels, priorities 0-3 twice, each with a kernel of a huge grid
- * of whole-SM blocks (1024 threads, 64 registers: one block fills an SM)
- * running "EXIT".  Every epoch all blocks complete, so every boundary
- * re-dispatches one block per SM: only vgpu_gpu_dispatch() is timed
+ * of blocks running "EXIT", launch quota 1 (a decision is one block); by
+ * default whole-SM blocks (1024 threads, 64 registers: one block fills an
+ * SM), --threads N for smaller ones.  Every epoch all blocks complete, so
+ * every boundary re-dispatches: only vgpu_gpu_dispatch() is timed
  * (collect, admission, rounds); SM advancement is not.
  */
 #include <getopt.h>
@@ -30,8 +31,8 @@ static double vgpu_bd_now(void)
 }
 
 /* Decisions per second with @num_sms SMs of the h100 kind. */
-static int vgpu_bd_run(u32 num_sms, double seconds, double *rate,
-		       double *ns_per)
+static int vgpu_bd_run(u32 num_sms, u32 threads, double seconds,
+		       double *rate, double *ns_per)
 {
 	static const struct vgpu_insn prog[] = { { .op = VGPU_OP_EXIT } };
 	struct vgpu_gpu_kernel k[VGPU_BD_CHANNELS];
@@ -64,8 +65,10 @@ static int vgpu_bd_run(u32 num_sms, double seconds, double *rate,
 		k[i].channel = i;
 		k[i].prio = i % 4;
 		k[i].grid = 1U << 24;
-		k[i].threads = 1024;
+		k[i].threads = threads;
 		k[i].regs = 64;
+		/* one block per decision however many fit */
+		k[i].quota = 1;
 		k[i].prog = prog;
 		k[i].n_insns = 1;
 		k[i].match = match[i];
@@ -97,11 +100,12 @@ static int vgpu_bench_dispatch(int argc, char **argv)
 {
 	static const struct option opts[] = {
 		{ "seconds", required_argument, NULL, 's' },
+		{ "threads", required_argument, NULL, 't' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	double seconds = 1.0, r132, r128, r1024, n132, n128, n1024;
-	uint32_t ms;
+	uint32_t ms, threads = 1024;
 	int c;
 
 	optind = 1;
@@ -114,8 +118,14 @@ static int vgpu_bench_dispatch(int argc, char **argv)
 		case 's':
 			if (!vgpu_sim_parse_u32(optarg, &ms) || !ms)
 				return vgpu_sim_usage_error("bench dispatch",
-					"--seconds takes milliseconds >= 1... use --seconds MS");
+					"--seconds takes milliseconds >= 1");
 			seconds = ms / 1000.0;
+			break;
+		case 't':
+			if (!vgpu_sim_parse_u32(optarg, &threads) ||
+			    !threads || threads > 1024)
+				return vgpu_sim_usage_error("bench dispatch",
+					"--threads takes 1..1024");
 			break;
 		default:
 			return VGPU_SIM_EXIT_USAGE;
@@ -125,13 +135,14 @@ static int vgpu_bench_dispatch(int argc, char **argv)
 		return vgpu_sim_usage_error("bench dispatch",
 					    "unexpected argument '%s'",
 					    argv[optind]);
-	if (vgpu_bd_run(132, seconds, &r132, &n132) ||
-	    vgpu_bd_run(128, seconds, &r128, &n128) ||
-	    vgpu_bd_run(1024, seconds, &r1024, &n1024)) {
+	if (vgpu_bd_run(132, threads, seconds, &r132, &n132) ||
+	    vgpu_bd_run(128, threads, seconds, &r128, &n128) ||
+	    vgpu_bd_run(1024, threads, seconds, &r1024, &n1024)) {
 		fprintf(stderr, "vgpu-sim bench dispatch: setup failed\n");
 		return 1;
 	}
-	printf("preset=h100 channels=8 prios=4 policy=rr\n");
+	printf("preset=h100 channels=8 prios=4 policy=rr threads=%u\n",
+	       threads);
 	printf("decisions_per_sec=%.0f ns_per_decision=%.1f\n", r132, n132);
 	printf("sms=128 ns_per_decision=%.1f\n", n128);
 	printf("sms=1024 ns_per_decision=%.1f\n", n1024);
@@ -142,6 +153,6 @@ static int vgpu_bench_dispatch(int argc, char **argv)
 const struct vgpu_sim_cmd vgpu_sim_bench_dispatch = {
 	.name = "dispatch",
 	.summary = "global dispatch decisions per second (h100, 8 channels, 4 priorities)",
-	.usage = "[--seconds MS]",
+	.usage = "[--seconds MS] [--threads N]",
 	.run = vgpu_bench_dispatch,
 };

@@ -89,12 +89,8 @@ void vgpu_device_put(struct vgpu_device *vdev)
  */
 bool vgpu_device_alive(struct vgpu_device *vdev)
 {
-	bool alive;
-
-	mutex_lock(&vdev->lock);
-	alive = !vdev->dead;
-	mutex_unlock(&vdev->lock);
-	return alive;
+	/* lockless: also called from wait conditions, which must not sleep */
+	return !READ_ONCE(vdev->dead);
 }
 
 static int vgpu_opt_u32(const char *val, u32 *out)
@@ -327,9 +323,7 @@ err_config:
  */
 void vgpu_device_destroy(struct vgpu_device *vdev)
 {
-	mutex_lock(&vdev->lock);
-	vdev->dead = true;
-	mutex_unlock(&vdev->lock);
+	WRITE_ONCE(vdev->dead, true);
 	misc_deregister(&vdev->misc);
 	vgpu_sched_stop(&vdev->sched);
 	vgpu_device_put(vdev);

@@ -73,8 +73,9 @@ struct vgpu_limits {
  * @node: entry in the device list of vgpu_bus.c; protected by
  *	vgpu_devices_lock
  * @ref: references: the device list holds one, every open file one
- * @lock: protects @dead and @nr_channels
- * @dead: set once the instance is being removed; protected by @lock
+ * @lock: protects @nr_channels
+ * @dead: set once the instance is being removed; written once with
+ *	WRITE_ONCE(), read locklessly (vgpu_device_alive())
  * @index: N of /dev/vgpuN, immutable
  * @name: "vgpu<index>", immutable
  * @cfg: configuration, immutable after creation
@@ -87,7 +88,7 @@ struct vgpu_device {
 	struct miscdevice misc;
 	struct list_head node;
 	struct kref ref;
-	struct mutex lock; /* protects @dead, @nr_channels */
+	struct mutex lock; /* protects @nr_channels */
 	bool dead;
 	u32 index;
 	char name[16];

@@ -8,6 +8,7 @@
  * looking at it once it is finished (completed or cancelled), and a handle
  * is only released (QUERY with VGPU_QUERY_RELEASE, or close) after that.
  */
+#include <linux/capability.h>
 #include <linux/hrtimer.h>
 #include <linux/ktime.h>
 #include <linux/mm.h>
@@ -96,8 +97,16 @@ static int vgpu_desc_check(const struct vgpu_device *vdev,
 	const struct vgpu_config *cfg = &vdev->cfg;
 	u32 min_bits = round_up(cfg->num_sms, 64);
 
-	if (d->flags & ~VGPU_KERNEL_FLAGS_ALL || d->pad || d->pad2 || d->handle)
+	if (d->flags & ~VGPU_KERNEL_FLAGS_ALL || d->pad2 || d->handle)
 		return -EINVAL;
+	if (d->flags & VGPU_KERNEL_PRIORITY) {
+		if (d->priority >= cfg->num_prios)
+			return -EINVAL;
+		if (d->priority < vdev->default_prio && !capable(CAP_SYS_NICE))
+			return -EPERM;
+	} else if (d->priority) {
+		return -EINVAL;
+	}
 	if (!d->grid || d->grid > VGPU_MAX_GRID)
 		return -EINVAL;
 	if (!d->threads || d->threads > cfg->max_threads_per_block)
@@ -201,7 +210,7 @@ static int vgpu_kobj_create(struct vgpu_file *vf,
 		goto err_free;
 
 	ko->k.channel = ch->core_ch;
-	ko->k.prio = ch->prio;
+	ko->k.prio = d->flags & VGPU_KERNEL_PRIORITY ? d->priority : ch->prio;
 	ko->k.grid = d->grid;
 	ko->k.threads = d->threads;
 	ko->k.regs = d->regs;
@@ -229,7 +238,7 @@ err_free:
  * @arg: struct vgpu_submit
  *
  * Return: 0; -EINVAL (flags, pads, count, desc_size, a descriptor or its
- * program); -E2BIG (a block that can never fit an SM, or unknown non-zero
+ * program); -EPERM (a privileged priority without CAP_SYS_NICE); -E2BIG (a block that can never fit an SM, or unknown non-zero
  * descriptor bytes); -EFAULT; -ENOENT (a channel not of this file);
  * -ENOSPC (kernel handles or program bytes of the file at their limit);
  * -EAGAIN (the device's queue is full); -ENOMEM.

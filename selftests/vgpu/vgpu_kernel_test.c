@@ -171,7 +171,8 @@ TEST_F(k, desc_invalid_fields)
 	} while (0)
 
 	BAD(EINVAL, d.flags = 1u << 31);
-	BAD(EINVAL, d.pad = 1);
+	BAD(EINVAL, d.priority = 1);			/* without the flag */
+	BAD(EINVAL, (d.flags = VGPU_KERNEL_PRIORITY, d.priority = 4));
 	BAD(EINVAL, d.pad2 = 1);
 	BAD(EINVAL, d.handle = 7);
 	BAD(EINVAL, d.grid = 0);
@@ -198,6 +199,37 @@ TEST_F(k, desc_invalid_fields)
 	/* a block that no SM can ever hold: 1024 threads x 255 registers */
 	BAD(E2BIG, (d.threads = 1024, d.regs = 255));
 #undef BAD
+}
+
+/* F10: a kernel may carry its own priority; privileged ones need CAP_SYS_NICE. */
+TEST_F(k, kernel_priority)
+{
+	struct vgpu_submit_desc d;
+	pid_t pid;
+	int status;
+
+	VGPU_DESC(&d, self->ch, vgpu_prog_alu);
+	d.flags = VGPU_KERNEL_PRIORITY;
+	d.priority = 0;
+	ASSERT_EQ(0, vgpu_test_submit(self->fd, &d, 1));	/* root may */
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (!pid) {
+		if (setresgid(65534, 65534, 65534) || setresuid(65534, 65534, 65534))
+			_exit(10);
+		VGPU_DESC(&d, self->ch, vgpu_prog_alu);
+		d.flags = VGPU_KERNEL_PRIORITY;
+		d.priority = 1;
+		if (vgpu_test_submit(self->fd, &d, 1) != EPERM)
+			_exit(1);
+		VGPU_DESC(&d, self->ch, vgpu_prog_alu);
+		d.flags = VGPU_KERNEL_PRIORITY;
+		d.priority = 3;
+		_exit(vgpu_test_submit(self->fd, &d, 1) ? 2 : 0);
+	}
+	ASSERT_EQ(pid, waitpid(pid, &status, 0));
+	ASSERT_TRUE(WIFEXITED(status));
+	EXPECT_EQ(0, WEXITSTATUS(status));
 }
 
 /* Extension rule for array elements: unknown trailing bytes must be 0. */

@@ -193,9 +193,11 @@ struct vgpu_channel_destroy {
 #define VGPU_KERNEL_INDEPENDENT	_BITUL(0)	/* warps may be split (F24) */
 #define VGPU_KERNEL_SEQUENTIAL	_BITUL(1)	/* one block in flight (F26) */
 #define VGPU_KERNEL_THROTTLE	_BITUL(2)	/* throttle mode only (F26) */
+#define VGPU_KERNEL_PRIORITY	_BITUL(3)	/* use .priority, not the channel's */
 #define VGPU_KERNEL_FLAGS_ALL	(VGPU_KERNEL_INDEPENDENT | \
 				 VGPU_KERNEL_SEQUENTIAL | \
-				 VGPU_KERNEL_THROTTLE)
+				 VGPU_KERNEL_THROTTLE | \
+				 VGPU_KERNEL_PRIORITY)
 
 #define VGPU_MAX_GRID		(1U << 20)	/* blocks of one kernel */
 #define VGPU_MAX_SUBMIT		64		/* kernels of one SUBMIT */
@@ -203,8 +205,9 @@ struct vgpu_channel_destroy {
 
 /**
  * struct vgpu_submit_desc - one kernel of a submission (SPEC F10)
- * @channel: in: channel handle of this file; the kernel takes the channel's
- *	priority and starts after the channel's earlier kernels (F11)
+ * @channel: in: channel handle of this file; the kernel starts after the
+ *	channel's earlier kernels (F11) and has the channel's priority unless
+ *	VGPU_KERNEL_PRIORITY is set
  * @flags: in: VGPU_KERNEL_*, a subset of VGPU_KERNEL_FLAGS_ALL
  * @grid: in: blocks, 1..VGPU_MAX_GRID
  * @threads: in: threads per block, 1..vgpu_dev_config.max_threads_per_block
@@ -219,7 +222,9 @@ struct vgpu_channel_destroy {
  *	= SM i may run the kernel), or 0 for every SM (F26)
  * @affinity_bits: in: 0 when @affinity is 0, else a multiple of 64 covering
  *	every SM (at least num_sms rounded up to 64, at most 1024)
- * @pad: in: must be zero
+ * @priority: in: with VGPU_KERNEL_PRIORITY the kernel's priority (F10),
+ *	0 .. num_prios - 1, below vgpu_info.default_prio only with CAP_SYS_NICE;
+ *	else must be zero
  * @arrival: in: arrival in virtual cycles after the submission (0 = at once);
  *	with the gate closed, after the device clock the gate holds
  * @user_data: in: opaque value reported back by QUERY
@@ -238,7 +243,7 @@ struct vgpu_submit_desc {
 	__u64 program;
 	__u64 affinity;
 	__u32 affinity_bits;
-	__u32 pad;
+	__u32 priority;
 	__u64 arrival;
 	__u64 user_data;
 	__u32 handle;

@@ -39,7 +39,7 @@ static const char *vgpu_cons_one(u32 seed, u32 pol, u32 mode)
 	struct vgpu_gpu_params p;
 	struct vgpu_config cfg;
 	struct vgpu_gpu_kernel *k;
-	u32 nk, i, j, b, prog;
+	u32 nk, i, j, b, prog, prio;
 	size_t e;
 
 	vgpu_config_preset(&cfg, "small");
@@ -59,14 +59,21 @@ static const char *vgpu_cons_one(u32 seed, u32 pol, u32 mode)
 			p.window[i] = 256 >> i;
 	if (vgpu_tg_init(&T, &cfg, &p))
 		return "init";
-	nk = 2 + vgpu_test_below(&r, 5);
-	for (i = 0; i < nk; i++) {
+	/* a low-priority filler keeps every SM busy for a while */
+	k = vgpu_tg_kernel(&T, 3, 3, 2 * cfg.num_sms, 1024, 0,
+			   vgpu_cons_progs[vgpu_test_below(&r, 2) ? 1 : 4]);
+	if (vgpu_gpu_submit(&T.g, k))
+		return "submit filler";
+	nk = 3 + vgpu_test_below(&r, 5);
+	for (i = 1; i < nk; i++) {
 		prog = vgpu_test_below(&r, ARRAY_SIZE(vgpu_cons_progs));
-		k = vgpu_tg_kernel(&T, vgpu_test_below(&r, 4),
-				   vgpu_test_below(&r, 4),
+		prio = vgpu_test_below(&r, 4);
+		/* high priorities tend to arrive on a busy device (F23 c) */
+		k = vgpu_tg_kernel(&T, vgpu_test_below(&r, 4), prio,
 				   1 + vgpu_test_below(&r, 6),
 				   32 * (1 + vgpu_test_below(&r, 16)),
-				   vgpu_test_below(&r, 1500),
+				   prio ? vgpu_test_below(&r, 300) :
+					  200 + vgpu_test_below(&r, 1500),
 				   vgpu_cons_progs[prog]);
 		k->regs = 16 + vgpu_test_below(&r, 48);
 		k->smem = vgpu_test_below(&r, 4) ? 0 :

@@ -494,7 +494,8 @@ int vgpu_ioctl_query(struct vgpu_file *vf, void *arg)
 	q->error = ko->error;
 	q->t_submit = ko->k.t_submit;
 	q->t_dispatch = ko->k.t_dispatch;
-	q->t_complete = ko->k.t_end;
+	q->t_complete = vgpu_gpu_kernel_finished(&ko->k) ? ko->k.t_end :
+			VGPU_NO_CYCLE;
 	q->blocks_done = ko->k.state == VGPU_KS_DONE ? ko->k.grid :
 			 min(ko->k.done_units, ko->k.grid);
 	q->preemptions = ko->k.preempted;

@@ -492,46 +492,63 @@ TEST_F(k, priority_across_channels)
 }
 
 /*
- * Preemption (F23 path c): a high-priority kernel arriving while
- * low-priority work fills every SM starts long before that work ends.
+ * Preemption (F23 path c): on a device in "switch" mode, a high-priority
+ * kernel arriving while long low-priority blocks fill every warp slot
+ * starts at once (the low blocks are switched out and come back later),
+ * and finishes long before the low-priority kernel.  In "drain" mode the
+ * same kernel waits for a whole wave of low-priority blocks.
  */
-TEST_F(k, preemption_of_low_by_high)
+static void preempt_scenario(struct __test_metadata *_metadata,
+			     const char *mode, struct vgpu_kernel_query *qh,
+			     struct vgpu_kernel_query *ql)
 {
-	struct vgpu_kernel_query ql, qh;
+	char line[64];
 	struct vgpu_submit_desc d;
-	__u32 lo, chl = 0, chh = 0;
+	__u32 chl = 0, chh = 0, lo;
+	int fd;
 
-	ASSERT_EQ(0, vgpu_test_channel(self->fd, 3, 0, &chl));
-	ASSERT_EQ(0, vgpu_test_channel(self->fd, 0, 0, &chh));
-	ASSERT_EQ(0, vgpu_test_gate(self->fd, VGPU_GATE_CLOSE, NULL));
+	snprintf(line, sizeof(line), "5 small preempt=%s", mode);
+	ASSERT_EQ(0, vgpu_test_sysfs("/sys/bus/vgpu/new_device", line));
+	fd = vgpu_test_open(5);
+	ASSERT_LE(0, fd);
+	ASSERT_EQ(0, vgpu_test_channel(fd, 3, 0, &chl));
+	ASSERT_EQ(0, vgpu_test_channel(fd, 0, 0, &chh));
+	ASSERT_EQ(0, vgpu_test_gate(fd, VGPU_GATE_CLOSE, NULL));
 	/* 1024-thread blocks: 2 per SM fill the warp slots of all 4 SMs */
 	VGPU_DESC(&d, chl, vgpu_prog_long);
 	d.grid = 256;
 	d.threads = 1024;
-	ASSERT_EQ(0, vgpu_test_submit(self->fd, &d, 1));
+	ASSERT_EQ(0, vgpu_test_submit(fd, &d, 1));
 	lo = d.handle;
 	/* the high-priority kernel arrives 1000 cycles later */
 	VGPU_DESC(&d, chh, vgpu_prog_alu);
 	d.arrival = 1000;
-	ASSERT_EQ(0, vgpu_test_submit(self->fd, &d, 1));
-	ASSERT_EQ(0, vgpu_test_gate(self->fd, VGPU_GATE_OPEN, NULL));
-	ASSERT_EQ(0, vgpu_test_wait(self->fd, &d.handle, 1, 0,
-				    VGPU_WAIT_FOREVER, NULL));
-	ASSERT_EQ(0, vgpu_test_query(self->fd, d.handle, 0, &qh));
-	ASSERT_EQ(0, vgpu_test_query(self->fd, lo, 0, &ql));
-	EXPECT_NE(VGPU_NO_CYCLE, ql.t_dispatch);
+	ASSERT_EQ(0, vgpu_test_submit(fd, &d, 1));
+	ASSERT_EQ(0, vgpu_test_gate(fd, VGPU_GATE_OPEN, NULL));
+	ASSERT_EQ(0, vgpu_test_wait(fd, &d.handle, 1, 0, VGPU_WAIT_FOREVER, NULL));
+	ASSERT_EQ(0, vgpu_test_query(fd, d.handle, 0, qh));
+	ASSERT_EQ(0, vgpu_test_query(fd, lo, 0, ql));
+	close(fd);	/* cancels the low-priority kernel */
+	ASSERT_EQ(0, vgpu_test_sysfs("/sys/bus/vgpu/del_device", "5"));
+}
+
+TEST(preemption_of_low_by_high)
+{
+	struct vgpu_kernel_query qh, ql, dh, dl;
+
+	preempt_scenario(_metadata, "switch", &qh, &ql);
+	preempt_scenario(_metadata, "drain", &dh, &dl);
+	/* the low-priority kernel was running before and is still running */
+	EXPECT_EQ(VGPU_KSTATE_RUNNING, ql.state);
+	EXPECT_EQ(VGPU_NO_CYCLE, ql.t_complete);
 	EXPECT_LT(ql.t_dispatch, qh.t_submit);
-	/* dispatched within a few thousand cycles of its arrival... */
-	EXPECT_LT(qh.t_dispatch - qh.t_submit, 20000);
-	/* ...and done long before the low-priority kernel */
-	EXPECT_TRUE(ql.t_complete == VGPU_NO_CYCLE || qh.t_complete < ql.t_complete)
-		TH_LOG("low %llu..%llu high %llu/%llu..%llu",
-		       (unsigned long long)ql.t_dispatch,
-		       (unsigned long long)ql.t_complete,
-		       (unsigned long long)qh.t_submit,
-		       (unsigned long long)qh.t_dispatch,
-		       (unsigned long long)qh.t_complete);
-	EXPECT_EQ(0, vgpu_test_cancel(self->fd, lo));
+	EXPECT_EQ(VGPU_KSTATE_DONE, qh.state);
+	EXPECT_NE(0, ql.preemptions);
+	/* switch: done within a few thousand cycles of its arrival... */
+	EXPECT_LT(qh.t_complete - qh.t_submit, 5000);
+	/* ...drain: only after a whole wave of low-priority blocks */
+	EXPECT_GT(dh.t_complete - dh.t_submit, 10 * (qh.t_complete - qh.t_submit));
+	EXPECT_EQ(0, dl.preemptions);
 }
 
 /* F53: SPIN past the channel's timeout is cancelled; only its channel. */

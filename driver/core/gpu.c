@@ -31,7 +31,7 @@ struct vgpu_gpu_match {
  * Policy "rr", warp preemption, 64-cycle epochs, g_max 256 (F24), 32 task
  * slots, 64 channels, num_prios windows of decreasing length 4096, 2048,
  * ... cycles (F22), switch cost 64 cycles, the engine's default timing
- * (power window nx 1024 cycles).
+ * (power window nx 1024 cycles) with calibrated power weights.
  */
 void vgpu_gpu_params_default(struct vgpu_gpu_params *p,
 			     const struct vgpu_config *cfg)
@@ -52,6 +52,7 @@ void vgpu_gpu_params_default(struct vgpu_gpu_params *p,
 	p->throttle_sms = max_t(u32, cfg->num_sms / 4, 1);
 	p->save_slots = cfg->num_sms;
 	vgpu_isa_timing_default(&p->timing);
+	p->calibrate = 1;
 	for (i = 0; i < ARRAY_SIZE(p->res_weight); i++)
 		p->res_weight[i] = 1;
 }
@@ -253,13 +254,22 @@ int vgpu_gpu_init(struct vgpu_gpu *g, void *mem, size_t size,
 	warp = (struct vgpu_warp *)(base + l.warp);
 	ev = (struct vgpu_event *)(base + l.ev);
 	evcap = vgpu_gpu_evcap(cfg);
+	if (p->calibrate) {
+		/* F25: probe kernels on SM 0 alone, before it is set up */
+		gs = &g->sm[0];
+		vgpu_worker_pool_init(&gs->pool, warp, cfg->max_warps_per_sm);
+		ret = vgpu_power_calibrate(&gs->sm, &gs->pool, cfg, &g->p.timing,
+					   NULL);
+		if (ret)
+			return ret;
+	}
 	for (i = 0; i < cfg->num_sms; i++) {
 		gs = &g->sm[i];
 		memset(gs, 0, sizeof(*gs));
 		vgpu_worker_pool_init(&gs->pool,
 				      warp + i * cfg->max_warps_per_sm,
 				      cfg->max_warps_per_sm);
-		ret = vgpu_sm_init(&gs->sm, cfg, &p->timing, &gs->pool, i);
+		ret = vgpu_sm_init(&gs->sm, cfg, &g->p.timing, &gs->pool, i);
 		if (ret)
 			return ret;
 		vgpu_sm_set_trace(&gs->sm, vgpu_gpu_sm_trace, gs);

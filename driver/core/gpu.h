@@ -11,6 +11,7 @@
 #include "isa.h"
 #include "kernel.h"
 #include "policy.h"
+#include "power.h"
 #include "sm.h"
 #include "timing.h"
 #include "trace.h"
@@ -135,8 +136,10 @@ enum vgpu_gpu_event_type {
  * @throttle: the device is in throttle mode (F26)
  * @throttle_sms: in throttle mode, SMs 0..throttle_sms-1 are used
  * @save_slots: switched-out blocks that can be held at once
- * @timing: latencies, power weights (from calibration), power window nx
- *	and hold_max of the SM engines (timing.h, F04, F25, F35)
+ * @timing: latencies, power weights, power window nx and hold_max of the
+ *	SM engines (timing.h, F04, F25, F35)
+ * @calibrate: at init, replace @timing.weight by the weights of the power
+ *	calibration (single-class probe kernels on one SM, power.h, F25)
  * @res_weight: a_h of the "resource" policy (struct vgpu_policy_ctx)
  */
 struct vgpu_gpu_params {
@@ -153,6 +156,7 @@ struct vgpu_gpu_params {
 	u32 throttle_sms;
 	u32 save_slots;
 	struct vgpu_isa_timing timing;
+	u32 calibrate;
 	u32 res_weight[4];
 };
 

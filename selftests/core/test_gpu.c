@@ -6,6 +6,8 @@
  * both preemption modes and the barrier rule), F24, F25, F26, F27 - plus
  * F51 layout independence and the F67 metric check value.
  */
+#include <pthread.h>
+#include <stdint.h>
 #include <string.h>
 
 #include "kselftest_harness.h"
@@ -614,29 +616,56 @@ TEST(f53_cancel_spin)
 	vgpu_tg_fini(&T);
 }
 
-/* F51: the same run advanced in another SM order gives the same hash. */
+/* Half of the SMs of T, on a thread of its own (F50-style worker). */
+static void *vgpu_test_worker(void *arg)
+{
+	uintptr_t half = (uintptr_t)arg;
+	u32 n = T.g.cfg.num_sms / 2;
+
+	vgpu_gpu_advance_range(&T.g, half * n, half ? T.g.cfg.num_sms - n : n);
+	return NULL;
+}
+
+/*
+ * F51: the same run advanced in SM order, in reverse order and by two
+ * threads in parallel gives the same events and the same hash.
+ */
 TEST(f51_layout_independent)
 {
-	u64 h[2];
-	size_t n[2];
+	pthread_t th[2];
+	u64 h[3];
+	size_t n[3];
 	u32 r, i;
 
-	for (r = 0; r < 2; r++) {
+	for (r = 0; r < 3; r++) {
 		ASSERT_EQ(0, vgpu_tg_init(&T, NULL, NULL));
-		T.reverse = r;
+		T.reverse = r == 1;
 		for (i = 0; i < 6; i++)
 			ASSERT_EQ(0, vgpu_gpu_submit(&T.g,
 				vgpu_tg_kernel(&T, i % 3, i % 4, 3 + i,
 					       64 * (i + 1), 50 * i,
 					       "LOOP 5*(1+bid%4)\nALU\nBAR\nMMA\nENDLOOP\nLOOP 3*(1+wid%4)\nLOAD\nENDLOOP\nEXIT\n")));
-		while (!vgpu_gpu_idle(&T.g))
-			vgpu_tg_step(&T);
+		while (!vgpu_gpu_idle(&T.g)) {
+			if (r < 2) {
+				vgpu_tg_step(&T);
+				continue;
+			}
+			vgpu_gpu_dispatch(&T.g);
+			for (i = 0; i < 2; i++)
+				ASSERT_EQ(0, pthread_create(&th[i], NULL,
+							    vgpu_test_worker,
+							    (void *)(uintptr_t)i));
+			for (i = 0; i < 2; i++)
+				pthread_join(th[i], NULL);
+		}
 		h[r] = vgpu_gpu_trace_hash(&T.g);
 		n[r] = T.nev;
 		vgpu_tg_fini(&T);
 	}
 	EXPECT_EQ(h[0], h[1]);
+	EXPECT_EQ(h[0], h[2]);
 	EXPECT_EQ(n[0], n[1]);
+	EXPECT_EQ(n[0], n[2]);
 }
 
 /* F67: alone 10 and 20, together 15 and 25. */

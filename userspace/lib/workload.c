@@ -282,6 +282,11 @@ static int vgpu_wl_device(struct vgpu_wl_ctx *c, json_object *dev,
 				return vgpu_wl_err(c, "device", key,
 						   "expected true or false");
 			p->throttle = json_object_get_boolean(val);
+		} else if (!strcmp(key, "calibrate")) {
+			if (!json_object_is_type(val, json_type_boolean))
+				return vgpu_wl_err(c, "device", key,
+						   "expected true or false");
+			p->calibrate = json_object_get_boolean(val);
 		} else if (!strcmp(key, "throttle_sms")) {
 			if (vgpu_wl_u32(c, "device", key, val, VGPU_MAX_SMS,
 					&p->throttle_sms))

@@ -1253,7 +1253,7 @@ static bool vgpu_gpu_round(struct vgpu_gpu *g)
 {
 	struct vgpu_gpu_kernel *k, *best;
 	struct vgpu_gpu_match m, best_m;
-	u32 i, tried = 0, n;
+	u32 i, n;
 	u64 done_mask[VGPU_GPU_MAX_SLOTS / 64] = { 0 };
 
 	/* Candidates in preference order; the first that matches wins. */
@@ -1275,7 +1275,6 @@ static bool vgpu_gpu_round(struct vgpu_gpu *g)
 		if (!best)
 			return false;
 		done_mask[best->slot / 64] |= BIT_ULL(best->slot % 64);
-		tried++;
 		if (vgpu_gpu_match(g, best, &m)) {
 			best_m = m;
 			break;

@@ -92,6 +92,28 @@ int vgpu_bus_del_device(u32 index)
 	return 0;
 }
 
+/**
+ * vgpu_bus_get_from() - the instance with the lowest index >= @index
+ * @index: where to start
+ *
+ * For netlink (vgpu_netlink.c): lookups and dumps that resume from a cursor.
+ *
+ * Return: the device with a reference held (vgpu_device_put()), or NULL.
+ */
+struct vgpu_device *vgpu_bus_get_from(u32 index)
+{
+	struct vgpu_device *vdev, *best = NULL;
+
+	mutex_lock(&vgpu_devices_lock);
+	list_for_each_entry(vdev, &vgpu_devices, node)
+		if (vdev->index >= index && (!best || vdev->index < best->index))
+			best = vdev;
+	if (best)
+		kref_get(&best->ref);
+	mutex_unlock(&vgpu_devices_lock);
+	return best;
+}
+
 static ssize_t new_device_store(struct bus_type *bus, const char *buf,
 				size_t count)
 {

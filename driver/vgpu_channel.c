@@ -96,7 +96,7 @@ int vgpu_channel_create(struct vgpu_file *vf, u32 prio, u64 timeout,
 	if (!ch)
 		return -ENOMEM;
 	ch->prio = prio;
-	ch->timeout = timeout ? timeout : vdev->limits.default_timeout;
+	ch->timeout = timeout ? timeout : READ_ONCE(vdev->limits.default_timeout);
 	INIT_LIST_HEAD(&ch->kernels);
 
 	mutex_lock(&vf->lock);

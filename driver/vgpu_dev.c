@@ -58,12 +58,14 @@ static const struct file_operations vgpu_fops = {
 	.unlocked_ioctl	= vgpu_ioctl,
 	.compat_ioctl	= compat_ptr_ioctl,
 	.llseek		= noop_llseek,
+	.show_fdinfo	= vgpu_fdinfo_show,
 };
 
 static void vgpu_device_free(struct kref *ref)
 {
 	struct vgpu_device *vdev = container_of(ref, struct vgpu_device, ref);
 
+	vgpu_obs_device_fini(vdev);
 	if (vdev->sched.gpu)
 		vgpu_sched_fini(&vdev->sched);
 	mutex_destroy(&vdev->lock);
@@ -294,6 +296,9 @@ int vgpu_device_create(u32 index, const struct vgpu_dev_opts *opts,
 	ret = vgpu_sched_init(&vdev->sched, vdev, &opts->sched);
 	if (ret)
 		goto err_sched;
+	ret = vgpu_obs_device_init(vdev);	/* event sink, debugfs */
+	if (ret)
+		goto err_misc;
 
 	vdev->misc.minor = MISC_DYNAMIC_MINOR;
 	vdev->misc.name = vdev->name;
@@ -326,5 +331,6 @@ void vgpu_device_destroy(struct vgpu_device *vdev)
 	WRITE_ONCE(vdev->dead, true);
 	misc_deregister(&vdev->misc);
 	vgpu_sched_stop(&vdev->sched);
+	vgpu_obs_device_remove(vdev);
 	vgpu_device_put(vdev);
 }

@@ -32,6 +32,7 @@
 #include <linux/xarray.h>
 
 #include "config.h"
+#include "vgpu_obs.h"
 #include "vgpu_sched.h"
 
 #define VGPU_MAX_DEVICES	16
@@ -79,10 +80,13 @@ struct vgpu_limits {
  * @index: N of /dev/vgpuN, immutable
  * @name: "vgpu<index>", immutable
  * @cfg: configuration, immutable after creation
- * @limits: limits, immutable after creation
+ * @limits: limits, immutable after creation except
+ *	@limits.default_timeout (netlink CONFIG_SET: WRITE_ONCE() under
+ *	&vgpu_sched.lock, READ_ONCE() by readers)
  * @default_prio: highest priority usable without CAP_SYS_NICE, immutable
  * @nr_channels: channels of all files; protected by @lock
  * @sched: the scheduler (core and threads)
+ * @obs: observability: counters, debugfs, knobs (vgpu_obs.h)
  */
 struct vgpu_device {
 	struct miscdevice misc;
@@ -97,6 +101,7 @@ struct vgpu_device {
 	u32 default_prio;
 	u32 nr_channels;
 	struct vgpu_sched sched;
+	struct vgpu_obs obs;
 };
 
 /**
@@ -110,6 +115,7 @@ struct vgpu_device {
  * @prog_bytes: program bytes of @kernels; protected by @lock
  * @nr_done: finished kernels whose handle still exists (poll)
  * @gate_held: this file holds the gate; protected by @lock
+ * @usage: what the file used, for fdinfo (vgpu_obs.h)
  */
 struct vgpu_file {
 	struct vgpu_device *vdev;
@@ -121,6 +127,7 @@ struct vgpu_file {
 	u64 prog_bytes;
 	atomic_t nr_done;
 	bool gate_held;
+	struct vgpu_file_usage usage;
 };
 
 /**
@@ -163,6 +170,7 @@ int vgpu_bus_init(void);
 void vgpu_bus_fini(void);
 int vgpu_bus_add_device(u32 index, const struct vgpu_dev_opts *opts);
 int vgpu_bus_del_device(u32 index);
+struct vgpu_device *vgpu_bus_get_from(u32 index);
 
 int vgpu_file_init(struct vgpu_file *vf, struct vgpu_device *vdev);
 void vgpu_file_fini(struct vgpu_file *vf);

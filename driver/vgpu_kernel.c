@@ -156,6 +156,8 @@ static int vgpu_kobj_create(struct vgpu_file *vf,
 	if (!ch)
 		return -ENOENT;
 
+	if (vgpu_obs_should_fail(&vdev->obs.fail_alloc))	/* debugfs knob */
+		return -ENOMEM;
 	ko = kzalloc(sizeof(*ko), GFP_KERNEL);
 	if (!ko)
 		return -ENOMEM;

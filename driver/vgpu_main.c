@@ -44,9 +44,12 @@ static int __init vgpu_init(void)
 		goto err_alloc;
 	}
 
-	ret = vgpu_bus_init();
+	ret = vgpu_obs_init();	/* debugfs root, netlink family */
 	if (ret)
 		goto err_alloc;
+	ret = vgpu_bus_init();
+	if (ret)
+		goto err_obs;
 
 	for (i = 0; i < vgpu_num_devices; i++) {
 		ret = vgpu_bus_add_device(i, opts);
@@ -64,6 +67,8 @@ static int __init vgpu_init(void)
 
 err_devices:
 	vgpu_bus_fini();
+err_obs:
+	vgpu_obs_exit();
 err_alloc:
 	kfree(line);
 	kfree(opts);
@@ -73,6 +78,7 @@ err_alloc:
 static void __exit vgpu_exit(void)
 {
 	vgpu_bus_fini();
+	vgpu_obs_exit();
 }
 
 module_init(vgpu_init);

@@ -32,6 +32,41 @@ static void vgpu_policies_init(void)
 }
 
 /**
+ * vgpu_sched_policy_exists() - is @name a registered policy?
+ * @name: policy name
+ *
+ * Return: true if vgpu_sched_policy_set_locked() would accept it.
+ */
+bool vgpu_sched_policy_exists(const char *name)
+{
+	bool ret;
+
+	vgpu_policies_init();
+	mutex_lock(&vgpu_policies_lock);
+	ret = vgpu_policy_find(&vgpu_policies, name);
+	mutex_unlock(&vgpu_policies_lock);
+	return ret;
+}
+
+/**
+ * vgpu_sched_policy_set_locked() - switch a live device's policy (F27)
+ * @s: the scheduler, locked
+ * @name: policy name
+ *
+ * Return: 0 or -ENOENT.
+ */
+int vgpu_sched_policy_set_locked(struct vgpu_sched *s, const char *name)
+{
+	int ret;
+
+	lockdep_assert_held(&s->lock);
+	mutex_lock(&vgpu_policies_lock);
+	ret = vgpu_gpu_set_policy(s->gpu, &vgpu_policies, name);
+	mutex_unlock(&vgpu_policies_lock);
+	return ret;
+}
+
+/**
  * vgpu_sched_opts_default() - default scheduling options of a device
  * @o: options to fill
  * @cfg: the device configuration
@@ -127,6 +162,7 @@ static void vgpu_sched_reap_locked(struct vgpu_sched *s)
 		if (ko->k.t_dispatch != VGPU_GPU_NO_CYCLE &&
 		    g->now - ko->k.t_dispatch > ko->timeout) {
 			s->stats.hangs++;
+			vgpu_obs_hang(s, ko);	/* tracepoint, netlink event */
 			vgpu_sched_cancel_locked(s, ko, -ETIMEDOUT);
 		}
 	}
@@ -184,8 +220,10 @@ static int vgpu_sched_ctl_fn(void *arg)
 	struct vgpu_sched *s = arg;
 
 	while (!kthread_should_stop()) {
+		/* the debugfs hang knob holds the controller (vgpu_obs.h) */
 		wait_event_idle(s->ctl_wq,
-				READ_ONCE(s->work) || kthread_should_stop());
+				(READ_ONCE(s->work) && !vgpu_obs_hung(s)) ||
+				kthread_should_stop());
 		if (kthread_should_stop())
 			break;
 		vgpu_sched_epoch(s);
@@ -445,7 +483,8 @@ int vgpu_sched_submit(struct vgpu_sched *s, struct vgpu_kobj **kobjs, u32 n)
 	int ret;
 
 	mutex_lock(&s->lock);
-	if (s->nr_live + n > s->vdev->limits.queued) {
+	if (s->nr_live + n > s->vdev->limits.queued ||
+	    vgpu_obs_should_fail(&s->vdev->obs.fail_submit)) {
 		ret = -EAGAIN;
 		goto out;
 	}

@@ -26,7 +26,8 @@
  * free-running mode runs epochs back to back.
  *
  * Lock order (outer first): vgpu_file.lock, vgpu_sched.lock,
- * vgpu_device.lock.
+ * vgpu_device.lock; vgpu_policies_lock (vgpu_sched.c) nests inside
+ * vgpu_sched.lock (vgpu_sched_policy_set_locked()).
  */
 #ifndef VGPU_SCHED_H
 #define VGPU_SCHED_H
@@ -195,5 +196,7 @@ int vgpu_sched_submit(struct vgpu_sched *s, struct vgpu_kobj **kobjs, u32 n);
 void vgpu_sched_cancel_locked(struct vgpu_sched *s, struct vgpu_kobj *ko,
 			      int error);
 int vgpu_sched_gate(struct vgpu_sched *s, bool hold, u64 *cycle);
+bool vgpu_sched_policy_exists(const char *name);
+int vgpu_sched_policy_set_locked(struct vgpu_sched *s, const char *name);
 
 #endif /* VGPU_SCHED_H */

@@ -1,0 +1,626 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * vgpu_debugfs.c - /sys/kernel/debug/vgpu/<device>/ (SPEC F62).
+ *
+ * Every view is a snapshot: it is formatted into a private buffer while
+ * &vgpu_sched.lock is held (the controller holds it for a whole epoch, so
+ * the tables are consistent with each other) and copied to the reader after
+ * the lock is dropped.  A file holds a reference on its device while open,
+ * and debugfs_remove_recursive() at device destruction waits for reads in
+ * progress, so a read never sees a freed device.  The fail_* and hang knobs
+ * are for tests only (Documentation/debugfs.rst).
+ */
+#include <linux/debugfs.h>
+#include <linux/mm.h>
+#include <linux/seq_buf.h>
+#include <linux/seq_file.h>
+#include <linux/slab.h>
+#include <linux/uaccess.h>
+
+#include "vgpu_drv.h"
+#include "vgpu_obs.h"
+
+#define VGPU_DBG_MIN_BUF	(16 * 1024)
+#define VGPU_DBG_MAX_BUF	(64 * 1024 * 1024)
+
+static struct dentry *vgpu_debugfs_root;
+
+typedef void (*vgpu_dbg_fn)(struct seq_buf *sb, struct vgpu_device *vdev,
+			    u32 arg);
+
+/**
+ * struct vgpu_dbg_view - one read-only view
+ * @name: file name
+ * @fn: prints the snapshot, called under &vgpu_sched.lock
+ */
+struct vgpu_dbg_view {
+	const char *name;
+	vgpu_dbg_fn fn;
+};
+
+/* seq_buf_puts() and seq_buf_putc() are not exported in 6.1 */
+static void vgpu_dbg_puts(struct seq_buf *sb, const char *str)
+{
+	seq_buf_printf(sb, "%s", str);
+}
+
+static void vgpu_dbg_putc(struct seq_buf *sb, char c)
+{
+	seq_buf_printf(sb, "%c", c);
+}
+
+static const char *vgpu_dbg_state(u32 state)
+{
+	static const char *const names[] = {
+		[VGPU_KS_NEW] = "new", [VGPU_KS_QUEUED] = "queued",
+		[VGPU_KS_ACTIVE] = "active", [VGPU_KS_DRAINING] = "draining",
+		[VGPU_KS_DONE] = "done", [VGPU_KS_CANCELLED] = "cancelled",
+	};
+
+	return state < ARRAY_SIZE(names) ? names[state] : "?";
+}
+
+static const char *vgpu_dbg_preempt(u32 mode)
+{
+	switch (mode) {
+	case VGPU_PREEMPT_DRAIN:
+		return "drain";
+	case VGPU_PREEMPT_WARP:
+		return "warp";
+	default:
+		return "switch";
+	}
+}
+
+/* A cycle, or "-" for VGPU_GPU_NO_CYCLE. */
+static void vgpu_dbg_cycle(struct seq_buf *sb, u64 c)
+{
+	if (c == VGPU_GPU_NO_CYCLE)
+		vgpu_dbg_puts(sb, " -");
+	else
+		seq_buf_printf(sb, " %llu", c);
+}
+
+static void vgpu_dbg_config(struct seq_buf *sb, struct vgpu_device *vdev,
+			    u32 arg)
+{
+	const struct vgpu_config *c = &vdev->cfg;
+	struct vgpu_sched *s = &vdev->sched;
+	const struct vgpu_gpu_params *p = &s->gpu->p;
+	u32 i;
+
+	seq_buf_printf(sb, "name %s\npreset %s\nnum_sms %u\nsubparts %u\n",
+		       vdev->name, c->name, c->num_sms, c->subparts);
+	seq_buf_printf(sb, "regs_per_subpart %u\nreg_unit %u\n",
+		       c->regs_per_subpart, c->reg_unit);
+	seq_buf_printf(sb, "warps_per_subpart %u\nmax_warps_per_sm %u\n",
+		       c->warps_per_subpart, c->max_warps_per_sm);
+	seq_buf_printf(sb, "max_blocks_per_sm %u\nmax_barriers_per_sm %u\n",
+		       c->max_blocks_per_sm, c->max_barriers_per_sm);
+	seq_buf_printf(sb, "smem_per_sm %u\nsmem_unit %u\nsmem_reserve %u\n",
+		       c->smem_per_sm, c->smem_unit, c->smem_reserve);
+	seq_buf_printf(sb, "smem_max_per_block %u\nmax_threads_per_block %u\n",
+		       c->smem_max_per_block, c->max_threads_per_block);
+	seq_buf_printf(sb, "warp_size %u\nnum_prios %u\n", c->warp_size,
+		       c->num_prios);
+	seq_buf_printf(sb, "policy %s\npreempt %s\nepoch %u\ng_max %u\n",
+		       p->policy, vgpu_dbg_preempt(p->preempt), p->epoch,
+		       p->g_max);
+	seq_buf_printf(sb, "task_slots %u\nmax_channels %u\n", p->task_slots,
+		       p->max_channels);
+	vgpu_dbg_puts(sb, "windows");
+	for (i = 0; i < p->num_windows; i++)
+		seq_buf_printf(sb, " %u", p->window[i]);
+	seq_buf_printf(sb, "%s\nswitch_cost %u\nthrottle %u\n",
+		       p->num_windows ? "" : " off", p->switch_cost,
+		       p->throttle);
+	seq_buf_printf(sb, "throttle_sms %u\nsave_slots %u\n", p->throttle_sms,
+		       p->save_slots);
+	seq_buf_printf(sb, "clock %s\nfreq_khz %u\nworkers %u\n",
+		       s->opts.clock == VGPU_CLOCK_PACED ? "paced" : "free",
+		       s->opts.freq_khz, s->nworkers);
+	seq_buf_printf(sb, "default_timeout %llu\nqueued_limit %u\n",
+		       READ_ONCE(vdev->limits.default_timeout),
+		       vdev->limits.queued);
+	seq_buf_printf(sb, "default_prio %u\nevent_budget %u\n",
+		       vdev->default_prio, vdev->obs.budget);
+}
+
+static void vgpu_dbg_kernels(struct seq_buf *sb, struct vgpu_device *vdev,
+			     u32 arg)
+{
+	struct vgpu_gpu *g = vdev->sched.gpu;
+	struct vgpu_gpu_kernel *k;
+
+	seq_buf_printf(sb, "# %u kernels at cycle %llu\n", g->nkernels, g->now);
+	vgpu_dbg_puts(sb, "# id channel prio eff_prio state grid units next ");
+	vgpu_dbg_puts(sb, "inflight done saved slot t_submit t_dispatch t_start\n");
+	list_for_each_entry(k, &g->kernels, table_node) {
+		seq_buf_printf(sb, "%u %u %u %u %s %u %u %u %u %u %u",
+			       k->id, k->channel, k->prio, k->eff_prio,
+			       vgpu_dbg_state(k->state), k->grid, k->units,
+			       k->next_unit, k->inflight, k->done_units,
+			       k->nsaved);
+		if (k->slot == ~0U)
+			vgpu_dbg_puts(sb, " -");
+		else
+			seq_buf_printf(sb, " %u", k->slot);
+		vgpu_dbg_cycle(sb, k->t_submit);
+		vgpu_dbg_cycle(sb, k->t_dispatch);
+		vgpu_dbg_cycle(sb, k->t_start);
+		vgpu_dbg_putc(sb, '\n');
+	}
+}
+
+static void vgpu_dbg_tasks(struct seq_buf *sb, struct vgpu_device *vdev,
+			   u32 arg)
+{
+	struct vgpu_gpu *g = vdev->sched.gpu;
+	struct vgpu_gpu_kernel *k;
+	u32 i;
+
+	vgpu_dbg_puts(sb, "# slot kernel prio state t_submit dealloc\n");
+	for (i = 0; i < g->p.task_slots; i++) {
+		k = g->slot[i];
+		if (!k) {
+			seq_buf_printf(sb, "%u - - free - %u\n", i,
+				       g->slot_dealloc[i]);
+			continue;
+		}
+		seq_buf_printf(sb, "%u %u %u %s %llu %u\n", i, k->id,
+			       k->eff_prio, vgpu_dbg_state(k->state),
+			       k->t_submit, g->slot_dealloc[i]);
+	}
+}
+
+static void vgpu_dbg_channels(struct seq_buf *sb, struct vgpu_device *vdev,
+			      u32 arg)
+{
+	struct vgpu_gpu *g = vdev->sched.gpu;
+	struct vgpu_gpu_kernel *k;
+	u32 i;
+
+	vgpu_dbg_puts(sb, "# channel prio selected fifo...\n");
+	for (i = 0; i < g->p.max_channels; i++) {
+		if (!g->chan[i].used)
+			continue;
+		seq_buf_printf(sb, "%u %u 0x%x", i, g->chan[i].prio,
+			       g->chan[i].selected);
+		list_for_each_entry(k, &g->chan[i].fifo, chan_node)
+			seq_buf_printf(sb, " %u", k->id);
+		vgpu_dbg_putc(sb, '\n');
+	}
+}
+
+static void vgpu_dbg_windows(struct seq_buf *sb, struct vgpu_device *vdev,
+			     u32 arg)
+{
+	struct vgpu_gpu *g = vdev->sched.gpu;
+	u32 i, period = 0, w;
+
+	for (i = 0; i < g->p.num_windows; i++)
+		period += g->p.window[i];
+	seq_buf_printf(sb, "num_windows %u\nlengths", g->p.num_windows);
+	for (i = 0; i < g->p.num_windows; i++)
+		seq_buf_printf(sb, " %u", g->p.window[i]);
+	seq_buf_printf(sb, "\nperiod %u\nnow %llu\n", period, g->now);
+	w = vgpu_gpu_window_at(g, g->now);
+	if (w == ~0U) {
+		vgpu_dbg_puts(sb, "window -\npromoted -\ncounter -\n");
+		return;
+	}
+	/* window s promotes priority s (F22) */
+	seq_buf_printf(sb, "window %u\npromoted %u\ncounter %llu\n", w, w,
+		       g->now - div_u64(g->now, period) * period);
+}
+
+static void vgpu_dbg_sm(struct seq_buf *sb, struct vgpu_device *vdev, u32 arg)
+{
+	struct vgpu_gpu *g = vdev->sched.gpu;
+	const struct vgpu_sm_res *r;
+	const struct vgpu_sm *sm;
+	u32 i, j, c, n;
+
+	vgpu_dbg_puts(sb, "# sm top_prio avail power free_warps blocks barriers ");
+	vgpu_dbg_puts(sb, "smem_free regs_free/subpart | power history: ");
+	vgpu_dbg_puts(sb, "instructions per window bucket, oldest first\n");
+	for (i = 0; i < g->cfg.num_sms; i++) {
+		sm = &g->sm[i].sm;
+		r = vgpu_gpu_sm_res(g, i);
+		seq_buf_printf(sb, "%u", i);
+		if (sm->top_prio == VGPU_PRIO_NONE)
+			vgpu_dbg_puts(sb, " -");
+		else
+			seq_buf_printf(sb, " %u", sm->top_prio);
+		seq_buf_printf(sb, " %llu %llu %u %u/%u %u/%u %u",
+			       vgpu_policy_weighted_free(r, g->p.res_weight),
+			       vgpu_gpu_sm_power(g, i),
+			       r->max_warps - r->warps_total, r->blocks_used,
+			       r->max_blocks, r->barriers_used, r->max_barriers,
+			       vgpu_bmap_weight(r->smem, r->smem_units));
+		for (j = 0; j < r->subparts; j++)
+			seq_buf_printf(sb, "%c%u", j ? ',' : ' ',
+				       vgpu_bmap_weight(r->regs[j], r->reg_units));
+		vgpu_dbg_puts(sb, " |");
+		for (j = 1; j <= VGPU_WIN_BUCKETS; j++) {
+			u32 b = (sm->win_cur + j) % VGPU_WIN_BUCKETS;
+
+			for (c = 0, n = 0; c < VGPU_ISA_NUM_CLASSES; c++)
+				n += sm->win[b][c];
+			seq_buf_printf(sb, " %u", n);
+		}
+		vgpu_dbg_putc(sb, '\n');
+	}
+}
+
+static void vgpu_dbg_blocks(struct seq_buf *sb, struct vgpu_device *vdev,
+			    u32 smi)
+{
+	struct vgpu_gpu *g = vdev->sched.gpu;
+	const struct vgpu_sm_block *b;
+	const struct vgpu_sm *sm = &g->sm[smi].sm;
+	u64 m;
+	u32 s, w;
+
+	seq_buf_printf(sb, "# sm %u at cycle %llu\n", smi, sm->now);
+	vgpu_dbg_puts(sb, "# slot kernel block prio mode warps unstarted running ");
+	vgpu_dbg_puts(sb, "finished smem_start | subpart:reg_start per warp\n");
+	for (m = sm->used; m; m &= m - 1) {
+		s = __ffs64(m);
+		b = &sm->block[s];
+		seq_buf_printf(sb, "%u %u %u %u %s %u %u %u %u %u |", s,
+			       b->kernel->id, b->block_idx, b->prio,
+			       b->mode == VGPU_PLACE_WARP ? "warp" : "block",
+			       b->n_warps, b->n_warps - b->next_start,
+			       b->next_start - b->n_done, b->n_done,
+			       b->place.smem_start);
+		for (w = 0; w < b->n_warps; w++) {
+			const struct vgpu_warp_place *wp = &b->place.warp[w];
+
+			if (wp->held)
+				seq_buf_printf(sb, " %u:%u", wp->subpart,
+					       wp->reg_start);
+			else
+				vgpu_dbg_puts(sb, " -");
+		}
+		vgpu_dbg_putc(sb, '\n');
+	}
+}
+
+static void vgpu_dbg_map(struct seq_buf *sb, const u64 *map, u32 nbits)
+{
+	u32 i;
+
+	for (i = 0; i < nbits; i++)
+		vgpu_dbg_putc(sb, vgpu_bmap_test(map, i) ? '.' : '#');
+	seq_buf_printf(sb, " free %u run %u\n", vgpu_bmap_weight(map, nbits),
+		       vgpu_bmap_run_exact(map, nbits));
+}
+
+static void vgpu_dbg_bitmaps(struct seq_buf *sb, struct vgpu_device *vdev,
+			     u32 arg)
+{
+	struct vgpu_gpu *g = vdev->sched.gpu;
+	const struct vgpu_sm_res *r;
+	u32 i, j;
+
+	vgpu_dbg_puts(sb, "# '#' used unit, '.' free unit; free units and largest free run\n");
+	for (i = 0; i < g->cfg.num_sms; i++) {
+		r = vgpu_gpu_sm_res(g, i);
+		for (j = 0; j < r->subparts; j++) {
+			seq_buf_printf(sb, "sm%u regs%u ", i, j);
+			vgpu_dbg_map(sb, r->regs[j], r->reg_units);
+		}
+		seq_buf_printf(sb, "sm%u smem ", i);
+		vgpu_dbg_map(sb, r->smem, r->smem_units);
+	}
+}
+
+static void vgpu_dbg_mutexes(struct seq_buf *sb, struct vgpu_device *vdev,
+			     u32 arg)
+{
+	struct vgpu_gpu *g = vdev->sched.gpu;
+	const struct vgpu_mutex_arb *a;
+	const struct vgpu_sm_block *b;
+	const struct vgpu_sm *sm;
+	u32 i, s, j, owner;
+	u64 m;
+
+	vgpu_dbg_puts(sb, "# sm slot kernel block | mutex:owner (- free) | fifo warp>mutex@owner\n");
+	for (i = 0; i < g->cfg.num_sms; i++) {
+		sm = &g->sm[i].sm;
+		for (m = sm->used; m; m &= m - 1) {
+			s = __ffs64(m);
+			b = &sm->block[s];
+			a = &b->arb;
+			seq_buf_printf(sb, "%u %u %u %u |", i, s, b->kernel->id,
+				       b->block_idx);
+			for (j = 0; j < VGPU_ISA_MAX_MUTEX; j++) {
+				owner = vgpu_mutex_owner(a, j);
+				if (owner == VGPU_MUTEX_NOBODY)
+					seq_buf_printf(sb, " %u:-", j);
+				else
+					seq_buf_printf(sb, " %u:%u", j, owner);
+			}
+			vgpu_dbg_puts(sb, " |");
+			for (j = 0; j < a->count; j++) {
+				const struct vgpu_mutex_req *q =
+					&a->fifo[(a->head + j) % VGPU_MAX_BLOCK_WARPS];
+
+				if (q->owner == VGPU_MUTEX_NOBODY)
+					seq_buf_printf(sb, " %u>%u@-", q->warp,
+						       q->mutex);
+				else
+					seq_buf_printf(sb, " %u>%u@%u", q->warp,
+						       q->mutex, q->owner);
+			}
+			vgpu_dbg_putc(sb, '\n');
+		}
+	}
+}
+
+static void vgpu_dbg_stats(struct seq_buf *sb, struct vgpu_device *vdev,
+			   u32 arg)
+{
+	struct vgpu_sched *s = &vdev->sched;
+	const struct vgpu_gpu_stats *gs = &s->gpu->stats;
+	struct vgpu_obs *o = &vdev->obs;
+	u32 i;
+
+	seq_buf_printf(sb, "now %llu\nsubmitted %llu\ncompleted %llu\n",
+		       s->gpu->now, s->stats.submitted, s->stats.completed);
+	seq_buf_printf(sb, "cancelled %llu\nhangs %llu\nepochs %llu\nlive %u\n",
+		       s->stats.cancelled, s->stats.hangs, s->stats.epochs,
+		       s->nr_live);
+	seq_buf_printf(sb, "decisions %llu\nblocks %llu\npreemptions %llu\n",
+		       gs->decisions, gs->blocks, gs->preemptions);
+	seq_buf_printf(sb, "resumes %llu\nsplits %llu\nevictions %llu\n",
+		       gs->resumes, gs->splits, gs->evictions);
+	seq_buf_printf(sb, "failed_rounds %llu\nevents %llu\n",
+		       gs->failed_rounds, gs->events);
+	seq_buf_printf(sb, "events_sent %llu\nevents_dropped %llu\n",
+		       o->ev_sent, o->ev_dropped);
+	vgpu_dbg_puts(sb, "# sm blocks preempted blocks_done issued warps_done\n");
+	for (i = 0; i < vdev->cfg.num_sms; i++) {
+		const struct vgpu_sm_stats *ss = &s->gpu->sm[i].sm.stats;
+
+		seq_buf_printf(sb, "sm%u %llu %llu %llu %llu %llu\n", i,
+			       o->sm[i].blocks, o->sm[i].preempted,
+			       o->sm[i].blocks_done, ss->issued,
+			       ss->warps_done);
+	}
+	vgpu_dbg_puts(sb, "# prio submitted completed blocks preempted blocks_done\n");
+	for (i = 0; i < vdev->cfg.num_prios; i++)
+		seq_buf_printf(sb, "prio%u %llu %llu %llu %llu %llu\n", i,
+			       o->prio[i].submitted, o->prio[i].completed,
+			       o->prio[i].blocks, o->prio[i].preempted,
+			       o->prio[i].blocks_done);
+}
+
+static void vgpu_dbg_trace_hash(struct seq_buf *sb, struct vgpu_device *vdev,
+				u32 arg)
+{
+	seq_buf_printf(sb, "0x%016llx\n", vgpu_gpu_trace_hash(vdev->sched.gpu));
+}
+
+static const struct vgpu_dbg_view vgpu_dbg_views[VGPU_OBS_NVIEWS] = {
+	{ "config", vgpu_dbg_config },
+	{ "kernels", vgpu_dbg_kernels },
+	{ "tasks", vgpu_dbg_tasks },
+	{ "channels", vgpu_dbg_channels },
+	{ "windows", vgpu_dbg_windows },
+	{ "sm", vgpu_dbg_sm },
+	{ "bitmaps", vgpu_dbg_bitmaps },
+	{ "mutexes", vgpu_dbg_mutexes },
+	{ "stats", vgpu_dbg_stats },
+	{ "trace_hash", vgpu_dbg_trace_hash },
+};
+
+/**
+ * struct vgpu_dbg_open - state of one open view
+ * @vdev: the device, referenced
+ * @fn: the view
+ * @arg: the view's argument (SM index of blocks/sm<N>)
+ */
+struct vgpu_dbg_open {
+	struct vgpu_device *vdev;
+	vgpu_dbg_fn fn;
+	u32 arg;
+};
+
+static int vgpu_dbg_show(struct seq_file *m, void *unused)
+{
+	struct vgpu_dbg_open *d = m->private;
+	struct vgpu_sched *s = &d->vdev->sched;
+	size_t size = VGPU_DBG_MIN_BUF;
+	struct seq_buf sb;
+	char *buf;
+
+	for (;;) {
+		buf = kvmalloc(size, GFP_KERNEL);
+		if (!buf)
+			return -ENOMEM;
+		seq_buf_init(&sb, buf, size);
+		mutex_lock(&s->lock);
+		d->fn(&sb, d->vdev, d->arg);
+		mutex_unlock(&s->lock);
+		if (!seq_buf_has_overflowed(&sb))
+			break;
+		kvfree(buf);
+		if (size >= VGPU_DBG_MAX_BUF)
+			return -EFBIG;
+		size *= 2;
+	}
+	seq_write(m, buf, seq_buf_used(&sb));
+	kvfree(buf);
+	return 0;
+}
+
+static int vgpu_dbg_open_common(struct inode *inode, struct file *file,
+				struct vgpu_device *vdev, vgpu_dbg_fn fn,
+				u32 arg)
+{
+	struct vgpu_dbg_open *d;
+	int ret;
+
+	d = kzalloc(sizeof(*d), GFP_KERNEL);
+	if (!d)
+		return -ENOMEM;
+	d->vdev = vdev;
+	d->fn = fn;
+	d->arg = arg;
+	ret = single_open(file, vgpu_dbg_show, d);
+	if (ret) {
+		kfree(d);
+		return ret;
+	}
+	/* debugfs holds off removal during open: the device is alive */
+	kref_get(&vdev->ref);
+	return 0;
+}
+
+static int vgpu_dbg_view_open(struct inode *inode, struct file *file)
+{
+	struct vgpu_obs_ref *ref = inode->i_private;
+
+	return vgpu_dbg_open_common(inode, file, ref->vdev,
+				    vgpu_dbg_views[ref->arg].fn, 0);
+}
+
+static int vgpu_dbg_blocks_open(struct inode *inode, struct file *file)
+{
+	struct vgpu_obs_ref *ref = inode->i_private;
+
+	return vgpu_dbg_open_common(inode, file, ref->vdev, vgpu_dbg_blocks,
+				    ref->arg);
+}
+
+static int vgpu_dbg_release(struct inode *inode, struct file *file)
+{
+	struct seq_file *m = file->private_data;
+	struct vgpu_dbg_open *d = m->private;
+
+	vgpu_device_put(d->vdev);
+	kfree(d);
+	return single_release(inode, file);
+}
+
+static const struct file_operations vgpu_dbg_view_fops = {
+	.owner		= THIS_MODULE,
+	.open		= vgpu_dbg_view_open,
+	.read		= seq_read,
+	.llseek		= seq_lseek,
+	.release	= vgpu_dbg_release,
+};
+
+static const struct file_operations vgpu_dbg_blocks_fops = {
+	.owner		= THIS_MODULE,
+	.open		= vgpu_dbg_blocks_open,
+	.read		= seq_read,
+	.llseek		= seq_lseek,
+	.release	= vgpu_dbg_release,
+};
+
+/* The hang knob: 1 holds the controller, 0 lets it go on. */
+static ssize_t vgpu_dbg_hang_read(struct file *file, char __user *ubuf,
+				  size_t count, loff_t *ppos)
+{
+	struct vgpu_device *vdev = file->private_data;
+	char buf[3];
+
+	buf[0] = READ_ONCE(vdev->obs.hang) ? '1' : '0';
+	buf[1] = '\n';
+	buf[2] = '\0';
+	return simple_read_from_buffer(ubuf, count, ppos, buf, 2);
+}
+
+static ssize_t vgpu_dbg_hang_write(struct file *file, const char __user *ubuf,
+				   size_t count, loff_t *ppos)
+{
+	struct vgpu_device *vdev = file->private_data;
+	bool val;
+	int ret;
+
+	ret = kstrtobool_from_user(ubuf, count, &val);
+	if (ret)
+		return ret;
+	WRITE_ONCE(vdev->obs.hang, val);
+	if (!val)
+		wake_up(&vdev->sched.ctl_wq);
+	return count;
+}
+
+static const struct file_operations vgpu_dbg_hang_fops = {
+	.owner		= THIS_MODULE,
+	.open		= simple_open,
+	.read		= vgpu_dbg_hang_read,
+	.write		= vgpu_dbg_hang_write,
+	.llseek		= default_llseek,
+};
+
+/**
+ * vgpu_debugfs_device_add() - create /sys/kernel/debug/vgpu/<name>/
+ * @vdev: the new device
+ */
+void vgpu_debugfs_device_add(struct vgpu_device *vdev)
+{
+	struct vgpu_obs *o = &vdev->obs;
+	struct dentry *dir, *blocks;
+	char name[16];
+	u32 i;
+
+	dir = debugfs_create_dir(vdev->name, vgpu_debugfs_root);
+	if (IS_ERR(dir))
+		return;
+	o->dir = dir;
+	for (i = 0; i < ARRAY_SIZE(vgpu_dbg_views); i++) {
+		o->views[i].vdev = vdev;
+		o->views[i].arg = i;
+		debugfs_create_file(vgpu_dbg_views[i].name, 0400, dir,
+				    &o->views[i], &vgpu_dbg_view_fops);
+	}
+	blocks = debugfs_create_dir("blocks", dir);
+	for (i = 0; i < vdev->cfg.num_sms; i++) {
+		o->sm_refs[i].vdev = vdev;
+		o->sm_refs[i].arg = i;
+		snprintf(name, sizeof(name), "sm%u", i);
+		debugfs_create_file(name, 0400, blocks, &o->sm_refs[i],
+				    &vgpu_dbg_blocks_fops);
+	}
+	debugfs_create_atomic_t("fail_alloc", 0600, dir, &o->fail_alloc);
+	debugfs_create_atomic_t("fail_submit", 0600, dir, &o->fail_submit);
+	debugfs_create_file("hang", 0600, dir, vdev, &vgpu_dbg_hang_fops);
+}
+
+/**
+ * vgpu_debugfs_device_remove() - remove a device's debugfs directory
+ * @vdev: the device
+ *
+ * Waits for reads and writes in progress; later ones on files still open
+ * fail with -EIO.  Idempotent.
+ */
+void vgpu_debugfs_device_remove(struct vgpu_device *vdev)
+{
+	debugfs_remove_recursive(vdev->obs.dir);
+	vdev->obs.dir = NULL;
+}
+
+/**
+ * vgpu_debugfs_init() - create /sys/kernel/debug/vgpu
+ *
+ * Return: 0 (debugfs failures are not errors).
+ */
+int vgpu_debugfs_init(void)
+{
+	vgpu_debugfs_root = debugfs_create_dir("vgpu", NULL);
+	return 0;
+}
+
+/**
+ * vgpu_debugfs_exit() - remove /sys/kernel/debug/vgpu
+ */
+void vgpu_debugfs_exit(void)
+{
+	debugfs_remove_recursive(vgpu_debugfs_root);
+	vgpu_debugfs_root = NULL;
+}

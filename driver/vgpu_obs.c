@@ -1,0 +1,285 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * vgpu_obs.c - the core's event sink and the per-device observability
+ * state (SPEC F62-F65); see the DOC block in vgpu_obs.h.
+ */
+#include <linux/slab.h>
+#include <linux/wait.h>
+
+#include <linux/vgpu_netlink.h>
+
+#include "vgpu_drv.h"
+#include "vgpu_obs.h"
+
+#define CREATE_TRACE_POINTS
+#include "vgpu_trace.h"
+
+/**
+ * vgpu_obs_init() - module-wide observability: debugfs root, netlink family
+ *
+ * Return: 0 or the error of genl_register_family().
+ */
+int vgpu_obs_init(void)
+{
+	int ret;
+
+	vgpu_debugfs_init();
+	ret = vgpu_netlink_init();
+	if (ret)
+		vgpu_debugfs_exit();
+	return ret;
+}
+
+/**
+ * vgpu_obs_exit() - undo vgpu_obs_init(); every device is gone
+ */
+void vgpu_obs_exit(void)
+{
+	vgpu_netlink_exit();
+	vgpu_debugfs_exit();
+}
+
+/*
+ * Kernel id -> kobj, for events of the dispatch.  The one-entry cache is
+ * dropped at the CANCEL or KERNEL_DONE event of its kernel: the only two
+ * ways a kernel leaves the core, so it never points to a freed kobj.
+ */
+static struct vgpu_kobj *vgpu_obs_lookup(struct vgpu_sched *s, u32 id)
+{
+	struct vgpu_obs *o = &s->vdev->obs;
+	struct vgpu_kobj *ko;
+
+	if (o->last && o->last_id == id)
+		return o->last;
+	list_for_each_entry(ko, &s->live, live_node) {
+		if (ko->k.id == id) {
+			o->last = ko;
+			o->last_id = id;
+			return ko;
+		}
+	}
+	return NULL;
+}
+
+static void vgpu_obs_forget(struct vgpu_obs *o, u32 id)
+{
+	if (o->last && o->last_id == id)
+		o->last = NULL;
+}
+
+static struct vgpu_obs_count *vgpu_obs_prio(struct vgpu_device *vdev, u32 prio)
+{
+	return prio < vdev->cfg.num_prios ? &vdev->obs.prio[prio] : NULL;
+}
+
+/*
+ * The core's event sink: under vgpu_sched.lock, in the controller thread
+ * (dispatch events) or in an ioctl (CANCEL).
+ */
+static void vgpu_obs_sink(void *cookie, const struct vgpu_event *ev)
+{
+	struct vgpu_device *vdev = cookie;
+	struct vgpu_sched *s = &vdev->sched;
+	struct vgpu_obs *o = &vdev->obs;
+	struct vgpu_obs_count *pc = NULL, *sc = NULL;
+	struct vgpu_kobj *ko = NULL;
+	u32 dev = vdev->index, prio = VGPU_EV_NONE;
+
+	lockdep_assert_held(&s->lock);
+	if (ev->type == VGPU_GEV_CANCEL) {
+		vgpu_obs_forget(o, ev->kernel);
+		return;
+	}
+	if (ev->kernel != VGPU_EV_NONE)
+		ko = vgpu_obs_lookup(s, ev->kernel);
+	if (ko) {
+		prio = ko->k.prio;
+		pc = vgpu_obs_prio(vdev, prio);
+	}
+	if (ev->sm < vdev->cfg.num_sms)
+		sc = &o->sm[ev->sm];
+
+	switch (ev->type) {
+	case VGPU_GEV_SUBMIT:
+		trace_vgpu_kernel_submit(dev, ev->kernel, ev->block, ev->warp,
+					 ev->sm, ev->arg0, ev->cycle);
+		if (ev->arg1 < s->opts.params.max_channels)
+			o->chan[ev->arg1].submitted++;
+		if (pc)
+			pc->submitted++;
+		if (ko)
+			ko->owner->usage.submitted++;
+		vgpu_netlink_event(vdev, VGPU_EVENT_SUBMIT, ev->cycle,
+				   ev->kernel, ev->block, ev->sm, ev->arg0);
+		break;
+	case VGPU_GEV_DISPATCH:
+		trace_vgpu_block_dispatch(dev, ev->kernel, ev->block, ev->warp,
+					  ev->sm, prio, ev->cycle);
+		if (sc)
+			sc->blocks++;
+		if (pc)
+			pc->blocks++;
+		if (ko)
+			o->chan[ko->k.channel].blocks++;
+		vgpu_netlink_event(vdev, VGPU_EVENT_DISPATCH, ev->cycle,
+				   ev->kernel, ev->block, ev->sm, prio);
+		break;
+	case VGPU_GEV_PREEMPT:
+		trace_vgpu_preempt(dev, ev->kernel, ev->block, ev->warp, ev->sm,
+				   prio, ev->cycle);
+		if (sc)
+			sc->preempted++;
+		if (pc)
+			pc->preempted++;
+		if (ko)
+			o->chan[ko->k.channel].preempted++;
+		vgpu_netlink_event(vdev, VGPU_EVENT_PREEMPT, ev->cycle,
+				   ev->kernel, ev->block, ev->sm, prio);
+		break;
+	case VGPU_EV_WARP_START:
+		trace_vgpu_warp_start(dev, ev->kernel, ev->block, ev->warp,
+				      ev->sm, ev->arg1, ev->cycle);
+		break;
+	case VGPU_EV_BLOCK_DONE:
+		trace_vgpu_block_complete(dev, ev->kernel, ev->block, ev->warp,
+					  ev->sm, prio, ev->cycle);
+		if (sc)
+			sc->blocks_done++;
+		if (pc)
+			pc->blocks_done++;
+		if (ko) {
+			o->chan[ko->k.channel].blocks_done++;
+			ko->owner->usage.busy_cycles += ev->arg1;
+			ko->owner->usage.blocks_done++;
+		}
+		break;
+	case VGPU_GEV_KERNEL_DONE:
+		trace_vgpu_kernel_complete(dev, ev->kernel, ev->block, ev->warp,
+					   ev->sm, prio, ev->cycle);
+		if (pc)
+			pc->completed++;
+		if (ko) {
+			o->chan[ko->k.channel].completed++;
+			ko->owner->usage.completed++;
+		}
+		vgpu_netlink_event(vdev, VGPU_EVENT_COMPLETE, ev->cycle,
+				   ev->kernel, ev->block, ev->sm, prio);
+		vgpu_obs_forget(o, ev->kernel);
+		break;
+	case VGPU_EV_LOCK_ACQUIRE:
+		if (ev->arg1 != VGPU_LOCK_HOW_FREE)
+			trace_vgpu_mutex_arbitrate(dev, ev->kernel, ev->block,
+						   ev->warp, ev->sm, ev->arg0,
+						   ev->cycle);
+		break;
+	default:
+		break;
+	}
+}
+
+/**
+ * vgpu_obs_device_init() - observability of a new device
+ * @vdev: the device; its scheduler is initialised, its threads idle
+ *
+ * Allocates the counters, installs the event sink and creates the debugfs
+ * directory (debugfs failures are not errors).
+ *
+ * Return: 0 or -ENOMEM.
+ */
+int vgpu_obs_device_init(struct vgpu_device *vdev)
+{
+	struct vgpu_obs *o = &vdev->obs;
+	struct vgpu_sched *s = &vdev->sched;
+
+	o->sm = kcalloc(vdev->cfg.num_sms, sizeof(*o->sm), GFP_KERNEL);
+	o->chan = kcalloc(s->opts.params.max_channels, sizeof(*o->chan),
+			  GFP_KERNEL);
+	o->prio = kcalloc(vdev->cfg.num_prios, sizeof(*o->prio), GFP_KERNEL);
+	o->sm_refs = kcalloc(vdev->cfg.num_sms, sizeof(*o->sm_refs),
+			     GFP_KERNEL);
+	if (!o->sm || !o->chan || !o->prio || !o->sm_refs) {
+		vgpu_obs_device_fini(vdev);
+		return -ENOMEM;
+	}
+	atomic_set(&o->fail_alloc, 0);
+	atomic_set(&o->fail_submit, 0);
+	o->budget = VGPU_OBS_DEF_BUDGET;
+
+	mutex_lock(&s->lock);
+	vgpu_gpu_set_sink(s->gpu, vgpu_obs_sink, vdev);
+	mutex_unlock(&s->lock);
+
+	vgpu_debugfs_device_add(vdev);
+	return 0;
+}
+
+/**
+ * vgpu_obs_device_remove() - the device is being destroyed
+ * @vdev: the device; its threads are stopped
+ *
+ * Removes its debugfs directory (waiting for reads in progress) and clears
+ * a forced hang.
+ */
+void vgpu_obs_device_remove(struct vgpu_device *vdev)
+{
+	vgpu_debugfs_device_remove(vdev);
+	WRITE_ONCE(vdev->obs.hang, false);
+}
+
+/**
+ * vgpu_obs_device_fini() - free a device's observability state
+ * @vdev: the device, last reference gone (or creation failed)
+ */
+void vgpu_obs_device_fini(struct vgpu_device *vdev)
+{
+	struct vgpu_obs *o = &vdev->obs;
+
+	vgpu_debugfs_device_remove(vdev);
+	kfree(o->sm_refs);
+	kfree(o->prio);
+	kfree(o->chan);
+	kfree(o->sm);
+	o->sm_refs = NULL;
+	o->prio = NULL;
+	o->chan = NULL;
+	o->sm = NULL;
+}
+
+/**
+ * vgpu_obs_should_fail() - consume one forced failure of a fail_* knob
+ * @knob: &vgpu_obs.fail_alloc or &vgpu_obs.fail_submit
+ *
+ * Return: true if the caller must fail (the knob was positive and is now
+ * one less).
+ */
+bool vgpu_obs_should_fail(atomic_t *knob)
+{
+	return atomic_dec_if_positive(knob) >= 0;
+}
+
+/**
+ * vgpu_obs_hung() - is the controller held by the debugfs hang knob?
+ * @s: the scheduler
+ *
+ * Return: the knob's value.
+ */
+bool vgpu_obs_hung(struct vgpu_sched *s)
+{
+	return READ_ONCE(s->vdev->obs.hang);
+}
+
+/**
+ * vgpu_obs_hang() - a kernel hit its channel's hang timeout (F53)
+ * @s: the scheduler, locked
+ * @ko: the kernel, about to be cancelled with -ETIMEDOUT
+ */
+void vgpu_obs_hang(struct vgpu_sched *s, struct vgpu_kobj *ko)
+{
+	struct vgpu_device *vdev = s->vdev;
+
+	lockdep_assert_held(&s->lock);
+	trace_vgpu_hang(vdev->index, ko->k.id, VGPU_EV_NONE, VGPU_EV_NONE,
+			VGPU_EV_NONE, ko->k.prio, s->gpu->now);
+	vgpu_netlink_event(vdev, VGPU_EVENT_HANG, s->gpu->now, ko->k.id,
+			   VGPU_EV_NONE, VGPU_EV_NONE, ko->k.prio);
+}

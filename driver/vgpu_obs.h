@@ -1,0 +1,155 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * vgpu_obs.h - observability of a device (SPEC F62-F65): the core's event
+ * sink, per-device counters, debugfs (vgpu_debugfs.c), the generic netlink
+ * family (vgpu_netlink.c), tracepoints (vgpu_trace.h) and fdinfo
+ * (vgpu_fdinfo.c).
+ *
+ * DOC: observability
+ *
+ * vgpu_obs_device_init() installs vgpu_obs_sink() as the core's event sink.
+ * The core calls it from vgpu_gpu_dispatch(), in the controller thread with
+ * &vgpu_sched.lock held; it fires the tracepoints, updates the counters of
+ * &struct vgpu_obs and of the owning file (&struct vgpu_file_usage) and
+ * multicasts netlink events within a per-epoch budget.
+ *
+ * Locking: every field of &struct vgpu_obs marked "sched" is protected by
+ * &vgpu_sched.lock of its device.  The fail_* knobs are atomics; @hang is
+ * read locklessly by the controller thread (READ_ONCE) and written by the
+ * debugfs knob, which then wakes the controller.  No lock of this file is
+ * taken with another held except &vgpu_sched.lock, which may be taken
+ * under &vgpu_file.lock (fdinfo), as everywhere (vgpu_drv.h).
+ */
+#ifndef VGPU_OBS_H
+#define VGPU_OBS_H
+
+#include <linux/atomic.h>
+#include <linux/types.h>
+
+struct dentry;
+struct seq_file;
+struct file;
+struct vgpu_device;
+struct vgpu_file;
+struct vgpu_sched;
+struct vgpu_kobj;
+
+#define VGPU_OBS_DEF_BUDGET	1024	/* netlink events per epoch */
+#define VGPU_OBS_MAX_BUDGET	65536
+
+/**
+ * struct vgpu_obs_count - counters of one SM, channel or priority
+ * @submitted: kernels submitted (channel, priority)
+ * @completed: kernels completed (channel, priority)
+ * @blocks: blocks (dispatch units) dispatched
+ * @preempted: blocks switched out
+ * @blocks_done: blocks completed
+ *
+ * Protected by &vgpu_sched.lock; they never go backwards.
+ */
+struct vgpu_obs_count {
+	u64 submitted;
+	u64 completed;
+	u64 blocks;
+	u64 preempted;
+	u64 blocks_done;
+};
+
+#define VGPU_OBS_NVIEWS		10	/* debugfs views besides blocks/ */
+
+/**
+ * struct vgpu_obs_ref - what one debugfs view file refers to
+ * @vdev: the device
+ * @arg: the view index, or the SM index of a blocks/sm<N> file
+ */
+struct vgpu_obs_ref {
+	struct vgpu_device *vdev;
+	u32 arg;
+};
+
+/**
+ * struct vgpu_obs - observability state of one device
+ * @dir: debugfs directory /sys/kernel/debug/vgpu/<name>, NULL once removed
+ * @views: private data of the view files
+ * @sm_refs: private data of the blocks/sm<N> files, one per SM
+ * @sm: per-SM counters (sched)
+ * @chan: per core channel number counters (sched)
+ * @prio: per-priority counters (sched)
+ * @fail_alloc: the next @fail_alloc kernel object creations in SUBMIT fail
+ *	with -ENOMEM (debugfs knob)
+ * @fail_submit: the next @fail_submit submissions fail with -EAGAIN after
+ *	every check passed (debugfs knob)
+ * @hang: the controller does not advance while set (debugfs knob)
+ * @budget: netlink events per epoch (sched)
+ * @budget_epoch: epoch @budget_used counts for (sched)
+ * @budget_used: events multicast in @budget_epoch (sched)
+ * @ev_seq: sequence number of the next netlink event, dropped ones
+ *	included (sched)
+ * @ev_sent: netlink events multicast (sched)
+ * @ev_dropped: netlink events dropped over the budget or for lack of
+ *	memory (sched)
+ * @last: the kernel of the previous lookup, a cache (sched)
+ * @last_id: its id (sched)
+ */
+struct vgpu_obs {
+	struct dentry *dir;
+	struct vgpu_obs_ref views[VGPU_OBS_NVIEWS];
+	struct vgpu_obs_ref *sm_refs;
+	struct vgpu_obs_count *sm;
+	struct vgpu_obs_count *chan;
+	struct vgpu_obs_count *prio;
+	atomic_t fail_alloc;
+	atomic_t fail_submit;
+	bool hang;
+	u32 budget;
+	u64 budget_epoch;
+	u32 budget_used;
+	u64 ev_seq;
+	u64 ev_sent;
+	u64 ev_dropped;
+	struct vgpu_kobj *last;
+	u32 last_id;
+};
+
+/**
+ * struct vgpu_file_usage - what one open file used (fdinfo, F65)
+ * @client_id: drm-client-id, unique per open file, given at first read
+ * @busy_cycles: sum over the file's completed blocks of their resident
+ *	cycles (block-cycles)
+ * @blocks_done: blocks of the file's kernels completed
+ * @submitted: kernels submitted
+ * @completed: kernels completed
+ *
+ * @client_id is written under &vgpu_file.lock; the rest under
+ * &vgpu_sched.lock.
+ */
+struct vgpu_file_usage {
+	u64 client_id;
+	u64 busy_cycles;
+	u64 blocks_done;
+	u64 submitted;
+	u64 completed;
+};
+
+int vgpu_obs_init(void);
+void vgpu_obs_exit(void);
+int vgpu_obs_device_init(struct vgpu_device *vdev);
+void vgpu_obs_device_remove(struct vgpu_device *vdev);
+void vgpu_obs_device_fini(struct vgpu_device *vdev);
+bool vgpu_obs_should_fail(atomic_t *knob);
+bool vgpu_obs_hung(struct vgpu_sched *s);
+void vgpu_obs_hang(struct vgpu_sched *s, struct vgpu_kobj *ko);
+
+int vgpu_debugfs_init(void);
+void vgpu_debugfs_exit(void);
+void vgpu_debugfs_device_add(struct vgpu_device *vdev);
+void vgpu_debugfs_device_remove(struct vgpu_device *vdev);
+
+int vgpu_netlink_init(void);
+void vgpu_netlink_exit(void);
+void vgpu_netlink_event(struct vgpu_device *vdev, u32 type, u64 cycle,
+			u32 kernel, u32 block, u32 sm, u32 prio);
+
+void vgpu_fdinfo_show(struct seq_file *m, struct file *file);
+
+#endif /* VGPU_OBS_H */

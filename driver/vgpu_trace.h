@@ -1,0 +1,64 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * vgpu_trace.h - tracepoints of the trace system "vgpu" (SPEC F64).
+ *
+ * Every event carries the device index, kernel id, block, warp, SM,
+ * priority and the virtual cycle; fields that do not apply are 4294967295.
+ * They are fired from the core's event sink (vgpu_obs.c) and, for hang,
+ * where the hang timeout cancels a kernel (vgpu_sched.c).  No pointers are
+ * logged.  Documentation/debugfs.rst lists what each event means.
+ */
+#undef TRACE_SYSTEM
+#define TRACE_SYSTEM vgpu
+
+#if !defined(VGPU_TRACE_H) || defined(TRACE_HEADER_MULTI_READ)
+#define VGPU_TRACE_H
+
+#include <linux/tracepoint.h>
+
+DECLARE_EVENT_CLASS(vgpu_event_class,
+		    TP_PROTO(u32 dev, u32 kernel, u32 block, u32 warp, u32 sm,
+			     u32 prio, u64 cycle),
+		    TP_ARGS(dev, kernel, block, warp, sm, prio, cycle),
+		    TP_STRUCT__entry(__field(u64, cycle)
+				     __field(u32, dev)
+				     __field(u32, kernel)
+				     __field(u32, block)
+				     __field(u32, warp)
+				     __field(u32, sm)
+				     __field(u32, prio)),
+		    TP_fast_assign(__entry->cycle = cycle;
+				   __entry->dev = dev;
+				   __entry->kernel = kernel;
+				   __entry->block = block;
+				   __entry->warp = warp;
+				   __entry->sm = sm;
+				   __entry->prio = prio;),
+		    TP_printk("dev=%u kernel=%u block=%u warp=%u sm=%u prio=%u cycle=%llu",
+			      __entry->dev, __entry->kernel, __entry->block,
+			      __entry->warp, __entry->sm, __entry->prio,
+			      __entry->cycle)
+);
+
+#define VGPU_TRACE_EVENT(name)						\
+	DEFINE_EVENT(vgpu_event_class, name,				\
+		TP_PROTO(u32 dev, u32 kernel, u32 block, u32 warp, u32 sm, \
+			 u32 prio, u64 cycle),				\
+		TP_ARGS(dev, kernel, block, warp, sm, prio, cycle))
+
+VGPU_TRACE_EVENT(vgpu_kernel_submit);
+VGPU_TRACE_EVENT(vgpu_block_dispatch);
+VGPU_TRACE_EVENT(vgpu_warp_start);
+VGPU_TRACE_EVENT(vgpu_preempt);
+VGPU_TRACE_EVENT(vgpu_block_complete);
+VGPU_TRACE_EVENT(vgpu_kernel_complete);
+VGPU_TRACE_EVENT(vgpu_mutex_arbitrate);
+VGPU_TRACE_EVENT(vgpu_hang);
+
+#endif /* VGPU_TRACE_H */
+
+#undef TRACE_INCLUDE_PATH
+#define TRACE_INCLUDE_PATH .
+#undef TRACE_INCLUDE_FILE
+#define TRACE_INCLUDE_FILE vgpu_trace
+#include <trace/define_trace.h>

@@ -1,0 +1,110 @@
+/* SPDX-License-Identifier: GPL-2.0 WITH Linux-syscall-note */
+/*
+ * vgpu_netlink.h - the generic netlink family "vgpu" (SPEC F63).
+ *
+ * Documentation/netlink/specs/vgpu.yaml describes the same family; the
+ * names and values below are checked against it by
+ * scripts/check-netlink-spec (part of make check).  See
+ * Documentation/netlink.rst.
+ */
+#ifndef _UAPI_LINUX_VGPU_NETLINK_H
+#define _UAPI_LINUX_VGPU_NETLINK_H
+
+#define VGPU_FAMILY_NAME	"vgpu"
+#define VGPU_FAMILY_VERSION	1
+#define VGPU_MCGRP_EVENTS	"events"
+
+/* Preemption modes (VGPU_A_PREEMPT), as in new_device's preempt= key. */
+enum vgpu_preempt_mode {
+	VGPU_PREEMPT_MODE_DRAIN,
+	VGPU_PREEMPT_MODE_WARP,
+	VGPU_PREEMPT_MODE_SWITCH,
+};
+
+/* Event types of the "events" multicast group (VGPU_A_EV_TYPE). */
+enum vgpu_nl_event {
+	VGPU_EVENT_SUBMIT = 1,
+	VGPU_EVENT_DISPATCH,
+	VGPU_EVENT_PREEMPT,
+	VGPU_EVENT_COMPLETE,
+	VGPU_EVENT_HANG,
+};
+
+/* Top-level attributes. */
+enum {
+	VGPU_A_UNSPEC,
+	VGPU_A_PAD,
+	VGPU_A_DEV_INDEX,
+	VGPU_A_DEV_NAME,
+	VGPU_A_PRESET,
+	VGPU_A_NUM_SMS,
+	VGPU_A_NUM_PRIOS,
+	VGPU_A_POLICY,
+	VGPU_A_PREEMPT,
+	VGPU_A_WINDOWS,
+	VGPU_A_EPOCH,
+	VGPU_A_TIMEOUT,
+	VGPU_A_EVENT_BUDGET,
+	VGPU_A_CLOCK,
+	VGPU_A_FREQ_KHZ,
+	VGPU_A_TASK_SLOTS,
+	VGPU_A_STATS,
+	VGPU_A_SM_STATS,
+	VGPU_A_CHANNEL_STATS,
+	VGPU_A_PRIO_STATS,
+	VGPU_A_EV_TYPE,
+	VGPU_A_EV_SEQ,
+	VGPU_A_EV_CYCLE,
+	VGPU_A_EV_KERNEL,
+	VGPU_A_EV_BLOCK,
+	VGPU_A_EV_SM,
+	VGPU_A_EV_PRIO,
+
+	__VGPU_A_MAX,
+	VGPU_A_MAX = (__VGPU_A_MAX - 1)
+};
+
+/* Counters, nested in VGPU_A_STATS / _SM_STATS / _CHANNEL_STATS / _PRIO_STATS. */
+enum {
+	VGPU_A_STATS_UNSPEC,
+	VGPU_A_STATS_PAD,
+	VGPU_A_STATS_ID,
+	VGPU_A_STATS_PRIO,
+	VGPU_A_STATS_NOW,
+	VGPU_A_STATS_SUBMITTED,
+	VGPU_A_STATS_COMPLETED,
+	VGPU_A_STATS_CANCELLED,
+	VGPU_A_STATS_HANGS,
+	VGPU_A_STATS_EPOCHS,
+	VGPU_A_STATS_DECISIONS,
+	VGPU_A_STATS_BLOCKS,
+	VGPU_A_STATS_PREEMPTIONS,
+	VGPU_A_STATS_RESUMES,
+	VGPU_A_STATS_SPLITS,
+	VGPU_A_STATS_EVICTIONS,
+	VGPU_A_STATS_FAILED_ROUNDS,
+	VGPU_A_STATS_EVENTS,
+	VGPU_A_STATS_EVENTS_SENT,
+	VGPU_A_STATS_EVENTS_DROPPED,
+	VGPU_A_STATS_ISSUED,
+	VGPU_A_STATS_WARPS_DONE,
+	VGPU_A_STATS_BLOCKS_DONE,
+	VGPU_A_STATS_BLOCKS_CANCELLED,
+
+	__VGPU_A_STATS_MAX,
+	VGPU_A_STATS_MAX = (__VGPU_A_STATS_MAX - 1)
+};
+
+/* Commands. */
+enum {
+	VGPU_CMD_UNSPEC,
+	VGPU_CMD_DEV_GET,
+	VGPU_CMD_STATS_GET,
+	VGPU_CMD_CONFIG_SET,
+	VGPU_CMD_EVENT,
+
+	__VGPU_CMD_MAX,
+	VGPU_CMD_MAX = (__VGPU_CMD_MAX - 1)
+};
+
+#endif /* _UAPI_LINUX_VGPU_NETLINK_H */

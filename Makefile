@@ -61,7 +61,7 @@ CORE_TESTS	:= $(patsubst selftests/core/%.c,$(BUILD)/asan/selftests/core/%,$(COR
 NATIVE_LIBS	:= -lm -ljson-c
 
 .PHONY: all module native sim core-tests deps ksrc check check-core vm-bin tools \
-	checkpatch sparse check-vm check-debug debug-kernel demo clean \
+	checkpatch sparse check-vm check-debug debug-kernel demo clean netlink-spec \
 	install modules_install vm-shell
 
 all: module native
@@ -123,10 +123,17 @@ VM_CFLAGS	:= -std=gnu11 -O2 -g -Wall -Wextra -Wno-unused-parameter \
 		   -Wno-sign-compare -Wno-clobbered -Iuapi -Iuserspace/include \
 		   -D_GNU_SOURCE
 
+# Per-test extra flags: VM_TEST_CFLAGS_<name>, VM_TEST_LIBS_<name>; tests in
+# VM_TESTS_NO32 have no 32-bit build (Debian ships no 32-bit static libnl).
+VM_TEST_CFLAGS_vgpu_netlink_test := -I/usr/include/libnl3
+VM_TEST_LIBS_vgpu_netlink_test := -lnl-genl-3 -lnl-3
+VM_TESTS_NO32	:= vgpu_netlink_test
+
 $(BUILD)/vm-bin/%: selftests/vgpu/%.c uapi/linux/vgpu_dispatch.h \
-		$(wildcard selftests/vgpu/*.h) | ksrc
+		$(wildcard uapi/linux/*.h selftests/vgpu/*.h) | ksrc
 	@mkdir -p $(@D)
-	$(CC) $(VM_CFLAGS) $(HARNESS_INC) -Iselftests/vgpu -static -pthread -o $@ $<
+	$(CC) $(VM_CFLAGS) $(VM_TEST_CFLAGS_$*) $(HARNESS_INC) -Iselftests/vgpu \
+		-static -pthread -o $@ $< $(VM_TEST_LIBS_$*)
 
 # Tools for the VM, linked statically (the guest has no libc).
 $(BUILD)/vm-bin/vgpuctl: userspace/tools/vgpuctl.c $(LIB_SRCS) $(CORE_SRCS) \
@@ -144,7 +151,8 @@ $(BUILD)/vm-bin/vgpu-sim: $(SIM_SRCS) $(LIB_SRCS) $(CORE_SRCS) $(CORE_HDRS) \
 VM_TOOLS	:= $(BUILD)/vm-bin/vgpuctl $(if $(SIM_SRCS),$(BUILD)/vm-bin/vgpu-sim)
 
 # The same tests as 32-bit programs: the compat ioctl path (uapi rule 6).
-VM_TESTS32	:= $(addsuffix 32,$(VM_TESTS))
+VM_TESTS32	:= $(addsuffix 32,$(filter-out \
+		   $(addprefix $(BUILD)/vm-bin/,$(VM_TESTS_NO32)),$(VM_TESTS)))
 
 $(BUILD)/vm-bin/%_test32: selftests/vgpu/%_test.c uapi/linux/vgpu_dispatch.h \
 		$(wildcard selftests/vgpu/*.h) | ksrc
@@ -187,6 +195,10 @@ export CHECKPATCH_IGNORE
 checkpatch: ksrc
 	@scripts/run-checkpatch $(RESULTS)
 
+# Documentation/netlink/specs/vgpu.yaml against uapi/linux/vgpu_netlink.h.
+netlink-spec: deps
+	@scripts/check-netlink-spec $(RESULTS)
+
 sparse: deps
 	@scripts/run-sparse $(RESULTS) $(STOCK_KDIR)
 
@@ -196,7 +208,7 @@ check-vm: deps ksrc
 check:
 	@rm -rf $(RESULTS)
 	@mkdir -p $(RESULTS)
-	@for step in check-core checkpatch sparse check-vm; do \
+	@for step in check-core checkpatch sparse netlink-spec check-vm; do \
 		$(MAKE) --no-print-directory $$step || \
 		echo "not ok 1 make $$step exited non-zero" > $(RESULTS)/step-$$step.tap; \
 	done

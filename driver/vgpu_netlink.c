@@ -246,8 +246,10 @@ static struct vgpu_device *vgpu_nl_device(struct genl_info *info)
 	struct vgpu_device *vdev;
 	u32 index;
 
-	if (GENL_REQ_ATTR_CHECK(info, VGPU_A_DEV_INDEX))
+	if (GENL_REQ_ATTR_CHECK(info, VGPU_A_DEV_INDEX)) {
+		NL_SET_ERR_MSG(info->extack, "dev-index is required");
 		return ERR_PTR(-EINVAL);
+	}
 	index = nla_get_u32(info->attrs[VGPU_A_DEV_INDEX]);
 	vdev = vgpu_bus_get_from(index);
 	if (vdev && vdev->index != index) {

@@ -1,0 +1,555 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * vgpu_netlink_test.c - the generic netlink family "vgpu" through libnl
+ * (SPEC F63): DEV_GET and STATS_GET against a scenario's counts,
+ * CONFIG_SET as root and as nobody, malformed attributes with their extack
+ * messages, and the "events" group.  Runs on a private instance, vgpu6
+ * (preset "small": 4 SMs, 4 priorities).  64-bit only (static libnl).
+ */
+#include <stdlib.h>
+#include <sys/wait.h>
+
+#include <netlink/netlink.h>
+#include <netlink/genl/genl.h>
+#include <netlink/genl/ctrl.h>
+#include <linux/netlink.h>
+#include <linux/vgpu_netlink.h>
+
+#include "vgpu_test_util.h"
+#include "kselftest_harness.h"
+
+#define DEV	6
+#define NS	VGPU_A_STATS_MAX
+
+/* What the replies to one request carried. */
+struct reply {
+	int done, err, nmsg;
+	char ext[256];
+	__u32 idx[32];
+	char name[32], preset[32], policy[32];
+	__u64 a[VGPU_A_MAX + 1];
+	__u32 win[16];
+	int nwin;
+	__u64 st[NS + 1];
+	__u64 prio[4][NS + 1];
+	__u64 ch[NS + 1];
+	int nch, nsm;
+	__u64 sm_blocks_done;
+	/* events */
+	int nev;
+	__u32 ev_type[256], ev_kernel[256];
+	__u64 ev_seq[256];
+};
+
+static void parse_nest(struct nlattr *nest, __u64 *out)
+{
+	struct nlattr *a;
+	int rem;
+
+	memset(out, 0, sizeof(__u64) * (NS + 1));
+	nla_for_each_nested(a, nest, rem) {
+		if (nla_type(a) > NS || nla_type(a) == VGPU_A_STATS_PAD)
+			continue;
+		out[nla_type(a)] = nla_len(a) == 8 ? nla_get_u64(a) :
+				   nla_get_u32(a);
+	}
+}
+
+static int valid_cb(struct nl_msg *msg, void *arg)
+{
+	struct genlmsghdr *gh = nlmsg_data(nlmsg_hdr(msg));
+	struct reply *r = arg;
+	struct nlattr *a;
+	__u64 tmp[NS + 1];
+	int rem, t;
+
+	nla_for_each_attr(a, genlmsg_attrdata(gh, 0), genlmsg_attrlen(gh, 0),
+			  rem) {
+		t = nla_type(a);
+		if (t > VGPU_A_MAX)
+			continue;
+		switch (t) {
+		case VGPU_A_DEV_NAME:
+			snprintf(r->name, sizeof(r->name), "%s", nla_get_string(a));
+			break;
+		case VGPU_A_PRESET:
+			snprintf(r->preset, sizeof(r->preset), "%s", nla_get_string(a));
+			break;
+		case VGPU_A_POLICY:
+			snprintf(r->policy, sizeof(r->policy), "%s", nla_get_string(a));
+			break;
+		case VGPU_A_WINDOWS:
+			r->nwin = nla_len(a) / 4;
+			memcpy(r->win, nla_data(a), nla_len(a));
+			break;
+		case VGPU_A_STATS:
+			parse_nest(a, r->st);
+			break;
+		case VGPU_A_PRIO_STATS:
+			parse_nest(a, tmp);
+			if (tmp[VGPU_A_STATS_ID] < 4)
+				memcpy(r->prio[tmp[VGPU_A_STATS_ID]], tmp, sizeof(tmp));
+			break;
+		case VGPU_A_SM_STATS:
+			parse_nest(a, tmp);
+			r->nsm++;
+			r->sm_blocks_done += tmp[VGPU_A_STATS_BLOCKS_DONE];
+			break;
+		case VGPU_A_CHANNEL_STATS:
+			parse_nest(a, r->ch);
+			r->nch++;
+			break;
+		default:
+			r->a[t] = nla_len(a) == 8 ? nla_get_u64(a) :
+				  nla_len(a) == 4 ? nla_get_u32(a) : 0;
+		}
+	}
+	if (gh->cmd == VGPU_CMD_EVENT && r->nev < 256) {
+		r->ev_type[r->nev] = r->a[VGPU_A_EV_TYPE];
+		r->ev_kernel[r->nev] = r->a[VGPU_A_EV_KERNEL];
+		r->ev_seq[r->nev] = r->a[VGPU_A_EV_SEQ];
+		if (r->a[VGPU_A_DEV_INDEX] == DEV)
+			r->nev++;
+	}
+	if (r->nmsg < 32)
+		r->idx[r->nmsg] = r->a[VGPU_A_DEV_INDEX];
+	r->nmsg++;
+	return NL_OK;
+}
+
+static int err_cb(struct sockaddr_nl *nla, struct nlmsgerr *e, void *arg)
+{
+	struct nlmsghdr *nlh = (struct nlmsghdr *)((char *)e - NLMSG_HDRLEN);
+	struct reply *r = arg;
+	struct nlattr *a;
+	int off, rem;
+
+	r->err = -e->error;
+	r->done = 1;
+	if (!(nlh->nlmsg_flags & NLM_F_ACK_TLVS))
+		return NL_STOP;
+	off = sizeof(*e);
+	if (!(nlh->nlmsg_flags & NLM_F_CAPPED))
+		off += e->msg.nlmsg_len - NLMSG_HDRLEN;
+	a = (struct nlattr *)((char *)e + off);
+	rem = nlh->nlmsg_len - NLMSG_HDRLEN - off;
+	for (; nla_ok(a, rem); a = nla_next(a, &rem))
+		if (nla_type(a) == NLMSGERR_ATTR_MSG)
+			snprintf(r->ext, sizeof(r->ext), "%s",
+				 (char *)nla_data(a));
+	return NL_STOP;
+}
+
+static int stop_cb(struct nl_msg *msg, void *arg)
+{
+	((struct reply *)arg)->done = 1;
+	return NL_STOP;
+}
+
+static struct nl_sock *nl_open(int *fam)
+{
+	struct nl_sock *sk = nl_socket_alloc();
+	int one = 1;
+
+	if (!sk || genl_connect(sk))
+		return NULL;
+	setsockopt(nl_socket_get_fd(sk), SOL_NETLINK, NETLINK_EXT_ACK, &one,
+		   sizeof(one));
+	*fam = genl_ctrl_resolve(sk, VGPU_FAMILY_NAME);
+	return *fam < 0 ? NULL : sk;
+}
+
+/* Send @msg (consumed) and collect the answer; 0 or the errno. */
+static int transact(struct nl_sock *sk, struct nl_msg *msg, struct reply *r)
+{
+	struct nl_cb *cb = nl_cb_alloc(NL_CB_DEFAULT);
+	int ret;
+
+	memset(r, 0, sizeof(*r));
+	nl_cb_set(cb, NL_CB_VALID, NL_CB_CUSTOM, valid_cb, r);
+	nl_cb_set(cb, NL_CB_ACK, NL_CB_CUSTOM, stop_cb, r);
+	nl_cb_set(cb, NL_CB_FINISH, NL_CB_CUSTOM, stop_cb, r);
+	nl_cb_err(cb, NL_CB_CUSTOM, err_cb, r);
+	ret = nl_send_auto(sk, msg);
+	nlmsg_free(msg);
+	while (ret >= 0 && !r->done)
+		ret = nl_recvmsgs(sk, cb);
+	nl_cb_put(cb);
+	if (r->err)
+		return r->err;
+	return ret < 0 ? EIO : 0;
+}
+
+static struct nl_msg *req(int fam, __u8 cmd, int flags, int dev)
+{
+	struct nl_msg *msg = nlmsg_alloc();
+
+	genlmsg_put(msg, NL_AUTO_PORT, NL_AUTO_SEQ, fam, 0, flags, cmd,
+		    VGPU_FAMILY_VERSION);
+	if (dev >= 0)
+		nla_put_u32(msg, VGPU_A_DEV_INDEX, dev);
+	return msg;
+}
+
+static __u32 submit(int fd, __u32 ch, __u32 grid)
+{
+	struct vgpu_submit_desc d;
+
+	VGPU_DESC(&d, ch, vgpu_prog_alu);
+	d.grid = grid;
+	return vgpu_test_submit(fd, &d, 1) ? ~0U : d.handle;
+}
+
+FIXTURE(nl) {
+	struct nl_sock *sk;
+	int fam, fd;
+	__u32 ch;
+	struct reply r;
+};
+
+FIXTURE_SETUP(nl)
+{
+	vgpu_test_sysfs("/sys/bus/vgpu/del_device", "6");
+	ASSERT_EQ(0, vgpu_test_sysfs("/sys/bus/vgpu/new_device", "6 small"));
+	self->sk = nl_open(&self->fam);
+	ASSERT_NE(NULL, self->sk);
+	self->fd = vgpu_test_open(DEV);
+	ASSERT_LE(0, self->fd);
+	ASSERT_EQ(0, vgpu_test_channel(self->fd, 2, 0, &self->ch));
+}
+
+FIXTURE_TEARDOWN(nl)
+{
+	close(self->fd);
+	nl_socket_free(self->sk);
+	vgpu_test_sysfs("/sys/bus/vgpu/del_device", "6");
+}
+
+TEST_F(nl, dev_get)
+{
+	struct reply *r = &self->r;
+
+	ASSERT_EQ(0, transact(self->sk, req(self->fam, VGPU_CMD_DEV_GET, 0, DEV), r));
+	EXPECT_EQ(1, r->nmsg);
+	EXPECT_STREQ("vgpu6", r->name);
+	EXPECT_STREQ("small", r->preset);
+	EXPECT_STREQ("rr", r->policy);
+	EXPECT_EQ(DEV, r->a[VGPU_A_DEV_INDEX]);
+	EXPECT_EQ(4, r->a[VGPU_A_NUM_SMS]);
+	EXPECT_EQ(4, r->a[VGPU_A_NUM_PRIOS]);
+	EXPECT_EQ(VGPU_PREEMPT_MODE_WARP, r->a[VGPU_A_PREEMPT]);
+	EXPECT_EQ(1ULL << 32, r->a[VGPU_A_TIMEOUT]);
+	EXPECT_EQ(1024, r->a[VGPU_A_EVENT_BUDGET]);
+	EXPECT_EQ(1000000, r->a[VGPU_A_FREQ_KHZ]);
+	EXPECT_EQ(32, r->a[VGPU_A_TASK_SLOTS]);
+	EXPECT_EQ(64, r->a[VGPU_A_EPOCH]);
+	ASSERT_EQ(4, r->nwin);
+	EXPECT_EQ(4096, r->win[0]);
+	EXPECT_EQ(512, r->win[3]);
+}
+
+TEST_F(nl, dev_get_dump)
+{
+	struct reply *r = &self->r;
+	int i, seen0 = 0, seen6 = 0;
+
+	ASSERT_EQ(0, transact(self->sk, req(self->fam, VGPU_CMD_DEV_GET,
+					    NLM_F_DUMP, -1), r));
+	ASSERT_LE(2, r->nmsg);
+	for (i = 0; i < r->nmsg && i < 32; i++) {
+		seen0 |= r->idx[i] == 0;
+		seen6 |= r->idx[i] == DEV;
+		if (i)
+			EXPECT_LT(r->idx[i - 1], r->idx[i]);
+	}
+	EXPECT_TRUE(seen0 && seen6);
+}
+
+TEST_F(nl, get_errors)
+{
+	struct reply *r = &self->r;
+	struct nl_msg *m;
+
+	/* no device index */
+	EXPECT_EQ(EINVAL, transact(self->sk, req(self->fam, VGPU_CMD_DEV_GET,
+						 0, -1), r));
+	EXPECT_STREQ("dev-index is required", r->ext);
+	/* no such device */
+	EXPECT_EQ(ENODEV, transact(self->sk, req(self->fam, VGPU_CMD_STATS_GET,
+						 0, 15), r));
+	EXPECT_STREQ("no such device", r->ext);
+	/* index out of the policy's range: the kernel's ERANGE */
+	EXPECT_EQ(ERANGE, transact(self->sk, req(self->fam, VGPU_CMD_DEV_GET,
+						 0, 99), r));
+	EXPECT_NE(0, r->ext[0]);
+	/* a reply-only attribute in a request */
+	m = req(self->fam, VGPU_CMD_DEV_GET, 0, DEV);
+	nla_put_u32(m, VGPU_A_NUM_SMS, 4);
+	EXPECT_EQ(EINVAL, transact(self->sk, m, r));
+	EXPECT_NE(0, r->ext[0]);
+	/* an unknown command */
+	EXPECT_EQ(EOPNOTSUPP, transact(self->sk, req(self->fam, 42, 0, DEV), r));
+}
+
+/* 3 kernels of 2 blocks at priority 2: the counters say exactly that. */
+TEST_F(nl, stats)
+{
+	struct reply *r = &self->r;
+	__u64 before[NS + 1];
+	__u32 h[3], i;
+
+	for (i = 0; i < 3; i++)
+		ASSERT_NE(~0U, h[i] = submit(self->fd, self->ch, 2));
+	ASSERT_EQ(0, vgpu_test_wait(self->fd, h, 3, VGPU_WAIT_ALL,
+				    VGPU_WAIT_FOREVER, NULL));
+	ASSERT_EQ(0, transact(self->sk, req(self->fam, VGPU_CMD_STATS_GET, 0,
+					    DEV), r));
+	EXPECT_EQ(3, r->st[VGPU_A_STATS_SUBMITTED]);
+	EXPECT_EQ(3, r->st[VGPU_A_STATS_COMPLETED]);
+	EXPECT_EQ(0, r->st[VGPU_A_STATS_CANCELLED]);
+	EXPECT_EQ(6, r->st[VGPU_A_STATS_BLOCKS]);
+	EXPECT_LT(0, r->st[VGPU_A_STATS_EPOCHS]);
+	EXPECT_LT(0, r->st[VGPU_A_STATS_NOW]);
+	EXPECT_EQ(3, r->prio[2][VGPU_A_STATS_SUBMITTED]);
+	EXPECT_EQ(3, r->prio[2][VGPU_A_STATS_COMPLETED]);
+	EXPECT_EQ(6, r->prio[2][VGPU_A_STATS_BLOCKS_DONE]);
+	EXPECT_EQ(0, r->prio[0][VGPU_A_STATS_SUBMITTED]);
+	EXPECT_EQ(4, r->nsm);
+	EXPECT_EQ(6, r->sm_blocks_done);
+	EXPECT_EQ(1, r->nch);
+	EXPECT_EQ(2, r->ch[VGPU_A_STATS_PRIO]);
+	EXPECT_EQ(3, r->ch[VGPU_A_STATS_SUBMITTED]);
+	EXPECT_EQ(3, r->ch[VGPU_A_STATS_COMPLETED]);
+	memcpy(before, r->st, sizeof(before));
+
+	/* the dump reports the same device counters; none goes backwards */
+	ASSERT_NE(~0U, h[0] = submit(self->fd, self->ch, 1));
+	ASSERT_EQ(0, vgpu_test_wait(self->fd, h, 1, 0, VGPU_WAIT_FOREVER, NULL));
+	ASSERT_EQ(0, transact(self->sk, req(self->fam, VGPU_CMD_STATS_GET,
+					    NLM_F_DUMP, -1), r));
+	ASSERT_LE(2, r->nmsg);
+	ASSERT_EQ(0, transact(self->sk, req(self->fam, VGPU_CMD_STATS_GET, 0,
+					    DEV), r));
+	for (i = 1; i <= NS; i++) {
+		EXPECT_LE(before[i], r->st[i]);
+	}
+	EXPECT_EQ(4, r->st[VGPU_A_STATS_COMPLETED]);
+}
+
+static struct nl_msg *config(int fam, int dev)
+{
+	return req(fam, VGPU_CMD_CONFIG_SET, 0, dev);
+}
+
+TEST_F(nl, config_set)
+{
+	__u32 win[2] = { 100, 50 }, bad[2] = { 50, 100 };
+	struct reply *r = &self->r;
+	struct nl_msg *m;
+
+	m = config(self->fam, DEV);
+	nla_put_u32(m, VGPU_A_PREEMPT, VGPU_PREEMPT_MODE_SWITCH);
+	nla_put(m, VGPU_A_WINDOWS, sizeof(win), win);
+	nla_put_u64(m, VGPU_A_TIMEOUT, 12345);
+	nla_put_u32(m, VGPU_A_EVENT_BUDGET, 7);
+	nla_put_string(m, VGPU_A_POLICY, "rr");
+	ASSERT_EQ(0, transact(self->sk, m, r));
+	ASSERT_EQ(0, transact(self->sk, req(self->fam, VGPU_CMD_DEV_GET, 0, DEV), r));
+	EXPECT_EQ(VGPU_PREEMPT_MODE_SWITCH, r->a[VGPU_A_PREEMPT]);
+	ASSERT_EQ(2, r->nwin);
+	EXPECT_EQ(100, r->win[0]);
+	EXPECT_EQ(50, r->win[1]);
+	EXPECT_EQ(12345, r->a[VGPU_A_TIMEOUT]);
+	EXPECT_EQ(7, r->a[VGPU_A_EVENT_BUDGET]);
+
+	/* windows off */
+	m = config(self->fam, DEV);
+	nla_put(m, VGPU_A_WINDOWS, 0, NULL);
+	ASSERT_EQ(0, transact(self->sk, m, r));
+	ASSERT_EQ(0, transact(self->sk, req(self->fam, VGPU_CMD_DEV_GET, 0, DEV), r));
+	EXPECT_EQ(0, r->nwin);
+
+	/* malformed or invalid: an errno and a message, nothing changes */
+	m = config(self->fam, DEV);
+	nla_put(m, VGPU_A_WINDOWS, 3, win);
+	EXPECT_EQ(EINVAL, transact(self->sk, m, r));
+	EXPECT_STREQ("windows: an array of u32 lengths", r->ext);
+	m = config(self->fam, DEV);
+	nla_put(m, VGPU_A_WINDOWS, sizeof(bad), bad);
+	nla_put_u32(m, VGPU_A_PREEMPT, VGPU_PREEMPT_MODE_DRAIN);
+	EXPECT_EQ(EINVAL, transact(self->sk, m, r));
+	EXPECT_EQ(0, strncmp(r->ext, "windows:", 8));
+	m = config(self->fam, DEV);
+	nla_put_u32(m, VGPU_A_PREEMPT, 7);
+	EXPECT_EQ(ERANGE, transact(self->sk, m, r));
+	EXPECT_NE(0, r->ext[0]);
+	m = config(self->fam, DEV);
+	nla_put_string(m, VGPU_A_POLICY, "nope");
+	nla_put_u32(m, VGPU_A_PREEMPT, VGPU_PREEMPT_MODE_DRAIN);
+	EXPECT_EQ(ENOENT, transact(self->sk, m, r));
+	EXPECT_STREQ("unknown policy", r->ext);
+	m = config(self->fam, DEV);
+	nla_put_u64(m, VGPU_A_TIMEOUT, 0);
+	EXPECT_EQ(ERANGE, transact(self->sk, m, r));
+	m = config(self->fam, DEV);
+	nla_put_u32(m, VGPU_A_EVENT_BUDGET, 0);
+	EXPECT_EQ(ERANGE, transact(self->sk, m, r));
+	EXPECT_EQ(ENODEV, transact(self->sk, config(self->fam, 15), r));
+	ASSERT_EQ(0, transact(self->sk, req(self->fam, VGPU_CMD_DEV_GET, 0, DEV), r));
+	EXPECT_EQ(VGPU_PREEMPT_MODE_SWITCH, r->a[VGPU_A_PREEMPT]);
+	EXPECT_EQ(0, r->nwin);
+	EXPECT_EQ(12345, r->a[VGPU_A_TIMEOUT]);
+
+	/* the new default timeout applies to new channels: a hang */
+	{
+		__u32 ch = 0, h;
+		struct vgpu_kernel_query q;
+		struct vgpu_submit_desc d;
+
+		ASSERT_EQ(0, vgpu_test_channel(self->fd, 3, 0, &ch));
+		VGPU_DESC(&d, ch, vgpu_prog_spin);
+		ASSERT_EQ(0, vgpu_test_submit(self->fd, &d, 1));
+		h = d.handle;
+		ASSERT_EQ(0, vgpu_test_wait(self->fd, &h, 1, 0,
+					    VGPU_WAIT_FOREVER, NULL));
+		ASSERT_EQ(0, vgpu_test_query(self->fd, h, 0, &q));
+		EXPECT_EQ(ETIMEDOUT, -q.error);
+	}
+}
+
+TEST_F(nl, config_set_unprivileged)
+{
+	pid_t pid = fork();
+	int status;
+
+	ASSERT_LE(0, pid);
+	if (!pid) {
+		struct reply r;
+		struct nl_sock *sk;
+		int fam, e1, e2;
+
+		if (setresgid(65534, 65534, 65534) ||
+		    setresuid(65534, 65534, 65534))
+			_exit(10);
+		sk = nl_open(&fam);
+		if (!sk)
+			_exit(11);
+		e1 = transact(sk, config(fam, DEV), &r);
+		e2 = transact(sk, req(fam, VGPU_CMD_DEV_GET, 0, DEV), &r);
+		_exit(e1 == EPERM && e2 == 0 ? 0 : 12);
+	}
+	ASSERT_EQ(pid, waitpid(pid, &status, 0));
+	EXPECT_TRUE(WIFEXITED(status));
+	EXPECT_EQ(0, WEXITSTATUS(status));
+}
+
+static int seq_ok(struct nl_msg *msg, void *arg)
+{
+	return NL_OK;
+}
+
+/* Drain the group socket without blocking. */
+static void drain(struct nl_sock *ev, struct reply *r)
+{
+	struct nl_cb *cb = nl_cb_alloc(NL_CB_DEFAULT);
+
+	/* notifications carry sequence number 0 */
+	nl_cb_set(cb, NL_CB_SEQ_CHECK, NL_CB_CUSTOM, seq_ok, NULL);
+	nl_cb_set(cb, NL_CB_VALID, NL_CB_CUSTOM, valid_cb, r);
+	while (nl_recvmsgs(ev, cb) >= 0)
+		;
+	nl_cb_put(cb);
+}
+
+static struct nl_sock *ev_open(void)
+{
+	struct nl_sock *ev;
+	int fam, grp;
+
+	ev = nl_open(&fam);
+	if (!ev)
+		return NULL;
+	grp = genl_ctrl_resolve_grp(ev, VGPU_FAMILY_NAME, VGPU_MCGRP_EVENTS);
+	if (grp < 0 || nl_socket_add_membership(ev, grp))
+		return NULL;
+	nl_socket_disable_seq_check(ev);
+	nl_socket_set_nonblocking(ev);
+	return ev;
+}
+
+TEST_F(nl, events)
+{
+	struct reply *r = &self->r, ev_r;
+	__u64 sent0;
+	struct nl_sock *ev;
+	__u32 h[2];
+	int i, k, sub, disp, comp;
+
+	ev = ev_open();
+	ASSERT_NE(NULL, ev);
+	ASSERT_EQ(0, transact(self->sk, req(self->fam, VGPU_CMD_STATS_GET, 0,
+					    DEV), r));
+	sent0 = r->st[VGPU_A_STATS_EVENTS_SENT];
+	h[0] = submit(self->fd, self->ch, 2);
+	h[1] = submit(self->fd, self->ch, 2);
+	ASSERT_EQ(0, vgpu_test_wait(self->fd, h, 2, VGPU_WAIT_ALL,
+				    VGPU_WAIT_FOREVER, NULL));
+	memset(&ev_r, 0, sizeof(ev_r));
+	drain(ev, &ev_r);
+	/* 2 submit + 4 dispatch + 2 complete, numbered without a gap */
+	ASSERT_EQ(8, ev_r.nev);
+	for (i = 1; i < ev_r.nev; i++) {
+		EXPECT_EQ(ev_r.ev_seq[i - 1] + 1, ev_r.ev_seq[i]);
+	}
+	for (k = 0; k < 2; k++) {
+		sub = disp = comp = -1;
+		for (i = 0; i < ev_r.nev; i++) {
+			if (ev_r.ev_kernel[i] != (__u32)k)
+				continue;
+			if (ev_r.ev_type[i] == VGPU_EVENT_SUBMIT)
+				sub = i;
+			if (ev_r.ev_type[i] == VGPU_EVENT_DISPATCH && disp < 0)
+				disp = i;
+			if (ev_r.ev_type[i] == VGPU_EVENT_COMPLETE)
+				comp = i;
+		}
+		EXPECT_LE(0, sub);
+		EXPECT_LT(sub, disp);
+		EXPECT_LT(disp, comp);
+	}
+	ASSERT_EQ(0, transact(self->sk, req(self->fam, VGPU_CMD_STATS_GET, 0,
+					    DEV), r));
+	EXPECT_EQ(sent0 + 8, r->st[VGPU_A_STATS_EVENTS_SENT]);
+	EXPECT_EQ(0, r->st[VGPU_A_STATS_EVENTS_DROPPED]);
+	nl_socket_free(ev);
+}
+
+/* A budget of 1 event per epoch: the rest are counted as dropped. */
+TEST_F(nl, events_budget)
+{
+	struct reply *r = &self->r, ev_r;
+	struct nl_sock *ev;
+	struct nl_msg *m;
+	__u32 h;
+
+	ev = ev_open();
+	ASSERT_NE(NULL, ev);
+	m = config(self->fam, DEV);
+	nla_put_u32(m, VGPU_A_EVENT_BUDGET, 1);
+	ASSERT_EQ(0, transact(self->sk, m, r));
+	h = submit(self->fd, self->ch, 8);
+	ASSERT_EQ(0, vgpu_test_wait(self->fd, &h, 1, 0, VGPU_WAIT_FOREVER, NULL));
+	memset(&ev_r, 0, sizeof(ev_r));
+	drain(ev, &ev_r);
+	ASSERT_EQ(0, transact(self->sk, req(self->fam, VGPU_CMD_STATS_GET, 0,
+					    DEV), r));
+	EXPECT_LT(0, r->st[VGPU_A_STATS_EVENTS_DROPPED]);
+	EXPECT_EQ(ev_r.nev, r->st[VGPU_A_STATS_EVENTS_SENT]);
+	/* 1 submit + 8 dispatch + 1 complete in all */
+	EXPECT_EQ(10, r->st[VGPU_A_STATS_EVENTS_SENT] +
+		  r->st[VGPU_A_STATS_EVENTS_DROPPED]);
+	EXPECT_LT(ev_r.nev, 10);
+	nl_socket_free(ev);
+}
+
+TEST_HARNESS_MAIN

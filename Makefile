@@ -62,7 +62,7 @@ NATIVE_LIBS	:= -lm -ljson-c
 
 .PHONY: all module native sim core-tests deps ksrc check check-core vm-bin tools \
 	checkpatch sparse check-vm check-debug debug-kernel demo clean netlink-spec \
-	install modules_install vm-shell
+	install modules_install vm-shell bench-module
 
 all: module native
 
@@ -150,6 +150,14 @@ $(BUILD)/vm-bin/vgpu-sim: $(SIM_SRCS) $(LIB_SRCS) $(CORE_SRCS) $(CORE_HDRS) \
 
 VM_TOOLS	:= $(BUILD)/vm-bin/vgpuctl $(if $(SIM_SRCS),$(BUILD)/vm-bin/vgpu-sim)
 
+# Programs run once per suite (smoketest) or by hand (benchmark).
+VM_PROGS	:= $(BUILD)/vm-bin/vgpu_smoke $(BUILD)/vm-bin/vgpu_bench
+
+$(VM_PROGS): $(BUILD)/vm-bin/%: selftests/vgpu/%.c uapi/linux/vgpu_dispatch.h \
+		$(wildcard selftests/vgpu/*.h) | ksrc
+	@mkdir -p $(@D)
+	$(CC) $(VM_CFLAGS) $(HARNESS_INC) -Iselftests/vgpu -static -pthread -o $@ $<
+
 # The same tests as 32-bit programs: the compat ioctl path (uapi rule 6).
 VM_TESTS32	:= $(addsuffix 32,$(filter-out \
 		   $(addprefix $(BUILD)/vm-bin/,$(VM_TESTS_NO32)),$(VM_TESTS)))
@@ -160,7 +168,14 @@ $(BUILD)/vm-bin/%_test32: selftests/vgpu/%_test.c uapi/linux/vgpu_dispatch.h \
 	$(CC) -m32 $(VM_CFLAGS) -Wno-pointer-to-int-cast $(HARNESS_INC) \
 		-Iselftests/vgpu -static -pthread -o $@ $<
 
-vm-bin: $(VM_TESTS) $(VM_TESTS32) $(VM_TOOLS)
+# Workloads and vgpu-sim's output for them (selftests/vgpu/determinism.sh).
+$(BUILD)/vm-bin/workloads/.stamp: $(BUILD)/vgpu-sim scripts/make-vm-workloads \
+		scripts/gen-workloads.py $(wildcard examples/*.json)
+	@scripts/make-vm-workloads $(BUILD)/vm-bin/workloads
+	@touch $@
+
+vm-bin: $(VM_TESTS) $(VM_TESTS32) $(VM_PROGS) $(VM_TOOLS) \
+	$(BUILD)/vm-bin/workloads/.stamp
 
 # Host tools.
 $(BUILD)/vgpuctl: userspace/tools/vgpuctl.c $(OPT_LIB_OBJS) $(OPT_CORE_OBJS) \
@@ -226,6 +241,11 @@ check-debug: debug-kernel
 
 demo: deps ksrc
 	@scripts/demo.sh
+
+# Cost of SUBMIT and SUBMIT+WAIT against GET_INFO, in the VM (figures).
+bench-module: deps ksrc
+	@$(MAKE) --no-print-directory vm-bin
+	@scripts/vm-run --timeout 600 vgpu_bench 5000
 
 # Interactive shell in the VM with the module loaded (for developers).
 vm-shell: deps

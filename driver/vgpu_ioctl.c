@@ -21,11 +21,11 @@
 
 /* uapi rule 1: every struct a multiple of 8 bytes, sizes pinned. */
 static_assert(sizeof(struct vgpu_dev_config) == 80);
-static_assert(sizeof(struct vgpu_info) == 160);
+static_assert(sizeof(struct vgpu_info) == 176);
 static_assert(sizeof(struct vgpu_submit_desc) == VGPU_SUBMIT_DESC_SIZE_VER0);
 static_assert(sizeof(struct vgpu_submit) == VGPU_SUBMIT_SIZE_VER0);
 static_assert(sizeof(struct vgpu_wait) == VGPU_WAIT_SIZE_VER0);
-static_assert(sizeof(struct vgpu_kernel_query) == VGPU_KERNEL_QUERY_SIZE_VER0);
+static_assert(sizeof(struct vgpu_kernel_query) == 72);
 static_assert(sizeof(struct vgpu_kernel_cancel) == VGPU_KERNEL_CANCEL_SIZE_VER0);
 static_assert(sizeof(struct vgpu_gate) == VGPU_GATE_SIZE_VER0);
 static_assert(sizeof(struct vgpu_channel_create) == VGPU_CHANNEL_CREATE_SIZE_VER0);
@@ -105,7 +105,9 @@ static int vgpu_ioctl_get_info(struct vgpu_file *vf, void *arg)
 	info->live_channels = vdev->nr_channels;
 	mutex_unlock(&vdev->lock);
 	mutex_lock(&vdev->sched.lock);
-	info->live_kernels = vdev->sched.nr_live;
+	info->live_kernels = atomic_read(&vdev->sched.nr_unfinished);
+	info->cycle = vdev->sched.gpu->now;
+	info->trace_hash = vgpu_gpu_trace_hash(vdev->sched.gpu);
 	mutex_unlock(&vdev->sched.lock);
 	return 0;
 }

@@ -479,7 +479,8 @@ int vgpu_ioctl_query(struct vgpu_file *vf, void *arg)
 	if (flags & ~VGPU_QUERY_FLAGS_ALL)
 		return -EINVAL;
 	if (q->state || q->error || q->t_submit || q->t_dispatch ||
-	    q->t_complete || q->blocks_done || q->preemptions || q->user_data)
+	    q->t_complete || q->blocks_done || q->preemptions || q->user_data ||
+	    q->t_start)
 		return -EINVAL;
 
 	mutex_lock(&vf->lock);
@@ -498,6 +499,7 @@ int vgpu_ioctl_query(struct vgpu_file *vf, void *arg)
 	q->t_dispatch = ko->k.t_dispatch;
 	q->t_complete = vgpu_gpu_kernel_finished(&ko->k) ? ko->k.t_end :
 			VGPU_NO_CYCLE;
+	q->t_start = ko->k.t_start;
 	q->blocks_done = ko->k.state == VGPU_KS_DONE ? ko->k.grid :
 			 min(ko->k.done_units, ko->k.grid);
 	q->preemptions = ko->k.preempted;

@@ -9,6 +9,7 @@
 #include <linux/kthread.h>
 #include <linux/math64.h>
 #include <linux/mm.h>
+#include <linux/module.h>
 #include <linux/sched.h>
 #include <linux/slab.h>
 #include <linux/timekeeping.h>
@@ -67,6 +68,43 @@ int vgpu_sched_policy_set_locked(struct vgpu_sched *s, const char *name)
 }
 
 /**
+ * vgpu_dispatch_policy_register() - add an SM-choice policy (SPEC F27)
+ * @pol: the policy; its name must be unique; it stays registered until
+ *	vgpu_dispatch_policy_unregister() and the module that owns it must
+ *	not unload while a device created with it exists
+ *
+ * Another module can thus register its own policy, the way TCP congestion
+ * control algorithms or I/O schedulers register; devices select it by name
+ * (new_device policy=NAME).
+ *
+ * Return: 0, or -EEXIST for a name already registered.
+ */
+int vgpu_dispatch_policy_register(struct vgpu_policy *pol)
+{
+	int ret;
+
+	vgpu_policies_init();
+	mutex_lock(&vgpu_policies_lock);
+	ret = vgpu_policy_register(&vgpu_policies, pol);
+	mutex_unlock(&vgpu_policies_lock);
+	return ret;
+}
+EXPORT_SYMBOL_GPL(vgpu_dispatch_policy_register);
+
+/**
+ * vgpu_dispatch_policy_unregister() - remove a policy added with
+ * vgpu_dispatch_policy_register()
+ * @pol: the policy
+ */
+void vgpu_dispatch_policy_unregister(struct vgpu_policy *pol)
+{
+	mutex_lock(&vgpu_policies_lock);
+	vgpu_policy_unregister(pol);
+	mutex_unlock(&vgpu_policies_lock);
+}
+EXPORT_SYMBOL_GPL(vgpu_dispatch_policy_unregister);
+
+/**
  * vgpu_sched_opts_default() - default scheduling options of a device
  * @o: options to fill
  * @cfg: the device configuration
@@ -113,14 +151,16 @@ static void vgpu_sched_kick_locked(struct vgpu_sched *s)
 }
 
 /*
- * A kernel left the core: wake its waiters.  The kobj stays allocated while
- * its handle exists.
+ * A kernel left the core (or never entered it): wake its waiters.  The kobj
+ * stays allocated while its handle exists.
  */
 static void vgpu_sched_retire_locked(struct vgpu_sched *s, struct vgpu_kobj *ko)
 {
 	lockdep_assert_held(&s->lock);
 	list_del_init(&ko->live_node);
-	s->nr_live--;
+	if (ko->linked)
+		s->nr_live--;
+	atomic_dec(&s->nr_unfinished);
 	if (ko->k.state == VGPU_KS_DONE)
 		s->stats.completed++;
 	else
@@ -129,6 +169,41 @@ static void vgpu_sched_retire_locked(struct vgpu_sched *s, struct vgpu_kobj *ko)
 	/* pairs with vgpu_kobj_finished(): the state above is visible first */
 	smp_store_release(&ko->finished, true);
 	wake_up_all(&s->done_wq);
+}
+
+/*
+ * Hand the kernels SUBMIT queued to the core, in submission order: their
+ * arrival counts from the clock now (the gate holds it still), their ids
+ * follow submission order (F51: the same ids as vgpu-sim gives them).
+ */
+static void vgpu_sched_link_locked(struct vgpu_sched *s)
+{
+	struct vgpu_gpu *g = s->gpu;
+	struct vgpu_kobj *ko, *tmp;
+	LIST_HEAD(batch);
+	int ret;
+
+	lockdep_assert_held(&s->lock);
+	spin_lock(&s->incoming_lock);
+	list_splice_init(&s->incoming, &batch);
+	spin_unlock(&s->incoming_lock);
+	list_for_each_entry_safe(ko, tmp, &batch, live_node) {
+		list_del_init(&ko->live_node);
+		ko->k.arrival += g->now;
+		ko->k.id = s->next_id++;
+		ret = vgpu_gpu_submit(g, &ko->k);
+		/* vgpu_kobj_create() made every check of the core: cannot fail */
+		if (WARN_ON(ret)) {
+			ko->k.state = VGPU_KS_CANCELLED;
+			ko->error = ret;
+			vgpu_sched_retire_locked(s, ko);
+			continue;
+		}
+		ko->linked = true;
+		list_add_tail(&ko->live_node, &s->live);
+		s->nr_live++;
+		s->stats.submitted++;
+	}
 }
 
 /**
@@ -143,7 +218,15 @@ void vgpu_sched_cancel_locked(struct vgpu_sched *s, struct vgpu_kobj *ko,
 	lockdep_assert_held(&s->lock);
 	if (ko->finished)
 		return;
-	vgpu_gpu_cancel(s->gpu, &ko->k);
+	if (ko->linked) {
+		vgpu_gpu_cancel(s->gpu, &ko->k);
+	} else {
+		/* still queued by SUBMIT: it never reaches the core */
+		spin_lock(&s->incoming_lock);
+		list_del_init(&ko->live_node);
+		spin_unlock(&s->incoming_lock);
+		ko->k.state = VGPU_KS_CANCELLED;
+	}
 	ko->error = error;
 	vgpu_sched_retire_locked(s, ko);
 }
@@ -183,28 +266,85 @@ static void vgpu_sched_pace(struct vgpu_sched *s, u64 now_cycle)
 	schedule_hrtimeout(&t, HRTIMER_MODE_ABS);
 }
 
-/* One epoch (F51); returns with s->lock released. */
+static bool vgpu_worker_idle(struct vgpu_sched *s, struct vgpu_worker *w)
+{
+	u32 i;
+
+	for (i = w->first_sm; i < w->first_sm + w->nsm; i++)
+		if (!vgpu_gpu_sm_empty(s->gpu, i))
+			return false;
+	return true;
+}
+
+/*
+ * Advance every SM by one epoch.  Worker 0 is the controller thread itself;
+ * a worker whose SMs are all empty is not woken (the controller advances
+ * them, which costs next to nothing), and when at most one worker has work
+ * the controller runs the whole epoch alone: a hand-off between threads
+ * costs more than a short epoch.  Which thread advances an SM never changes
+ * the results (F51).
+ */
+static void vgpu_sched_advance(struct vgpu_sched *s)
+{
+	struct vgpu_worker *w;
+	u32 i, busy = 0, kicked = 0;
+
+	for (i = 0; i < s->nworkers; i++) {
+		w = &s->workers[i];
+		w->kick = !vgpu_worker_idle(s, w);
+		busy += w->kick;
+	}
+	if (busy > 1) {
+		for (i = 1; i < s->nworkers; i++)
+			kicked += s->workers[i].kick;
+	}
+	if (kicked) {
+		reinit_completion(&s->epoch_done);
+		atomic_set(&s->pending, kicked);
+		/* workers read the core only after seeing the new epoch */
+		smp_store_release(&s->epoch, s->epoch + 1);
+		for (i = 1; i < s->nworkers; i++)
+			if (s->workers[i].kick)
+				wake_up(&s->workers[i].wq);
+	}
+	for (i = 0; i < s->nworkers; i++) {
+		w = &s->workers[i];
+		if (!kicked || !i || !w->kick)
+			vgpu_gpu_advance_range(s->gpu, w->first_sm, w->nsm);
+	}
+	if (kicked)
+		wait_for_completion(&s->epoch_done);
+}
+
+/*
+ * One epoch (F51); returns with s->lock released.  The core sees the same
+ * sequence of calls as in vgpu-sim (dispatch, advance, dispatch, ...): a
+ * dispatch right after each advance collects that epoch's completions, so
+ * waiters wake one epoch earlier than if it waited for the next round.
+ */
 static void vgpu_sched_epoch(struct vgpu_sched *s)
 {
 	struct vgpu_gpu *g = s->gpu;
+	u32 before = s->nr_live;
 	u64 now;
-	u32 i;
 
 	mutex_lock(&s->lock);
+	vgpu_sched_link_locked(s);
+	s->work = vgpu_sched_busy_locked(s);
 	if (!s->work) {
 		mutex_unlock(&s->lock);
 		return;
 	}
-	vgpu_gpu_dispatch(g);
-	vgpu_sched_reap_locked(s);
+	/* this boundary has not seen a dispatch, or new kernels came in */
+	if (!s->dispatched || s->nr_live > before) {
+		vgpu_gpu_dispatch(g);
+		vgpu_sched_reap_locked(s);
+	}
 
-	reinit_completion(&s->epoch_done);
-	atomic_set(&s->pending, s->nworkers);
-	/* workers read the core only after seeing the new epoch */
-	smp_store_release(&s->epoch, s->epoch + 1);
-	for (i = 0; i < s->nworkers; i++)
-		wake_up(&s->workers[i].wq);
-	wait_for_completion(&s->epoch_done);
+	vgpu_sched_advance(s);
+	vgpu_gpu_dispatch(g);
+	s->dispatched = true;
+	vgpu_sched_reap_locked(s);
 
 	s->stats.epochs++;
 	s->work = vgpu_sched_busy_locked(s);
@@ -222,8 +362,8 @@ static int vgpu_sched_ctl_fn(void *arg)
 	while (!kthread_should_stop()) {
 		/* the debugfs hang knob holds the controller (vgpu_obs.h) */
 		wait_event_idle(s->ctl_wq,
-				(READ_ONCE(s->work) && !vgpu_obs_hung(s)) ||
-				kthread_should_stop());
+				((READ_ONCE(s->work) || !list_empty(&s->incoming)) &&
+				 !vgpu_obs_hung(s)) || kthread_should_stop());
 		if (kthread_should_stop())
 			break;
 		vgpu_sched_epoch(s);
@@ -238,7 +378,7 @@ static int vgpu_sched_worker_fn(void *arg)
 	struct vgpu_sched *s = w->sched;
 
 	for (;;) {
-		/* acquire pairs with the release in vgpu_sched_epoch() */
+		/* acquire pairs with the release in vgpu_sched_advance() */
 		wait_event_idle(w->wq, smp_load_acquire(&s->epoch) != w->seen ||
 				kthread_should_stop());
 		if (kthread_should_stop())
@@ -271,8 +411,14 @@ static int vgpu_sched_start_workers(struct vgpu_sched *s)
 		w->sched = s;
 		w->first_sm = first;
 		w->nsm = per + (i < extra ? 1 : 0);
+		w->cpu = cpu;
 		first += w->nsm;
 		init_waitqueue_head(&w->wq);
+		cpu = cpumask_next(cpu, cpu_online_mask);
+		if (cpu >= nr_cpu_ids)
+			cpu = cpumask_first(cpu_online_mask);
+		if (!i)
+			continue;	/* worker 0 is the controller thread */
 		w->task = kthread_create(vgpu_sched_worker_fn, w, "vgpu%u/w%u",
 					 s->vdev->index, i);
 		if (IS_ERR(w->task)) {
@@ -282,10 +428,7 @@ static int vgpu_sched_start_workers(struct vgpu_sched *s)
 			return ret;
 		}
 		/* bound to one CPU each, round-robin over the online ones (F50) */
-		set_cpus_allowed_ptr(w->task, cpumask_of(cpu));
-		cpu = cpumask_next(cpu, cpu_online_mask);
-		if (cpu >= nr_cpu_ids)
-			cpu = cpumask_first(cpu_online_mask);
+		set_cpus_allowed_ptr(w->task, cpumask_of(w->cpu));
 		wake_up_process(w->task);
 	}
 	return 0;
@@ -331,6 +474,9 @@ int vgpu_sched_init(struct vgpu_sched *s, struct vgpu_device *vdev,
 	init_waitqueue_head(&s->done_wq);
 	init_completion(&s->epoch_done);
 	INIT_LIST_HEAD(&s->live);
+	INIT_LIST_HEAD(&s->incoming);
+	spin_lock_init(&s->incoming_lock);
+	atomic_set(&s->nr_unfinished, 0);
 	vgpu_policies_init();
 
 	ret = vgpu_gpu_params_validate(&s->opts.params, cfg, &bad);
@@ -372,12 +518,15 @@ int vgpu_sched_init(struct vgpu_sched *s, struct vgpu_device *vdev,
 	ret = vgpu_sched_start_workers(s);
 	if (ret)
 		goto err_threads;
-	s->ctl = kthread_run(vgpu_sched_ctl_fn, s, "vgpu%u/ctl", vdev->index);
+	/* the controller also advances worker 0's SMs, on worker 0's CPU */
+	s->ctl = kthread_create(vgpu_sched_ctl_fn, s, "vgpu%u/ctl", vdev->index);
 	if (IS_ERR(s->ctl)) {
 		ret = PTR_ERR(s->ctl);
 		s->ctl = NULL;
 		goto err_threads;
 	}
+	set_cpus_allowed_ptr(s->ctl, cpumask_of(s->workers[0].cpu));
+	wake_up_process(s->ctl);
 	return 0;
 
 err_threads:
@@ -417,7 +566,7 @@ void vgpu_sched_stop(struct vgpu_sched *s)
 void vgpu_sched_fini(struct vgpu_sched *s)
 {
 	vgpu_sched_stop_threads(s);
-	WARN_ON(!list_empty(&s->live));
+	WARN_ON(!list_empty(&s->live) || !list_empty(&s->incoming));
 	kfree(s->workers);
 	vgpu_gpu_fini(s->gpu);
 	bitmap_free(s->chan_ids);
@@ -467,42 +616,35 @@ void vgpu_sched_channel_remove(struct vgpu_sched *s, u32 core_ch)
 }
 
 /**
- * vgpu_sched_submit() - submit kernels, all or nothing
+ * vgpu_sched_submit() - queue kernels for the core, all or nothing
  * @s: the scheduler
- * @kobjs: the kernels, their descriptors filled except id and arrival,
- *	whose @arrival field holds the delay after now
+ * @kobjs: the kernels, every core check made (vgpu_kobj_create()); their
+ *	@arrival field holds the delay after the clock at which the controller
+ *	hands them to the core
  * @n: how many
  *
- * Return: 0, -EAGAIN when the device's queue is full, or the core's
- * verdict on a descriptor (-EINVAL, -E2BIG: never fits an SM).
+ * SUBMIT does not wait for the controller: the kernels go on a queue the
+ * controller empties into the core before its next dispatch (and at once
+ * when it is idle).  So a submission never waits for an epoch to end.
+ *
+ * Return: 0, or -EAGAIN when the device's queue is full.
  */
 int vgpu_sched_submit(struct vgpu_sched *s, struct vgpu_kobj **kobjs, u32 n)
 {
-	struct vgpu_gpu *g = s->gpu;
 	u32 i;
-	int ret;
 
-	mutex_lock(&s->lock);
-	if (s->nr_live + n > s->vdev->limits.queued ||
-	    vgpu_obs_should_fail(&s->vdev->obs.fail_submit)) {
-		ret = -EAGAIN;
-		goto out;
+	if (vgpu_obs_should_fail(&s->vdev->obs.fail_submit))
+		return -EAGAIN;
+	if (atomic_add_return(n, &s->nr_unfinished) > s->vdev->limits.queued) {
+		atomic_sub(n, &s->nr_unfinished);
+		return -EAGAIN;
 	}
-	for (i = 0; i < n; i++) {
-		kobjs[i]->k.arrival += g->now;
-		kobjs[i]->k.id = s->next_id++;
-		ret = vgpu_gpu_submit(g, &kobjs[i]->k);
-		/* vgpu_kobj_create() checked all the core checks: cannot fail */
-		WARN_ON(ret);
-		list_add_tail(&kobjs[i]->live_node, &s->live);
-		s->nr_live++;
-		s->stats.submitted++;
-	}
-	vgpu_sched_kick_locked(s);
-	ret = 0;
-out:
-	mutex_unlock(&s->lock);
-	return ret;
+	spin_lock(&s->incoming_lock);
+	for (i = 0; i < n; i++)
+		list_add_tail(&kobjs[i]->live_node, &s->incoming);
+	spin_unlock(&s->incoming_lock);
+	wake_up(&s->ctl_wq);
+	return 0;
 }
 
 /**

@@ -10,14 +10,19 @@
  * worker bound to a CPU and owning a fixed, contiguous range of SMs (F50).
  * An epoch (F51) is:
  *
- *	controller: lock; vgpu_gpu_dispatch(); kick the workers
+ *	controller: lock; hand queued kernels to the core; kick the workers
  *	workers:    vgpu_gpu_advance_range() over their own SMs, in parallel
- *	controller: wait for every worker; account completions and hangs;
- *	            unlock
+ *	            (worker 0 is the controller thread itself; workers
+ *	            without work are not woken, see vgpu_sched_advance())
+ *	controller: wait for every worker; vgpu_gpu_dispatch() at the new
+ *	            boundary; account completions and hangs; unlock
  *
  * The controller holds &vgpu_sched.lock for the whole epoch, so ioctls that
- * change the core (submit, cancel, gate, channels) happen only between two
- * epochs, and the workers, which take no lock, only touch their own SMs.
+ * change the core (cancel, gate, channels) and snapshots (debugfs, netlink)
+ * happen only between two epochs, and the workers, which take no lock, only
+ * touch their own SMs.  SUBMIT does not wait for that: it puts its kernels
+ * on &vgpu_sched.incoming (a spinlock) and the controller hands them to the
+ * core at the next boundary, or at once when it is idle.
  * The core's results do not depend on how SMs are spread over workers.
  * With nothing queued or resident the controller sleeps on @ctl_wq and the
  * workers on their own wait queues: an idle device uses no CPU.
@@ -27,7 +32,8 @@
  *
  * Lock order (outer first): vgpu_file.lock, vgpu_sched.lock,
  * vgpu_device.lock; vgpu_policies_lock (vgpu_sched.c) nests inside
- * vgpu_sched.lock (vgpu_sched_policy_set_locked()).
+ * vgpu_sched.lock (vgpu_sched_policy_set_locked()); vgpu_sched.incoming_lock
+ * (a spinlock) is innermost.
  */
 #ifndef VGPU_SCHED_H
 #define VGPU_SCHED_H
@@ -36,6 +42,7 @@
 #include <linux/kref.h>
 #include <linux/list.h>
 #include <linux/mutex.h>
+#include <linux/spinlock.h>
 #include <linux/types.h>
 #include <linux/wait.h>
 
@@ -66,19 +73,24 @@ struct vgpu_sched_opts {
 
 /**
  * struct vgpu_worker - one worker thread (F50)
- * @task: the thread
+ * @task: the thread (NULL for worker 0: the controller thread does its
+ *	share)
  * @sched: its scheduler
+ * @cpu: the CPU it is bound to
  * @first_sm: first SM it owns
  * @nsm: SMs it owns
  * @seen: last epoch it ran
+ * @kick: its SMs have work in the current epoch; controller only
  * @wq: where it sleeps between epochs
  */
 struct vgpu_worker {
 	struct task_struct *task;
 	struct vgpu_sched *sched;
+	unsigned int cpu;
 	u32 first_sm;
 	u32 nsm;
 	unsigned long seen;
+	bool kick;
 	wait_queue_head_t wq;
 };
 
@@ -114,14 +126,20 @@ struct vgpu_sched_stats {
  * @pending: workers still running the current epoch
  * @epoch_done: completed by the last worker of an epoch
  * @done_wq: WAIT and poll() sleep here; woken at every kernel completion
- * @live: submitted, unfinished kernels (&vgpu_kobj.live_node); protected
- *	by @lock
+ * @live: kernels handed to the core and unfinished (&vgpu_kobj.live_node);
+ *	protected by @lock
  * @nr_live: entries in @live; protected by @lock
+ * @incoming: kernels SUBMIT queued for the controller to hand to the core
+ *	(&vgpu_kobj.live_node); protected by @incoming_lock
+ * @incoming_lock: protects @incoming; innermost lock
+ * @nr_unfinished: kernels submitted and not finished, queued ones included
  * @gate_holds: files holding the gate (F52); protected by @lock
  * @chan_ids: core channel numbers in use; protected by @lock
  * @next_id: kernel id for the next submission; protected by @lock
  * @stats: counters; protected by @lock
  * @work: something is queued or resident; written under @lock
+ * @dispatched: the core has dispatched at the current boundary and the SMs
+ *	have not moved since; protected by @lock
  * @paced_start_ns: wall time of the paced clock's origin
  * @paced_start_cycle: virtual cycle of the paced clock's origin
  */
@@ -141,11 +159,15 @@ struct vgpu_sched {
 	wait_queue_head_t done_wq;
 	struct list_head live;
 	u32 nr_live;
+	struct list_head incoming;
+	spinlock_t incoming_lock; /* protects @incoming */
+	atomic_t nr_unfinished;
 	u32 gate_holds;
 	unsigned long *chan_ids;
 	u32 next_id;
 	struct vgpu_sched_stats stats;
 	bool work;
+	bool dispatched;
 	u64 paced_start_ns;
 	u64 paced_start_cycle;
 };
@@ -163,7 +185,9 @@ struct vgpu_sched {
  * @error: 0, -ECANCELED or -ETIMEDOUT; protected by &vgpu_sched.lock
  * @finished: the core is done with @k; set under &vgpu_sched.lock, read
  *	locklessly by waiters
- * @live_node: link in &vgpu_sched.live while unfinished
+ * @linked: handed to the core; protected by &vgpu_sched.lock
+ * @live_node: link in &vgpu_sched.incoming, then in &vgpu_sched.live while
+ *	unfinished
  * @ch_node: link in &vgpu_channel.kernels while the handle exists
  * @ref: the handle table holds one reference, every waiter one
  */
@@ -178,10 +202,14 @@ struct vgpu_kobj {
 	u64 timeout;
 	int error;
 	bool finished;
+	bool linked;
 	struct list_head live_node;
 	struct list_head ch_node;
 	struct kref ref;
 };
+
+int vgpu_dispatch_policy_register(struct vgpu_policy *pol);
+void vgpu_dispatch_policy_unregister(struct vgpu_policy *pol);
 
 void vgpu_sched_opts_default(struct vgpu_sched_opts *o,
 			     const struct vgpu_config *cfg);

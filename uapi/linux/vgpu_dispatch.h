@@ -119,6 +119,9 @@ struct vgpu_dev_config {
  * @workers: out: worker threads of the device (SPEC F50)
  * @live_channels: out: channels of every file right now
  * @live_kernels: out: unfinished kernels right now
+ * @cycle: out: the device's virtual clock (SPEC F51)
+ * @trace_hash: out: 64-bit hash of every scheduling event so far; the same
+ *	configuration and submissions give the same hash here and in vgpu-sim
  *
  * Fields after @config were appended after version 0 of the struct
  * (VGPU_INFO_SIZE_VER0); see the extension rule above.
@@ -144,6 +147,8 @@ struct vgpu_info {
 	__u32 workers;
 	__u32 live_channels;
 	__u32 live_kernels;
+	__u64 cycle;
+	__u64 trace_hash;
 };
 
 #define VGPU_INFO_SIZE_VER0	120
@@ -338,6 +343,7 @@ struct vgpu_wait {
  * @blocks_done: out: blocks completed
  * @preemptions: out: times one of its blocks was preempted
  * @user_data: out: as submitted
+ * @t_start: out: first warp start, or VGPU_NO_CYCLE
  */
 struct vgpu_kernel_query {
 	__u32 handle;
@@ -350,6 +356,7 @@ struct vgpu_kernel_query {
 	__u64 blocks_done;
 	__u64 preemptions;
 	__u64 user_data;
+	__u64 t_start;
 };
 
 #define VGPU_KERNEL_QUERY_SIZE_VER0	64

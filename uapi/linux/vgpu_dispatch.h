@@ -204,7 +204,7 @@ struct vgpu_channel_destroy {
 				 VGPU_KERNEL_THROTTLE | \
 				 VGPU_KERNEL_PRIORITY)
 
-#define VGPU_MAX_GRID		(1U << 20)	/* blocks of one kernel */
+#define VGPU_MAX_GRID		_BITUL(20)	/* blocks of one kernel */
 #define VGPU_MAX_SUBMIT		64		/* kernels of one SUBMIT */
 #define VGPU_MAX_WAIT		256		/* handles of one WAIT */
 

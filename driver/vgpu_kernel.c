@@ -242,8 +242,9 @@ err_free:
  * Return: 0; -EINVAL (flags, pads, count, desc_size, a descriptor or its
  * program); -EPERM (a privileged priority without CAP_SYS_NICE); -E2BIG (a
  * block that can never fit an SM, or unknown non-zero descriptor bytes);
- * -EFAULT; -ENOENT (a channel not of this file); -ENOSPC (kernel handles or program bytes of the file at their limit);
- * -EAGAIN (the device's queue is full); -ENOMEM.
+ * -EFAULT; -ENOENT (a channel not of this file); -ENOSPC (kernel handles
+ * or program bytes of the file at their limit); -EAGAIN (the device's
+ * queue is full); -ENOMEM.
  */
 int vgpu_ioctl_submit(struct vgpu_file *vf, void *arg)
 {

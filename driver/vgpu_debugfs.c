@@ -326,7 +326,8 @@ static void vgpu_dbg_mutexes(struct seq_buf *sb, struct vgpu_device *vdev,
 	u32 i, s, j, owner;
 	u64 m;
 
-	vgpu_dbg_puts(sb, "# sm slot kernel block | mutex:owner (- free) | fifo warp>mutex@owner\n");
+	vgpu_dbg_puts(sb, "# sm slot kernel block | mutex:owner (- free) | ");
+	vgpu_dbg_puts(sb, "fifo warp>mutex@owner\n");
 	for (i = 0; i < g->cfg.num_sms; i++) {
 		sm = &g->sm[i].sm;
 		for (m = sm->used; m; m &= m - 1) {

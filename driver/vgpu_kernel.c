@@ -222,6 +222,12 @@ static int vgpu_kobj_create(struct vgpu_file *vf,
 		      (d->flags & VGPU_KERNEL_THROTTLE ? VGPU_KF_THROTTLE : 0);
 	ko->k.quota = d->quota;
 	ko->k.arrival = d->arrival;	/* relative; vgpu_sched_submit() adds now */
+	/* until the controller hands it to the core, nothing has happened */
+	ko->k.state = VGPU_KS_NEW;
+	ko->k.t_submit = VGPU_GPU_NO_CYCLE;
+	ko->k.t_dispatch = VGPU_GPU_NO_CYCLE;
+	ko->k.t_start = VGPU_GPU_NO_CYCLE;
+	ko->k.t_end = VGPU_GPU_NO_CYCLE;
 	ko->k.prog = ko->prog;
 	ko->k.match = ko->match;
 	ko->k.n_insns = d->num_insns;

@@ -572,6 +572,47 @@ TEST_F(k, hang_cancels_only_its_channel)
 	EXPECT_EQ(0, q.error);
 }
 
+/*
+ * F52: a paced device maps virtual cycles to wall time.  At 1 kHz the long
+ * kernel (over 50,000 cycles) cannot be done 200 ms later, and the clock
+ * has moved by about 200 cycles, far below what a free-running device
+ * reaches; the free-running default device finishes the same kernel.
+ */
+TEST(paced_clock)
+{
+	struct vgpu_kernel_query q;
+	struct vgpu_info info;
+	__u32 ch = 0, h;
+	int fd;
+
+	ASSERT_EQ(0, vgpu_test_sysfs("/sys/bus/vgpu/new_device",
+				     "6 small clock=paced freq_khz=1"));
+	fd = vgpu_test_open(6);
+	ASSERT_LE(0, fd);
+	ASSERT_EQ(0, vgpu_test_channel(fd, 2, 0, &ch));
+	h = SUBMIT(fd, ch, vgpu_prog_long, 1);
+	ASSERT_NE(0, h);
+	EXPECT_EQ(ETIME, vgpu_test_wait(fd, &h, 1, 0,
+					vgpu_test_now_ns() + 200000000LL, NULL));
+	ASSERT_EQ(0, vgpu_test_query(fd, h, 0, &q));
+	EXPECT_EQ(VGPU_NO_CYCLE, q.t_complete);
+	info = vgpu_test_info(fd);
+	EXPECT_LT(info.cycle, 20000);
+	close(fd);
+	ASSERT_EQ(0, vgpu_test_sysfs("/sys/bus/vgpu/del_device", "6"));
+
+	fd = vgpu_test_open(0);
+	ASSERT_LE(0, fd);
+	ASSERT_EQ(0, vgpu_test_channel(fd, 2, 0, &ch));
+	h = SUBMIT(fd, ch, vgpu_prog_long, 1);
+	ASSERT_NE(0, h);
+	ASSERT_EQ(0, vgpu_test_wait(fd, &h, 1, 0, VGPU_WAIT_FOREVER, NULL));
+	ASSERT_EQ(0, vgpu_test_query(fd, h, 0, &q));
+	EXPECT_EQ(VGPU_KSTATE_DONE, q.state);
+	EXPECT_LT(50000, q.t_complete - q.t_start);
+	close(fd);
+}
+
 TEST_F(k, poll_reports_completion)
 {
 	struct pollfd p = { .fd = self->fd, .events = POLLIN };

@@ -376,7 +376,7 @@ struct vgpu_kernel_cancel {
 #define VGPU_KERNEL_CANCEL_SIZE_VER0	8
 
 /* struct vgpu_gate.op (SPEC F52) */
-#define VGPU_GATE_CLOSE		1	/* hold dispatch; the clock stops */
+#define VGPU_GATE_CLOSE		1	/* hold dispatch of new blocks */
 #define VGPU_GATE_OPEN		2	/* release this file's hold */
 
 /**
@@ -386,9 +386,11 @@ struct vgpu_kernel_cancel {
  * @cycle: out: the device's virtual clock after the operation
  *
  * The gate is closed while any file holds it (a file holds it at most
- * once); closing a file releases its hold.  Kernels submitted while it is
- * closed wait, and arrive relative to the held clock, so a harness can
- * submit a whole scenario and release it at once (reproducible batches).
+ * once); closing a file releases its hold.  While it is closed no new block
+ * is dispatched; blocks already on the SMs run on, and the virtual clock
+ * only moves while they do.  Kernels submitted meanwhile wait and arrive
+ * relative to the clock, so a harness can submit a whole scenario on an
+ * idle device and release it at once (reproducible batches).
  */
 struct vgpu_gate {
 	__u32 op;

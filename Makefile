@@ -39,8 +39,11 @@ SIM_SRCS	:= $(wildcard userspace/sim/*.c)
 SIM_HDRS	:= $(wildcard userspace/sim/*.h)
 CORE_TEST_SRCS	:= $(wildcard selftests/core/test_*.c)
 
+# libnl-3 / libnl-genl-3 (libvgpu's netlink part, userspace/lib/vgpu_nl.c).
+NL_CFLAGS	:= -I/usr/include/libnl3
+NL_LIBS		:= -lnl-genl-3 -lnl-3
 NATIVE_INC	:= -Iuserspace/shim -Idriver/core -Iuapi -Iuserspace/include \
-		   -Iuserspace/lib
+		   -Iuserspace/lib $(NL_CFLAGS)
 NATIVE_WARN	:= -Wall -Wextra -Wno-unused-parameter -Wno-sign-compare \
 		   -Wno-missing-field-initializers
 NATIVE_CFLAGS	:= -std=gnu11 -g $(NATIVE_WARN) $(NATIVE_INC) -D_GNU_SOURCE
@@ -58,15 +61,15 @@ OPT_SIM_OBJS	:= $(patsubst userspace/sim/%.c,$(BUILD)/opt/sim/%.o,$(SIM_SRCS))
 ASAN_SIM_OBJS	:= $(patsubst userspace/sim/%.c,$(BUILD)/asan/sim/%.o,$(SIM_SRCS))
 CORE_TESTS	:= $(patsubst selftests/core/%.c,$(BUILD)/asan/selftests/core/%,$(CORE_TEST_SRCS))
 
-NATIVE_LIBS	:= -lm -ljson-c
+NATIVE_LIBS	:= -ljson-c $(NL_LIBS) -lm
 
 .PHONY: all module native sim core-tests deps ksrc check check-core vm-bin tools \
 	checkpatch sparse check-vm check-debug debug-kernel demo clean netlink-spec \
-	install modules_install vm-shell bench-module
+	install modules_install vm-shell bench-module lib
 
 all: module native
 
-native: sim tools
+native: sim tools lib
 
 deps:
 	@scripts/install-deps.sh
@@ -139,13 +142,13 @@ $(BUILD)/vm-bin/%: selftests/vgpu/%.c uapi/linux/vgpu_dispatch.h \
 $(BUILD)/vm-bin/vgpuctl: userspace/tools/vgpuctl.c $(LIB_SRCS) $(CORE_SRCS) \
 		$(CORE_HDRS) $(LIB_HDRS)
 	@mkdir -p $(@D)
-	$(CC) $(VM_CFLAGS) -Iuserspace/shim -Idriver/core -static -o $@ \
+	$(CC) $(VM_CFLAGS) $(NL_CFLAGS) -Iuserspace/shim -Idriver/core -static -o $@ \
 		userspace/tools/vgpuctl.c $(LIB_SRCS) $(CORE_SRCS) $(NATIVE_LIBS)
 
 $(BUILD)/vm-bin/vgpu-sim: $(SIM_SRCS) $(LIB_SRCS) $(CORE_SRCS) $(CORE_HDRS) \
 		$(LIB_HDRS) $(SIM_HDRS)
 	@mkdir -p $(@D)
-	$(CC) $(VM_CFLAGS) -Iuserspace/shim -Idriver/core -Iuserspace/lib -static \
+	$(CC) $(VM_CFLAGS) $(NL_CFLAGS) -Iuserspace/shim -Idriver/core -Iuserspace/lib -static \
 		-o $@ $(SIM_SRCS) $(LIB_SRCS) $(CORE_SRCS) $(NATIVE_LIBS)
 
 VM_TOOLS	:= $(BUILD)/vm-bin/vgpuctl $(if $(SIM_SRCS),$(BUILD)/vm-bin/vgpu-sim)
@@ -185,12 +188,75 @@ $(BUILD)/vgpuctl: userspace/tools/vgpuctl.c $(OPT_LIB_OBJS) $(OPT_CORE_OBJS) \
 tools: $(BUILD)/vgpuctl
 
 # ---------------------------------------------------------------------------
+# libvgpu: libvgpu.so.0 (soname, export list userspace/lib/libvgpu.map),
+# libvgpu.a, libvgpu.pc; `make install PREFIX=... DESTDIR=...` installs them
+# with the public headers, vgpuctl, vgpu-sim and the man pages.
+# ---------------------------------------------------------------------------
+LIBVGPU_VERSION	:= 0.1.0
+LIBVGPU_SONAME	:= libvgpu.so.0
+PIC_CORE_OBJS	:= $(patsubst driver/core/%.c,$(BUILD)/pic/core/%.o,$(CORE_SRCS))
+LIBVGPU_OBJS	:= $(OPT_LIB_OBJS) $(PIC_CORE_OBJS)
+PREFIX		?= /usr/local
+LIBDIR		?= $(PREFIX)/lib
+INCLUDEDIR	?= $(PREFIX)/include
+BINDIR		?= $(PREFIX)/bin
+MANDIR		?= $(PREFIX)/share/man
+DESTDIR		?=
+
+$(BUILD)/pic/core/%.o: driver/core/%.c $(CORE_HDRS)
+	@mkdir -p $(@D)
+	$(CC) $(OPT_CFLAGS) -fPIC -c -o $@ $<
+
+$(BUILD)/lib/libvgpu.so.$(LIBVGPU_VERSION): $(LIBVGPU_OBJS) \
+		userspace/lib/libvgpu.map
+	@mkdir -p $(@D)
+	$(CC) -shared -Wl,-soname,$(LIBVGPU_SONAME) \
+		-Wl,--version-script=userspace/lib/libvgpu.map -Wl,-z,defs \
+		-o $@ $(LIBVGPU_OBJS) $(NATIVE_LIBS)
+	ln -sf libvgpu.so.$(LIBVGPU_VERSION) $(BUILD)/lib/$(LIBVGPU_SONAME)
+	ln -sf $(LIBVGPU_SONAME) $(BUILD)/lib/libvgpu.so
+
+$(BUILD)/lib/libvgpu.a: $(LIBVGPU_OBJS)
+	@mkdir -p $(@D)
+	rm -f $@
+	ar rcs $@ $^
+
+$(BUILD)/lib/libvgpu.pc: userspace/lib/libvgpu.pc.in
+	@mkdir -p $(@D)
+	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@LIBDIR@|$(LIBDIR)|' \
+		-e 's|@INCLUDEDIR@|$(INCLUDEDIR)|' \
+		-e 's|@VERSION@|$(LIBVGPU_VERSION)|' $< > $@
+
+lib: $(BUILD)/lib/libvgpu.so.$(LIBVGPU_VERSION) $(BUILD)/lib/libvgpu.a \
+	$(BUILD)/lib/libvgpu.pc
+
+install: lib tools sim
+	install -d $(DESTDIR)$(LIBDIR)/pkgconfig $(DESTDIR)$(INCLUDEDIR)/vgpu \
+		$(DESTDIR)$(INCLUDEDIR)/linux $(DESTDIR)$(BINDIR) \
+		$(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(MANDIR)/man3
+	install -m 0755 $(BUILD)/lib/libvgpu.so.$(LIBVGPU_VERSION) \
+		$(DESTDIR)$(LIBDIR)/
+	ln -sf libvgpu.so.$(LIBVGPU_VERSION) \
+		$(DESTDIR)$(LIBDIR)/$(LIBVGPU_SONAME)
+	ln -sf $(LIBVGPU_SONAME) $(DESTDIR)$(LIBDIR)/libvgpu.so
+	install -m 0644 $(BUILD)/lib/libvgpu.a $(DESTDIR)$(LIBDIR)/
+	install -m 0644 $(BUILD)/lib/libvgpu.pc $(DESTDIR)$(LIBDIR)/pkgconfig/
+	install -m 0644 userspace/include/vgpu/vgpu.h \
+		userspace/include/vgpu/vasm.h userspace/include/vgpu/metrics.h \
+		$(DESTDIR)$(INCLUDEDIR)/vgpu/
+	install -m 0644 uapi/linux/vgpu_dispatch.h uapi/linux/vgpu_netlink.h \
+		$(DESTDIR)$(INCLUDEDIR)/linux/
+	install -m 0755 $(BUILD)/vgpuctl $(BUILD)/vgpu-sim $(DESTDIR)$(BINDIR)/
+	install -m 0644 Documentation/man/vgpuctl.1 $(DESTDIR)$(MANDIR)/man1/
+	install -m 0644 Documentation/man/libvgpu.3 $(DESTDIR)$(MANDIR)/man3/
+
+# ---------------------------------------------------------------------------
 # The module.
 # ---------------------------------------------------------------------------
 module:
 	$(MAKE) -C $(KDIR) M=$(CURDIR) modules
 
-modules_install install: module
+modules_install: module
 	$(MAKE) -C $(KDIR) M=$(CURDIR) modules_install
 
 # ---------------------------------------------------------------------------

@@ -4,9 +4,12 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <poll.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <vgpu/vgpu.h>
@@ -89,7 +92,9 @@ const char *vgpu_strerror(int err)
 	case EACCES:
 		return "permission denied on the device node";
 	case EPERM:
-		return "operation not permitted (needs CAP_SYS_NICE or CAP_NET_ADMIN)";
+		return "operation not permitted (a high channel priority needs CAP_SYS_NICE, netlink CONFIG_SET needs CAP_NET_ADMIN, device instances need root)";
+	case EPROTONOSUPPORT:
+		return "no generic netlink family \"vgpu\" (is the module loaded? try: sudo modprobe vgpu_dispatch)";
 	case ENODEV:
 		return "the device has been removed";
 	case ETIME:
@@ -97,4 +102,199 @@ const char *vgpu_strerror(int err)
 	default:
 		return strerror(-err);
 	}
+}
+
+/**
+ * vgpu_channel_create() - VGPU_IOCTL_CHANNEL_CREATE
+ * @dev: the device
+ * @priority: 0 (highest) .. num_prios - 1
+ * @timeout_cycles: hang timeout of the channel's kernels, 0 = default
+ * @handle: the new channel's handle
+ *
+ * Return: 0 or a negative errno (-EPERM: a priority above default_prio
+ * needs CAP_SYS_NICE).
+ */
+int vgpu_channel_create(struct vgpu_dev *dev, unsigned int priority,
+			uint64_t timeout_cycles, uint32_t *handle)
+{
+	struct vgpu_channel_create cc;
+	int ret;
+
+	memset(&cc, 0, sizeof(cc));
+	cc.priority = priority;
+	cc.timeout_cycles = timeout_cycles;
+	ret = vgpu_ioctl(dev->fd, VGPU_IOCTL_CHANNEL_CREATE, &cc);
+	if (!ret)
+		*handle = cc.handle;
+	return ret;
+}
+
+/**
+ * vgpu_channel_destroy() - VGPU_IOCTL_CHANNEL_DESTROY
+ * @dev: the device
+ * @handle: a channel of this file; its unfinished kernels are cancelled
+ *
+ * Return: 0 or a negative errno.
+ */
+int vgpu_channel_destroy(struct vgpu_dev *dev, uint32_t handle)
+{
+	struct vgpu_channel_destroy cd = { .handle = handle };
+
+	return vgpu_ioctl(dev->fd, VGPU_IOCTL_CHANNEL_DESTROY, &cd);
+}
+
+/**
+ * vgpu_submit_batch() - VGPU_IOCTL_SUBMIT of several kernels
+ * @dev: the device
+ * @descs: @count descriptors; each handle field must be zero and is set
+ * @count: 1..VGPU_MAX_SUBMIT
+ *
+ * All or nothing: on error no kernel was submitted.
+ *
+ * Return: 0 or a negative errno.
+ */
+int vgpu_submit_batch(struct vgpu_dev *dev, struct vgpu_submit_desc *descs,
+		      unsigned int count)
+{
+	struct vgpu_submit sub;
+
+	memset(&sub, 0, sizeof(sub));
+	sub.count = count;
+	sub.desc_size = sizeof(*descs);
+	sub.descs = (uintptr_t)descs;
+	return vgpu_ioctl(dev->fd, VGPU_IOCTL_SUBMIT, &sub);
+}
+
+/**
+ * vgpu_submit() - VGPU_IOCTL_SUBMIT of one kernel
+ * @dev: the device
+ * @desc: the kernel; its handle field is set on success
+ *
+ * Return: 0 or a negative errno.
+ */
+int vgpu_submit(struct vgpu_dev *dev, struct vgpu_submit_desc *desc)
+{
+	return vgpu_submit_batch(dev, desc, 1);
+}
+
+/**
+ * vgpu_deadline_ns() - absolute CLOCK_MONOTONIC time for vgpu_wait()
+ * @rel_ns: nanoseconds from now; negative selects VGPU_WAIT_FOREVER
+ *
+ * Return: the deadline in ns.
+ */
+int64_t vgpu_deadline_ns(int64_t rel_ns)
+{
+	struct timespec ts;
+
+	if (rel_ns < 0)
+		return VGPU_WAIT_FOREVER;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (int64_t)ts.tv_sec * 1000000000LL + ts.tv_nsec + rel_ns;
+}
+
+/**
+ * vgpu_wait() - VGPU_IOCTL_WAIT
+ * @dev: the device
+ * @handles: @count kernel handles
+ * @count: 1..VGPU_MAX_WAIT
+ * @flags: VGPU_WAIT_ALL or 0 (any)
+ * @deadline_ns: absolute CLOCK_MONOTONIC deadline (vgpu_deadline_ns()) or
+ *	VGPU_WAIT_FOREVER
+ * @first: if not NULL, the index of the lowest finished kernel
+ *
+ * Interrupted by a signal the wait restarts with the same deadline.
+ *
+ * Return: 0, -ETIME at the deadline, or another negative errno.
+ */
+int vgpu_wait(struct vgpu_dev *dev, const uint32_t *handles,
+	      unsigned int count, unsigned int flags, int64_t deadline_ns,
+	      unsigned int *first)
+{
+	struct vgpu_wait w;
+	int ret;
+
+	memset(&w, 0, sizeof(w));
+	w.flags = flags;
+	w.count = count;
+	w.handles = (uintptr_t)handles;
+	w.timeout_ns = deadline_ns;
+	ret = vgpu_ioctl(dev->fd, VGPU_IOCTL_WAIT, &w);
+	if (!ret && first)
+		*first = w.first;
+	return ret;
+}
+
+/**
+ * vgpu_query() - VGPU_IOCTL_QUERY
+ * @dev: the device
+ * @handle: a kernel handle of this file
+ * @flags: VGPU_QUERY_RELEASE to free the handle of a finished kernel
+ * @q: state and virtual timestamps
+ *
+ * Return: 0 or a negative errno.
+ */
+int vgpu_query(struct vgpu_dev *dev, uint32_t handle, unsigned int flags,
+	       struct vgpu_kernel_query *q)
+{
+	memset(q, 0, sizeof(*q));
+	q->handle = handle;
+	q->flags = flags;
+	return vgpu_ioctl(dev->fd, VGPU_IOCTL_QUERY, q);
+}
+
+/**
+ * vgpu_cancel() - VGPU_IOCTL_CANCEL
+ * @dev: the device
+ * @handle: a kernel handle of this file (finished: no-op)
+ *
+ * Return: 0 or a negative errno.
+ */
+int vgpu_cancel(struct vgpu_dev *dev, uint32_t handle)
+{
+	struct vgpu_kernel_cancel c = { .handle = handle };
+
+	return vgpu_ioctl(dev->fd, VGPU_IOCTL_CANCEL, &c);
+}
+
+/**
+ * vgpu_gate() - VGPU_IOCTL_GATE
+ * @dev: the device
+ * @op: VGPU_GATE_CLOSE or VGPU_GATE_OPEN
+ * @cycle: if not NULL, the device clock after the operation
+ *
+ * Return: 0 or a negative errno.
+ */
+int vgpu_gate(struct vgpu_dev *dev, unsigned int op, uint64_t *cycle)
+{
+	struct vgpu_gate g = { .op = op };
+	int ret;
+
+	ret = vgpu_ioctl(dev->fd, VGPU_IOCTL_GATE, &g);
+	if (!ret && cycle)
+		*cycle = g.cycle;
+	return ret;
+}
+
+/**
+ * vgpu_poll() - wait until poll() reports a completion on the device
+ * @dev: the device
+ * @timeout_ms: as for poll(), -1 without a limit
+ *
+ * Return: 1 when a kernel of this file has finished, 0 on timeout, or a
+ * negative errno.
+ */
+int vgpu_poll(struct vgpu_dev *dev, int timeout_ms)
+{
+	struct pollfd p = { .fd = dev->fd, .events = POLLIN };
+	int ret;
+
+	do {
+		ret = poll(&p, 1, timeout_ms);
+	} while (ret < 0 && errno == EINTR);
+	if (ret < 0)
+		return -errno;
+	if (ret && (p.revents & (POLLERR | POLLHUP | POLLNVAL)))
+		return p.revents & POLLNVAL ? -EBADF : -ENODEV;
+	return ret ? 1 : 0;
 }

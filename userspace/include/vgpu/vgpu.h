@@ -4,11 +4,21 @@
  *
  * Every function returns 0 (or a non-negative value) on success and a
  * negative errno on failure; vgpu_strerror() turns it into a message.
+ * Documentation/man/libvgpu.3 describes the whole interface.
+ *
+ *  - devices: vgpu_dev_open(), vgpu_get_info(), the ioctl wrappers
+ *    (channels, submit, wait, query, cancel, gate) and vgpu_poll();
+ *  - device instances: vgpu_dev_add(), vgpu_dev_del() (/sys/bus/vgpu);
+ *  - the generic netlink family "vgpu" (libnl-3, libnl-genl-3):
+ *    vgpu_nl_open(), device list, statistics, configuration and events.
  */
 #ifndef VGPU_VGPU_H
 #define VGPU_VGPU_H
 
+#include <stddef.h>
+#include <stdint.h>
 #include <linux/vgpu_dispatch.h>
+#include <linux/vgpu_netlink.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -29,6 +39,171 @@ int vgpu_dev_open(unsigned int index, struct vgpu_dev *dev);
 void vgpu_dev_close(struct vgpu_dev *dev);
 int vgpu_get_info(struct vgpu_dev *dev, struct vgpu_info *info);
 const char *vgpu_strerror(int err);
+
+/* Channels, kernels and the gate (one wrapper per ioctl). */
+int vgpu_channel_create(struct vgpu_dev *dev, unsigned int priority,
+			uint64_t timeout_cycles, uint32_t *handle);
+int vgpu_channel_destroy(struct vgpu_dev *dev, uint32_t handle);
+int vgpu_submit(struct vgpu_dev *dev, struct vgpu_submit_desc *desc);
+int vgpu_submit_batch(struct vgpu_dev *dev, struct vgpu_submit_desc *descs,
+		      unsigned int count);
+int64_t vgpu_deadline_ns(int64_t rel_ns);
+int vgpu_wait(struct vgpu_dev *dev, const uint32_t *handles,
+	      unsigned int count, unsigned int flags, int64_t deadline_ns,
+	      unsigned int *first);
+int vgpu_query(struct vgpu_dev *dev, uint32_t handle, unsigned int flags,
+	       struct vgpu_kernel_query *q);
+int vgpu_cancel(struct vgpu_dev *dev, uint32_t handle);
+int vgpu_gate(struct vgpu_dev *dev, unsigned int op, uint64_t *cycle);
+int vgpu_poll(struct vgpu_dev *dev, int timeout_ms);
+
+/* Device instances (/sys/bus/vgpu/new_device, del_device; root only). */
+int vgpu_dev_add(unsigned int index, const char *options);
+int vgpu_dev_del(unsigned int index);
+int vgpu_dev_exists(unsigned int index);
+
+/* The generic netlink family "vgpu" (uapi/linux/vgpu_netlink.h). */
+struct vgpu_nl;
+
+#define VGPU_NL_MAX_WINDOWS	16
+#define VGPU_NL_NAME_LEN	32
+
+/**
+ * struct vgpu_nl_dev - one device as DEV_GET reports it
+ * @index: N of /dev/vgpuN
+ * @name: instance name
+ * @preset: preset name ("small", "a100", "h100", "custom")
+ * @num_sms: SMs
+ * @num_prios: priority levels
+ * @policy: SM-selection policy name
+ * @preempt: enum vgpu_preempt_mode
+ * @num_windows: entries in @windows (0: windows off)
+ * @windows: priority window lengths in cycles
+ * @epoch: cycles per epoch
+ * @timeout: default hang timeout of new channels in cycles
+ * @event_budget: events per epoch on the "events" group
+ * @clock: clock mode (0 free-running, 1 paced)
+ * @freq_khz: virtual frequency of the paced clock
+ * @task_slots: task table slots
+ */
+struct vgpu_nl_dev {
+	uint32_t index;
+	char name[VGPU_NL_NAME_LEN];
+	char preset[VGPU_NL_NAME_LEN];
+	uint32_t num_sms;
+	uint32_t num_prios;
+	char policy[VGPU_NL_NAME_LEN];
+	uint32_t preempt;
+	uint32_t num_windows;
+	uint32_t windows[VGPU_NL_MAX_WINDOWS];
+	uint32_t epoch;
+	uint64_t timeout;
+	uint32_t event_budget;
+	uint32_t clock;
+	uint32_t freq_khz;
+	uint32_t task_slots;
+};
+
+/**
+ * struct vgpu_nl_counters - one nest of counters (VGPU_A_STATS_*)
+ * @v: value of each counter, indexed by VGPU_A_STATS_*
+ * @present: bit i set when counter i was in the message
+ */
+struct vgpu_nl_counters {
+	uint64_t v[VGPU_A_STATS_MAX + 1];
+	uint64_t present;
+};
+
+/**
+ * struct vgpu_nl_stats - STATS_GET of one device
+ * @dev: device counters
+ * @sm: per-SM counters (@n_sm), ordered by ID
+ * @n_sm: entries in @sm
+ * @prio: per-priority counters (@n_prio)
+ * @n_prio: entries in @prio
+ * @chan: per-channel counters (@n_chan), channels in use
+ * @n_chan: entries in @chan
+ */
+struct vgpu_nl_stats {
+	struct vgpu_nl_counters dev;
+	struct vgpu_nl_counters *sm;
+	unsigned int n_sm;
+	struct vgpu_nl_counters *prio;
+	unsigned int n_prio;
+	struct vgpu_nl_counters *chan;
+	unsigned int n_chan;
+};
+
+/* struct vgpu_nl_config.set: which fields CONFIG_SET changes. */
+#define VGPU_NL_SET_POLICY	(1u << 0)
+#define VGPU_NL_SET_PREEMPT	(1u << 1)
+#define VGPU_NL_SET_WINDOWS	(1u << 2)
+#define VGPU_NL_SET_TIMEOUT	(1u << 3)
+#define VGPU_NL_SET_BUDGET	(1u << 4)
+
+/**
+ * struct vgpu_nl_config - a CONFIG_SET request
+ * @set: VGPU_NL_SET_* of the fields to change
+ * @policy: SM-selection policy name
+ * @preempt: enum vgpu_preempt_mode
+ * @num_windows: entries in @windows (0 turns windows off)
+ * @windows: window lengths, non-increasing
+ * @timeout: default hang timeout in cycles
+ * @event_budget: events per epoch
+ */
+struct vgpu_nl_config {
+	unsigned int set;
+	char policy[VGPU_NL_NAME_LEN];
+	uint32_t preempt;
+	uint32_t num_windows;
+	uint32_t windows[VGPU_NL_MAX_WINDOWS];
+	uint64_t timeout;
+	uint32_t event_budget;
+};
+
+/**
+ * struct vgpu_nl_ev - one message of the "events" group
+ * @dev: device index
+ * @type: enum vgpu_nl_event
+ * @seq: per-device sequence number (gaps: events dropped)
+ * @cycle: virtual cycle
+ * @kernel: core kernel id
+ * @block: block index, or UINT32_MAX
+ * @sm: SM, or UINT32_MAX
+ * @prio: priority, or UINT32_MAX
+ */
+struct vgpu_nl_ev {
+	uint32_t dev;
+	uint32_t type;
+	uint64_t seq;
+	uint64_t cycle;
+	uint32_t kernel;
+	uint32_t block;
+	uint32_t sm;
+	uint32_t prio;
+};
+
+typedef int (*vgpu_nl_event_fn)(const struct vgpu_nl_ev *ev, void *arg);
+
+int vgpu_nl_open(struct vgpu_nl **nlp);
+void vgpu_nl_close(struct vgpu_nl *nl);
+int vgpu_nl_dev_get(struct vgpu_nl *nl, unsigned int index,
+		    struct vgpu_nl_dev *dev);
+int vgpu_nl_dev_list(struct vgpu_nl *nl, struct vgpu_nl_dev *devs,
+		     unsigned int max);
+int vgpu_nl_stats_get(struct vgpu_nl *nl, unsigned int index,
+		      struct vgpu_nl_stats *st);
+void vgpu_nl_stats_free(struct vgpu_nl_stats *st);
+int vgpu_nl_config_set(struct vgpu_nl *nl, unsigned int index,
+		       const struct vgpu_nl_config *cfg);
+int vgpu_nl_subscribe(struct vgpu_nl *nl, vgpu_nl_event_fn fn, void *arg);
+int vgpu_nl_event_fd(struct vgpu_nl *nl);
+int vgpu_nl_recv_events(struct vgpu_nl *nl, int timeout_ms);
+uint64_t vgpu_nl_overruns(struct vgpu_nl *nl);
+const char *vgpu_nl_stat_name(unsigned int attr);
+const char *vgpu_nl_event_name(unsigned int type);
+const char *vgpu_nl_preempt_name(unsigned int mode);
+int vgpu_nl_preempt_parse(const char *name);
 
 #ifdef __cplusplus
 }

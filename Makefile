@@ -151,7 +151,13 @@ $(BUILD)/vm-bin/vgpu-sim: $(SIM_SRCS) $(LIB_SRCS) $(CORE_SRCS) $(CORE_HDRS) \
 	$(CC) $(VM_CFLAGS) $(NL_CFLAGS) -Iuserspace/shim -Idriver/core -Iuserspace/lib -static \
 		-o $@ $(SIM_SRCS) $(LIB_SRCS) $(CORE_SRCS) $(NATIVE_LIBS)
 
-VM_TOOLS	:= $(BUILD)/vm-bin/vgpuctl $(if $(SIM_SRCS),$(BUILD)/vm-bin/vgpu-sim)
+# JSON checker for selftests/vgpu/vgpuctl.sh (the guest has no python).
+$(BUILD)/vm-bin/vgpu_jsoncheck: selftests/vgpu/vgpu_jsoncheck.c
+	@mkdir -p $(@D)
+	$(CC) $(VM_CFLAGS) -static -o $@ $< -ljson-c
+
+VM_TOOLS	:= $(BUILD)/vm-bin/vgpuctl $(if $(SIM_SRCS),$(BUILD)/vm-bin/vgpu-sim) \
+		   $(BUILD)/vm-bin/vgpu_jsoncheck
 
 # Programs run once per suite (smoketest) or by hand (benchmark).
 VM_PROGS	:= $(BUILD)/vm-bin/vgpu_smoke $(BUILD)/vm-bin/vgpu_bench

@@ -62,14 +62,20 @@ int vgpu_dev_add(unsigned int index, const char *options)
  *
  * Open files keep working until closed; their calls fail with -ENODEV.
  *
- * Return: 0 or a negative errno (-ENODEV or -ENOENT: no such device).
+ * Return: 0 or a negative errno: -ENODEV (no such device), -ENOENT (module
+ * not loaded), -EACCES (needs root).
  */
 int vgpu_dev_del(unsigned int index)
 {
 	char line[16];
+	int ret;
 
 	snprintf(line, sizeof(line), "%u\n", index);
-	return vgpu_sysfs_write("del_device", line);
+	ret = vgpu_sysfs_write("del_device", line);
+	/* the bus exists: ENOENT from the write means no such device */
+	if (ret == -ENOENT && access(VGPU_SYSFS_BUS, F_OK) == 0)
+		ret = -ENODEV;
+	return ret;
 }
 
 /**

@@ -1,0 +1,97 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# vgpuctl.sh - every vgpuctl command in the VM (SPEC F66, F67): help,
+# info, stats (JSON parsed by vgpu_jsoncheck), config, dev add/del/list,
+# run (its lines equal vgpu-sim run's, metrics included), trace (the
+# Chrome JSON parsed, its kernel slices counted against the run), top, and
+# the error messages.  Runs from /vgpu with the module loaded (device 0,
+# preset small); prints TAP.
+n=0
+fail=0
+T=$(mktemp -d)
+WL=/vgpu/bin/workloads
+ok() { n=$((n + 1)); echo "ok $n vgpuctl.$1"; }
+nok() {
+	n=$((n + 1)); fail=1; echo "not ok $n vgpuctl.$1"
+	[ -f "$T/out" ] && sed 's/^/# /' "$T/out"
+}
+# check NAME CMD...: CMD's exit status
+check() { name=$1; shift; if "$@"; then ok "$name"; else nok "$name"; fi; }
+has() { grep -q -e "$1" "$T/out"; }
+field() { sed -n "s/^$1=//p" "$2"; }
+
+echo "TAP version 13"
+echo "1..32"
+
+vgpuctl --help > "$T/out" 2>&1
+check help has '^usage: vgpuctl'
+for c in info stats config dev run trace top; do
+	vgpuctl "$c" --help > "$T/out" 2>&1 && has "^usage: vgpuctl \[-d N\] $c"
+	check "help_$c" test $? = 0
+done
+vgpuctl frobnicate > "$T/out" 2>&1
+check unknown_command test $? = 2
+
+vgpuctl info > "$T/out" 2>&1
+check info has '^device:     /dev/vgpu0$'
+vgpuctl -d 9 info > "$T/out" 2>&1
+check info_missing_device has 'does not exist: no such device instance'
+
+vgpuctl stats -j > "$T/stats.json" 2> "$T/out"
+vgpu_jsoncheck stats "$T/stats.json" > "$T/out" 2>&1
+check stats_json_parses has '^devs=1$'
+check stats_json_shape has '^dev=0 name=vgpu0 sms=4 prios=4 channels=0 '
+vgpuctl stats > "$T/out" 2>&1
+check stats_text has '^dev 0: vgpu0$'
+
+vgpuctl config preempt switch windows 2048,1024 > "$T/out" 2>&1
+check config_set has '^  preempt       switch$'
+check config_windows has '^  windows       2048,1024$'
+vgpuctl config preempt warp windows 4096,2048,1024,512 > /dev/null 2>&1
+vgpuctl config policy nope > "$T/out" 2>&1
+check config_bad_policy has "unknown policy 'nope'"
+if command -v setuidgid > /dev/null; then
+	setuidgid nobody vgpuctl config preempt drain > "$T/out" 2>&1
+	check config_needs_cap_net_admin has 'needs CAP_NET_ADMIN'
+else
+	ok "config_needs_cap_net_admin # SKIP no setuidgid"
+fi
+
+vgpuctl dev add 5 h100 policy=avail > "$T/out" 2>&1
+check dev_add test -c /dev/vgpu5
+vgpuctl dev list > "$T/out" 2>&1
+check dev_list has '^vgpu5 vgpu5 preset=h100 sms=132 policy=avail'
+vgpuctl dev add 5 > "$T/out" 2>&1
+check dev_add_exists has 'index is in use'
+vgpuctl dev del 5 > "$T/out" 2>&1
+check dev_del test ! -e /dev/vgpu5
+vgpuctl dev del 5 > "$T/out" 2>&1
+check dev_del_missing has 'no such device instance'
+
+# run: the same lines as vgpu-sim run, every metric included (F67)
+for m in drain switch; do
+	vgpuctl run --preempt $m "$WL/standard-mix.json" > "$T/run-$m" 2> "$T/out"
+	vgpu-sim run --preempt $m "$WL/standard-mix.json" > "$T/sim-$m" 2>&1
+	cp "$T/run-$m" "$T/out"
+	check "run_equals_sim_$m" cmp -s "$T/run-$m" "$T/sim-$m"
+done
+check run_metric_lines test "$(grep -c -E '^(stp|antt|fairness|preempt_latency_max)=' "$T/run-drain")" = 4
+
+# trace: one kernel slice per kernel of the run, every block dispatched
+vgpuctl -d 15 trace -o "$T/t.json" -- \
+	vgpuctl run --no-alone "$WL/fairness-mix.json" > "$T/run" 2> "$T/trace.err"
+check trace_exit test $? = 0
+vgpu_jsoncheck trace "$T/t.json" > "$T/out" 2>&1
+check trace_parses test $? = 0
+kernels=$(grep -c '^kernel=.*turnaround=' "$T/run")
+check trace_slices has "^slices=$kernels .* kernels=$kernels$"
+cp "$T/trace.err" "$T/out"
+check trace_nothing_lost has ', 0 lost, 0 overruns'
+
+vgpuctl top -n 2 -i 10 -b > "$T/out" 2>&1
+check top_twice test "$(grep -c '^vgpuctl top - /dev/vgpu0' "$T/out")" = 2
+check top_sms test "$(grep -c -E '^ +[0-3] +[0-9]+/32 ' "$T/out")" = 8
+
+rm -rf "$T"
+exit $fail

@@ -142,12 +142,8 @@ static void vgpu_sched_kick_locked(struct vgpu_sched *s)
 	bool was = s->work;
 
 	s->work = vgpu_sched_busy_locked(s);
-	if (s->work && !was) {
-		/* the paced clock restarts from here */
-		s->paced_start_ns = ktime_get_ns();
-		s->paced_start_cycle = s->gpu->now;
+	if (s->work && !was)
 		wake_up(&s->ctl_wq);
-	}
 }
 
 /*
@@ -332,8 +328,15 @@ static void vgpu_sched_epoch(struct vgpu_sched *s)
 	vgpu_sched_link_locked(s);
 	s->work = vgpu_sched_busy_locked(s);
 	if (!s->work) {
+		s->paced_idle = true;
 		mutex_unlock(&s->lock);
 		return;
+	}
+	if (s->paced_idle) {
+		/* the paced clock (F52) restarts from here after idle time */
+		s->paced_start_ns = ktime_get_ns();
+		s->paced_start_cycle = g->now;
+		s->paced_idle = false;
 	}
 	/* this boundary has not seen a dispatch, or new kernels came in */
 	if (!s->dispatched || s->nr_live > before) {
@@ -348,6 +351,8 @@ static void vgpu_sched_epoch(struct vgpu_sched *s)
 
 	s->stats.epochs++;
 	s->work = vgpu_sched_busy_locked(s);
+	if (!s->work)
+		s->paced_idle = true;
 	now = g->now;
 	mutex_unlock(&s->lock);
 
@@ -475,6 +480,7 @@ int vgpu_sched_init(struct vgpu_sched *s, struct vgpu_device *vdev,
 	init_completion(&s->epoch_done);
 	INIT_LIST_HEAD(&s->live);
 	INIT_LIST_HEAD(&s->incoming);
+	s->paced_idle = true;
 	spin_lock_init(&s->incoming_lock);
 	atomic_set(&s->nr_unfinished, 0);
 	vgpu_policies_init();

@@ -140,6 +140,8 @@ struct vgpu_sched_stats {
  * @work: something is queued or resident; written under @lock
  * @dispatched: the core has dispatched at the current boundary and the SMs
  *	have not moved since; protected by @lock
+ * @paced_idle: the device was idle since the paced clock's origin was set;
+ *	controller only
  * @paced_start_ns: wall time of the paced clock's origin
  * @paced_start_cycle: virtual cycle of the paced clock's origin
  */
@@ -168,6 +170,7 @@ struct vgpu_sched {
 	struct vgpu_sched_stats stats;
 	bool work;
 	bool dispatched;
+	bool paced_idle;
 	u64 paced_start_ns;
 	u64 paced_start_cycle;
 };

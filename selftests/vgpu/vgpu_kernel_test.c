@@ -254,6 +254,85 @@ TEST_F(k, desc_size_versioning)
 	EXPECT_EQ(E2BIG, vgpu_test_errno(ioctl(self->fd, VGPU_IOCTL_SUBMIT, &sub)));
 }
 
+/* Submit @n kernels of @p on @ch in batches; 0 or the first errno. */
+static int submit_many(int fd, __u32 ch, const struct vgpu_insn *p, __u32 len,
+		       __u32 n)
+{
+	struct vgpu_submit_desc d[VGPU_MAX_SUBMIT];
+	__u32 i, b;
+	int err;
+
+	while (n) {
+		b = n < VGPU_MAX_SUBMIT ? n : VGPU_MAX_SUBMIT;
+		for (i = 0; i < b; i++) {
+			VGPU_DESC(&d[i], ch, vgpu_prog_alu);
+			d[i].program = (uintptr_t)p;
+			d[i].num_insns = len;
+		}
+		err = vgpu_test_submit(fd, d, b);
+		if (err)
+			return err;
+		n -= b;
+	}
+	return 0;
+}
+
+/* Limits: kernel handles per file (ENOSPC), queued kernels per device (EAGAIN). */
+TEST(limits_kernels)
+{
+	int fd[3], i;
+	__u32 ch[3];
+	struct vgpu_info info;
+
+	for (i = 0; i < 3; i++) {
+		fd[i] = vgpu_test_open(0);
+		ASSERT_LE(0, fd[i]);
+		ASSERT_EQ(0, vgpu_test_channel(fd[i], 2, 0, &ch[i]));
+	}
+	info = vgpu_test_info(fd[0]);
+	ASSERT_EQ(4096, info.max_kernels_per_file);
+	ASSERT_EQ(8192, info.max_queued);
+	/* held by the gate, nothing finishes: every kernel stays queued */
+	ASSERT_EQ(0, vgpu_test_gate(fd[0], VGPU_GATE_CLOSE, NULL));
+	ASSERT_EQ(0, submit_many(fd[0], ch[0], vgpu_prog_alu, 4, 4096));
+	EXPECT_EQ(ENOSPC, submit_many(fd[0], ch[0], vgpu_prog_alu, 4, 1));
+	ASSERT_EQ(0, submit_many(fd[1], ch[1], vgpu_prog_alu, 4, 4096));
+	/* the device holds 8192 unfinished kernels now */
+	EXPECT_EQ(EAGAIN, submit_many(fd[2], ch[2], vgpu_prog_alu, 4, 1));
+	info = vgpu_test_info(fd[2]);
+	EXPECT_EQ(8192, info.live_kernels);
+	/* closing a file frees its share: room again */
+	close(fd[1]);
+	EXPECT_EQ(0, submit_many(fd[2], ch[2], vgpu_prog_alu, 4, 1));
+	close(fd[0]);
+	close(fd[2]);
+}
+
+/* Limit: program bytes per file (ENOSPC). */
+TEST(limits_program_bytes)
+{
+	static struct vgpu_insn big[VGPU_ISA_MAX_INSNS];
+	struct vgpu_info info;
+	__u32 ch = 0, n;
+	int fd, i;
+
+	for (i = 0; i < VGPU_ISA_MAX_INSNS - 1; i++)
+		big[i].op = VGPU_OP_ALU;
+	big[VGPU_ISA_MAX_INSNS - 1].op = VGPU_OP_EXIT;
+	fd = vgpu_test_open(0);
+	ASSERT_LE(0, fd);
+	ASSERT_EQ(0, vgpu_test_channel(fd, 2, 0, &ch));
+	info = vgpu_test_info(fd);
+	n = info.max_prog_bytes_per_file / sizeof(big);
+	ASSERT_EQ(512, n);
+	ASSERT_EQ(0, vgpu_test_gate(fd, VGPU_GATE_CLOSE, NULL));
+	ASSERT_EQ(0, submit_many(fd, ch, big, VGPU_ISA_MAX_INSNS, n));
+	EXPECT_EQ(ENOSPC, submit_many(fd, ch, big, VGPU_ISA_MAX_INSNS, 1));
+	/* a one-instruction program still fits in the handle limit, not bytes */
+	EXPECT_EQ(ENOSPC, submit_many(fd, ch, vgpu_prog_empty, 1, 1));
+	close(fd);
+}
+
 TEST_F(k, foreign_handles)
 {
 	int other = vgpu_test_open(0);

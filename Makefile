@@ -246,7 +246,10 @@ install: lib tools sim
 		$(DESTDIR)$(LIBDIR)/$(LIBVGPU_SONAME)
 	ln -sf $(LIBVGPU_SONAME) $(DESTDIR)$(LIBDIR)/libvgpu.so
 	install -m 0644 $(BUILD)/lib/libvgpu.a $(DESTDIR)$(LIBDIR)/
-	install -m 0644 $(BUILD)/lib/libvgpu.pc $(DESTDIR)$(LIBDIR)/pkgconfig/
+	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@LIBDIR@|$(LIBDIR)|' \
+		-e 's|@INCLUDEDIR@|$(INCLUDEDIR)|' \
+		-e 's|@VERSION@|$(LIBVGPU_VERSION)|' userspace/lib/libvgpu.pc.in \
+		> $(DESTDIR)$(LIBDIR)/pkgconfig/libvgpu.pc
 	install -m 0644 userspace/include/vgpu/vgpu.h \
 		userspace/include/vgpu/vasm.h userspace/include/vgpu/metrics.h \
 		$(DESTDIR)$(INCLUDEDIR)/vgpu/
@@ -271,7 +274,7 @@ modules_install: module
 # ---------------------------------------------------------------------------
 RESULTS := $(BUILD)/results
 
-check-core: deps core-tests sim
+check-core: deps core-tests sim lib tools
 	@scripts/run-core-tests $(RESULTS) $(CORE_TESTS)
 
 # checkpatch.pl types to ignore, each with the reason kernel macros force it.

@@ -12,6 +12,7 @@ qemu-system-x86 busybox-static cpio
 libnl-3-dev libnl-genl-3-dev libnl-utils libjson-c-dev
 sparse bc flex bison libelf-dev libssl-dev rsync
 clang libclang-rt-14-dev dkms python3 gcc-multilib
+gnuplot-nox python3-sphinx
 "
 
 missing=""

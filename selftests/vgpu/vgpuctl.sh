@@ -71,7 +71,7 @@ check dev_del_missing has 'no such device instance'
 
 # run: the same lines as vgpu-sim run, every metric included (F67)
 for m in drain switch; do
-	vgpuctl run --preempt $m "$WL/standard-mix.json" > "$T/run-$m" 2> "$T/out"
+	vgpuctl run -q --preempt $m "$WL/standard-mix.json" > "$T/run-$m" 2> "$T/out"
 	vgpu-sim run --preempt $m "$WL/standard-mix.json" > "$T/sim-$m" 2>&1
 	cp "$T/run-$m" "$T/out"
 	check "run_equals_sim_$m" cmp -s "$T/run-$m" "$T/sim-$m"
@@ -80,7 +80,7 @@ check run_metric_lines test "$(grep -c -E '^(stp|antt|fairness|preempt_latency_m
 
 # trace: one kernel slice per kernel of the run, every block dispatched
 vgpuctl -d 15 trace -o "$T/t.json" -- \
-	vgpuctl run --no-alone "$WL/fairness-mix.json" > "$T/run" 2> "$T/trace.err"
+	vgpuctl run -q --no-alone "$WL/fairness-mix.json" > "$T/run" 2> "$T/trace.err"
 check trace_exit test $? = 0
 vgpu_jsoncheck trace "$T/t.json" > "$T/out" 2>&1
 check trace_parses test $? = 0

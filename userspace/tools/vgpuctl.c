@@ -246,6 +246,8 @@ static int vgpu_run_device_line(const struct vgpu_workload *wl, unsigned int id,
 }
 
 
+static bool vgpu_run_quiet;	/* run -q: no progress on stderr */
+
 /* Results of one run through the module, per workload kernel. */
 struct vgpu_run_res {
 	struct vgpu_kernel_query q;
@@ -334,7 +336,7 @@ static int vgpu_run_on(struct vgpu_dev *dev, const struct vgpu_workload *wl,
 {
 	uint32_t chan[VGPU_GPU_MAX_CHANNELS], prio[VGPU_GPU_MAX_CHANNELS];
 	uint32_t *handles, *wh, i, n, nch = 0;
-	bool tty = vgpu_fancy_tty(2), *mine;
+	bool tty = !vgpu_run_quiet && vgpu_fancy_tty(2), *mine;
 	int ret;
 
 	handles = calloc(wl->nkernels + 1, sizeof(*handles));
@@ -496,6 +498,7 @@ static int vgpu_cmd_run(int argc, char **argv)
 		{ "preempt", required_argument, NULL, 'p' },
 		{ "policy", required_argument, NULL, 'P' },
 		{ "no-alone", no_argument, NULL, 'n' },
+		{ "quiet", no_argument, NULL, 'q' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -512,7 +515,7 @@ static int vgpu_cmd_run(int argc, char **argv)
 	uint32_t i;
 
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "+w:i:a:p:P:nh", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+w:i:a:p:P:nqh", opts, NULL)) != -1) {
 		switch (c) {
 		case 'w':
 		case 'i':
@@ -541,6 +544,9 @@ static int vgpu_cmd_run(int argc, char **argv)
 		case 'n':
 			alone = false;
 			break;
+		case 'q':
+			vgpu_run_quiet = true;
+			break;
 		case 'h':
 			vgpu_cmd_usage(stdout, "run");
 			return 0;
@@ -566,7 +572,7 @@ static int vgpu_cmd_run(int argc, char **argv)
 	}
 	/* second pass over the options that change the workload */
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "+w:i:a:p:P:nh", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+w:i:a:p:P:nqh", opts, NULL)) != -1) {
 		if (c == 'p')
 			wl.params.preempt = vgpu_preempt_parse(optarg);
 		else if (c == 'P')
@@ -1530,10 +1536,11 @@ static const struct vgpu_cmd vgpu_cmds[] = {
 	  "create or destroy device instances (/sys/bus/vgpu, root), list devices",
 	  vgpu_cmd_dev },
 	{ "run", "[--preempt MODE] [--policy NAME] [--workers N] [--id ID]\n"
-	  "          [--alone-id ID] [--no-alone] WORKLOAD",
+	  "          [--alone-id ID] [--no-alone] [-q|--quiet] WORKLOAD",
 	  "run a workload file on a fresh device instance (root), then each\n"
 	  "          kernel alone; prints the lines of vgpu-sim run (times, STP,\n"
-	  "          ANTT, fairness, preemption latency, trace hash)",
+	  "          ANTT, fairness, preemption latency, trace hash); progress\n"
+	  "          on stderr when it is a terminal, unless -q",
 	  vgpu_cmd_run },
 	{ "trace", "-o OUT.json [-c COUNT] [-- CMD [ARGS...]]",
 	  "record netlink events (of -d N, or every device) as Chrome trace\n"

@@ -65,7 +65,7 @@ NATIVE_LIBS	:= -ljson-c $(NL_LIBS) -lm
 
 .PHONY: all module native sim core-tests deps ksrc check check-core vm-bin tools \
 	checkpatch sparse check-vm check-debug debug-kernel demo clean netlink-spec \
-	install modules_install vm-shell bench-module lib
+	install modules_install vm-shell bench-module lib htmldocs
 
 all: module native
 
@@ -316,6 +316,11 @@ check-debug: debug-kernel
 
 demo: deps ksrc
 	@scripts/demo.sh
+
+# Documentation/*.rst as HTML (Debian's python3-sphinx); warnings are errors.
+htmldocs: deps
+	sphinx-build -W -q -b html -d $(BUILD)/htmldocs/.doctrees Documentation \
+		$(BUILD)/htmldocs
 
 # Cost of SUBMIT and SUBMIT+WAIT against GET_INFO, in the VM (figures).
 bench-module: deps ksrc

@@ -160,7 +160,8 @@ VM_TOOLS	:= $(BUILD)/vm-bin/vgpuctl $(if $(SIM_SRCS),$(BUILD)/vm-bin/vgpu-sim) \
 		   $(BUILD)/vm-bin/vgpu_jsoncheck
 
 # Programs run once per suite (smoketest) or by hand (benchmark).
-VM_PROGS	:= $(BUILD)/vm-bin/vgpu_smoke $(BUILD)/vm-bin/vgpu_bench
+VM_PROGS	:= $(BUILD)/vm-bin/vgpu_smoke $(BUILD)/vm-bin/vgpu_bench \
+		   $(BUILD)/vm-bin/vgpu_fuzz
 
 $(VM_PROGS): $(BUILD)/vm-bin/%: selftests/vgpu/%.c uapi/linux/vgpu_dispatch.h \
 		$(wildcard selftests/vgpu/*.h) | ksrc

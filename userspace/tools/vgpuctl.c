@@ -245,7 +245,6 @@ static int vgpu_run_device_line(const struct vgpu_workload *wl, unsigned int id,
 	return 0;
 }
 
-
 static bool vgpu_run_quiet;	/* run -q: no progress on stderr */
 
 /* Results of one run through the module, per workload kernel. */

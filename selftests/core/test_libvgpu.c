@@ -25,6 +25,8 @@ TEST(strerror_messages)
 	EXPECT_NE(NULL, strstr(vgpu_strerror(-EPROTONOSUPPORT), "module"));
 	EXPECT_STREQ(strerror(EINVAL), vgpu_strerror(-EINVAL));
 	EXPECT_STREQ("wait timed out", vgpu_strerror(-ETIME));
+	EXPECT_NE(NULL, strstr(vgpu_strerror(-EAGAIN), "queue"));
+	EXPECT_NE(NULL, strstr(vgpu_strerror(-ENOSPC), "release finished"));
 }
 
 TEST(open_missing_device)

@@ -32,6 +32,17 @@ int vgpu_ioctl(int fd, unsigned long cmd, void *arg)
 	return ret == -1 ? -errno : ret;
 }
 
+/* ioctl() restarting on EINTR only: SUBMIT's EAGAIN means "queue full". */
+static int vgpu_ioctl_eintr(int fd, unsigned long cmd, void *arg)
+{
+	int ret;
+
+	do {
+		ret = ioctl(fd, cmd, arg);
+	} while (ret == -1 && errno == EINTR);
+	return ret == -1 ? -errno : ret;
+}
+
 /**
  * vgpu_dev_open() - open /dev/vgpu<index>
  * @index: device index
@@ -99,6 +110,10 @@ const char *vgpu_strerror(int err)
 		return "the device has been removed";
 	case ETIME:
 		return "wait timed out";
+	case EAGAIN:
+		return "the device's queue of unfinished kernels is full (wait for completions and retry)";
+	case ENOSPC:
+		return "this file's kernel handles or program bytes are at their limit (release finished kernels)";
 	default:
 		return strerror(-err);
 	}
@@ -149,9 +164,12 @@ int vgpu_channel_destroy(struct vgpu_dev *dev, uint32_t handle)
  * @descs: @count descriptors; each handle field must be zero and is set
  * @count: 1..VGPU_MAX_SUBMIT
  *
- * All or nothing: on error no kernel was submitted.
+ * All or nothing: on error no kernel was submitted.  Unlike vgpu_ioctl()
+ * this does not retry on EAGAIN: the device's queue of unfinished kernels
+ * is full, and retrying at once would spin (forever with the gate closed).
  *
- * Return: 0 or a negative errno.
+ * Return: 0, -EAGAIN (queue full: wait for completions and retry), or
+ * another negative errno.
  */
 int vgpu_submit_batch(struct vgpu_dev *dev, struct vgpu_submit_desc *descs,
 		      unsigned int count)
@@ -162,7 +180,7 @@ int vgpu_submit_batch(struct vgpu_dev *dev, struct vgpu_submit_desc *descs,
 	sub.count = count;
 	sub.desc_size = sizeof(*descs);
 	sub.descs = (uintptr_t)descs;
-	return vgpu_ioctl(dev->fd, VGPU_IOCTL_SUBMIT, &sub);
+	return vgpu_ioctl_eintr(dev->fd, VGPU_IOCTL_SUBMIT, &sub);
 }
 
 /**

@@ -161,7 +161,8 @@ VM_TOOLS	:= $(BUILD)/vm-bin/vgpuctl $(if $(SIM_SRCS),$(BUILD)/vm-bin/vgpu-sim) \
 
 # Programs run once per suite (smoketest) or by hand (benchmark).
 VM_PROGS	:= $(BUILD)/vm-bin/vgpu_smoke $(BUILD)/vm-bin/vgpu_bench \
-		   $(BUILD)/vm-bin/vgpu_fuzz
+		   $(BUILD)/vm-bin/vgpu_fuzz $(BUILD)/vm-bin/vgpu_nlfuzz \
+		   $(BUILD)/vm-bin/vgpu_lifecycle
 
 $(VM_PROGS): $(BUILD)/vm-bin/%: selftests/vgpu/%.c uapi/linux/vgpu_dispatch.h \
 		$(wildcard selftests/vgpu/*.h) | ksrc

@@ -1,0 +1,386 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * vgpu_lifecycle.c - lifecycle stress of the module (issue 9).
+ *
+ *   vgpu_lifecycle [--rounds N] [--procs P] [--seed S] [--dev ID]
+ *		    [--ko PATH] [--slab-slack KIB]
+ *
+ * Each round: create /dev/vgpuID (random workers and preemption mode),
+ * start P processes that submit kernels (short ones, long ones, and
+ * spinning ones on a channel with a short hang timeout) and tell us once
+ * their first kernel is in; SIGKILL one of them at random; delete the
+ * device while the others still have it open (they must then see ENODEV
+ * and exit); unload the module; load it again.  The module must unload
+ * every round (no reference left behind), and after the last round the
+ * kmalloc slab caches must hold no more than --slab-slack KiB (default
+ * 256) above what they held after the first round.  kmemleak and the
+ * hung-task detector are checked by scripts/vm-run from the kernel log.
+ * No sleeps: every step waits for the event it needs (a pipe, waitpid).
+ * TAP on stdout; exit status 0 on success.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <linux/vgpu_dispatch.h>
+
+#define VGPU_LC_MODULE	"vgpu_dispatch"
+
+static const struct vgpu_insn vgpu_lc_short[] = {
+	{ .op = VGPU_OP_LOOP, .imm = VGPU_LOOP_IMM(20, 0) },
+	{ .op = VGPU_OP_ALU },
+	{ .op = VGPU_OP_BAR },
+	{ .op = VGPU_OP_ENDLOOP },
+	{ .op = VGPU_OP_EXIT },
+};
+
+static const struct vgpu_insn vgpu_lc_long[] = {
+	{ .op = VGPU_OP_LOOP, .imm = VGPU_LOOP_IMM(3000, 0) },
+	{ .op = VGPU_OP_LOCK, .a = 1 },
+	{ .op = VGPU_OP_MMA },
+	{ .op = VGPU_OP_UNLOCK, .a = 1 },
+	{ .op = VGPU_OP_ENDLOOP },
+	{ .op = VGPU_OP_EXIT },
+};
+
+static const struct vgpu_insn vgpu_lc_spin[] = {
+	{ .op = VGPU_OP_SPIN },
+	{ .op = VGPU_OP_EXIT },
+};
+
+static int vgpu_lc_sysfs(const char *file, const char *line)
+{
+	int fd = open(file, O_WRONLY | O_CLOEXEC), err = 0;
+
+	if (fd < 0)
+		return errno;
+	if (write(fd, line, strlen(line)) < 0)
+		err = errno;
+	close(fd);
+	return err;
+}
+
+/* Bytes held by the kmalloc caches (active objects times object size). */
+static long long vgpu_lc_slab_bytes(void)
+{
+	FILE *f = fopen("/proc/slabinfo", "r");
+	char line[512], name[64];
+	long long total = 0, active, num, size;
+
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f)) {
+		if (sscanf(line, "%63s %lld %lld %lld", name, &active, &num,
+			   &size) != 4)
+			continue;
+		if (!strncmp(name, "kmalloc-", 8))
+			total += active * size;
+	}
+	fclose(f);
+	return total;
+}
+
+static int vgpu_lc_loaded(void)
+{
+	FILE *f = fopen("/proc/modules", "r");
+	char line[256];
+	int found = 0;
+
+	if (!f)
+		return 0;
+	while (fgets(line, sizeof(line), f))
+		if (!strncmp(line, VGPU_LC_MODULE " ", sizeof(VGPU_LC_MODULE)))
+			found = 1;
+	fclose(f);
+	return found;
+}
+
+static int vgpu_lc_insmod(const char *ko)
+{
+	int fd = open(ko, O_RDONLY | O_CLOEXEC), ret;
+
+	if (fd < 0)
+		return errno;
+	ret = syscall(SYS_finit_module, fd, "", 0);
+	ret = ret ? errno : 0;
+	close(fd);
+	return ret;
+}
+
+static int vgpu_lc_rmmod(void)
+{
+	return syscall(SYS_delete_module, VGPU_LC_MODULE, O_NONBLOCK) ? errno : 0;
+}
+
+static int vgpu_lc_submit(int fd, __u32 ch, const struct vgpu_insn *p,
+			  __u32 n, __u32 grid, __u32 *handle)
+{
+	struct vgpu_submit_desc d;
+	struct vgpu_submit sub;
+
+	memset(&d, 0, sizeof(d));
+	d.channel = ch;
+	d.grid = grid;
+	d.threads = 128;
+	d.regs = 32;
+	d.program = (uintptr_t)p;
+	d.num_insns = n;
+	memset(&sub, 0, sizeof(sub));
+	sub.count = 1;
+	sub.desc_size = sizeof(d);
+	sub.descs = (uintptr_t)&d;
+	if (ioctl(fd, VGPU_IOCTL_SUBMIT, &sub))
+		return errno;
+	*handle = d.handle;
+	return 0;
+}
+
+/*
+ * A submitter: keeps up to 32 kernels in flight until the device goes away
+ * (ENODEV: exit 0).  Writes one byte to @ready after its first kernel.
+ */
+static void vgpu_lc_submitter(const char *path, int ready, unsigned int seed)
+{
+	struct vgpu_channel_create cc;
+	__u32 ch[2], h[32], n = 0, i;
+	int fd = open(path, O_RDWR | O_CLOEXEC), err, told = 0;
+
+	if (fd < 0)
+		_exit(errno == ENODEV || errno == ENOENT ? 20 : 21);
+	for (i = 0; i < 2; i++) {
+		memset(&cc, 0, sizeof(cc));
+		cc.priority = 2 + i;
+		cc.timeout_cycles = i ? 20000 : 0;	/* 1: spinning kernels */
+		if (ioctl(fd, VGPU_IOCTL_CHANNEL_CREATE, &cc))
+			_exit(errno == ENODEV ? 0 : 22);
+		ch[i] = cc.handle;
+	}
+	for (;;) {
+		unsigned int r = rand_r(&seed) % 8;
+
+		if (n < 32) {
+			if (r == 0)
+				err = vgpu_lc_submit(fd, ch[1], vgpu_lc_spin, 2,
+						     1, &h[n]);
+			else if (r < 3)
+				err = vgpu_lc_submit(fd, ch[0], vgpu_lc_long, 6,
+						     1 + r, &h[n]);
+			else
+				err = vgpu_lc_submit(fd, ch[0], vgpu_lc_short, 5,
+						     1 + r, &h[n]);
+			if (err == ENODEV)
+				_exit(0);
+			if (err && err != EAGAIN)
+				_exit(23);
+			if (!err)
+				n++;
+			if (!err && !told) {
+				told = 1;
+				if (write(ready, "r", 1) != 1)
+					_exit(24);
+			}
+		}
+		/* release what finished; a full table waits a little */
+		for (i = 0; i < n; i++) {
+			struct vgpu_kernel_query q;
+
+			memset(&q, 0, sizeof(q));
+			q.handle = h[i];
+			q.flags = VGPU_QUERY_RELEASE;
+			if (!ioctl(fd, VGPU_IOCTL_QUERY, &q)) {
+				h[i--] = h[--n];
+				continue;
+			}
+			if (errno == ENODEV)
+				_exit(0);
+			if (errno != EBUSY)
+				_exit(25);
+		}
+		if (n == 32) {
+			struct vgpu_wait w;
+			struct timespec ts;
+
+			clock_gettime(CLOCK_MONOTONIC, &ts);
+			memset(&w, 0, sizeof(w));
+			w.count = n;
+			w.handles = (uintptr_t)h;
+			w.timeout_ns = (__s64)ts.tv_sec * 1000000000LL +
+				       ts.tv_nsec + 50000000;
+			if (ioctl(fd, VGPU_IOCTL_WAIT, &w) && errno == ENODEV)
+				_exit(0);
+		}
+	}
+}
+
+static int vgpu_lc_round(int round, int procs, int dev, unsigned int *seed,
+			 const char *ko, char *why, size_t whylen)
+{
+	static const char *const opts[] = {
+		"small workers=1", "small workers=2 preempt=switch",
+		"small preempt=warp", "small num_sms=2 workers=2",
+	};
+	char line[96], path[32], c;
+	pid_t pid[16], victim;
+	int ready[2], i, err, status, got;
+
+	snprintf(line, sizeof(line), "%d %s", dev, opts[rand_r(seed) % 4]);
+	err = vgpu_lc_sysfs("/sys/bus/vgpu/new_device", line);
+	if (err) {
+		snprintf(why, whylen, "new_device \"%s\": %s", line, strerror(err));
+		return -1;
+	}
+	snprintf(path, sizeof(path), "/dev/vgpu%d", dev);
+	if (pipe2(ready, O_CLOEXEC)) {
+		snprintf(why, whylen, "pipe: %s", strerror(errno));
+		return -1;
+	}
+	for (i = 0; i < procs; i++) {
+		pid[i] = fork();
+		if (pid[i] < 0) {
+			snprintf(why, whylen, "fork: %s", strerror(errno));
+			return -1;
+		}
+		if (!pid[i]) {
+			close(ready[0]);
+			vgpu_lc_submitter(path, ready[1],
+					  *seed + round * 100 + i);
+		}
+	}
+	close(ready[1]);
+	for (got = 0; got < procs && read(ready[0], &c, 1) == 1; got++)
+		;
+	close(ready[0]);
+	if (got < procs) {
+		snprintf(why, whylen, "only %d of %d submitters started", got,
+			 procs);
+		for (i = 0; i < procs; i++)
+			kill(pid[i], SIGKILL);
+	} else {
+		victim = rand_r(seed) % procs;
+		kill(pid[victim], SIGKILL);
+		if (waitpid(pid[victim], &status, 0) != pid[victim] ||
+		    !WIFSIGNALED(status) || WTERMSIG(status) != SIGKILL) {
+			snprintf(why, whylen, "victim not killed (0x%x)", status);
+			got = -1;
+		}
+		pid[victim] = 0;
+	}
+	/* delete the device under the survivors' open files */
+	snprintf(line, sizeof(line), "%d", dev);
+	err = vgpu_lc_sysfs("/sys/bus/vgpu/del_device", line);
+	if (err && got == procs) {
+		snprintf(why, whylen, "del_device: %s", strerror(err));
+		got = -1;
+	}
+	for (i = 0; i < procs; i++) {
+		if (!pid[i])
+			continue;
+		if (waitpid(pid[i], &status, 0) != pid[i] ||
+		    ((!WIFEXITED(status) || WEXITSTATUS(status)) &&
+		     got == procs)) {
+			snprintf(why, whylen,
+				 "submitter %d did not exit cleanly after del_device (0x%x)",
+				 i, status);
+			got = -1;
+		}
+	}
+	if (got != procs)
+		return -1;
+	err = vgpu_lc_rmmod();
+	if (err) {
+		snprintf(why, whylen, "rmmod: %s", strerror(err));
+		return -1;
+	}
+	err = vgpu_lc_insmod(ko);
+	if (err) {
+		snprintf(why, whylen, "insmod %s: %s", ko, strerror(err));
+		return -1;
+	}
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	const char *ko = "/vgpu/vgpu_dispatch.ko";
+	int rounds = 20, procs = 4, dev = 12, i, ok = 1;
+	long long slack = 256, base = -1, now;
+	unsigned int seed = 1;
+	struct timespec t0, t1;
+	char why[160] = "";
+
+	for (i = 1; i < argc; i++) {
+		if (i + 1 >= argc)
+			goto usage;
+		if (!strcmp(argv[i], "--rounds"))
+			rounds = atoi(argv[++i]);
+		else if (!strcmp(argv[i], "--procs"))
+			procs = atoi(argv[++i]);
+		else if (!strcmp(argv[i], "--seed"))
+			seed = strtoul(argv[++i], NULL, 0);
+		else if (!strcmp(argv[i], "--dev"))
+			dev = atoi(argv[++i]);
+		else if (!strcmp(argv[i], "--ko"))
+			ko = argv[++i];
+		else if (!strcmp(argv[i], "--slab-slack"))
+			slack = atoll(argv[++i]);
+		else
+			goto usage;
+	}
+	if (rounds < 1 || procs < 2 || procs > 16 || dev < 1 || dev > 15)
+		goto usage;
+	printf("TAP version 13\n1..3\n");
+	fflush(stdout);
+	if (!vgpu_lc_loaded() && vgpu_lc_insmod(ko)) {
+		printf("not ok 1 lifecycle.rounds # insmod %s: %s\n", ko,
+		       strerror(errno));
+		printf("not ok 2 lifecycle.module_loaded_after\nnot ok 3 lifecycle.slab_back_to_baseline # skipped\n");
+		return 1;
+	}
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	for (i = 0; i < rounds; i++) {
+		if (vgpu_lc_round(i, procs, dev, &seed, ko, why, sizeof(why))) {
+			ok = 0;
+			break;
+		}
+		if (i == 0)
+			base = vgpu_lc_slab_bytes();
+	}
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	printf("# %d of %d rounds in %.1f s (%d submitters each, one SIGKILLed)\n",
+	       i, rounds, (t1.tv_sec - t0.tv_sec) + (t1.tv_nsec - t0.tv_nsec) / 1e9,
+	       procs);
+	if (ok)
+		printf("ok 1 lifecycle.rounds\n");
+	else
+		printf("not ok 1 lifecycle.rounds # round %d: %s\n", i, why);
+	if (vgpu_lc_loaded()) {
+		printf("ok 2 lifecycle.module_loaded_after\n");
+	} else {
+		printf("not ok 2 lifecycle.module_loaded_after\n");
+		ok = 0;
+	}
+	now = vgpu_lc_slab_bytes();
+	if (base < 0 || now < 0) {
+		printf("ok 3 lifecycle.slab_back_to_baseline # SKIP no /proc/slabinfo or no round\n");
+	} else if (now - base > slack * 1024) {
+		printf("not ok 3 lifecycle.slab_back_to_baseline # kmalloc caches grew by %lld KiB (slack %lld)\n",
+		       (now - base) / 1024, slack);
+		ok = 0;
+	} else {
+		printf("ok 3 lifecycle.slab_back_to_baseline # kmalloc caches %+lld KiB after round 1\n",
+		       (now - base) / 1024);
+	}
+	return ok ? 0 : 1;
+usage:
+	fprintf(stderr, "usage: vgpu_lifecycle [--rounds N] [--procs P] [--seed S] [--dev ID] [--ko PATH] [--slab-slack KIB]\n");
+	return 2;
+}

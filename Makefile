@@ -65,7 +65,7 @@ NATIVE_LIBS	:= -ljson-c $(NL_LIBS) -lm
 
 .PHONY: all module native sim core-tests deps ksrc check check-core vm-bin tools \
 	checkpatch sparse check-vm check-debug debug-kernel demo clean netlink-spec \
-	install modules_install vm-shell bench-module lib htmldocs
+	install modules_install vm-shell bench-module lib check-fuzz-module syzkaller-desc htmldocs
 
 all: module native
 
@@ -291,6 +291,11 @@ checkpatch: ksrc
 netlink-spec: deps
 	@scripts/check-netlink-spec $(RESULTS)
 
+# selftests/syzkaller/vgpu.txt against the uapi headers (issue 9).
+syzkaller-desc:
+	@scripts/check-syzkaller $(RESULTS) > /dev/null || \
+		{ scripts/check-syzkaller | grep -A3 '^not ok'; exit 1; }
+
 sparse: deps
 	@scripts/run-sparse $(RESULTS) $(STOCK_KDIR)
 
@@ -300,7 +305,7 @@ check-vm: deps ksrc
 check:
 	@rm -rf $(RESULTS)
 	@mkdir -p $(RESULTS)
-	@for step in check-core checkpatch sparse netlink-spec check-vm; do \
+	@for step in check-core checkpatch sparse netlink-spec syzkaller-desc check-vm; do \
 		$(MAKE) --no-print-directory $$step || \
 		echo "not ok 1 make $$step exited non-zero" > $(RESULTS)/step-$$step.tap; \
 	done
@@ -323,6 +328,26 @@ demo: deps ksrc
 htmldocs: deps
 	sphinx-build -W -q -b html -d $(BUILD)/htmldocs/.doctrees Documentation \
 		$(BUILD)/htmldocs
+
+# Long hardening runs on the debug kernel (issue 9, Documentation/testing.rst
+# "Hardening"): the ioctl fuzzer, the netlink fuzzer and the lifecycle
+# stress at full length; TAP in build/results-fuzz-module/.  Not in CI.
+FUZZ_CALLS	?= 1000000
+NLFUZZ_MSGS	?= 200000
+LIFECYCLE_ROUNDS ?= 200
+
+check-fuzz-module: debug-kernel
+	@rm -rf $(RESULTS)-fuzz-module
+	@mkdir -p $(RESULTS)-fuzz-module
+	@$(MAKE) --no-print-directory vm-bin && \
+		scripts/vm-run --kernel debug --timeout 5400 sh -c \
+		"vgpu_fuzz --calls $(FUZZ_CALLS); vgpu_nlfuzz --msgs $(NLFUZZ_MSGS); \
+		 vgpu_lifecycle --rounds $(LIFECYCLE_ROUNDS)" \
+		> $(RESULTS)-fuzz-module/fuzz-module.tap 2>&1; \
+		rc=$$?; cat $(RESULTS)-fuzz-module/fuzz-module.tap; \
+		[ $$rc = 0 ] || echo "not ok 1 check-fuzz-module vm-run exited $$rc (see build/vm/debug/console.log)" \
+		>> $(RESULTS)-fuzz-module/fuzz-module.tap
+	@scripts/tap-summary $(RESULTS)-fuzz-module
 
 # Cost of SUBMIT and SUBMIT+WAIT against GET_INFO, in the VM (figures).
 bench-module: deps ksrc

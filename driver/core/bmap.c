@@ -323,6 +323,101 @@ static u64 vgpu_bmap_xk(u64 *cur, const u64 *map, u32 nw, u32 k)
 	return any;
 }
 
+/*
+ * First set bit at or after @from in a map of @nw words, or nw * 64.  Bits
+ * past the map's width are zero, so a caller bounded by nbits never sees
+ * them.
+ */
+static __always_inline u32 vgpu_bmap_next_set(const u64 *map, u32 nw,
+					      u32 from)
+{
+	u32 i = from / 64;
+	u64 w;
+
+	if (i >= nw)
+		return nw * 64;
+	w = map[i] & (~0ULL << (from % 64));
+	while (!w) {
+		if (++i == nw)
+			return nw * 64;
+		w = map[i];
+	}
+	return i * 64 + __ffs64(w);
+}
+
+/* First clear bit at or after @from, or nw * 64. */
+static __always_inline u32 vgpu_bmap_next_clear(const u64 *map, u32 nw,
+						u32 from)
+{
+	u32 i = from / 64;
+	u64 w;
+
+	if (i >= nw)
+		return nw * 64;
+	w = ~map[i] & (~0ULL << (from % 64));
+	while (!w) {
+		if (++i == nw)
+			return nw * 64;
+		w = ~map[i];
+	}
+	return i * 64 + __ffs64(w);
+}
+
+/*
+ * Free stretches visited by vgpu_bmap_first_run() before it falls back to
+ * the shift-and-AND search: first fit keeps maps packed, so the first few
+ * stretches nearly always hold the answer.
+ */
+#define VGPU_BMAP_WALK		8
+
+/**
+ * vgpu_bmap_first_run() - first-fit free run and the free stretch it starts
+ * @map: the map
+ * @nbits: number of units
+ * @len: run length wanted (>= 1)
+ * @end: out: end (exclusive) of the maximal free stretch starting at the
+ *	returned index, so [start, *@end) is free and unit *@end is not
+ *
+ * Walks the maximal free stretches from the bottom, a word at a time, and
+ * returns the first as long as @len; after VGPU_BMAP_WALK stretches that
+ * are too short it runs the shift-and-AND search (F40) on the rest of the
+ * map.  Same answer as the search on the whole map: every start below the
+ * walk's position lies in a stretch shorter than @len.
+ *
+ * Return: the lowest start index of @len consecutive free units, or
+ * -ENOSPC (*@end untouched).
+ */
+int vgpu_bmap_first_run(const u64 *map, u32 nbits, u32 len, u32 *end)
+{
+	u64 cur[VGPU_BMAP_WORDS];
+	u32 nw = VGPU_BMAP_NWORDS(nbits), pos = 0, s, e, w0, i, n;
+
+	if (!len || len > nbits)
+		return -ENOSPC;
+	for (n = 0; n < VGPU_BMAP_WALK; n++) {
+		s = vgpu_bmap_next_set(map, nw, pos);
+		if (s >= nbits || len > nbits - s)
+			return -ENOSPC;
+		e = vgpu_bmap_next_clear(map, nw, s);
+		if (e - s >= len) {
+			*end = e;
+			return s;
+		}
+		pos = e;
+	}
+	w0 = pos / 64;
+	if (!vgpu_bmap_xk(cur, map + w0, nw - w0, len))
+		return -ENOSPC;
+	for (i = 0; i < nw - w0; i++) {
+		if (cur[i]) {
+			s = (w0 + i) * 64 + __ffs64(cur[i]);
+			*end = vgpu_bmap_next_clear(map, nw, s);
+			return s;
+		}
+	}
+	return -ENOSPC;
+}
+
 /**
  * vgpu_bmap_find_run() - first-fit free run of a given length (F32)
  * @map: the map
@@ -333,6 +428,57 @@ static u64 vgpu_bmap_xk(u64 *cur, const u64 *map, u32 nw, u32 k)
  * @len 0), or -ENOSPC if the largest free run is shorter than @len.
  */
 int vgpu_bmap_find_run(const u64 *map, u32 nbits, u32 len)
+{
+	u32 end;
+
+	if (!len)
+		return 0;
+	return vgpu_bmap_first_run(map, nbits, len, &end);
+}
+
+/**
+ * vgpu_bmap_count_runs() - how many runs first fit can carve out of a map
+ * @map: the map (not changed)
+ * @nbits: number of units
+ * @len: run length (0: @want)
+ * @want: stop counting at this many
+ *
+ * Repeated first fit takes each run from the bottom of the lowest free
+ * stretch that still holds @len units, so the count is the sum over the
+ * maximal free stretches of length L of L / @len; no copy of the map is
+ * needed.
+ *
+ * Return: min(@want, number of runs).
+ */
+u32 vgpu_bmap_count_runs(const u64 *map, u32 nbits, u32 len, u32 want)
+{
+	u32 nw = VGPU_BMAP_NWORDS(nbits), pos = 0, s, e, n = 0;
+
+	if (!len)
+		return want;
+	while (n < want) {
+		s = vgpu_bmap_next_set(map, nw, pos);
+		if (s >= nbits || len > nbits - s)
+			break;
+		e = vgpu_bmap_next_clear(map, nw, s);
+		n += (e - s) / len;
+		pos = e;
+	}
+	return min(n, want);
+}
+
+/**
+ * vgpu_bmap_find_run_xk() - first-fit free run by the shift-and-AND search
+ * @map: the map
+ * @nbits: number of units
+ * @len: run length wanted
+ *
+ * The reference for vgpu_bmap_find_run(): x_len of the whole map (F40),
+ * then its lowest set bit.
+ *
+ * Return: as vgpu_bmap_find_run().
+ */
+int vgpu_bmap_find_run_xk(const u64 *map, u32 nbits, u32 len)
 {
 	u64 cur[VGPU_BMAP_WORDS];
 	u32 nw = VGPU_BMAP_NWORDS(nbits), i;

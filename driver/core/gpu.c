@@ -780,17 +780,6 @@ vgpu_gpu_next_shape(const struct vgpu_gpu_kernel *k)
 	return &vgpu_gpu_next_desc(k)->shape;
 }
 
-/* Free register units of an SM, all sub-partitions together. */
-static u32 vgpu_gpu_free_regs(const struct vgpu_sm_res *res)
-{
-	u32 p, w, n = 0;
-
-	for (p = 0; p < res->subparts; p++)
-		for (w = 0; w < VGPU_REG_WORDS; w++)
-			n += hweight64(res->regs[p][w]);
-	return n;
-}
-
 /*
  * Cheap necessary conditions for @want warps of @shape (and the block
  * level) to fit: counters and total free registers, no run searches.
@@ -801,7 +790,7 @@ static bool vgpu_gpu_may_fit(const struct vgpu_sm_res *res,
 	return res->blocks_used < res->max_blocks &&
 	       res->warps_total + want <= res->max_warps &&
 	       shape->barriers <= res->max_barriers - res->barriers_used &&
-	       vgpu_gpu_free_regs(res) >= want * shape->reg_units;
+	       res->reg_free >= want * shape->reg_units;
 }
 
 /* Did (a) and (b) already fail for these needs in this call? */

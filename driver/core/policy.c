@@ -67,12 +67,7 @@ static u32 vgpu_policy_avail_choose(const struct vgpu_policy_ctx *ctx,
 u64 vgpu_policy_weighted_free(const struct vgpu_sm_res *res,
 			      const u32 *weight)
 {
-	u64 regs = 0;
-	u32 p;
-
-	for (p = 0; p < res->subparts; p++)
-		regs += vgpu_bmap_weight(res->regs[p], res->reg_units);
-	return regs * weight[0] +
+	return (u64)res->reg_free * weight[0] +
 	       (u64)(res->max_warps - res->warps_total) * weight[1] +
 	       (u64)vgpu_bmap_weight(res->smem, res->smem_units) * weight[2] +
 	       (u64)(res->max_blocks - res->blocks_used) * weight[3];

@@ -108,6 +108,7 @@ void vgpu_sm_res_init(struct vgpu_sm_res *sm, const struct vgpu_config *cfg)
 	for (p = 0; p < sm->subparts; p++)
 		vgpu_bmap_fill(sm->regs[p], sm->reg_units);
 	vgpu_bmap_fill(sm->smem, sm->smem_units);
+	sm->reg_free = sm->subparts * sm->reg_units;
 }
 
 /**
@@ -120,15 +121,25 @@ void vgpu_sm_res_fini(struct vgpu_sm_res *sm)
 	sm->max_warps = 0;
 }
 
+/*
+ * Block-level counted resources and the shared memory run: the first-fit
+ * start of the run, or -ENOSPC.
+ */
+static int vgpu_sm_res_block_level(const struct vgpu_sm_res *sm,
+				   const struct vgpu_block_shape *shape)
+{
+	if (sm->blocks_used >= sm->max_blocks ||
+	    shape->barriers > sm->max_barriers - sm->barriers_used ||
+	    shape->warps > VGPU_MAX_BLOCK_WARPS)
+		return -ENOSPC;
+	return vgpu_bmap_find_run(sm->smem, sm->smem_units, shape->smem_units);
+}
+
 /* Block-level counted resources and the shared memory run: fit? */
 static bool vgpu_sm_res_block_level_fits(const struct vgpu_sm_res *sm,
 					 const struct vgpu_block_shape *shape)
 {
-	return sm->blocks_used < sm->max_blocks &&
-	       shape->barriers <= sm->max_barriers - sm->barriers_used &&
-	       shape->warps <= VGPU_MAX_BLOCK_WARPS &&
-	       vgpu_bmap_find_run(sm->smem, sm->smem_units,
-				  shape->smem_units) >= 0;
+	return vgpu_sm_res_block_level(sm, shape) >= 0;
 }
 
 /* Put warp @idx of @place in sub-partition @p, or -ENOSPC. */
@@ -145,12 +156,57 @@ static int vgpu_sm_res_warp_in(struct vgpu_sm_res *sm,
 	if (start < 0)
 		return -ENOSPC;
 	vgpu_bmap_clear_range(sm->regs[p], start, len);
+	sm->reg_free -= len;
 	sm->warps_used[p]++;
 	sm->warps_total++;
 	place->warp[idx].subpart = p;
 	place->warp[idx].reg_start = start;
 	place->warp[idx].held = 1;
 	place->warps_held++;
+	return 0;
+}
+
+/*
+ * Put warps @first, @first + Q, ... (@n of them, Q = subparts) of @place in
+ * sub-partition @p, each with a first-fit register run taken in warp order,
+ * or -ENOSPC (the warps placed so far stay held).  When the first fit
+ * starts a free stretch long enough for all @n runs, first fit would put
+ * them back to back there: one search and one range clear do it.
+ */
+static int vgpu_sm_res_warps_in(struct vgpu_sm_res *sm,
+				struct vgpu_block_place *place, u32 first,
+				u32 p, u32 n)
+{
+	u32 len = place->shape.reg_units, end = 0, i, j;
+	int start = 0;
+
+	if (!n)
+		return 0;
+	if (n > sm->warps_per_subpart - sm->warps_used[p] ||
+	    n > sm->max_warps - sm->warps_total)
+		return -ENOSPC;
+	if (len) {
+		start = vgpu_bmap_first_run(sm->regs[p], sm->reg_units, len,
+					    &end);
+		if (start < 0)
+			return -ENOSPC;
+	}
+	if (len && end - start < n * len) {
+		for (j = 0, i = first; j < n; j++, i += sm->subparts)
+			if (vgpu_sm_res_warp_in(sm, place, i, p))
+				return -ENOSPC;
+		return 0;
+	}
+	vgpu_bmap_clear_range(sm->regs[p], start, n * len);
+	sm->reg_free -= n * len;
+	sm->warps_used[p] += n;
+	sm->warps_total += n;
+	place->warps_held += n;
+	for (j = 0, i = first; j < n; j++, i += sm->subparts) {
+		place->warp[i].subpart = p;
+		place->warp[i].reg_start = start + j * len;
+		place->warp[i].held = 1;
+	}
 	return 0;
 }
 
@@ -174,10 +230,9 @@ int vgpu_sm_res_take_block(struct vgpu_sm_res *sm,
 	int start;
 	u32 i;
 
-	if (!vgpu_sm_res_block_level_fits(sm, shape))
+	start = vgpu_sm_res_block_level(sm, shape);
+	if (start < 0)
 		return -ENOSPC;
-	start = vgpu_bmap_find_run(sm->smem, sm->smem_units,
-				   shape->smem_units);
 	vgpu_bmap_clear_range(sm->smem, start, shape->smem_units);
 	sm->blocks_used++;
 	sm->barriers_used += shape->barriers;
@@ -221,9 +276,9 @@ int vgpu_sm_res_alloc_block(struct vgpu_sm_res *sm,
 			return -ENOSPC;
 	if (vgpu_sm_res_take_block(sm, shape, place))
 		return -ENOSPC;
-	for (i = 0; i < shape->warps; i++) {
+	for (i = 0; i < sm->subparts && i < shape->warps; i++) {
 		p = (place->base_subpart + i) % sm->subparts;
-		if (vgpu_sm_res_warp_in(sm, place, i, p))
+		if (vgpu_sm_res_warps_in(sm, place, i, p, counts[p]))
 			goto rollback;
 	}
 	return 0;
@@ -279,6 +334,7 @@ void vgpu_sm_res_free_warp(struct vgpu_sm_res *sm,
 	w = &place->warp[idx];
 	vgpu_bmap_set_range(sm->regs[w->subpart], w->reg_start,
 			    place->shape.reg_units);
+	sm->reg_free += place->shape.reg_units;
 	sm->warps_used[w->subpart]--;
 	sm->warps_total--;
 	w->held = 0;
@@ -311,25 +367,12 @@ void vgpu_sm_res_free_block(struct vgpu_sm_res *sm,
 
 /*
  * How many of @want runs of @len units first fit can carve out of a
- * register map (a copy; the map itself is untouched).
+ * register map (counted from its free stretches, the map is untouched).
  */
 static u32 vgpu_sm_res_reg_runs(const struct vgpu_sm_res *sm, u32 p, u32 len,
 				u32 want)
 {
-	u64 map[VGPU_REG_WORDS];
-	u32 n;
-	int start;
-
-	if (!len)
-		return want;
-	memcpy(map, sm->regs[p], sizeof(map));
-	for (n = 0; n < want; n++) {
-		start = vgpu_bmap_find_run(map, sm->reg_units, len);
-		if (start < 0)
-			break;
-		vgpu_bmap_clear_range(map, start, len);
-	}
-	return n;
+	return vgpu_bmap_count_runs(sm->regs[p], sm->reg_units, len, want);
 }
 
 /**

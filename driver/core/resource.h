@@ -92,6 +92,8 @@ struct vgpu_block_place {
  * @warps_total: warp slots in use on the SM
  * @blocks_used: block slots in use
  * @barriers_used: barriers in use
+ * @reg_free: free register units, all sub-partitions together (kept with
+ *	the maps: a cheap bound for the controller's fit tests)
  * @split_ptr: rotating split-table pointer (F31), advanced only when this
  *	SM takes a block
  */
@@ -109,6 +111,7 @@ struct vgpu_sm_res {
 	u32 warps_total;
 	u32 blocks_used;
 	u32 barriers_used;
+	u32 reg_free;
 	u32 split_ptr;
 };
 

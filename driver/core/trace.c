@@ -5,6 +5,34 @@
 #include "vgpu_os.h"
 #include "trace.h"
 
+/* VGPU_FNV64_PRIME^k for k = 0..8 (mod 2^64). */
+static const u64 vgpu_fnv64_pow[9] = {
+	0x1ULL, 0x100000001b3ULL, 0x366000002e329ULL, 0x8a97b0004e7feabULL,
+	0x9ffaac085635bc91ULL, 0xcaee32a7d4f6a63ULL, 0xdc966432edf1c639ULL,
+	0xc5527b8a51d3d2dbULL, 0x1efac7090aef4a21ULL,
+};
+
+/*
+ * FNV-1a over the low @bytes bytes of @v (which has no bit above them).
+ * A zero byte's step is a bare multiply (xor with 0 changes nothing), so
+ * the zero bytes above the highest non-zero one fold as one multiply by
+ * PRIME^k: the serial xor-multiply chain, which bounds the cost, only
+ * covers the significant bytes.  Same result as one step per byte.
+ */
+static __always_inline u64 vgpu_trace_fold(u64 hash, u64 v, u32 bytes)
+{
+	u32 n = (fls64(v) + 7) / 8, i;
+
+	for (i = 0; i < n; i++) {
+		hash ^= v & 0xff;
+		hash *= VGPU_FNV64_PRIME;
+		v >>= 8;
+	}
+	if (n < bytes)
+		hash *= vgpu_fnv64_pow[bytes - n];
+	return hash;
+}
+
 /**
  * vgpu_trace_hash_u64() - fold the low @bytes bytes of @v into a hash
  * @hash: running FNV-1a 64 hash
@@ -17,13 +45,11 @@
  */
 u64 vgpu_trace_hash_u64(u64 hash, u64 v, u32 bytes)
 {
-	u32 i;
-
-	for (i = 0; i < bytes; i++) {
-		hash ^= (v >> (8 * i)) & 0xff;
-		hash *= VGPU_FNV64_PRIME;
-	}
-	return hash;
+	if (!bytes || bytes > 8)
+		return hash;
+	if (bytes < 8)
+		v &= (1ULL << (8 * bytes)) - 1;
+	return vgpu_trace_fold(hash, v, bytes);
 }
 
 /**
@@ -39,14 +65,14 @@ u64 vgpu_trace_hash_u64(u64 hash, u64 v, u32 bytes)
  */
 u64 vgpu_trace_hash_event(u64 hash, const struct vgpu_event *ev)
 {
-	hash = vgpu_trace_hash_u64(hash, ev->cycle, 8);
-	hash = vgpu_trace_hash_u64(hash, ev->type, 4);
-	hash = vgpu_trace_hash_u64(hash, ev->kernel, 4);
-	hash = vgpu_trace_hash_u64(hash, ev->block, 4);
-	hash = vgpu_trace_hash_u64(hash, ev->warp, 4);
-	hash = vgpu_trace_hash_u64(hash, ev->sm, 4);
-	hash = vgpu_trace_hash_u64(hash, ev->arg0, 4);
-	return vgpu_trace_hash_u64(hash, ev->arg1, 4);
+	hash = vgpu_trace_fold(hash, ev->cycle, 8);
+	hash = vgpu_trace_fold(hash, ev->type, 4);
+	hash = vgpu_trace_fold(hash, ev->kernel, 4);
+	hash = vgpu_trace_fold(hash, ev->block, 4);
+	hash = vgpu_trace_fold(hash, ev->warp, 4);
+	hash = vgpu_trace_fold(hash, ev->sm, 4);
+	hash = vgpu_trace_fold(hash, ev->arg0, 4);
+	return vgpu_trace_fold(hash, ev->arg1, 4);
 }
 
 static const char * const vgpu_event_names[VGPU_EV_MAX + 1] = {

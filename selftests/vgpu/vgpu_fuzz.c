@@ -82,7 +82,7 @@ struct vgpu_fz_shared {
 	unsigned long calls;
 	unsigned long opens, open_fail, closes, polls;
 	unsigned long dev_add, dev_add_fail, dev_del, dev_del_fail;
-	unsigned long valid_submits, kernels;
+	unsigned long valid_submits, kernels, fills;
 	unsigned long nbad;
 	struct {
 		unsigned int cmd;
@@ -640,6 +640,54 @@ static void vgpu_fz_gate(struct vgpu_fz_thread *t, int fd)
 	vgpu_fz_call(fd, cmd, vgpu_fz_argp(t, size), 7, 0, "gate");
 }
 
+/*
+ * Drive one file to its limits: channels until ENOSPC, then batches of 64
+ * one-block kernels until the file's handles (ENOSPC) or the device's queue
+ * (EAGAIN) are full, so that the all-or-nothing rollback of SUBMIT runs.
+ */
+static void vgpu_fz_fill(struct vgpu_fz_thread *t, int fd)
+{
+	struct vgpu_channel_create *cc = (void *)t->arg;
+	struct vgpu_submit *sub = (void *)t->arg;
+	struct vgpu_submit_desc *d = (void *)(t->arg + VGPU_FZ_PAGE);
+	__u32 ch = 0;
+	int i, j;
+
+	for (i = 0; i < 80; i++) {
+		memset(cc, 0, sizeof(*cc));
+		cc->priority = 2 + vgpu_fz_below(t, 2);
+		if (vgpu_fz_call(fd, VGPU_IOCTL_CHANNEL_CREATE, cc, 1, 0,
+				 "fill channels"))
+			break;
+		ch = cc->handle;
+		vgpu_fz_remember(t, t->p->chans, ch);
+	}
+	if (!ch)
+		return;
+	for (i = 0; i < 80; i++) {
+		for (j = 0; j < VGPU_MAX_SUBMIT; j++) {
+			memset(&d[j], 0, sizeof(d[j]));
+			d[j].channel = ch;
+			d[j].grid = 1;
+			d[j].threads = 32;
+			d[j].regs = 8;
+			d[j].program = (uintptr_t)t->p->ro_insn;
+			d[j].num_insns = 2;
+		}
+		memset(sub, 0, sizeof(*sub));
+		sub->count = VGPU_MAX_SUBMIT;
+		sub->desc_size = sizeof(*d);
+		sub->descs = (uintptr_t)d;
+		if (vgpu_fz_call(fd, VGPU_IOCTL_SUBMIT, sub, 3, 0,
+				 "fill kernels"))
+			break;
+		vgpu_fz_add(&vgpu_fz_sh->valid_submits, 1);
+		vgpu_fz_add(&vgpu_fz_sh->kernels, VGPU_MAX_SUBMIT);
+		vgpu_fz_remember(t, t->p->kerns, d[vgpu_fz_below(t, 64)].handle);
+	}
+	vgpu_fz_add(&vgpu_fz_sh->fills, 1);
+}
+
 /* Command types the VFS handles itself for every file (FIOCLEX, FIBMAP...). */
 static int vgpu_fz_vfs_type(unsigned int type)
 {
@@ -711,6 +759,10 @@ static void *vgpu_fz_thread_fn(void *arg)
 			vgpu_fz_bad(0, VGPU_FZ_RANDOM, errno, "tick pipe");
 		if (op < 8 || fd < 0) {
 			vgpu_fz_reopen(t);
+			continue;
+		}
+		if (op == 12 && vgpu_fz_chance(t, 5)) {
+			vgpu_fz_fill(t, fd);
 			continue;
 		}
 		if (op < 12) {
@@ -908,9 +960,9 @@ static int vgpu_fz_report(const struct vgpu_fz_opts *o, double secs,
 		if (tot[e])
 			printf(" %s=%lu", e ? strerrorname_np(e) ?: "?" : "ok",
 			       tot[e]);
-	printf("\n# %lu successful submits (%lu kernels); %lu opens (%lu failed), %lu closes, %lu polls\n",
-	       s->valid_submits, s->kernels, s->opens, s->open_fail, s->closes,
-	       s->polls);
+	printf("\n# %lu successful submits (%lu kernels), %lu files filled to their limits; %lu opens (%lu failed), %lu closes, %lu polls\n",
+	       s->valid_submits, s->kernels, s->fills, s->opens, s->open_fail,
+	       s->closes, s->polls);
 	printf("# device %d: %lu new_device (%lu EEXIST), %lu del_device (%lu ENOENT)\n",
 	       o->dev, s->dev_add, s->dev_add_fail, s->dev_del, s->dev_del_fail);
 	for (e = 0; e < (int)s->nbad && e < VGPU_FZ_BAD_MAX; e++)

@@ -345,22 +345,25 @@ static __always_inline u32 vgpu_bmap_next_set(const u64 *map, u32 nw,
 	return i * 64 + __ffs64(w);
 }
 
-/* First clear bit at or after @from, or nw * 64. */
+/*
+ * First clear bit at or after @from, or nw * 64; the search stops at @lim:
+ * the result is min(that bit, @lim).
+ */
 static __always_inline u32 vgpu_bmap_next_clear(const u64 *map, u32 nw,
-						u32 from)
+						u32 from, u32 lim)
 {
 	u32 i = from / 64;
 	u64 w;
 
 	if (i >= nw)
-		return nw * 64;
+		return min(nw * 64, lim);
 	w = ~map[i] & (~0ULL << (from % 64));
 	while (!w) {
-		if (++i == nw)
-			return nw * 64;
+		if (++i == nw || i * 64 >= lim)
+			return min(i * 64, lim);
 		w = ~map[i];
 	}
-	return i * 64 + __ffs64(w);
+	return min(i * 64 + (u32)__ffs64(w), lim);
 }
 
 /*
@@ -375,30 +378,35 @@ static __always_inline u32 vgpu_bmap_next_clear(const u64 *map, u32 nw,
  * @map: the map
  * @nbits: number of units
  * @len: run length wanted (>= 1)
- * @end: out: end (exclusive) of the maximal free stretch starting at the
- *	returned index, so [start, *@end) is free and unit *@end is not
+ * @cap: how far the caller cares about the stretch (>= @len)
+ * @end: out: min(end of the maximal free stretch starting at the returned
+ *	index, that index + @cap): [start, *@end) is free, and either unit
+ *	*@end is not or *@end - start == @cap
  *
  * Walks the maximal free stretches from the bottom, a word at a time, and
  * returns the first as long as @len; after VGPU_BMAP_WALK stretches that
  * are too short it runs the shift-and-AND search (F40) on the rest of the
  * map.  Same answer as the search on the whole map: every start below the
- * walk's position lies in a stretch shorter than @len.
+ * walk's position lies in a stretch shorter than @len.  A stretch is
+ * never followed further than @cap units, so a long one costs one word.
  *
  * Return: the lowest start index of @len consecutive free units, or
  * -ENOSPC (*@end untouched).
  */
-int vgpu_bmap_first_run(const u64 *map, u32 nbits, u32 len, u32 *end)
+int vgpu_bmap_first_run(const u64 *map, u32 nbits, u32 len, u32 cap,
+			u32 *end)
 {
 	u64 cur[VGPU_BMAP_WORDS];
 	u32 nw = VGPU_BMAP_NWORDS(nbits), pos = 0, s, e, w0, i, n;
 
 	if (!len || len > nbits)
 		return -ENOSPC;
+	cap = max(cap, len);
 	for (n = 0; n < VGPU_BMAP_WALK; n++) {
 		s = vgpu_bmap_next_set(map, nw, pos);
 		if (s >= nbits || len > nbits - s)
 			return -ENOSPC;
-		e = vgpu_bmap_next_clear(map, nw, s);
+		e = vgpu_bmap_next_clear(map, nw, s, s + cap);
 		if (e - s >= len) {
 			*end = e;
 			return s;
@@ -411,7 +419,7 @@ int vgpu_bmap_first_run(const u64 *map, u32 nbits, u32 len, u32 *end)
 	for (i = 0; i < nw - w0; i++) {
 		if (cur[i]) {
 			s = (w0 + i) * 64 + __ffs64(cur[i]);
-			*end = vgpu_bmap_next_clear(map, nw, s);
+			*end = vgpu_bmap_next_clear(map, nw, s, s + cap);
 			return s;
 		}
 	}
@@ -433,7 +441,7 @@ int vgpu_bmap_find_run(const u64 *map, u32 nbits, u32 len)
 
 	if (!len)
 		return 0;
-	return vgpu_bmap_first_run(map, nbits, len, &end);
+	return vgpu_bmap_first_run(map, nbits, len, len, &end);
 }
 
 /**
@@ -460,7 +468,7 @@ u32 vgpu_bmap_count_runs(const u64 *map, u32 nbits, u32 len, u32 want)
 		s = vgpu_bmap_next_set(map, nw, pos);
 		if (s >= nbits || len > nbits - s)
 			break;
-		e = vgpu_bmap_next_clear(map, nw, s);
+		e = vgpu_bmap_next_clear(map, nw, s, nbits);
 		n += (e - s) / len;
 		pos = e;
 	}

@@ -110,7 +110,8 @@ u32 vgpu_bmap_run_naive(const u64 *map, u32 nbits);
 u32 vgpu_bmap_run_exact(const u64 *map, u32 nbits);
 u32 vgpu_bmap_run_doubling(const u64 *map, u32 nbits);
 int vgpu_bmap_find_run(const u64 *map, u32 nbits, u32 len);
-int vgpu_bmap_first_run(const u64 *map, u32 nbits, u32 len, u32 *end);
+int vgpu_bmap_first_run(const u64 *map, u32 nbits, u32 len, u32 cap,
+			u32 *end);
 int vgpu_bmap_find_run_xk(const u64 *map, u32 nbits, u32 len);
 u32 vgpu_bmap_count_runs(const u64 *map, u32 nbits, u32 len, u32 want);
 u32 vgpu_bmap_run_grouped(const u64 *map, u32 nbits, u32 groups);

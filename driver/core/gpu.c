@@ -156,6 +156,7 @@ static void vgpu_gpu_sm_trace(void *cookie, const struct vgpu_event *ev)
 /* Byte offsets of each array in the caller's memory. */
 struct vgpu_gpu_layout {
 	size_t sm, warp, ev, chan, slot, dealloc, rank, cands, cursor, saved;
+	size_t pos, top, seen;
 	size_t total;
 };
 
@@ -193,6 +194,13 @@ static void vgpu_gpu_layout(const struct vgpu_config *cfg,
 	off += VGPU_GPU_ALIGN(n * sizeof(u32));
 	l->saved = off;
 	off += VGPU_GPU_ALIGN(p->save_slots * sizeof(struct vgpu_gpu_saved));
+	l->pos = off;
+	off += VGPU_GPU_ALIGN(2 * n * sizeof(u16));
+	l->top = off;
+	off += VGPU_GPU_ALIGN(VGPU_MAX_PRIOS * VGPU_BMAP_NWORDS(n) *
+			      sizeof(u64));
+	l->seen = off;
+	off += VGPU_GPU_ALIGN(n);
 	l->total = off;
 }
 
@@ -210,6 +218,58 @@ size_t vgpu_gpu_mem_size(const struct vgpu_config *cfg,
 
 	vgpu_gpu_layout(cfg, p, &l);
 	return l.total;
+}
+
+/* Row @prio of the F23 (c) candidate map. */
+static u64 *vgpu_gpu_top_row(const struct vgpu_gpu *g, u32 prio)
+{
+	return g->top_map + prio * g->top_words;
+}
+
+/*
+ * Bring SM @i's entry of the F23 (c) candidate map in line with its
+ * engine's highest resident priority (which the engine keeps, F33).
+ */
+static void vgpu_gpu_top_sync(struct vgpu_gpu *g, u32 i)
+{
+	u32 t = g->sm[i].sm.top_prio, old = g->top_seen[i], j = g->sm_pos[i];
+
+	if (t == old)
+		return;
+	if (old < VGPU_MAX_PRIOS) {
+		vgpu_gpu_top_row(g, old)[j / 64] &= ~BIT_ULL(j % 64);
+		g->top_n[old]--;
+	}
+	if (t < VGPU_MAX_PRIOS) {
+		vgpu_gpu_top_row(g, t)[j / 64] |= BIT_ULL(j % 64);
+		g->top_n[t]++;
+	}
+	g->top_seen[i] = t < VGPU_MAX_PRIOS ? t : VGPU_PRIO_NONE;
+}
+
+/*
+ * Sort the SMs by (rank, index) into @pos_sm (insertion sort: the list
+ * changes at set-up only) and rebuild the candidate map from the engines.
+ */
+static void vgpu_gpu_top_rebuild(struct vgpu_gpu *g)
+{
+	u32 n = g->cfg.num_sms, i, j, v;
+
+	for (i = 0; i < n; i++) {
+		v = i;
+		for (j = i; j && g->sm_rank[g->pos_sm[j - 1]] > g->sm_rank[v];
+		     j--)
+			g->pos_sm[j] = g->pos_sm[j - 1];
+		g->pos_sm[j] = v;
+	}
+	for (j = 0; j < n; j++)
+		g->sm_pos[g->pos_sm[j]] = j;
+	memset(g->top_map, 0, VGPU_MAX_PRIOS * g->top_words * sizeof(u64));
+	memset(g->top_n, 0, sizeof(g->top_n));
+	for (i = 0; i < n; i++) {
+		g->top_seen[i] = VGPU_PRIO_NONE;
+		vgpu_gpu_top_sync(g, i);
+	}
 }
 
 /**
@@ -287,6 +347,12 @@ int vgpu_gpu_init(struct vgpu_gpu *g, void *mem, size_t size,
 	g->sm_rank = (u16 *)(base + l.rank);
 	for (i = 0; i < cfg->num_sms; i++)
 		g->sm_rank[i] = i;
+	g->pos_sm = (u16 *)(base + l.pos);
+	g->sm_pos = g->pos_sm + cfg->num_sms;
+	g->top_words = VGPU_BMAP_NWORDS(cfg->num_sms);
+	g->top_map = (u64 *)(base + l.top);
+	g->top_seen = (u8 *)(base + l.seen);
+	vgpu_gpu_top_rebuild(g);
 	g->cands = (struct vgpu_policy_sm *)(base + l.cands);
 	g->cursor = (u32 *)(base + l.cursor);
 	INIT_LIST_HEAD(&g->saved_free);
@@ -364,6 +430,7 @@ void vgpu_gpu_set_sm_rank(struct vgpu_gpu *g, const u16 *order, u32 n)
 	for (i = 0; i < n; i++)
 		if (order[i] < g->cfg.num_sms)
 			g->sm_rank[order[i]] = i;
+	vgpu_gpu_top_rebuild(g);
 }
 
 /**
@@ -599,11 +666,22 @@ static u32 vgpu_gpu_undispatched(const struct vgpu_gpu_kernel *k)
 	return k->units - k->next_unit + k->nsaved;
 }
 
+/* Put @k (or NULL) in task slot @s, keeping @slot_used in step. */
+static void vgpu_gpu_slot_set(struct vgpu_gpu *g, u32 s,
+			      struct vgpu_gpu_kernel *k)
+{
+	g->slot[s] = k;
+	if (k)
+		g->slot_used[s / 64] |= BIT_ULL(s % 64);
+	else
+		g->slot_used[s / 64] &= ~BIT_ULL(s % 64);
+}
+
 static void vgpu_gpu_slot_release(struct vgpu_gpu *g,
 				  struct vgpu_gpu_kernel *k)
 {
 	if (k->slot != ~0U) {
-		g->slot[k->slot] = NULL;
+		vgpu_gpu_slot_set(g, k->slot, NULL);
 		g->slot_dealloc[k->slot] = 0;
 		k->slot = ~0U;
 	}
@@ -967,14 +1045,55 @@ static bool vgpu_gpu_scan(struct vgpu_gpu *g, struct vgpu_gpu_kernel *k,
 	return true;
 }
 
+/*
+ * F23 (c): the SM whose highest resident priority is the lowest below
+ * @k's, ties by the fixed SM list, among those the preemption mode can
+ * use.  The candidate map holds the SMs by that priority in list order,
+ * so the first SM that passes the mode's test is the answer and only the
+ * SMs before it are looked at, not every SM.
+ */
+static bool vgpu_gpu_preempt_scan(struct vgpu_gpu *g,
+				  struct vgpu_gpu_kernel *k,
+				  const struct vgpu_block_shape *shape,
+				  struct vgpu_gpu_match *m)
+{
+	struct vgpu_sm *sm;
+	u32 prio, w, i;
+	u64 *row, bits;
+
+	if (g->p.preempt == VGPU_PREEMPT_SWITCH && list_empty(&g->saved_free))
+		return false;
+	for (prio = VGPU_MAX_PRIOS - 1; prio > k->eff_prio; prio--) {
+		if (!g->top_n[prio])
+			continue;
+		row = vgpu_gpu_top_row(g, prio);
+		for (w = 0; w < g->top_words; w++) {
+			for (bits = row[w]; bits; bits &= bits - 1) {
+				i = g->pos_sm[w * 64 + __ffs64(bits)];
+				sm = &g->sm[i].sm;
+				if (!vgpu_gpu_sm_allowed(g, k, i))
+					continue;
+				if (g->p.preempt == VGPU_PREEMPT_WARP &&
+				    !vgpu_gpu_block_level_fits(&sm->res, shape))
+					continue;
+				if (g->p.preempt == VGPU_PREEMPT_SWITCH &&
+				    !vgpu_gpu_switch_victims(g, sm, k->eff_prio,
+							     shape))
+					continue;
+				m->sm = i;
+				return true;
+			}
+		}
+	}
+	return false;
+}
+
 /* F23: find how and where @k's next unit can go.  True if it can. */
 static bool vgpu_gpu_match(struct vgpu_gpu *g, struct vgpu_gpu_kernel *k,
 			   struct vgpu_gpu_match *m)
 {
 	const struct vgpu_block_shape *shape = vgpu_gpu_next_shape(k);
 	bool resume = k->nsaved > 0;
-	u32 i, n = 0, best_top = 0;
-	struct vgpu_sm *sm;
 
 	m->sm = 0;
 	m->pre = false;
@@ -997,29 +1116,8 @@ preempt:
 	if (g->p.preempt == VGPU_PREEMPT_DRAIN ||
 	    (g->p.preempt == VGPU_PREEMPT_WARP && (k->uses_bar || resume)))
 		return false;
-	for (i = 0; i < g->cfg.num_sms; i++) {
-		sm = &g->sm[i].sm;
-		if (sm->top_prio == VGPU_PRIO_NONE ||
-		    sm->top_prio <= k->eff_prio || !vgpu_gpu_sm_allowed(g, k, i))
-			continue;
-		/* the costly tests only for an SM that would be the best */
-		if (n && (sm->top_prio < best_top ||
-			  (sm->top_prio == best_top &&
-			   g->sm_rank[i] >= g->sm_rank[m->sm])))
-			continue;
-		if (g->p.preempt == VGPU_PREEMPT_WARP &&
-		    !vgpu_gpu_block_level_fits(&sm->res, shape))
-			continue;
-		if (g->p.preempt == VGPU_PREEMPT_SWITCH &&
-		    (list_empty(&g->saved_free) ||
-		     !vgpu_gpu_switch_victims(g, sm, k->eff_prio, shape)))
-			continue;
-		best_top = sm->top_prio;
-		m->sm = i;
-		n = 1;
-	}
 	m->path = VGPU_PATH_PREEMPT;
-	return n;
+	return vgpu_gpu_preempt_scan(g, k, shape, m);
 }
 
 /* Record a block that went into slot @slot of SM @sm. */
@@ -1199,19 +1297,22 @@ static bool vgpu_gpu_before(const struct vgpu_gpu *g,
 static void vgpu_gpu_chosen(struct vgpu_gpu *g, struct vgpu_gpu_kernel *k)
 {
 	struct vgpu_gpu_kernel *o;
-	u32 bit = BIT(k->eff_prio), i;
+	u32 bit = BIT(k->eff_prio), i, w;
 	bool all = true;
+	u64 m;
 
 	g->chan[k->channel].selected |= bit;
-	for (i = 0; i < g->p.task_slots; i++) {
-		o = g->slot[i];
-		if (!o || o == k || o->eff_prio != k->eff_prio)
-			continue;
-		if (!(g->chan[o->channel].selected & bit))
-			all = false;
-		/* a peer of equal priority ran: exhausted quotas restart */
-		if (o->quota && o->quota_used >= o->quota)
-			o->quota_used = 0;
+	for (w = 0; w < DIV_ROUND_UP(g->p.task_slots, 64); w++) {
+		for (m = g->slot_used[w]; m; m &= m - 1) {
+			o = g->slot[w * 64 + __ffs64(m)];
+			if (o == k || o->eff_prio != k->eff_prio)
+				continue;
+			if (!(g->chan[o->channel].selected & bit))
+				all = false;
+			/* a peer of equal priority ran: quotas restart */
+			if (o->quota && o->quota_used >= o->quota)
+				o->quota_used = 0;
+		}
 	}
 	if (all) {
 		for (i = 0; i < g->p.max_channels; i++)
@@ -1242,24 +1343,27 @@ static bool vgpu_gpu_round(struct vgpu_gpu *g)
 {
 	struct vgpu_gpu_kernel *k, *best;
 	struct vgpu_gpu_match m, best_m;
-	u32 i, n;
-	u64 done_mask[VGPU_GPU_MAX_SLOTS / 64] = { 0 };
+	u32 i, n, w, nw = DIV_ROUND_UP(g->p.task_slots, 64);
+	u64 done_mask[VGPU_GPU_MAX_SLOTS / 64] = { 0 }, c;
 
 	/* Candidates in preference order; the first that matches wins. */
 	for (;;) {
 		best = NULL;
-		for (i = 0; i < g->p.task_slots; i++) {
-			k = g->slot[i];
-			if (!k || g->slot_dealloc[i] ||
-			    (done_mask[i / 64] & BIT_ULL(i % 64)))
-				continue;
-			if (!vgpu_gpu_eligible(g, k) ||
-			    vgpu_gpu_known_nofit(g, k)) {
-				done_mask[i / 64] |= BIT_ULL(i % 64);
-				continue;
+		for (w = 0; w < nw; w++) {
+			for (c = g->slot_used[w] & ~done_mask[w]; c;
+			     c &= c - 1) {
+				i = w * 64 + __ffs64(c);
+				k = g->slot[i];
+				if (g->slot_dealloc[i])
+					continue;
+				if (!vgpu_gpu_eligible(g, k) ||
+				    vgpu_gpu_known_nofit(g, k)) {
+					done_mask[w] |= BIT_ULL(i % 64);
+					continue;
+				}
+				if (!best || vgpu_gpu_before(g, k, best))
+					best = k;
 			}
-			if (!best || vgpu_gpu_before(g, k, best))
-				best = k;
 		}
 		if (!best)
 			return false;
@@ -1274,6 +1378,7 @@ static bool vgpu_gpu_round(struct vgpu_gpu *g)
 	if (k->quota && k->quota_used >= k->quota)
 		k->quota_used = 0;
 	n = vgpu_gpu_place(g, k, &best_m);
+	vgpu_gpu_top_sync(g, best_m.sm);
 	if (!n)
 		return false;
 	g->stats.decisions++;
@@ -1315,7 +1420,7 @@ static bool vgpu_gpu_older(const struct vgpu_gpu_kernel *a,
 static void vgpu_gpu_admit(struct vgpu_gpu *g, struct vgpu_gpu_kernel *k,
 			   u32 s)
 {
-	g->slot[s] = k;
+	vgpu_gpu_slot_set(g, s, k);
 	g->slot_dealloc[s] = 0;
 	k->slot = s;
 	k->state = VGPU_KS_ACTIVE;
@@ -1331,7 +1436,7 @@ static void vgpu_gpu_table_update(struct vgpu_gpu *g)
 	for (i = 0; i < g->p.task_slots; i++) {
 		if (g->slot[i] && g->slot_dealloc[i]) {
 			g->slot[i]->slot = ~0U;
-			g->slot[i] = NULL;
+			vgpu_gpu_slot_set(g, i, NULL);
 			g->slot_dealloc[i] = 0;
 		}
 	}
@@ -1372,7 +1477,7 @@ static void vgpu_gpu_table_update(struct vgpu_gpu *g)
 			      low_slot, w->id);
 		low->slot = ~0U;
 		low->state = VGPU_KS_QUEUED;
-		g->slot[low_slot] = NULL;
+		vgpu_gpu_slot_set(g, low_slot, NULL);
 		g->stats.evictions++;
 		vgpu_gpu_admit(g, w, low_slot);
 	}
@@ -1576,8 +1681,12 @@ u64 vgpu_gpu_dispatch(struct vgpu_gpu *g)
 	struct vgpu_gpu_kernel *k;
 	bool waiting = false;
 	u64 before;
+	u32 i;
 
 	vgpu_gpu_collect(g);
+	/* the epoch and any cancel changed what the SMs hold */
+	for (i = 0; i < g->cfg.num_sms; i++)
+		vgpu_gpu_top_sync(g, i);
 	if (g->epoch_end > g->now)
 		g->now = g->epoch_end;
 	vgpu_gpu_skip_idle(g);

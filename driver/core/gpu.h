@@ -372,6 +372,15 @@ struct vgpu_gpu_nofit {
  * @fail_rounds: consecutive failed rounds (F24)
  * @rr_next: round-robin pointer (F25)
  * @sm_rank: fixed SM priority list as ranks (F25 ties)
+ * @pos_sm: the SMs sorted by (@sm_rank, index): the order of F23 (c) ties
+ * @sm_pos: position of each SM in @pos_sm
+ * @top_words: words of one @top_map row, VGPU_BMAP_NWORDS(num_sms)
+ * @top_map: F23 (c) candidates: row p (p < VGPU_MAX_PRIOS) has bit j set
+ *	when the SM @pos_sm[j] has highest resident priority p
+ * @top_n: SMs in each row of @top_map
+ * @top_seen: per SM, the highest resident priority @top_map holds for it
+ *	(VGPU_PRIO_NONE: in no row); synced with the engines at each
+ *	boundary and after each decision
  * @saved_free: free switched-out block records
  * @cands: scratch for policy candidates
  * @cursor: scratch: one merge cursor per SM
@@ -380,6 +389,7 @@ struct vgpu_gpu_nofit {
  * @hash: FNV-1a hash of every controller event so far
  * @sink: event sink or NULL
  * @sink_cookie: its cookie
+ * @slot_used: task slots holding a kernel (@slot[i] != NULL)
  * @failed: task slots whose kernel failed to match in this call
  * @nofit: needs that failed to match in this call
  * @nnofit: entries in @nofit
@@ -403,6 +413,12 @@ struct vgpu_gpu {
 	u32 fail_rounds;
 	u32 rr_next;
 	u16 *sm_rank;
+	u16 *pos_sm;
+	u16 *sm_pos;
+	u32 top_words;
+	u64 *top_map;
+	u32 top_n[VGPU_MAX_PRIOS];
+	u8 *top_seen;
 	struct list_head saved_free;
 	struct vgpu_policy_sm *cands;
 	u32 *cursor;
@@ -411,6 +427,7 @@ struct vgpu_gpu {
 	u64 hash;
 	vgpu_trace_fn sink;
 	void *sink_cookie;
+	u64 slot_used[VGPU_GPU_MAX_SLOTS / 64];
 	u64 failed[VGPU_GPU_MAX_SLOTS / 64];
 	struct vgpu_gpu_nofit nofit[8];
 	u32 nnofit;

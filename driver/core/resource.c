@@ -187,7 +187,7 @@ static int vgpu_sm_res_warps_in(struct vgpu_sm_res *sm,
 		return -ENOSPC;
 	if (len) {
 		start = vgpu_bmap_first_run(sm->regs[p], sm->reg_units, len,
-					    &end);
+					    n * len, &end);
 		if (start < 0)
 			return -ENOSPC;
 	}
@@ -228,7 +228,6 @@ int vgpu_sm_res_take_block(struct vgpu_sm_res *sm,
 			   struct vgpu_block_place *place)
 {
 	int start;
-	u32 i;
 
 	start = vgpu_sm_res_block_level(sm, shape);
 	if (start < 0)
@@ -241,8 +240,7 @@ int vgpu_sm_res_take_block(struct vgpu_sm_res *sm,
 	place->base_subpart = sm->split_ptr;
 	place->block_held = true;
 	place->warps_held = 0;
-	for (i = 0; i < shape->warps; i++)
-		place->warp[i].held = 0;
+	memset(place->warp, 0, shape->warps * sizeof(place->warp[0]));
 	sm->split_ptr = (sm->split_ptr + shape->warps % sm->subparts) %
 			sm->subparts;
 	return 0;

@@ -20,6 +20,8 @@
 #include "vgpu_os.h"
 #include "sm.h"
 
+static_assert(VGPU_WARP_NONE == 0xffffffffU, "warp rows are filled bytewise");
+
 /**
  * struct vgpu_sm_arb_ctx - what the arbiter callbacks work on
  * @sm: the SM
@@ -189,6 +191,21 @@ static void vgpu_sm_update_prio(struct vgpu_sm *sm)
 	vgpu_sm_emit(sm, VGPU_EV_SM_PRIO, NULL, VGPU_EV_NONE, best, old);
 }
 
+/*
+ * F33 when a block of priority @prio arrives: the highest resident
+ * priority can only rise to it (vgpu_sm_update_prio() without the scan;
+ * @top_prio is exact after every arrival and removal).
+ */
+static void vgpu_sm_add_prio(struct vgpu_sm *sm, u32 prio)
+{
+	u32 old = sm->top_prio;
+
+	if (prio >= old)
+		return;
+	sm->top_prio = prio;
+	vgpu_sm_emit(sm, VGPU_EV_SM_PRIO, NULL, VGPU_EV_NONE, prio, old);
+}
+
 /**
  * vgpu_sm_block_add() - a block arrives at the SM (F23, F30)
  * @sm: the SM
@@ -237,10 +254,16 @@ int vgpu_sm_block_add(struct vgpu_sm *sm, const struct vgpu_kernel_desc *k,
 	b->next_start = 0;
 	b->n_done = 0;
 	b->bar_arrived = 0;
-	for (i = 0; i < b->n_warps; i++) {
-		b->warp[i] = VGPU_WARP_NONE;
-		wp = prio + (k->prio_wid_mod ? i % k->prio_wid_mod : 0);
-		b->wprio[i] = min_t(u32, wp, VGPU_MAX_PRIOS - 1);
+	/* VGPU_WARP_NONE is all ones: one fill for every warp */
+	memset(b->warp, 0xff, b->n_warps * sizeof(b->warp[0]));
+	if (!k->prio_wid_mod) {
+		memset(b->wprio, min_t(u32, prio, VGPU_MAX_PRIOS - 1),
+		       b->n_warps);
+	} else {
+		for (i = 0; i < b->n_warps; i++) {
+			wp = prio + i % k->prio_wid_mod;
+			b->wprio[i] = min_t(u32, wp, VGPU_MAX_PRIOS - 1);
+		}
 	}
 	vgpu_mutex_arb_init(&b->arb);
 	sm->used |= BIT_ULL(slot);
@@ -248,7 +271,7 @@ int vgpu_sm_block_add(struct vgpu_sm *sm, const struct vgpu_kernel_desc *k,
 	sm->start_dirty = true;
 	vgpu_sm_emit(sm, VGPU_EV_BLOCK_ADD, b, VGPU_EV_NONE, prio,
 		     mode << 16 | b->n_warps);
-	vgpu_sm_update_prio(sm);
+	vgpu_sm_add_prio(sm, prio);
 	return 0;
 }
 

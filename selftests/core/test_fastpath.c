@@ -55,7 +55,7 @@ TEST(first_run_vs_references)
 {
 	struct vgpu_test_rng r = { 0xfa57001 };
 	u64 w[VGPU_BMAP_WORDS];
-	u32 n, nbits, len, end;
+	u32 n, nbits, len, end, cap;
 	int want, got;
 
 	for (n = 0; n < 200000; n++) {
@@ -67,15 +67,17 @@ TEST(first_run_vs_references)
 		ASSERT_EQ(want, vgpu_bmap_find_run(w, nbits, len))
 			TH_LOG("map %u width %u len %u", n, nbits, len);
 		end = ~0U;
-		got = vgpu_bmap_first_run(w, nbits, len, &end);
+		cap = len + (n & 2 ? vgpu_test_below(&r, 300) : nbits);
+		got = vgpu_bmap_first_run(w, nbits, len, cap, &end);
 		ASSERT_EQ(want, got);
 		if (got < 0)
 			continue;
-		/* [start, end) is free and maximal */
+		/* [start, end) is free, maximal or cut at start + cap */
 		ASSERT_LE(got + len, end);
 		ASSERT_LE(end, nbits);
+		ASSERT_LE(end, got + cap);
 		ASSERT_TRUE(vgpu_bmap_range_all_set(w, got, end - got));
-		if (end < nbits)
+		if (end < nbits && end < got + cap)
 			ASSERT_FALSE(vgpu_bmap_test(w, end));
 	}
 }

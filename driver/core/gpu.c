@@ -1382,7 +1382,7 @@ static bool vgpu_gpu_round(struct vgpu_gpu *g)
 	if (!n)
 		return false;
 	g->stats.decisions++;
-	g->rr_next = (best_m.sm + 1) % g->cfg.num_sms;
+	g->rr_next = best_m.sm + 1 < g->cfg.num_sms ? best_m.sm + 1 : 0;
 	vgpu_gpu_chosen(g, k);
 	if (!vgpu_gpu_undispatched(k)) {
 		/* F13: the slot gets a deallocation request */

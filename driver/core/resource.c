@@ -241,8 +241,10 @@ int vgpu_sm_res_take_block(struct vgpu_sm_res *sm,
 	place->block_held = true;
 	place->warps_held = 0;
 	memset(place->warp, 0, shape->warps * sizeof(place->warp[0]));
-	sm->split_ptr = (sm->split_ptr + shape->warps % sm->subparts) %
-			sm->subparts;
+	/* the pointer stays below subparts: no second division */
+	sm->split_ptr += shape->warps % sm->subparts;
+	if (sm->split_ptr >= sm->subparts)
+		sm->split_ptr -= sm->subparts;
 	return 0;
 }
 
@@ -263,21 +265,33 @@ int vgpu_sm_res_alloc_block(struct vgpu_sm_res *sm,
 			    const struct vgpu_block_shape *shape,
 			    struct vgpu_block_place *place)
 {
-	u32 counts[VGPU_MAX_SUBPARTS], p, i;
+	u32 q = shape->warps / sm->subparts, r = shape->warps % sm->subparts;
+	u32 p, i, n;
 
 	if (shape->warps > sm->max_warps - sm->warps_total ||
 	    shape->warps > VGPU_MAX_BLOCK_WARPS)
 		return -ENOSPC;
-	vgpu_split_counts(shape->warps, sm->subparts, sm->split_ptr, counts);
-	for (p = 0; p < sm->subparts; p++)
-		if (counts[p] > sm->warps_per_subpart - sm->warps_used[p])
+	/*
+	 * The split table (vgpu_split_counts()) without divisions: the i-th
+	 * sub-partition from the pointer (always < subparts) gets q warps,
+	 * one more if i < r.
+	 */
+	for (i = 0, p = sm->split_ptr; i < sm->subparts; i++) {
+		n = i < r ? q + 1 : q;
+		if (n > sm->warps_per_subpart - sm->warps_used[p])
 			return -ENOSPC;
+		if (++p == sm->subparts)
+			p = 0;
+	}
 	if (vgpu_sm_res_take_block(sm, shape, place))
 		return -ENOSPC;
-	for (i = 0; i < sm->subparts && i < shape->warps; i++) {
-		p = (place->base_subpart + i) % sm->subparts;
-		if (vgpu_sm_res_warps_in(sm, place, i, p, counts[p]))
+	for (i = 0, p = place->base_subpart;
+	     i < sm->subparts && i < shape->warps; i++) {
+		n = i < r ? q + 1 : q;
+		if (vgpu_sm_res_warps_in(sm, place, i, p, n))
 			goto rollback;
+		if (++p == sm->subparts)
+			p = 0;
 	}
 	return 0;
 

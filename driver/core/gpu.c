@@ -90,6 +90,8 @@ int vgpu_gpu_params_validate(const struct vgpu_gpu_params *p,
 		bad = "save_slots";
 	else if (p->switch_cost > VGPU_MAX_LATENCY)
 		bad = "switch_cost";
+	else if (p->sync_cost > VGPU_MAX_LATENCY)
+		bad = "sync_cost";
 	else if (!p->policy[0] || p->policy[VGPU_POLICY_NAME_LEN - 1])
 		bad = "policy";
 	for (i = 0; !bad && i < p->num_windows; i++)
@@ -134,9 +136,25 @@ static void vgpu_gpu_sm_trace(void *cookie, const struct vgpu_event *ev)
 		if (s >= VGPU_MAX_BLOCKS_PER_SM)
 			return;
 		sh = &gs->shadow[s];
-		if (sh->start_at != VGPU_GPU_NO_CYCLE)
+		if (sh->start_at == VGPU_GPU_NO_CYCLE)
+			sh->start_at = ev->cycle;
+		else if (!gs->verbose)
 			return;
-		sh->start_at = ev->cycle;
+	} else if (gs->verbose && (ev->type == VGPU_EV_WARP_START ||
+				   (ev->type == VGPU_EV_LOCK_ACQUIRE &&
+				    ev->arg1 != VGPU_LOCK_HOW_FREE))) {
+		/*
+		 * Warp-level detail, only for a sink that asked for it, in
+		 * its own share of the buffer: the block-level events keep
+		 * theirs.
+		 */
+		if (gs->nwev >= gs->wevcap) {
+			gs->lost++;
+			return;
+		}
+		gs->nwev++;
+	} else if (ev->type == VGPU_EV_LAUNCH) {
+		gs->nlaunch++;	/* the controller makes the child (F15) */
 	} else if (ev->type == VGPU_EV_BLOCK_DONE) {
 		s = vgpu_gpu_sm_find(&gs->sm, ev->kernel, ev->block);
 		if (s >= VGPU_MAX_BLOCKS_PER_SM)
@@ -144,6 +162,8 @@ static void vgpu_gpu_sm_trace(void *cookie, const struct vgpu_event *ev)
 		sh = &gs->shadow[s];
 		sh->done = true;
 		sh->done_at = ev->cycle;
+	} else if (ev->type == VGPU_EV_SYNC) {
+		/* block-level: at most one per block the SM is given (F17) */
 	} else {
 		return;
 	}
@@ -160,10 +180,17 @@ struct vgpu_gpu_layout {
 	size_t total;
 };
 
-/* Block-level events an SM can emit in one epoch (start and done). */
+/*
+ * Events an SM buffers in one epoch: the block-level ones (start and done,
+ * one LAUNCH WAIT per block, VGPU_SM_LAUNCH_QUEUE other LAUNCHes, F15),
+ * plus room for a few generations of warp starts and arbitrated locks
+ * when the sink is verbose (vgpu_gpu_set_verbose(); beyond that they are
+ * counted in &vgpu_gpu_sm.lost).
+ */
 static u32 vgpu_gpu_evcap(const struct vgpu_config *cfg)
 {
-	return 4 * cfg->max_blocks_per_sm + 8;
+	return 4 * cfg->max_blocks_per_sm + 4 * cfg->max_warps_per_sm + 8 +
+	       VGPU_SM_LAUNCH_QUEUE;
 }
 
 static void vgpu_gpu_layout(const struct vgpu_config *cfg,
@@ -333,8 +360,10 @@ int vgpu_gpu_init(struct vgpu_gpu *g, void *mem, size_t size,
 		if (ret)
 			return ret;
 		vgpu_sm_set_trace(&gs->sm, vgpu_gpu_sm_trace, gs);
+		gs->sm.sync_cost = p->sync_cost;
 		gs->ev = ev + i * evcap;
 		gs->evcap = evcap;
+		gs->wevcap = 4 * cfg->max_warps_per_sm;
 	}
 	g->chan = (struct vgpu_gpu_channel *)(base + l.chan);
 	memset(g->chan, 0, p->max_channels * sizeof(*g->chan));
@@ -360,6 +389,12 @@ int vgpu_gpu_init(struct vgpu_gpu *g, void *mem, size_t size,
 	for (i = 0; i < p->save_slots; i++)
 		list_add_tail(&saved[i].node, &g->saved_free);
 	INIT_LIST_HEAD(&g->kernels);
+	INIT_LIST_HEAD(&g->direct);
+	INIT_LIST_HEAD(&g->inplace);
+	g->next_child_id = VGPU_GPU_CHILD_ID0;
+	INIT_LIST_HEAD(&g->queues);
+	INIT_LIST_HEAD(&g->pushes);
+	INIT_LIST_HEAD(&g->push_done);
 	g->hash = VGPU_FNV64_OFFSET;
 	return 0;
 }
@@ -378,6 +413,42 @@ void vgpu_gpu_fini(struct vgpu_gpu *g)
 		vgpu_worker_pool_fini(&g->sm[i].pool);
 	}
 	g->policy = NULL;
+}
+
+/**
+ * vgpu_gpu_set_verbose() - pass warp-level events to the sink too
+ * @g: the device
+ * @on: besides the block-level events, pass every warp start and every
+ *	lock the arbiter granted (not the uncontended ones) to the sink
+ *
+ * For tracing: the sink sees these events in the same (cycle, SM) order
+ * as the others.  An SM buffers a bounded number of events per epoch;
+ * what does not fit is counted in &vgpu_gpu_sm.lost (vgpu_gpu_events_lost())
+ * and the block-level accounting never depends on it.  Neither the trace
+ * hash nor any result changes.  Call between two epochs.
+ */
+void vgpu_gpu_set_verbose(struct vgpu_gpu *g, bool on)
+{
+	u32 i;
+
+	for (i = 0; i < g->cfg.num_sms; i++)
+		g->sm[i].verbose = on;
+}
+
+/**
+ * vgpu_gpu_events_lost() - events the SM buffers could not hold
+ * @g: the device
+ *
+ * Return: the sum over the SMs of &vgpu_gpu_sm.lost.
+ */
+u64 vgpu_gpu_events_lost(const struct vgpu_gpu *g)
+{
+	u64 n = 0;
+	u32 i;
+
+	for (i = 0; i < g->cfg.num_sms; i++)
+		n += g->sm[i].lost;
+	return n;
 }
 
 /**
@@ -470,6 +541,12 @@ const char *vgpu_gpu_event_name(u32 type)
 		[VGPU_GEV_SPLIT - VGPU_GEV_SUBMIT] = "split",
 		[VGPU_GEV_KERNEL_DONE - VGPU_GEV_SUBMIT] = "kernel_done",
 		[VGPU_GEV_CANCEL - VGPU_GEV_SUBMIT] = "cancel",
+		[VGPU_GEV_LAUNCH - VGPU_GEV_SUBMIT] = "launch",
+		[VGPU_GEV_SUSPEND - VGPU_GEV_SUBMIT] = "suspend",
+		[VGPU_GEV_WAKE - VGPU_GEV_SUBMIT] = "wake",
+		[VGPU_GEV_FAIL - VGPU_GEV_SUBMIT] = "fail",
+		[VGPU_GEV_PUSH - VGPU_GEV_SUBMIT] = "push",
+		[VGPU_GEV_COALESCE - VGPU_GEV_SUBMIT] = "coalesce",
 	};
 
 	if (type < VGPU_GEV_SUBMIT || type > VGPU_GEV_MAX)
@@ -558,17 +635,95 @@ static bool vgpu_gpu_aff_any(const struct vgpu_gpu_kernel *k)
 	return false;
 }
 
+static void vgpu_gpu_kernel_enter(struct vgpu_gpu *g,
+				  struct vgpu_gpu_kernel *k);
+
+/*
+ * Validate and link the templates of a submitted kernel once for its whole
+ * tree (F15): each must be a valid kernel whose block fits an empty SM and
+ * whose LAUNCHes name templates of the same array.
+ */
+static int vgpu_gpu_tmpl_init(struct vgpu_gpu *g, struct vgpu_gpu_kernel *k)
+{
+	struct vgpu_sm_res *empty = &g->scratch;
+	struct vgpu_gpu_template *t;
+	struct vgpu_kernel_desc *d;
+	u32 i;
+
+	vgpu_sm_res_init(empty, &g->cfg);
+	for (i = 0; i < k->n_tmpl; i++) {
+		t = &k->tmpl[i];
+		d = &t->desc;
+		if (t->flags & ~(VGPU_KF_INDEPENDENT | VGPU_KF_SEQUENTIAL) ||
+		    !t->grid || !t->threads || !t->prog || !t->n_insns ||
+		    !t->match)
+			return -EINVAL;
+		memset(d, 0, sizeof(*d));
+		d->grid = t->grid;
+		d->threads = t->threads;
+		d->regs_per_thread = t->regs;
+		d->smem_bytes = t->smem;
+		if (vgpu_block_shape_init(&d->shape, &g->cfg, t->threads,
+					  t->regs, t->smem, 0, NULL))
+			return -E2BIG;
+		if (vgpu_kernel_desc_init(d, &g->cfg, t->prog, t->n_insns,
+					  t->match))
+			return -EINVAL;
+		if (((d->sum.uses_bar || d->sum.uses_launch) &&
+		     (t->flags & VGPU_KF_INDEPENDENT)) ||
+		    d->sum.launch_mask >> k->n_tmpl)
+			return -EINVAL;
+		if (!vgpu_sm_res_block_fits(empty, &d->shape))
+			return -E2BIG;
+	}
+	return 0;
+}
+
+/* F14: a queue kernel has queue fields and no grid, another the reverse. */
+static int vgpu_gpu_queue_check(const struct vgpu_gpu_kernel *k)
+{
+	if (!(k->flags & VGPU_KF_QUEUE))
+		return !k->grid || k->queue_n || k->queue_cap ||
+		       k->queue_timeout ? -EINVAL : 0;
+	if (k->grid || !k->queue_n || k->queue_n > VGPU_MAX_COALESCE ||
+	    !k->queue_cap || k->queue_cap > VGPU_MAX_QUEUE_ITEMS ||
+	    !k->queue_timeout || k->queue_timeout > VGPU_GPU_MAX_QTIMEOUT)
+		return -EINVAL;
+	return 0;
+}
+
+/* F14: the queue state of a kernel entering the device. */
+static void vgpu_gpu_queue_enter(struct vgpu_gpu *g, struct vgpu_gpu_kernel *k)
+{
+	k->q_wait = 0;
+	k->q_pending = 0;
+	k->q_ready = 0;
+	k->q_closing = false;
+	k->q_closed = false;
+	k->q_last = 0;
+	k->q_close_at = 0;
+	k->q_items = 0;
+	INIT_LIST_HEAD(&k->q_fifo);
+	INIT_LIST_HEAD(&k->q_node);
+	if (k->flags & VGPU_KF_QUEUE)
+		list_add_tail(&k->q_node, &g->queues);
+}
+
 /**
  * vgpu_gpu_submit() - submit a kernel to its channel (F10, F11)
  * @g: the device
- * @k: caller-allocated descriptor with the F10 fields filled and a
- *	program that passed vgpu_isa_validate(); the core owns the other
- *	fields until vgpu_gpu_kernel_finished()
+ * @k: caller-allocated descriptor with the F10 fields filled, a program
+ *	that passed vgpu_isa_validate() and, for child kernels (F15), its
+ *	templates and child budget with their storage; the core owns the
+ *	other fields until vgpu_gpu_kernel_finished()
  *
  * Return: 0; -EINVAL for a bad field (unknown flag, priority, empty grid,
- * invalid program, independent kernel with BAR, empty affinity); -ENOENT
- * if the channel does not exist; -E2BIG if a block can never fit an empty
- * SM it may run on.
+ * invalid program, independent kernel with BAR or LAUNCH, empty affinity,
+ * too many templates, a bad template, a LAUNCH of a template index not
+ * below @k->n_tmpl in its program or a template's, a child budget above
+ * VGPU_MAX_CHILDREN or without storage); -ENOENT if the channel does not
+ * exist; -E2BIG if a block (its own or a template's) can never fit an
+ * empty SM.
  */
 int vgpu_gpu_submit(struct vgpu_gpu *g, struct vgpu_gpu_kernel *k)
 {
@@ -576,9 +731,15 @@ int vgpu_gpu_submit(struct vgpu_gpu *g, struct vgpu_gpu_kernel *k)
 	struct vgpu_kernel_desc *d = &k->desc;
 	struct vgpu_gpu_kernel *o;
 	u32 i;
+	int ret;
 
 	if (k->flags & ~VGPU_KF_ALL || k->prio >= g->cfg.num_prios ||
-	    !k->grid || !k->prog || !k->n_insns || !k->match || !k->threads)
+	    !k->prog || !k->n_insns || !k->match || !k->threads ||
+	    vgpu_gpu_queue_check(k))
+		return -EINVAL;
+	if (k->n_tmpl > VGPU_MAX_TEMPLATES || (k->n_tmpl && !k->tmpl) ||
+	    k->child_budget > VGPU_MAX_CHILDREN ||
+	    (k->child_budget && !k->child_store))
 		return -EINVAL;
 	if (k->channel >= g->p.max_channels || !g->chan[k->channel].used)
 		return -ENOENT;
@@ -588,7 +749,8 @@ int vgpu_gpu_submit(struct vgpu_gpu *g, struct vgpu_gpu_kernel *k)
 	memset(d, 0, sizeof(*d));
 	d->id = k->id;
 	d->prio = k->prio;
-	d->grid = k->grid;
+	/* a queue kernel's blocks are numbered as they launch (F14) */
+	d->grid = k->flags & VGPU_KF_QUEUE ? ~0U : k->grid;
 	d->threads = k->threads;
 	d->regs_per_thread = k->regs;
 	d->smem_bytes = k->smem;
@@ -598,7 +760,11 @@ int vgpu_gpu_submit(struct vgpu_gpu *g, struct vgpu_gpu_kernel *k)
 		return -E2BIG;
 	if (vgpu_kernel_desc_init(d, &g->cfg, k->prog, k->n_insns, k->match))
 		return -EINVAL;
-	if (d->sum.uses_bar && (k->flags & VGPU_KF_INDEPENDENT))
+	/* a split breaks blocks apart: no BAR, no LAUNCH (F24, F15) */
+	if ((d->sum.uses_bar || d->sum.uses_launch) &&
+	    (k->flags & VGPU_KF_INDEPENDENT))
+		return -EINVAL;
+	if (d->sum.launch_mask >> k->n_tmpl)
 		return -EINVAL;
 	if (!vgpu_gpu_aff_any(k)) {
 		for (i = 0; i < g->cfg.num_sms; i++)
@@ -615,7 +781,27 @@ int vgpu_gpu_submit(struct vgpu_gpu *g, struct vgpu_gpu_kernel *k)
 	vgpu_sm_res_init(empty, &g->cfg);
 	if (!vgpu_sm_res_block_fits(empty, &d->shape))
 		return -E2BIG;
-	k->uses_bar = d->sum.uses_bar;
+	ret = vgpu_gpu_tmpl_init(g, k);
+	if (ret)
+		return ret;
+	vgpu_gpu_kernel_enter(g, k);
+	k->parent = NULL;
+	k->root = k;
+	k->depth = 0;
+	k->tmpl_idx = 0;
+	list_add_tail(&k->chan_node, &g->chan[k->channel].fifo);
+	list_add_tail(&k->table_node, &g->kernels);
+	g->nkernels++;
+	return 0;
+}
+
+/* The core's fields of a kernel entering the device, submitted or child. */
+static void vgpu_gpu_kernel_enter(struct vgpu_gpu *g, struct vgpu_gpu_kernel *k)
+{
+	const struct vgpu_kernel_desc *d = &k->desc;
+
+	/* F23: a block that may wait at a LAUNCH is never partial either */
+	k->uses_bar = d->sum.uses_bar || d->sum.uses_launch_wait;
 	k->warps = d->shape.warps;
 	k->eff_prio = k->prio;
 	k->split = false;
@@ -637,21 +823,30 @@ int vgpu_gpu_submit(struct vgpu_gpu *g, struct vgpu_gpu_kernel *k)
 	k->t_end = VGPU_GPU_NO_CYCLE;
 	k->seq = g->seq++;
 	k->state = VGPU_KS_QUEUED;
-	list_add_tail(&k->chan_node, &g->chan[k->channel].fifo);
-	list_add_tail(&k->table_node, &g->kernels);
-	g->nkernels++;
-	return 0;
+	vgpu_gpu_queue_enter(g, k);
+	k->error = 0;
+	k->launched = 0;
+	k->children = 0;
+	k->nsusp = 0;
+	k->waiter = NULL;
+	k->wait_sm = ~0U;
+	k->wait_slot = 0;
+	INIT_LIST_HEAD(&k->wait_node);
 }
 
 /**
  * vgpu_gpu_kernel_finished() - may the caller free the descriptor?
  * @k: a submitted kernel
  *
- * Return: true once it is done or cancelled.
+ * A submitted kernel finishes after every child of its tree (F15), so its
+ * templates and child storage may go with it.
+ *
+ * Return: true once it is done, cancelled or failed.
  */
 bool vgpu_gpu_kernel_finished(const struct vgpu_gpu_kernel *k)
 {
-	return k->state == VGPU_KS_DONE || k->state == VGPU_KS_CANCELLED;
+	return k->state == VGPU_KS_DONE || k->state == VGPU_KS_CANCELLED ||
+	       k->state == VGPU_KS_FAILED;
 }
 
 static bool vgpu_gpu_arrived(const struct vgpu_gpu *g,
@@ -663,7 +858,45 @@ static bool vgpu_gpu_arrived(const struct vgpu_gpu *g,
 /* Undispatched units, switched-out ones included (F12). */
 static u32 vgpu_gpu_undispatched(const struct vgpu_gpu_kernel *k)
 {
-	return k->units - k->next_unit + k->nsaved;
+	return k->units - k->next_unit + k->nsaved + k->q_ready;
+}
+
+/* F14: a queue kernel that is open, or closed with items still waiting. */
+static bool vgpu_gpu_q_open(const struct vgpu_gpu_kernel *k)
+{
+	return (k->flags & VGPU_KF_QUEUE) && (!k->q_closed || k->q_wait);
+}
+
+/* F14: the core is done with push record @p. */
+static void vgpu_gpu_push_retire(struct vgpu_gpu *g, struct vgpu_gpu_push *p)
+{
+	p->done = true;
+	list_add_tail(&p->node, &g->push_done);
+}
+
+/* F14: drop the waiting and pending items of a kernel leaving the device. */
+static void vgpu_gpu_queue_leave(struct vgpu_gpu *g, struct vgpu_gpu_kernel *k)
+{
+	struct vgpu_gpu_push *p, *tmp;
+
+	if (!(k->flags & VGPU_KF_QUEUE))
+		return;
+	list_for_each_entry_safe(p, tmp, &k->q_fifo, node) {
+		list_del(&p->node);
+		vgpu_gpu_push_retire(g, p);
+	}
+	if (k->q_pending) {
+		list_for_each_entry_safe(p, tmp, &g->pushes, node) {
+			if (p->k != k)
+				continue;
+			list_del(&p->node);
+			vgpu_gpu_push_retire(g, p);
+		}
+	}
+	k->q_wait = 0;
+	k->q_pending = 0;
+	k->q_ready = 0;
+	list_del_init(&k->q_node);
 }
 
 /* Put @k (or NULL) in task slot @s, keeping @slot_used in step. */
@@ -694,35 +927,57 @@ static void vgpu_gpu_kernel_retire(struct vgpu_gpu *g,
 	if (!list_empty(&k->chan_node))
 		list_del_init(&k->chan_node);
 	list_del_init(&k->table_node);
+	vgpu_gpu_queue_leave(g, k);
 	g->nkernels--;
 	k->state = state;
 }
 
-/**
- * vgpu_gpu_cancel() - cancel a kernel (F53)
- * @g: the device, between two epochs
- * @k: a submitted, unfinished kernel
- *
- * Its undispatched blocks are dropped, its resident and switched-out
- * blocks removed at once with their resources; only its own state is
- * touched.  The descriptor is free when this returns.
- *
- * Return: 0, or -EINVAL if it already finished.
+/*
+ * Child @c is stopped, and so is its parent (the whole tree stops, F15):
+ * give back the save record of the parent's block that waits for it
+ * switched out (the parent counts it as dropped), forget one that waits
+ * on its SM.
  */
-int vgpu_gpu_cancel(struct vgpu_gpu *g, struct vgpu_gpu_kernel *k)
+static void vgpu_gpu_unwait(struct vgpu_gpu *g, struct vgpu_gpu_kernel *c)
+{
+	if (c->waiter) {
+		list_add(&c->waiter->node, &g->saved_free);
+		c->waiter = NULL;
+	}
+	if (c->wait_sm != ~0U) {
+		g->sm[c->wait_sm].shadow[c->wait_slot].wait = NULL;
+		list_del_init(&c->wait_node);
+		c->wait_sm = ~0U;
+	}
+}
+
+/*
+ * Remove @k from the device: its undispatched blocks are dropped, its
+ * resident, switched-out and suspended blocks removed at once with their
+ * resources.  It ends in @state (VGPU_KS_CANCELLED or VGPU_KS_FAILED) with
+ * @error; a failure is a VGPU_GEV_FAIL event, anything else a CANCEL.
+ */
+static void vgpu_gpu_stop(struct vgpu_gpu *g, struct vgpu_gpu_kernel *k,
+			  u32 state, int error)
 {
 	struct vgpu_gpu_shadow *sh;
 	struct list_head *e;
 	u32 i, j, n = 0;
 
-	if (vgpu_gpu_kernel_finished(k) || k->state == VGPU_KS_NEW)
-		return -EINVAL;
-	for (i = 0; i < g->cfg.num_sms; i++) {
+	/* nothing of it is on an SM unless a unit is in flight */
+	for (i = 0; k->inflight && i < g->cfg.num_sms; i++) {
 		n += vgpu_sm_cancel_kernel(&g->sm[i].sm, k->id);
 		for (j = 0; j < VGPU_MAX_BLOCKS_PER_SM; j++) {
 			sh = &g->sm[i].shadow[j];
 			if (sh->k != k)
 				continue;
+			/* started in the epoch that just ended (F15 failure) */
+			if (sh->start_at != VGPU_GPU_NO_CYCLE && !sh->start_seen)
+				k->t_start = min(k->t_start, sh->start_at);
+			if (sh->wait) {
+				list_del_init(&sh->wait->wait_node);
+				sh->wait->wait_sm = ~0U;
+			}
 			memset(sh, 0, sizeof(*sh));
 			g->sm[i].shadow_used &= ~BIT_ULL(j);
 		}
@@ -732,12 +987,155 @@ int vgpu_gpu_cancel(struct vgpu_gpu *g, struct vgpu_gpu_kernel *k)
 		list_del(e);
 		list_add(e, &g->saved_free);
 	}
-	n += k->nsaved + k->units - k->next_unit;
+	if (k->parent)
+		vgpu_gpu_unwait(g, k);
+	n += k->nsaved + k->nsusp + k->units - k->next_unit;
 	k->nsaved = 0;
+	k->nsusp = 0;
 	k->inflight = 0;
-	vgpu_gpu_emit(g, g->now, VGPU_GEV_CANCEL, k, ~0U, ~0U, ~0U, n, 0);
-	vgpu_gpu_kernel_retire(g, k, VGPU_KS_CANCELLED);
+	k->error = error;
+	if (state == VGPU_KS_FAILED) {
+		k->t_end = g->now;	/* when it failed */
+		g->stats.failed++;
+		vgpu_gpu_emit(g, g->now, VGPU_GEV_FAIL, k, ~0U, ~0U, ~0U,
+			      -error, n);
+	} else {
+		vgpu_gpu_emit(g, g->now, VGPU_GEV_CANCEL, k, ~0U, ~0U, ~0U, n,
+			      0);
+	}
+	vgpu_gpu_kernel_retire(g, k, state);
+}
+
+/*
+ * Stop the tree of submitted kernel @r (F15): its unfinished children,
+ * the most recent first, then @r.  Kernels whose @error is set (the path
+ * of a failure) fail with it, the others are cancelled.
+ */
+static void vgpu_gpu_stop_tree(struct vgpu_gpu *g, struct vgpu_gpu_kernel *r)
+{
+	struct vgpu_gpu_kernel *c;
+	u32 i;
+
+	for (i = r->launched; i--;) {
+		c = &r->child_store[i];
+		if (vgpu_gpu_kernel_finished(c))
+			continue;
+		if (c->error)
+			vgpu_gpu_stop(g, c, VGPU_KS_FAILED, c->error);
+		else
+			vgpu_gpu_stop(g, c, VGPU_KS_CANCELLED, -ECANCELED);
+	}
+	if (r->error)
+		vgpu_gpu_stop(g, r, VGPU_KS_FAILED, r->error);
+	else
+		vgpu_gpu_stop(g, r, VGPU_KS_CANCELLED, 0);
+}
+
+/*
+ * A LAUNCH of @k went beyond a limit (F15): @k and each of its ancestors
+ * fail with @error, the rest of the tree is cancelled.
+ */
+static void vgpu_gpu_fail(struct vgpu_gpu *g, struct vgpu_gpu_kernel *k,
+			  int error)
+{
+	struct vgpu_gpu_kernel *x;
+
+	for (x = k; x; x = x->parent)
+		x->error = error;
+	vgpu_gpu_stop_tree(g, k->root);
+}
+
+/**
+ * vgpu_gpu_cancel() - cancel a kernel (F53) and its children (F15)
+ * @g: the device, between two epochs
+ * @k: a submitted, unfinished kernel
+ *
+ * Its undispatched blocks are dropped, its resident and switched-out
+ * blocks removed at once with their resources, and so are those of every
+ * unfinished child of its tree; nothing else is touched.  The descriptor,
+ * its templates and its child storage are free when this returns.
+ *
+ * Return: 0, or -EINVAL if it already finished or is a child kernel (a
+ * child goes with its tree).
+ */
+int vgpu_gpu_cancel(struct vgpu_gpu *g, struct vgpu_gpu_kernel *k)
+{
+	if (vgpu_gpu_kernel_finished(k) || k->state == VGPU_KS_NEW ||
+	    k->parent)
+		return -EINVAL;
+	vgpu_gpu_stop_tree(g, k);
 	return 0;
+}
+
+/**
+ * vgpu_gpu_queue_push() - push work items to a queue kernel (F14)
+ * @g: the device, between two epochs
+ * @k: a submitted, unfinished kernel with VGPU_KF_QUEUE
+ * @p: caller-allocated record with @p->arrival, @p->items and @p->flags
+ *	set; the core owns it until vgpu_gpu_push_reap() returns it
+ *
+ * The items join the kernel's queue at the first boundary at or after
+ * @p->arrival, which is raised to the arrival of the kernel's previous push
+ * (the items of a kernel arrive in push order; VGPU_GEV_PUSH event).  From
+ * then on a block launches for every queue_n waiting items, or with fewer
+ * once the oldest of them waited queue_timeout cycles, or at once after
+ * VGPU_GPU_PUSH_CLOSE arrived; a closed kernel completes when its blocks
+ * have.  Items pushed and not yet arrived count against queue_cap.
+ *
+ * Return: 0; -EINVAL if @k is not an unfinished queue kernel, was closed
+ * by an earlier push, or @p has unknown flags, more than queue_cap items
+ * or none without VGPU_GPU_PUSH_CLOSE; -ENOSPC if more than queue_cap
+ * items would wait.
+ */
+int vgpu_gpu_queue_push(struct vgpu_gpu *g, struct vgpu_gpu_kernel *k,
+			struct vgpu_gpu_push *p)
+{
+	struct vgpu_gpu_push *o;
+
+	if (!(k->flags & VGPU_KF_QUEUE) || k->state == VGPU_KS_NEW ||
+	    vgpu_gpu_kernel_finished(k) || k->q_closing ||
+	    p->flags & ~VGPU_GPU_PUSH_CLOSE || p->items > k->queue_cap ||
+	    (!p->items && !(p->flags & VGPU_GPU_PUSH_CLOSE)))
+		return -EINVAL;
+	if ((u64)k->q_wait + k->q_pending + p->items > k->queue_cap)
+		return -ENOSPC;
+	if (p->arrival < k->q_last)
+		p->arrival = k->q_last;
+	k->q_last = p->arrival;
+	p->k = k;
+	p->left = p->items;
+	p->seq = g->push_seq++;
+	p->done = false;
+	if (p->flags & VGPU_GPU_PUSH_CLOSE)
+		k->q_closing = true;
+	k->q_pending += p->items;
+	/* by (arrival, push order): most pushes go at the tail */
+	list_for_each_entry_reverse(o, &g->pushes, node)
+		if (o->arrival <= p->arrival)
+			break;
+	list_add(&p->node, &o->node);
+	return 0;
+}
+
+/**
+ * vgpu_gpu_push_reap() - a push record the core is done with (F14)
+ * @g: the device
+ *
+ * A record is done when its items all went into blocks, when it only
+ * closed the queue and arrived, or when its kernel finished (the waiting
+ * and pending items of a cancelled kernel are discarded).
+ *
+ * Return: the record, which the caller may free, or NULL if none.
+ */
+struct vgpu_gpu_push *vgpu_gpu_push_reap(struct vgpu_gpu *g)
+{
+	struct vgpu_gpu_push *p;
+
+	p = list_first_entry_or_null(&g->push_done, struct vgpu_gpu_push,
+				     node);
+	if (p)
+		list_del_init(&p->node);
+	return p;
 }
 
 /**
@@ -973,6 +1371,46 @@ vgpu_gpu_unit(const struct vgpu_gpu_kernel *k, u32 u, u32 *bid, u32 *wbase)
 	return &k->split_desc;
 }
 
+/* F14: items the next block of @k takes: up to queue_n, 0 in a grid. */
+static u32 vgpu_gpu_q_peek(const struct vgpu_gpu_kernel *k)
+{
+	return min(k->q_wait, k->queue_n);
+}
+
+/*
+ * F14: the next block of queue kernel @k (block index @bid) launched: it
+ * takes up to queue_n waiting items, the oldest first.
+ */
+static void vgpu_gpu_q_launch(struct vgpu_gpu *g, struct vgpu_gpu_kernel *k,
+			      u32 bid)
+{
+	u32 items = vgpu_gpu_q_peek(k), n = items, t, why;
+	struct vgpu_gpu_push *p;
+
+	while (n) {
+		p = list_first_entry(&k->q_fifo, struct vgpu_gpu_push, node);
+		t = min(n, p->left);
+		p->left -= t;
+		n -= t;
+		if (!p->left) {
+			list_del(&p->node);
+			vgpu_gpu_push_retire(g, p);
+		}
+	}
+	k->q_wait -= items;
+	k->q_ready--;
+	k->units++;
+	g->stats.queue_blocks++;
+	why = VGPU_GPU_COALESCE_FULL;
+	if (items < k->queue_n) {
+		g->stats.queue_partial++;
+		why = k->q_closed ? VGPU_GPU_COALESCE_CLOSE :
+				    VGPU_GPU_COALESCE_TIMEOUT;
+	}
+	vgpu_gpu_emit(g, g->now, VGPU_GEV_COALESCE, k, bid, ~0U, ~0U, items,
+		      why);
+}
+
 /* First-fit path (a): place @k's next block on SM @i if it fits. */
 static bool vgpu_gpu_try_add(struct vgpu_gpu *g, struct vgpu_gpu_kernel *k,
 			     u32 i, struct vgpu_gpu_match *m)
@@ -983,7 +1421,8 @@ static bool vgpu_gpu_try_add(struct vgpu_gpu *g, struct vgpu_gpu_kernel *k,
 	u64 before = sm->used;
 
 	d = vgpu_gpu_unit(k, k->next_unit, &bid, &wbase);
-	if (vgpu_sm_block_add(sm, d, bid, k->eff_prio, VGPU_PLACE_BLOCK))
+	if (vgpu_sm_block_add_items(sm, d, bid, vgpu_gpu_q_peek(k),
+				    k->eff_prio, VGPU_PLACE_BLOCK))
 		return false;
 	m->sm = i;
 	m->pre = true;
@@ -1150,7 +1589,9 @@ static void vgpu_gpu_requeue(struct vgpu_gpu *g, struct vgpu_gpu_kernel *k)
 		return;
 	k->state = VGPU_KS_QUEUED;
 	vgpu_gpu_slot_release(g, k);
-	list_add(&k->chan_node, &g->chan[k->channel].fifo);
+	/* a child enters the task table directly (F15) */
+	list_add(&k->chan_node, k->parent ? &g->direct :
+		 &g->chan[k->channel].fifo);
 }
 
 /* Resources were freed: every earlier no-fit may fit now. */
@@ -1168,8 +1609,8 @@ static void vgpu_gpu_switch_out(struct vgpu_gpu *g, u32 i,
 	struct vgpu_gpu_sm *gs = &g->sm[i];
 	struct vgpu_sm *sm = &gs->sm;
 	struct vgpu_gpu_shadow *sh;
+	struct vgpu_gpu_kernel *v, *c;
 	struct vgpu_gpu_saved *s;
-	struct vgpu_gpu_kernel *v;
 	u64 cand = 0, m;
 	u32 slot;
 
@@ -1182,6 +1623,7 @@ static void vgpu_gpu_switch_out(struct vgpu_gpu *g, u32 i,
 		cand &= ~BIT_ULL(slot);
 		sh = &gs->shadow[slot];
 		v = sh->k;
+		c = sh->wait;
 		s = list_first_entry(&g->saved_free, struct vgpu_gpu_saved,
 				     node);
 		vgpu_gpu_emit(g, g->now, VGPU_GEV_PREEMPT, v,
@@ -1193,12 +1635,20 @@ static void vgpu_gpu_switch_out(struct vgpu_gpu *g, u32 i,
 		memset(sh, 0, sizeof(*sh));
 		gs->shadow_used &= ~BIT_ULL(slot);
 		list_del(&s->node);
-		list_add_tail(&s->node, &v->saved);
 		v->inflight--;
-		v->nsaved++;
 		v->preempted++;
 		g->stats.preemptions++;
-		vgpu_gpu_requeue(g, v);
+		if (c) {
+			/* it waits for child c: it comes back after it (F15) */
+			list_del_init(&c->wait_node);
+			c->wait_sm = ~0U;
+			c->waiter = s;
+			v->nsusp++;
+		} else {
+			list_add_tail(&s->node, &v->saved);
+			v->nsaved++;
+			vgpu_gpu_requeue(g, v);
+		}
 		vgpu_gpu_forget_nofit(g);
 	}
 }
@@ -1237,13 +1687,15 @@ static u32 vgpu_gpu_place(struct vgpu_gpu *g, struct vgpu_gpu_kernel *k,
 				    s->unit, s->start_at, VGPU_PATH_RESUME);
 		return 1;
 	}
-	want = k->units - k->next_unit;
+	want = k->units - k->next_unit + k->q_ready;
 	if (path != VGPU_PATH_BLOCK || (k->flags & VGPU_KF_SEQUENTIAL))
 		want = 1;
 	if (k->quota && k->quota > k->quota_used)
 		want = min(want, k->quota - k->quota_used);
 	mode = path == VGPU_PATH_BLOCK ? VGPU_PLACE_BLOCK : VGPU_PLACE_WARP;
 	if (m->pre) {
+		if (k->flags & VGPU_KF_QUEUE)
+			vgpu_gpu_q_launch(g, k, k->next_unit);
 		vgpu_gpu_dispatched(g, k, m->sm, m->pre_slot, k->next_unit,
 				    VGPU_GPU_NO_CYCLE, m->path);
 		k->next_unit++;
@@ -1256,8 +1708,11 @@ static u32 vgpu_gpu_place(struct vgpu_gpu *g, struct vgpu_gpu_kernel *k,
 					   d->shape.warps : 1))
 			break;
 		before = sm->used;
-		if (vgpu_sm_block_add(sm, d, bid, k->eff_prio, mode))
+		if (vgpu_sm_block_add_items(sm, d, bid, vgpu_gpu_q_peek(k),
+					    k->eff_prio, mode))
 			break;
+		if (k->flags & VGPU_KF_QUEUE)
+			vgpu_gpu_q_launch(g, k, bid);
 		vgpu_gpu_dispatched(g, k, m->sm, vgpu_gpu_new_slot(sm, before),
 				    k->next_unit, VGPU_GPU_NO_CYCLE, m->path);
 		k->next_unit++;
@@ -1269,7 +1724,25 @@ static u32 vgpu_gpu_place(struct vgpu_gpu *g, struct vgpu_gpu_kernel *k,
 	return n;
 }
 
-/* Sort key of a candidate: rank (F22), F21 flag, quota (F26), age. */
+/*
+ * Order within a priority level: the list a kernel joins at its tail, or
+ * with VGPU_KF_HEAD at its head, when it arrives (F16).  So the HEAD
+ * kernels come first, the one that arrived last first; then the others,
+ * the oldest first.
+ */
+static bool vgpu_gpu_ahead(const struct vgpu_gpu_kernel *a,
+			   const struct vgpu_gpu_kernel *b)
+{
+	bool ha = a->flags & VGPU_KF_HEAD, hb = b->flags & VGPU_KF_HEAD;
+
+	if (ha != hb)
+		return ha;
+	if (a->arrival != b->arrival)
+		return ha ? a->arrival > b->arrival : a->arrival < b->arrival;
+	return ha ? a->seq > b->seq : a->seq < b->seq;
+}
+
+/* Sort key of a candidate: rank (F22), F21 flag, quota (F26), age (F16). */
 static bool vgpu_gpu_before(const struct vgpu_gpu *g,
 			    const struct vgpu_gpu_kernel *a,
 			    const struct vgpu_gpu_kernel *b)
@@ -1288,9 +1761,7 @@ static bool vgpu_gpu_before(const struct vgpu_gpu *g,
 	qb = b->quota && b->quota_used >= b->quota;
 	if (qa != qb)
 		return !qa;
-	if (a->arrival != b->arrival)
-		return a->arrival < b->arrival;
-	return a->seq < b->seq;
+	return vgpu_gpu_ahead(a, b);
 }
 
 /* F21 and F26 bookkeeping after @k won a decision. */
@@ -1384,7 +1855,7 @@ static bool vgpu_gpu_round(struct vgpu_gpu *g)
 	g->stats.decisions++;
 	g->rr_next = best_m.sm + 1 < g->cfg.num_sms ? best_m.sm + 1 : 0;
 	vgpu_gpu_chosen(g, k);
-	if (!vgpu_gpu_undispatched(k)) {
+	if (!vgpu_gpu_undispatched(k) && !vgpu_gpu_q_open(k)) {
 		/* F13: the slot gets a deallocation request */
 		k->state = VGPU_KS_DRAINING;
 		if (!list_empty(&k->chan_node))
@@ -1412,9 +1883,7 @@ static bool vgpu_gpu_older(const struct vgpu_gpu_kernel *a,
 {
 	if (a->eff_prio != b->eff_prio)
 		return a->eff_prio < b->eff_prio;
-	if (a->arrival != b->arrival)
-		return a->arrival < b->arrival;
-	return a->seq < b->seq;
+	return vgpu_gpu_ahead(a, b);
 }
 
 static void vgpu_gpu_admit(struct vgpu_gpu *g, struct vgpu_gpu_kernel *k,
@@ -1447,6 +1916,10 @@ static void vgpu_gpu_table_update(struct vgpu_gpu *g)
 			if (k && k->slot == ~0U && (!w || vgpu_gpu_older(k, w)))
 				w = k;
 		}
+		/* children wait outside the channels, all of them (F15) */
+		list_for_each_entry(k, &g->direct, chan_node)
+			if (k->slot == ~0U && (!w || vgpu_gpu_older(k, w)))
+				w = k;
 		if (!w)
 			return;
 		free_slot = ~0U;
@@ -1495,7 +1968,9 @@ static void vgpu_gpu_split(struct vgpu_gpu *g)
 	u32 left;
 
 	list_for_each_entry(k, &g->kernels, table_node) {
+		/* a queue kernel's blocks do not exist before they launch */
 		if (!(k->flags & VGPU_KF_INDEPENDENT) || k->split ||
+		    (k->flags & VGPU_KF_QUEUE) ||
 		    !vgpu_gpu_arrived(g, k) || k->next_unit >= k->units)
 			continue;
 		if (!best || vgpu_gpu_older(k, best))
@@ -1522,10 +1997,223 @@ static void vgpu_gpu_split(struct vgpu_gpu *g)
 		      ~0U, left, best->eff_prio);
 }
 
-/* Merge the SMs' buffered events in (cycle, SM, sequence) order. */
-static void vgpu_gpu_merge_events(struct vgpu_gpu *g)
+/*
+ * Switch the block in @slot of SM @i out to wait for child @c (F15): its
+ * resources go back to the SM, its warps' contexts into a save record that
+ * the child holds until it completes.  A save record must be free.
+ */
+static void vgpu_gpu_suspend_out(struct vgpu_gpu *g, u32 i, u32 slot,
+				 struct vgpu_gpu_kernel *c)
+{
+	struct vgpu_gpu_sm *gs = &g->sm[i];
+	struct vgpu_gpu_shadow *sh = &gs->shadow[slot];
+	struct vgpu_gpu_kernel *p = sh->k;
+	struct vgpu_gpu_saved *s;
+
+	s = list_first_entry(&g->saved_free, struct vgpu_gpu_saved, node);
+	if (sh->start_at != VGPU_GPU_NO_CYCLE && !sh->start_seen)
+		p->t_start = min(p->t_start, sh->start_at);
+	vgpu_gpu_emit(g, g->now, VGPU_GEV_SUSPEND, p,
+		      gs->sm.block[slot].block_idx, ~0U, i, c->id, 1);
+	s->unit = sh->unit;
+	s->start_at = sh->start_at;
+	vgpu_sm_block_save(&gs->sm, slot, &s->s);
+	memset(sh, 0, sizeof(*sh));
+	gs->shadow_used &= ~BIT_ULL(slot);
+	list_del(&s->node);
+	c->waiter = s;
+	p->inflight--;
+	p->nsusp++;
+	g->stats.suspensions++;
+	vgpu_gpu_forget_nofit(g);
+}
+
+/*
+ * The block in @slot of SM @i is parked at a LAUNCH WAIT for child @c: it
+ * goes off the SM if a save record is free, else waits there holding its
+ * resources until one frees (vgpu_gpu_inplace_retry()) or @c completes.
+ */
+static void vgpu_gpu_suspend(struct vgpu_gpu *g, u32 i, u32 slot,
+			     struct vgpu_gpu_kernel *c)
+{
+	struct vgpu_gpu_shadow *sh = &g->sm[i].shadow[slot];
+
+	if (!list_empty(&g->saved_free)) {
+		vgpu_gpu_suspend_out(g, i, slot, c);
+		return;
+	}
+	sh->wait = c;
+	c->wait_sm = i;
+	c->wait_slot = slot;
+	list_add_tail(&c->wait_node, &g->inplace);
+	vgpu_gpu_emit(g, g->now, VGPU_GEV_SUSPEND, sh->k,
+		      g->sm[i].sm.block[slot].block_idx, ~0U, i, c->id, 0);
+}
+
+/* Blocks that wait on their SM go off it while save records are free. */
+static void vgpu_gpu_inplace_retry(struct vgpu_gpu *g)
+{
+	struct vgpu_gpu_kernel *c;
+	u32 i;
+
+	while (!list_empty(&g->inplace) && !list_empty(&g->saved_free)) {
+		c = list_first_entry(&g->inplace, struct vgpu_gpu_kernel,
+				     wait_node);
+		i = c->wait_sm;
+		list_del_init(&c->wait_node);
+		c->wait_sm = ~0U;
+		g->sm[i].shadow[c->wait_slot].wait = NULL;
+		vgpu_gpu_suspend_out(g, i, c->wait_slot, c);
+	}
+}
+
+/*
+ * A LAUNCH from SM @i's buffer (F15): the controller makes the child of
+ * the launching block's kernel from its tree's template, at the child's
+ * parent's priority, straight into the kernel table and the task-table
+ * candidates; a LAUNCH WAIT also suspends the block.  Beyond
+ * VGPU_MAX_DEPTH or the tree's child budget the launching kernel fails.
+ */
+static void vgpu_gpu_launch(struct vgpu_gpu *g, u32 i,
+			    const struct vgpu_event *ev)
+{
+	struct vgpu_gpu_sm *gs = &g->sm[i];
+	struct vgpu_gpu_kernel *p = NULL, *r, *c;
+	struct vgpu_gpu_template *t;
+	u32 slot = 0;
+	u64 m;
+
+	/* the block's row stays in the table until the boundary */
+	for (m = gs->shadow_used; m; m &= m - 1) {
+		slot = __ffs64(m);
+		if (gs->shadow[slot].k->id == ev->kernel &&
+		    gs->sm.block[slot].block_idx == ev->block) {
+			p = gs->shadow[slot].k;
+			break;
+		}
+	}
+	if (!p)		/* its tree was stopped since */
+		return;
+	r = p->root;
+	if (p->depth >= VGPU_MAX_DEPTH) {
+		vgpu_gpu_fail(g, p, -ELOOP);
+		return;
+	}
+	if (ev->arg0 >= r->n_tmpl) {	/* vgpu_gpu_submit() refused it */
+		vgpu_gpu_fail(g, p, -EINVAL);
+		return;
+	}
+	if (r->launched >= r->child_budget) {
+		vgpu_gpu_fail(g, p, -EDQUOT);
+		return;
+	}
+	c = &r->child_store[r->launched++];
+	t = &r->tmpl[ev->arg0];
+	memset(c, 0, sizeof(*c));
+	c->id = g->next_child_id++;
+	if (g->next_child_id == VGPU_EV_NONE)
+		g->next_child_id = VGPU_GPU_CHILD_ID0;
+	c->channel = p->channel;	/* F21 flags: its tree's channel */
+	c->prio = p->eff_prio;
+	c->grid = t->grid;
+	c->threads = t->threads;
+	c->regs = t->regs;
+	c->smem = t->smem;
+	/* a throttle-mode tree stays in throttle mode (F26) */
+	c->flags = t->flags | (p->flags & VGPU_KF_THROTTLE);
+	c->arrival = ev->cycle;
+	memcpy(c->affinity, p->affinity, sizeof(c->affinity));
+	c->aff_all = p->aff_all;
+	c->prog = t->prog;
+	c->n_insns = t->n_insns;
+	c->match = t->match;
+	c->tmpl = r->tmpl;
+	c->n_tmpl = r->n_tmpl;
+	c->desc = t->desc;
+	c->desc.id = c->id;
+	c->desc.prio = c->prio;
+	vgpu_gpu_kernel_enter(g, c);
+	c->parent = p;
+	c->root = r;
+	c->depth = p->depth + 1;
+	c->tmpl_idx = ev->arg0;
+	list_add_tail(&c->chan_node, &g->direct);
+	list_add_tail(&c->table_node, &g->kernels);
+	g->nkernels++;
+	p->children++;
+	g->stats.children++;
+	vgpu_gpu_emit(g, ev->cycle, VGPU_GEV_LAUNCH, c, ev->block, ~0U, i,
+		      p->id, ev->arg0 | ev->arg1 << 8 | c->depth << 16);
+	if (ev->arg1 & VGPU_LAUNCH_WAIT)
+		vgpu_gpu_suspend(g, i, slot, c);
+}
+
+/* Has @k nothing left: no unit, suspended block or child (F15)? */
+static bool vgpu_gpu_all_done(const struct vgpu_gpu_kernel *k)
+{
+	return k->done_units == k->units && !k->inflight && !k->nsaved &&
+	       !k->nsusp && !k->children && !vgpu_gpu_q_open(k) &&
+	       !vgpu_gpu_kernel_finished(k);
+}
+
+/*
+ * Child @c completed: the parent's block that waited for it comes back,
+ * through the dispatch rounds if it was switched out, at once if it waited
+ * on its SM (F15).
+ */
+static void vgpu_gpu_child_done(struct vgpu_gpu *g, struct vgpu_gpu_kernel *c)
+{
+	struct vgpu_gpu_kernel *p = c->parent;
+	struct vgpu_gpu_saved *s = c->waiter;
+	u32 i = c->wait_sm, slot = c->wait_slot;
+
+	p->children--;
+	if (p->t_end == VGPU_GPU_NO_CYCLE || c->t_end > p->t_end)
+		p->t_end = c->t_end;
+	if (s) {
+		c->waiter = NULL;
+		list_add_tail(&s->node, &p->saved);
+		p->nsusp--;
+		p->nsaved++;
+		vgpu_gpu_requeue(g, p);
+	} else if (i != ~0U) {
+		g->sm[i].shadow[slot].wait = NULL;
+		list_del_init(&c->wait_node);
+		c->wait_sm = ~0U;
+		vgpu_gpu_emit(g, g->now, VGPU_GEV_WAKE, p,
+			      g->sm[i].sm.block[slot].block_idx, ~0U, i, c->id,
+			      0);
+		vgpu_sm_block_wake(&g->sm[i].sm, slot);
+	}
+}
+
+/*
+ * @k may have completed: every unit done, nothing suspended, no child
+ * left.  A parent completes after its children (F15), so its own
+ * completion may follow, up the tree.
+ */
+static void vgpu_gpu_complete(struct vgpu_gpu *g, struct vgpu_gpu_kernel *k)
+{
+	while (k && vgpu_gpu_all_done(k)) {
+		vgpu_gpu_emit(g, k->t_end, VGPU_GEV_KERNEL_DONE, k, ~0U, ~0U,
+			      ~0U, k->units, 0);
+		vgpu_gpu_kernel_retire(g, k, VGPU_KS_DONE);
+		if (k->parent)
+			vgpu_gpu_child_done(g, k);
+		k = k->parent;
+	}
+}
+
+/*
+ * Merge the SMs' buffered events in (cycle, SM, sequence) order, passing
+ * them to the sink if @sink and acting on the LAUNCHes (F15) in that
+ * order, which depends neither on thread timing nor on how the SMs are
+ * spread over workers (F51).
+ */
+static void vgpu_gpu_merge_events(struct vgpu_gpu *g, bool sink)
 {
 	u32 *pos = g->cursor, i, best;
+	const struct vgpu_event *ev;
 	struct vgpu_gpu_sm *gs;
 
 	for (i = 0; i < g->cfg.num_sms; i++)
@@ -1542,10 +2230,17 @@ static void vgpu_gpu_merge_events(struct vgpu_gpu *g)
 		}
 		if (best == ~0U)
 			break;
-		vgpu_gpu_put_event(g, &g->sm[best].ev[pos[best]++], false);
+		ev = &g->sm[best].ev[pos[best]++];
+		if (sink)
+			vgpu_gpu_put_event(g, ev, false);
+		if (ev->type == VGPU_EV_LAUNCH)
+			vgpu_gpu_launch(g, best, ev);
 	}
-	for (i = 0; i < g->cfg.num_sms; i++)
+	for (i = 0; i < g->cfg.num_sms; i++) {
 		g->sm[i].nev = 0;
+		g->sm[i].nwev = 0;
+		g->sm[i].nlaunch = 0;
+	}
 }
 
 /* Account what the SMs did in the epoch that just ended. */
@@ -1553,14 +2248,19 @@ static void vgpu_gpu_collect(struct vgpu_gpu *g)
 {
 	struct vgpu_gpu_shadow *sh;
 	struct vgpu_gpu_kernel *k;
-	u32 i, j;
+	u32 i, j, nlaunch = 0;
 	u64 m;
 
-	if (g->sink)
-		vgpu_gpu_merge_events(g);
-	else
-		for (i = 0; i < g->cfg.num_sms; i++)
+	for (i = 0; i < g->cfg.num_sms; i++)
+		nlaunch += g->sm[i].nlaunch;
+	if (g->sink || nlaunch) {
+		vgpu_gpu_merge_events(g, !!g->sink);
+	} else {
+		for (i = 0; i < g->cfg.num_sms; i++) {
 			g->sm[i].nev = 0;
+			g->sm[i].nwev = 0;
+		}
+	}
 	for (i = 0; i < g->cfg.num_sms; i++) {
 		for (m = g->sm[i].shadow_used; m; m &= m - 1) {
 			j = __ffs64(m);
@@ -1579,12 +2279,7 @@ static void vgpu_gpu_collect(struct vgpu_gpu *g)
 				k->t_end = sh->done_at;
 			memset(sh, 0, sizeof(*sh));
 			g->sm[i].shadow_used &= ~BIT_ULL(j);
-			if (k->done_units == k->units && !k->inflight &&
-			    !k->nsaved) {
-				vgpu_gpu_emit(g, k->t_end, VGPU_GEV_KERNEL_DONE,
-					      k, ~0U, ~0U, ~0U, k->units, 0);
-				vgpu_gpu_kernel_retire(g, k, VGPU_KS_DONE);
-			}
+			vgpu_gpu_complete(g, k);
 		}
 	}
 }
@@ -1601,27 +2296,101 @@ bool vgpu_gpu_sm_empty(const struct vgpu_gpu *g, u32 sm)
 	return vgpu_sm_idle(&g->sm[sm].sm);
 }
 
+/* F14: the arrival of the oldest of the @n most recent waiting items. */
+static u64 vgpu_gpu_q_since(const struct vgpu_gpu_kernel *k, u32 n)
+{
+	const struct vgpu_gpu_push *p;
+	u32 seen = 0;
+
+	list_for_each_entry_reverse(p, &k->q_fifo, node) {
+		seen += p->left;
+		if (seen >= n)
+			return p->arrival;
+	}
+	return 0;
+}
+
+/*
+ * F14: blocks the waiting items of queue kernel @k may launch at the
+ * current boundary: one for every queue_n of them, the oldest first, and
+ * one for the rest (the most recent items) once the queue is closed or
+ * the oldest of the rest has waited queue_timeout cycles.  @due, if not
+ * NULL, receives the cycle at which that last block may launch
+ * (VGPU_GPU_NO_CYCLE if no item is left over).
+ */
+static u32 vgpu_gpu_q_blocks(const struct vgpu_gpu *g,
+			     const struct vgpu_gpu_kernel *k, u64 *due)
+{
+	u32 full, rem;
+	u64 at = VGPU_GPU_NO_CYCLE;
+
+	if (!k->q_wait) {
+		if (due)
+			*due = at;
+		return 0;
+	}
+	full = k->q_wait / k->queue_n;
+	rem = k->q_wait - full * k->queue_n;
+	if (rem)
+		at = k->q_closed ? 0 :
+		     vgpu_gpu_q_since(k, rem) + k->queue_timeout;
+	if (due)
+		*due = at;
+	return full + (rem && at <= g->now);
+}
+
 /**
- * vgpu_gpu_next_arrival() - earliest arrival of a kernel not yet arrived
+ * vgpu_gpu_next_arrival() - earliest cycle at which something arrives
  * @g: the device
+ *
+ * The arrival of a kernel, or of the items of a push, or the end of a
+ * coalescing timeout (F14), after the current boundary.
  *
  * Return: its cycle, or VGPU_GPU_NO_CYCLE.
  */
 u64 vgpu_gpu_next_arrival(const struct vgpu_gpu *g)
 {
 	const struct vgpu_gpu_kernel *k;
-	u64 t = VGPU_GPU_NO_CYCLE;
+	const struct vgpu_gpu_push *p;
+	u64 t = VGPU_GPU_NO_CYCLE, due;
 
 	list_for_each_entry(k, &g->kernels, table_node)
 		if (k->arrival > g->now && k->arrival < t)
 			t = k->arrival;
+	/* F14: pushes arriving, coalescing timeouts running out */
+	if (!list_empty(&g->pushes)) {
+		p = list_first_entry(&g->pushes, struct vgpu_gpu_push, node);
+		if (p->arrival > g->now && p->arrival < t)
+			t = p->arrival;
+	}
+	list_for_each_entry(k, &g->queues, q_node) {
+		vgpu_gpu_q_blocks(g, k, &due);
+		if (due > g->now && due < t)
+			t = due;
+	}
 	return t;
 }
 
-/* Nothing can happen before the next arrival: jump to its epoch. */
+/*
+ * F14: has queue kernel @k nothing to do at the current boundary (no block
+ * to launch or bring back, none on an SM, not closed and drained)?  A grid
+ * kernel always has something.
+ */
+static bool vgpu_gpu_q_idle(const struct vgpu_gpu *g,
+			    const struct vgpu_gpu_kernel *k)
+{
+	return (k->flags & VGPU_KF_QUEUE) && !k->nsaved && !k->inflight &&
+	       vgpu_gpu_q_open(k) && !vgpu_gpu_q_blocks(g, k, NULL);
+}
+
+/*
+ * Nothing can happen before the next arrival (of a kernel or of pushed
+ * items) or coalescing timeout: jump to its epoch.
+ */
 static void vgpu_gpu_skip_idle(struct vgpu_gpu *g)
 {
 	const struct vgpu_gpu_kernel *k;
+	const struct vgpu_gpu_push *p;
 	u64 next, d;
 	u32 i;
 
@@ -1629,8 +2398,11 @@ static void vgpu_gpu_skip_idle(struct vgpu_gpu *g)
 		if (!vgpu_gpu_sm_empty(g, i))
 			return;
 	list_for_each_entry(k, &g->kernels, table_node)
-		if (vgpu_gpu_arrived(g, k))
+		if (vgpu_gpu_arrived(g, k) && !vgpu_gpu_q_idle(g, k))
 			return;
+	p = list_first_entry_or_null(&g->pushes, struct vgpu_gpu_push, node);
+	if (p && p->arrival <= g->now)
+		return;
 	next = vgpu_gpu_next_arrival(g);
 	if (next == VGPU_GPU_NO_CYCLE)
 		return;
@@ -1639,6 +2411,77 @@ static void vgpu_gpu_skip_idle(struct vgpu_gpu *g)
 	g->now += d;
 	for (i = 0; i < g->cfg.num_sms; i++)
 		g->sm[i].sm.now = g->now;
+}
+
+/*
+ * F16: a HEAD kernel that arrives moves ahead of the kernels of its
+ * channel that have neither started nor been admitted and are of its
+ * priority or lower.
+ */
+static void vgpu_gpu_head_insert(struct vgpu_gpu *g, struct vgpu_gpu_kernel *k)
+{
+	struct vgpu_gpu_kernel *o;
+
+	list_for_each_entry(o, &g->chan[k->channel].fifo, chan_node) {
+		if (o == k)
+			return;
+		if (o->slot == ~0U && o->t_dispatch == VGPU_GPU_NO_CYCLE &&
+		    o->eff_prio >= k->eff_prio) {
+			list_move_tail(&k->chan_node, &o->chan_node);
+			return;
+		}
+	}
+}
+
+/*
+ * F14 at this boundary: pushes whose items arrived join their kernel's
+ * queue; every queue kernel's launchable blocks are counted again (time
+ * passed); a closed kernel with nothing waiting leaves its channel and
+ * task slot like a grid kernel whose blocks are all dispatched, and
+ * completes if nothing of it runs.
+ */
+static void vgpu_gpu_q_arrivals(struct vgpu_gpu *g)
+{
+	struct vgpu_gpu_kernel *k, *kt;
+	struct vgpu_gpu_push *p, *tmp;
+
+	list_for_each_entry_safe(p, tmp, &g->pushes, node) {
+		if (p->arrival > g->now)
+			break;
+		k = p->k;
+		list_del(&p->node);
+		k->q_pending -= p->items;
+		k->q_wait += p->items;
+		k->q_items += p->items;
+		g->stats.queue_items += p->items;
+		if (p->flags & VGPU_GPU_PUSH_CLOSE) {
+			k->q_closed = true;
+			k->q_close_at = p->arrival;
+		}
+		vgpu_gpu_emit(g, p->arrival, VGPU_GEV_PUSH, k, ~0U, ~0U, ~0U,
+			      p->items, p->flags);
+		if (p->items)
+			list_add_tail(&p->node, &k->q_fifo);
+		else
+			vgpu_gpu_push_retire(g, p);
+	}
+	list_for_each_entry_safe(k, kt, &g->queues, q_node) {
+		k->q_ready = vgpu_gpu_q_blocks(g, k, NULL);
+		if (vgpu_gpu_q_open(k) || !k->seen)
+			continue;
+		if (k->state != VGPU_KS_DRAINING && !k->nsaved) {
+			k->state = VGPU_KS_DRAINING;
+			if (!list_empty(&k->chan_node))
+				list_del_init(&k->chan_node);
+			if (k->slot != ~0U)
+				g->slot_dealloc[k->slot] = 1;
+		}
+		if (k->t_end == VGPU_GPU_NO_CYCLE || k->t_end < k->q_close_at)
+			k->t_end = k->q_close_at;
+		if (k->t_end < k->arrival)
+			k->t_end = k->arrival;
+		vgpu_gpu_complete(g, k);
+	}
 }
 
 /* Kernels arriving at this boundary: events and the busy test. */
@@ -1660,7 +2503,10 @@ static void vgpu_gpu_arrivals(struct vgpu_gpu *g)
 		k->busy_arrival = busy;
 		vgpu_gpu_emit(g, k->arrival, VGPU_GEV_SUBMIT, k, ~0U, ~0U, ~0U,
 			      k->prio, k->channel);
+		if (k->flags & VGPU_KF_HEAD)
+			vgpu_gpu_head_insert(g, k);
 	}
+	vgpu_gpu_q_arrivals(g);
 }
 
 /**
@@ -1672,7 +2518,8 @@ static void vgpu_gpu_arrivals(struct vgpu_gpu *g)
  * skips idle time to the next arrival, admits arrived kernels (F11, F13)
  * and runs dispatch rounds until nothing matches (F20-F26).  A boundary
  * with waiting work and no decision is a failed round; g_max of them in a
- * row split an independent kernel (F24).
+ * row split an independent kernel (F24).  Called again before the SMs
+ * advance, it dispatches again at the same boundary.
  *
  * Return: the cycle the SMs must now be advanced to (the epoch end).
  */
@@ -1683,12 +2530,19 @@ u64 vgpu_gpu_dispatch(struct vgpu_gpu *g)
 	u64 before;
 	u32 i;
 
+	/*
+	 * What the epoch's LAUNCHes do happens at its end (F15).  A second
+	 * call at the same boundary, the SMs not advanced since (the module
+	 * when kernels or pushes came in after its dispatch there), stays
+	 * at the boundary: they arrived at it.
+	 */
+	if (g->epoch_end > g->now && g->sm[0].sm.now >= g->epoch_end)
+		g->now = g->epoch_end;
 	vgpu_gpu_collect(g);
+	vgpu_gpu_inplace_retry(g);
 	/* the epoch and any cancel changed what the SMs hold */
 	for (i = 0; i < g->cfg.num_sms; i++)
 		vgpu_gpu_top_sync(g, i);
-	if (g->epoch_end > g->now)
-		g->now = g->epoch_end;
 	vgpu_gpu_skip_idle(g);
 	vgpu_gpu_arrivals(g);
 	vgpu_gpu_table_update(g);
@@ -1753,6 +2607,73 @@ void vgpu_gpu_advance_range(struct vgpu_gpu *g, u32 first, u32 count)
 bool vgpu_gpu_idle(const struct vgpu_gpu *g)
 {
 	return list_empty(&g->kernels);
+}
+
+/**
+ * vgpu_gpu_set_sync_cost() - change the state sync cost (F17)
+ * @g: the device, between two epochs
+ * @cost: cycles, at most VGPU_MAX_LATENCY; 0 turns syncs off
+ *
+ * Blocks given from now on pay the new cost; a sync in progress keeps its
+ * end.
+ *
+ * Return: 0 or -EINVAL.
+ */
+int vgpu_gpu_set_sync_cost(struct vgpu_gpu *g, u32 cost)
+{
+	u32 i;
+
+	if (cost > VGPU_MAX_LATENCY)
+		return -EINVAL;
+	g->p.sync_cost = cost;
+	for (i = 0; i < g->cfg.num_sms; i++)
+		g->sm[i].sm.sync_cost = cost;
+	return 0;
+}
+
+/**
+ * vgpu_gpu_syncs() - state syncs of every SM (F17)
+ * @g: the device
+ *
+ * Return: the sum over the SMs of &vgpu_sm_stats.syncs.
+ */
+u64 vgpu_gpu_syncs(const struct vgpu_gpu *g)
+{
+	u64 n = 0;
+	u32 i;
+
+	for (i = 0; i < g->cfg.num_sms; i++)
+		n += g->sm[i].sm.stats.syncs;
+	return n;
+}
+
+/**
+ * vgpu_gpu_quiescent() - can nothing happen without a new submission or
+ *	push?
+ * @g: the device
+ *
+ * True when no SM holds a block, no push is on its way and every
+ * unfinished kernel is an open queue kernel (F14) that arrived and has no
+ * item waiting: dispatching would only move the clock.  A caller that
+ * runs epochs while !vgpu_gpu_idle() may stop (and sleep) until it submits
+ * or pushes again; vgpu_gpu_next_arrival() is then VGPU_GPU_NO_CYCLE.
+ *
+ * Return: true when quiescent (also when idle).
+ */
+bool vgpu_gpu_quiescent(const struct vgpu_gpu *g)
+{
+	const struct vgpu_gpu_kernel *k;
+	u32 i;
+
+	for (i = 0; i < g->cfg.num_sms; i++)
+		if (!vgpu_gpu_sm_empty(g, i))
+			return false;
+	if (!list_empty(&g->pushes))
+		return false;
+	list_for_each_entry(k, &g->kernels, table_node)
+		if (!k->seen || !vgpu_gpu_q_idle(g, k) || k->q_wait)
+			return false;
+	return true;
 }
 
 /**

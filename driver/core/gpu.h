@@ -36,6 +36,13 @@
  *   embedded list heads and writes their state and virtual timestamps; the
  *   caller must keep a descriptor (and its program) alive until
  *   vgpu_gpu_kernel_finished() is true for it;
+ * - child kernels (F15): a submitted kernel may carry templates
+ *   (&struct vgpu_gpu_template) and storage for its child budget; a block's
+ *   LAUNCH makes the next of those descriptors a child at the next epoch
+ *   boundary (vgpu_gpu_dispatch()), which enters the kernel state table
+ *   and the task-table candidates directly (&vgpu_gpu.direct).  A kernel
+ *   finishes after its children, so the submitted kernel's storage is free
+ *   when vgpu_gpu_kernel_finished() is true for it;
  * - the kernel state table (F12): every submitted, unfinished kernel, in
  *   submission order (&vgpu_gpu.kernels);
  * - the task table (F13): &vgpu_gpu_params.task_slots slots holding the
@@ -79,8 +86,11 @@
 #define VGPU_KF_INDEPENDENT	BIT(0)	/* warps may be split apart (F24) */
 #define VGPU_KF_SEQUENTIAL	BIT(1)	/* at most one block in flight */
 #define VGPU_KF_THROTTLE	BIT(2)	/* runs only in throttle mode */
+#define VGPU_KF_HEAD		BIT(3)	/* head of its priority level (F16) */
+#define VGPU_KF_QUEUE		BIT(4)	/* work-item queue, no grid (F14) */
 #define VGPU_KF_ALL		(VGPU_KF_INDEPENDENT | VGPU_KF_SEQUENTIAL | \
-				 VGPU_KF_THROTTLE)
+				 VGPU_KF_THROTTLE | VGPU_KF_HEAD | \
+				 VGPU_KF_QUEUE)
 
 /* Kernel states. */
 #define VGPU_KS_NEW		0	/* not submitted */
@@ -89,6 +99,7 @@
 #define VGPU_KS_DRAINING	3	/* all blocks dispatched, some running */
 #define VGPU_KS_DONE		4	/* every block completed */
 #define VGPU_KS_CANCELLED	5	/* cancelled, nothing left on the GPU */
+#define VGPU_KS_FAILED		6	/* failed (F15 limit), nothing left */
 
 /* Paths of F23, as reported in dispatch events. */
 #define VGPU_PATH_BLOCK		0	/* (a) whole blocks */
@@ -102,6 +113,14 @@
 #define VGPU_GPU_MAX_EPOCH	BIT(20)
 #define VGPU_GPU_AFF_WORDS	(VGPU_MAX_SMS / 64)
 #define VGPU_GPU_NO_CYCLE	(~0ULL)
+#define VGPU_GPU_MAX_QTIMEOUT	BIT_ULL(32)	/* coalescing timeout (F14) */
+
+/*
+ * Child kernels (F15) get ids from VGPU_GPU_CHILD_ID0 up (wrapping before
+ * VGPU_EV_NONE), in launch order; the caller numbers submitted kernels
+ * below it.
+ */
+#define VGPU_GPU_CHILD_ID0	0x80000000U
 
 /*
  * Controller events: struct vgpu_event (trace.h) with these types, which
@@ -118,8 +137,33 @@ enum vgpu_gpu_event_type {
 				 */
 	VGPU_GEV_KERNEL_DONE,	/* arg0 units */
 	VGPU_GEV_CANCEL,	/* arg0 blocks dropped */
-	VGPU_GEV_MAX = VGPU_GEV_CANCEL,
+	VGPU_GEV_LAUNCH,	/* F15: kernel = the child; block, sm = the
+				 * launching block; arg0 parent id, arg1
+				 * template | VGPU_LAUNCH_* << 8 | depth << 16
+				 */
+	VGPU_GEV_SUSPEND,	/* F15: block waits for child arg0; arg1 1 =
+				 * switched out, resources released; 0 = waits
+				 * on the SM (no free save record)
+				 */
+	VGPU_GEV_WAKE,		/* F15: a block that waited on the SM goes on;
+				 * arg0 the child
+				 */
+	VGPU_GEV_FAIL,		/* F15: arg0 errno (ELOOP, EDQUOT), arg1
+				 * blocks dropped
+				 */
+	VGPU_GEV_PUSH,		/* F14: items arrived; arg0 items, arg1
+				 * VGPU_GPU_PUSH_* flags
+				 */
+	VGPU_GEV_COALESCE,	/* F14: a queue block formed; block = its
+				 * index, arg0 items, arg1 VGPU_GPU_COALESCE_*
+				 */
+	VGPU_GEV_MAX = VGPU_GEV_COALESCE,
 };
+
+/* Why a queue block launched (arg1 of VGPU_GEV_COALESCE, F14). */
+#define VGPU_GPU_COALESCE_FULL		0	/* queue_n items waited */
+#define VGPU_GPU_COALESCE_TIMEOUT	1	/* fewer, after the timeout */
+#define VGPU_GPU_COALESCE_CLOSE		2	/* fewer, the queue is closed */
 
 /**
  * struct vgpu_gpu_params - device scheduling parameters
@@ -133,6 +177,9 @@ enum vgpu_gpu_event_type {
  * @window: length of window s in cycles (promotes priority s); decreasing
  * @switch_cost: cycles a switched-out block pays when it comes back
  *	(save plus restore, switch mode), at most VGPU_MAX_LATENCY
+ * @sync_cost: cycles an SM given a block of a kernel other than the one it
+ *	was given last needs before the block's warps start (state sync,
+ *	F17), at most VGPU_MAX_LATENCY; 0 = off
  * @throttle: the device is in throttle mode (F26)
  * @throttle_sms: in throttle mode, SMs 0..throttle_sms-1 are used
  * @save_slots: switched-out blocks that can be held at once
@@ -152,12 +199,72 @@ struct vgpu_gpu_params {
 	u32 num_windows;
 	u32 window[VGPU_GPU_MAX_WINDOWS];
 	u32 switch_cost;
+	u32 sync_cost;
 	u32 throttle;
 	u32 throttle_sms;
 	u32 save_slots;
 	struct vgpu_isa_timing timing;
 	u32 calibrate;
 	u32 res_weight[4];
+};
+
+/**
+ * struct vgpu_gpu_template - a child kernel a LAUNCH may start (F15)
+ * @grid: blocks
+ * @threads: threads per block
+ * @regs: registers per thread
+ * @smem: shared memory per block in bytes
+ * @flags: VGPU_KF_INDEPENDENT, VGPU_KF_SEQUENTIAL
+ * @prog: program (F04), @n_insns instructions
+ * @n_insns: its length
+ * @match: caller storage for @n_insns LOOP/ENDLOOP links
+ * @desc: what the engines see; filled by vgpu_gpu_submit() (validated and
+ *	linked once for the whole tree)
+ *
+ * Caller-allocated with the submitted kernel whose tree uses it, and kept
+ * alive as long as that kernel.
+ */
+struct vgpu_gpu_template {
+	u32 grid;
+	u32 threads;
+	u32 regs;
+	u32 smem;
+	u32 flags;
+	const struct vgpu_insn *prog;
+	u32 n_insns;
+	u16 *match;
+	struct vgpu_kernel_desc desc;
+};
+
+/* struct vgpu_gpu_push.flags */
+#define VGPU_GPU_PUSH_CLOSE	BIT(0)	/* no items after these (F14) */
+
+/**
+ * struct vgpu_gpu_push - work items pushed to a queue kernel (F14),
+ *	caller-allocated
+ * @arrival: cycle at which the items arrive (set by the caller); raised
+ *	by vgpu_gpu_queue_push() to the arrival of the kernel's previous push
+ * @items: items, 0..queue_cap (set by the caller)
+ * @flags: VGPU_GPU_PUSH_* (set by the caller)
+ * @k: the kernel; set by the core
+ * @left: items not yet in a block; core
+ * @seq: push order; core
+ * @done: the core is done with the record; core
+ * @node: link in &vgpu_gpu.pushes until it arrives, then in the kernel's
+ *	queue while items are left, then in &vgpu_gpu.push_done
+ *
+ * The caller keeps the record until vgpu_gpu_push_reap() returns it: after
+ * its items all went into blocks, or its kernel finished.
+ */
+struct vgpu_gpu_push {
+	u64 arrival;
+	u32 items;
+	u32 flags;
+	struct vgpu_gpu_kernel *k;
+	u32 left;
+	u64 seq;
+	bool done;
+	struct list_head node;
 };
 
 /**
@@ -178,6 +285,18 @@ struct vgpu_gpu_params {
  * @prog: validated program (F04)
  * @n_insns: its length
  * @match: caller storage for @n_insns LOOP/ENDLOOP links
+ * @tmpl: templates its LAUNCHes (and its children's) use, @n_tmpl
+ *	entries, or NULL (F15)
+ * @n_tmpl: 0..VGPU_MAX_TEMPLATES
+ * @child_budget: children the whole tree may launch, 0..VGPU_MAX_CHILDREN
+ * @child_store: caller storage for @child_budget descriptors, used in
+ *	launch order; NULL when @child_budget is 0
+ * @queue_n: with VGPU_KF_QUEUE, work items per block, the coalescing N
+ *	(F14), 1..VGPU_MAX_COALESCE; @grid is 0; else 0
+ * @queue_cap: with VGPU_KF_QUEUE, most items waiting or pushed and not
+ *	yet arrived, 1..VGPU_MAX_QUEUE_ITEMS; else 0
+ * @queue_timeout: with VGPU_KF_QUEUE, cycles after which fewer than
+ *	@queue_n waiting items launch a block, 1..2^32; else 0
  * @state: VGPU_KS_*; written by the core
  * @eff_prio: current priority (the lowest after a split, F24)
  * @desc: what the SM engines see (id, geometry, shape, program)
@@ -204,7 +323,33 @@ struct vgpu_gpu_params {
  * @t_start: first warp start cycle, or VGPU_GPU_NO_CYCLE
  * @t_end: completion cycle, or VGPU_GPU_NO_CYCLE
  * @seq: submission sequence number
- * @chan_node: link in the channel FIFO (F11)
+ * @error: why it failed or was cancelled by the core: -ELOOP, -EDQUOT
+ *	(F15), -ECANCELED (the rest of a failed tree); 0 otherwise
+ * @parent: the kernel whose LAUNCH made it, NULL for a submitted kernel
+ * @root: the submitted kernel of its tree (itself for a submitted one)
+ * @depth: 0 for a submitted kernel, parent's + 1 for a child
+ * @tmpl_idx: a child's template index
+ * @launched: (submitted kernel) children of its tree so far
+ * @children: its unfinished children; it completes after them
+ * @nsusp: its blocks switched out while they wait for a child
+ * @waiter: (child) the parent's block that waits for it switched out, or
+ *	NULL
+ * @wait_sm: (child) the SM where the parent's block waits for it holding
+ *	its resources, or ~0
+ * @wait_slot: the block's slot there
+ * @wait_node: (child) link in &vgpu_gpu.inplace while @wait_sm is set
+ * @q_wait: (queue kernel) items arrived and not yet in a block
+ * @q_pending: items pushed and not yet arrived
+ * @q_ready: blocks its waiting items may launch now (F12 undispatched)
+ * @q_closing: a push with VGPU_GPU_PUSH_CLOSE was made
+ * @q_closed: that push arrived: the waiting items launch at once
+ * @q_last: arrival cycle of its latest push
+ * @q_close_at: arrival cycle of the closing push
+ * @q_items: items arrived so far
+ * @q_fifo: its arrived pushes that still have items waiting, oldest first
+ * @q_node: link in &vgpu_gpu.queues while unfinished
+ * @chan_node: link in the channel FIFO (F11); a child's in
+ *	&vgpu_gpu.direct
  * @table_node: link in the kernel state table (F12)
  */
 struct vgpu_gpu_kernel {
@@ -223,6 +368,10 @@ struct vgpu_gpu_kernel {
 	const struct vgpu_insn *prog;
 	u32 n_insns;
 	u16 *match;
+	struct vgpu_gpu_template *tmpl;
+	u32 n_tmpl;
+	u32 child_budget;
+	struct vgpu_gpu_kernel *child_store;
 
 	u32 state;
 	u32 eff_prio;
@@ -249,6 +398,31 @@ struct vgpu_gpu_kernel {
 	u64 t_start;
 	u64 t_end;
 	u64 seq;
+	int error;
+	struct vgpu_gpu_kernel *parent;
+	struct vgpu_gpu_kernel *root;
+	u32 depth;
+	u32 tmpl_idx;
+	u32 launched;
+	u32 children;
+	u32 nsusp;
+	struct vgpu_gpu_saved *waiter;
+	u32 wait_sm;
+	u32 wait_slot;
+	struct list_head wait_node;
+	u32 queue_n;
+	u32 queue_cap;
+	u64 queue_timeout;
+	u32 q_wait;
+	u32 q_pending;
+	u32 q_ready;
+	bool q_closing;
+	bool q_closed;
+	u64 q_last;
+	u64 q_close_at;
+	u64 q_items;
+	struct list_head q_fifo;
+	struct list_head q_node;
 	struct list_head chan_node;
 	struct list_head table_node;
 };
@@ -277,6 +451,12 @@ struct vgpu_gpu_channel {
  * @evictions: F13 evictions
  * @failed_rounds: dispatches that matched nothing with work waiting
  * @events: events emitted
+ * @queue_items: work items arrived at queue kernels (F14)
+ * @queue_blocks: blocks launched from queues (F14)
+ * @queue_partial: those with fewer than queue_n items (timeout or close)
+ * @children: child kernels launched (F15)
+ * @suspensions: blocks switched out to wait for a child (F15)
+ * @failed: kernels that failed (F15 limits)
  */
 struct vgpu_gpu_stats {
 	u64 decisions;
@@ -287,6 +467,12 @@ struct vgpu_gpu_stats {
 	u64 evictions;
 	u64 failed_rounds;
 	u64 events;
+	u64 queue_items;
+	u64 queue_blocks;
+	u64 queue_partial;
+	u64 children;
+	u64 suspensions;
+	u64 failed;
 };
 
 /**
@@ -297,6 +483,7 @@ struct vgpu_gpu_stats {
  * @done_at: cycle its last warp exited
  * @done: the block completed in the running epoch
  * @start_seen: @start_at was accounted
+ * @wait: the child the block waits for parked on the SM (F15), or NULL
  */
 struct vgpu_gpu_shadow {
 	struct vgpu_gpu_kernel *k;
@@ -305,6 +492,7 @@ struct vgpu_gpu_shadow {
 	u64 done_at;
 	bool done;
 	bool start_seen;
+	struct vgpu_gpu_kernel *wait;
 };
 
 /**
@@ -316,7 +504,13 @@ struct vgpu_gpu_shadow {
  * @ev: block-level events of the running epoch, in emission order
  * @nev: events in @ev
  * @evcap: capacity of @ev
- * @lost: events that did not fit @ev (never expected; counted)
+ * @lost: events that did not fit @ev (only warp-level ones can, with
+ *	@verbose; counted)
+ * @verbose: buffer warp-level events too (vgpu_gpu_set_verbose())
+ * @nwev: warp-level events in @ev
+ * @wevcap: most warp-level events in @ev (the rest of @evcap is kept for
+ *	the block-level ones)
+ * @nlaunch: VGPU_EV_LAUNCH events in @ev (F15)
  */
 struct vgpu_gpu_sm {
 	struct vgpu_sm sm;
@@ -327,6 +521,10 @@ struct vgpu_gpu_sm {
 	u32 nev;
 	u32 evcap;
 	u64 lost;
+	bool verbose;
+	u32 nwev;
+	u32 wevcap;
+	u32 nlaunch;
 };
 
 /**
@@ -369,6 +567,15 @@ struct vgpu_gpu_nofit {
  * @slot_dealloc: deallocation request pending on the slot (F13)
  * @kernels: kernel state table (F12), submission order
  * @nkernels: its length
+ * @direct: child kernels (F15), which enter the task table directly and
+ *	not through a channel, while they wait for or hold a slot
+ * @inplace: children whose parent's block waits for them on its SM
+ *	(no save record was free); switched out when one frees up
+ * @next_child_id: id of the next child kernel
+ * @queues: unfinished queue kernels (F14, &vgpu_gpu_kernel.q_node)
+ * @pushes: pushes not yet arrived, by (arrival, push order) (F14)
+ * @push_done: push records the core is done with (vgpu_gpu_push_reap())
+ * @push_seq: push counter
  * @fail_rounds: consecutive failed rounds (F24)
  * @rr_next: round-robin pointer (F25)
  * @sm_rank: fixed SM priority list as ranks (F25 ties)
@@ -410,6 +617,13 @@ struct vgpu_gpu {
 	u8 *slot_dealloc;
 	struct list_head kernels;
 	u32 nkernels;
+	struct list_head direct;
+	struct list_head inplace;
+	u32 next_child_id;
+	struct list_head queues;
+	struct list_head pushes;
+	struct list_head push_done;
+	u64 push_seq;
 	u32 fail_rounds;
 	u32 rr_next;
 	u16 *sm_rank;
@@ -448,6 +662,8 @@ int vgpu_gpu_init(struct vgpu_gpu *g, void *mem, size_t size,
 		  struct list_head *policies);
 void vgpu_gpu_fini(struct vgpu_gpu *g);
 void vgpu_gpu_set_sink(struct vgpu_gpu *g, vgpu_trace_fn fn, void *cookie);
+void vgpu_gpu_set_verbose(struct vgpu_gpu *g, bool on);
+u64 vgpu_gpu_events_lost(const struct vgpu_gpu *g);
 int vgpu_gpu_set_policy(struct vgpu_gpu *g, struct list_head *policies,
 			const char *name);
 void vgpu_gpu_set_sm_rank(struct vgpu_gpu *g, const u16 *order, u32 n);
@@ -456,12 +672,18 @@ int vgpu_gpu_channel_add(struct vgpu_gpu *g, u32 ch, u32 prio);
 int vgpu_gpu_channel_remove(struct vgpu_gpu *g, u32 ch);
 int vgpu_gpu_submit(struct vgpu_gpu *g, struct vgpu_gpu_kernel *k);
 int vgpu_gpu_cancel(struct vgpu_gpu *g, struct vgpu_gpu_kernel *k);
+int vgpu_gpu_queue_push(struct vgpu_gpu *g, struct vgpu_gpu_kernel *k,
+			struct vgpu_gpu_push *p);
+struct vgpu_gpu_push *vgpu_gpu_push_reap(struct vgpu_gpu *g);
 void vgpu_gpu_gate(struct vgpu_gpu *g, bool hold);
 
 u64 vgpu_gpu_dispatch(struct vgpu_gpu *g);
 void vgpu_gpu_advance_sm(struct vgpu_gpu *g, u32 sm);
 void vgpu_gpu_advance_range(struct vgpu_gpu *g, u32 first, u32 count);
 bool vgpu_gpu_idle(const struct vgpu_gpu *g);
+bool vgpu_gpu_quiescent(const struct vgpu_gpu *g);
+u64 vgpu_gpu_syncs(const struct vgpu_gpu *g);
+int vgpu_gpu_set_sync_cost(struct vgpu_gpu *g, u32 cost);
 u64 vgpu_gpu_next_arrival(const struct vgpu_gpu *g);
 
 bool vgpu_gpu_kernel_finished(const struct vgpu_gpu_kernel *k);

@@ -26,6 +26,7 @@ struct vgpu_isa_frame {
 };
 
 static_assert(VGPU_ISA_MAX_MUTEX <= 32, "held sets are u32 masks");
+static_assert(VGPU_MAX_TEMPLATES <= 32, "launch_mask is a u32 mask");
 static_assert(VGPU_ISA_MAX_INSNS <= 65536, "vgpu_isa_link() uses u16");
 static_assert(VGPU_OP_ALU - VGPU_OP_MOV + 1 == VGPU_ISA_NUM_CLASSES,
 	      "timed opcodes are contiguous");
@@ -55,22 +56,28 @@ u32 vgpu_isa_loop_max(const struct vgpu_insn *insn)
 		return 0;
 	if (insn->a == VGPU_LOOP_SEL_NONE || insn->b == 0)
 		return base;
+	/* a block has at most VGPU_MAX_COALESCE work items (F14) */
+	if (insn->a == VGPU_LOOP_SEL_ITEMS)
+		return base + step * min_t(u32, insn->b - 1, VGPU_MAX_COALESCE);
 	return base + step * (u32)(insn->b - 1);
 }
 
 /**
- * vgpu_isa_loop_count() - iterations of a LOOP for one warp (SPEC F04)
+ * vgpu_isa_loop_count_items() - iterations of a LOOP for one warp (F04, F14)
  * @insn: a LOOP instruction (0 is returned for any other opcode)
  * @bid: index of the warp's block within its grid
  * @wid: index of the warp within its block
+ * @items: work items of the warp's block (F14), 0 in a grid kernel; at
+ *	most VGPU_MAX_COALESCE
  *
- * count = base + step * (index % mod), index being @wid or @bid as the
- * selector says.  Safe on unvalidated input (mod 0 or an unknown selector
- * count as a constant LOOP).
+ * count = base + step * (index % mod), index being @wid, @bid or @items as
+ * the selector says.  Safe on unvalidated input (mod 0 or an unknown
+ * selector count as a constant LOOP).
  *
  * Return: the iteration count, at most vgpu_isa_loop_max(@insn).
  */
-u32 vgpu_isa_loop_count(const struct vgpu_insn *insn, u32 bid, u32 wid)
+u32 vgpu_isa_loop_count_items(const struct vgpu_insn *insn, u32 bid, u32 wid,
+			      u32 items)
 {
 	u32 base = VGPU_LOOP_BASE(insn->imm);
 	u32 step = VGPU_LOOP_STEP(insn->imm);
@@ -87,10 +94,29 @@ u32 vgpu_isa_loop_count(const struct vgpu_insn *insn, u32 bid, u32 wid)
 	case VGPU_LOOP_SEL_BID:
 		idx = bid;
 		break;
+	case VGPU_LOOP_SEL_ITEMS:
+		idx = min_t(u32, items, VGPU_MAX_COALESCE);
+		break;
 	default:
 		return base;
 	}
 	return base + step * (idx % insn->b);
+}
+
+/**
+ * vgpu_isa_loop_count() - iterations of a LOOP for one warp (SPEC F04)
+ * @insn: a LOOP instruction (0 is returned for any other opcode)
+ * @bid: index of the warp's block within its grid
+ * @wid: index of the warp within its block
+ *
+ * vgpu_isa_loop_count_items() for a block of a grid kernel (no work
+ * items: VGPU_LOOP_SEL_ITEMS selects index 0).
+ *
+ * Return: the iteration count, at most vgpu_isa_loop_max(@insn).
+ */
+u32 vgpu_isa_loop_count(const struct vgpu_insn *insn, u32 bid, u32 wid)
+{
+	return vgpu_isa_loop_count_items(insn, bid, wid, 0);
 }
 
 /**
@@ -130,6 +156,7 @@ const char *vgpu_isa_op_name(u8 op)
 	case VGPU_OP_UNLOCK:	return "UNLOCK";
 	case VGPU_OP_SPIN:	return "SPIN";
 	case VGPU_OP_EXIT:	return "EXIT";
+	case VGPU_OP_LAUNCH:	return "LAUNCH";
 	default:		return NULL;
 	}
 }
@@ -154,6 +181,7 @@ static const char * const vgpu_isa_rule_strs[VGPU_ISA_ERR_MAX + 1] = {
 	[VGPU_ISA_ERR_EXIT_POS]		= "EXIT before the last instruction",
 	[VGPU_ISA_ERR_NO_EXIT]		= "last instruction is not EXIT",
 	[VGPU_ISA_ERR_DYN_COUNT]	= "worst-case executed instructions exceed 2^32",
+	[VGPU_ISA_ERR_LAUNCH]		= "invalid LAUNCH template, flags or WAIT position",
 };
 
 /**
@@ -213,7 +241,7 @@ static int vgpu_isa_scan(const struct vgpu_insn *prog, u32 n,
 		case VGPU_OP_LOOP:
 			if (in->c)
 				return vgpu_isa_fail(err, VGPU_ISA_ERR_RESERVED, i);
-			if (in->a > VGPU_LOOP_SEL_BID)
+			if (in->a > VGPU_LOOP_SEL_ITEMS)
 				return vgpu_isa_fail(err, VGPU_ISA_ERR_OPERAND, i);
 			if (in->a == VGPU_LOOP_SEL_NONE &&
 			    (in->b || VGPU_LOOP_STEP(in->imm)))
@@ -291,6 +319,21 @@ static int vgpu_isa_scan(const struct vgpu_insn *prog, u32 n,
 			if (sum)
 				sum->uses_spin = true;
 			break;
+		case VGPU_OP_LAUNCH:
+			if (in->c || in->imm)
+				return vgpu_isa_fail(err, VGPU_ISA_ERR_RESERVED, i);
+			/* a block-wide wait: the BAR rules, plus no lock held */
+			if (in->a >= VGPU_MAX_TEMPLATES ||
+			    in->b & ~VGPU_LAUNCH_FLAGS_ALL ||
+			    ((in->b & VGPU_LAUNCH_WAIT) && (held || wid_loops)))
+				return vgpu_isa_fail(err, VGPU_ISA_ERR_LAUNCH, i);
+			if (sum) {
+				sum->launch_mask |= 1U << in->a;
+				sum->uses_launch = true;
+				if (in->b & VGPU_LAUNCH_WAIT)
+					sum->uses_launch_wait = true;
+			}
+			break;
 		case VGPU_OP_EXIT:
 			if (in->a || in->b || in->c || in->imm)
 				return vgpu_isa_fail(err, VGPU_ISA_ERR_RESERVED, i);
@@ -330,7 +373,10 @@ static int vgpu_isa_scan(const struct vgpu_insn *prog, u32 n,
  * VGPU_ISA_MAX_LOOP_COUNT, nesting at most VGPU_ISA_MAX_NEST, LOOP/ENDLOOP
  * balanced; mutex ids below VGPU_ISA_MAX_MUTEX, no LOCK of a held mutex, no
  * UNLOCK of a free one, loop bodies lock-neutral, no lock held at BAR or
- * EXIT; no BAR in a loop whose count depends on the warp index; EXIT last
+ * EXIT; no BAR in a loop whose count depends on the warp index; LAUNCH
+ * of a template below VGPU_MAX_TEMPLATES with flags in VGPU_LAUNCH_FLAGS_ALL,
+ * and with VGPU_LAUNCH_WAIT neither under a lock nor in a loop whose count
+ * depends on the warp index (F15); EXIT last
  * and only last; at most VGPU_ISA_MAX_DYN_INSNS instructions executed per
  * warp in the worst case.  O(@n) time, no allocation, no recursion.
  *

@@ -43,6 +43,10 @@ struct vgpu_isa_error {
  * @uses_spin: the program contains SPIN
  * @wid_dependent: some LOOP count depends on the warp index
  * @bid_dependent: some LOOP count depends on the block index
+ * @launch_mask: bit t set when LAUNCH t appears (F15)
+ * @uses_launch: the program contains LAUNCH (F15)
+ * @uses_launch_wait: the program contains LAUNCH with VGPU_LAUNCH_WAIT:
+ *	the block may suspend, so it is never partially resident (F15, F23)
  */
 struct vgpu_isa_summary {
 	u32 n_insns;
@@ -56,6 +60,9 @@ struct vgpu_isa_summary {
 	bool uses_spin;
 	bool wid_dependent;
 	bool bid_dependent;
+	u32 launch_mask;
+	bool uses_launch;
+	bool uses_launch_wait;
 };
 
 int vgpu_isa_validate(const struct vgpu_insn *prog, u32 n,
@@ -64,6 +71,8 @@ int vgpu_isa_summarize(const struct vgpu_insn *prog, u32 n,
 		       struct vgpu_isa_summary *sum);
 int vgpu_isa_link(const struct vgpu_insn *prog, u32 n, u16 *match);
 u32 vgpu_isa_loop_count(const struct vgpu_insn *insn, u32 bid, u32 wid);
+u32 vgpu_isa_loop_count_items(const struct vgpu_insn *insn, u32 bid, u32 wid,
+			      u32 items);
 u32 vgpu_isa_loop_max(const struct vgpu_insn *insn);
 int vgpu_isa_class(u8 op);
 const char *vgpu_isa_op_name(u8 op);

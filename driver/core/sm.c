@@ -159,6 +159,8 @@ int vgpu_sm_init(struct vgpu_sm *sm, const struct vgpu_config *cfg,
 	for (i = 0; i < VGPU_WHEEL_SLOTS; i++)
 		vgpu_wq_init(&sm->wheel[i]);
 	sm->top_prio = VGPU_PRIO_NONE;
+	sm->last_kernel = VGPU_EV_NONE;
+	sm->start_wake = VGPU_SM_NO_WAKE;
 	sm->win_len = timing->window / VGPU_WIN_BUCKETS;
 	sm->win_next = sm->win_len;
 	sm->hash = VGPU_FNV64_OFFSET;
@@ -206,6 +208,26 @@ static void vgpu_sm_add_prio(struct vgpu_sm *sm, u32 prio)
 	vgpu_sm_emit(sm, VGPU_EV_SM_PRIO, NULL, VGPU_EV_NONE, prio, old);
 }
 
+/*
+ * F17: block @b is given to the SM.  If the SM holds the state of another
+ * kernel (or none yet), it takes @b's kernel's, which is in place
+ * sync_cost cycles from now; a block's warps start once the state of its
+ * kernel is in place.
+ */
+static void vgpu_sm_sync(struct vgpu_sm *sm, struct vgpu_sm_block *b)
+{
+	u32 id = b->kernel->id, old = sm->last_kernel;
+
+	if (sm->sync_cost && id != old) {
+		sm->sync_ready = sm->now + sm->sync_cost;
+		sm->stats.syncs++;
+		vgpu_sm_emit(sm, VGPU_EV_SYNC, b, VGPU_EV_NONE, old,
+			     (u32)sm->sync_ready);
+	}
+	sm->last_kernel = id;
+	b->ready_at = sm->sync_ready;
+}
+
 /**
  * vgpu_sm_block_add() - a block arrives at the SM (F23, F30)
  * @sm: the SM
@@ -221,18 +243,42 @@ static void vgpu_sm_add_prio(struct vgpu_sm *sm, u32 prio)
  *
  * Return: 0; -ENOSPC if the resources are not there (nothing changed);
  * -EINVAL for a priority out of range, a block index outside the grid or
- * VGPU_PLACE_WARP with a kernel that uses BAR (F23).
+ * VGPU_PLACE_WARP with a kernel that uses BAR or LAUNCH WAIT (F23, F15).
  */
 int vgpu_sm_block_add(struct vgpu_sm *sm, const struct vgpu_kernel_desc *k,
 		      u32 block_idx, u32 prio, enum vgpu_place_mode mode)
+{
+	return vgpu_sm_block_add_items(sm, k, block_idx, 0, prio, mode);
+}
+
+/**
+ * vgpu_sm_block_add_items() - a block with work items arrives (F14)
+ * @sm: the SM
+ * @k: the block's kernel
+ * @block_idx: index of the block
+ * @items: its work items, 0..VGPU_MAX_COALESCE (VGPU_LOOP_SEL_ITEMS)
+ * @prio: the block's priority
+ * @mode: VGPU_PLACE_BLOCK or VGPU_PLACE_WARP
+ *
+ * vgpu_sm_block_add() for a block of a queue kernel.  If the SM last held
+ * another kernel's state and has a sync cost, the block's warps start
+ * sync_cost cycles later (F17, VGPU_EV_SYNC).
+ *
+ * Return: as vgpu_sm_block_add(); -EINVAL also for @items out of range.
+ */
+int vgpu_sm_block_add_items(struct vgpu_sm *sm,
+			    const struct vgpu_kernel_desc *k, u32 block_idx,
+			    u32 items, u32 prio, enum vgpu_place_mode mode)
 {
 	struct vgpu_sm_block *b;
 	u32 slot, i, wp;
 	int ret;
 
 	if (prio >= VGPU_MAX_PRIOS || block_idx >= k->grid ||
+	    items > VGPU_MAX_COALESCE ||
 	    (mode != VGPU_PLACE_BLOCK && mode != VGPU_PLACE_WARP) ||
-	    (mode == VGPU_PLACE_WARP && k->sum.uses_bar))
+	    (mode == VGPU_PLACE_WARP &&
+	     (k->sum.uses_bar || k->sum.uses_launch_wait)))
 		return -EINVAL;
 	if (sm->used == GENMASK_ULL(VGPU_MAX_BLOCKS_PER_SM - 1, 0))
 		return -ENOSPC;
@@ -254,6 +300,8 @@ int vgpu_sm_block_add(struct vgpu_sm *sm, const struct vgpu_kernel_desc *k,
 	b->next_start = 0;
 	b->n_done = 0;
 	b->bar_arrived = 0;
+	b->launch = VGPU_SM_LAUNCH_NONE;
+	b->launch_tmpl = 0;
 	/* VGPU_WARP_NONE is all ones: one fill for every warp */
 	memset(b->warp, 0xff, b->n_warps * sizeof(b->warp[0]));
 	if (!k->prio_wid_mod) {
@@ -266,9 +314,11 @@ int vgpu_sm_block_add(struct vgpu_sm *sm, const struct vgpu_kernel_desc *k,
 		}
 	}
 	vgpu_mutex_arb_init(&b->arb);
+	b->items = items;
 	sm->used |= BIT_ULL(slot);
 	sm->unstarted |= BIT_ULL(slot);
 	sm->start_dirty = true;
+	vgpu_sm_sync(sm, b);
 	vgpu_sm_emit(sm, VGPU_EV_BLOCK_ADD, b, VGPU_EV_NONE, prio,
 		     mode << 16 | b->n_warps);
 	vgpu_sm_add_prio(sm, prio);
@@ -284,6 +334,7 @@ static void vgpu_sm_block_remove(struct vgpu_sm *sm, u32 slot)
 	sm->used &= ~bit;
 	sm->unstarted &= ~bit;
 	sm->arb_pending &= ~bit;
+	sm->launch_stalled &= ~bit;
 	sm->start_dirty = true;
 	vgpu_sm_update_prio(sm);
 }
@@ -306,10 +357,21 @@ static void vgpu_sm_bar_release(struct vgpu_sm *sm, struct vgpu_sm_block *b)
 	vgpu_sm_emit(sm, VGPU_EV_BAR_RELEASE, b, VGPU_EV_NONE, n, (u32)at);
 }
 
+/*
+ * Every live warp arrived: a BAR releases them (F34); a LAUNCH WAIT parks
+ * the block, which tells the controller, and waits for its child (F15).
+ */
 static void vgpu_sm_bar_check(struct vgpu_sm *sm, struct vgpu_sm_block *b)
 {
-	if (b->bar_arrived && b->bar_arrived == b->n_warps - b->n_done)
+	if (!b->bar_arrived || b->bar_arrived != b->n_warps - b->n_done)
+		return;
+	if (b->launch == VGPU_SM_LAUNCH_NONE) {
 		vgpu_sm_bar_release(sm, b);
+		return;
+	}
+	b->launch = VGPU_SM_LAUNCH_PARKED;
+	vgpu_sm_emit(sm, VGPU_EV_LAUNCH, b, VGPU_EV_NONE, b->launch_tmpl,
+		     VGPU_LAUNCH_WAIT);
 }
 
 /* F33: the warp executed EXIT. */
@@ -466,7 +528,7 @@ static bool vgpu_sm_warp_start(struct vgpu_sm *sm, u32 slot, u32 p)
 static void vgpu_sm_start_warps(struct vgpu_sm *sm)
 {
 	u32 all = (u32)GENMASK(sm->subparts - 1, 0), done = 0, slot, i, p;
-	u64 cand = sm->unstarted;
+	u64 cand = sm->unstarted, wake = VGPU_SM_NO_WAKE;
 	struct vgpu_sm_block *b;
 	bool again = false;
 
@@ -474,6 +536,11 @@ static void vgpu_sm_start_warps(struct vgpu_sm *sm)
 		slot = vgpu_sm_best_block(sm, cand);
 		cand &= ~BIT_ULL(slot);
 		b = &sm->block[slot];
+		if (unlikely(b->ready_at > sm->now)) {
+			/* its kernel's state is not in place yet (F17) */
+			wake = min(wake, b->ready_at);
+			continue;
+		}
 		while (b->next_start < b->n_warps) {
 			i = b->next_start;
 			if (b->mode == VGPU_PLACE_WARP &&
@@ -496,6 +563,7 @@ static void vgpu_sm_start_warps(struct vgpu_sm *sm)
 	if (cand)
 		again = true;
 	sm->start_dirty = again;
+	sm->start_wake = wake;
 }
 
 /* hold_max (F35): a holder releases every lock after hold_max insns. */
@@ -511,6 +579,24 @@ static void vgpu_sm_hold_check(struct vgpu_sm *sm, struct vgpu_warp *w)
 	vgpu_sm_emit(sm, VGPU_EV_LOCK_HOLD_MAX, b, w->wid, mask, 0);
 }
 
+/* A new vgpu_sm_run(): the launch queue is empty again (F15). */
+static void vgpu_sm_launch_unstall(struct vgpu_sm *sm)
+{
+	struct vgpu_sm_block *b;
+	u64 m;
+	u32 idx;
+
+	sm->launches = 0;
+	for (m = sm->launch_stalled; m; m &= m - 1) {
+		b = &sm->block[__ffs64(m)];
+		idx = b->warp[0];
+		if (idx != VGPU_WARP_NONE &&
+		    sm->warps[idx].state == VGPU_WARP_WAIT_LAUNCH)
+			vgpu_sm_wheel_put(sm, idx, sm->now);
+	}
+	sm->launch_stalled = 0;
+}
+
 /* Control instructions and lock retries: the slow path of an issue. */
 static void vgpu_sm_exec_ctrl(struct vgpu_sm *sm, u32 idx,
 			      struct vgpu_warp *w,
@@ -523,7 +609,7 @@ static void vgpu_sm_exec_ctrl(struct vgpu_sm *sm, u32 idx,
 
 	switch (in->op) {
 	case VGPU_OP_LOOP:
-		n = vgpu_isa_loop_count(in, w->bid, w->wid);
+		n = vgpu_isa_loop_count_items(in, w->bid, w->wid, b->items);
 		if (!n) {
 			w->pc = w->match[w->pc] + 1;
 		} else {
@@ -565,6 +651,33 @@ static void vgpu_sm_exec_ctrl(struct vgpu_sm *sm, u32 idx,
 		w->state = VGPU_WARP_SPIN;
 		vgpu_sm_emit(sm, VGPU_EV_SPIN, b, w->wid, w->pc, 0);
 		return;
+	case VGPU_OP_LAUNCH:
+		if (in->b & VGPU_LAUNCH_WAIT) {
+			/* a barrier whose completion parks the block (F15) */
+			w->pc++;
+			w->state = VGPU_WARP_AT_BARRIER;
+			b->launch = VGPU_SM_LAUNCH_ARRIVING;
+			b->launch_tmpl = in->a;
+			b->bar_arrived++;
+			vgpu_sm_emit(sm, VGPU_EV_BAR_ARRIVE, b, w->wid,
+				     b->bar_arrived, b->n_warps - b->n_done);
+			vgpu_sm_bar_check(sm, b);
+			return;
+		}
+		if (w->wid) {		/* acts once per block: warp 0's */
+			w->pc++;
+			break;
+		}
+		if (sm->launches >= VGPU_SM_LAUNCH_QUEUE) {
+			/* the launch queue is full until the next epoch */
+			w->state = VGPU_WARP_WAIT_LAUNCH;
+			sm->launch_stalled |= BIT_ULL(w->slot);
+			return;
+		}
+		sm->launches++;
+		w->pc++;
+		vgpu_sm_emit(sm, VGPU_EV_LAUNCH, b, 0, in->a, in->b);
+		break;
 	default:	/* VGPU_OP_EXIT: the validator allows nothing else */
 		vgpu_sm_warp_exit(sm, idx);
 		return;
@@ -622,6 +735,9 @@ static u64 vgpu_sm_next_event(const struct vgpu_sm *sm, u64 t, u64 end)
 
 	if (sm->start_dirty || sm->arb_pending)
 		return t + 1;
+	/* F17: warps that wait for a state sync start then */
+	if (unlikely(sm->start_wake < end))
+		end = max(sm->start_wake, t + 1);
 	if (!sm->wheel_count)
 		return end;
 	while (d < VGPU_WHEEL_SLOTS) {
@@ -656,6 +772,8 @@ u64 vgpu_sm_run(struct vgpu_sm *sm, u64 cycles, u32 flags)
 		end = ~0ULL;
 	sm->stop = false;
 	sm->run_flags = flags;
+	if (unlikely(sm->launches || sm->launch_stalled))
+		vgpu_sm_launch_unstall(sm);
 	while (t < end) {
 		sm->now = t;
 		if (unlikely(t >= sm->win_next))
@@ -665,7 +783,7 @@ u64 vgpu_sm_run(struct vgpu_sm *sm, u64 cycles, u32 flags)
 			vgpu_sm_wheel_drain(sm, slot);
 		if (unlikely(sm->arb_pending))
 			vgpu_sm_arbitrate(sm);
-		if (unlikely(sm->start_dirty))
+		if (unlikely(sm->start_dirty || t >= sm->start_wake))
 			vgpu_sm_start_warps(sm);
 		if (!sm->ready_sp) {
 			t = vgpu_sm_next_event(sm, t, end);
@@ -818,7 +936,9 @@ int vgpu_sm_block_save(struct vgpu_sm *sm, u32 slot, struct vgpu_sm_saved *s)
  *
  * The block takes every resource at once (like VGPU_PLACE_BLOCK), then
  * gives back those of the warps that had exited; its unstarted warps
- * start as usual.
+ * start as usual.  A block saved while parked at a LAUNCH WAIT comes back
+ * past it (its child completed, F15): its warps issue again after @delay
+ * plus ctrl_latency (at most VGPU_MAX_LATENCY).
  *
  * Return: 0, or -ENOSPC (nothing changed) if the whole block does not fit
  * or the pool lacks contexts.
@@ -844,6 +964,10 @@ int vgpu_sm_block_restore(struct vgpu_sm *sm, const struct vgpu_sm_saved *s,
 		return -ENOSPC;
 	b->mode = VGPU_PLACE_BLOCK;
 	b->seq = sm->seq++;
+	/* F17: a restored block syncs too; its warps wait for both */
+	vgpu_sm_sync(sm, b);
+	if (b->ready_at > sm->now)
+		delay = max_t(u32, delay, b->ready_at - sm->now);
 	for (i = 0; i < b->n_warps; i++) {
 		if (i >= r->next_start)
 			continue;
@@ -859,8 +983,15 @@ int vgpu_sm_block_restore(struct vgpu_sm *sm, const struct vgpu_sm_saved *s,
 		w->next = VGPU_WARP_NONE;
 		b->warp[i] = idx;
 		if (w->state == VGPU_WARP_READY ||
-		    w->state == VGPU_WARP_WAIT_LAT) {
+		    w->state == VGPU_WARP_WAIT_LAT ||
+		    w->state == VGPU_WARP_WAIT_LAUNCH) {
 			at = sm->now + min_t(u32, delay + s->rem[i],
+					     VGPU_MAX_LATENCY);
+			vgpu_sm_wheel_put(sm, idx, at);
+		} else if (r->launch == VGPU_SM_LAUNCH_PARKED &&
+			   w->state == VGPU_WARP_AT_BARRIER) {
+			at = sm->now + min_t(u32, delay +
+					     sm->timing.ctrl_latency,
 					     VGPU_MAX_LATENCY);
 			vgpu_sm_wheel_put(sm, idx, at);
 		}
@@ -873,7 +1004,39 @@ int vgpu_sm_block_restore(struct vgpu_sm *sm, const struct vgpu_sm_saved *s,
 	sm->start_dirty = true;
 	vgpu_sm_emit(sm, VGPU_EV_BLOCK_ADD, b, VGPU_EV_NONE, b->prio,
 		     VGPU_PLACE_RESTORE << 16 | b->n_warps);
+	if (b->launch == VGPU_SM_LAUNCH_PARKED) {
+		vgpu_sm_emit(sm, VGPU_EV_BAR_RELEASE, b, VGPU_EV_NONE,
+			     b->bar_arrived,
+			     (u32)(sm->now + min_t(u32, delay +
+						   sm->timing.ctrl_latency,
+						   VGPU_MAX_LATENCY)));
+		b->bar_arrived = 0;
+		b->launch = VGPU_SM_LAUNCH_NONE;
+	}
 	vgpu_sm_update_prio(sm);
+	return 0;
+}
+
+/**
+ * vgpu_sm_block_wake() - a block parked at a LAUNCH WAIT goes on (F15)
+ * @sm: the SM, between two vgpu_sm_run() calls
+ * @slot: the block's slot
+ *
+ * The block's child completed while the block waited on the SM (it kept
+ * its resources): its warps leave the LAUNCH like a barrier (F34), issuing
+ * again after ctrl_latency.
+ *
+ * Return: 0, or -EINVAL if @slot holds no block parked at a LAUNCH WAIT.
+ */
+int vgpu_sm_block_wake(struct vgpu_sm *sm, u32 slot)
+{
+	struct vgpu_sm_block *b = &sm->block[slot];
+
+	if (slot >= VGPU_MAX_BLOCKS_PER_SM || !(sm->used & BIT_ULL(slot)) ||
+	    b->launch != VGPU_SM_LAUNCH_PARKED)
+		return -EINVAL;
+	b->launch = VGPU_SM_LAUNCH_NONE;
+	vgpu_sm_bar_release(sm, b);
 	return 0;
 }
 

@@ -37,6 +37,20 @@ enum vgpu_place_mode {
 /* BLOCK_ADD event mode (arg1 >> 16) of a block brought back by restore */
 #define VGPU_PLACE_RESTORE	2
 
+/* struct vgpu_sm_block.launch: where the block is with a LAUNCH WAIT (F15) */
+#define VGPU_SM_LAUNCH_NONE	0	/* not at a LAUNCH WAIT */
+#define VGPU_SM_LAUNCH_ARRIVING	1	/* some warps parked at a LAUNCH WAIT */
+#define VGPU_SM_LAUNCH_PARKED	2	/* all parked: waits for its child */
+
+/*
+ * LAUNCHes without VGPU_LAUNCH_WAIT one vgpu_sm_run() call forwards (its
+ * launch queue, F15); warp 0 of a block that finds it full executes the
+ * LAUNCH again at the start of the next call.
+ */
+#define VGPU_SM_LAUNCH_QUEUE	16
+
+#define VGPU_SM_NO_WAKE		(~0ULL)	/* &vgpu_sm.start_wake: none */
+
 /* vgpu_sm_run() flags */
 #define VGPU_SM_RUN_STOP_BLOCK	BIT(0)	/* return after a cycle that
 					 * completed a block
@@ -78,7 +92,12 @@ struct vgpu_sm_subpart {
  * @n_warps: warps of the block
  * @next_start: warps started so far (they start in index order)
  * @n_done: warps that executed EXIT
- * @bar_arrived: warps parked at the current barrier (F34)
+ * @bar_arrived: warps parked at the current barrier (F34) or LAUNCH WAIT
+ * @launch: VGPU_SM_LAUNCH_*: the current barrier is a LAUNCH WAIT (F15)
+ * @launch_tmpl: its template index
+ * @items: work items of the block (F14), 0 in a grid kernel
+ * @ready_at: its warps start at this cycle at the earliest (state sync,
+ *	F17)
  * @warp: pool index of each started, live warp, else VGPU_WARP_NONE
  * @wprio: competition priority of each warp (F35)
  * @place: placement record (resource.h)
@@ -95,6 +114,10 @@ struct vgpu_sm_block {
 	u32 next_start;
 	u32 n_done;
 	u32 bar_arrived;
+	u8 launch;
+	u8 launch_tmpl;
+	u32 items;
+	u64 ready_at;
 	u32 warp[VGPU_MAX_BLOCK_WARPS];
 	u8 wprio[VGPU_MAX_BLOCK_WARPS];
 	struct vgpu_block_place place;
@@ -108,6 +131,8 @@ struct vgpu_sm_block {
  * @warps_done: warps that executed EXIT
  * @blocks_done: blocks completed
  * @blocks_cancelled: blocks removed by vgpu_sm_cancel_kernel()
+ * @syncs: state syncs: blocks given while the SM held another kernel's
+ *	state (F17)
  * @last_done: cycle of the last block completion
  * @events: events emitted
  */
@@ -117,6 +142,7 @@ struct vgpu_sm_stats {
 	u64 warps_done;
 	u64 blocks_done;
 	u64 blocks_cancelled;
+	u64 syncs;
 	u64 last_done;
 	u64 events;
 };
@@ -139,6 +165,16 @@ struct vgpu_sm_stats {
  * @start_dirty: warp starts must be attempted next cycle
  * @stop: vgpu_sm_run() returns after the current cycle
  * @run_flags: flags of the running vgpu_sm_run()
+ * @launches: LAUNCHes without VGPU_LAUNCH_WAIT forwarded by the running
+ *	vgpu_sm_run() (at most VGPU_SM_LAUNCH_QUEUE, F15)
+ * @launch_stalled: block slots whose warp 0 waits in VGPU_WARP_WAIT_LAUNCH
+ * @sync_cost: cycles a state sync takes, 0 = off (F17); set by the owner
+ *	between two vgpu_sm_run() calls
+ * @last_kernel: id of the kernel whose state the SM holds (the kernel of
+ *	the block it was given last), VGPU_EV_NONE before the first
+ * @sync_ready: cycle at which that state is in place (F17)
+ * @start_wake: earliest @ready_at of a block whose warps wait for a state
+ *	sync, VGPU_SM_NO_WAKE if none
  * @ready_sp: sub-partitions with a ready warp
  * @sp: per sub-partition ready queues
  * @wheel_count: warps waiting for a latency
@@ -170,6 +206,12 @@ struct vgpu_sm {
 	bool start_dirty;
 	bool stop;
 	u32 run_flags;
+	u32 launches;
+	u64 launch_stalled;
+	u32 sync_cost;
+	u32 last_kernel;
+	u64 sync_ready;
+	u64 start_wake;
 	u32 ready_sp;
 	struct vgpu_sm_subpart sp[VGPU_MAX_SUBPARTS];
 	u32 wheel_count;
@@ -209,11 +251,15 @@ void vgpu_sm_fini(struct vgpu_sm *sm);
 void vgpu_sm_set_trace(struct vgpu_sm *sm, vgpu_trace_fn fn, void *cookie);
 int vgpu_sm_block_add(struct vgpu_sm *sm, const struct vgpu_kernel_desc *k,
 		      u32 block_idx, u32 prio, enum vgpu_place_mode mode);
+int vgpu_sm_block_add_items(struct vgpu_sm *sm,
+			    const struct vgpu_kernel_desc *k, u32 block_idx,
+			    u32 items, u32 prio, enum vgpu_place_mode mode);
 u64 vgpu_sm_run(struct vgpu_sm *sm, u64 cycles, u32 flags);
 u32 vgpu_sm_cancel_kernel(struct vgpu_sm *sm, u32 kernel_id);
 int vgpu_sm_block_save(struct vgpu_sm *sm, u32 slot, struct vgpu_sm_saved *s);
 int vgpu_sm_block_restore(struct vgpu_sm *sm, const struct vgpu_sm_saved *s,
 			  u32 delay);
+int vgpu_sm_block_wake(struct vgpu_sm *sm, u32 slot);
 u32 vgpu_sm_window_count(const struct vgpu_sm *sm, u32 cls);
 u64 vgpu_sm_power(const struct vgpu_sm *sm);
 

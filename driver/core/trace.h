@@ -34,7 +34,16 @@ enum vgpu_event_type {
 	VGPU_EV_SPIN,		/* the warp entered SPIN */
 	VGPU_EV_BLOCK_CANCEL,	/* arg0 live warps removed, arg1 unstarted warps */
 	VGPU_EV_SM_PRIO,	/* block/warp NONE; arg0 new highest prio, arg1 old */
-	VGPU_EV_MAX = VGPU_EV_SM_PRIO,
+	VGPU_EV_LAUNCH,		/* F15: arg0 template, arg1 the LAUNCH flags;
+				 * warp 0, or NONE with VGPU_LAUNCH_WAIT (every
+				 * warp arrived: the block waits for its child)
+				 */
+	VGPU_EV_SYNC,		/* F17: the SM takes a kernel's state; block =
+				 * the block it was given, arg0 the kernel it
+				 * had (VGPU_EV_NONE: none), arg1 the cycle its
+				 * warps may start (low 32 bits)
+				 */
+	VGPU_EV_MAX = VGPU_EV_SYNC,
 };
 
 /* How a lock was obtained (arg1 of VGPU_EV_LOCK_ACQUIRE). */

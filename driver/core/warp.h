@@ -25,6 +25,9 @@ enum vgpu_warp_state {
 	VGPU_WARP_SPIN,		/* executed SPIN, runs until cancelled */
 	VGPU_WARP_SUSPENDED,	/* context saved off the SM (switch mode) */
 	VGPU_WARP_DONE,		/* executed EXIT */
+	VGPU_WARP_WAIT_LAUNCH,	/* LAUNCH found the SM's launch queue full:
+				 * executes it again next epoch (F15)
+				 */
 };
 
 /**

@@ -100,9 +100,10 @@ TEST(opcode_class_and_names)
 	EXPECT_STREQ("ENDLOOP", vgpu_isa_op_name(VGPU_OP_ENDLOOP));
 	for (i = 0; i < 256; i++)
 		known += vgpu_isa_op_name(i) != NULL;
-	EXPECT_EQ(14, known);
-	/* opcode space is not full: later opcodes (LAUNCH, F15) fit */
-	EXPECT_EQ(NULL, vgpu_isa_op_name(0x27));
+	EXPECT_EQ(15, known);
+	EXPECT_STREQ("LAUNCH", vgpu_isa_op_name(VGPU_OP_LAUNCH));
+	/* opcode space is not full: later opcodes fit */
+	EXPECT_EQ(NULL, vgpu_isa_op_name(0x28));
 	for (i = 0; i <= VGPU_ISA_ERR_MAX; i++)
 		EXPECT_NE(NULL, vgpu_isa_rule_str(i));
 	EXPECT_STREQ("unknown rule", vgpu_isa_rule_str(VGPU_ISA_ERR_MAX + 1));
@@ -216,7 +217,7 @@ TEST(reject_opcode)
 	REJECT(VGPU_ISA_ERR_OPCODE, 1, ALU, OP(0x00), EXIT);
 	REJECT(VGPU_ISA_ERR_OPCODE, 1, ALU, OP(0x08), EXIT);
 	REJECT(VGPU_ISA_ERR_OPCODE, 1, ALU, OP(0x1f), EXIT);
-	REJECT(VGPU_ISA_ERR_OPCODE, 1, ALU, OP(0x27), EXIT);
+	REJECT(VGPU_ISA_ERR_OPCODE, 1, ALU, OP(0x28), EXIT);
 	REJECT(VGPU_ISA_ERR_OPCODE, 1, ALU, OP(0x40), EXIT);
 	REJECT(VGPU_ISA_ERR_OPCODE, 1, ALU, OP(0xff), EXIT);
 }
@@ -247,7 +248,11 @@ TEST(reject_operand)
 {
 	ACCEPT(LOOPX(WID, 4, 1, 1), ALU, ENDLOOP, EXIT);
 	ACCEPT(LOOPX(BID, 1, 3, 7), ALU, ENDLOOP, EXIT);
-	REJECT(VGPU_ISA_ERR_OPERAND, 0, LOOPX(3, 4, 1, 1), ALU, ENDLOOP, EXIT);
+	/* F14: selector 3 is the block's work items */
+	ACCEPT(LOOPX(VGPU_LOOP_SEL_ITEMS, 4, 1, 1), ALU, ENDLOOP, EXIT);
+	REJECT(VGPU_ISA_ERR_OPERAND, 0, LOOPX(4, 4, 1, 1), ALU, ENDLOOP, EXIT);
+	REJECT(VGPU_ISA_ERR_OPERAND, 0, LOOPX(VGPU_LOOP_SEL_ITEMS, 0, 1, 1),
+	       ALU, ENDLOOP, EXIT);
 	REJECT(VGPU_ISA_ERR_OPERAND, 0, LOOPX(0xff, 4, 1, 1), ALU, ENDLOOP,
 	       EXIT);
 	REJECT(VGPU_ISA_ERR_OPERAND, 0, LOOPX(WID, 0, 1, 1), ALU, ENDLOOP,
@@ -268,6 +273,10 @@ TEST(reject_loop_count)
 	       ENDLOOP, EXIT);
 	REJECT(VGPU_ISA_ERR_LOOP_COUNT, 1, ALU,
 	       LOOPX(BID, 255, 65535, 65535), ENDLOOP, EXIT);
+	/* F14: a block has at most 128 items, whatever the modulus */
+	ACCEPT(LOOPX(VGPU_LOOP_SEL_ITEMS, 255, 0, 511), ENDLOOP, EXIT);
+	REJECT(VGPU_ISA_ERR_LOOP_COUNT, 0,
+	       LOOPX(VGPU_LOOP_SEL_ITEMS, 255, 0, 513), ENDLOOP, EXIT);
 }
 
 /* Rule VGPU_ISA_ERR_NESTING: at most 8 nested loops. */
@@ -440,6 +449,66 @@ TEST(no_read_past_end)
 			EXPECT_LT(e.index, n);
 		free(p);
 	}
+}
+
+#define LAUNCH(t)	INSN(VGPU_OP_LAUNCH, t, 0, 0, 0)
+#define LAUNCHW(t)	INSN(VGPU_OP_LAUNCH, t, VGPU_LAUNCH_WAIT, 0, 0)
+
+/*
+ * Rule VGPU_ISA_ERR_LAUNCH (F15): a template index below
+ * VGPU_MAX_TEMPLATES, known flags, and a LAUNCH WAIT (a block-wide wait)
+ * neither under a lock nor in a loop whose count depends on the warp
+ * index; a LAUNCH without WAIT may be anywhere.
+ */
+TEST(launch)
+{
+	const struct vgpu_insn p[] = {
+		LAUNCH(0), LOOPX(BID, 4, 1, 1), LAUNCHW(7), ENDLOOP,
+		LOCK(1), LAUNCH(3), UNLOCK(1), LOOPX(WID, 2, 1, 1), LAUNCH(2),
+		ENDLOOP, EXIT,
+	};
+	struct vgpu_isa_summary s;
+
+	ACCEPT(LAUNCH(0), EXIT);
+	ACCEPT(LAUNCHW(7), EXIT);
+	ASSERT_EQ(0, vgpu_isa_summarize(p, ARRAY_SIZE(p), &s));
+	EXPECT_EQ(0x8d, s.launch_mask);
+	EXPECT_TRUE(s.uses_launch);
+	EXPECT_TRUE(s.uses_launch_wait);
+	EXPECT_FALSE(s.uses_bar);
+	{
+		const struct vgpu_insn q[] = { LAUNCH(1), EXIT };
+
+		ASSERT_EQ(0, vgpu_isa_summarize(q, 2, &s));
+		EXPECT_EQ(0x2, s.launch_mask);
+		EXPECT_FALSE(s.uses_launch_wait);
+	}
+	/* template index and flags */
+	REJECT(VGPU_ISA_ERR_LAUNCH, 1, ALU, LAUNCH(VGPU_MAX_TEMPLATES), EXIT);
+	REJECT(VGPU_ISA_ERR_LAUNCH, 1, ALU, LAUNCH(255), EXIT);
+	REJECT(VGPU_ISA_ERR_LAUNCH, 1, ALU,
+	       INSN(VGPU_OP_LAUNCH, 0, 0x2, 0, 0), EXIT);
+	REJECT(VGPU_ISA_ERR_LAUNCH, 1, ALU,
+	       INSN(VGPU_OP_LAUNCH, 0, 0x81, 0, 0), EXIT);
+	/* reserved fields */
+	REJECT(VGPU_ISA_ERR_RESERVED, 0, INSN(VGPU_OP_LAUNCH, 0, 0, 1, 0),
+	       EXIT);
+	REJECT(VGPU_ISA_ERR_RESERVED, 0, INSN(VGPU_OP_LAUNCH, 0, 0, 0, 1),
+	       EXIT);
+	/* WAIT under a lock; without WAIT it is fine */
+	ACCEPT(LOCK(2), LAUNCH(0), UNLOCK(2), LAUNCHW(0), EXIT);
+	REJECT(VGPU_ISA_ERR_LAUNCH, 1, LOCK(2), LAUNCHW(0), UNLOCK(2), EXIT);
+	/* WAIT in a warp-dependent loop, even nested; bid loops are fine */
+	ACCEPT(LOOPX(WID, 4, 1, 1), LAUNCH(0), ENDLOOP, EXIT);
+	ACCEPT(LOOPX(BID, 4, 1, 1), LAUNCHW(0), ENDLOOP, EXIT);
+	REJECT(VGPU_ISA_ERR_LAUNCH, 1, LOOPX(WID, 4, 1, 1), LAUNCHW(0),
+	       ENDLOOP, EXIT);
+	REJECT(VGPU_ISA_ERR_LAUNCH, 2, LOOPX(WID, 4, 1, 1), LOOP(3),
+	       LAUNCHW(0), ENDLOOP, ENDLOOP, EXIT);
+	/* after the warp-dependent loop closed, WAIT is fine again */
+	ACCEPT(LOOPX(WID, 4, 1, 1), ALU, ENDLOOP, LAUNCHW(0), EXIT);
+	EXPECT_NE(NULL, strstr(vgpu_isa_rule_str(VGPU_ISA_ERR_LAUNCH),
+			       "LAUNCH"));
 }
 
 TEST_HARNESS_MAIN

@@ -27,6 +27,9 @@ TEST(strerror_messages)
 	EXPECT_STREQ("wait timed out", vgpu_strerror(-ETIME));
 	EXPECT_NE(NULL, strstr(vgpu_strerror(-EAGAIN), "queue"));
 	EXPECT_NE(NULL, strstr(vgpu_strerror(-ENOSPC), "release finished"));
+	/* the errors of a failed kernel (QUERY, F15) */
+	EXPECT_NE(NULL, strstr(vgpu_strerror(-ELOOP), "VGPU_MAX_DEPTH"));
+	EXPECT_NE(NULL, strstr(vgpu_strerror(-EDQUOT), "child budget"));
 }
 
 TEST(open_missing_device)

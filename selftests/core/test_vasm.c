@@ -119,6 +119,37 @@ TEST(loop_expressions)
 	}
 }
 
+/* F14: "items" selects the block's work items; bare items is mod 255. */
+TEST(loop_items)
+{
+	struct vgpu_vasm_prog p;
+	char err[256], buf[64];
+	u32 items;
+
+	ASSERT_EQ(0, vgpu_t_asm("LOOP 5+3*items\nENDLOOP\n"
+				"LOOP 2*(1+items%4)\nENDLOOP\nEXIT\n", 0, &p,
+				err, sizeof(err)));
+	EXPECT_EQ(VGPU_LOOP_SEL_ITEMS, p.insns[0].a);
+	EXPECT_EQ(VGPU_ISA_MAX_LOOP_MOD, p.insns[0].b);
+	EXPECT_EQ(4, p.insns[2].b);
+	for (items = 0; items <= VGPU_MAX_COALESCE; items++) {
+		EXPECT_EQ(5 + 3 * items,
+			  vgpu_isa_loop_count_items(&p.insns[0], 7, 3, items));
+		EXPECT_EQ(2 * (1 + items % 4),
+			  vgpu_isa_loop_count_items(&p.insns[2], 7, 3, items));
+	}
+	/* a grid kernel's block has no items: index 0 */
+	EXPECT_EQ(5, vgpu_isa_loop_count(&p.insns[0], 7, 3));
+	/* the validator's bound knows a block has at most 128 items */
+	EXPECT_EQ(5 + 3 * VGPU_MAX_COALESCE, vgpu_isa_loop_max(&p.insns[0]));
+	vgpu_vasm_format_insn(&p.insns[0], buf, sizeof(buf));
+	EXPECT_STREQ("LOOP 5+3*(items%255)", buf);
+	vgpu_vasm_format_insn(&p.insns[2], buf, sizeof(buf));
+	EXPECT_STREQ("LOOP 2*(1+items%4)", buf);
+	vgpu_vasm_free(&p);
+	ASM_ERROR("LOOP items%0\n", "t.vasm:1: modulus must be 1..255");
+}
+
 /* Index-dependent counts evaluate as written, for several (bid, wid). */
 TEST(loop_expression_values)
 {
@@ -156,18 +187,18 @@ TEST(syntax_errors_with_lines)
 	ASM_ERROR("LOOP wid%4*(wid%4)\n",
 		  "t.vasm:1: index term multiplied by itself: the count must be base + step*(wid%N)");
 	ASM_ERROR("LOOP wid%4+bid%4\n",
-		  "t.vasm:1: only one index term (wid%N or bid%N) per LOOP");
+		  "t.vasm:1: only one index term (wid%N, bid%N or items) per LOOP");
 	ASM_ERROR("LOOP wid%4+wid%2\n",
-		  "t.vasm:1: only one index term (wid%N or bid%N) per LOOP");
+		  "t.vasm:1: only one index term (wid%N, bid%N or items) per LOOP");
 	ASM_ERROR("LOOP 70000\n", "t.vasm:1: LOOP base 70000 exceeds 65535");
 	ASM_ERROR("LOOP 70000*(bid%2)\n", "t.vasm:1: LOOP step 70000 exceeds 65535");
 	ASM_ERROR("LOOP 4294967296\n", "t.vasm:1: number too large");
 	ASM_ERROR("LOOP 65536*65536\n", "t.vasm:1: loop count too large");
 	ASM_ERROR("LOOP 3-1\n", "t.vasm:1: unexpected '-' in loop count");
-	ASM_ERROR("LOOP 1+\n", "t.vasm:1: expected a number, '(', wid%N or bid%N");
+	ASM_ERROR("LOOP 1+\n", "t.vasm:1: expected a number, '(', wid%N, bid%N or items");
 	ASM_ERROR("LOOP (1+2\n", "t.vasm:1: expected ')'");
 	ASM_ERROR("LOOP 12ab\n", "t.vasm:1: invalid number");
-	ASM_ERROR("LOOP widx%2\n", "t.vasm:1: expected a number, '(', wid%N or bid%N");
+	ASM_ERROR("LOOP widx%2\n", "t.vasm:1: expected a number, '(', wid%N, bid%N or items");
 	ASM_ERROR(".isa 2\n", "t.vasm:1: unsupported ISA version 2 (this assembler knows 1)");
 	ASM_ERROR(".insn 1, 2, 3\n", "t.vasm:1: expected a number");
 	ASM_ERROR(".insn 256 0 0 0 0\n", "t.vasm:1: .insn byte field 0 exceeds 255");

@@ -41,9 +41,13 @@
 #define VGPU_CAP_KERNELS	_BITULL(2)	/* SUBMIT, WAIT, QUERY, CANCEL */
 #define VGPU_CAP_GATE		_BITULL(3)	/* GATE */
 #define VGPU_CAP_POLL		_BITULL(4)	/* poll() reports completions */
+#define VGPU_CAP_QUEUE		_BITULL(5)	/* queue kernels, QUEUE_PUSH (F14) */
+#define VGPU_CAP_CHILD		_BITULL(6)	/* LAUNCH and templates (F15) */
+#define VGPU_CAP_HEAD		_BITULL(7)	/* VGPU_KERNEL_HEAD (F16) */
 #define VGPU_CAP_ALL		(VGPU_CAP_GET_INFO | VGPU_CAP_CHANNELS | \
 				 VGPU_CAP_KERNELS | VGPU_CAP_GATE | \
-				 VGPU_CAP_POLL)
+				 VGPU_CAP_POLL | VGPU_CAP_QUEUE | \
+				 VGPU_CAP_CHILD | VGPU_CAP_HEAD)
 
 /* Presets (struct vgpu_dev_config.preset), SPEC F03. */
 #define VGPU_PRESET_CUSTOM	0
@@ -199,14 +203,53 @@ struct vgpu_channel_destroy {
 #define VGPU_KERNEL_SEQUENTIAL	_BITUL(1)	/* one block in flight (F26) */
 #define VGPU_KERNEL_THROTTLE	_BITUL(2)	/* throttle mode only (F26) */
 #define VGPU_KERNEL_PRIORITY	_BITUL(3)	/* use .priority, not the channel's */
+#define VGPU_KERNEL_HEAD	_BITUL(4)	/* head of its priority level (F16) */
+#define VGPU_KERNEL_QUEUE	_BITUL(5)	/* work-item queue, no grid (F14) */
 #define VGPU_KERNEL_FLAGS_ALL	(VGPU_KERNEL_INDEPENDENT | \
 				 VGPU_KERNEL_SEQUENTIAL | \
 				 VGPU_KERNEL_THROTTLE | \
-				 VGPU_KERNEL_PRIORITY)
+				 VGPU_KERNEL_PRIORITY | \
+				 VGPU_KERNEL_HEAD | \
+				 VGPU_KERNEL_QUEUE)
+/* Flags a child template (struct vgpu_template.flags) may carry. */
+#define VGPU_TEMPLATE_FLAGS_ALL	(VGPU_KERNEL_INDEPENDENT | \
+				 VGPU_KERNEL_SEQUENTIAL)
 
 #define VGPU_MAX_GRID		_BITUL(20)	/* blocks of one kernel */
 #define VGPU_MAX_SUBMIT		64		/* kernels of one SUBMIT */
 #define VGPU_MAX_WAIT		256		/* handles of one WAIT */
+#define VGPU_MAX_COALESCE	128		/* work items per block (F14) */
+#define VGPU_MAX_QUEUE_ITEMS	_BITUL(20)	/* waiting items of a queue (F14) */
+#define VGPU_MAX_TEMPLATES	8		/* child templates per kernel (F15) */
+#define VGPU_MAX_CHILDREN	1024		/* child budget of a kernel (F15) */
+#define VGPU_MAX_DEPTH		8		/* nesting of child kernels (F15) */
+
+/**
+ * struct vgpu_template - a child kernel a LAUNCH may start (SPEC F15)
+ * @grid: in: blocks, 1..VGPU_MAX_GRID
+ * @threads: in: threads per block, as struct vgpu_submit_desc
+ * @regs: in: registers per thread, as struct vgpu_submit_desc
+ * @smem: in: shared memory per block, as struct vgpu_submit_desc
+ * @flags: in: a subset of VGPU_TEMPLATE_FLAGS_ALL
+ * @num_insns: in: program length, 1..VGPU_ISA_MAX_INSNS
+ * @program: in: user pointer to num_insns struct vgpu_insn; passes the same
+ *	validator as every program
+ *
+ * A child runs at its parent's priority, enters the task table directly (no
+ * channel) and may itself LAUNCH from the same template array.
+ * Size-versioned like struct vgpu_submit_desc (see .template_size).
+ */
+struct vgpu_template {
+	__u32 grid;
+	__u32 threads;
+	__u32 regs;
+	__u32 smem;
+	__u32 flags;
+	__u32 num_insns;
+	__u64 program;
+};
+
+#define VGPU_TEMPLATE_SIZE_VER0	32
 
 /**
  * struct vgpu_submit_desc - one kernel of a submission (SPEC F10)
@@ -235,6 +278,26 @@ struct vgpu_channel_destroy {
  * @user_data: in: opaque value reported back by QUERY
  * @handle: out: the kernel's handle in this file; must be zero on input
  * @pad2: in: must be zero
+ *
+ * Appended in VGPU_SUBMIT_DESC_SIZE_VER1 (all zero = a VER0 kernel):
+ *
+ * @queue_n: in: with VGPU_KERNEL_QUEUE, work items per block (the
+ *	coalescing N of F14), 1..VGPU_MAX_COALESCE; else zero.  A queue kernel
+ *	has @grid zero: its blocks are launched from items pushed with
+ *	VGPU_IOCTL_QUEUE_PUSH
+ * @queue_cap: in: with VGPU_KERNEL_QUEUE, most items that may wait,
+ *	1..VGPU_MAX_QUEUE_ITEMS; else zero
+ * @queue_timeout: in: with VGPU_KERNEL_QUEUE, cycles after which fewer
+ *	than @queue_n waiting items launch a partial block, 1..2^32; else zero
+ * @templates: in: user pointer to @num_templates child templates, or 0
+ * @num_templates: in: 0..VGPU_MAX_TEMPLATES; a LAUNCH of a template index
+ *	>= @num_templates in any program of the submission is -EINVAL
+ * @template_size: in: size of one template as the caller knows it
+ *	(>= VGPU_TEMPLATE_SIZE_VER0, multiple of 8), zero when @num_templates
+ *	is zero
+ * @child_budget: in: children the kernel and all its descendants may
+ *	launch together, 0..VGPU_MAX_CHILDREN (F15)
+ * @pad3: in: must be zero
  */
 struct vgpu_submit_desc {
 	__u32 channel;
@@ -253,9 +316,19 @@ struct vgpu_submit_desc {
 	__u64 user_data;
 	__u32 handle;
 	__u32 pad2;
+	/* VGPU_SUBMIT_DESC_SIZE_VER1 */
+	__u32 queue_n;
+	__u32 queue_cap;
+	__u64 queue_timeout;
+	__u64 templates;
+	__u32 num_templates;
+	__u32 template_size;
+	__u32 child_budget;
+	__u32 pad3;
 };
 
 #define VGPU_SUBMIT_DESC_SIZE_VER0	80
+#define VGPU_SUBMIT_DESC_SIZE_VER1	120
 
 /* struct vgpu_submit.flags: none defined yet. */
 #define VGPU_SUBMIT_FLAGS_ALL	0
@@ -321,6 +394,7 @@ struct vgpu_wait {
 #define VGPU_KSTATE_RUNNING	2	/* admitted to the task table */
 #define VGPU_KSTATE_DONE	3	/* every block completed */
 #define VGPU_KSTATE_CANCELLED	4	/* cancelled; error says why */
+#define VGPU_KSTATE_FAILED	5	/* failed (F15 limits); error says why */
 
 /* A virtual timestamp that has not happened yet. */
 #define VGPU_NO_CYCLE		0xffffffffffffffffULL
@@ -336,7 +410,9 @@ struct vgpu_wait {
  *	after a successful query of a finished kernel (-EBUSY if unfinished)
  * @state: out: VGPU_KSTATE_*
  * @error: out: 0, or why the kernel did not complete: -ECANCELED
- *	(CANCEL, channel destroyed), -ETIMEDOUT (hang timeout, F53)
+ *	(CANCEL, channel destroyed), -ETIMEDOUT (hang timeout, F53), -ELOOP
+ *	(a LAUNCH beyond VGPU_MAX_DEPTH, F15), -EDQUOT (a LAUNCH beyond the
+ *	child budget, F15)
  * @t_submit: out: virtual cycle of arrival
  * @t_dispatch: out: first dispatch, or VGPU_NO_CYCLE
  * @t_complete: out: completion, or VGPU_NO_CYCLE
@@ -409,7 +485,58 @@ struct vgpu_gate {
 #define VGPU_IOCTL_WAIT		_IOWR(VGPU_IOCTL_BASE, 0x04, struct vgpu_wait)
 #define VGPU_IOCTL_QUERY	_IOWR(VGPU_IOCTL_BASE, 0x05, struct vgpu_kernel_query)
 #define VGPU_IOCTL_CANCEL	_IOW(VGPU_IOCTL_BASE, 0x06, struct vgpu_kernel_cancel)
+/* struct vgpu_queue_push.flags */
+#define VGPU_QUEUE_CLOSE	_BITUL(0)	/* no items after these (F14) */
+#define VGPU_QUEUE_FLAGS_ALL	(VGPU_QUEUE_CLOSE)
+
+/**
+ * struct vgpu_queue_push - argument of VGPU_IOCTL_QUEUE_PUSH (SPEC F14)
+ * @handle: in: handle of a VGPU_KERNEL_QUEUE kernel of this file
+ * @flags: in: VGPU_QUEUE_*, a subset of VGPU_QUEUE_FLAGS_ALL
+ * @items: in: work items to append, 0..queue_cap (0 with VGPU_QUEUE_CLOSE
+ *	only closes)
+ * @pad: in: must be zero
+ * @cycle: out: virtual cycle at which the items arrive
+ *
+ * Appended in VGPU_QUEUE_PUSH_SIZE_VER1 (zero = a VER0 push):
+ *
+ * @arrival: in: arrival in virtual cycles after the push (0 = at once),
+ *	0..VGPU_MAX_QUEUE_DELAY; with the gate closed, after the device clock
+ *	the gate holds (as struct vgpu_submit_desc.arrival)
+ *
+ * The items arrive at cycle = device clock + @arrival, raised to the
+ * arrival of the kernel's previous push if that is later (the items of one
+ * kernel arrive in push order), and are handed to the controller at the
+ * first epoch boundary at or after it.  A block launches for every
+ * queue_n waiting items, or with fewer once queue_timeout cycles have
+ * passed since the oldest of them arrived.  After VGPU_QUEUE_CLOSE the
+ * waiting items launch without waiting for the timeout and the kernel
+ * completes when they are done.  Items pushed but not yet arrived count as
+ * waiting for queue_cap.
+ * Errors: -ENOENT (not a kernel of this file), -EINVAL (not a queue kernel,
+ * closed or finished, bad flags or pad, @items > queue_cap or zero without
+ * VGPU_QUEUE_CLOSE, @arrival too large), -ENOSPC (more than queue_cap items
+ * would wait), -EAGAIN (the device's queue of pushes not yet arrived is
+ * full), -E2BIG (unknown non-zero bytes).  CANCEL discards the waiting
+ * items.
+ */
+struct vgpu_queue_push {
+	__u32 handle;
+	__u32 flags;
+	__u32 items;
+	__u32 pad;
+	__u64 cycle;
+	/* VGPU_QUEUE_PUSH_SIZE_VER1 */
+	__u64 arrival;
+};
+
+#define VGPU_QUEUE_PUSH_SIZE_VER0	24
+#define VGPU_QUEUE_PUSH_SIZE_VER1	32
+#define VGPU_MAX_QUEUE_DELAY		_BITULL(48)	/* push arrival */
+
 #define VGPU_IOCTL_GATE		_IOWR(VGPU_IOCTL_BASE, 0x07, struct vgpu_gate)
+#define VGPU_IOCTL_QUEUE_PUSH \
+	_IOWR(VGPU_IOCTL_BASE, 0x08, struct vgpu_queue_push)
 
 /*
  * ===========================================================================
@@ -431,7 +558,7 @@ struct vgpu_gate {
  *
  * Opcode space: 0x00 is invalid (zeroed memory is never a program),
  * 0x01-0x1f timed classes (0x01-0x07 used, the class index is
- * opcode - VGPU_OP_MOV), 0x20-0x3f control (0x20-0x26 used), 0x40-0xff
+ * opcode - VGPU_OP_MOV), 0x20-0x3f control (0x20-0x27 used), 0x40-0xff
  * reserved for later extensions.  Every operand field an opcode does not
  * use is reserved and must be zero.
  * ===========================================================================
@@ -467,11 +594,26 @@ struct vgpu_gate {
 #define VGPU_OP_UNLOCK		0x24	/* a: mutex id (F35) */
 #define VGPU_OP_SPIN		0x25	/* run until the kernel is cancelled (F53) */
 #define VGPU_OP_EXIT		0x26	/* end of the warp; last instruction */
+#define VGPU_OP_LAUNCH		0x27	/* a: template, b: VGPU_LAUNCH_* (F15) */
+
+/*
+ * LAUNCH (F15) acts once per block: when warp 0 of the block executes it, a
+ * child kernel from template a of the submission starts; the other warps
+ * pass it like a one-cycle instruction.  With VGPU_LAUNCH_WAIT every warp of
+ * the block stops at it (a barrier) and the block is suspended, its
+ * resources released, until the child completes; a block that may suspend
+ * is only ever fully resident, like one that uses BAR.
+ */
+#define VGPU_LAUNCH_WAIT	0x01	/* suspend the block until the child ends */
+#define VGPU_LAUNCH_FLAGS_ALL	(VGPU_LAUNCH_WAIT)
 
 /* LOOP selectors (struct vgpu_insn.a of VGPU_OP_LOOP). */
 #define VGPU_LOOP_SEL_NONE	0	/* count = base */
 #define VGPU_LOOP_SEL_WID	1	/* index = warp index within its block */
 #define VGPU_LOOP_SEL_BID	2	/* index = block index within its grid */
+#define VGPU_LOOP_SEL_ITEMS	3	/* index = work items of the block (F14);
+					 * 0 in a grid kernel
+					 */
 
 /*
  * LOOP count: count = base + step * (index % mod), where index is selected
@@ -490,8 +632,10 @@ struct vgpu_gate {
  * struct vgpu_insn - one instruction of the virtual ISA (SPEC F04)
  * @op: opcode, VGPU_OP_*
  * @a: operand A: LOOP selector (VGPU_LOOP_SEL_*), LOCK/UNLOCK mutex id
- *     (< VGPU_ISA_MAX_MUTEX); zero for every other opcode
- * @b: operand B: LOOP modulus; zero for every other opcode
+ *     (< VGPU_ISA_MAX_MUTEX), LAUNCH template (< VGPU_MAX_TEMPLATES); zero
+ *     for every other opcode
+ * @b: operand B: LOOP modulus, LAUNCH flags (VGPU_LAUNCH_*); zero for
+ *     every other opcode
  * @c: reserved, must be zero
  * @imm: immediate: LOOP base and step (VGPU_LOOP_IMM()); zero for every
  *     other opcode
@@ -530,7 +674,11 @@ struct vgpu_insn {
 #define VGPU_ISA_ERR_EXIT_POS		16	/* EXIT before the end */
 #define VGPU_ISA_ERR_NO_EXIT		17	/* last insn is not EXIT */
 #define VGPU_ISA_ERR_DYN_COUNT		18	/* > MAX_DYN_INSNS executed */
-#define VGPU_ISA_ERR_MAX		18
+#define VGPU_ISA_ERR_LAUNCH		19	/* bad LAUNCH template or flags,
+						 * LAUNCH WAIT under a lock or
+						 * in a wid-dependent loop
+						 */
+#define VGPU_ISA_ERR_MAX		19
 
 /* ========================= end of Virtual ISA ============================ */
 

@@ -136,7 +136,19 @@ static int vgpu_vasm_check_val(struct vgpu_vasm_expr *e,
 	return 0;
 }
 
-/* primary := NUMBER | '(' sum ')' | ('wid' | 'bid') '%' NUMBER */
+static const char *vgpu_vasm_sel_name(unsigned int sel)
+{
+	return sel == VGPU_LOOP_SEL_WID ? "wid" :
+	       sel == VGPU_LOOP_SEL_BID ? "bid" : "items";
+}
+
+/*
+ * primary := NUMBER | '(' sum ')' | ('wid' | 'bid') '%' NUMBER
+ *	    | 'items' ['%' NUMBER]
+ *
+ * A bare "items" (F14) is items % VGPU_ISA_MAX_LOOP_MOD: a block never has
+ * more than VGPU_MAX_COALESCE items, so that is the item count itself.
+ */
 static int vgpu_vasm_expr_primary(struct vgpu_vasm_expr *e,
 				  struct vgpu_vasm_val *v)
 {
@@ -169,30 +181,36 @@ static int vgpu_vasm_expr_primary(struct vgpu_vasm_expr *e,
 		sel = VGPU_LOOP_SEL_WID;
 	else if (!strncasecmp(p, "bid", 3))
 		sel = VGPU_LOOP_SEL_BID;
+	else if (!strncasecmp(p, "items", 5))
+		sel = VGPU_LOOP_SEL_ITEMS;
 	else
 		return vgpu_vasm_error(e->ctx,
-				       "expected a number, '(', wid%%N or bid%%N");
-	p += 3;
+				       "expected a number, '(', wid%%N, bid%%N or items");
+	p += sel == VGPU_LOOP_SEL_ITEMS ? 5 : 3;
 	if (isalnum((unsigned char)*p) || *p == '_')
 		return vgpu_vasm_error(e->ctx,
-				       "expected a number, '(', wid%%N or bid%%N");
+				       "expected a number, '(', wid%%N, bid%%N or items");
 	vgpu_vasm_skip_ws(&p);
-	if (*p != '%')
+	if (*p != '%' && sel == VGPU_LOOP_SEL_ITEMS) {
+		mod = VGPU_ISA_MAX_LOOP_MOD;
+	} else if (*p != '%') {
 		return vgpu_vasm_error(e->ctx,
 				       "%s must be reduced modulo a constant: write %s%%N",
-				       sel == VGPU_LOOP_SEL_WID ? "wid" : "bid",
-				       sel == VGPU_LOOP_SEL_WID ? "wid" : "bid");
-	p++;
-	vgpu_vasm_skip_ws(&p);
-	ret = vgpu_vasm_parse_num(e->ctx, &p, &mod);
-	if (ret)
-		return ret;
+				       vgpu_vasm_sel_name(sel),
+				       vgpu_vasm_sel_name(sel));
+	} else {
+		p++;
+		vgpu_vasm_skip_ws(&p);
+		ret = vgpu_vasm_parse_num(e->ctx, &p, &mod);
+		if (ret)
+			return ret;
+	}
 	if (mod < 1 || mod > VGPU_ISA_MAX_LOOP_MOD)
 		return vgpu_vasm_error(e->ctx, "modulus must be 1..%u",
 				       VGPU_ISA_MAX_LOOP_MOD);
 	if (e->sel != VGPU_LOOP_SEL_NONE && (e->sel != sel || e->mod != mod))
 		return vgpu_vasm_error(e->ctx,
-				       "only one index term (wid%%N or bid%%N) per LOOP");
+				       "only one index term (wid%%N, bid%%N or items) per LOOP");
 	e->sel = sel;
 	e->mod = mod;
 	e->p = p;
@@ -345,7 +363,42 @@ static const struct {
 	{ "ENDLOOP", VGPU_OP_ENDLOOP }, { "BAR", VGPU_OP_BAR },
 	{ "LOCK", VGPU_OP_LOCK }, { "UNLOCK", VGPU_OP_UNLOCK },
 	{ "SPIN", VGPU_OP_SPIN }, { "EXIT", VGPU_OP_EXIT },
+	{ "LAUNCH", VGPU_OP_LAUNCH },
 };
+
+/* LAUNCH T [, wait] (F15): template index T, optional "wait" flag. */
+static int vgpu_vasm_parse_launch(struct vgpu_vasm_ctx *ctx, const char *q,
+				  struct vgpu_insn *in)
+{
+	u64 v;
+	int ret;
+
+	if (!*q)
+		return vgpu_vasm_error(ctx, "LAUNCH needs a template index");
+	ret = vgpu_vasm_parse_num(ctx, &q, &v);
+	if (ret)
+		return ret;
+	if (v > 0xff)
+		return vgpu_vasm_error(ctx, "template index %llu out of range (0..%u)",
+				       (unsigned long long)v,
+				       VGPU_MAX_TEMPLATES - 1);
+	in->a = v;
+	vgpu_vasm_skip_ws(&q);
+	if (!*q)
+		return 0;
+	if (*q != ',')
+		return vgpu_vasm_error(ctx, "LAUNCH takes a template index and optionally ', wait'");
+	q++;
+	vgpu_vasm_skip_ws(&q);
+	if (strncasecmp(q, "wait", 4))
+		return vgpu_vasm_error(ctx, "unknown LAUNCH flag '%s' (wait)", q);
+	q += 4;
+	vgpu_vasm_skip_ws(&q);
+	if (*q)
+		return vgpu_vasm_error(ctx, "unexpected '%c' after LAUNCH flag", *q);
+	in->b = VGPU_LAUNCH_WAIT;
+	return 0;
+}
 
 /* One NUL-terminated source line (comments still in it). */
 static int vgpu_vasm_parse_line(struct vgpu_vasm_ctx *ctx, char *s)
@@ -416,6 +469,9 @@ static int vgpu_vasm_parse_line(struct vgpu_vasm_ctx *ctx, char *s)
 	switch (in.op) {
 	case VGPU_OP_LOOP:
 		ret = vgpu_vasm_parse_loop(ctx, p, &in);
+		break;
+	case VGPU_OP_LAUNCH:
+		ret = vgpu_vasm_parse_launch(ctx, p, &in);
 		break;
 	case VGPU_OP_LOCK:
 	case VGPU_OP_UNLOCK: {
@@ -605,7 +661,7 @@ void vgpu_vasm_free(struct vgpu_vasm_prog *prog)
 static int vgpu_vasm_format_loop(const struct vgpu_insn *in, char *buf,
 				 size_t len)
 {
-	const char *s = in->a == VGPU_LOOP_SEL_WID ? "wid" : "bid";
+	const char *s = vgpu_vasm_sel_name(in->a);
 	unsigned int base = VGPU_LOOP_BASE(in->imm);
 	unsigned int step = VGPU_LOOP_STEP(in->imm);
 	unsigned int mod = in->b;
@@ -634,7 +690,8 @@ int vgpu_vasm_format_insn(const struct vgpu_insn *in, char *buf, size_t len)
 			((in->a == VGPU_LOOP_SEL_NONE && !in->b &&
 			  !VGPU_LOOP_STEP(in->imm)) ||
 			 ((in->a == VGPU_LOOP_SEL_WID ||
-			   in->a == VGPU_LOOP_SEL_BID) && in->b));
+			   in->a == VGPU_LOOP_SEL_BID ||
+			   in->a == VGPU_LOOP_SEL_ITEMS) && in->b));
 		if (canon)
 			return vgpu_vasm_format_loop(in, buf, len);
 		break;
@@ -642,6 +699,11 @@ int vgpu_vasm_format_insn(const struct vgpu_insn *in, char *buf, size_t len)
 	case VGPU_OP_UNLOCK:
 		if (!in->b && !in->c && !in->imm)
 			return snprintf(buf, len, "%s %u", name, in->a);
+		break;
+	case VGPU_OP_LAUNCH:
+		if (!in->c && !in->imm && !(in->b & ~VGPU_LAUNCH_WAIT))
+			return snprintf(buf, len, "%s %u%s", name, in->a,
+					in->b ? ", wait" : "");
 		break;
 	default:
 		if (name && !in->a && !in->b && !in->c && !in->imm)

@@ -111,9 +111,13 @@ const char *vgpu_strerror(int err)
 	case ETIME:
 		return "wait timed out";
 	case EAGAIN:
-		return "the device's queue of unfinished kernels is full (wait for completions and retry)";
+		return "the device's queue of unfinished kernels or of pushes not yet arrived is full (wait for completions and retry)";
 	case ENOSPC:
-		return "this file's kernel handles or program bytes are at their limit (release finished kernels)";
+		return "this file's kernel handles (child budgets included) or program bytes are at their limit (release finished kernels), or a queue kernel's queue_cap would be exceeded";
+	case ELOOP:
+		return "a LAUNCH went deeper than VGPU_MAX_DEPTH child kernels (F15)";
+	case EDQUOT:
+		return "a LAUNCH went beyond the submitted kernel's child budget (F15)";
 	default:
 		return strerror(-err);
 	}
@@ -273,6 +277,40 @@ int vgpu_cancel(struct vgpu_dev *dev, uint32_t handle)
 	struct vgpu_kernel_cancel c = { .handle = handle };
 
 	return vgpu_ioctl(dev->fd, VGPU_IOCTL_CANCEL, &c);
+}
+
+/**
+ * vgpu_queue_push() - VGPU_IOCTL_QUEUE_PUSH: work items for a queue kernel
+ * @dev: the device
+ * @handle: a VGPU_KERNEL_QUEUE kernel of this file
+ * @items: items to append (0 with VGPU_QUEUE_CLOSE only closes)
+ * @flags: 0 or VGPU_QUEUE_CLOSE (no items after these)
+ * @arrival: cycles after the device clock (with the gate closed, after the
+ *	clock the gate holds) at which the items arrive
+ * @cycle: if not NULL, the cycle at which they arrive
+ *
+ * Like vgpu_submit(), this does not retry on EAGAIN (the device's push
+ * records are at their limit: wait for items to launch and retry).
+ *
+ * Return: 0 or a negative errno: -ENOSPC (more than queue_cap items would
+ * wait, pushes not yet arrived included), -EINVAL (not a queue kernel,
+ * closed, finished, bad flags), -ENOENT, -EAGAIN.
+ */
+int vgpu_queue_push(struct vgpu_dev *dev, uint32_t handle, uint32_t items,
+		    unsigned int flags, uint64_t arrival, uint64_t *cycle)
+{
+	struct vgpu_queue_push p;
+	int ret;
+
+	memset(&p, 0, sizeof(p));
+	p.handle = handle;
+	p.items = items;
+	p.flags = flags;
+	p.arrival = arrival;
+	ret = vgpu_ioctl_eintr(dev->fd, VGPU_IOCTL_QUEUE_PUSH, &p);
+	if (!ret && cycle)
+		*cycle = p.cycle;
+	return ret;
 }
 
 /**

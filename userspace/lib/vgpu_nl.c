@@ -250,6 +250,8 @@ static int vgpu_nl_parse_dev(struct nlattr **tb, struct vgpu_nl_dev *d)
 		d->freq_khz = nla_get_u32(tb[VGPU_A_FREQ_KHZ]);
 	if (tb[VGPU_A_TASK_SLOTS])
 		d->task_slots = nla_get_u32(tb[VGPU_A_TASK_SLOTS]);
+	if (tb[VGPU_A_SYNC_COST])
+		d->sync_cost = nla_get_u32(tb[VGPU_A_SYNC_COST]);
 	return 0;
 }
 
@@ -495,6 +497,8 @@ int vgpu_nl_config_set(struct vgpu_nl *nl, unsigned int index,
 		ret = nla_put_u64(msg, VGPU_A_TIMEOUT, cfg->timeout);
 	if (!ret && (cfg->set & VGPU_NL_SET_BUDGET))
 		ret = nla_put_u32(msg, VGPU_A_EVENT_BUDGET, cfg->event_budget);
+	if (!ret && (cfg->set & VGPU_NL_SET_SYNC_COST))
+		ret = nla_put_u32(msg, VGPU_A_SYNC_COST, cfg->sync_cost);
 	if (ret < 0) {
 		nlmsg_free(msg);
 		return -ENOMEM;
@@ -666,6 +670,13 @@ static const char *const vgpu_nl_stat_names[] = {
 	[VGPU_A_STATS_WARPS_DONE] = "warps_done",
 	[VGPU_A_STATS_BLOCKS_DONE] = "blocks_done",
 	[VGPU_A_STATS_BLOCKS_CANCELLED] = "blocks_cancelled",
+	[VGPU_A_STATS_CHILDREN] = "children",
+	[VGPU_A_STATS_SUSPENSIONS] = "suspensions",
+	[VGPU_A_STATS_FAILED] = "failed",
+	[VGPU_A_STATS_SYNCS] = "syncs",
+	[VGPU_A_STATS_QUEUE_ITEMS] = "queue_items",
+	[VGPU_A_STATS_QUEUE_BLOCKS] = "queue_blocks",
+	[VGPU_A_STATS_QUEUE_PARTIAL] = "queue_partial",
 };
 
 /**
@@ -685,7 +696,8 @@ const char *vgpu_nl_stat_name(unsigned int attr)
  * vgpu_nl_event_name() - name of an event type
  * @type: enum vgpu_nl_event
  *
- * Return: "submit", "dispatch", "preempt", "complete", "hang" or "?".
+ * Return: "submit", "dispatch", "preempt", "complete", "hang", "fail" or
+ * "?".
  */
 const char *vgpu_nl_event_name(unsigned int type)
 {
@@ -695,6 +707,7 @@ const char *vgpu_nl_event_name(unsigned int type)
 		[VGPU_EVENT_PREEMPT] = "preempt",
 		[VGPU_EVENT_COMPLETE] = "complete",
 		[VGPU_EVENT_HANG] = "hang",
+		[VGPU_EVENT_FAIL] = "fail",
 	};
 
 	if (type >= sizeof(names) / sizeof(names[0]) || !names[type])

@@ -40,14 +40,97 @@ static void vgpu_run_sink(void *cookie, const struct vgpu_event *ev)
 
 void vgpu_run_fini(struct vgpu_run *r)
 {
-	uint32_t i;
+	uint32_t i, j;
 
 	for (i = 0; r->k && i < r->nk; i++)
 		free(r->k[i].match);
+	for (i = 0; r->tree && i < r->nk; i++) {
+		for (j = 0; j < VGPU_MAX_TEMPLATES; j++)
+			free(r->tree[i].tmpl[j].match);
+		free(r->tree[i].store);
+	}
+	free(r->tree);
+	free(r->push);
 	free(r->ev);
 	free(r->k);
 	free(r->mem);
 	memset(r, 0, sizeof(*r));
+}
+
+/* The templates and child storage of workload kernel @wk (F15). */
+static int vgpu_run_tree_init(const struct vgpu_wl_kernel *wk,
+			      struct vgpu_run_tree *t, struct vgpu_gpu_kernel *k)
+{
+	const struct vgpu_wl_template *wt;
+	uint32_t j;
+
+	for (j = 0; j < wk->n_templates; j++) {
+		wt = &wk->templates[j];
+		t->tmpl[j].grid = wt->grid;
+		t->tmpl[j].threads = wt->threads;
+		t->tmpl[j].regs = wt->regs;
+		t->tmpl[j].smem = wt->smem;
+		t->tmpl[j].flags = wt->flags;
+		t->tmpl[j].prog = wt->prog.insns;
+		t->tmpl[j].n_insns = wt->prog.n;
+		t->tmpl[j].match = calloc(wt->prog.n, sizeof(u16));
+		if (!t->tmpl[j].match)
+			return -ENOMEM;
+	}
+	if (wk->child_budget) {
+		t->store = calloc(wk->child_budget, sizeof(*t->store));
+		if (!t->store)
+			return -ENOMEM;
+	}
+	k->tmpl = wk->n_templates ? t->tmpl : NULL;
+	k->n_tmpl = wk->n_templates;
+	k->child_budget = wk->child_budget;
+	k->child_store = t->store;
+	return 0;
+}
+
+/*
+ * The pushes of the queue kernels (F14), in kernel then file order, after
+ * every kernel was submitted: the order vgpuctl run gives them too.
+ */
+static int vgpu_run_pushes(const struct vgpu_workload *wl, int only,
+			   struct vgpu_run *r, char *err, size_t errlen)
+{
+	const struct vgpu_wl_kernel *wk;
+	struct vgpu_gpu_push *p;
+	size_t n = 0;
+	uint32_t i, j;
+	int ret;
+
+	for (i = 0; i < wl->nkernels; i++)
+		n += wl->kernels[i].n_pushes;
+	r->push = calloc(n ? n : 1, sizeof(*r->push));
+	if (!r->push) {
+		snprintf(err, errlen, "out of memory");
+		return -ENOMEM;
+	}
+	for (i = 0, p = r->push; i < wl->nkernels; i++) {
+		if (only >= 0 && i != (uint32_t)only)
+			continue;
+		wk = &wl->kernels[i];
+		for (j = 0; j < wk->n_pushes; j++, p++) {
+			p->arrival = vgpu_wl_push_at(wk->pushes[j].at,
+						     wk->arrival, only >= 0);
+			p->items = wk->pushes[j].items;
+			p->flags = wk->pushes[j].close ? VGPU_GPU_PUSH_CLOSE : 0;
+			ret = vgpu_gpu_queue_push(&r->g, &r->k[i], p);
+			if (ret) {
+				snprintf(err, errlen,
+					 "kernels[%u] (%s): queue.push[%u]: %s",
+					 i, wk->name, j,
+					 ret == -ENOSPC ?
+					 "more than queue.cap items would wait (pushes not yet arrived count)" :
+					 "rejected by the controller");
+				return ret;
+			}
+		}
+	}
+	return 0;
 }
 
 int vgpu_run_workload(const struct vgpu_workload *wl, int only,
@@ -67,8 +150,9 @@ int vgpu_run_workload(const struct vgpu_workload *wl, int only,
 	size = vgpu_gpu_mem_size(&wl->cfg, &wl->params);
 	r->mem = aligned_alloc(64, (size + 63) & ~(size_t)63);
 	r->k = calloc(wl->nkernels, sizeof(*r->k));
-	r->nk = r->k ? wl->nkernels : 0;
-	if (!r->mem || !r->k) {
+	r->tree = calloc(wl->nkernels, sizeof(*r->tree));
+	r->nk = r->k && r->tree ? wl->nkernels : 0;
+	if (!r->mem || !r->k || !r->tree) {
 		snprintf(err, errlen, "out of memory");
 		return -ENOMEM;
 	}
@@ -108,6 +192,9 @@ int vgpu_run_workload(const struct vgpu_workload *wl, int only,
 		k->regs = wk->regs;
 		k->smem = wk->smem;
 		k->flags = wk->flags;
+		k->queue_n = wk->queue_n;
+		k->queue_cap = wk->queue_cap;
+		k->queue_timeout = wk->queue_timeout;
 		k->quota = wk->quota;
 		k->prio_wid_mod = wk->prio_wid_mod;
 		k->arrival = only >= 0 ? 0 : wk->arrival;
@@ -115,7 +202,7 @@ int vgpu_run_workload(const struct vgpu_workload *wl, int only,
 		k->prog = wk->prog.insns;
 		k->n_insns = wk->prog.n;
 		k->match = calloc(wk->prog.n, sizeof(*k->match));
-		if (!k->match) {
+		if (!k->match || vgpu_run_tree_init(wk, &r->tree[i], k)) {
 			snprintf(err, errlen, "out of memory");
 			return -ENOMEM;
 		}
@@ -129,6 +216,9 @@ int vgpu_run_workload(const struct vgpu_workload *wl, int only,
 			return ret;
 		}
 	}
+	ret = vgpu_run_pushes(wl, only, r, err, errlen);
+	if (ret)
+		return ret;
 	while (!vgpu_gpu_idle(g)) {
 		if (g->stats.decisions != last_decisions) {
 			last_decisions = g->stats.decisions;
@@ -138,6 +228,12 @@ int vgpu_run_workload(const struct vgpu_workload *wl, int only,
 			busy = !vgpu_gpu_sm_empty(g, i);
 		if (busy || vgpu_gpu_next_arrival(g) != VGPU_GPU_NO_CYCLE)
 			stuck_since = g->now;
+		/* a cancel_at to come ends an open queue kernel (F14) */
+		for (i = 0; i < wl->nkernels; i++)
+			if (wl->kernels[i].cancel_at > g->now &&
+			    r->k[i].state != VGPU_KS_NEW &&
+			    !vgpu_gpu_kernel_finished(&r->k[i]))
+				stuck_since = g->now;
 		busy = false;
 		if (g->now - stuck_since > (u64)(wl->params.g_max + 16) *
 		    wl->params.epoch) {
@@ -271,6 +367,14 @@ static int vgpu_sim_run(int argc, char **argv)
 	for (i = 0; i < wl.nkernels; i++) {
 		const struct vgpu_gpu_kernel *k = &shared.k[i];
 
+		if (k->state == VGPU_KS_FAILED) {	/* F15 limit */
+			printf("kernel=%s submit=%llu start=%lld end=failed error=%d\n",
+			       wl.kernels[i].name,
+			       (unsigned long long)k->t_submit,
+			       k->t_start == VGPU_GPU_NO_CYCLE ? -1LL :
+			       (long long)k->t_start, k->error);
+			continue;
+		}
 		if (k->state != VGPU_KS_DONE) {
 			printf("kernel=%s submit=%llu start=%lld end=cancelled\n",
 			       wl.kernels[i].name,
@@ -280,14 +384,16 @@ static int vgpu_sim_run(int argc, char **argv)
 			continue;
 		}
 		t_shared[i] = k->t_end - k->t_submit;
-		printf("kernel=%s submit=%llu start=%llu end=%llu turnaround=%llu\n",
+		/* a queue kernel closed without items never started (F14) */
+		printf("kernel=%s submit=%llu start=%lld end=%llu turnaround=%llu\n",
 		       wl.kernels[i].name, (unsigned long long)k->t_submit,
-		       (unsigned long long)k->t_start,
+		       k->t_start == VGPU_GPU_NO_CYCLE ? -1LL :
+		       (long long)k->t_start,
 		       (unsigned long long)k->t_end,
 		       (unsigned long long)t_shared[i]);
 		if (k->t_end > makespan)
 			makespan = k->t_end;
-		if (k->busy_arrival) {
+		if (k->busy_arrival && k->t_start != VGPU_GPU_NO_CYCLE) {
 			lat = k->t_start - k->t_submit;
 			if (lat > lat_max)
 				lat_max = lat;

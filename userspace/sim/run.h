@@ -13,11 +13,23 @@
 #include <vgpu/workload.h>
 
 /**
+ * struct vgpu_run_tree - what a workload kernel's children need (F15)
+ * @tmpl: its templates, as many as the workload kernel has
+ * @store: child_budget child descriptors (malloc'd), or NULL
+ */
+struct vgpu_run_tree {
+	struct vgpu_gpu_template tmpl[VGPU_MAX_TEMPLATES];
+	struct vgpu_gpu_kernel *store;
+};
+
+/**
  * struct vgpu_run - one simulated run of a workload
  * @g: the device
  * @mem: its memory
  * @k: one descriptor per workload kernel (same index)
- * @nk: entries in @k
+ * @tree: templates and child storage per workload kernel (same index)
+ * @nk: entries in @k and @tree
+ * @push: the records of every push of the workload's queue kernels (F14)
  * @keep_events: record every event in @ev
  * @ev: recorded events
  * @nev: their number
@@ -28,7 +40,9 @@ struct vgpu_run {
 	struct vgpu_gpu g;
 	void *mem;
 	struct vgpu_gpu_kernel *k;
+	struct vgpu_run_tree *tree;
 	uint32_t nk;
+	struct vgpu_gpu_push *push;
 	bool keep_events;
 	struct vgpu_event *ev;
 	size_t nev;

@@ -194,7 +194,7 @@ static int vgpu_run_device_line(const struct vgpu_workload *wl, unsigned int id,
 	struct vgpu_config base;
 	const char *preset = NULL;
 	static const char *const presets[] = { "small", "a100", "h100" };
-	unsigned int i;
+	unsigned int i, save_slots;
 	size_t off;
 
 	for (i = 0; i < 3 && !preset; i++) {
@@ -219,6 +219,9 @@ static int vgpu_run_device_line(const struct vgpu_workload *wl, unsigned int id,
 	want.g_max = p.g_max;
 	want.task_slots = p.task_slots;
 	want.switch_cost = p.switch_cost;
+	want.sync_cost = p.sync_cost;
+	save_slots = want.save_slots;
+	want.save_slots = p.save_slots;
 	want.max_channels = p.max_channels;
 	want.num_windows = p.num_windows;
 	memcpy(want.window, p.window, sizeof(want.window));
@@ -239,6 +242,12 @@ static int vgpu_run_device_line(const struct vgpu_workload *wl, unsigned int id,
 	for (i = 0; i < p.num_windows; i++)
 		off += snprintf(line + off, len - off, "%s%u", i ? "," : "",
 				p.window[i]);
+	if (p.save_slots != save_slots)	/* F15: child-mix.json */
+		off += snprintf(line + off, len - off, " save_slots=%u",
+				p.save_slots);
+	if (p.sync_cost)	/* F17 */
+		off += snprintf(line + off, len - off, " sync_cost=%u",
+				p.sync_cost);
 	if (workers)
 		off += snprintf(line + off, len - off, " workers=%u", workers);
 	snprintf(line + off, len - off, "\n");
@@ -256,9 +265,11 @@ struct vgpu_run_res {
 static int vgpu_run_submit(struct vgpu_dev *dev, const struct vgpu_workload *wl,
 			   int only, const uint32_t *chan, uint32_t *handles)
 {
+	struct vgpu_template tmpl[VGPU_MAX_TEMPLATES];
+	const struct vgpu_wl_template *wt;
 	struct vgpu_submit_desc d;
 	const struct vgpu_wl_kernel *wk;
-	uint32_t i, w;
+	uint32_t i, j, w;
 	int ret;
 
 	for (i = 0; i < wl->nkernels; i++) {
@@ -275,9 +286,14 @@ static int vgpu_run_submit(struct vgpu_dev *dev, const struct vgpu_workload *wl,
 		d.flags = VGPU_KERNEL_PRIORITY |
 			  (wk->flags & VGPU_KF_INDEPENDENT ? VGPU_KERNEL_INDEPENDENT : 0) |
 			  (wk->flags & VGPU_KF_SEQUENTIAL ? VGPU_KERNEL_SEQUENTIAL : 0) |
-			  (wk->flags & VGPU_KF_THROTTLE ? VGPU_KERNEL_THROTTLE : 0);
+			  (wk->flags & VGPU_KF_THROTTLE ? VGPU_KERNEL_THROTTLE : 0) |
+			  (wk->flags & VGPU_KF_HEAD ? VGPU_KERNEL_HEAD : 0) |
+			  (wk->flags & VGPU_KF_QUEUE ? VGPU_KERNEL_QUEUE : 0);
 		d.priority = wk->prio;
 		d.grid = wk->grid;
+		d.queue_n = wk->queue_n;
+		d.queue_cap = wk->queue_cap;
+		d.queue_timeout = wk->queue_timeout;
 		d.threads = wk->threads;
 		d.regs = wk->regs;
 		d.smem = wk->smem;
@@ -290,6 +306,26 @@ static int vgpu_run_submit(struct vgpu_dev *dev, const struct vgpu_workload *wl,
 				d.affinity_bits = VGPU_GPU_AFF_WORDS * 64;
 			}
 		}
+		/* F15: the child templates travel with the kernel */
+		memset(tmpl, 0, sizeof(tmpl));
+		for (j = 0; j < wk->n_templates; j++) {
+			wt = &wk->templates[j];
+			tmpl[j].grid = wt->grid;
+			tmpl[j].threads = wt->threads;
+			tmpl[j].regs = wt->regs;
+			tmpl[j].smem = wt->smem;
+			tmpl[j].flags =
+				(wt->flags & VGPU_KF_INDEPENDENT ? VGPU_KERNEL_INDEPENDENT : 0) |
+				(wt->flags & VGPU_KF_SEQUENTIAL ? VGPU_KERNEL_SEQUENTIAL : 0);
+			tmpl[j].num_insns = wt->prog.n;
+			tmpl[j].program = (uintptr_t)wt->prog.insns;
+		}
+		if (wk->n_templates) {
+			d.templates = (uintptr_t)tmpl;
+			d.num_templates = wk->n_templates;
+			d.template_size = sizeof(tmpl[0]);
+		}
+		d.child_budget = wk->child_budget;
 		d.arrival = only >= 0 ? 0 : wk->arrival;
 		d.user_data = i;
 		ret = vgpu_submit(dev, &d);
@@ -299,6 +335,40 @@ static int vgpu_run_submit(struct vgpu_dev *dev, const struct vgpu_workload *wl,
 			return ret;
 		}
 		handles[i] = d.handle;
+	}
+	return 0;
+}
+
+/*
+ * The pushes of the queue kernels (F14), after every kernel, in kernel
+ * then file order (as vgpu-sim makes them), under the gate: each arrives
+ * at its cycle of the workload.
+ */
+static int vgpu_run_pushes(struct vgpu_dev *dev, const struct vgpu_workload *wl,
+			   int only, const uint32_t *handles)
+{
+	const struct vgpu_wl_kernel *wk;
+	uint32_t i, j;
+	int ret;
+
+	for (i = 0; i < wl->nkernels; i++) {
+		if (only >= 0 && i != (uint32_t)only)
+			continue;
+		wk = &wl->kernels[i];
+		for (j = 0; j < wk->n_pushes; j++) {
+			ret = vgpu_queue_push(dev, handles[i], wk->pushes[j].items,
+					      wk->pushes[j].close ?
+					      VGPU_QUEUE_CLOSE : 0,
+					      vgpu_wl_push_at(wk->pushes[j].at,
+							      wk->arrival,
+							      only >= 0),
+					      NULL);
+			if (ret) {
+				fprintf(stderr, "vgpuctl run: QUEUE_PUSH %u of %s: %s\n",
+					j, wk->name, vgpu_strerror(ret));
+				return ret;
+			}
+		}
 	}
 	return 0;
 }
@@ -368,6 +438,8 @@ static int vgpu_run_on(struct vgpu_dev *dev, const struct vgpu_workload *wl,
 		goto out;
 	}
 	ret = vgpu_run_submit(dev, wl, only, chan, handles);
+	if (!ret)
+		ret = vgpu_run_pushes(dev, wl, only, handles);
 	if (ret)
 		goto out;
 	ret = vgpu_gate(dev, VGPU_GATE_OPEN, NULL);
@@ -596,6 +668,14 @@ static int vgpu_cmd_run(int argc, char **argv)
 	for (i = 0; i < wl.nkernels; i++) {
 		const struct vgpu_kernel_query *q = &res[i].q;
 
+		if (q->state == VGPU_KSTATE_FAILED) {	/* F15 limit */
+			printf("kernel=%s submit=%llu start=%lld end=failed error=%d\n",
+			       wl.kernels[i].name,
+			       (unsigned long long)q->t_submit,
+			       q->t_start == VGPU_NO_CYCLE ? -1LL :
+			       (long long)q->t_start, q->error);
+			continue;
+		}
 		if (q->state != VGPU_KSTATE_DONE) {
 			printf("kernel=%s submit=%llu start=%lld end=cancelled\n",
 			       wl.kernels[i].name,
@@ -605,14 +685,17 @@ static int vgpu_cmd_run(int argc, char **argv)
 			continue;
 		}
 		t_shared[i] = q->t_complete - q->t_submit;
-		printf("kernel=%s submit=%llu start=%llu end=%llu turnaround=%llu\n",
+		/* a queue kernel closed without items never started (F14) */
+		printf("kernel=%s submit=%llu start=%lld end=%llu turnaround=%llu\n",
 		       wl.kernels[i].name, (unsigned long long)q->t_submit,
-		       (unsigned long long)q->t_start,
+		       q->t_start == VGPU_NO_CYCLE ? -1LL :
+		       (long long)q->t_start,
 		       (unsigned long long)q->t_complete,
 		       (unsigned long long)t_shared[i]);
 		if (q->t_complete > makespan)
 			makespan = q->t_complete;
-		if (vgpu_run_busy_arrival(&wl, res, i)) {
+		if (q->t_start != VGPU_NO_CYCLE &&
+		    vgpu_run_busy_arrival(&wl, res, i)) {
 			lat = q->t_start - q->t_submit;
 			if (lat > lat_max)
 				lat_max = lat;
@@ -879,6 +962,7 @@ static void vgpu_config_show(const struct vgpu_nl_dev *d)
 	if (d->clock)
 		printf(" %u kHz", d->freq_khz);
 	printf("\n  task-slots    %u\n", d->task_slots);
+	printf("  sync-cost     %u\n", d->sync_cost);
 }
 
 static int vgpu_parse_windows(const char *s, struct vgpu_nl_config *cfg)
@@ -944,8 +1028,12 @@ static int vgpu_cmd_config(int argc, char **argv)
 			if (!vgpu_parse_u32(v, &cfg.event_budget))
 				goto bad;
 			cfg.set |= VGPU_NL_SET_BUDGET;
+		} else if (!strcmp(k, "sync-cost")) {
+			if (!vgpu_parse_u32(v, &cfg.sync_cost))
+				goto bad;
+			cfg.set |= VGPU_NL_SET_SYNC_COST;
 		} else {
-			fprintf(stderr, "vgpuctl config: unknown key '%s' (policy, preempt, windows, timeout, event-budget)\n",
+			fprintf(stderr, "vgpuctl config: unknown key '%s' (policy, preempt, windows, timeout, event-budget, sync-cost)\n",
 				k);
 			return 2;
 		}
@@ -1527,7 +1615,7 @@ static const struct vgpu_cmd vgpu_cmds[] = {
 	  "          STATS_GET) of -d N or of every device; -j: JSON array",
 	  vgpu_cmd_stats },
 	{ "config", "[policy NAME] [preempt drain|warp|switch] [windows L1,L2,...|off]\n"
-	  "          [timeout CYCLES] [event-budget N]",
+	  "          [timeout CYCLES] [event-budget N] [sync-cost CYCLES]",
 	  "show the scheduler configuration of -d N, or change it (netlink\n"
 	  "          CONFIG_SET, needs CAP_NET_ADMIN)",
 	  vgpu_cmd_config },

@@ -55,6 +55,8 @@ int vgpu_query(struct vgpu_dev *dev, uint32_t handle, unsigned int flags,
 	       struct vgpu_kernel_query *q);
 int vgpu_cancel(struct vgpu_dev *dev, uint32_t handle);
 int vgpu_gate(struct vgpu_dev *dev, unsigned int op, uint64_t *cycle);
+int vgpu_queue_push(struct vgpu_dev *dev, uint32_t handle, uint32_t items,
+		    unsigned int flags, uint64_t arrival, uint64_t *cycle);
 int vgpu_poll(struct vgpu_dev *dev, int timeout_ms);
 
 /* Device instances (/sys/bus/vgpu/new_device, del_device; root only). */
@@ -85,6 +87,7 @@ struct vgpu_nl;
  * @clock: clock mode (0 free-running, 1 paced)
  * @freq_khz: virtual frequency of the paced clock
  * @task_slots: task table slots
+ * @sync_cost: state sync cost in cycles (F17), 0 = off
  */
 struct vgpu_nl_dev {
 	uint32_t index;
@@ -102,6 +105,7 @@ struct vgpu_nl_dev {
 	uint32_t clock;
 	uint32_t freq_khz;
 	uint32_t task_slots;
+	uint32_t sync_cost;
 };
 
 /**
@@ -140,6 +144,7 @@ struct vgpu_nl_stats {
 #define VGPU_NL_SET_WINDOWS	(1u << 2)
 #define VGPU_NL_SET_TIMEOUT	(1u << 3)
 #define VGPU_NL_SET_BUDGET	(1u << 4)
+#define VGPU_NL_SET_SYNC_COST	(1u << 5)
 
 /**
  * struct vgpu_nl_config - a CONFIG_SET request
@@ -150,6 +155,7 @@ struct vgpu_nl_stats {
  * @windows: window lengths, non-increasing
  * @timeout: default hang timeout in cycles
  * @event_budget: events per epoch
+ * @sync_cost: state sync cost in cycles (F17)
  */
 struct vgpu_nl_config {
 	unsigned int set;
@@ -159,6 +165,7 @@ struct vgpu_nl_config {
 	uint32_t windows[VGPU_NL_MAX_WINDOWS];
 	uint64_t timeout;
 	uint32_t event_budget;
+	uint32_t sync_cost;
 };
 
 /**

@@ -10,6 +10,7 @@
 #ifndef VGPU_WORKLOAD_H
 #define VGPU_WORKLOAD_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -18,6 +19,54 @@
 #include <vgpu/vasm.h>
 
 #define VGPU_WL_NAME_LEN	64
+
+/**
+ * struct vgpu_wl_template - a child kernel a LAUNCH of the kernel (or of
+ *	its children) may start (F15)
+ * @grid: blocks
+ * @threads: threads per block
+ * @regs: registers per thread
+ * @smem: shared memory per block, bytes
+ * @flags: VGPU_KF_INDEPENDENT, VGPU_KF_SEQUENTIAL
+ * @prog: the assembled, validated program
+ */
+struct vgpu_wl_template {
+	uint32_t grid;
+	uint32_t threads;
+	uint32_t regs;
+	uint32_t smem;
+	uint32_t flags;
+	struct vgpu_vasm_prog prog;
+};
+
+/**
+ * struct vgpu_wl_push - work items pushed to a queue kernel (F14)
+ * @at: cycle at which they arrive
+ * @items: how many, 0..queue_cap (0 only with @close)
+ * @close: the last push: the queue is closed
+ */
+struct vgpu_wl_push {
+	uint64_t at;
+	uint32_t items;
+	bool close;
+};
+
+/**
+ * vgpu_wl_push_at() - arrival of a push in a run
+ * @at: the push's cycle in the workload
+ * @arrival: its kernel's arrival in the workload
+ * @alone: the kernel runs alone, arriving at cycle 0 (F67)
+ *
+ * Return: @at, or for an alone run the same delay after the kernel's
+ * arrival (0 if the push comes before it).
+ */
+static inline uint64_t vgpu_wl_push_at(uint64_t at, uint64_t arrival,
+				       bool alone)
+{
+	if (!alone)
+		return at;
+	return at > arrival ? at - arrival : 0;
+}
 
 /**
  * struct vgpu_wl_kernel - one kernel of a workload
@@ -35,6 +84,14 @@
  * @affinity: SM mask, all zero = every SM
  * @cancel_at: cycle at which the runner cancels it, 0 = never
  * @prog: the assembled, validated program
+ * @templates: child templates its LAUNCHes name (F15), @n_templates
+ * @n_templates: 0..VGPU_MAX_TEMPLATES
+ * @child_budget: children its tree may launch, 0..VGPU_MAX_CHILDREN
+ * @queue_n: with VGPU_KF_QUEUE, items per block (F14); @grid is 0
+ * @queue_cap: most items waiting
+ * @queue_timeout: coalescing timeout in cycles
+ * @pushes: its pushes in file order, @n_pushes (malloc'd)
+ * @n_pushes: their number
  */
 struct vgpu_wl_kernel {
 	char name[VGPU_WL_NAME_LEN];
@@ -51,6 +108,14 @@ struct vgpu_wl_kernel {
 	uint64_t affinity[VGPU_GPU_AFF_WORDS];
 	uint64_t cancel_at;
 	struct vgpu_vasm_prog prog;
+	struct vgpu_wl_template templates[VGPU_MAX_TEMPLATES];
+	uint32_t n_templates;
+	uint32_t child_budget;
+	uint32_t queue_n;
+	uint32_t queue_cap;
+	uint64_t queue_timeout;
+	struct vgpu_wl_push *pushes;
+	uint32_t n_pushes;
 };
 
 /**

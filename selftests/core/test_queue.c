@@ -1,0 +1,645 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Scenario tests of issue 10 in the global controller and the SM engine:
+ * queue kernels with coalescing (F14), head insertion (F16) and the state
+ * sync cost (F17).  Every expectation is an exact cycle, count or order.
+ */
+#include <stdint.h>
+#include <string.h>
+
+#include "kselftest_harness.h"
+#undef ARRAY_SIZE	/* the shim brings the kernel's */
+#include "vgpu_test_gpu.h"
+
+static struct vgpu_tg T;
+
+#define VGPU_SHORT	"LOOP 10\nALU\nENDLOOP\nEXIT\n"
+#define VGPU_ITEMS	"LOOP 10*items\nALU\nENDLOOP\nEXIT\n"
+#define VGPU_SPIN	"SPIN\nEXIT\n"
+
+static void vgpu_params_small(struct vgpu_gpu_params *p)
+{
+	struct vgpu_config cfg;
+
+	vgpu_config_preset(&cfg, "small");
+	vgpu_gpu_params_default(p, &cfg);
+	p->preempt = VGPU_PREEMPT_DRAIN;
+	p->num_windows = 0;
+}
+
+/* A queue kernel of one-warp blocks: N items per block, cap, timeout. */
+static struct vgpu_gpu_kernel *vgpu_q_kernel(u32 ch, u32 n, u32 cap,
+					     u64 timeout, const char *src)
+{
+	struct vgpu_gpu_kernel *k = vgpu_tg_kernel(&T, ch, 0, 0, 32, 0, src);
+
+	k->flags = VGPU_KF_QUEUE;
+	k->queue_n = n;
+	k->queue_cap = cap;
+	k->queue_timeout = timeout;
+	return k;
+}
+
+static struct vgpu_gpu_push P[64];
+static u32 NP;
+
+static int vgpu_q_push(struct vgpu_gpu_kernel *k, u64 at, u32 items,
+		       u32 flags)
+{
+	struct vgpu_gpu_push *p = &P[NP++];
+
+	memset(p, 0, sizeof(*p));
+	p->arrival = at;
+	p->items = items;
+	p->flags = flags;
+	return vgpu_gpu_queue_push(&T.g, k, p);
+}
+
+static u32 vgpu_q_reaped(void)
+{
+	u32 n = 0;
+
+	while (vgpu_gpu_push_reap(&T.g))
+		n++;
+	return n;
+}
+
+/* Cycles a one-warp block of @src (a grid kernel) is resident alone. */
+static u32 vgpu_alone_residency(const char *src)
+{
+	const struct vgpu_event *ev;
+	struct vgpu_gpu_kernel *k;
+	u32 r;
+
+	if (vgpu_tg_init(&T, NULL, NULL))
+		abort();
+	k = vgpu_tg_kernel(&T, 0, 0, 1, 32, 0, src);
+	if (vgpu_gpu_submit(&T.g, k) || !vgpu_tg_run(&T, 1000000))
+		abort();
+	ev = vgpu_tg_find(&T, VGPU_EV_BLOCK_DONE, k->id, 0);
+	r = ev ? ev->arg1 : 0;
+	vgpu_tg_fini(&T);
+	return r;
+}
+
+/*
+ * F14: 10 items, N = 4: two full blocks at once, the 2 left over once the
+ * timeout (200) passed, at the first boundary after it (256); each block
+ * sees its item count through LOOP 10*items (its residency equals that
+ * of a grid block running LOOP 40 or LOOP 20).
+ */
+TEST(f14_full_blocks_then_partial_after_timeout)
+{
+	u32 r40 = vgpu_alone_residency("LOOP 40\nALU\nENDLOOP\nEXIT\n");
+	u32 r20 = vgpu_alone_residency("LOOP 20\nALU\nENDLOOP\nEXIT\n");
+	const struct vgpu_event *ev;
+	struct vgpu_gpu_params p;
+	struct vgpu_gpu_kernel *k;
+	u32 i;
+
+	ASSERT_NE(r40, r20);
+	vgpu_params_small(&p);
+	ASSERT_EQ(0, vgpu_tg_init(&T, NULL, &p));
+	NP = 0;
+	k = vgpu_q_kernel(0, 4, 64, 200, VGPU_ITEMS);
+	ASSERT_EQ(0, vgpu_gpu_submit(&T.g, k));
+	ASSERT_EQ(0, vgpu_q_push(k, 0, 10, 0));
+	vgpu_tg_until(&T, 2048);
+	EXPECT_EQ(3, vgpu_tg_count(&T, VGPU_GEV_COALESCE, k->id));
+	for (i = 0; i < 2; i++) {
+		ev = vgpu_tg_find(&T, VGPU_GEV_COALESCE, k->id, i);
+		ASSERT_NE(NULL, ev);
+		EXPECT_EQ(0, ev->cycle);
+		EXPECT_EQ(i, ev->block);
+		EXPECT_EQ(4, ev->arg0);
+		EXPECT_EQ(VGPU_GPU_COALESCE_FULL, ev->arg1);
+		ev = vgpu_tg_find(&T, VGPU_EV_BLOCK_DONE, k->id, i);
+		ASSERT_NE(NULL, ev);
+		EXPECT_EQ(r40, ev->arg1);
+	}
+	ev = vgpu_tg_find(&T, VGPU_GEV_COALESCE, k->id, 2);
+	ASSERT_NE(NULL, ev);
+	EXPECT_EQ(256, ev->cycle);
+	EXPECT_EQ(2, ev->arg0);
+	EXPECT_EQ(VGPU_GPU_COALESCE_TIMEOUT, ev->arg1);
+	ev = vgpu_tg_find(&T, VGPU_GEV_DISPATCH, k->id, 2);
+	ASSERT_NE(NULL, ev);
+	EXPECT_EQ(256, ev->cycle);
+	ev = vgpu_tg_find(&T, VGPU_EV_BLOCK_DONE, k->id, 2);
+	ASSERT_NE(NULL, ev);
+	EXPECT_EQ(r20, ev->arg1);
+	EXPECT_EQ(3, k->units);
+	EXPECT_EQ(0, k->q_wait);
+	EXPECT_EQ(1, T.g.stats.queue_partial);
+	EXPECT_EQ(10, T.g.stats.queue_items);
+	/* open, nothing waiting: not done, and nothing left to do */
+	EXPECT_EQ(VGPU_KS_ACTIVE, k->state);
+	EXPECT_FALSE(vgpu_gpu_idle(&T.g));
+	EXPECT_TRUE(vgpu_gpu_quiescent(&T.g));
+	EXPECT_EQ(VGPU_GPU_NO_CYCLE, vgpu_gpu_next_arrival(&T.g));
+	/* every record's items went into blocks */
+	EXPECT_EQ(1, vgpu_q_reaped());
+	/* close: the kernel completes at once, its end is the close */
+	ASSERT_EQ(0, vgpu_q_push(k, 3000, 0, VGPU_GPU_PUSH_CLOSE));
+	EXPECT_FALSE(vgpu_gpu_quiescent(&T.g));
+	EXPECT_EQ(3000, vgpu_gpu_next_arrival(&T.g));
+	ASSERT_TRUE(vgpu_tg_run(&T, 100000));
+	EXPECT_EQ(VGPU_KS_DONE, k->state);
+	EXPECT_EQ(3000, k->t_end);
+	EXPECT_EQ(0, k->t_start);
+	EXPECT_EQ(1, vgpu_q_reaped());
+	vgpu_tg_fini(&T);
+}
+
+/*
+ * F14: the timeout counts from the oldest of the items left over, not
+ * from the oldest item ever: 5 items at 0 and 2 at 500 (N = 4, timeout
+ * 1000): a full block at 0, one at 512 (items 5-8), item 9 (arrived at
+ * 500) launches at the first boundary at or after 1500: 1536.  An idle
+ * device jumps to it (F51 idle skip).
+ */
+TEST(f14_timeout_from_oldest_left)
+{
+	const struct vgpu_event *ev;
+	struct vgpu_gpu_params p;
+	struct vgpu_gpu_kernel *k;
+	u32 epochs = 0;
+
+	vgpu_params_small(&p);
+	ASSERT_EQ(0, vgpu_tg_init(&T, NULL, &p));
+	NP = 0;
+	k = vgpu_q_kernel(0, 4, 64, 1000, VGPU_SHORT);
+	ASSERT_EQ(0, vgpu_gpu_submit(&T.g, k));
+	ASSERT_EQ(0, vgpu_q_push(k, 0, 5, 0));
+	ASSERT_EQ(0, vgpu_q_push(k, 500, 4, 0));
+	ASSERT_EQ(0, vgpu_q_push(k, 500, 0, VGPU_GPU_PUSH_CLOSE));
+	EXPECT_EQ(-EINVAL, vgpu_q_push(k, 600, 1, 0));
+	while (!vgpu_gpu_idle(&T.g) && T.g.now < 100000) {
+		vgpu_tg_step(&T);
+		epochs++;
+	}
+	ASSERT_TRUE(vgpu_gpu_idle(&T.g));
+	ev = vgpu_tg_find(&T, VGPU_GEV_COALESCE, k->id, 0);
+	EXPECT_EQ(0, ev->cycle);
+	EXPECT_EQ(4, ev->arg0);
+	ev = vgpu_tg_find(&T, VGPU_GEV_COALESCE, k->id, 1);
+	EXPECT_EQ(512, ev->cycle);
+	EXPECT_EQ(4, ev->arg0);
+	EXPECT_EQ(VGPU_GPU_COALESCE_FULL, ev->arg1);
+	/* closed: the last item does not wait for its timeout */
+	ev = vgpu_tg_find(&T, VGPU_GEV_COALESCE, k->id, 2);
+	EXPECT_EQ(512, ev->cycle);
+	EXPECT_EQ(1, ev->arg0);
+	EXPECT_EQ(VGPU_GPU_COALESCE_CLOSE, ev->arg1);
+	EXPECT_EQ(3, k->units);
+	EXPECT_EQ(VGPU_KS_DONE, k->state);
+	vgpu_tg_fini(&T);
+
+	/* the same without the close: the last item times out at 1536 */
+	ASSERT_EQ(0, vgpu_tg_init(&T, NULL, &p));
+	NP = 0;
+	k = vgpu_q_kernel(0, 4, 64, 1000, VGPU_SHORT);
+	ASSERT_EQ(0, vgpu_gpu_submit(&T.g, k));
+	ASSERT_EQ(0, vgpu_q_push(k, 0, 5, 0));
+	ASSERT_EQ(0, vgpu_q_push(k, 500, 4, 0));
+	epochs = 0;
+	while (T.g.now < 1536) {
+		vgpu_tg_step(&T);
+		epochs++;
+	}
+	vgpu_tg_step(&T);
+	ev = vgpu_tg_find(&T, VGPU_GEV_COALESCE, k->id, 2);
+	ASSERT_NE(NULL, ev);
+	EXPECT_EQ(1536, ev->cycle);
+	EXPECT_EQ(1, ev->arg0);
+	EXPECT_EQ(VGPU_GPU_COALESCE_TIMEOUT, ev->arg1);
+	/* the idle epochs between 512 and 1536 were skipped */
+	EXPECT_LT(epochs, 16);
+	ASSERT_EQ(0, vgpu_gpu_cancel(&T.g, k));
+	vgpu_tg_fini(&T);
+}
+
+/*
+ * F14: the partial block's timeout counts from the oldest of the items it
+ * would take (the most recent ones), not from the oldest waiting item: 1
+ * item at 0 and 4 at 900 (N = 4, timeout 1000) wait while a spinner holds
+ * every warp slot of SM 0; freed at 1088, one full block launches (items
+ * 1-4) and item 5 (arrived at 900) waits until 1920.
+ */
+TEST(f14_timeout_of_left_over_items)
+{
+	struct vgpu_gpu_kernel *k, *hog;
+	const struct vgpu_event *ev;
+	struct vgpu_gpu_params p;
+
+	vgpu_params_small(&p);
+	ASSERT_EQ(0, vgpu_tg_init(&T, NULL, &p));
+	NP = 0;
+	hog = vgpu_tg_kernel(&T, 1, 0, 2, 1024, 0, VGPU_SPIN);
+	hog->affinity[0] = 1;
+	k = vgpu_q_kernel(0, 4, 64, 1000, VGPU_SHORT);
+	k->affinity[0] = 1;
+	ASSERT_EQ(0, vgpu_gpu_submit(&T.g, hog));
+	ASSERT_EQ(0, vgpu_gpu_submit(&T.g, k));
+	ASSERT_EQ(0, vgpu_q_push(k, 0, 1, 0));
+	ASSERT_EQ(0, vgpu_q_push(k, 900, 4, 0));
+	vgpu_tg_until(&T, 1088);
+	EXPECT_EQ(0, k->units);
+	EXPECT_EQ(5, k->q_wait);
+	ASSERT_EQ(0, vgpu_gpu_cancel(&T.g, hog));
+	vgpu_tg_until(&T, 4096);
+	ev = vgpu_tg_find(&T, VGPU_GEV_COALESCE, k->id, 0);
+	ASSERT_NE(NULL, ev);
+	EXPECT_EQ(1088, ev->cycle);
+	EXPECT_EQ(4, ev->arg0);
+	ev = vgpu_tg_find(&T, VGPU_GEV_COALESCE, k->id, 1);
+	ASSERT_NE(NULL, ev);
+	EXPECT_EQ(1920, ev->cycle);
+	EXPECT_EQ(1, ev->arg0);
+	EXPECT_EQ(VGPU_GPU_COALESCE_TIMEOUT, ev->arg1);
+	ASSERT_EQ(0, vgpu_gpu_cancel(&T.g, k));
+	vgpu_tg_fini(&T);
+}
+
+/*
+ * F14: cancel discards the waiting items and the pushes on their way; every
+ * record comes back.  Closing twice, pushing to a grid kernel, unknown
+ * flags, more than queue_cap or no items are -EINVAL; more than queue_cap
+ * waiting (pending pushes included) is -ENOSPC.
+ */
+TEST(f14_cancel_enospc_einval)
+{
+	struct vgpu_gpu_params p;
+	struct vgpu_gpu_kernel *k, *grid;
+
+	vgpu_params_small(&p);
+	ASSERT_EQ(0, vgpu_tg_init(&T, NULL, &p));
+	NP = 0;
+	k = vgpu_q_kernel(0, 4, 8, 100000, VGPU_SHORT);
+	grid = vgpu_tg_kernel(&T, 1, 0, 1, 32, 0, VGPU_SHORT);
+	ASSERT_EQ(0, vgpu_gpu_submit(&T.g, k));
+	ASSERT_EQ(0, vgpu_gpu_submit(&T.g, grid));
+	EXPECT_EQ(0, vgpu_q_push(k, 0, 5, 0));
+	EXPECT_EQ(-ENOSPC, vgpu_q_push(k, 0, 4, 0));
+	EXPECT_EQ(0, vgpu_q_push(k, 0, 3, 0));
+	EXPECT_EQ(-ENOSPC, vgpu_q_push(k, 0, 1, 0));
+	EXPECT_EQ(-EINVAL, vgpu_q_push(k, 0, 9, 0));
+	EXPECT_EQ(-EINVAL, vgpu_q_push(k, 0, 0, 0));
+	EXPECT_EQ(-EINVAL, vgpu_q_push(k, 0, 1, 2));
+	EXPECT_EQ(-EINVAL, vgpu_q_push(grid, 0, 1, 0));
+	vgpu_tg_step(&T);
+	/* two blocks of 4 launched: the queue is empty again */
+	EXPECT_EQ(2, k->units);
+	EXPECT_EQ(0, k->q_wait);
+	EXPECT_EQ(0, vgpu_q_push(k, 0, 8, 0));
+	EXPECT_EQ(-ENOSPC, vgpu_q_push(k, 0, 1, 0));
+	vgpu_tg_step(&T);
+	EXPECT_EQ(4, k->units);
+	EXPECT_EQ(0, vgpu_q_push(k, 0, 3, 0));
+	EXPECT_EQ(0, vgpu_q_push(k, 50000, 2, 0));
+	vgpu_tg_step(&T);
+	EXPECT_EQ(3, k->q_wait);
+	EXPECT_EQ(2, k->q_pending);
+	EXPECT_EQ(4, k->units);
+	ASSERT_EQ(0, vgpu_gpu_cancel(&T.g, k));
+	EXPECT_EQ(VGPU_KS_CANCELLED, k->state);
+	EXPECT_EQ(0, k->q_wait);
+	EXPECT_EQ(0, k->q_pending);
+	EXPECT_EQ(-EINVAL, vgpu_q_push(k, 0, 1, 0));
+	/* 5 + 3 + 8 + 3 + 2: every successful push came back */
+	EXPECT_EQ(5, vgpu_q_reaped());
+	EXPECT_TRUE(list_empty(&T.g.pushes));
+	ASSERT_TRUE(vgpu_tg_run(&T, 100000));
+	EXPECT_EQ(4, k->units);
+	EXPECT_EQ(VGPU_GPU_NO_CYCLE, vgpu_gpu_next_arrival(&T.g));
+	vgpu_tg_fini(&T);
+}
+
+/* F14: the queue fields belong to queue kernels, and are bounded. */
+TEST(f14_submit_checks)
+{
+	struct vgpu_gpu_kernel *k;
+
+	ASSERT_EQ(0, vgpu_tg_init(&T, NULL, NULL));
+	k = vgpu_q_kernel(0, 4, 8, 100, VGPU_SHORT);
+	k->grid = 1;
+	EXPECT_EQ(-EINVAL, vgpu_gpu_submit(&T.g, k));
+	k->grid = 0;
+	k->queue_n = VGPU_MAX_COALESCE + 1;
+	EXPECT_EQ(-EINVAL, vgpu_gpu_submit(&T.g, k));
+	k->queue_n = 0;
+	EXPECT_EQ(-EINVAL, vgpu_gpu_submit(&T.g, k));
+	k->queue_n = VGPU_MAX_COALESCE;
+	k->queue_cap = 0;
+	EXPECT_EQ(-EINVAL, vgpu_gpu_submit(&T.g, k));
+	k->queue_cap = VGPU_MAX_QUEUE_ITEMS + 1;
+	EXPECT_EQ(-EINVAL, vgpu_gpu_submit(&T.g, k));
+	k->queue_cap = VGPU_MAX_QUEUE_ITEMS;
+	k->queue_timeout = 0;
+	EXPECT_EQ(-EINVAL, vgpu_gpu_submit(&T.g, k));
+	k->queue_timeout = (1ULL << 32) + 1;
+	EXPECT_EQ(-EINVAL, vgpu_gpu_submit(&T.g, k));
+	k->flags = 0;
+	k->grid = 1;
+	k->queue_timeout = 0;
+	k->queue_n = 0;
+	EXPECT_EQ(-EINVAL, vgpu_gpu_submit(&T.g, k));	/* cap without QUEUE */
+	k->queue_cap = 0;
+	EXPECT_EQ(0, vgpu_gpu_submit(&T.g, k));
+	ASSERT_TRUE(vgpu_tg_run(&T, 100000));
+	vgpu_tg_fini(&T);
+}
+
+/*
+ * F14 with the rest of the controller: a sequential queue kernel has one
+ * block in flight; a queue kernel holds its channel until it is closed
+ * and drained (F11), then the next kernel of the channel starts.
+ */
+TEST(f14_sequential_and_channel)
+{
+	struct vgpu_gpu_params p;
+	struct vgpu_gpu_kernel *k, *next;
+	const struct vgpu_event *ev;
+	u32 i;
+
+	vgpu_params_small(&p);
+	ASSERT_EQ(0, vgpu_tg_init(&T, NULL, &p));
+	NP = 0;
+	k = vgpu_q_kernel(0, 2, 64, 100000, VGPU_SHORT);
+	k->flags |= VGPU_KF_SEQUENTIAL;
+	next = vgpu_tg_kernel(&T, 0, 0, 1, 32, 0, VGPU_SHORT);
+	ASSERT_EQ(0, vgpu_gpu_submit(&T.g, k));
+	ASSERT_EQ(0, vgpu_gpu_submit(&T.g, next));
+	ASSERT_EQ(0, vgpu_q_push(k, 0, 6, 0));
+	ASSERT_EQ(0, vgpu_q_push(k, 1000, 0, VGPU_GPU_PUSH_CLOSE));
+	ASSERT_TRUE(vgpu_tg_run(&T, 100000));
+	EXPECT_EQ(3, k->units);
+	for (i = 1; i < 3; i++) {
+		/* each block after the previous one completed */
+		EXPECT_LT(vgpu_tg_find(&T, VGPU_EV_BLOCK_DONE, k->id,
+				       i - 1)->cycle,
+			  vgpu_tg_find(&T, VGPU_GEV_DISPATCH, k->id,
+				       i)->cycle);
+	}
+	/*
+	 * the kernel behind it in the channel waits for the close: at 1024
+	 * it arrives, the queue kernel completes and leaves its channel
+	 */
+	ev = vgpu_tg_find(&T, VGPU_GEV_DISPATCH, next->id, 0);
+	ASSERT_NE(NULL, ev);
+	EXPECT_EQ(1024, ev->cycle);
+	EXPECT_EQ(VGPU_KS_DONE, k->state);
+	EXPECT_EQ(1000, k->t_end);
+	vgpu_tg_fini(&T);
+}
+
+/* Dispatch order of the first block of each kernel. */
+static void vgpu_dispatch_order(u32 *ids, u32 n)
+{
+	size_t i;
+	u32 got = 0, j;
+	bool seen;
+
+	for (i = 0; i < T.nev && got < n; i++) {
+		if (T.ev[i].type != VGPU_GEV_DISPATCH)
+			continue;
+		seen = false;
+		for (j = 0; j < got; j++)
+			seen |= ids[j] == T.ev[i].kernel;
+		if (!seen)
+			ids[got++] = T.ev[i].kernel;
+	}
+}
+
+/*
+ * F16: kernels of one priority on their own channels, all waiting in the
+ * task table: the HEAD kernels go first, the most recent HEAD first.
+ */
+TEST(f16_head_overtakes_its_priority)
+{
+	struct vgpu_gpu_kernel *a, *b, *h, *h2, *hi;
+	u32 order[5];
+
+	ASSERT_EQ(0, vgpu_tg_init(&T, NULL, NULL));
+	vgpu_gpu_gate(&T.g, true);
+	a = vgpu_tg_kernel(&T, 1, 1, 1, 32, 0, VGPU_SHORT);
+	b = vgpu_tg_kernel(&T, 2, 1, 1, 32, 0, VGPU_SHORT);
+	h = vgpu_tg_kernel(&T, 3, 1, 1, 32, 0, VGPU_SHORT);
+	h->flags = VGPU_KF_HEAD;
+	h2 = vgpu_tg_kernel(&T, 4, 1, 1, 32, 0, VGPU_SHORT);
+	h2->flags = VGPU_KF_HEAD;
+	/* a higher priority still goes before any HEAD of a lower one */
+	hi = vgpu_tg_kernel(&T, 5, 0, 1, 32, 0, VGPU_SHORT);
+	ASSERT_EQ(0, vgpu_gpu_submit(&T.g, a));
+	ASSERT_EQ(0, vgpu_gpu_submit(&T.g, b));
+	ASSERT_EQ(0, vgpu_gpu_submit(&T.g, h));
+	ASSERT_EQ(0, vgpu_gpu_submit(&T.g, h2));
+	ASSERT_EQ(0, vgpu_gpu_submit(&T.g, hi));
+	vgpu_tg_step(&T);
+	EXPECT_EQ(0, vgpu_tg_count(&T, VGPU_GEV_DISPATCH, a->id));
+	vgpu_gpu_gate(&T.g, false);
+	ASSERT_TRUE(vgpu_tg_run(&T, 100000));
+	vgpu_dispatch_order(order, 5);
+	EXPECT_EQ(hi->id, order[0]);
+	EXPECT_EQ(h2->id, order[1]);
+	EXPECT_EQ(h->id, order[2]);
+	EXPECT_EQ(a->id, order[3]);
+	EXPECT_EQ(b->id, order[4]);
+	vgpu_tg_fini(&T);
+}
+
+/*
+ * F16 and F11: in one channel a HEAD kernel goes ahead of the kernels that
+ * have not started (a then b without it: 0, 64, 128), but not ahead of a
+ * higher-priority one.
+ */
+TEST(f16_head_in_channel_fifo)
+{
+	struct vgpu_gpu_kernel *a, *b, *h, *x;
+	bool head;
+
+	for (head = false; ; head = true) {
+		ASSERT_EQ(0, vgpu_tg_init(&T, NULL, NULL));
+		a = vgpu_tg_kernel(&T, 0, 1, 2, 32, 0, VGPU_SHORT);
+		b = vgpu_tg_kernel(&T, 0, 1, 2, 32, 0, VGPU_SHORT);
+		h = vgpu_tg_kernel(&T, 0, 1, 2, 32, 0, VGPU_SHORT);
+		h->flags = head ? VGPU_KF_HEAD : 0;
+		ASSERT_EQ(0, vgpu_gpu_submit(&T.g, a));
+		ASSERT_EQ(0, vgpu_gpu_submit(&T.g, b));
+		ASSERT_EQ(0, vgpu_gpu_submit(&T.g, h));
+		ASSERT_TRUE(vgpu_tg_run(&T, 100000));
+		EXPECT_EQ(head ? 64 : 0, a->t_dispatch);
+		EXPECT_EQ(head ? 128 : 64, b->t_dispatch);
+		EXPECT_EQ(head ? 0 : 128, h->t_dispatch);
+		vgpu_tg_fini(&T);
+		if (head)
+			break;
+	}
+	/*
+	 * The same behind a closed gate (the module's gated batch): the
+	 * boundary at 0 sees all three arrive and admits one to the task
+	 * table without dispatching; h, moved ahead, is the one admitted and
+	 * goes first when the gate opens at the next boundary.
+	 */
+	ASSERT_EQ(0, vgpu_tg_init(&T, NULL, NULL));
+	vgpu_gpu_gate(&T.g, true);
+	a = vgpu_tg_kernel(&T, 0, 1, 2, 32, 0, VGPU_SHORT);
+	b = vgpu_tg_kernel(&T, 0, 1, 2, 32, 0, VGPU_SHORT);
+	h = vgpu_tg_kernel(&T, 0, 1, 2, 32, 0, VGPU_SHORT);
+	h->flags = VGPU_KF_HEAD;
+	ASSERT_EQ(0, vgpu_gpu_submit(&T.g, a));
+	ASSERT_EQ(0, vgpu_gpu_submit(&T.g, b));
+	ASSERT_EQ(0, vgpu_gpu_submit(&T.g, h));
+	vgpu_tg_step(&T);
+	EXPECT_EQ(VGPU_GPU_NO_CYCLE, h->t_dispatch);
+	vgpu_gpu_gate(&T.g, false);
+	ASSERT_TRUE(vgpu_tg_run(&T, 100000));
+	EXPECT_EQ(64, h->t_dispatch);
+	EXPECT_EQ(128, a->t_dispatch);
+	EXPECT_EQ(192, b->t_dispatch);
+	vgpu_tg_fini(&T);
+
+	/* x (priority 0) stays ahead of h (priority 1); a started already */
+	ASSERT_EQ(0, vgpu_tg_init(&T, NULL, NULL));
+	a = vgpu_tg_kernel(&T, 0, 1, 2, 32, 0, VGPU_SHORT);
+	x = vgpu_tg_kernel(&T, 0, 0, 2, 32, 0, VGPU_SHORT);
+	b = vgpu_tg_kernel(&T, 0, 1, 2, 32, 0, VGPU_SHORT);
+	h = vgpu_tg_kernel(&T, 0, 1, 2, 32, 10, VGPU_SHORT);
+	h->flags = VGPU_KF_HEAD;
+	ASSERT_EQ(0, vgpu_gpu_submit(&T.g, a));
+	ASSERT_EQ(0, vgpu_gpu_submit(&T.g, x));
+	ASSERT_EQ(0, vgpu_gpu_submit(&T.g, b));
+	ASSERT_EQ(0, vgpu_gpu_submit(&T.g, h));
+	ASSERT_TRUE(vgpu_tg_run(&T, 100000));
+	EXPECT_EQ(0, a->t_dispatch);
+	EXPECT_EQ(64, x->t_dispatch);
+	EXPECT_EQ(128, h->t_dispatch);
+	EXPECT_EQ(192, b->t_dispatch);
+	vgpu_tg_fini(&T);
+}
+
+/* First warp start of block @nth of kernel @kid. */
+static u64 vgpu_start_of(u32 kid, u32 nth)
+{
+	const struct vgpu_event *ev;
+	size_t i;
+
+	for (i = 0; i < T.nev; i++) {
+		ev = &T.ev[i];
+		if (ev->type == VGPU_EV_WARP_START && ev->kernel == kid &&
+		    ev->warp == 0 && !nth--)
+			return ev->cycle;
+	}
+	return VGPU_GPU_NO_CYCLE;
+}
+
+/*
+ * F17: with a sync cost of 100, an SM given a kernel other than the one it
+ * held starts that block's warps 100 cycles after the dispatch; the same
+ * kernel again starts at once.  SM 0 only: a (sequential, 2 blocks), then
+ * b, then a block of a queue kernel.
+ */
+TEST(f17_state_sync)
+{
+	struct vgpu_gpu_kernel *a, *b;
+	const struct vgpu_event *d, *ev;
+	struct vgpu_gpu_params p;
+	u32 cost;
+
+	for (cost = 0; cost <= 100; cost += 100) {
+		vgpu_params_small(&p);
+		p.sync_cost = cost;
+		ASSERT_EQ(0, vgpu_tg_init(&T, NULL, &p));
+		a = vgpu_tg_kernel(&T, 0, 0, 2, 32, 0, VGPU_SHORT);
+		a->flags = VGPU_KF_SEQUENTIAL;
+		a->affinity[0] = 1;
+		b = vgpu_tg_kernel(&T, 1, 0, 1, 32, 1000, VGPU_SHORT);
+		b->affinity[0] = 1;
+		ASSERT_EQ(0, vgpu_gpu_submit(&T.g, a));
+		ASSERT_EQ(0, vgpu_gpu_submit(&T.g, b));
+		ASSERT_TRUE(vgpu_tg_run(&T, 100000));
+		/* the SM's first kernel is a change too (it held none) */
+		d = vgpu_tg_find(&T, VGPU_GEV_DISPATCH, a->id, 0);
+		EXPECT_EQ(0, d->cycle);
+		EXPECT_EQ(d->cycle + cost, vgpu_start_of(a->id, 0));
+		d = vgpu_tg_find(&T, VGPU_GEV_DISPATCH, a->id, 1);
+		EXPECT_EQ(d->cycle, vgpu_start_of(a->id, 1));
+		d = vgpu_tg_find(&T, VGPU_GEV_DISPATCH, b->id, 0);
+		EXPECT_EQ(1024, d->cycle);
+		EXPECT_EQ(1024 + cost, vgpu_start_of(b->id, 0));
+		EXPECT_EQ(1024 + cost, b->t_start);
+		EXPECT_EQ(cost ? 2 : 0, T.g.sm[0].sm.stats.syncs);
+		EXPECT_EQ(cost ? 2 : 0, vgpu_tg_count(&T, VGPU_EV_SYNC, a->id) +
+			  vgpu_tg_count(&T, VGPU_EV_SYNC, b->id));
+		EXPECT_EQ(b->id, T.g.sm[0].sm.last_kernel);
+		if (cost) {
+			ev = vgpu_tg_find(&T, VGPU_EV_SYNC, b->id, 0);
+			ASSERT_NE(NULL, ev);
+			EXPECT_EQ(1024, ev->cycle);
+			EXPECT_EQ(0, ev->sm);
+			EXPECT_EQ(a->id, ev->arg0);
+			EXPECT_EQ(1124, ev->arg1);
+			ev = vgpu_tg_find(&T, VGPU_EV_SYNC, a->id, 0);
+			ASSERT_NE(NULL, ev);
+			EXPECT_EQ(VGPU_EV_NONE, ev->arg0);
+			EXPECT_EQ(1124, T.g.sm[0].sm.sync_ready);
+		}
+		/* the other SMs were never given anything */
+		EXPECT_EQ(VGPU_EV_NONE, T.g.sm[1].sm.last_kernel);
+		vgpu_tg_fini(&T);
+	}
+	/* the cost is bounded like switch_cost */
+	vgpu_params_small(&p);
+	p.sync_cost = VGPU_MAX_LATENCY + 1;
+	EXPECT_EQ(-EINVAL, vgpu_tg_init(&T, NULL, &p));
+	vgpu_tg_fini(&T);
+}
+
+/*
+ * F17 in switch mode: a switched-out block that comes back to an SM holding
+ * another kernel's state syncs again, and its warps wait for the larger of
+ * the switch cost and the sync: with a sync of 200, switch costs 10 and 200
+ * end low at the same cycle, 250 ends it 50 cycles later.
+ */
+TEST(f17_sync_on_restore)
+{
+	static const u32 sw[3] = { 10, 200, 250 };
+	struct vgpu_gpu_kernel *low, *high;
+	struct vgpu_gpu_params p;
+	const struct vgpu_event *ev;
+	u64 end[3];
+	u32 i;
+
+	for (i = 0; i < 3; i++) {
+		vgpu_params_small(&p);
+		p.preempt = VGPU_PREEMPT_SWITCH;
+		p.switch_cost = sw[i];
+		p.sync_cost = 200;
+		ASSERT_EQ(0, vgpu_tg_init(&T, NULL, &p));
+		low = vgpu_tg_kernel(&T, 0, 3, 1, 1024, 0,
+				     "LOOP 3000\nALU\nENDLOOP\nEXIT\n");
+		low->affinity[0] = 1;
+		low->smem = 100 * 1024;
+		high = vgpu_tg_kernel(&T, 1, 0, 1, 1024, 512, VGPU_SHORT);
+		high->affinity[0] = 1;
+		high->smem = 100 * 1024;
+		ASSERT_EQ(0, vgpu_gpu_submit(&T.g, low));
+		ASSERT_EQ(0, vgpu_gpu_submit(&T.g, high));
+		ASSERT_TRUE(vgpu_tg_run(&T, 1000000));
+		EXPECT_EQ(1, low->preempted);
+		EXPECT_EQ(512 + 200, high->t_start);
+		/* low comes back after high: a third sync on SM 0 */
+		ev = vgpu_tg_find(&T, VGPU_EV_SYNC, low->id, 1);
+		ASSERT_NE(NULL, ev);
+		EXPECT_EQ(high->id, ev->arg0);
+		EXPECT_EQ(ev->cycle + 200, ev->arg1);
+		EXPECT_EQ(3, T.g.sm[0].sm.stats.syncs);
+		EXPECT_EQ(VGPU_KS_DONE, low->state);
+		end[i] = low->t_end;
+		vgpu_tg_fini(&T);
+	}
+	EXPECT_EQ(end[0], end[1]);
+	EXPECT_EQ(end[1] + 50, end[2]);
+}
+
+TEST_HARNESS_MAIN

@@ -55,6 +55,7 @@ static const char *vgpu_dbg_state(u32 state)
 		[VGPU_KS_NEW] = "new", [VGPU_KS_QUEUED] = "queued",
 		[VGPU_KS_ACTIVE] = "active", [VGPU_KS_DRAINING] = "draining",
 		[VGPU_KS_DONE] = "done", [VGPU_KS_CANCELLED] = "cancelled",
+		[VGPU_KS_FAILED] = "failed",
 	};
 
 	return state < ARRAY_SIZE(names) ? names[state] : "?";
@@ -114,8 +115,8 @@ static void vgpu_dbg_config(struct seq_buf *sb, struct vgpu_device *vdev,
 	seq_buf_printf(sb, "%s\nswitch_cost %u\nthrottle %u\n",
 		       p->num_windows ? "" : " off", p->switch_cost,
 		       p->throttle);
-	seq_buf_printf(sb, "throttle_sms %u\nsave_slots %u\n", p->throttle_sms,
-		       p->save_slots);
+	seq_buf_printf(sb, "throttle_sms %u\nsave_slots %u\nsync_cost %u\n",
+		       p->throttle_sms, p->save_slots, p->sync_cost);
 	seq_buf_printf(sb, "clock %s\nfreq_khz %u\nworkers %u\n",
 		       s->opts.clock == VGPU_CLOCK_PACED ? "paced" : "free",
 		       s->opts.freq_khz, s->nworkers);
@@ -134,7 +135,9 @@ static void vgpu_dbg_kernels(struct seq_buf *sb, struct vgpu_device *vdev,
 
 	seq_buf_printf(sb, "# %u kernels at cycle %llu\n", g->nkernels, g->now);
 	vgpu_dbg_puts(sb, "# id channel prio eff_prio state grid units next ");
-	vgpu_dbg_puts(sb, "inflight done saved slot t_submit t_dispatch t_start\n");
+	vgpu_dbg_puts(sb, "inflight done saved slot t_submit t_dispatch t_start ");
+	vgpu_dbg_puts(sb, "parent depth children suspended head ");
+	vgpu_dbg_puts(sb, "queue:waiting/pending/ready/state\n");
 	list_for_each_entry(k, &g->kernels, table_node) {
 		seq_buf_printf(sb, "%u %u %u %u %s %u %u %u %u %u %u",
 			       k->id, k->channel, k->prio, k->eff_prio,
@@ -148,7 +151,21 @@ static void vgpu_dbg_kernels(struct seq_buf *sb, struct vgpu_device *vdev,
 		vgpu_dbg_cycle(sb, k->t_submit);
 		vgpu_dbg_cycle(sb, k->t_dispatch);
 		vgpu_dbg_cycle(sb, k->t_start);
-		vgpu_dbg_putc(sb, '\n');
+		/* F15: who launched it, how deep, what it waits for */
+		if (k->parent)
+			seq_buf_printf(sb, " %u", k->parent->id);
+		else
+			vgpu_dbg_puts(sb, " -");
+		seq_buf_printf(sb, " %u %u %u %u", k->depth, k->children,
+			       k->nsusp, !!(k->flags & VGPU_KF_HEAD));
+		/* F14: items waiting, on their way, blocks they may launch */
+		if (k->flags & VGPU_KF_QUEUE)
+			seq_buf_printf(sb, " %u/%u/%u/%s\n", k->q_wait,
+				       k->q_pending, k->q_ready,
+				       k->q_closed ? "closed" :
+				       k->q_closing ? "closing" : "open");
+		else
+			vgpu_dbg_puts(sb, " -\n");
 	}
 }
 
@@ -222,7 +239,8 @@ static void vgpu_dbg_sm(struct seq_buf *sb, struct vgpu_device *vdev, u32 arg)
 	u32 i, j, c, n;
 
 	vgpu_dbg_puts(sb, "# sm top_prio avail power free_warps blocks barriers ");
-	vgpu_dbg_puts(sb, "smem_free regs_free/subpart | power history: ");
+	vgpu_dbg_puts(sb, "smem_free regs_free/subpart last_kernel ready_at ");
+	vgpu_dbg_puts(sb, "syncs | power history: ");
 	vgpu_dbg_puts(sb, "instructions per window bucket, oldest first\n");
 	for (i = 0; i < g->cfg.num_sms; i++) {
 		sm = &g->sm[i].sm;
@@ -241,7 +259,13 @@ static void vgpu_dbg_sm(struct seq_buf *sb, struct vgpu_device *vdev, u32 arg)
 		for (j = 0; j < r->subparts; j++)
 			seq_buf_printf(sb, "%c%u", j ? ',' : ' ',
 				       vgpu_bmap_weight(r->regs[j], r->reg_units));
-		vgpu_dbg_puts(sb, " |");
+		/* F17: the kernel whose state the SM holds, when it is ready */
+		if (sm->last_kernel == VGPU_EV_NONE)
+			vgpu_dbg_puts(sb, " -");
+		else
+			seq_buf_printf(sb, " %u", sm->last_kernel);
+		seq_buf_printf(sb, " %llu %llu |", sm->sync_ready,
+			       sm->stats.syncs);
 		for (j = 1; j <= VGPU_WIN_BUCKETS; j++) {
 			u32 b = (sm->win_cur + j) % VGPU_WIN_BUCKETS;
 
@@ -264,16 +288,17 @@ static void vgpu_dbg_blocks(struct seq_buf *sb, struct vgpu_device *vdev,
 
 	seq_buf_printf(sb, "# sm %u at cycle %llu\n", smi, sm->now);
 	vgpu_dbg_puts(sb, "# slot kernel block prio mode warps unstarted running ");
-	vgpu_dbg_puts(sb, "finished smem_start | subpart:reg_start per warp\n");
+	vgpu_dbg_puts(sb, "finished smem_start items ready_at | ");
+	vgpu_dbg_puts(sb, "subpart:reg_start per warp\n");
 	for (m = sm->used; m; m &= m - 1) {
 		s = __ffs64(m);
 		b = &sm->block[s];
-		seq_buf_printf(sb, "%u %u %u %u %s %u %u %u %u %u |", s,
-			       b->kernel->id, b->block_idx, b->prio,
+		seq_buf_printf(sb, "%u %u %u %u %s %u %u %u %u %u %u %llu |",
+			       s, b->kernel->id, b->block_idx, b->prio,
 			       b->mode == VGPU_PLACE_WARP ? "warp" : "block",
 			       b->n_warps, b->n_warps - b->next_start,
 			       b->next_start - b->n_done, b->n_done,
-			       b->place.smem_start);
+			       b->place.smem_start, b->items, b->ready_at);
 		for (w = 0; w < b->n_warps; w++) {
 			const struct vgpu_warp_place *wp = &b->place.warp[w];
 
@@ -381,14 +406,21 @@ static void vgpu_dbg_stats(struct seq_buf *sb, struct vgpu_device *vdev,
 		       gs->failed_rounds, gs->events);
 	seq_buf_printf(sb, "events_sent %llu\nevents_dropped %llu\n",
 		       o->ev_sent, o->ev_dropped);
-	vgpu_dbg_puts(sb, "# sm blocks preempted blocks_done issued warps_done\n");
+	seq_buf_printf(sb, "events_lost %llu\n", vgpu_gpu_events_lost(s->gpu));
+	seq_buf_printf(sb, "children %llu\nsuspensions %llu\nfailed %llu\n",
+		       gs->children, gs->suspensions, s->stats.failed);
+	seq_buf_printf(sb, "queue_items %llu\nqueue_blocks %llu\n",
+		       gs->queue_items, gs->queue_blocks);
+	seq_buf_printf(sb, "queue_partial %llu\nsyncs %llu\n",
+		       gs->queue_partial, vgpu_gpu_syncs(s->gpu));
+	vgpu_dbg_puts(sb, "# sm blocks preempted blocks_done issued warps_done syncs\n");
 	for (i = 0; i < vdev->cfg.num_sms; i++) {
 		const struct vgpu_sm_stats *ss = &s->gpu->sm[i].sm.stats;
 
-		seq_buf_printf(sb, "sm%u %llu %llu %llu %llu %llu\n", i,
+		seq_buf_printf(sb, "sm%u %llu %llu %llu %llu %llu %llu\n", i,
 			       o->sm[i].blocks, o->sm[i].preempted,
 			       o->sm[i].blocks_done, ss->issued,
-			       ss->warps_done);
+			       ss->warps_done, ss->syncs);
 	}
 	vgpu_dbg_puts(sb, "# prio submitted completed blocks preempted blocks_done\n");
 	for (i = 0; i < vdev->cfg.num_prios; i++)

@@ -176,6 +176,10 @@ static int vgpu_dev_opt_sched(struct vgpu_dev_opts *o, const char *key,
 		return vgpu_opt_u32(val, &p->task_slots);
 	if (!strcmp(key, "switch_cost"))
 		return vgpu_opt_u32(val, &p->switch_cost);
+	if (!strcmp(key, "sync_cost"))
+		return vgpu_opt_u32(val, &p->sync_cost);
+	if (!strcmp(key, "save_slots"))
+		return vgpu_opt_u32(val, &p->save_slots);
 	if (!strcmp(key, "channels"))
 		return vgpu_opt_u32(val, &p->max_channels);
 	return -EINVAL;		/* unknown key */
@@ -189,7 +193,7 @@ static int vgpu_dev_opt_sched(struct vgpu_dev_opts *o, const char *key,
  * Keys: num_sms (a custom configuration from the preset's per-SM limits),
  * policy, preempt (drain|warp|switch), windows (comma-separated lengths, or
  * 0), epoch, workers, clock (free|paced), freq_khz, timeout, g_max,
- * task_slots, switch_cost, channels.
+ * task_slots, switch_cost, sync_cost (F17), save_slots, channels.
  *
  * Return: 0 or -EINVAL (unknown preset or key, malformed or invalid value).
  */

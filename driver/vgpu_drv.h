@@ -53,7 +53,8 @@
  * @channels_per_file: channels one open file may own (-ENOSPC beyond)
  * @channels: channels the device may have in all (-ENOSPC beyond)
  * @kernels_per_file: kernel handles one open file may hold, finished ones
- *	included until released (-ENOSPC beyond)
+ *	included until released, plus the child descriptors their child
+ *	budgets reserve (-ENOSPC beyond)
  * @queued: unfinished kernels the device may have (-EAGAIN beyond)
  * @prog_bytes_per_file: program bytes one open file may hold (-ENOSPC)
  * @default_timeout: hang timeout in virtual cycles for channels created
@@ -112,6 +113,9 @@ struct vgpu_device {
  * @nr_channels: entries in @channels; protected by @lock
  * @kernels: kernel handle -> &struct vgpu_kobj; updated under @lock
  * @nr_kernels: entries in @kernels; protected by @lock
+ * @nr_children: child descriptors its kernels reserved (their child
+ *	budgets, F15), counted with @nr_kernels against kernels_per_file;
+ *	protected by @lock
  * @prog_bytes: program bytes of @kernels; protected by @lock
  * @nr_done: finished kernels whose handle still exists (poll)
  * @gate_held: this file holds the gate; protected by @lock
@@ -124,6 +128,7 @@ struct vgpu_file {
 	u32 nr_channels;
 	struct xarray kernels;
 	u32 nr_kernels;
+	u32 nr_children;
 	u64 prog_bytes;
 	atomic_t nr_done;
 	bool gate_held;
@@ -185,6 +190,7 @@ int vgpu_ioctl_wait(struct vgpu_file *vf, void *arg);
 int vgpu_ioctl_query(struct vgpu_file *vf, void *arg);
 int vgpu_ioctl_cancel(struct vgpu_file *vf, void *arg);
 int vgpu_ioctl_gate(struct vgpu_file *vf, void *arg);
+int vgpu_ioctl_queue_push(struct vgpu_file *vf, void *arg);
 
 long vgpu_ioctl(struct file *file, unsigned int cmd, unsigned long arg);
 

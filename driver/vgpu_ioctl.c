@@ -22,7 +22,9 @@
 /* uapi rule 1: every struct a multiple of 8 bytes, sizes pinned. */
 static_assert(sizeof(struct vgpu_dev_config) == 80);
 static_assert(sizeof(struct vgpu_info) == 176);
-static_assert(sizeof(struct vgpu_submit_desc) == VGPU_SUBMIT_DESC_SIZE_VER0);
+static_assert(sizeof(struct vgpu_submit_desc) == VGPU_SUBMIT_DESC_SIZE_VER1);
+static_assert(sizeof(struct vgpu_template) == VGPU_TEMPLATE_SIZE_VER0);
+static_assert(sizeof(struct vgpu_queue_push) == VGPU_QUEUE_PUSH_SIZE_VER1);
 static_assert(sizeof(struct vgpu_submit) == VGPU_SUBMIT_SIZE_VER0);
 static_assert(sizeof(struct vgpu_wait) == VGPU_WAIT_SIZE_VER0);
 static_assert(sizeof(struct vgpu_kernel_query) == 72);
@@ -178,6 +180,11 @@ static const struct vgpu_ioctl_desc vgpu_ioctls[] = {
 		.cmd = VGPU_IOCTL_GATE,
 		.min_size = VGPU_GATE_SIZE_VER0,
 		.fn = vgpu_ioctl_gate,
+	},
+	[_IOC_NR(VGPU_IOCTL_QUEUE_PUSH)] = {
+		.cmd = VGPU_IOCTL_QUEUE_PUSH,
+		.min_size = VGPU_QUEUE_PUSH_SIZE_VER0,
+		.fn = vgpu_ioctl_queue_push,
 	},
 };
 

@@ -22,6 +22,14 @@
 
 static void vgpu_kobj_free(struct vgpu_kobj *ko)
 {
+	u32 i;
+
+	for (i = 0; ko->tmpl && i < ko->k.n_tmpl; i++) {
+		kvfree(ko->tmpl[i].match);
+		kvfree(ko->tmpl[i].prog);
+	}
+	kfree(ko->tmpl);
+	kvfree(ko->child_store);
 	kvfree(ko->match);
 	kvfree(ko->prog);
 	kfree(ko);
@@ -32,7 +40,11 @@ static void vgpu_kobj_release(struct kref *ref)
 	vgpu_kobj_free(container_of(ref, struct vgpu_kobj, ref));
 }
 
-static void vgpu_kobj_put(struct vgpu_kobj *ko)
+/**
+ * vgpu_kobj_put() - drop a reference on a kernel object
+ * @ko: the kernel object; freed with the last reference
+ */
+void vgpu_kobj_put(struct vgpu_kobj *ko)
 {
 	kref_put(&ko->ref, vgpu_kobj_release);
 }
@@ -46,7 +58,8 @@ static void vgpu_kobj_unlink(struct vgpu_file *vf, struct vgpu_kobj *ko)
 		list_del(&ko->ch_node);
 	ko->ch = NULL;
 	vf->nr_kernels--;
-	vf->prog_bytes -= (u64)ko->k.n_insns * sizeof(struct vgpu_insn);
+	vf->nr_children -= ko->k.child_budget;
+	vf->prog_bytes -= ko->bytes;
 	atomic_dec(&vf->nr_done);
 	vgpu_kobj_put(ko);
 }
@@ -97,7 +110,29 @@ static int vgpu_desc_check(const struct vgpu_device *vdev,
 	const struct vgpu_config *cfg = &vdev->cfg;
 	u32 min_bits = round_up(cfg->num_sms, 64);
 
-	if (d->flags & ~VGPU_KERNEL_FLAGS_ALL || d->pad2 || d->handle)
+	if (d->flags & ~VGPU_KERNEL_FLAGS_ALL || d->pad2 || d->handle ||
+	    d->pad3)
+		return -EINVAL;
+	/* F14: a queue kernel has the queue fields and no grid */
+	if (d->flags & VGPU_KERNEL_QUEUE) {
+		if (d->grid || !d->queue_n || d->queue_n > VGPU_MAX_COALESCE ||
+		    !d->queue_cap || d->queue_cap > VGPU_MAX_QUEUE_ITEMS ||
+		    !d->queue_timeout ||
+		    d->queue_timeout > VGPU_GPU_MAX_QTIMEOUT)
+			return -EINVAL;
+	} else if (d->queue_n || d->queue_cap || d->queue_timeout ||
+		   !d->grid || d->grid > VGPU_MAX_GRID) {
+		return -EINVAL;
+	}
+	/* F15: templates and the child budget */
+	if (d->num_templates > VGPU_MAX_TEMPLATES ||
+	    d->child_budget > VGPU_MAX_CHILDREN)
+		return -EINVAL;
+	if (!d->num_templates && (d->templates || d->template_size))
+		return -EINVAL;
+	if (d->num_templates && (d->template_size < VGPU_TEMPLATE_SIZE_VER0 ||
+				 d->template_size > PAGE_SIZE ||
+				 d->template_size % 8))
 		return -EINVAL;
 	if (d->flags & VGPU_KERNEL_PRIORITY) {
 		if (d->priority >= cfg->num_prios)
@@ -107,8 +142,6 @@ static int vgpu_desc_check(const struct vgpu_device *vdev,
 	} else if (d->priority) {
 		return -EINVAL;
 	}
-	if (!d->grid || d->grid > VGPU_MAX_GRID)
-		return -EINVAL;
 	if (!d->threads || d->threads > cfg->max_threads_per_block)
 		return -EINVAL;
 	if (!d->regs || d->regs > VGPU_MAX_REGS_PER_THREAD)
@@ -136,6 +169,108 @@ static bool vgpu_affinity_any(const u64 *aff, u32 num_sms)
 		if (aff[i / 64] & BIT_ULL(i % 64))
 			return true;
 	return false;
+}
+
+/* What a kernel's or a template's flags mean to the core. */
+static u32 vgpu_kernel_flags(u32 flags)
+{
+	return (flags & VGPU_KERNEL_INDEPENDENT ? VGPU_KF_INDEPENDENT : 0) |
+	       (flags & VGPU_KERNEL_SEQUENTIAL ? VGPU_KF_SEQUENTIAL : 0) |
+	       (flags & VGPU_KERNEL_THROTTLE ? VGPU_KF_THROTTLE : 0) |
+	       (flags & VGPU_KERNEL_HEAD ? VGPU_KF_HEAD : 0) |
+	       (flags & VGPU_KERNEL_QUEUE ? VGPU_KF_QUEUE : 0);
+}
+
+/*
+ * A program whose LAUNCHes and flags suit a submission with @ntmpl
+ * templates (F15): every LAUNCH names one of them, and an independent
+ * kernel (split apart by F24) has neither BAR nor LAUNCH.
+ */
+static int vgpu_prog_check(const struct vgpu_isa_summary *sum, u32 flags,
+			   u32 ntmpl)
+{
+	if (sum->launch_mask >> ntmpl)
+		return -EINVAL;
+	if ((sum->uses_bar || sum->uses_launch) &&
+	    (flags & VGPU_KERNEL_INDEPENDENT))
+		return -EINVAL;
+	return 0;
+}
+
+/*
+ * Copy, validate and charge the child templates of @d into @ko (F15).
+ * On error what was allocated stays in @ko for vgpu_kobj_free().
+ */
+static int vgpu_kobj_templates(struct vgpu_kobj *ko,
+			       const struct vgpu_submit_desc *d,
+			       const struct vgpu_config *cfg)
+{
+	u8 __user *ut = u64_to_user_ptr(d->templates);
+	struct vgpu_gpu_template *gt;
+	struct vgpu_isa_summary sum;
+	struct vgpu_occupancy occ;
+	struct vgpu_isa_error err;
+	struct vgpu_template t;
+	struct vgpu_insn *prog;
+	u32 i;
+	int ret;
+
+	if (!d->num_templates)
+		return 0;
+	ko->tmpl = kcalloc(d->num_templates, sizeof(*ko->tmpl), GFP_KERNEL);
+	if (!ko->tmpl)
+		return -ENOMEM;
+	ko->k.n_tmpl = d->num_templates;
+	for (i = 0; i < d->num_templates; i++) {
+		ret = copy_struct_from_user(&t, sizeof(t),
+					    ut + (size_t)i * d->template_size,
+					    d->template_size);
+		if (ret)
+			return ret;
+		if (t.flags & ~VGPU_TEMPLATE_FLAGS_ALL ||
+		    !t.grid || t.grid > VGPU_MAX_GRID ||
+		    !t.threads || t.threads > cfg->max_threads_per_block ||
+		    !t.regs || t.regs > VGPU_MAX_REGS_PER_THREAD ||
+		    t.smem > cfg->smem_max_per_block ||
+		    !t.num_insns || t.num_insns > VGPU_ISA_MAX_INSNS)
+			return -EINVAL;
+		gt = &ko->tmpl[i];
+		prog = kvmalloc_array(t.num_insns, sizeof(*prog), GFP_KERNEL);
+		gt->prog = prog;
+		gt->match = kvmalloc_array(t.num_insns, sizeof(*gt->match),
+					   GFP_KERNEL);
+		if (!prog || !gt->match)
+			return -ENOMEM;
+		if (copy_from_user(prog, u64_to_user_ptr(t.program),
+				   array_size(t.num_insns, sizeof(*prog))))
+			return -EFAULT;
+		ret = vgpu_isa_validate(prog, t.num_insns, &err);
+		if (ret) {
+			pr_debug("vgpu_dispatch: template %u rejected: rule %u at instruction %u\n",
+				 i, err.rule, err.index);
+			return ret;
+		}
+		ret = vgpu_isa_summarize(prog, t.num_insns, &sum);
+		if (!ret)
+			ret = vgpu_prog_check(&sum, t.flags, d->num_templates);
+		if (ret)
+			return ret;
+		ret = vgpu_occupancy_formula(cfg, t.threads, t.regs, t.smem,
+					     &occ);
+		if (!ret && !occ.blocks)
+			ret = -E2BIG;	/* no SM can ever hold one block */
+		if (ret)
+			return ret;
+		gt->grid = t.grid;
+		gt->threads = t.threads;
+		gt->regs = t.regs;
+		gt->smem = t.smem;
+		gt->flags = vgpu_kernel_flags(t.flags);
+		gt->n_insns = t.num_insns;
+		ko->bytes += (u64)t.num_insns * sizeof(*prog);
+	}
+	ko->k.tmpl = ko->tmpl;
+	return 0;
 }
 
 /* Build one kernel object from a checked descriptor. */
@@ -198,9 +333,23 @@ static int vgpu_kobj_create(struct vgpu_file *vf,
 	ret = vgpu_isa_summarize(ko->prog, d->num_insns, &sum);
 	if (ret)
 		goto err_free;
-	ret = -EINVAL;
-	if (sum.uses_bar && (d->flags & VGPU_KERNEL_INDEPENDENT))
+	ret = vgpu_prog_check(&sum, d->flags, d->num_templates);
+	if (ret)
 		goto err_free;
+	ret = vgpu_kobj_templates(ko, d, &vdev->cfg);
+	if (ret)
+		goto err_free;
+	if (d->child_budget) {
+		ko->child_store = kvmalloc_array(d->child_budget,
+						 sizeof(*ko->child_store),
+						 GFP_KERNEL);
+		ret = -ENOMEM;
+		if (!ko->child_store)
+			goto err_free;
+	}
+	ko->k.child_budget = d->child_budget;
+	ko->k.child_store = ko->child_store;
+	ret = -EINVAL;
 	if (d->affinity && !vgpu_affinity_any(ko->k.affinity,
 					      vdev->cfg.num_sms))
 		goto err_free;
@@ -217,9 +366,10 @@ static int vgpu_kobj_create(struct vgpu_file *vf,
 	ko->k.threads = d->threads;
 	ko->k.regs = d->regs;
 	ko->k.smem = d->smem;
-	ko->k.flags = (d->flags & VGPU_KERNEL_INDEPENDENT ? VGPU_KF_INDEPENDENT : 0) |
-		      (d->flags & VGPU_KERNEL_SEQUENTIAL ? VGPU_KF_SEQUENTIAL : 0) |
-		      (d->flags & VGPU_KERNEL_THROTTLE ? VGPU_KF_THROTTLE : 0);
+	ko->k.flags = vgpu_kernel_flags(d->flags);
+	ko->k.queue_n = d->queue_n;
+	ko->k.queue_cap = d->queue_cap;
+	ko->k.queue_timeout = d->queue_timeout;
 	ko->k.quota = d->quota;
 	ko->k.arrival = d->arrival;	/* relative; vgpu_sched_submit() adds now */
 	/* until the controller hands it to the core, nothing has happened */
@@ -231,6 +381,7 @@ static int vgpu_kobj_create(struct vgpu_file *vf,
 	ko->k.prog = ko->prog;
 	ko->k.match = ko->match;
 	ko->k.n_insns = d->num_insns;
+	ko->bytes += (u64)d->num_insns * sizeof(struct vgpu_insn);
 	*out = ko;
 	return 0;
 
@@ -248,9 +399,9 @@ err_free:
  * Return: 0; -EINVAL (flags, pads, count, desc_size, a descriptor or its
  * program); -EPERM (a privileged priority without CAP_SYS_NICE); -E2BIG (a
  * block that can never fit an SM, or unknown non-zero descriptor bytes);
- * -EFAULT; -ENOENT (a channel not of this file); -ENOSPC (kernel handles
- * or program bytes of the file at their limit); -EAGAIN (the device's
- * queue is full); -ENOMEM.
+ * -EFAULT; -ENOENT (a channel not of this file); -ENOSPC (kernel handles,
+ * child descriptors or program bytes of the file at their limit); -EAGAIN
+ * (the device's queue is full); -ENOMEM.
  */
 int vgpu_ioctl_submit(struct vgpu_file *vf, void *arg)
 {
@@ -259,7 +410,7 @@ int vgpu_ioctl_submit(struct vgpu_file *vf, void *arg)
 	struct vgpu_submit_desc d;
 	struct vgpu_kobj **kobjs;
 	u8 __user *udescs;
-	u64 bytes = 0;
+	u64 bytes = 0, ndesc = 0;
 	u32 i, n = 0, id;
 	int ret;
 
@@ -292,15 +443,20 @@ int vgpu_ioctl_submit(struct vgpu_file *vf, void *arg)
 			ret = -EFAULT;
 			goto err_unwind;
 		}
-		bytes += (u64)d.num_insns * sizeof(struct vgpu_insn);
+		/* child descriptors count too (F15): refuse before allocating */
+		ndesc += 1 + d.child_budget;
+		ret = -ENOSPC;
+		if (vf->nr_kernels + vf->nr_children + ndesc >
+		    vdev->limits.kernels_per_file)
+			goto err_unwind;
 		ret = vgpu_kobj_create(vf, &d, &kobjs[n]);
 		if (ret)
 			goto err_unwind;
+		bytes += kobjs[n]->bytes;
 	}
 
 	ret = -ENOSPC;
-	if (vf->nr_kernels + n > vdev->limits.kernels_per_file ||
-	    vf->prog_bytes + bytes > vdev->limits.prog_bytes_per_file)
+	if (vf->prog_bytes + bytes > vdev->limits.prog_bytes_per_file)
 		goto err_unwind;
 
 	for (i = 0; i < n; i++) {
@@ -332,6 +488,7 @@ int vgpu_ioctl_submit(struct vgpu_file *vf, void *arg)
 			ret = -EFAULT;
 	}
 	vf->nr_kernels += n;
+	vf->nr_children += ndesc - n;
 	vf->prog_bytes += bytes;
 	mutex_unlock(&vf->lock);
 	kfree(kobjs);
@@ -373,6 +530,12 @@ static bool vgpu_wait_cond(struct vgpu_device *vdev, struct vgpu_kobj **kos,
 	return vgpu_wait_done(kos, n, all, first) || !vgpu_device_alive(vdev);
 }
 
+/* Handles WAIT copies onto its stack rather than allocating. */
+#define VGPU_WAIT_ONSTACK	8
+
+/* Epochs a waiter may run itself before it sleeps (vgpu_sched_help()). */
+#define VGPU_WAIT_HELP_EPOCHS	64
+
 /**
  * vgpu_ioctl_wait() - VGPU_IOCTL_WAIT
  * @vf: the file
@@ -388,9 +551,12 @@ int vgpu_ioctl_wait(struct vgpu_file *vf, void *arg)
 	struct vgpu_wait *w = arg;
 	bool all = w->flags & VGPU_WAIT_ALL;
 	wait_queue_head_t *wq;
-	struct vgpu_kobj **kos;
+	bool help;
+	/* the common short waits need no allocation */
+	struct vgpu_kobj *kos_buf[VGPU_WAIT_ONSTACK], **kos = kos_buf;
+	u32 handles_buf[VGPU_WAIT_ONSTACK], *handles = handles_buf;
+	u32 i, n = 0, first = 0;
 	ktime_t timeout;
-	u32 *handles, i, n = 0, first = 0;
 	s64 rem;
 	int ret;
 
@@ -399,14 +565,19 @@ int vgpu_ioctl_wait(struct vgpu_file *vf, void *arg)
 	if (!w->count || w->count > VGPU_MAX_WAIT)
 		return -EINVAL;
 
-	handles = memdup_user(u64_to_user_ptr(w->handles),
-			      array_size(w->count, sizeof(u32)));
-	if (IS_ERR(handles))
-		return PTR_ERR(handles);
-	kos = kcalloc(w->count, sizeof(*kos), GFP_KERNEL);
-	ret = -ENOMEM;
-	if (!kos)
-		goto out_handles;
+	if (w->count > VGPU_WAIT_ONSTACK) {
+		handles = memdup_user(u64_to_user_ptr(w->handles),
+				      array_size(w->count, sizeof(u32)));
+		if (IS_ERR(handles))
+			return PTR_ERR(handles);
+		kos = kcalloc(w->count, sizeof(*kos), GFP_KERNEL);
+		ret = -ENOMEM;
+		if (!kos)
+			goto out_handles;
+	} else if (copy_from_user(handles, u64_to_user_ptr(w->handles),
+				  array_size(w->count, sizeof(u32)))) {
+		return -EFAULT;
+	}
 
 	mutex_lock(&vf->lock);
 	for (n = 0; n < w->count; n++) {
@@ -419,6 +590,17 @@ int vgpu_ioctl_wait(struct vgpu_file *vf, void *arg)
 		kref_get(&kos[n]->ref);
 	}
 	mutex_unlock(&vf->lock);
+
+	/*
+	 * Free-running clock: run epochs here rather than sleep while the
+	 * controller runs them (vgpu_sched_help()); bounded, then sleep.
+	 */
+	help = w->timeout_ns > (s64)ktime_get_ns();
+	for (i = 0; help && i < VGPU_WAIT_HELP_EPOCHS; i++) {
+		if (vgpu_wait_cond(vdev, kos, n, all, &first) ||
+		    !vgpu_sched_help(&vdev->sched))
+			break;
+	}
 
 	wq = &vdev->sched.done_wq;
 	if (w->timeout_ns == VGPU_WAIT_FOREVER) {
@@ -446,9 +628,11 @@ int vgpu_ioctl_wait(struct vgpu_file *vf, void *arg)
 out_put:
 	for (i = 0; i < n; i++)
 		vgpu_kobj_put(kos[i]);
-	kfree(kos);
+	if (kos != kos_buf)
+		kfree(kos);
 out_handles:
-	kfree(handles);
+	if (handles != handles_buf)
+		kfree(handles);
 	return ret;
 }
 
@@ -462,6 +646,8 @@ static u32 vgpu_kstate_to_uapi(u32 state)
 		return VGPU_KSTATE_DONE;
 	case VGPU_KS_CANCELLED:
 		return VGPU_KSTATE_CANCELLED;
+	case VGPU_KS_FAILED:
+		return VGPU_KSTATE_FAILED;
 	default:
 		return VGPU_KSTATE_QUEUED;
 	}
@@ -481,6 +667,7 @@ int vgpu_ioctl_query(struct vgpu_file *vf, void *arg)
 	struct vgpu_kernel_query *q = arg;
 	u32 handle = q->handle, flags = q->flags;
 	struct vgpu_kobj *ko;
+	bool finished;
 	int ret = 0;
 
 	if (flags & ~VGPU_QUERY_FLAGS_ALL)
@@ -507,14 +694,24 @@ int vgpu_ioctl_query(struct vgpu_file *vf, void *arg)
 	q->t_complete = vgpu_gpu_kernel_finished(&ko->k) ? ko->k.t_end :
 			VGPU_NO_CYCLE;
 	q->t_start = ko->k.t_start;
-	q->blocks_done = ko->k.state == VGPU_KS_DONE ? ko->k.grid :
-			 min(ko->k.done_units, ko->k.grid);
+	/* a queue kernel's blocks are those its items launched (F14) */
+	if (ko->k.flags & VGPU_KF_QUEUE)
+		q->blocks_done = ko->k.done_units;
+	else
+		q->blocks_done = ko->k.state == VGPU_KS_DONE ? ko->k.grid :
+				 min(ko->k.done_units, ko->k.grid);
 	q->preemptions = ko->k.preempted;
 	q->user_data = ko->user_data;
+	/*
+	 * Decide on the release from the same snapshot: a kernel that
+	 * finishes once s->lock is dropped must not be released with the
+	 * state it had before (found by make soak).
+	 */
+	finished = vgpu_kobj_finished(ko);
 	mutex_unlock(&s->lock);
 
 	if (flags & VGPU_QUERY_RELEASE) {
-		if (!vgpu_kobj_finished(ko))
+		if (!finished)
 			ret = -EBUSY;
 		else
 			vgpu_kobj_unlink(vf, ko);
@@ -586,5 +783,81 @@ int vgpu_ioctl_gate(struct vgpu_file *vf, void *arg)
 	}
 out:
 	mutex_unlock(&vf->lock);
+	return ret;
+}
+
+/**
+ * vgpu_ioctl_queue_push() - VGPU_IOCTL_QUEUE_PUSH (F14)
+ * @vf: the file
+ * @arg: struct vgpu_queue_push
+ *
+ * The items arrive at the device clock plus @arrival (raised to the
+ * kernel's previous push), fixed here and reported in @cycle; the push
+ * then goes the way of a SUBMIT: on the device's incoming queue, to the
+ * core before the controller's next dispatch, after the kernels submitted
+ * before it.  The core's checks are made here so that it never refuses.
+ *
+ * Return: 0; -EINVAL (flags, pad, cycle, arrival, no items without
+ * VGPU_QUEUE_CLOSE, items above queue_cap, not a queue kernel, closed by
+ * an earlier push, finished); -ENOENT (not a kernel of this file);
+ * -ENOSPC (more than queue_cap items would wait, pushes on their way
+ * included); -EAGAIN (the device's push records at their limit); -ENOMEM.
+ */
+int vgpu_ioctl_queue_push(struct vgpu_file *vf, void *arg)
+{
+	struct vgpu_sched *s = &vf->vdev->sched;
+	struct vgpu_queue_push *qp = arg;
+	bool close = qp->flags & VGPU_QUEUE_CLOSE;
+	struct vgpu_qpush *rec;
+	struct vgpu_kobj *ko;
+	u64 at;
+	int ret;
+
+	if (qp->flags & ~VGPU_QUEUE_FLAGS_ALL || qp->pad || qp->cycle ||
+	    qp->arrival > VGPU_MAX_QUEUE_DELAY || (!qp->items && !close))
+		return -EINVAL;
+	rec = kzalloc(sizeof(*rec), GFP_KERNEL);
+	if (!rec)
+		return -ENOMEM;
+
+	mutex_lock(&vf->lock);
+	ko = xa_load(&vf->kernels, qp->handle);
+	if (!ko) {
+		ret = -ENOENT;
+		goto out_file;
+	}
+	mutex_lock(&s->lock);
+	ret = -EINVAL;
+	if (!(ko->k.flags & VGPU_KF_QUEUE) || ko->finished || ko->q_closing ||
+	    qp->items > ko->k.queue_cap)
+		goto out_sched;
+	ret = -ENOSPC;
+	if ((u64)ko->k.q_wait + ko->k.q_pending + ko->q_incoming + qp->items >
+	    ko->k.queue_cap)
+		goto out_sched;
+	ret = -EAGAIN;
+	if (atomic_inc_return(&s->nr_pushes) > vf->vdev->limits.queued) {
+		atomic_dec(&s->nr_pushes);
+		goto out_sched;
+	}
+	at = max(s->gpu->now + qp->arrival, ko->q_last);
+	ko->q_last = at;
+	ko->q_incoming += qp->items;
+	ko->q_closing |= close;
+	rec->p.arrival = at;
+	rec->p.items = qp->items;
+	rec->p.flags = close ? VGPU_GPU_PUSH_CLOSE : 0;
+	kref_get(&ko->ref);
+	rec->ko = ko;
+	vgpu_sched_push_locked(s, rec);
+	rec = NULL;
+	qp->cycle = at;
+	qp->pad = 0;
+	ret = 0;
+out_sched:
+	mutex_unlock(&s->lock);
+out_file:
+	mutex_unlock(&vf->lock);
+	kfree(rec);
 	return ret;
 }

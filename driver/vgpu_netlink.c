@@ -43,6 +43,7 @@ static const struct nla_policy vgpu_nl_policy[VGPU_A_MAX + 1] = {
 						 &vgpu_nl_timeout_range),
 	[VGPU_A_EVENT_BUDGET] = NLA_POLICY_FULL_RANGE(NLA_U32,
 						      &vgpu_nl_budget_range),
+	[VGPU_A_SYNC_COST] = NLA_POLICY_MAX(NLA_U32, VGPU_MAX_LATENCY),
 };
 
 static const struct genl_multicast_group vgpu_nl_mcgrps[] = {
@@ -99,7 +100,8 @@ static int vgpu_nl_put_dev(struct sk_buff *skb, struct vgpu_device *vdev)
 	    nla_put_u32(skb, VGPU_A_EVENT_BUDGET, vdev->obs.budget) ||
 	    nla_put_u32(skb, VGPU_A_CLOCK, s->opts.clock) ||
 	    nla_put_u32(skb, VGPU_A_FREQ_KHZ, s->opts.freq_khz) ||
-	    nla_put_u32(skb, VGPU_A_TASK_SLOTS, p->task_slots))
+	    nla_put_u32(skb, VGPU_A_TASK_SLOTS, p->task_slots) ||
+	    nla_put_u32(skb, VGPU_A_SYNC_COST, p->sync_cost))
 		return -EMSGSIZE;
 	return 0;
 }
@@ -160,7 +162,14 @@ static int vgpu_nl_put_stats(struct sk_buff *skb, struct vgpu_device *vdev,
 	    vgpu_nl_put64(skb, VGPU_A_STATS_FAILED_ROUNDS, gs->failed_rounds) ||
 	    vgpu_nl_put64(skb, VGPU_A_STATS_EVENTS, gs->events) ||
 	    vgpu_nl_put64(skb, VGPU_A_STATS_EVENTS_SENT, o->ev_sent) ||
-	    vgpu_nl_put64(skb, VGPU_A_STATS_EVENTS_DROPPED, o->ev_dropped))
+	    vgpu_nl_put64(skb, VGPU_A_STATS_EVENTS_DROPPED, o->ev_dropped) ||
+	    vgpu_nl_put64(skb, VGPU_A_STATS_CHILDREN, gs->children) ||
+	    vgpu_nl_put64(skb, VGPU_A_STATS_SUSPENSIONS, gs->suspensions) ||
+	    vgpu_nl_put64(skb, VGPU_A_STATS_FAILED, s->stats.failed) ||
+	    vgpu_nl_put64(skb, VGPU_A_STATS_SYNCS, vgpu_gpu_syncs(s->gpu)) ||
+	    vgpu_nl_put64(skb, VGPU_A_STATS_QUEUE_ITEMS, gs->queue_items) ||
+	    vgpu_nl_put64(skb, VGPU_A_STATS_QUEUE_BLOCKS, gs->queue_blocks) ||
+	    vgpu_nl_put64(skb, VGPU_A_STATS_QUEUE_PARTIAL, gs->queue_partial))
 		goto err_cancel;
 	nla_nest_end(skb, nest);
 
@@ -184,7 +193,8 @@ static int vgpu_nl_put_stats(struct sk_buff *skb, struct vgpu_device *vdev,
 		    vgpu_nl_put64(skb, VGPU_A_STATS_ISSUED, ss->issued) ||
 		    vgpu_nl_put64(skb, VGPU_A_STATS_WARPS_DONE, ss->warps_done) ||
 		    vgpu_nl_put64(skb, VGPU_A_STATS_BLOCKS_CANCELLED,
-				  ss->blocks_cancelled))
+				  ss->blocks_cancelled) ||
+		    vgpu_nl_put64(skb, VGPU_A_STATS_SYNCS, ss->syncs))
 			goto err_cancel;
 		nla_nest_end(skb, nest);
 	}
@@ -375,6 +385,8 @@ static int vgpu_nl_config_set_doit(struct sk_buff *skb, struct genl_info *info)
 			   nla_get_u64(tb[VGPU_A_TIMEOUT]));
 	if (tb[VGPU_A_EVENT_BUDGET])
 		vdev->obs.budget = nla_get_u32(tb[VGPU_A_EVENT_BUDGET]);
+	if (tb[VGPU_A_SYNC_COST])
+		vgpu_gpu_set_sync_cost(g, nla_get_u32(tb[VGPU_A_SYNC_COST]));
 out:
 	mutex_unlock(&vdev->sched.lock);
 	vgpu_device_put(vdev);

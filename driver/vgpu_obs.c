@@ -41,8 +41,9 @@ void vgpu_obs_exit(void)
 
 /*
  * Kernel id -> kobj, for events of the dispatch.  The one-entry cache is
- * dropped at the CANCEL or KERNEL_DONE event of its kernel: the only two
- * ways a kernel leaves the core, so it never points to a freed kobj.
+ * dropped at the CANCEL, FAIL or KERNEL_DONE event of its kernel: the only
+ * ways a kernel leaves the core, so it never points to a freed kobj.  A
+ * child kernel (F15) has no kobj.
  */
 static struct vgpu_kobj *vgpu_obs_lookup(struct vgpu_sched *s, u32 id)
 {
@@ -51,6 +52,8 @@ static struct vgpu_kobj *vgpu_obs_lookup(struct vgpu_sched *s, u32 id)
 
 	if (o->last && o->last_id == id)
 		return o->last;
+	if (id >= VGPU_GPU_CHILD_ID0)
+		return NULL;
 	list_for_each_entry(ko, &s->live, live_node) {
 		if (ko->k.id == id) {
 			o->last = ko;
@@ -103,7 +106,8 @@ static void vgpu_obs_sink(void *cookie, const struct vgpu_event *ev)
 	case VGPU_GEV_SUBMIT:
 		trace_vgpu_kernel_submit(dev, ev->kernel, ev->block, ev->warp,
 					 ev->sm, ev->arg0, ev->cycle);
-		if (ev->arg1 < s->opts.params.max_channels)
+		/* a child's channel is its tree's: count submissions only */
+		if (ko && ev->arg1 < s->opts.params.max_channels)
 			o->chan[ev->arg1].submitted++;
 		if (pc)
 			pc->submitted++;
@@ -165,6 +169,32 @@ static void vgpu_obs_sink(void *cookie, const struct vgpu_event *ev)
 		vgpu_netlink_event(vdev, VGPU_EVENT_COMPLETE, ev->cycle,
 				   ev->kernel, ev->block, ev->sm, prio);
 		vgpu_obs_forget(o, ev->kernel);
+		break;
+	case VGPU_GEV_LAUNCH:	/* kernel: the child; sm, block: the launcher */
+		trace_vgpu_kernel_launch(dev, ev->kernel, ev->block, ev->warp,
+					 ev->sm, prio, ev->cycle);
+		break;
+	case VGPU_GEV_FAIL:
+		trace_vgpu_kernel_fail(dev, ev->kernel, ev->block, ev->warp,
+				       ev->sm, prio, ev->cycle);
+		vgpu_netlink_event(vdev, VGPU_EVENT_FAIL, ev->cycle,
+				   ev->kernel, ev->block, ev->sm, prio);
+		vgpu_obs_forget(o, ev->kernel);
+		break;
+	case VGPU_EV_SYNC:	/* F17; arg1: low 32 bits of the ready cycle */
+		trace_vgpu_state_sync(dev, ev->sm, ev->kernel, ev->block,
+				      ev->arg0, ev->cycle,
+				      ev->cycle + (u32)(ev->arg1 -
+							(u32)ev->cycle));
+		break;
+	case VGPU_GEV_PUSH:	/* F14 */
+		trace_vgpu_queue_push(dev, ev->kernel, VGPU_EV_NONE, ev->arg0,
+				      !!(ev->arg1 & VGPU_GPU_PUSH_CLOSE),
+				      ev->cycle);
+		break;
+	case VGPU_GEV_COALESCE:
+		trace_vgpu_queue_block(dev, ev->kernel, ev->block, ev->arg0,
+				       ev->arg1, ev->cycle);
 		break;
 	case VGPU_EV_LOCK_ACQUIRE:
 		if (ev->arg1 != VGPU_LOCK_HOW_FREE)
@@ -255,6 +285,27 @@ void vgpu_obs_device_fini(struct vgpu_device *vdev)
 bool vgpu_obs_should_fail(atomic_t *knob)
 {
 	return atomic_dec_if_positive(knob) >= 0;
+}
+
+/**
+ * vgpu_obs_epoch() - before the SMs advance: does the core pass warp-level
+ *	events?
+ * @s: the scheduler, locked
+ *
+ * Only while the warp_start or mutex_arbitrate tracepoint is enabled: the
+ * other consumers (netlink, counters) need block-level events only.
+ */
+void vgpu_obs_epoch(struct vgpu_sched *s)
+{
+	struct vgpu_obs *o = &s->vdev->obs;
+	bool on = trace_vgpu_warp_start_enabled() ||
+		  trace_vgpu_mutex_arbitrate_enabled();
+
+	lockdep_assert_held(&s->lock);
+	if (on != o->verbose) {
+		o->verbose = on;
+		vgpu_gpu_set_verbose(s->gpu, on);
+	}
 }
 
 /**

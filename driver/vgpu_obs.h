@@ -88,6 +88,8 @@ struct vgpu_obs_ref {
  * @ev_sent: netlink events multicast (sched)
  * @ev_dropped: netlink events dropped over the budget or for lack of
  *	memory (sched)
+ * @verbose: the core passes warp-level events (a warp-level tracepoint
+ *	is enabled, vgpu_obs_epoch()) (sched)
  * @last: the kernel of the previous lookup, a cache (sched)
  * @last_id: its id (sched)
  */
@@ -107,6 +109,7 @@ struct vgpu_obs {
 	u64 ev_seq;
 	u64 ev_sent;
 	u64 ev_dropped;
+	bool verbose;
 	struct vgpu_kobj *last;
 	u32 last_id;
 };
@@ -138,6 +141,7 @@ void vgpu_obs_device_remove(struct vgpu_device *vdev);
 void vgpu_obs_device_fini(struct vgpu_device *vdev);
 bool vgpu_obs_should_fail(atomic_t *knob);
 bool vgpu_obs_hung(struct vgpu_sched *s);
+void vgpu_obs_epoch(struct vgpu_sched *s);
 void vgpu_obs_hang(struct vgpu_sched *s, struct vgpu_kobj *ko);
 
 int vgpu_debugfs_init(void);

@@ -126,7 +126,8 @@ static bool vgpu_sched_busy_locked(struct vgpu_sched *s)
 	u32 i;
 
 	lockdep_assert_held(&s->lock);
-	if (vgpu_gpu_idle(g))
+	/* only open queue kernels with nothing waiting: sleep (F14) */
+	if (vgpu_gpu_idle(g) || vgpu_gpu_quiescent(g))
 		return false;
 	if (!g->gated)
 		return true;
@@ -157,15 +158,22 @@ static void vgpu_sched_retire_locked(struct vgpu_sched *s, struct vgpu_kobj *ko)
 	if (ko->linked)
 		s->nr_live--;
 	atomic_dec(&s->nr_unfinished);
-	if (ko->k.state == VGPU_KS_DONE)
+	if (ko->k.state == VGPU_KS_DONE) {
 		s->stats.completed++;
-	else
+	} else if (ko->k.state == VGPU_KS_FAILED) {
+		/* a LAUNCH in its tree went beyond a limit (F15) */
+		s->stats.failed++;
+		ko->error = ko->k.error;
+	} else {
 		s->stats.cancelled++;
+	}
 	atomic_inc(&ko->owner->nr_done);
 	/* pairs with vgpu_kobj_finished(): the state above is visible first */
 	smp_store_release(&ko->finished, true);
 	wake_up_all(&s->done_wq);
 }
+
+static void vgpu_sched_link_pushes_locked(struct vgpu_sched *s);
 
 /*
  * Hand the kernels SUBMIT queued to the core, in submission order: their
@@ -187,6 +195,9 @@ static void vgpu_sched_link_locked(struct vgpu_sched *s)
 		list_del_init(&ko->live_node);
 		ko->k.arrival += g->now;
 		ko->k.id = s->next_id++;
+		/* the core numbers child kernels from there on (F15) */
+		if (s->next_id == VGPU_GPU_CHILD_ID0)
+			s->next_id = 0;
 		ret = vgpu_gpu_submit(g, &ko->k);
 		/* vgpu_kobj_create() made every check of the core: cannot fail */
 		if (WARN_ON(ret)) {
@@ -199,7 +210,100 @@ static void vgpu_sched_link_locked(struct vgpu_sched *s)
 		list_add_tail(&ko->live_node, &s->live);
 		s->nr_live++;
 		s->stats.submitted++;
+		/* the dispatch at this boundary has not seen it yet */
+		s->dispatched = false;
 	}
+	vgpu_sched_link_pushes_locked(s);
+}
+
+/* The core is done with these push records (F14): free them. */
+static void vgpu_sched_push_reap_locked(struct vgpu_sched *s)
+{
+	struct vgpu_gpu_push *p;
+
+	lockdep_assert_held(&s->lock);
+	while ((p = vgpu_gpu_push_reap(s->gpu))) {
+		kfree(container_of(p, struct vgpu_qpush, p));
+		atomic_dec(&s->nr_pushes);
+	}
+}
+
+static void vgpu_sched_push_free(struct vgpu_sched *s, struct vgpu_qpush *qp)
+{
+	vgpu_kobj_put(qp->ko);
+	kfree(qp);
+	atomic_dec(&s->nr_pushes);
+}
+
+/*
+ * Hand the pushes QUEUE_PUSH queued to the core, after the kernels (a push
+ * names a kernel submitted before it), in push order (F14).  Their arrival
+ * cycle was fixed by the ioctl.
+ */
+static void vgpu_sched_link_pushes_locked(struct vgpu_sched *s)
+{
+	struct vgpu_qpush *qp, *tmp;
+	struct vgpu_kobj *ko;
+	LIST_HEAD(batch);
+
+	lockdep_assert_held(&s->lock);
+	spin_lock(&s->incoming_lock);
+	list_splice_init(&s->incoming_push, &batch);
+	spin_unlock(&s->incoming_lock);
+	list_for_each_entry_safe(qp, tmp, &batch, node) {
+		list_del_init(&qp->node);
+		ko = qp->ko;
+		ko->q_incoming -= qp->p.items;
+		/* the ioctl made the core's checks: only a finished kernel */
+		if (!ko->linked || ko->finished ||
+		    WARN_ON_ONCE(vgpu_gpu_queue_push(s->gpu, &ko->k, &qp->p))) {
+			vgpu_sched_push_free(s, qp);
+			continue;
+		}
+		/* the core's record lives until its kernel finishes at most */
+		qp->ko = NULL;
+		vgpu_kobj_put(ko);
+		/* items arriving now join at this boundary, as in vgpu-sim */
+		s->dispatched = false;
+	}
+}
+
+/* Drop the pushes of @ko not yet handed to the core (F14). */
+static void vgpu_sched_push_purge_locked(struct vgpu_sched *s,
+					 struct vgpu_kobj *ko)
+{
+	struct vgpu_qpush *qp, *tmp;
+	LIST_HEAD(drop);
+
+	if (!ko->q_incoming && !ko->q_closing)
+		return;
+	spin_lock(&s->incoming_lock);
+	list_for_each_entry_safe(qp, tmp, &s->incoming_push, node)
+		if (qp->ko == ko)
+			list_move_tail(&qp->node, &drop);
+	spin_unlock(&s->incoming_lock);
+	list_for_each_entry_safe(qp, tmp, &drop, node) {
+		list_del(&qp->node);
+		ko->q_incoming -= qp->p.items;
+		vgpu_sched_push_free(s, qp);
+	}
+}
+
+/**
+ * vgpu_sched_push_locked() - queue a QUEUE_PUSH for the core (F14)
+ * @s: the scheduler, locked
+ * @qp: the push, its arrival cycle set, holding a reference on its kernel
+ *
+ * Like SUBMIT, the push goes on a queue the controller empties into the
+ * core before its next dispatch, after the kernels SUBMIT queued.
+ */
+void vgpu_sched_push_locked(struct vgpu_sched *s, struct vgpu_qpush *qp)
+{
+	lockdep_assert_held(&s->lock);
+	spin_lock(&s->incoming_lock);
+	list_add_tail(&qp->node, &s->incoming_push);
+	spin_unlock(&s->incoming_lock);
+	wake_up(&s->ctl_wq);
 }
 
 /**
@@ -214,8 +318,10 @@ void vgpu_sched_cancel_locked(struct vgpu_sched *s, struct vgpu_kobj *ko,
 	lockdep_assert_held(&s->lock);
 	if (ko->finished)
 		return;
+	vgpu_sched_push_purge_locked(s, ko);
 	if (ko->linked) {
 		vgpu_gpu_cancel(s->gpu, &ko->k);
+		vgpu_sched_push_reap_locked(s);
 	} else {
 		/* still queued by SUBMIT: it never reaches the core */
 		spin_lock(&s->incoming_lock);
@@ -233,6 +339,7 @@ static void vgpu_sched_reap_locked(struct vgpu_sched *s)
 	struct vgpu_gpu *g = s->gpu;
 	struct vgpu_kobj *ko, *tmp;
 
+	vgpu_sched_push_reap_locked(s);
 	list_for_each_entry_safe(ko, tmp, &s->live, live_node) {
 		if (vgpu_gpu_kernel_finished(&ko->k)) {
 			vgpu_sched_retire_locked(s, ko);
@@ -318,19 +425,22 @@ static void vgpu_sched_advance(struct vgpu_sched *s)
  * dispatch right after each advance collects that epoch's completions, so
  * waiters wake one epoch earlier than if it waited for the next round.
  */
-static void vgpu_sched_epoch(struct vgpu_sched *s)
+static bool vgpu_sched_epoch_locked(struct vgpu_sched *s)
 {
 	struct vgpu_gpu *g = s->gpu;
-	u32 before = s->nr_live;
-	u64 now;
 
-	mutex_lock(&s->lock);
+	lockdep_assert_held(&s->lock);
 	vgpu_sched_link_locked(s);
-	s->work = vgpu_sched_busy_locked(s);
+	/*
+	 * A waiter running this epoch (vgpu_sched_help()) may have linked
+	 * the kernels the controller thread woke up for, and the thread, not
+	 * seeing them or s->work, gone back to sleep: wake it, or the clock
+	 * stops once the waiter stops helping.
+	 */
+	vgpu_sched_kick_locked(s);
 	if (!s->work) {
 		s->paced_idle = true;
-		mutex_unlock(&s->lock);
-		return;
+		return false;
 	}
 	if (s->paced_idle) {
 		/* the paced clock (F52) restarts from here after idle time */
@@ -338,12 +448,17 @@ static void vgpu_sched_epoch(struct vgpu_sched *s)
 		s->paced_start_cycle = g->now;
 		s->paced_idle = false;
 	}
-	/* this boundary has not seen a dispatch, or new kernels came in */
-	if (!s->dispatched || s->nr_live > before) {
+	/*
+	 * This boundary has not seen a dispatch, or kernels or pushes came
+	 * in since (perhaps while the gate was closed and the SMs empty, when
+	 * no epoch runs): dispatch at it before the SMs move on.
+	 */
+	if (!s->dispatched) {
 		vgpu_gpu_dispatch(g);
 		vgpu_sched_reap_locked(s);
 	}
 
+	vgpu_obs_epoch(s);
 	vgpu_sched_advance(s);
 	vgpu_gpu_dispatch(g);
 	s->dispatched = true;
@@ -353,11 +468,53 @@ static void vgpu_sched_epoch(struct vgpu_sched *s)
 	s->work = vgpu_sched_busy_locked(s);
 	if (!s->work)
 		s->paced_idle = true;
-	now = g->now;
+	return true;
+}
+
+/* One epoch of the controller thread. */
+static void vgpu_sched_epoch(struct vgpu_sched *s)
+{
+	bool ran;
+	u64 now;
+
+	mutex_lock(&s->lock);
+	ran = !s->stopped && vgpu_sched_epoch_locked(s);
+	now = s->gpu->now;
 	mutex_unlock(&s->lock);
 
-	if (s->opts.clock == VGPU_CLOCK_PACED)
+	if (ran && s->opts.clock == VGPU_CLOCK_PACED)
 		vgpu_sched_pace(s, now);
+}
+
+/**
+ * vgpu_sched_help() - run one epoch in the calling thread
+ * @s: the scheduler
+ *
+ * WAIT calls this instead of going to sleep while the kernels it waits for
+ * are unfinished.  With the free-running clock (F52) the waiter runs the
+ * epoch the controller thread would run next, which saves the two thread
+ * hand-offs (wake the controller, wake the waiter) a short kernel otherwise
+ * costs, the way busy polling saves an interrupt.  Nothing else changes:
+ * the core sees the same sequence of calls whichever thread makes them
+ * (F51), and the controller thread runs epochs as before.
+ *
+ * Return: true when an epoch ran; false when the caller should sleep
+ * instead (paced clock, the controller held by the debugfs hang knob,
+ * nothing to do, the device stopping, a signal or a reschedule pending).
+ */
+bool vgpu_sched_help(struct vgpu_sched *s)
+{
+	bool ran;
+
+	if (s->opts.clock != VGPU_CLOCK_FREE || vgpu_obs_hung(s) ||
+	    signal_pending(current) || need_resched())
+		return false;
+	/* the controller thread's epoch is short: wait for it, then run one */
+	if (mutex_lock_interruptible(&s->lock))
+		return false;
+	ran = !s->stopped && vgpu_sched_epoch_locked(s);
+	mutex_unlock(&s->lock);
+	return ran;
 }
 
 static int vgpu_sched_ctl_fn(void *arg)
@@ -367,7 +524,8 @@ static int vgpu_sched_ctl_fn(void *arg)
 	while (!kthread_should_stop()) {
 		/* the debugfs hang knob holds the controller (vgpu_obs.h) */
 		wait_event_idle(s->ctl_wq,
-				((READ_ONCE(s->work) || !list_empty(&s->incoming)) &&
+				((READ_ONCE(s->work) || !list_empty(&s->incoming) ||
+				  !list_empty(&s->incoming_push)) &&
 				 !vgpu_obs_hung(s)) || kthread_should_stop());
 		if (kthread_should_stop())
 			break;
@@ -480,6 +638,8 @@ int vgpu_sched_init(struct vgpu_sched *s, struct vgpu_device *vdev,
 	init_completion(&s->epoch_done);
 	INIT_LIST_HEAD(&s->live);
 	INIT_LIST_HEAD(&s->incoming);
+	INIT_LIST_HEAD(&s->incoming_push);
+	atomic_set(&s->nr_pushes, 0);
 	s->paced_idle = true;
 	spin_lock_init(&s->incoming_lock);
 	atomic_set(&s->nr_unfinished, 0);
@@ -561,6 +721,10 @@ err_params:
  */
 void vgpu_sched_stop(struct vgpu_sched *s)
 {
+	/* after the epoch in progress, if any, no thread starts another */
+	mutex_lock(&s->lock);
+	s->stopped = true;
+	mutex_unlock(&s->lock);
 	vgpu_sched_stop_threads(s);
 	wake_up_all(&s->done_wq);
 }
@@ -572,7 +736,8 @@ void vgpu_sched_stop(struct vgpu_sched *s)
 void vgpu_sched_fini(struct vgpu_sched *s)
 {
 	vgpu_sched_stop_threads(s);
-	WARN_ON(!list_empty(&s->live) || !list_empty(&s->incoming));
+	WARN_ON(!list_empty(&s->live) || !list_empty(&s->incoming) ||
+		!list_empty(&s->incoming_push) || atomic_read(&s->nr_pushes));
 	kfree(s->workers);
 	vgpu_gpu_fini(s->gpu);
 	bitmap_free(s->chan_ids);

@@ -101,6 +101,7 @@ struct vgpu_worker {
  * @cancelled: kernels cancelled (by CANCEL, channel destroy or close)
  * @hangs: kernels cancelled by their channel's hang timeout (F53)
  * @epochs: epochs run
+ * @failed: kernels that failed (a LAUNCH beyond a limit in their tree, F15)
  */
 struct vgpu_sched_stats {
 	u64 submitted;
@@ -108,6 +109,7 @@ struct vgpu_sched_stats {
 	u64 cancelled;
 	u64 hangs;
 	u64 epochs;
+	u64 failed;
 };
 
 /**
@@ -131,17 +133,25 @@ struct vgpu_sched_stats {
  * @nr_live: entries in @live; protected by @lock
  * @incoming: kernels SUBMIT queued for the controller to hand to the core
  *	(&vgpu_kobj.live_node); protected by @incoming_lock
- * @incoming_lock: protects @incoming; innermost lock
+ * @incoming_push: QUEUE_PUSHes for the controller to hand to the core
+ *	after the kernels of @incoming (&vgpu_qpush.node, F14); protected by
+ *	@incoming_lock
+ * @incoming_lock: protects @incoming and @incoming_push; innermost lock
+ * @nr_pushes: push records allocated (on their way or in the core), at
+ *	most &vgpu_limits.queued (-EAGAIN beyond)
  * @nr_unfinished: kernels submitted and not finished, queued ones included
  * @gate_holds: files holding the gate (F52); protected by @lock
  * @chan_ids: core channel numbers in use; protected by @lock
  * @next_id: kernel id for the next submission; protected by @lock
  * @stats: counters; protected by @lock
  * @work: something is queued or resident; written under @lock
- * @dispatched: the core has dispatched at the current boundary and the SMs
- *	have not moved since; protected by @lock
+ * @dispatched: the core has dispatched at the current boundary, the SMs
+ *	have not moved and no kernel or push was linked since; protected by
+ *	@lock
+ * @stopped: the device is being removed: no epoch runs any more;
+ *	protected by @lock
  * @paced_idle: the device was idle since the paced clock's origin was set;
- *	controller only
+ *	protected by @lock
  * @paced_start_ns: wall time of the paced clock's origin
  * @paced_start_cycle: virtual cycle of the paced clock's origin
  */
@@ -162,7 +172,9 @@ struct vgpu_sched {
 	struct list_head live;
 	u32 nr_live;
 	struct list_head incoming;
-	spinlock_t incoming_lock; /* protects @incoming */
+	struct list_head incoming_push;
+	spinlock_t incoming_lock; /* protects @incoming, @incoming_push */
+	atomic_t nr_pushes;
 	atomic_t nr_unfinished;
 	u32 gate_holds;
 	unsigned long *chan_ids;
@@ -170,6 +182,7 @@ struct vgpu_sched {
 	struct vgpu_sched_stats stats;
 	bool work;
 	bool dispatched;
+	bool stopped;
 	bool paced_idle;
 	u64 paced_start_ns;
 	u64 paced_start_cycle;
@@ -180,15 +193,27 @@ struct vgpu_sched {
  * @k: the core's descriptor; protected by &vgpu_sched.lock
  * @prog: the program, copied from userspace and validated
  * @match: LOOP/ENDLOOP links of @prog, filled by the core
+ * @tmpl: its child templates (F15), @k.n_tmpl entries with their programs
+ *	and links, or NULL; the core uses them until @k is finished
+ * @child_store: descriptors of its tree's children, @k.child_budget of
+ *	them (F15), or NULL
+ * @bytes: program bytes charged to the owner, the templates' included
  * @owner: the file it belongs to
  * @ch: its channel
  * @handle: handle in the owner's table, immutable
  * @user_data: as submitted, immutable
  * @timeout: hang timeout in virtual cycles (its channel's), immutable
- * @error: 0, -ECANCELED or -ETIMEDOUT; protected by &vgpu_sched.lock
+ * @error: 0, -ECANCELED, -ETIMEDOUT, or the core's error of a failed
+ *	kernel (-ELOOP, -EDQUOT, F15); protected by &vgpu_sched.lock
  * @finished: the core is done with @k; set under &vgpu_sched.lock, read
  *	locklessly by waiters
  * @linked: handed to the core; protected by &vgpu_sched.lock
+ * @q_incoming: (queue kernel, F14) items of its pushes on
+ *	&vgpu_sched.incoming_push; protected by &vgpu_sched.lock
+ * @q_last: arrival cycle of its latest push; protected by
+ *	&vgpu_sched.lock
+ * @q_closing: a push with VGPU_QUEUE_CLOSE was made; protected by
+ *	&vgpu_sched.lock
  * @live_node: link in &vgpu_sched.incoming, then in &vgpu_sched.live while
  *	unfinished
  * @ch_node: link in &vgpu_channel.kernels while the handle exists
@@ -198,6 +223,9 @@ struct vgpu_kobj {
 	struct vgpu_gpu_kernel k;
 	struct vgpu_insn *prog;
 	u16 *match;
+	struct vgpu_gpu_template *tmpl;
+	struct vgpu_gpu_kernel *child_store;
+	u64 bytes;
 	struct vgpu_file *owner;
 	struct vgpu_channel *ch;
 	u32 handle;
@@ -206,10 +234,29 @@ struct vgpu_kobj {
 	int error;
 	bool finished;
 	bool linked;
+	u32 q_incoming;
+	u64 q_last;
+	bool q_closing;
 	struct list_head live_node;
 	struct list_head ch_node;
 	struct kref ref;
 };
+
+/**
+ * struct vgpu_qpush - a QUEUE_PUSH on its way to the core (F14)
+ * @p: the core's record; the core owns it from vgpu_gpu_queue_push() until
+ *	vgpu_gpu_push_reap() returns it
+ * @ko: its kernel, a reference held while the push is on
+ *	&vgpu_sched.incoming_push
+ * @node: link in &vgpu_sched.incoming_push
+ */
+struct vgpu_qpush {
+	struct vgpu_gpu_push p;
+	struct vgpu_kobj *ko;
+	struct list_head node;
+};
+
+void vgpu_kobj_put(struct vgpu_kobj *ko);
 
 int vgpu_dispatch_policy_register(struct vgpu_policy *pol);
 void vgpu_dispatch_policy_unregister(struct vgpu_policy *pol);
@@ -219,11 +266,13 @@ void vgpu_sched_opts_default(struct vgpu_sched_opts *o,
 int vgpu_sched_init(struct vgpu_sched *s, struct vgpu_device *vdev,
 		    const struct vgpu_sched_opts *opts);
 void vgpu_sched_stop(struct vgpu_sched *s);
+bool vgpu_sched_help(struct vgpu_sched *s);
 void vgpu_sched_fini(struct vgpu_sched *s);
 
 int vgpu_sched_channel_add(struct vgpu_sched *s, u32 prio, u32 *core_ch);
 void vgpu_sched_channel_remove(struct vgpu_sched *s, u32 core_ch);
 int vgpu_sched_submit(struct vgpu_sched *s, struct vgpu_kobj **kobjs, u32 n);
+void vgpu_sched_push_locked(struct vgpu_sched *s, struct vgpu_qpush *qp);
 void vgpu_sched_cancel_locked(struct vgpu_sched *s, struct vgpu_kobj *ko,
 			      int error);
 int vgpu_sched_gate(struct vgpu_sched *s, bool hold, u64 *cycle);

@@ -54,6 +54,68 @@ VGPU_TRACE_EVENT(vgpu_block_complete);
 VGPU_TRACE_EVENT(vgpu_kernel_complete);
 VGPU_TRACE_EVENT(vgpu_mutex_arbitrate);
 VGPU_TRACE_EVENT(vgpu_hang);
+VGPU_TRACE_EVENT(vgpu_kernel_launch);
+VGPU_TRACE_EVENT(vgpu_kernel_fail);
+
+/* F17: SM @sm takes @kernel's state (it had @from's) for block @block. */
+TRACE_EVENT(vgpu_state_sync,
+	    TP_PROTO(u32 dev, u32 sm, u32 kernel, u32 block, u32 from,
+		     u64 cycle, u64 ready),
+	    TP_ARGS(dev, sm, kernel, block, from, cycle, ready),
+	    TP_STRUCT__entry(__field(u64, cycle)
+			     __field(u64, ready)
+			     __field(u32, dev)
+			     __field(u32, sm)
+			     __field(u32, kernel)
+			     __field(u32, block)
+			     __field(u32, from)),
+	    TP_fast_assign(__entry->cycle = cycle;
+			   __entry->ready = ready;
+			   __entry->dev = dev;
+			   __entry->sm = sm;
+			   __entry->kernel = kernel;
+			   __entry->block = block;
+			   __entry->from = from;),
+	    TP_printk("dev=%u sm=%u kernel=%u block=%u from=%u cycle=%llu ready=%llu",
+		      __entry->dev, __entry->sm, __entry->kernel,
+		      __entry->block, __entry->from, __entry->cycle,
+		      __entry->ready)
+);
+
+/*
+ * F14: @items work items of queue kernel @kernel arrived (@arg = 1: the
+ * push closed the queue), or block @block formed with @items (@arg: why,
+ * 0 full, 1 timeout, 2 close).
+ */
+DECLARE_EVENT_CLASS(vgpu_queue_class,
+		    TP_PROTO(u32 dev, u32 kernel, u32 block, u32 items, u32 arg,
+			     u64 cycle),
+		    TP_ARGS(dev, kernel, block, items, arg, cycle),
+		    TP_STRUCT__entry(__field(u64, cycle)
+				     __field(u32, dev)
+				     __field(u32, kernel)
+				     __field(u32, block)
+				     __field(u32, items)
+				     __field(u32, arg)),
+		    TP_fast_assign(__entry->cycle = cycle;
+				   __entry->dev = dev;
+				   __entry->kernel = kernel;
+				   __entry->block = block;
+				   __entry->items = items;
+				   __entry->arg = arg;),
+		    TP_printk("dev=%u kernel=%u block=%u items=%u arg=%u cycle=%llu",
+			      __entry->dev, __entry->kernel, __entry->block,
+			      __entry->items, __entry->arg, __entry->cycle)
+);
+
+DEFINE_EVENT(vgpu_queue_class, vgpu_queue_push,
+	     TP_PROTO(u32 dev, u32 kernel, u32 block, u32 items, u32 arg,
+		      u64 cycle),
+	     TP_ARGS(dev, kernel, block, items, arg, cycle));
+DEFINE_EVENT(vgpu_queue_class, vgpu_queue_block,
+	     TP_PROTO(u32 dev, u32 kernel, u32 block, u32 items, u32 arg,
+		      u64 cycle),
+	     TP_ARGS(dev, kernel, block, items, arg, cycle));
 
 #endif /* VGPU_TRACE_H */
 

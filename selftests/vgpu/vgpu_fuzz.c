@@ -8,7 +8,7 @@
  * and on /dev/vgpuID, a device instance that a churn process creates and
  * deletes (/sys/bus/vgpu/new_device, del_device) while calls are in flight.
  * The calls are: random command numbers (any type, number, direction and
- * size), the eight ioctls with random flags, pads, sizes and counts, argument
+ * size), the nine ioctls with random flags, pads, sizes and counts, argument
  * and inner pointers into unmapped memory, read-only pages and the kernel,
  * handles reused after close / destroy / release, random programs (mostly
  * invalid, some from a small generator of valid ones), gates taken and
@@ -40,8 +40,9 @@
 
 #include <linux/vgpu_dispatch.h>
 
-#define VGPU_FZ_NCMD		9	/* the eight ioctls + random numbers */
-#define VGPU_FZ_RANDOM		8
+#define VGPU_FZ_NCMD		10	/* the nine ioctls + random numbers */
+#define VGPU_FZ_OURS		9
+#define VGPU_FZ_RANDOM		9
 #define VGPU_FZ_NERR		134	/* errno values counted (0 = success) */
 #define VGPU_FZ_FDS		6	/* open files shared by a process */
 #define VGPU_FZ_HANDLES		64	/* remembered handles per kind */
@@ -51,13 +52,14 @@
 
 static const char *const vgpu_fz_names[VGPU_FZ_NCMD] = {
 	"GET_INFO", "CHANNEL_CREATE", "CHANNEL_DESTROY", "SUBMIT", "WAIT",
-	"QUERY", "CANCEL", "GATE", "random-cmd",
+	"QUERY", "CANCEL", "GATE", "QUEUE_PUSH", "random-cmd",
 };
 
-static const unsigned int vgpu_fz_cmds[8] = {
+static const unsigned int vgpu_fz_cmds[VGPU_FZ_OURS] = {
 	VGPU_IOCTL_GET_INFO, VGPU_IOCTL_CHANNEL_CREATE,
 	VGPU_IOCTL_CHANNEL_DESTROY, VGPU_IOCTL_SUBMIT, VGPU_IOCTL_WAIT,
 	VGPU_IOCTL_QUERY, VGPU_IOCTL_CANCEL, VGPU_IOCTL_GATE,
+	VGPU_IOCTL_QUEUE_PUSH,
 };
 
 /* Documented errnos per ioctl (Documentation/uapi.rst), besides the common
@@ -69,11 +71,12 @@ static const int vgpu_fz_extra[VGPU_FZ_NCMD][8] = {
 	[1] = { EPERM, ENOSPC, ENOMEM, 0 },
 	[2] = { ENOENT, 0 },
 	[3] = { EPERM, ENOENT, ENOSPC, EAGAIN, ENOMEM, 0 },
-	[4] = { ENOENT, ETIME, EINTR, 0 },
+	[4] = { ENOENT, ETIME, EINTR, ENOMEM, 0 },
 	[5] = { ENOENT, EBUSY, 0 },
 	[6] = { ENOENT, 0 },
 	[7] = { 0 },
-	[8] = { 0 },
+	[8] = { ENOENT, ENOSPC, EAGAIN, ENOMEM, 0 },
+	[9] = { 0 },
 };
 
 /* Counters shared by every process (MAP_SHARED), updated atomically. */
@@ -641,6 +644,68 @@ static void vgpu_fz_gate(struct vgpu_fz_thread *t, int fd)
 }
 
 /*
+ * F14: one queue kernel in a full-size (VGPU_SUBMIT_DESC_SIZE_VER1)
+ * descriptor, mostly valid, sometimes with its queue fields mutated or a
+ * grid, so that QUEUE_PUSH finds queue kernels among the handles.
+ */
+static void vgpu_fz_submit_queue(struct vgpu_fz_thread *t, int fd)
+{
+	struct vgpu_submit *sub = (void *)t->arg;
+	struct vgpu_submit_desc *d = (void *)(t->arg + VGPU_FZ_PAGE);
+	size_t size;
+	unsigned int cmd = vgpu_fz_cmd(t, 3, &size);
+
+	memset(d, 0, sizeof(*d));
+	d->channel = vgpu_fz_handle(t, t->p->chans);
+	d->flags = VGPU_KERNEL_QUEUE;
+	if (vgpu_fz_chance(t, 20))
+		d->flags |= VGPU_KERNEL_HEAD;
+	d->queue_n = 1 + vgpu_fz_below(t, 8);
+	d->queue_cap = 1 + vgpu_fz_below(t, 64);
+	d->queue_timeout = 1 + vgpu_fz_below(t, 5000);
+	d->threads = 32 * (1 + vgpu_fz_below(t, 4));
+	d->regs = 1 + vgpu_fz_below(t, 32);
+	d->program = (uintptr_t)t->p->ro_insn;
+	d->num_insns = 2;
+	if (vgpu_fz_chance(t, 10))
+		d->grid = 1 + vgpu_fz_below(t, 4);
+	if (vgpu_fz_chance(t, 15))
+		vgpu_fz_mutate(t, d, sizeof(*d));
+	memset(sub, 0, sizeof(*sub));
+	sub->count = 1;
+	sub->desc_size = sizeof(*d);
+	sub->descs = vgpu_fz_ptr(t, d, sizeof(*d), 1);
+	vgpu_fz_tail(t, sizeof(*sub), size);
+	if (!vgpu_fz_call(fd, cmd, vgpu_fz_argp(t, size), 3, 0,
+			  "submit queue") && sub->descs == (uintptr_t)d) {
+		vgpu_fz_add(&vgpu_fz_sh->valid_submits, 1);
+		vgpu_fz_add(&vgpu_fz_sh->kernels, 1);
+		vgpu_fz_remember(t, t->p->kerns, d->handle);
+	}
+}
+
+/* F14: items (sometimes a close) for a remembered or a random handle. */
+static void vgpu_fz_queue_push(struct vgpu_fz_thread *t, int fd)
+{
+	struct vgpu_queue_push *qp = (void *)t->arg;
+	size_t size;
+	unsigned int cmd = vgpu_fz_cmd(t, 8, &size);
+
+	memset(qp, 0, sizeof(*qp));
+	qp->handle = vgpu_fz_handle(t, t->p->kerns);
+	qp->items = vgpu_fz_chance(t, 80) ? vgpu_fz_below(t, 16) :
+		    (__u32)vgpu_fz_value(t);
+	if (vgpu_fz_chance(t, 15))
+		qp->flags = VGPU_QUEUE_CLOSE;
+	qp->arrival = vgpu_fz_chance(t, 80) ? vgpu_fz_below(t, 2000) :
+		      vgpu_fz_value(t);
+	if (vgpu_fz_chance(t, 10))
+		vgpu_fz_mutate(t, qp, sizeof(*qp));
+	vgpu_fz_tail(t, sizeof(*qp), size);
+	vgpu_fz_call(fd, cmd, vgpu_fz_argp(t, size), 8, 0, "queue_push");
+}
+
+/*
  * Drive one file to its limits: channels until ENOSPC, then batches of 64
  * one-block kernels until the file's handles (ENOSPC) or the device's queue
  * (EAGAIN) are full, so that the all-or-nothing rollback of SUBMIT runs.
@@ -707,7 +772,7 @@ static void vgpu_fz_random_cmd(struct vgpu_fz_thread *t, int fd)
 	if (vgpu_fz_vfs_type(type))
 		return;
 	cmd = _IOC(dir, type, nr, size);
-	if (type == VGPU_IOCTL_BASE && nr < 8 &&
+	if (type == VGPU_IOCTL_BASE && nr < VGPU_FZ_OURS &&
 	    dir == _IOC_DIR(vgpu_fz_cmds[nr])) {
 		/* one of ours after all: its own errors apply */
 		which = nr;
@@ -786,8 +851,12 @@ static void *vgpu_fz_thread_fn(void *arg)
 			vgpu_fz_wait(t, fd);
 		else if (op < 860)
 			vgpu_fz_query(t, fd);
-		else if (op < 940)
+		else if (op < 920)
 			vgpu_fz_cancel(t, fd);
+		else if (op < 935)
+			vgpu_fz_submit_queue(t, fd);
+		else if (op < 965)
+			vgpu_fz_queue_push(t, fd);
 		else
 			vgpu_fz_gate(t, fd);
 	}

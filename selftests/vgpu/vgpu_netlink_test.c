@@ -34,7 +34,7 @@ struct reply {
 	__u64 prio[4][NS + 1];
 	__u64 ch[NS + 1];
 	int nch, nsm;
-	__u64 sm_blocks_done;
+	__u64 sm_blocks_done, sm_syncs;
 	/* events */
 	int nev;
 	__u32 ev_type[256], ev_kernel[256];
@@ -94,6 +94,7 @@ static int valid_cb(struct nl_msg *msg, void *arg)
 			parse_nest(a, tmp);
 			r->nsm++;
 			r->sm_blocks_done += tmp[VGPU_A_STATS_BLOCKS_DONE];
+			r->sm_syncs += tmp[VGPU_A_STATS_SYNCS];
 			break;
 		case VGPU_A_CHANNEL_STATS:
 			parse_nest(a, r->ch);
@@ -417,6 +418,52 @@ TEST_F(nl, config_set)
 	}
 }
 
+/*
+ * F17 through netlink: CONFIG_SET's state-sync cost shows in DEV_GET; a
+ * kernel on the fresh device syncs every SM its blocks land on (none held
+ * a kernel's state), counted by STATS_GET per device and per SM alike;
+ * with the cost back at 0 nothing more is counted; a cost above
+ * VGPU_MAX_LATENCY (255) is -ERANGE and changes nothing.
+ */
+TEST_F(nl, config_set_sync_cost)
+{
+	struct reply *r = &self->r;
+	struct nl_msg *m;
+	__u64 syncs;
+	__u32 h;
+
+	ASSERT_EQ(0, transact(self->sk, req(self->fam, VGPU_CMD_DEV_GET, 0, DEV), r));
+	EXPECT_EQ(0, r->a[VGPU_A_SYNC_COST]);
+	m = config(self->fam, DEV);
+	nla_put_u32(m, VGPU_A_SYNC_COST, 100);
+	ASSERT_EQ(0, transact(self->sk, m, r));
+	ASSERT_EQ(0, transact(self->sk, req(self->fam, VGPU_CMD_DEV_GET, 0, DEV), r));
+	EXPECT_EQ(100, r->a[VGPU_A_SYNC_COST]);
+	m = config(self->fam, DEV);
+	nla_put_u32(m, VGPU_A_SYNC_COST, 256);
+	EXPECT_EQ(ERANGE, transact(self->sk, m, r));
+	ASSERT_EQ(0, transact(self->sk, req(self->fam, VGPU_CMD_DEV_GET, 0, DEV), r));
+	EXPECT_EQ(100, r->a[VGPU_A_SYNC_COST]);
+
+	ASSERT_NE(~0U, h = submit(self->fd, self->ch, 2));
+	ASSERT_EQ(0, vgpu_test_wait(self->fd, &h, 1, 0, VGPU_WAIT_FOREVER, NULL));
+	ASSERT_EQ(0, transact(self->sk, req(self->fam, VGPU_CMD_STATS_GET, 0,
+					    DEV), r));
+	syncs = r->st[VGPU_A_STATS_SYNCS];
+	EXPECT_LE(1, syncs);
+	EXPECT_GE(2, syncs);
+	EXPECT_EQ(syncs, r->sm_syncs);
+
+	m = config(self->fam, DEV);
+	nla_put_u32(m, VGPU_A_SYNC_COST, 0);
+	ASSERT_EQ(0, transact(self->sk, m, r));
+	ASSERT_NE(~0U, h = submit(self->fd, self->ch, 2));
+	ASSERT_EQ(0, vgpu_test_wait(self->fd, &h, 1, 0, VGPU_WAIT_FOREVER, NULL));
+	ASSERT_EQ(0, transact(self->sk, req(self->fam, VGPU_CMD_STATS_GET, 0,
+					    DEV), r));
+	EXPECT_EQ(syncs, r->st[VGPU_A_STATS_SYNCS]);
+}
+
 TEST_F(nl, config_set_unprivileged)
 {
 	pid_t pid = fork();
@@ -521,6 +568,72 @@ TEST_F(nl, events)
 					    DEV), r));
 	EXPECT_EQ(sent0 + 8, r->st[VGPU_A_STATS_EVENTS_SENT]);
 	EXPECT_EQ(0, r->st[VGPU_A_STATS_EVENTS_DROPPED]);
+	nl_socket_free(ev);
+}
+
+/*
+ * PREEMPT events: with "switch" preemption set through CONFIG_SET, a
+ * high-priority kernel arriving while long low-priority blocks fill every
+ * SM switches some of them out; each switch is one PREEMPT event naming the
+ * preempted kernel, between the high kernel's SUBMIT and COMPLETE, and
+ * STATS_GET counts them.
+ */
+TEST_F(nl, events_preempt)
+{
+	struct reply *r = &self->r, ev_r;
+	struct vgpu_submit_desc d;
+	__u32 chh = 0, lo, hi;
+	struct nl_sock *ev;
+	struct nl_msg *m;
+	int i, sub = -1, pre = -1, comp = -1, npre = 0;
+
+	m = config(self->fam, DEV);
+	nla_put_u32(m, VGPU_A_PREEMPT, VGPU_PREEMPT_MODE_SWITCH);
+	ASSERT_EQ(0, transact(self->sk, m, r));
+	ASSERT_EQ(0, vgpu_test_channel(self->fd, 0, 0, &chh));
+	ev = ev_open();
+	ASSERT_NE(NULL, ev);
+
+	ASSERT_EQ(0, vgpu_test_gate(self->fd, VGPU_GATE_CLOSE, NULL));
+	/* 1024-thread blocks: 2 per SM fill the warp slots of all 4 SMs */
+	VGPU_DESC(&d, self->ch, vgpu_prog_long);
+	d.grid = 8;
+	d.threads = 1024;
+	ASSERT_EQ(0, vgpu_test_submit(self->fd, &d, 1));
+	lo = d.handle;
+	VGPU_DESC(&d, chh, vgpu_prog_alu);
+	d.arrival = 1000;
+	ASSERT_EQ(0, vgpu_test_submit(self->fd, &d, 1));
+	hi = d.handle;
+	ASSERT_EQ(0, vgpu_test_gate(self->fd, VGPU_GATE_OPEN, NULL));
+	ASSERT_EQ(0, vgpu_test_wait(self->fd, &hi, 1, 0, VGPU_WAIT_FOREVER,
+				    NULL));
+	ASSERT_EQ(0, vgpu_test_wait(self->fd, &lo, 1, 0, VGPU_WAIT_FOREVER,
+				    NULL));
+	memset(&ev_r, 0, sizeof(ev_r));
+	drain(ev, &ev_r);
+	/* kernel ids on the fresh device: 0 low, 1 high */
+	for (i = 0; i < ev_r.nev; i++) {
+		if (ev_r.ev_kernel[i] == 1 &&
+		    ev_r.ev_type[i] == VGPU_EVENT_SUBMIT)
+			sub = i;
+		if (ev_r.ev_kernel[i] == 1 &&
+		    ev_r.ev_type[i] == VGPU_EVENT_COMPLETE)
+			comp = i;
+		if (ev_r.ev_type[i] == VGPU_EVENT_PREEMPT) {
+			EXPECT_EQ(0, ev_r.ev_kernel[i]);
+			if (pre < 0)
+				pre = i;
+			npre++;
+		}
+	}
+	ASSERT_LE(0, sub);
+	ASSERT_LE(0, pre);
+	EXPECT_LT(sub, pre);
+	EXPECT_LT(pre, comp);
+	ASSERT_EQ(0, transact(self->sk, req(self->fam, VGPU_CMD_STATS_GET, 0,
+					    DEV), r));
+	EXPECT_EQ(npre, r->st[VGPU_A_STATS_PREEMPTIONS]);
 	nl_socket_free(ev);
 }
 

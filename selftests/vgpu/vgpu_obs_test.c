@@ -173,7 +173,8 @@ TEST_F(obs, views_after_gated_batch)
 	/* kernel table (F12): ids 0..3 in submission order */
 	ASSERT_LT(0, slurp(DBG "kernels"));
 	EXPECT_NE(NULL, strstr(vgpu_buf, "# 4 kernels at cycle"));
-	EXPECT_EQ(1, lines_with(vgpu_buf, "0 0 2 2 draining 1 1 1 1 0 0 - 0 0 0\n"))
+	EXPECT_EQ(1, lines_with(vgpu_buf,
+				"0 0 2 2 draining 1 1 1 1 0 0 - 0 0 0 - 0 0 0 0 -\n"))
 		TH_LOG("%s", vgpu_buf);
 	EXPECT_EQ(1, lines_with(vgpu_buf, "1 0 2 2 active 2 2 0 0 0 0 0 "));
 	EXPECT_EQ(1, lines_with(vgpu_buf, "2 0 2 2 queued 2 2 0 0 0 0 - "));
@@ -188,12 +189,12 @@ TEST_F(obs, views_after_gated_batch)
 	ASSERT_LT(0, slurp(DBG "sm"));
 	EXPECT_EQ(1, lines_with(vgpu_buf, "0 2 "));
 	EXPECT_EQ(1, lines_with(vgpu_buf, "1 - "));
-	EXPECT_NE(NULL, strstr(vgpu_buf, " 60 1/32 0/32 1304 60,60,60,60 |"))
+	EXPECT_NE(NULL, strstr(vgpu_buf, " 60 1/32 0/32 1304 60,60,60,60 0 0 0 |"))
 		TH_LOG("%s", vgpu_buf);
 
 	/* block table of SM 0: 4 warps, one per sub-partition, at unit 0 */
 	ASSERT_LT(0, slurp(DBG "blocks/sm0"));
-	EXPECT_EQ(1, lines_with(vgpu_buf, "0 0 0 2 block 4 0 4 0 0 | 0:0 1:0 2:0 3:0\n"))
+	EXPECT_EQ(1, lines_with(vgpu_buf, "0 0 0 2 block 4 0 4 0 0 0 0 | 0:0 1:0 2:0 3:0\n"))
 		TH_LOG("%s", vgpu_buf);
 	ASSERT_LT(0, slurp(DBG "blocks/sm1"));
 	EXPECT_EQ(2, lines_with(vgpu_buf, "#"));
@@ -471,6 +472,98 @@ TEST_F(obs, tracepoints)
 			      "vgpu_kernel_complete: dev=7 kernel=0 "));
 	EXPECT_EQ(-1, find_ev(lines, n, d1 + 1,
 			      "vgpu_block_dispatch: dev=7 kernel=0 block=1 "));
+}
+
+/* Four warps taking turns on mutex 0: the arbiter grants it (F35). */
+static const struct vgpu_insn vgpu_prog_lock[] = {
+	{ .op = VGPU_OP_LOOP, .imm = VGPU_LOOP_IMM(8, 0) },
+	{ .op = VGPU_OP_LOCK, .a = 0 },
+	{ .op = VGPU_OP_ALU },
+	{ .op = VGPU_OP_ALU },
+	{ .op = VGPU_OP_UNLOCK, .a = 0 },
+	{ .op = VGPU_OP_ENDLOOP },
+	{ .op = VGPU_OP_EXIT },
+};
+
+/*
+ * The warp-level and preemption tracepoints: on a "switch" device a
+ * high-priority kernel arriving while long low-priority blocks fill every
+ * SM preempts them (vgpu_preempt names the preempted kernel); then every
+ * warp of a four-warp block has its vgpu_warp_start, and the contended
+ * mutex gives vgpu_mutex_arbitrate events (the core passes warp-level
+ * events only while such a tracepoint is enabled).
+ */
+TEST(tracepoints_preempt_warps_mutex)
+{
+	int n = 0, i, fd, sub_hi, pre, done_hi, w[4], arb;
+	char *lines[4096], *p, *save = NULL, want[96];
+	struct vgpu_submit_desc d;
+	__u32 chl = 0, chh = 0, lo, hi, lk;
+
+	if (access(TR "events/vgpu/enable", W_OK))
+		SKIP(return, "no tracefs");
+	put("/sys/bus/vgpu/del_device", "7");
+	ASSERT_EQ(0, put("/sys/bus/vgpu/new_device", "7 small preempt=switch"));
+	fd = vgpu_test_open(DEV);
+	ASSERT_LE(0, fd);
+	ASSERT_EQ(0, vgpu_test_channel(fd, 3, 0, &chl));
+	ASSERT_EQ(0, vgpu_test_channel(fd, 0, 0, &chh));
+
+	ASSERT_EQ(0, put(TR "events/vgpu/filter", "dev == 7"));
+	i = open(TR "trace", O_WRONLY | O_TRUNC);
+	ASSERT_LE(0, i);
+	close(i);
+	ASSERT_EQ(0, put(TR "events/vgpu/enable", "1"));
+
+	ASSERT_EQ(0, vgpu_test_gate(fd, VGPU_GATE_CLOSE, NULL));
+	/* 1024-thread blocks: 2 per SM fill the warp slots of all 4 SMs */
+	VGPU_DESC(&d, chl, vgpu_prog_long);
+	d.grid = 256;
+	d.threads = 1024;
+	ASSERT_EQ(0, vgpu_test_submit(fd, &d, 1));
+	lo = d.handle;
+	VGPU_DESC(&d, chh, vgpu_prog_alu);
+	d.arrival = 1000;
+	ASSERT_EQ(0, vgpu_test_submit(fd, &d, 1));
+	hi = d.handle;
+	ASSERT_EQ(0, vgpu_test_gate(fd, VGPU_GATE_OPEN, NULL));
+	ASSERT_EQ(0, vgpu_test_wait(fd, &hi, 1, 0, VGPU_WAIT_FOREVER, NULL));
+	ASSERT_EQ(0, vgpu_test_cancel(fd, lo));
+	lk = SUBMIT(fd, chl, vgpu_prog_lock, 1);
+	ASSERT_EQ(0, vgpu_test_wait(fd, &lk, 1, 0, VGPU_WAIT_FOREVER, NULL));
+
+	ASSERT_EQ(0, put(TR "events/vgpu/enable", "0"));
+	put(TR "events/vgpu/filter", "0");
+	close(fd);
+	put("/sys/bus/vgpu/del_device", "7");
+
+	ASSERT_LT(0, slurp(TR "trace"));
+	for (p = strtok_r(vgpu_buf, "\n", &save); p && n < 4096;
+	     p = strtok_r(NULL, "\n", &save))
+		if (strstr(p, ": vgpu_"))
+			lines[n++] = p;
+	/* kernel ids: 0 low, 1 high, 2 the mutex kernel */
+	sub_hi = find_ev(lines, n, 0, "vgpu_kernel_submit: dev=7 kernel=1 ");
+	pre = find_ev(lines, n, 0, "vgpu_preempt: dev=7 kernel=0 ");
+	done_hi = find_ev(lines, n, 0, "vgpu_kernel_complete: dev=7 kernel=1 ");
+	ASSERT_LE(0, sub_hi);
+	ASSERT_LE(0, pre);
+	EXPECT_LT(sub_hi, pre);
+	EXPECT_LT(pre, done_hi);
+	EXPECT_NE(NULL, strstr(lines[pre], " prio=3 "));
+	for (i = 0; i < 4; i++) {
+		snprintf(want, sizeof(want),
+			 "vgpu_warp_start: dev=7 kernel=2 block=0 warp=%d ", i);
+		w[i] = find_ev(lines, n, 0, want);
+		ASSERT_LE(0, w[i]);
+		/* exactly once */
+		EXPECT_EQ(-1, find_ev(lines, n, w[i] + 1, want));
+	}
+	arb = find_ev(lines, n, 0, "vgpu_mutex_arbitrate: dev=7 kernel=2 block=0 ");
+	ASSERT_LE(0, arb);
+	/* a grant goes to a waiting warp: never warp 0, which came first */
+	EXPECT_EQ(NULL, strstr(lines[arb], " warp=0 "));
+	EXPECT_LT(w[1], arb);
 }
 
 TEST_HARNESS_MAIN

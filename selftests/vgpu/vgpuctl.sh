@@ -22,7 +22,7 @@ has() { grep -q -e "$1" "$T/out"; }
 field() { sed -n "s/^$1=//p" "$2"; }
 
 echo "TAP version 13"
-echo "1..32"
+echo "1..33"
 
 vgpuctl --help > "$T/out" 2>&1
 check help has '^usage: vgpuctl'
@@ -48,7 +48,9 @@ check stats_text has '^dev 0: vgpu0$'
 vgpuctl config preempt switch windows 2048,1024 > "$T/out" 2>&1
 check config_set has '^  preempt       switch$'
 check config_windows has '^  windows       2048,1024$'
-vgpuctl config preempt warp windows 4096,2048,1024,512 > /dev/null 2>&1
+vgpuctl config sync-cost 40 > "$T/out" 2>&1
+check config_sync_cost has '^  sync-cost     40$'
+vgpuctl config preempt warp windows 4096,2048,1024,512 sync-cost 0 > /dev/null 2>&1
 vgpuctl config policy nope > "$T/out" 2>&1
 check config_bad_policy has "unknown policy 'nope'"
 if su -s /bin/sh nobody -c true 2> /dev/null; then

@@ -1,0 +1,669 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * vgpu_queue_test.c - queue kernels (SPEC F14), head insertion (F16) and
+ * the state sync cost (F17) through the uapi: QUEUE_PUSH and its arrival
+ * cycle, coalescing into full and partial blocks seen through QUERY,
+ * close, cancel, ENOSPC, every errno of the new descriptor fields and of
+ * QUEUE_PUSH with otherwise-valid input, a HEAD kernel overtaking kernels
+ * of its priority, the sync cost in QUERY's timestamps and debugfs.
+ *
+ * Each test uses its own device instance 13 (preset "small", 64-cycle
+ * epochs); the cycle counts are those vgpu-sim gives for the same
+ * scenario (a one-warp block of LOOP n / ALU is resident 5n + 1 cycles).
+ */
+#include <stdlib.h>
+
+#include "vgpu_test_util.h"
+#include "kselftest_harness.h"
+
+#define DEV	13
+#define DBG	"/sys/kernel/debug/vgpu/vgpu13/"
+
+#define I(o)		{ .op = VGPU_OP_##o }
+#define LOOPI(base, step, mod) \
+	{ .op = VGPU_OP_LOOP, .a = VGPU_LOOP_SEL_ITEMS, .b = (mod), \
+	  .imm = VGPU_LOOP_IMM(base, step) }
+#define LOOP(n)		{ .op = VGPU_OP_LOOP, .imm = VGPU_LOOP_IMM(n, 0) }
+
+/* LOOP 10*items: a block of n items is resident 50n + 1 cycles */
+static const struct vgpu_insn p_items[] = {
+	LOOPI(0, 10, 255), I(ALU), I(ENDLOOP), I(EXIT),
+};
+
+/* LOOP 100: 501 cycles */
+static const struct vgpu_insn p_501[] = {
+	LOOP(100), I(ALU), I(ENDLOOP), I(EXIT),
+};
+
+static char vgpu_buf[1 << 16];
+
+static int slurp(const char *path)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC), n = 0, r;
+
+	if (fd < 0)
+		return -errno;
+	while ((r = read(fd, vgpu_buf + n, sizeof(vgpu_buf) - 1 - n)) > 0)
+		n += r;
+	if (r < 0)
+		n = -errno;
+	close(fd);
+	if (n >= 0)
+		vgpu_buf[n] = '\0';
+	return n;
+}
+
+/* Value of a "key value" line of vgpu_buf, or -1. */
+static long long keyval(const char *key)
+{
+	size_t n = strlen(key);
+	const char *p = vgpu_buf;
+
+	while (p && *p) {
+		if (!strncmp(p, key, n) && p[n] == ' ')
+			return strtoll(p + n + 1, NULL, 0);
+		p = strchr(p, '\n');
+		if (p)
+			p++;
+	}
+	return -1;
+}
+
+/* A queue kernel of one-warp blocks running @p. */
+#define QDESC(d, ch, p, n, cap, tmo) do {			\
+	VGPU_DESC(d, ch, p);					\
+	(d)->flags = VGPU_KERNEL_QUEUE;				\
+	(d)->grid = 0;						\
+	(d)->threads = 32;					\
+	(d)->queue_n = (n);					\
+	(d)->queue_cap = (cap);					\
+	(d)->queue_timeout = (tmo);				\
+} while (0)
+
+/* QUEUE_PUSH; 0 and *cycle, or the errno. */
+static int push(int fd, __u32 h, __u32 items, __u32 flags, __u64 arrival,
+		__u64 *cycle)
+{
+	struct vgpu_queue_push p;
+
+	memset(&p, 0, sizeof(p));
+	p.handle = h;
+	p.items = items;
+	p.flags = flags;
+	p.arrival = arrival;
+	if (ioctl(fd, VGPU_IOCTL_QUEUE_PUSH, &p))
+		return errno;
+	if (cycle)
+		*cycle = p.cycle;
+	return 0;
+}
+
+static int push_raw(int fd, struct vgpu_queue_push *p)
+{
+	return ioctl(fd, VGPU_IOCTL_QUEUE_PUSH, p) ? errno : 0;
+}
+
+static int new_device(const char *opts)
+{
+	char line[64];
+
+	snprintf(line, sizeof(line), "%d", DEV);
+	vgpu_test_sysfs("/sys/bus/vgpu/del_device", line);
+	snprintf(line, sizeof(line), "%d small%s", DEV, opts);
+	return vgpu_test_sysfs("/sys/bus/vgpu/new_device", line);
+}
+
+FIXTURE(q) {
+	int fd;
+	__u32 ch;
+};
+
+FIXTURE_SETUP(q)
+{
+	ASSERT_EQ(0, new_device(""));
+	self->fd = vgpu_test_open(DEV);
+	ASSERT_LE(0, self->fd);
+	ASSERT_EQ(0, vgpu_test_channel(self->fd, 2, 0, &self->ch));
+}
+
+FIXTURE_TEARDOWN(q)
+{
+	char line[8];
+
+	close(self->fd);
+	snprintf(line, sizeof(line), "%d", DEV);
+	vgpu_test_sysfs("/sys/bus/vgpu/del_device", line);
+}
+
+TEST_F(q, capabilities)
+{
+	struct vgpu_info info = vgpu_test_info(self->fd);
+
+	EXPECT_EQ(VGPU_CAP_QUEUE, info.caps & VGPU_CAP_QUEUE);
+	EXPECT_EQ(VGPU_CAP_HEAD, info.caps & VGPU_CAP_HEAD);
+}
+
+/*
+ * F14: 10 items, 4 per block, timeout 200, closed at 300: two full blocks
+ * at the first boundary (LOOP 40: 201 cycles), the 2 left over at 256
+ * (LOOP 20: 101 cycles): done at 357.  QUEUE_PUSH reports the arrival.
+ */
+TEST_F(q, full_blocks_then_partial_after_timeout)
+{
+	struct vgpu_kernel_query kq;
+	struct vgpu_submit_desc d;
+	__u64 t0, c;
+
+	QDESC(&d, self->ch, p_items, 4, 64, 200);
+	ASSERT_EQ(0, vgpu_test_gate(self->fd, VGPU_GATE_CLOSE, &t0));
+	ASSERT_EQ(0, vgpu_test_submit(self->fd, &d, 1));
+	ASSERT_EQ(0, push(self->fd, d.handle, 10, 0, 0, &c));
+	EXPECT_EQ(t0, c);
+	ASSERT_EQ(0, push(self->fd, d.handle, 0, VGPU_QUEUE_CLOSE, 300, &c));
+	EXPECT_EQ(t0 + 300, c);
+	ASSERT_EQ(0, vgpu_test_gate(self->fd, VGPU_GATE_OPEN, NULL));
+	ASSERT_EQ(0, vgpu_test_wait(self->fd, &d.handle, 1, 0,
+				    VGPU_WAIT_FOREVER, NULL));
+	ASSERT_EQ(0, vgpu_test_query(self->fd, d.handle, 0, &kq));
+	EXPECT_EQ(VGPU_KSTATE_DONE, kq.state);
+	EXPECT_EQ(t0, kq.t_submit);
+	EXPECT_EQ(t0, kq.t_dispatch);
+	EXPECT_EQ(t0, kq.t_start);
+	EXPECT_EQ(357, kq.t_complete - t0);
+	EXPECT_EQ(3, kq.blocks_done);
+	ASSERT_LT(0, slurp(DBG "stats"));
+	EXPECT_EQ(10, keyval("queue_items"));
+	EXPECT_EQ(3, keyval("queue_blocks"));
+	EXPECT_EQ(1, keyval("queue_partial"));
+	EXPECT_EQ(1, keyval("completed"));
+}
+
+/*
+ * F14: a close drains at once (3 items, timeout far away, close at 100:
+ * the block of 3 launches at 128 and ends at 128 + 151); a queue closed
+ * without items completes at its close without starting.
+ */
+TEST_F(q, close_drains_and_empty_close)
+{
+	struct vgpu_submit_desc d[2];
+	struct vgpu_kernel_query kq;
+	__u64 t0;
+
+	QDESC(&d[0], self->ch, p_items, 4, 64, 100000);
+	QDESC(&d[1], self->ch, p_items, 1, 1, 5);
+	d[1].channel = self->ch;
+	ASSERT_EQ(0, vgpu_test_gate(self->fd, VGPU_GATE_CLOSE, &t0));
+	ASSERT_EQ(0, vgpu_test_submit(self->fd, d, 2));
+	ASSERT_EQ(0, push(self->fd, d[0].handle, 3, 0, 0, NULL));
+	ASSERT_EQ(0, push(self->fd, d[0].handle, 0, VGPU_QUEUE_CLOSE, 100,
+			  NULL));
+	ASSERT_EQ(0, push(self->fd, d[1].handle, 0, VGPU_QUEUE_CLOSE, 500,
+			  NULL));
+	ASSERT_EQ(0, vgpu_test_gate(self->fd, VGPU_GATE_OPEN, NULL));
+	ASSERT_EQ(0, vgpu_test_wait(self->fd, (__u32[]){ d[0].handle,
+					d[1].handle }, 2, VGPU_WAIT_ALL,
+				    VGPU_WAIT_FOREVER, NULL));
+	ASSERT_EQ(0, vgpu_test_query(self->fd, d[0].handle, 0, &kq));
+	EXPECT_EQ(VGPU_KSTATE_DONE, kq.state);
+	EXPECT_EQ(128, kq.t_dispatch - t0);
+	EXPECT_EQ(128 + 151, kq.t_complete - t0);
+	EXPECT_EQ(1, kq.blocks_done);
+	/* the second kernel of the channel waited for the first to drain */
+	ASSERT_EQ(0, vgpu_test_query(self->fd, d[1].handle, 0, &kq));
+	EXPECT_EQ(VGPU_KSTATE_DONE, kq.state);
+	EXPECT_EQ(VGPU_NO_CYCLE, kq.t_dispatch);
+	EXPECT_EQ(VGPU_NO_CYCLE, kq.t_start);
+	EXPECT_EQ(500, kq.t_complete - t0);
+	EXPECT_EQ(0, kq.blocks_done);
+	ASSERT_LT(0, slurp(DBG "stats"));
+	EXPECT_EQ(1, keyval("queue_partial"));
+	EXPECT_EQ(2, keyval("completed"));
+}
+
+/*
+ * F14: an open queue with nothing waiting leaves the device idle (the
+ * clock stops until the next push); CANCEL discards the items waiting and
+ * the pushes on their way.
+ */
+TEST_F(q, idle_open_queue_and_cancel)
+{
+	struct vgpu_kernel_query kq;
+	struct vgpu_submit_desc d;
+	struct vgpu_info info;
+	__u64 c1;
+	int i;
+
+	QDESC(&d, self->ch, p_items, 4, 64, 100);
+	ASSERT_EQ(0, vgpu_test_submit(self->fd, &d, 1));
+	ASSERT_EQ(0, push(self->fd, d.handle, 4, 0, 0, NULL));
+	for (i = 0; i < 20000; i++) {
+		ASSERT_EQ(0, vgpu_test_query(self->fd, d.handle, 0, &kq));
+		if (kq.blocks_done == 1)
+			break;
+		usleep(100);
+	}
+	ASSERT_EQ(1, kq.blocks_done);
+	EXPECT_EQ(VGPU_KSTATE_RUNNING, kq.state);
+	ASSERT_LT(0, slurp(DBG "kernels"));
+	EXPECT_NE(NULL, strstr(vgpu_buf, " 0/0/0/open\n"));
+	/* nothing can happen: no epoch runs, the clock stands still */
+	ASSERT_LT(0, slurp(DBG "stats"));
+	c1 = keyval("epochs");
+	info = vgpu_test_info(self->fd);
+	usleep(50000);
+	ASSERT_LT(0, slurp(DBG "stats"));
+	EXPECT_EQ(c1, keyval("epochs"));
+	EXPECT_EQ(info.cycle, vgpu_test_info(self->fd).cycle);
+
+	/* 3 items wait for their timeout, 5 more are on their way */
+	ASSERT_EQ(0, vgpu_test_gate(self->fd, VGPU_GATE_CLOSE, NULL));
+	ASSERT_EQ(0, push(self->fd, d.handle, 3, 0, 0, NULL));
+	ASSERT_EQ(0, push(self->fd, d.handle, 5, 0, 1ULL << 40, NULL));
+	ASSERT_EQ(0, vgpu_test_cancel(self->fd, d.handle));
+	ASSERT_EQ(0, vgpu_test_query(self->fd, d.handle, 0, &kq));
+	EXPECT_EQ(VGPU_KSTATE_CANCELLED, kq.state);
+	EXPECT_EQ(-ECANCELED, kq.error);
+	EXPECT_EQ(1, kq.blocks_done);
+	EXPECT_EQ(EINVAL, push(self->fd, d.handle, 1, 0, 0, NULL));
+	ASSERT_EQ(0, vgpu_test_gate(self->fd, VGPU_GATE_OPEN, NULL));
+	ASSERT_LT(0, slurp(DBG "stats"));
+	EXPECT_EQ(4, keyval("queue_items"));
+	EXPECT_EQ(1, keyval("queue_blocks"));
+	EXPECT_EQ(1, keyval("cancelled"));
+	ASSERT_LT(0, slurp(DBG "kernels"));
+	EXPECT_EQ(0, strncmp(vgpu_buf, "# 0 kernels", 11));
+}
+
+/* F14: queue_cap bounds the items waiting, pushes on their way included. */
+TEST_F(q, enospc)
+{
+	struct vgpu_submit_desc d;
+
+	QDESC(&d, self->ch, p_items, 4, 8, 100000);
+	ASSERT_EQ(0, vgpu_test_gate(self->fd, VGPU_GATE_CLOSE, NULL));
+	ASSERT_EQ(0, vgpu_test_submit(self->fd, &d, 1));
+	EXPECT_EQ(0, push(self->fd, d.handle, 5, 0, 0, NULL));
+	EXPECT_EQ(ENOSPC, push(self->fd, d.handle, 4, 0, 0, NULL));
+	EXPECT_EQ(0, push(self->fd, d.handle, 3, 0, 1000, NULL));
+	EXPECT_EQ(ENOSPC, push(self->fd, d.handle, 1, 0, 0, NULL));
+	/* the close itself always fits */
+	EXPECT_EQ(0, push(self->fd, d.handle, 0, VGPU_QUEUE_CLOSE, 0, NULL));
+	ASSERT_EQ(0, vgpu_test_gate(self->fd, VGPU_GATE_OPEN, NULL));
+	ASSERT_EQ(0, vgpu_test_wait(self->fd, &d.handle, 1, 0,
+				    VGPU_WAIT_FOREVER, NULL));
+}
+
+/* The arrival of a push never comes before the kernel's previous one. */
+TEST_F(q, arrival_in_push_order)
+{
+	struct vgpu_submit_desc d;
+	__u64 t0, c;
+
+	QDESC(&d, self->ch, p_items, 4, 64, 100);
+	ASSERT_EQ(0, vgpu_test_gate(self->fd, VGPU_GATE_CLOSE, &t0));
+	ASSERT_EQ(0, vgpu_test_submit(self->fd, &d, 1));
+	ASSERT_EQ(0, push(self->fd, d.handle, 1, 0, 700, &c));
+	EXPECT_EQ(t0 + 700, c);
+	ASSERT_EQ(0, push(self->fd, d.handle, 1, 0, 10, &c));
+	EXPECT_EQ(t0 + 700, c);
+	ASSERT_EQ(0, push(self->fd, d.handle, 1, VGPU_QUEUE_CLOSE, 900, &c));
+	EXPECT_EQ(t0 + 900, c);
+	ASSERT_EQ(0, vgpu_test_cancel(self->fd, d.handle));
+	ASSERT_EQ(0, vgpu_test_gate(self->fd, VGPU_GATE_OPEN, NULL));
+}
+
+/* Every errno of QUEUE_PUSH, each with otherwise-valid input. */
+TEST_F(q, push_errnos)
+{
+	struct vgpu_submit_desc d, g;
+	struct vgpu_queue_push p;
+	unsigned char big[40];
+	int other;
+	__u32 och;
+
+	QDESC(&d, self->ch, p_items, 4, 8, 100000);
+	VGPU_DESC(&g, self->ch, p_items);
+	ASSERT_EQ(0, vgpu_test_gate(self->fd, VGPU_GATE_CLOSE, NULL));
+	ASSERT_EQ(0, vgpu_test_submit(self->fd, &d, 1));
+	ASSERT_EQ(0, vgpu_test_submit(self->fd, &g, 1));
+
+	memset(&p, 0, sizeof(p));
+	p.handle = d.handle;
+	p.items = 1;
+	EXPECT_EQ(0, push_raw(self->fd, &p));
+	p.cycle = 0;
+	p.flags = 2;
+	EXPECT_EQ(EINVAL, push_raw(self->fd, &p));		/* flags */
+	p.flags = 0;
+	p.pad = 1;
+	EXPECT_EQ(EINVAL, push_raw(self->fd, &p));		/* pad */
+	p.pad = 0;
+	p.cycle = 5;
+	EXPECT_EQ(EINVAL, push_raw(self->fd, &p));		/* output */
+	p.cycle = 0;
+	p.arrival = VGPU_MAX_QUEUE_DELAY + 1;
+	EXPECT_EQ(EINVAL, push_raw(self->fd, &p));		/* arrival */
+	p.arrival = VGPU_MAX_QUEUE_DELAY;
+	EXPECT_EQ(0, push_raw(self->fd, &p));
+	p.arrival = 0;
+	p.cycle = 0;
+	p.items = 0;
+	EXPECT_EQ(EINVAL, push_raw(self->fd, &p));		/* no items */
+	p.items = 9;
+	EXPECT_EQ(EINVAL, push_raw(self->fd, &p));		/* > cap */
+	p.items = 1;
+	p.handle = g.handle;
+	EXPECT_EQ(EINVAL, push_raw(self->fd, &p));		/* grid */
+	p.handle = 0x7fffffff;
+	EXPECT_EQ(ENOENT, push_raw(self->fd, &p));		/* no such */
+	/* another file's kernel */
+	other = vgpu_test_open(DEV);
+	ASSERT_LE(0, other);
+	ASSERT_EQ(0, vgpu_test_channel(other, 2, 0, &och));
+	p.handle = d.handle;
+	EXPECT_EQ(ENOENT, push_raw(other, &p));
+	close(other);
+	/* sizes: shorter than VER0, longer with a non-zero unknown byte */
+	EXPECT_EQ(EINVAL, ioctl(self->fd, _IOC(_IOC_READ | _IOC_WRITE,
+		  VGPU_IOCTL_BASE, 0x08, 16), &p) ? errno : 0);
+	memset(big, 0, sizeof(big));
+	memcpy(big, &p, sizeof(p));
+	big[sizeof(big) - 1] = 1;
+	EXPECT_EQ(E2BIG, ioctl(self->fd, _IOC(_IOC_READ | _IOC_WRITE,
+		  VGPU_IOCTL_BASE, 0x08, sizeof(big)), big) ? errno : 0);
+	big[sizeof(big) - 1] = 0;
+	EXPECT_EQ(0, ioctl(self->fd, _IOC(_IOC_READ | _IOC_WRITE,
+		  VGPU_IOCTL_BASE, 0x08, sizeof(big)), big) ? errno : 0);
+	/* a VER0 caller: no arrival field, the items arrive at once */
+	p.cycle = 0;
+	EXPECT_EQ(0, ioctl(self->fd, _IOC(_IOC_READ | _IOC_WRITE,
+		  VGPU_IOCTL_BASE, 0x08, VGPU_QUEUE_PUSH_SIZE_VER0), &p) ?
+		  errno : 0);
+	/* closed: nothing more, not even a second close */
+	p.cycle = 0;
+	p.flags = VGPU_QUEUE_CLOSE;
+	EXPECT_EQ(0, push_raw(self->fd, &p));
+	p.cycle = 0;
+	EXPECT_EQ(EINVAL, push_raw(self->fd, &p));
+	p.flags = 0;
+	EXPECT_EQ(EINVAL, push_raw(self->fd, &p));
+	ASSERT_EQ(0, vgpu_test_cancel(self->fd, d.handle));
+	ASSERT_EQ(0, vgpu_test_gate(self->fd, VGPU_GATE_OPEN, NULL));
+	ASSERT_EQ(0, vgpu_test_wait(self->fd, &g.handle, 1, 0,
+				    VGPU_WAIT_FOREVER, NULL));
+	/* finished kernels take no push */
+	p.handle = d.handle;
+	EXPECT_EQ(EINVAL, push_raw(self->fd, &p));
+}
+
+/* Every errno of the new descriptor fields, each with valid input. */
+TEST_F(q, submit_errnos)
+{
+	struct vgpu_submit_desc d;
+	struct vgpu_submit sub;
+
+#define BAD(field, v) do {						\
+	QDESC(&d, self->ch, p_items, 4, 8, 100);			\
+	d.field = (v);							\
+	EXPECT_EQ(EINVAL, vgpu_test_submit(self->fd, &d, 1));		\
+} while (0)
+	BAD(grid, 1);				/* a queue kernel has no grid */
+	BAD(queue_n, 0);
+	BAD(queue_n, VGPU_MAX_COALESCE + 1);
+	BAD(queue_cap, 0);
+	BAD(queue_cap, VGPU_MAX_QUEUE_ITEMS + 1);
+	BAD(queue_timeout, 0);
+	BAD(queue_timeout, (1ULL << 32) + 1);
+	BAD(flags, VGPU_KERNEL_QUEUE | (1U << 6));	/* unknown flag */
+	BAD(pad3, 1);
+#undef BAD
+#define BAD(field, v) do {						\
+	VGPU_DESC(&d, self->ch, p_items);				\
+	d.field = (v);							\
+	EXPECT_EQ(EINVAL, vgpu_test_submit(self->fd, &d, 1));		\
+} while (0)
+	/* queue fields without VGPU_KERNEL_QUEUE, and no grid */
+	BAD(queue_n, 4);
+	BAD(queue_cap, 8);
+	BAD(queue_timeout, 100);
+	BAD(grid, 0);
+#undef BAD
+	/* a VER0 descriptor cannot describe a queue kernel */
+	QDESC(&d, self->ch, p_items, 4, 8, 100);
+	memset(&sub, 0, sizeof(sub));
+	sub.count = 1;
+	sub.desc_size = VGPU_SUBMIT_DESC_SIZE_VER0;
+	sub.descs = (uintptr_t)&d;
+	EXPECT_EQ(EINVAL, ioctl(self->fd, VGPU_IOCTL_SUBMIT, &sub) ? errno : 0);
+	/* the valid ones */
+	QDESC(&d, self->ch, p_items, VGPU_MAX_COALESCE, VGPU_MAX_QUEUE_ITEMS,
+	      1ULL << 32);
+	EXPECT_EQ(0, vgpu_test_submit(self->fd, &d, 1));
+	EXPECT_EQ(0, vgpu_test_cancel(self->fd, d.handle));
+	VGPU_DESC(&d, self->ch, p_items);
+	d.flags = VGPU_KERNEL_HEAD;
+	EXPECT_EQ(0, vgpu_test_submit(self->fd, &d, 1));
+	EXPECT_EQ(0, vgpu_test_wait(self->fd, &d.handle, 1, 0,
+				    VGPU_WAIT_FOREVER, NULL));
+}
+
+/*
+ * F16: a, b and h (HEAD), one block each of 100 KiB on SM 0 (one at a
+ * time, 501 cycles each), priority 2 on channels of their own: h runs
+ * first, then a and b in their order.  In one channel too: h goes ahead
+ * of the kernels of the channel that have not started.
+ */
+TEST_F(q, head_overtakes_its_priority)
+{
+	struct vgpu_submit_desc d[3];
+	struct vgpu_kernel_query kq;
+	__u32 ch[3], i, same;
+	__u64 aff = 1, t0;
+
+	for (same = 0; same < 2; same++) {
+		for (i = 0; i < 3; i++) {
+			if (same)
+				ch[i] = self->ch;
+			else
+				ASSERT_EQ(0, vgpu_test_channel(self->fd, 2, 0,
+							       &ch[i]));
+			VGPU_DESC(&d[i], ch[i], p_501);
+			d[i].threads = 32;
+			d[i].smem = 100 * 1024;
+			d[i].affinity = (uintptr_t)&aff;
+			d[i].affinity_bits = 64;
+		}
+		d[2].flags = VGPU_KERNEL_HEAD;
+		ASSERT_EQ(0, vgpu_test_gate(self->fd, VGPU_GATE_CLOSE, &t0));
+		ASSERT_EQ(0, vgpu_test_submit(self->fd, d, 3));
+		ASSERT_EQ(0, vgpu_test_gate(self->fd, VGPU_GATE_OPEN, NULL));
+		ASSERT_EQ(0, vgpu_test_wait(self->fd, (__u32[]){ d[0].handle,
+						d[1].handle, d[2].handle }, 3,
+					    VGPU_WAIT_ALL, VGPU_WAIT_FOREVER,
+					    NULL));
+		ASSERT_EQ(0, vgpu_test_query(self->fd, d[2].handle, 0, &kq));
+		EXPECT_EQ(0, kq.t_dispatch - t0);
+		ASSERT_EQ(0, vgpu_test_query(self->fd, d[0].handle, 0, &kq));
+		EXPECT_EQ(512, kq.t_dispatch - t0);
+		ASSERT_EQ(0, vgpu_test_query(self->fd, d[1].handle, 0, &kq));
+		EXPECT_EQ(1024, kq.t_dispatch - t0);
+	}
+}
+
+/*
+ * F17 on a device with sync_cost=100, SM 0 only: a's block starts 100
+ * cycles after its dispatch (the SM held no state), c's two sequential
+ * blocks sync once (the second is the same kernel again), b syncs again:
+ * three syncs on SM 0, seen in debugfs, and the starts in QUERY.
+ */
+TEST(sync_cost)
+{
+	struct vgpu_submit_desc d[3];
+	struct vgpu_kernel_query kq;
+	__u64 aff = 1, t0;
+	__u32 ch, i;
+	char line[8];
+	int fd;
+
+	ASSERT_EQ(EINVAL, new_device(" sync_cost=256"));
+	ASSERT_EQ(0, new_device(" sync_cost=100"));
+	fd = vgpu_test_open(DEV);
+	ASSERT_LE(0, fd);
+	ASSERT_EQ(0, vgpu_test_channel(fd, 2, 0, &ch));
+	for (i = 0; i < 3; i++) {
+		VGPU_DESC(&d[i], ch, p_501);
+		d[i].threads = 32;
+		d[i].affinity = (uintptr_t)&aff;
+		d[i].affinity_bits = 64;
+	}
+	d[1].grid = 2;
+	d[1].flags = VGPU_KERNEL_SEQUENTIAL;
+	d[1].arrival = 1000;
+	d[2].arrival = 3000;
+	ASSERT_EQ(0, vgpu_test_gate(fd, VGPU_GATE_CLOSE, &t0));
+	ASSERT_EQ(0, vgpu_test_submit(fd, d, 3));
+	ASSERT_EQ(0, vgpu_test_gate(fd, VGPU_GATE_OPEN, NULL));
+	ASSERT_EQ(0, vgpu_test_wait(fd, (__u32[]){ d[0].handle, d[1].handle,
+				    d[2].handle }, 3, VGPU_WAIT_ALL,
+				    VGPU_WAIT_FOREVER, NULL));
+	ASSERT_EQ(0, vgpu_test_query(fd, d[0].handle, 0, &kq));
+	EXPECT_EQ(100, kq.t_start - kq.t_dispatch);
+	EXPECT_EQ(601, kq.t_complete - t0);
+	ASSERT_EQ(0, vgpu_test_query(fd, d[1].handle, 0, &kq));
+	EXPECT_EQ(1024, kq.t_dispatch - t0);
+	EXPECT_EQ(1124, kq.t_start - t0);
+	/* the second block starts at its dispatch (1664): no sync */
+	EXPECT_EQ(1664 + 501, kq.t_complete - t0);
+	ASSERT_EQ(0, vgpu_test_query(fd, d[2].handle, 0, &kq));
+	EXPECT_EQ(3108, kq.t_start - t0);
+	ASSERT_LT(0, slurp(DBG "stats"));
+	EXPECT_EQ(3, keyval("syncs"));
+	ASSERT_LT(0, slurp(DBG "config"));
+	EXPECT_EQ(100, keyval("sync_cost"));
+	/* the SM view: SM 0 holds b's state since 3008 + 100 */
+	ASSERT_LT(0, slurp(DBG "sm"));
+	{
+		char want[64];
+
+		snprintf(want, sizeof(want), " %u %llu 3 |", 2U,
+			 (unsigned long long)(t0 + 3108));
+		EXPECT_NE(NULL, strstr(vgpu_buf, want));
+	}
+	close(fd);
+	snprintf(line, sizeof(line), "%d", DEV);
+	vgpu_test_sysfs("/sys/bus/vgpu/del_device", line);
+}
+
+/* Line of vgpu_buf from @from on that contains @s, or NULL. */
+static const char *find_line(const char *from, const char *s)
+{
+	const char *p = strstr(from, s), *b;
+
+	if (!p)
+		return NULL;
+	for (b = p; b > vgpu_buf && b[-1] != '\n'; b--)
+		;
+	return b;
+}
+
+/* "key=" value on the line at @line, or -1. */
+static long long line_val(const char *line, const char *key)
+{
+	const char *e = strchr(line, '\n'), *p = strstr(line, key);
+
+	if (!p || (e && p > e))
+		return -1;
+	return strtoll(p + strlen(key), NULL, 0);
+}
+
+#define TR	"/sys/kernel/tracing/"
+
+/*
+ * The F14 and F17 tracepoints: the scenario of
+ * full_blocks_then_partial_after_timeout on a device with sync_cost=100.
+ * vgpu_queue_push for the 10 items (arg 0) at t0 and for the close (arg 1)
+ * at t0 + 300; vgpu_queue_block for two full blocks (arg 0) at t0 and the
+ * partial one of 2 items after the timeout (arg 1) at t0 + 256;
+ * vgpu_state_sync for block 0 on an SM that held no kernel, ready 100
+ * cycles later.
+ */
+TEST(tracepoints)
+{
+	struct vgpu_submit_desc d;
+	const char *l;
+	char want[96];
+	__u64 t0;
+	__u32 ch;
+	int fd;
+
+	if (access(TR "events/vgpu/enable", W_OK))
+		SKIP(return, "no tracefs");
+	ASSERT_EQ(0, new_device(" sync_cost=100"));
+	snprintf(want, sizeof(want), "dev == %d", DEV);
+	ASSERT_EQ(0, vgpu_test_sysfs(TR "events/vgpu/filter", want));
+	fd = open(TR "trace", O_WRONLY | O_TRUNC);	/* empties the buffer */
+	ASSERT_LE(0, fd);
+	close(fd);
+	fd = vgpu_test_open(DEV);
+	ASSERT_LE(0, fd);
+	ASSERT_EQ(0, vgpu_test_channel(fd, 2, 0, &ch));
+	ASSERT_EQ(0, vgpu_test_sysfs(TR "events/vgpu/vgpu_queue_push/enable", "1"));
+	ASSERT_EQ(0, vgpu_test_sysfs(TR "events/vgpu/vgpu_queue_block/enable", "1"));
+	ASSERT_EQ(0, vgpu_test_sysfs(TR "events/vgpu/vgpu_state_sync/enable", "1"));
+
+	QDESC(&d, ch, p_items, 4, 64, 200);
+	ASSERT_EQ(0, vgpu_test_gate(fd, VGPU_GATE_CLOSE, &t0));
+	ASSERT_EQ(0, vgpu_test_submit(fd, &d, 1));
+	ASSERT_EQ(0, push(fd, d.handle, 10, 0, 0, NULL));
+	ASSERT_EQ(0, push(fd, d.handle, 0, VGPU_QUEUE_CLOSE, 300, NULL));
+	ASSERT_EQ(0, vgpu_test_gate(fd, VGPU_GATE_OPEN, NULL));
+	ASSERT_EQ(0, vgpu_test_wait(fd, &d.handle, 1, 0, VGPU_WAIT_FOREVER,
+				    NULL));
+	vgpu_test_sysfs(TR "events/vgpu/enable", "0");
+	vgpu_test_sysfs(TR "events/vgpu/filter", "0");
+	close(fd);
+	ASSERT_LT(0, slurp(TR "trace"));
+
+	snprintf(want, sizeof(want), "vgpu_queue_push: dev=%d kernel=0 ", DEV);
+	l = find_line(vgpu_buf, want);
+	ASSERT_NE(NULL, l);
+	EXPECT_EQ(10, line_val(l, " items="));
+	EXPECT_EQ(0, line_val(l, " arg="));
+	EXPECT_EQ(t0, line_val(l, " cycle="));
+	l = find_line(strchr(l, '\n'), want);
+	ASSERT_NE(NULL, l);
+	EXPECT_EQ(0, line_val(l, " items="));
+	EXPECT_EQ(1, line_val(l, " arg="));
+	EXPECT_EQ(t0 + 300, line_val(l, " cycle="));
+
+	snprintf(want, sizeof(want), "vgpu_queue_block: dev=%d kernel=0 block=", DEV);
+	l = find_line(vgpu_buf, want);
+	ASSERT_NE(NULL, l);
+	EXPECT_EQ(4, line_val(l, " items="));
+	EXPECT_EQ(0, line_val(l, " arg="));
+	EXPECT_EQ(t0, line_val(l, " cycle="));
+	l = find_line(strchr(l, '\n'), want);
+	ASSERT_NE(NULL, l);
+	EXPECT_EQ(4, line_val(l, " items="));
+	EXPECT_EQ(0, line_val(l, " arg="));
+	l = find_line(strchr(l, '\n'), want);
+	ASSERT_NE(NULL, l);
+	EXPECT_EQ(2, line_val(l, " block="));
+	EXPECT_EQ(2, line_val(l, " items="));
+	EXPECT_EQ(1, line_val(l, " arg="));
+	EXPECT_EQ(t0 + 256, line_val(l, " cycle="));
+	EXPECT_EQ(NULL, find_line(strchr(l, '\n'), want));
+
+	snprintf(want, sizeof(want), "vgpu_state_sync: dev=%d ", DEV);
+	l = find_line(vgpu_buf, want);
+	ASSERT_NE(NULL, l);
+	EXPECT_EQ(0, line_val(l, " kernel="));
+	EXPECT_EQ(0, line_val(l, " block="));
+	EXPECT_EQ(t0, line_val(l, " cycle="));
+	EXPECT_EQ(t0 + 100, line_val(l, " ready="));
+	EXPECT_LE(0, line_val(l, " sm="));
+	snprintf(want, sizeof(want), "%d", DEV);
+	vgpu_test_sysfs("/sys/bus/vgpu/del_device", want);
+}
+
+TEST_HARNESS_MAIN

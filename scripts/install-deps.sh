@@ -1,9 +1,11 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 #
-# install-deps.sh - install (idempotently) every Debian package the build,
-# the tests, the debug kernel and the demo need.  Fast no-op when all are
-# present; otherwise runs apt-get update once and installs what is missing.
+# install-deps.sh [rt] - install (idempotently) every Debian package the
+# build, the tests, the debug kernel and the demo need.  Fast no-op when all
+# are present; otherwise runs apt-get update once and installs what is
+# missing.  With "rt": only the PREEMPT_RT kernel and its headers, which
+# `make check-rt` needs (scripts/vm-run --kernel rt calls this lazily).
 set -eu
 
 PKGS="
@@ -14,6 +16,9 @@ sparse bc flex bison libelf-dev libssl-dev rsync
 clang libclang-rt-14-dev dkms python3 gcc-multilib
 gnuplot-nox python3-sphinx
 "
+if [ "${1:-}" = rt ]; then
+	PKGS="linux-image-rt-amd64 linux-headers-rt-amd64"
+fi
 
 missing=""
 for p in $PKGS; do

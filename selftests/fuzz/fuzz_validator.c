@@ -68,9 +68,14 @@ static bool vgpu_fuzz_ref_valid(const struct vgpu_insn *p, u32 n)
 				return false;
 			if (in->a == 0 && (in->b != 0 || (in->imm >> 16) != 0))
 				return false;
-			if ((in->a == 1 || in->a == 2) && in->b == 0)
+			if (in->a >= 1 && in->a <= 3 && in->b == 0)
 				return false;
-			if (in->a > 2)
+			if (in->a > 3)	/* 3: work items (F14) */
+				return false;
+			break;
+		case 0x27:	/* LAUNCH (F15): template < 8, flag WAIT */
+			if (in->c != 0 || in->imm != 0 || in->a >= 8 ||
+			    (in->b & ~1))
 				return false;
 			break;
 		case 0x23: case 0x24:
@@ -87,8 +92,9 @@ static bool vgpu_fuzz_ref_valid(const struct vgpu_insn *p, u32 n)
 			const struct vgpu_insn *l = &p[open[k]];
 
 			cnt = (l->imm & 0xffff);
-			if (l->a)
-				cnt += (u64)(l->imm >> 16) * (l->b - 1);
+			if (l->a)	/* a block has at most 128 items */
+				cnt += (u64)(l->imm >> 16) *
+				       (l->a == 3 && l->b > 129 ? 128 : l->b - 1);
 			w *= cnt;
 			if (l->a == 1)
 				body_of_wid = true;
@@ -96,7 +102,8 @@ static bool vgpu_fuzz_ref_valid(const struct vgpu_insn *p, u32 n)
 		if (in->op == 0x20) {
 			cnt = (in->imm & 0xffff);
 			if (in->a)
-				cnt += (u64)(in->imm >> 16) * (in->b - 1);
+				cnt += (u64)(in->imm >> 16) *
+				       (in->a == 3 && in->b > 129 ? 128 : in->b - 1);
 			if (cnt > 65535)
 				return false;
 			if (nopen == 8)
@@ -122,6 +129,10 @@ static bool vgpu_fuzz_ref_valid(const struct vgpu_insn *p, u32 n)
 			held &= ~(1u << in->a);
 		} else if (in->op == 0x26) {
 			if (i + 1 != n || held != 0)
+				return false;
+		} else if (in->op == 0x27 && (in->b & 1)) {
+			/* a waiting LAUNCH is block-wide, like BAR */
+			if (held != 0 || body_of_wid)
 				return false;
 		}
 		total += w;
@@ -153,7 +164,8 @@ static u64 vgpu_fuzz_run(const struct vgpu_insn *p, u32 n, const u16 *match,
 		steps++;
 		switch (in->op) {
 		case VGPU_OP_LOOP: {
-			u32 c = vgpu_isa_loop_count(in, bid, wid);
+			u32 c = vgpu_isa_loop_count_items(in, bid, wid,
+							  bid % 200);
 
 			VGPU_FUZZ_CHECK(c <= vgpu_isa_loop_max(in));
 			if (!c) {
@@ -184,6 +196,13 @@ static u64 vgpu_fuzz_run(const struct vgpu_insn *p, u32 n, const u16 *match,
 		case VGPU_OP_UNLOCK:
 			VGPU_FUZZ_CHECK(held & (1u << in->a));
 			held &= ~(1u << in->a);
+			break;
+		case VGPU_OP_LAUNCH:
+			VGPU_FUZZ_CHECK(in->a < VGPU_MAX_TEMPLATES);
+			if (in->b & VGPU_LAUNCH_WAIT) {
+				VGPU_FUZZ_CHECK(!held);
+				(*bars)++;	/* block-wide, like BAR */
+			}
 			break;
 		case VGPU_OP_SPIN:
 			return steps;
@@ -220,7 +239,7 @@ static struct vgpu_insn vgpu_fuzz_template(u32 *r)
 		break;
 	case 2: case 3:
 		in.op = VGPU_OP_LOOP;
-		in.a = vgpu_fuzz_rand(r) % 3;
+		in.a = vgpu_fuzz_rand(r) % 4;
 		in.b = in.a ? 1 + vgpu_fuzz_rand(r) % 5 : 0;
 		in.imm = VGPU_LOOP_IMM(counts[vgpu_fuzz_rand(r) % 8],
 				       in.a ? counts[vgpu_fuzz_rand(r) % 8] : 0);
@@ -229,7 +248,13 @@ static struct vgpu_insn vgpu_fuzz_template(u32 *r)
 		in.op = VGPU_OP_ENDLOOP;
 		break;
 	case 6:
-		in.op = VGPU_OP_BAR;
+		if (vgpu_fuzz_rand(r) % 2) {
+			in.op = VGPU_OP_BAR;
+		} else {
+			in.op = VGPU_OP_LAUNCH;
+			in.a = vgpu_fuzz_rand(r) % 9;
+			in.b = vgpu_fuzz_rand(r) % 3;
+		}
 		break;
 	case 7: case 8:
 		in.op = VGPU_OP_LOCK;

@@ -885,13 +885,15 @@ static void vgpu_gpu_queue_leave(struct vgpu_gpu *g, struct vgpu_gpu_kernel *k)
 		list_del(&p->node);
 		vgpu_gpu_push_retire(g, p);
 	}
-	if (k->q_pending) {
-		list_for_each_entry_safe(p, tmp, &g->pushes, node) {
-			if (p->k != k)
-				continue;
-			list_del(&p->node);
-			vgpu_gpu_push_retire(g, p);
-		}
+	/*
+	 * Every push of @k not arrived yet, the item-less close too (which
+	 * q_pending does not count): left here it would name a kernel gone.
+	 */
+	list_for_each_entry_safe(p, tmp, &g->pushes, node) {
+		if (p->k != k)
+			continue;
+		list_del(&p->node);
+		vgpu_gpu_push_retire(g, p);
 	}
 	k->q_wait = 0;
 	k->q_pending = 0;

@@ -262,8 +262,9 @@ TEST(f14_timeout_of_left_over_items)
 }
 
 /*
- * F14: cancel discards the waiting items and the pushes on their way; every
- * record comes back.  Closing twice, pushing to a grid kernel, unknown
+ * F14: cancel discards the waiting items and the pushes on their way, an
+ * item-less close among them (it was left naming the freed kernel: a
+ * use-after-free KASAN found through vgpu_fuzz); every record comes back.  Closing twice, pushing to a grid kernel, unknown
  * flags, more than queue_cap or no items are -EINVAL; more than queue_cap
  * waiting (pending pushes included) is -ENOSPC.
  */
@@ -297,6 +298,8 @@ TEST(f14_cancel_enospc_einval)
 	EXPECT_EQ(4, k->units);
 	EXPECT_EQ(0, vgpu_q_push(k, 0, 3, 0));
 	EXPECT_EQ(0, vgpu_q_push(k, 50000, 2, 0));
+	/* a close on its way carries no items: q_pending does not count it */
+	EXPECT_EQ(0, vgpu_q_push(k, 60000, 0, VGPU_GPU_PUSH_CLOSE));
 	vgpu_tg_step(&T);
 	EXPECT_EQ(3, k->q_wait);
 	EXPECT_EQ(2, k->q_pending);
@@ -306,11 +309,42 @@ TEST(f14_cancel_enospc_einval)
 	EXPECT_EQ(0, k->q_wait);
 	EXPECT_EQ(0, k->q_pending);
 	EXPECT_EQ(-EINVAL, vgpu_q_push(k, 0, 1, 0));
-	/* 5 + 3 + 8 + 3 + 2: every successful push came back */
-	EXPECT_EQ(5, vgpu_q_reaped());
+	/*
+	 * 5 + 3 + 8 + 3 + 2 and the close: every successful push came back,
+	 * none is left naming the cancelled kernel (the module frees it)
+	 */
+	EXPECT_EQ(6, vgpu_q_reaped());
 	EXPECT_TRUE(list_empty(&T.g.pushes));
 	ASSERT_TRUE(vgpu_tg_run(&T, 100000));
 	EXPECT_EQ(4, k->units);
+	EXPECT_EQ(VGPU_GPU_NO_CYCLE, vgpu_gpu_next_arrival(&T.g));
+	vgpu_tg_fini(&T);
+}
+
+/*
+ * F14: a kernel cancelled with only an item-less close on its way (no
+ * pending items) drops that push too: left in the device's list it named
+ * the freed kernel at its arrival (KASAN, through vgpu_fuzz).
+ */
+TEST(f14_cancel_with_only_a_close_on_its_way)
+{
+	struct vgpu_gpu_params p;
+	struct vgpu_gpu_kernel *k;
+
+	vgpu_params_small(&p);
+	ASSERT_EQ(0, vgpu_tg_init(&T, NULL, &p));
+	NP = 0;
+	k = vgpu_q_kernel(0, 4, 8, 100000, VGPU_SHORT);
+	ASSERT_EQ(0, vgpu_gpu_submit(&T.g, k));
+	EXPECT_EQ(0, vgpu_q_push(k, 0, 3, 0));
+	EXPECT_EQ(0, vgpu_q_push(k, 60000, 0, VGPU_GPU_PUSH_CLOSE));
+	vgpu_tg_step(&T);
+	EXPECT_EQ(3, k->q_wait);
+	EXPECT_EQ(0, k->q_pending);
+	ASSERT_EQ(0, vgpu_gpu_cancel(&T.g, k));
+	EXPECT_EQ(2, vgpu_q_reaped());
+	EXPECT_TRUE(list_empty(&T.g.pushes));
+	ASSERT_TRUE(vgpu_tg_run(&T, 100000));
 	EXPECT_EQ(VGPU_GPU_NO_CYCLE, vgpu_gpu_next_arrival(&T.g));
 	vgpu_tg_fini(&T);
 }

@@ -47,6 +47,9 @@ static __poll_t vgpu_fop_poll(struct file *file, poll_table *wait)
 		mask |= EPOLLIN | EPOLLRDNORM;
 	if (!vgpu_device_alive(vdev))
 		mask |= EPOLLERR | EPOLLHUP;
+	/* the caller may sleep: do not leave the work to the deferred kick */
+	if (!mask)
+		vgpu_sched_kick(&vdev->sched);
 	return mask;
 }
 

@@ -30,8 +30,8 @@ static void vgpu_kobj_free(struct vgpu_kobj *ko)
 	}
 	kfree(ko->tmpl);
 	kvfree(ko->child_store);
-	kvfree(ko->match);
-	kvfree(ko->prog);
+	if (ko->prog != ko->prog_inline)
+		kvfree(ko->prog);	/* @match is in the same block */
 	kfree(ko);
 }
 
@@ -273,6 +273,9 @@ static int vgpu_kobj_templates(struct vgpu_kobj *ko,
 	return 0;
 }
 
+/* Kernels of a SUBMIT whose pointers live on its stack. */
+#define VGPU_SUBMIT_ONSTACK	8
+
 /* Build one kernel object from a checked descriptor. */
 static int vgpu_kobj_create(struct vgpu_file *vf,
 			    const struct vgpu_submit_desc *d,
@@ -304,11 +307,19 @@ static int vgpu_kobj_create(struct vgpu_file *vf,
 	ko->user_data = d->user_data;
 	ko->timeout = ch->timeout;
 
-	ko->prog = kvmalloc_array(d->num_insns, sizeof(*ko->prog), GFP_KERNEL);
-	ko->match = kvmalloc_array(d->num_insns, sizeof(*ko->match), GFP_KERNEL);
-	ret = -ENOMEM;
-	if (!ko->prog || !ko->match)
-		goto err_free;
+	if (d->num_insns <= VGPU_KOBJ_INLINE_INSNS) {
+		ko->prog = ko->prog_inline;
+		ko->match = ko->match_inline;
+	} else {
+		/* num_insns is bounded by vgpu_desc_check(): no overflow */
+		ko->prog = kvmalloc(d->num_insns * (sizeof(*ko->prog) +
+						    sizeof(*ko->match)),
+				    GFP_KERNEL);
+		ret = -ENOMEM;
+		if (!ko->prog)
+			goto err_free;
+		ko->match = (u16 *)(ko->prog + d->num_insns);
+	}
 	ret = -EFAULT;
 	if (copy_from_user(ko->prog, u64_to_user_ptr(d->program),
 			   array_size(d->num_insns, sizeof(*ko->prog))))
@@ -407,8 +418,9 @@ int vgpu_ioctl_submit(struct vgpu_file *vf, void *arg)
 {
 	struct vgpu_device *vdev = vf->vdev;
 	struct vgpu_submit *sub = arg;
+	/* the common single-kernel SUBMIT allocates only its kernel */
+	struct vgpu_kobj *kobjs_buf[VGPU_SUBMIT_ONSTACK], **kobjs = kobjs_buf;
 	struct vgpu_submit_desc d;
-	struct vgpu_kobj **kobjs;
 	u8 __user *udescs;
 	u64 bytes = 0, ndesc = 0;
 	u32 i, n = 0, id;
@@ -423,9 +435,11 @@ int vgpu_ioctl_submit(struct vgpu_file *vf, void *arg)
 		return -EINVAL;
 	udescs = u64_to_user_ptr(sub->descs);
 
-	kobjs = kcalloc(sub->count, sizeof(*kobjs), GFP_KERNEL);
-	if (!kobjs)
-		return -ENOMEM;
+	if (sub->count > VGPU_SUBMIT_ONSTACK) {
+		kobjs = kcalloc(sub->count, sizeof(*kobjs), GFP_KERNEL);
+		if (!kobjs)
+			return -ENOMEM;
+	}
 
 	mutex_lock(&vf->lock);
 	for (n = 0; n < sub->count; n++) {
@@ -491,14 +505,16 @@ int vgpu_ioctl_submit(struct vgpu_file *vf, void *arg)
 	vf->nr_children += ndesc - n;
 	vf->prog_bytes += bytes;
 	mutex_unlock(&vf->lock);
-	kfree(kobjs);
+	if (kobjs != kobjs_buf)
+		kfree(kobjs);
 	return ret;
 
 err_unwind:
 	mutex_unlock(&vf->lock);
 	while (n--)
 		vgpu_kobj_free(kobjs[n]);
-	kfree(kobjs);
+	if (kobjs != kobjs_buf)
+		kfree(kobjs);
 	return ret;
 }
 
@@ -595,12 +611,16 @@ int vgpu_ioctl_wait(struct vgpu_file *vf, void *arg)
 	 * Free-running clock: run epochs here rather than sleep while the
 	 * controller runs them (vgpu_sched_help()); bounded, then sleep.
 	 */
-	help = w->timeout_ns > (s64)ktime_get_ns();
+	help = (w->timeout_ns == VGPU_WAIT_FOREVER ||
+		w->timeout_ns > (s64)ktime_get_ns()) &&
+	       vgpu_sched_help_begin(&vdev->sched);
 	for (i = 0; help && i < VGPU_WAIT_HELP_EPOCHS; i++) {
 		if (vgpu_wait_cond(vdev, kos, n, all, &first) ||
 		    !vgpu_sched_help(&vdev->sched))
 			break;
 	}
+	if (help)
+		vgpu_sched_help_end(&vdev->sched);
 
 	wq = &vdev->sched.done_wq;
 	if (w->timeout_ns == VGPU_WAIT_FOREVER) {

@@ -138,13 +138,71 @@ static bool vgpu_sched_busy_locked(struct vgpu_sched *s)
 	return false;
 }
 
-static void vgpu_sched_kick_locked(struct vgpu_sched *s)
+/*
+ * Recompute @s->work and wake the controller when work appeared, unless
+ * @helper: a waiter running the epoch wakes it when it stops helping
+ * (vgpu_sched_help_end()).
+ */
+static void vgpu_sched_kick_locked(struct vgpu_sched *s, bool helper)
 {
 	bool was = s->work;
 
 	s->work = vgpu_sched_busy_locked(s);
-	if (s->work && !was)
+	if (s->work && !was && !helper)
 		wake_up(&s->ctl_wq);
+}
+
+/*
+ * Wall time SUBMIT lets the controller sleep on (free-running clock): a
+ * loop of SUBMIT and WAIT arms the timer about once per millisecond, not
+ * once per kernel (under emulation a timer costs as much as a short
+ * kernel); a kernel nobody waits for starts at most that much later.
+ */
+#define VGPU_SCHED_KICK_DELAY_NS	(1000 * NSEC_PER_USEC)
+
+/* Anything queued or resident?  Lockless: decides wake-ups only. */
+static bool vgpu_sched_has_work(struct vgpu_sched *s)
+{
+	return READ_ONCE(s->work) || !list_empty(&s->incoming) ||
+	       !list_empty(&s->incoming_push);
+}
+
+/* The deferred wake-up of vgpu_sched_kick_soon(), in softirq context. */
+static enum hrtimer_restart vgpu_sched_kick_fn(struct hrtimer *t)
+{
+	struct vgpu_sched *s = container_of(t, struct vgpu_sched, kick_timer);
+
+	/* pairs with the barriers in vgpu_sched_kick_soon() and help_end */
+	smp_mb();
+	/* a helping waiter wakes the controller when it stops */
+	if (!atomic_read(&s->helpers) && vgpu_sched_has_work(s))
+		wake_up(&s->ctl_wq);
+	return HRTIMER_NORESTART;
+}
+
+/*
+ * SUBMIT queued kernels: with the free-running clock let a waiter run
+ * them (see the DOC block in vgpu_sched.h); wake the controller later if
+ * none does.  Store-buffer pairs, each with a full barrier on both sides:
+ * our queueing against the controller's @s->work = false before it
+ * sleeps (it then rereads @s->incoming), and against the timer's dequeue
+ * before its callback reads @s->incoming.
+ */
+static void vgpu_sched_kick_soon(struct vgpu_sched *s)
+{
+	if (s->opts.clock != VGPU_CLOCK_FREE) {
+		wake_up(&s->ctl_wq);
+		return;
+	}
+	/* order our queueing before the reads below: see above */
+	smp_mb();
+	/* the controller is running, or a helper will wake it */
+	if (READ_ONCE(s->work))
+		return;
+	if (!hrtimer_is_queued(&s->kick_timer))
+		hrtimer_start(&s->kick_timer,
+			      ns_to_ktime(VGPU_SCHED_KICK_DELAY_NS),
+			      HRTIMER_MODE_REL_SOFT);
 }
 
 /*
@@ -425,7 +483,7 @@ static void vgpu_sched_advance(struct vgpu_sched *s)
  * dispatch right after each advance collects that epoch's completions, so
  * waiters wake one epoch earlier than if it waited for the next round.
  */
-static bool vgpu_sched_epoch_locked(struct vgpu_sched *s)
+static bool vgpu_sched_epoch_locked(struct vgpu_sched *s, bool helper)
 {
 	struct vgpu_gpu *g = s->gpu;
 
@@ -434,10 +492,11 @@ static bool vgpu_sched_epoch_locked(struct vgpu_sched *s)
 	/*
 	 * A waiter running this epoch (vgpu_sched_help()) may have linked
 	 * the kernels the controller thread woke up for, and the thread, not
-	 * seeing them or s->work, gone back to sleep: wake it, or the clock
-	 * stops once the waiter stops helping.
+	 * seeing them or s->work, gone back to sleep: s->work tells
+	 * vgpu_sched_help_end() to wake it, or the clock would stop once the
+	 * waiter stops helping.
 	 */
-	vgpu_sched_kick_locked(s);
+	vgpu_sched_kick_locked(s, helper);
 	if (!s->work) {
 		s->paced_idle = true;
 		return false;
@@ -478,7 +537,7 @@ static void vgpu_sched_epoch(struct vgpu_sched *s)
 	u64 now;
 
 	mutex_lock(&s->lock);
-	ran = !s->stopped && vgpu_sched_epoch_locked(s);
+	ran = !s->stopped && vgpu_sched_epoch_locked(s, false);
 	now = s->gpu->now;
 	mutex_unlock(&s->lock);
 
@@ -487,8 +546,51 @@ static void vgpu_sched_epoch(struct vgpu_sched *s)
 }
 
 /**
- * vgpu_sched_help() - run one epoch in the calling thread
+ * vgpu_sched_help_begin() - a waiter may run epochs itself
  * @s: the scheduler
+ *
+ * Return: true, and the caller calls vgpu_sched_help() as it likes and
+ * then vgpu_sched_help_end(); false with the paced clock (nothing to do).
+ */
+bool vgpu_sched_help_begin(struct vgpu_sched *s)
+{
+	if (s->opts.clock != VGPU_CLOCK_FREE)
+		return false;
+	atomic_inc(&s->helpers);
+	return true;
+}
+
+/**
+ * vgpu_sched_help_end() - a waiter stops running epochs
+ * @s: the scheduler
+ *
+ * Wakes the controller if work is left: the epochs the waiter ran did
+ * not, and neither did the timer of vgpu_sched_kick_soon() meanwhile.
+ */
+void vgpu_sched_help_end(struct vgpu_sched *s)
+{
+	atomic_dec(&s->helpers);
+	/* pairs with smp_mb() in vgpu_sched_kick_fn() */
+	smp_mb__after_atomic();
+	vgpu_sched_kick(s);
+}
+
+/**
+ * vgpu_sched_kick() - a thread is about to sleep until kernels finish
+ * @s: the scheduler
+ *
+ * Wakes the controller now if work is queued or resident, rather than
+ * when the deferred wake-up of SUBMIT fires (poll(), vgpu_sched_help_end()).
+ */
+void vgpu_sched_kick(struct vgpu_sched *s)
+{
+	if (vgpu_sched_has_work(s))
+		wake_up(&s->ctl_wq);
+}
+
+/**
+ * vgpu_sched_help() - run one epoch in the calling thread
+ * @s: the scheduler, between vgpu_sched_help_begin() and _end()
  *
  * WAIT calls this instead of going to sleep while the kernels it waits for
  * are unfinished.  With the free-running clock (F52) the waiter runs the
@@ -496,7 +598,8 @@ static void vgpu_sched_epoch(struct vgpu_sched *s)
  * hand-offs (wake the controller, wake the waiter) a short kernel otherwise
  * costs, the way busy polling saves an interrupt.  Nothing else changes:
  * the core sees the same sequence of calls whichever thread makes them
- * (F51), and the controller thread runs epochs as before.
+ * (F51).  The controller thread, not woken for the work the waiter does,
+ * takes over at vgpu_sched_help_end() if work is left.
  *
  * Return: true when an epoch ran; false when the caller should sleep
  * instead (paced clock, the controller held by the debugfs hang knob,
@@ -512,7 +615,7 @@ bool vgpu_sched_help(struct vgpu_sched *s)
 	/* the controller thread's epoch is short: wait for it, then run one */
 	if (mutex_lock_interruptible(&s->lock))
 		return false;
-	ran = !s->stopped && vgpu_sched_epoch_locked(s);
+	ran = !s->stopped && vgpu_sched_epoch_locked(s, true);
 	mutex_unlock(&s->lock);
 	return ran;
 }
@@ -643,6 +746,9 @@ int vgpu_sched_init(struct vgpu_sched *s, struct vgpu_device *vdev,
 	s->paced_idle = true;
 	spin_lock_init(&s->incoming_lock);
 	atomic_set(&s->nr_unfinished, 0);
+	atomic_set(&s->helpers, 0);
+	hrtimer_init(&s->kick_timer, CLOCK_MONOTONIC, HRTIMER_MODE_REL_SOFT);
+	s->kick_timer.function = vgpu_sched_kick_fn;
 	vgpu_policies_init();
 
 	ret = vgpu_gpu_params_validate(&s->opts.params, cfg, &bad);
@@ -726,6 +832,8 @@ void vgpu_sched_stop(struct vgpu_sched *s)
 	s->stopped = true;
 	mutex_unlock(&s->lock);
 	vgpu_sched_stop_threads(s);
+	/* a SUBMIT racing with this may arm it again: cancelled in _fini() */
+	hrtimer_cancel(&s->kick_timer);
 	wake_up_all(&s->done_wq);
 }
 
@@ -736,6 +844,7 @@ void vgpu_sched_stop(struct vgpu_sched *s)
 void vgpu_sched_fini(struct vgpu_sched *s)
 {
 	vgpu_sched_stop_threads(s);
+	hrtimer_cancel(&s->kick_timer);
 	WARN_ON(!list_empty(&s->live) || !list_empty(&s->incoming) ||
 		!list_empty(&s->incoming_push) || atomic_read(&s->nr_pushes));
 	kfree(s->workers);
@@ -814,7 +923,7 @@ int vgpu_sched_submit(struct vgpu_sched *s, struct vgpu_kobj **kobjs, u32 n)
 	for (i = 0; i < n; i++)
 		list_add_tail(&kobjs[i]->live_node, &s->incoming);
 	spin_unlock(&s->incoming_lock);
-	wake_up(&s->ctl_wq);
+	vgpu_sched_kick_soon(s);
 	return 0;
 }
 
@@ -835,7 +944,7 @@ int vgpu_sched_gate(struct vgpu_sched *s, bool hold, u64 *cycle)
 	} else if (s->gate_holds && !--s->gate_holds) {
 		vgpu_gpu_gate(s->gpu, false);
 	}
-	vgpu_sched_kick_locked(s);
+	vgpu_sched_kick_locked(s, false);
 	*cycle = s->gpu->now;
 	mutex_unlock(&s->lock);
 	return 0;

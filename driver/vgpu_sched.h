@@ -30,6 +30,19 @@
  * Paced clock mode (F52) maps virtual cycles to wall time at freq_khz;
  * free-running mode runs epochs back to back.
  *
+ * With the free-running clock a thread in WAIT runs the epochs itself
+ * (vgpu_sched_help()) rather than sleep while the controller runs them,
+ * and SUBMIT does not wake the controller at once but arms
+ * @kick_timer: a waiter usually finishes a short kernel before it fires,
+ * and then neither thread pays for a cross-CPU wake-up nor contends for
+ * &vgpu_sched.lock (F60: SUBMIT + WAIT of an empty kernel costs about as
+ * much as the epoch it needs).  The timer wakes the controller if work is
+ * left and no waiter is helping; a waiter that stops helping with work
+ * left wakes it (vgpu_sched_help_end()), and so does poll() with nothing
+ * to report (vgpu_sched_kick()).  A kernel nobody waits for starts at
+ * most VGPU_SCHED_KICK_DELAY_NS later in wall time; virtual time, and so
+ * every result, is the same.
+ *
  * Lock order (outer first): vgpu_file.lock, vgpu_sched.lock,
  * vgpu_device.lock; vgpu_policies_lock (vgpu_sched.c) nests inside
  * vgpu_sched.lock (vgpu_sched_policy_set_locked()); vgpu_sched.incoming_lock
@@ -39,6 +52,7 @@
 #define VGPU_SCHED_H
 
 #include <linux/completion.h>
+#include <linux/hrtimer.h>
 #include <linux/kref.h>
 #include <linux/list.h>
 #include <linux/mutex.h>
@@ -154,6 +168,8 @@ struct vgpu_sched_stats {
  *	protected by @lock
  * @paced_start_ns: wall time of the paced clock's origin
  * @paced_start_cycle: virtual cycle of the paced clock's origin
+ * @kick_timer: the controller's deferred wake-up (free-running clock)
+ * @helpers: threads in WAIT running epochs (vgpu_sched_help_begin())
  */
 struct vgpu_sched {
 	struct vgpu_device *vdev;
@@ -186,12 +202,18 @@ struct vgpu_sched {
 	bool paced_idle;
 	u64 paced_start_ns;
 	u64 paced_start_cycle;
+	struct hrtimer kick_timer;
+	atomic_t helpers;
 };
+
+/* Programs up to this long live in their &struct vgpu_kobj. */
+#define VGPU_KOBJ_INLINE_INSNS	8
 
 /**
  * struct vgpu_kobj - a kernel submitted through a file
  * @k: the core's descriptor; protected by &vgpu_sched.lock
- * @prog: the program, copied from userspace and validated
+ * @prog: the program, copied from userspace and validated: in
+ *	@prog_inline, or one allocation holding @prog then @match
  * @match: LOOP/ENDLOOP links of @prog, filled by the core
  * @tmpl: its child templates (F15), @k.n_tmpl entries with their programs
  *	and links, or NULL; the core uses them until @k is finished
@@ -218,6 +240,8 @@ struct vgpu_sched {
  *	unfinished
  * @ch_node: link in &vgpu_channel.kernels while the handle exists
  * @ref: the handle table holds one reference, every waiter one
+ * @prog_inline: short programs, saving SUBMIT two allocations (F60)
+ * @match_inline: their links
  */
 struct vgpu_kobj {
 	struct vgpu_gpu_kernel k;
@@ -240,6 +264,8 @@ struct vgpu_kobj {
 	struct list_head live_node;
 	struct list_head ch_node;
 	struct kref ref;
+	struct vgpu_insn prog_inline[VGPU_KOBJ_INLINE_INSNS];
+	u16 match_inline[VGPU_KOBJ_INLINE_INSNS];
 };
 
 /**
@@ -266,7 +292,10 @@ void vgpu_sched_opts_default(struct vgpu_sched_opts *o,
 int vgpu_sched_init(struct vgpu_sched *s, struct vgpu_device *vdev,
 		    const struct vgpu_sched_opts *opts);
 void vgpu_sched_stop(struct vgpu_sched *s);
+bool vgpu_sched_help_begin(struct vgpu_sched *s);
 bool vgpu_sched_help(struct vgpu_sched *s);
+void vgpu_sched_help_end(struct vgpu_sched *s);
+void vgpu_sched_kick(struct vgpu_sched *s);
 void vgpu_sched_fini(struct vgpu_sched *s);
 
 int vgpu_sched_channel_add(struct vgpu_sched *s, u32 prio, u32 *core_ch);

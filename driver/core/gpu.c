@@ -625,6 +625,18 @@ static bool vgpu_gpu_aff_test(const struct vgpu_gpu_kernel *k, u32 sm)
 	return k->affinity[sm / 64] & BIT_ULL(sm % 64);
 }
 
+/* The bits of SMs that exist in word @w of an affinity mask. */
+static u64 vgpu_gpu_aff_valid(const struct vgpu_gpu *g, u32 w)
+{
+	u32 n = g->cfg.num_sms;
+
+	if (n >= (w + 1) * 64)
+		return ~0ULL;
+	if (n <= w * 64)
+		return 0;
+	return BIT_ULL(n - w * 64) - 1;
+}
+
 static bool vgpu_gpu_aff_any(const struct vgpu_gpu_kernel *k)
 {
 	u32 i;
@@ -730,6 +742,8 @@ int vgpu_gpu_submit(struct vgpu_gpu *g, struct vgpu_gpu_kernel *k)
 	struct vgpu_sm_res *empty = &g->scratch;
 	struct vgpu_kernel_desc *d = &k->desc;
 	struct vgpu_gpu_kernel *o;
+	u64 valid;
+	bool any;
 	u32 i;
 	int ret;
 
@@ -766,18 +780,17 @@ int vgpu_gpu_submit(struct vgpu_gpu *g, struct vgpu_gpu_kernel *k)
 		return -EINVAL;
 	if (d->sum.launch_mask >> k->n_tmpl)
 		return -EINVAL;
-	if (!vgpu_gpu_aff_any(k)) {
-		for (i = 0; i < g->cfg.num_sms; i++)
-			k->affinity[i / 64] |= BIT_ULL(i % 64);
+	/* word by word: SUBMIT pays this for every kernel (F60) */
+	any = vgpu_gpu_aff_any(k);
+	k->aff_all = true;
+	for (i = 0; i < VGPU_GPU_AFF_WORDS; i++) {
+		valid = vgpu_gpu_aff_valid(g, i);
+		k->affinity[i] = any ? k->affinity[i] & valid : valid;
+		if (k->affinity[i] != valid)
+			k->aff_all = false;
 	}
-	for (i = g->cfg.num_sms; i < VGPU_MAX_SMS; i++)
-		k->affinity[i / 64] &= ~BIT_ULL(i % 64);
 	if (!vgpu_gpu_aff_any(k))
 		return -EINVAL;
-	k->aff_all = true;
-	for (i = 0; i < g->cfg.num_sms; i++)
-		if (!vgpu_gpu_aff_test(k, i))
-			k->aff_all = false;
 	vgpu_sm_res_init(empty, &g->cfg);
 	if (!vgpu_sm_res_block_fits(empty, &d->shape))
 		return -E2BIG;

@@ -181,6 +181,46 @@ TEST(f22_windows)
 	vgpu_tg_fini(&T);
 }
 
+/*
+ * F25: an affinity mask keeps the SMs that exist (70 here, across a word
+ * boundary), an empty one means every SM, and one naming no existing SM
+ * is refused.
+ */
+TEST(f25_affinity_masked_to_existing_sms)
+{
+	struct vgpu_gpu_kernel *all, *some, *none;
+	struct vgpu_config cfg;
+	u32 w;
+
+	vgpu_config_preset(&cfg, "small");
+	cfg.num_sms = 70;
+	ASSERT_EQ(0, vgpu_tg_init(&T, &cfg, NULL));
+	all = vgpu_tg_kernel(&T, 0, 0, 1, 32, 0, VGPU_SHORT);
+	some = vgpu_tg_kernel(&T, 1, 0, 1, 32, 0, VGPU_SHORT);
+	none = vgpu_tg_kernel(&T, 2, 0, 1, 32, 0, VGPU_SHORT);
+	some->affinity[0] = 1ULL << 63;
+	some->affinity[1] = 0xffULL;		/* SMs 64..71: 70, 71 do not exist */
+	some->affinity[5] = 1;			/* SM 320 does not exist */
+	none->affinity[1] = 1ULL << 6;		/* SM 70 */
+	none->affinity[15] = 1ULL << 63;	/* SM 1023 */
+	ASSERT_EQ(0, vgpu_gpu_submit(&T.g, all));
+	ASSERT_EQ(0, vgpu_gpu_submit(&T.g, some));
+	ASSERT_EQ(-EINVAL, vgpu_gpu_submit(&T.g, none));
+	EXPECT_EQ(~0ULL, all->affinity[0]);
+	EXPECT_EQ(0x3fULL, all->affinity[1]);
+	EXPECT_TRUE(all->aff_all);
+	EXPECT_EQ(1ULL << 63, some->affinity[0]);
+	EXPECT_EQ(0x3fULL, some->affinity[1]);
+	EXPECT_FALSE(some->aff_all);
+	for (w = 2; w < VGPU_GPU_AFF_WORDS; w++) {
+		EXPECT_EQ(0ULL, all->affinity[w]);
+		EXPECT_EQ(0ULL, some->affinity[w]);
+	}
+	ASSERT_TRUE(vgpu_tg_run(&T, 100000));
+	EXPECT_TRUE(vgpu_gpu_kernel_finished(some));
+	vgpu_tg_fini(&T);
+}
+
 /* F23 (a) then (b): whole blocks first, then one warp at a time. */
 TEST(f23_block_then_warp)
 {

@@ -708,6 +708,27 @@ TEST_F(k, poll_reports_completion)
 	EXPECT_EQ(0, poll(&p, 1, 0));
 }
 
+/*
+ * Nobody waits or polls: the controller, whose wake-up SUBMIT defers with
+ * the free-running clock, still runs the kernel (F60).  The deadline only
+ * bounds a failure.
+ */
+TEST_F(k, completes_with_nobody_waiting)
+{
+	__s64 deadline = vgpu_test_now_ns() + 10 * 1000000000LL;
+	struct vgpu_kernel_query q;
+	__u32 h;
+
+	h = SUBMIT(self->fd, self->ch, vgpu_prog_alu, 4);
+	ASSERT_NE(0, h);
+	do {
+		ASSERT_EQ(0, vgpu_test_query(self->fd, h, 0, &q));
+	} while (q.state != VGPU_KSTATE_DONE &&
+		 vgpu_test_now_ns() < deadline);
+	EXPECT_EQ(VGPU_KSTATE_DONE, q.state);
+	EXPECT_EQ(4, q.blocks_done);
+}
+
 /* Closing the file cancels and frees everything it owns. */
 TEST(close_frees_everything)
 {

@@ -573,7 +573,7 @@ int vgpu_ioctl_wait(struct vgpu_file *vf, void *arg)
 	u32 handles_buf[VGPU_WAIT_ONSTACK], *handles = handles_buf;
 	u32 i, n = 0, first = 0;
 	ktime_t timeout;
-	s64 rem;
+	s64 rem, now;
 	int ret;
 
 	if (w->flags & ~VGPU_WAIT_FLAGS_ALL || w->pad || w->first)
@@ -627,7 +627,12 @@ int vgpu_ioctl_wait(struct vgpu_file *vf, void *arg)
 		ret = wait_event_interruptible(*wq, vgpu_wait_cond(vdev, kos, n,
 								   all, &first));
 	} else {
-		rem = w->timeout_ns - ktime_get_ns();
+		/*
+		 * Compare before subtracting: a deadline far in the past
+		 * (say S64_MIN) minus now would wrap to a huge sleep.
+		 */
+		now = ktime_get_ns();
+		rem = w->timeout_ns > now ? w->timeout_ns - now : 0;
 		if (rem <= 0) {
 			ret = vgpu_wait_cond(vdev, kos, n, all, &first) ? 0 : -ETIME;
 		} else {

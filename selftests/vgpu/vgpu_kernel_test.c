@@ -391,6 +391,9 @@ TEST_F(k, wait_timeout)
 	EXPECT_EQ(ETIME, vgpu_test_wait(self->fd, &h, 1, 0, 0, NULL));
 	EXPECT_EQ(ETIME, vgpu_test_wait(self->fd, &h, 1, 0,
 					vgpu_test_now_ns() - 1000, NULL));
+	/* far in the past: deadline minus now must not wrap to a long sleep */
+	EXPECT_EQ(ETIME, vgpu_test_wait(self->fd, &h, 1, 0, -1, NULL));
+	EXPECT_EQ(ETIME, vgpu_test_wait(self->fd, &h, 1, 0, INT64_MIN, NULL));
 	/* absolute CLOCK_MONOTONIC deadline 20 ms ahead */
 	EXPECT_EQ(ETIME, vgpu_test_wait(self->fd, &h, 1, 0,
 					vgpu_test_now_ns() + 20000000, NULL));

@@ -610,12 +610,16 @@ int vgpu_ioctl_wait(struct vgpu_file *vf, void *arg)
 	/*
 	 * Free-running clock: run epochs here rather than sleep while the
 	 * controller runs them (vgpu_sched_help()); bounded, then sleep.
+	 * The deadline bounds the helping too: an epoch of a busy device
+	 * may be long.
 	 */
 	help = (w->timeout_ns == VGPU_WAIT_FOREVER ||
 		w->timeout_ns > (s64)ktime_get_ns()) &&
 	       vgpu_sched_help_begin(&vdev->sched);
 	for (i = 0; help && i < VGPU_WAIT_HELP_EPOCHS; i++) {
 		if (vgpu_wait_cond(vdev, kos, n, all, &first) ||
+		    (i && w->timeout_ns != VGPU_WAIT_FOREVER &&
+		     w->timeout_ns <= (s64)ktime_get_ns()) ||
 		    !vgpu_sched_help(&vdev->sched))
 			break;
 	}

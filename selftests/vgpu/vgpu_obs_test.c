@@ -20,18 +20,7 @@ static char vgpu_buf[1 << 18];
 /* The whole file in vgpu_buf; its length, or -errno. */
 static int slurp(const char *path)
 {
-	int fd = open(path, O_RDONLY | O_CLOEXEC), n = 0, r;
-
-	if (fd < 0)
-		return -errno;
-	while ((r = read(fd, vgpu_buf + n, sizeof(vgpu_buf) - 1 - n)) > 0)
-		n += r;
-	if (r < 0)
-		n = -errno;
-	close(fd);
-	if (n >= 0)
-		vgpu_buf[n] = '\0';
-	return n;
+	return vgpu_test_slurp(path, vgpu_buf, sizeof(vgpu_buf));
 }
 
 static int put(const char *path, const char *s)
@@ -42,17 +31,7 @@ static int put(const char *path, const char *s)
 /* Value of "key value" (debugfs) or "key:\tvalue" (fdinfo) lines. */
 static long long keyval(const char *text, const char *key)
 {
-	size_t n = strlen(key);
-	const char *p = text;
-
-	while (p && *p) {
-		if (!strncmp(p, key, n) && (p[n] == ' ' || p[n] == ':'))
-			return strtoll(p + n + 1 + (p[n] == ':'), NULL, 0);
-		p = strchr(p, '\n');
-		if (p)
-			p++;
-	}
-	return -1;
+	return vgpu_test_keyval(text, key);
 }
 
 /* Count lines of @text starting with @prefix. */

@@ -39,34 +39,13 @@ static char vgpu_buf[1 << 16];
 
 static int slurp(const char *path)
 {
-	int fd = open(path, O_RDONLY | O_CLOEXEC), n = 0, r;
-
-	if (fd < 0)
-		return -errno;
-	while ((r = read(fd, vgpu_buf + n, sizeof(vgpu_buf) - 1 - n)) > 0)
-		n += r;
-	if (r < 0)
-		n = -errno;
-	close(fd);
-	if (n >= 0)
-		vgpu_buf[n] = '\0';
-	return n;
+	return vgpu_test_slurp(path, vgpu_buf, sizeof(vgpu_buf));
 }
 
 /* Value of a "key value" line of vgpu_buf, or -1. */
 static long long keyval(const char *key)
 {
-	size_t n = strlen(key);
-	const char *p = vgpu_buf;
-
-	while (p && *p) {
-		if (!strncmp(p, key, n) && p[n] == ' ')
-			return strtoll(p + n + 1, NULL, 0);
-		p = strchr(p, '\n');
-		if (p)
-			p++;
-	}
-	return -1;
+	return vgpu_test_keyval(vgpu_buf, key);
 }
 
 /* A queue kernel of one-warp blocks running @p. */

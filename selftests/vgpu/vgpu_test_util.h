@@ -9,6 +9,7 @@
 #include <fcntl.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
 #include <time.h>
@@ -172,6 +173,42 @@ static inline int vgpu_test_sysfs(const char *path, const char *line)
 		err = errno;
 	close(fd);
 	return err;
+}
+
+/* The whole file @path in @buf (NUL-terminated); its length, or -errno. */
+static inline int vgpu_test_slurp(const char *path, char *buf, size_t size)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC), n = 0, r;
+
+	if (fd < 0)
+		return -errno;
+	while ((r = read(fd, buf + n, size - 1 - n)) > 0)
+		n += r;
+	if (r < 0)
+		n = -errno;
+	close(fd);
+	if (n >= 0)
+		buf[n] = '\0';
+	return n;
+}
+
+/*
+ * Value of the first "key value" (debugfs) or "key:\tvalue" (fdinfo) line
+ * of @text, or -1.
+ */
+static inline long long vgpu_test_keyval(const char *text, const char *key)
+{
+	size_t n = strlen(key);
+	const char *p = text;
+
+	while (p && *p) {
+		if (!strncmp(p, key, n) && (p[n] == ' ' || p[n] == ':'))
+			return strtoll(p + n + 1 + (p[n] == ':'), NULL, 0);
+		p = strchr(p, '\n');
+		if (p)
+			p++;
+	}
+	return -1;
 }
 
 #endif /* VGPU_TEST_UTIL_H */

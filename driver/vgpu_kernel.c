@@ -546,6 +546,12 @@ static bool vgpu_wait_cond(struct vgpu_device *vdev, struct vgpu_kobj **kos,
 	return vgpu_wait_done(kos, n, all, first) || !vgpu_device_alive(vdev);
 }
 
+/* Has the absolute CLOCK_MONOTONIC @deadline of a WAIT passed? */
+static bool vgpu_wait_expired(s64 deadline)
+{
+	return deadline != VGPU_WAIT_FOREVER && deadline <= (s64)ktime_get_ns();
+}
+
 /* Handles WAIT copies onto its stack rather than allocating. */
 #define VGPU_WAIT_ONSTACK	8
 
@@ -613,13 +619,11 @@ int vgpu_ioctl_wait(struct vgpu_file *vf, void *arg)
 	 * The deadline bounds the helping too: an epoch of a busy device
 	 * may be long.
 	 */
-	help = (w->timeout_ns == VGPU_WAIT_FOREVER ||
-		w->timeout_ns > (s64)ktime_get_ns()) &&
+	help = !vgpu_wait_expired(w->timeout_ns) &&
 	       vgpu_sched_help_begin(&vdev->sched);
 	for (i = 0; help && i < VGPU_WAIT_HELP_EPOCHS; i++) {
 		if (vgpu_wait_cond(vdev, kos, n, all, &first) ||
-		    (i && w->timeout_ns != VGPU_WAIT_FOREVER &&
-		     w->timeout_ns <= (s64)ktime_get_ns()) ||
+		    (i && vgpu_wait_expired(w->timeout_ns)) ||
 		    !vgpu_sched_help(&vdev->sched))
 			break;
 	}

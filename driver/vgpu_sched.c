@@ -602,15 +602,15 @@ void vgpu_sched_kick(struct vgpu_sched *s)
  * takes over at vgpu_sched_help_end() if work is left.
  *
  * Return: true when an epoch ran; false when the caller should sleep
- * instead (paced clock, the controller held by the debugfs hang knob,
+ * instead (the controller held by the debugfs hang knob,
  * nothing to do, the device stopping, a signal or a reschedule pending).
  */
 bool vgpu_sched_help(struct vgpu_sched *s)
 {
 	bool ran;
 
-	if (s->opts.clock != VGPU_CLOCK_FREE || vgpu_obs_hung(s) ||
-	    signal_pending(current) || need_resched())
+	/* the clock was checked by vgpu_sched_help_begin() */
+	if (vgpu_obs_hung(s) || signal_pending(current) || need_resched())
 		return false;
 	/* the controller thread's epoch is short: wait for it, then run one */
 	if (mutex_lock_interruptible(&s->lock))

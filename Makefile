@@ -14,15 +14,13 @@ BUILD		:= build
 VGPU_CACHE	?= /var/cache/vgpu-dispatch
 export VGPU_CACHE
 
-# Kernel to build the module against (for `make` / `make install`).
+# Kernel to build the module against (for `make` / `make install`): the
+# running kernel's build tree, else Debian 12's own headers (the `stock`
+# flavour of scripts/kernel-flavour.sh: linux-headers-amd64's 6.1, never a
+# 6.12 that happens to be installed beside it).
+STOCK_KDIR ?= $(shell scripts/kernel-flavour.sh stock 2>/dev/null | sed -n 's/^KDIR=//p')
 KDIR ?= $(shell if [ -d /lib/modules/$$(uname -r)/build ]; then \
-	echo /lib/modules/$$(uname -r)/build; else \
-	ls -d /usr/src/linux-headers-*-amd64 2>/dev/null | grep -v -- '-rt-amd64$$' | \
-	sort -V | tail -n 1; fi)
-# Debian's stock 6.1 headers: the kernel the VM suite boots (not the
-# PREEMPT_RT one of make check-rt).
-STOCK_KDIR ?= $(shell ls -d /usr/src/linux-headers-6.1*-amd64 2>/dev/null | \
-	grep -v -- '-rt-amd64$$' | sort -V | tail -n 1)
+	echo /lib/modules/$$(uname -r)/build; else echo "$(STOCK_KDIR)"; fi)
 # linux-source-6.1, unpacked into the cache on demand (checkpatch, harness).
 KSRC = $(VGPU_CACHE)/linux-source-6.1
 
@@ -68,10 +66,12 @@ NATIVE_LIBS	:= -ljson-c $(NL_LIBS) -lm
 
 .PHONY: all module native sim core-tests deps ksrc check check-core vm-bin tools \
 	checkpatch sparse check-vm check-debug debug-kernel demo clean netlink-spec \
-	install modules_install vm-shell bench-module lib check-fuzz-module syzkaller-desc htmldocs \
+	install modules_install vm-shell check-vm-lts bench-module lib check-fuzz-module syzkaller-desc htmldocs \
 	soak check-rt
 
-all: module native
+# On a fresh machine `make` installs what it needs first (as make check does).
+all: deps
+	@$(MAKE) --no-print-directory module native
 
 native: sim tools lib
 
@@ -269,6 +269,7 @@ install: lib tools sim
 # The module.
 # ---------------------------------------------------------------------------
 module:
+	@[ -n "$(KDIR)" ] && [ -d "$(KDIR)" ] || { echo "vgpu-dispatch: no kernel headers to build the module against: run 'make deps' or pass KDIR=<kernel build tree>" >&2; exit 1; }
 	$(MAKE) -C $(KDIR) M=$(CURDIR) modules
 
 modules_install: module
@@ -303,31 +304,37 @@ syzkaller-desc:
 sparse: deps
 	@scripts/run-sparse $(RESULTS) $(STOCK_KDIR)
 
+# The VM suite on Debian 12's 6.1 (stock) and on Debian's 6.12 LTS (lts,
+# fetched into the cache from bookworm-backports on first use).
 check-vm: deps ksrc
 	@scripts/run-vm-suite stock $(RESULTS)
+
+check-vm-lts: deps ksrc
+	@scripts/run-vm-suite lts $(RESULTS)
 
 check:
 	@rm -rf $(RESULTS)
 	@mkdir -p $(RESULTS)
-	@for step in check-core checkpatch sparse netlink-spec syzkaller-desc check-vm; do \
+	@for step in check-core checkpatch sparse netlink-spec syzkaller-desc check-vm check-vm-lts; do \
 		$(MAKE) --no-print-directory $$step || \
 		echo "not ok 1 make $$step exited non-zero" > $(RESULTS)/step-$$step.tap; \
 	done
 	@scripts/tap-summary $(RESULTS)
 
-debug-kernel: ksrc
-	@scripts/build-debug-kernel.sh
+# The debug kernel, built from the newest kernel source Debian carries.
+debug-kernel: deps
+	@scripts/build-kernel.sh debug > /dev/null
 
-check-debug: debug-kernel
+check-debug: debug-kernel ksrc
 	@rm -rf $(RESULTS)-debug
 	@mkdir -p $(RESULTS)-debug
 	@$(MAKE) --no-print-directory vm-bin && scripts/run-vm-suite debug $(RESULTS)-debug || \
 		echo "not ok 1 check-debug run failed" > $(RESULTS)-debug/step-check-debug.tap
 	@scripts/tap-summary $(RESULTS)-debug
 
-# The in-VM suite on Debian's PREEMPT_RT kernel (linux-image-rt-amd64, the
-# module built against linux-headers-rt-amd64; both installed on first use
-# by scripts/vm-run).  TAP in build/results-rt/.  Not in CI.
+# The in-VM suite on Debian's 6.12 PREEMPT_RT kernel (PREEMPT_RT is mainline
+# since 6.12; bookworm-backports' -rt-amd64 image and headers, fetched into
+# the cache on first use).  TAP in build/results-rt/.  Not in CI.
 check-rt: deps ksrc
 	@rm -rf $(RESULTS)-rt
 	@mkdir -p $(RESULTS)-rt
@@ -351,7 +358,7 @@ NLFUZZ_MSGS	?= 200000
 LIFECYCLE_ROUNDS ?= 200
 export FUZZ_CALLS NLFUZZ_MSGS LIFECYCLE_ROUNDS
 
-check-fuzz-module: debug-kernel
+check-fuzz-module: debug-kernel ksrc
 	@rm -rf $(RESULTS)-fuzz-module
 	@mkdir -p $(RESULTS)-fuzz-module
 	@$(MAKE) --no-print-directory vm-bin && scripts/run-hardening $(RESULTS)-fuzz-module || \
@@ -363,7 +370,7 @@ check-fuzz-module: debug-kernel
 # and kmemleak checks of vm-run; TAP in build/results-soak/.  Not in CI.
 SOAK_SECONDS	?= 1800
 
-soak: debug-kernel
+soak: debug-kernel ksrc
 	@rm -rf $(RESULTS)-soak
 	@mkdir -p $(RESULTS)-soak
 	@$(MAKE) --no-print-directory $(BUILD)/vm-bin/vgpu_smoke && \
@@ -382,7 +389,7 @@ bench-module: deps ksrc
 
 # Interactive shell in the VM with the module loaded (for developers).
 vm-shell: deps
-	@scripts/vm-run --interactive stock sh
+	@scripts/vm-run --interactive
 
 clean:
 	-$(MAKE) -C $(KDIR) M=$(CURDIR) clean 2>/dev/null

@@ -26,6 +26,7 @@
 #include <linux/slab.h>
 #include <linux/string.h>
 
+#include "vgpu_compat.h"
 #include "vgpu_drv.h"
 
 static LIST_HEAD(vgpu_devices);
@@ -114,8 +115,8 @@ struct vgpu_device *vgpu_bus_get_from(u32 index)
 	return best;
 }
 
-static ssize_t new_device_store(struct bus_type *bus, const char *buf,
-				size_t count)
+static ssize_t new_device_store(VGPU_BUS_CONST struct bus_type *bus,
+				const char *buf, size_t count)
 {
 	struct vgpu_dev_opts *opts;
 	char *line, *rest, *id;
@@ -144,8 +145,8 @@ out:
 }
 static BUS_ATTR_WO(new_device);
 
-static ssize_t del_device_store(struct bus_type *bus, const char *buf,
-				size_t count)
+static ssize_t del_device_store(VGPU_BUS_CONST struct bus_type *bus,
+				const char *buf, size_t count)
 {
 	char extra;
 	u32 index;

@@ -14,6 +14,7 @@
 #include <linux/slab.h>
 #include <linux/timekeeping.h>
 
+#include "vgpu_compat.h"
 #include "vgpu_drv.h"
 #include "vgpu_sched.h"
 
@@ -747,8 +748,8 @@ int vgpu_sched_init(struct vgpu_sched *s, struct vgpu_device *vdev,
 	spin_lock_init(&s->incoming_lock);
 	atomic_set(&s->nr_unfinished, 0);
 	atomic_set(&s->helpers, 0);
-	hrtimer_init(&s->kick_timer, CLOCK_MONOTONIC, HRTIMER_MODE_REL_SOFT);
-	s->kick_timer.function = vgpu_sched_kick_fn;
+	hrtimer_setup(&s->kick_timer, vgpu_sched_kick_fn, CLOCK_MONOTONIC,
+		      HRTIMER_MODE_REL_SOFT);
 	vgpu_policies_init();
 
 	ret = vgpu_gpu_params_validate(&s->opts.params, cfg, &bad);

@@ -1,11 +1,12 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 #
-# install-deps.sh [rt] - install (idempotently) every Debian package the
-# build, the tests, the debug kernel and the demo need.  Fast no-op when all
-# are present; otherwise runs apt-get update once and installs what is
-# missing.  With "rt": only the PREEMPT_RT kernel and its headers, which
-# `make check-rt` needs (scripts/vm-run --kernel rt calls this lazily).
+# install-deps.sh - install (idempotently) every Debian package of the
+# machine's own suite that the build, the tests, the kernels and the demo
+# need.  Fast no-op when all are present; otherwise runs apt-get update once
+# and installs what is missing.  Kernels of other suites (6.12, its RT
+# flavour, the newest source) are never installed: scripts/kernel-pkgs.sh
+# unpacks them into the cache.
 set -eu
 
 PKGS="
@@ -14,11 +15,8 @@ qemu-system-x86 busybox-static cpio
 libnl-3-dev libnl-genl-3-dev libnl-utils libjson-c-dev
 sparse bc flex bison libelf-dev libssl-dev rsync
 clang libclang-rt-14-dev dkms python3 gcc-multilib
-gnuplot-nox python3-sphinx
+gnuplot-nox python3-sphinx dwarves
 "
-if [ "${1:-}" = rt ]; then
-	PKGS="linux-image-rt-amd64 linux-headers-rt-amd64"
-fi
 
 missing=""
 for p in $PKGS; do
@@ -30,6 +28,10 @@ done
 
 echo "install-deps.sh: installing:$missing" >&2
 if [ "$(id -u)" != 0 ]; then
+	if ! command -v sudo > /dev/null; then
+		echo "install-deps.sh: missing Debian packages:$missing; run 'make deps' as root" >&2
+		exit 1
+	fi
 	SUDO=sudo
 else
 	SUDO=

@@ -114,8 +114,10 @@ int vgpu_channel_create(struct vgpu_file *vf, u32 prio, u64 timeout,
 	ret = vgpu_sched_channel_add(&vdev->sched, prio, &ch->core_ch);
 	if (ret)
 		goto err_core;
-	ret = xa_alloc(&vf->channels, &id, ch, xa_limit_31b, GFP_KERNEL);
-	if (ret)
+	/* cyclic: a stale handle must not name a new channel (1: wrapped) */
+	ret = xa_alloc_cyclic(&vf->channels, &id, ch, xa_limit_31b,
+			      &vf->next_channel, GFP_KERNEL);
+	if (ret < 0)
 		goto err_xa;
 	ch->handle = id;
 	vf->nr_channels++;

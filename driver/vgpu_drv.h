@@ -111,8 +111,12 @@ struct vgpu_device {
  * @lock: serialises creation and destruction of this file's objects
  * @channels: channel handle -> &struct vgpu_channel; updated under @lock
  * @nr_channels: entries in @channels; protected by @lock
+ * @next_channel: where the cyclic search for the next channel handle
+ *	starts, so a destroyed channel's handle stays -ENOENT until the 31-bit
+ *	handle space wraps; protected by @lock
  * @kernels: kernel handle -> &struct vgpu_kobj; updated under @lock
  * @nr_kernels: entries in @kernels; protected by @lock
+ * @next_kernel: the same for kernel handles; protected by @lock
  * @nr_children: child descriptors its kernels reserved (their child
  *	budgets, F15), counted with @nr_kernels against kernels_per_file;
  *	protected by @lock
@@ -126,8 +130,10 @@ struct vgpu_file {
 	struct mutex lock; /* protects the counters, serialises table updates */
 	struct xarray channels;
 	u32 nr_channels;
+	u32 next_channel;
 	struct xarray kernels;
 	u32 nr_kernels;
+	u32 next_kernel;
 	u32 nr_children;
 	u64 prog_bytes;
 	atomic_t nr_done;

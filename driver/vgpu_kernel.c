@@ -474,9 +474,10 @@ int vgpu_ioctl_submit(struct vgpu_file *vf, void *arg)
 		goto err_unwind;
 
 	for (i = 0; i < n; i++) {
-		ret = xa_alloc(&vf->kernels, &id, kobjs[i], xa_limit_31b,
-			       GFP_KERNEL);
-		if (ret) {
+		/* cyclic, as channel handles (1: wrapped) */
+		ret = xa_alloc_cyclic(&vf->kernels, &id, kobjs[i], xa_limit_31b,
+				      &vf->next_kernel, GFP_KERNEL);
+		if (ret < 0) {
 			if (ret == -EBUSY)
 				ret = -ENOSPC;
 			while (i--)

@@ -4,7 +4,8 @@
 # build-kernel.sh debug|mainline - build a kernel from the newest kernel
 # source Debian carries (scripts/kernel-pkgs.sh mainline) once and cache it
 # outside the repository, keyed by the source version and a hash of the
-# fragments and of this script:
+# fragments, this script and the toolchain (gcc, pahole: a module build
+# warns when pahole differs from the kernel's):
 #
 #   mainline   allnoconfig + scripts/kconfig/base.config
 #   debug      allnoconfig + base.config + debug.config (KASAN, lockdep,
@@ -25,15 +26,20 @@ src=$("$here/kernel-pkgs.sh" mainline | sed -n 's/^KSRC=//p')
 [ -n "$src" ] || exit 1
 srcver=${src##*/mainline-}
 # shellcheck disable=SC2086
-key=$(cat $frags "$0" | sha256sum | cut -c1-16)
+key=$({ cat $frags "$0"; gcc --version | head -n 1
+	pahole --version 2>/dev/null || true; } | sha256sum | cut -c1-16)
 out=$cache/kbuild/$flavour-$srcver-$key
 
+# One build at a time per flavour; a second caller waits and reuses it.
+mkdir -p "$cache/kbuild"
+exec 9> "$cache/kbuild/.$flavour.lock"
+flock 9
 if [ -f "$out/.vgpu-built" ]; then
 	echo "$out"
 	exit 0
 fi
 
-echo "build-kernel.sh: building the $flavour kernel ($srcver) in $out (first time only, ~15 min)" >&2
+echo "build-kernel.sh: building the $flavour kernel ($srcver) in $out (first time only, about 5 min on 2 cores)" >&2
 rm -rf "$out"
 mkdir -p "$out"
 log=$out/build.log
@@ -61,4 +67,8 @@ if ! make -C "$src" O="$out" -j"$jobs" bzImage modules >> "$log" 2>&1; then
 fi
 cp "$src/.vgpu-versions" "$out/.vgpu-versions"
 touch "$out/.vgpu-built"
+# Older builds of this flavour are dead weight (about 500 MB each).
+for old in "$cache/kbuild/$flavour"-*; do
+	[ "$old" = "$out" ] || rm -rf "$old"
+done
 echo "$out"

@@ -56,6 +56,10 @@ archive_uri() {
 }
 
 apt_dir=$cache/apt/$suite
+# One fetch at a time per suite; a second caller waits and reuses it.
+mkdir -p "$apt_dir"
+exec 9> "$apt_dir/.lock"
+flock 9
 apt_opts=(-o "Dir::Etc::SourceList=$apt_dir/sources.list"
 	-o "Dir::Etc::SourceParts=$apt_dir/sources.list.d"
 	-o "Dir::State::Lists=$apt_dir/lists"

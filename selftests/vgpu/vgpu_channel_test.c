@@ -178,6 +178,23 @@ TEST_F(ch, unknown_handle)
 	EXPECT_EQ(ENOENT, ch_destroy(self->fd, h));	/* twice */
 }
 
+/* Issue 16: a destroyed channel's handle never names the next channel. */
+TEST_F(ch, stale_handle_not_reused)
+{
+	__u32 first = 0, h = 0;
+	int i;
+
+	ASSERT_EQ(0, ch_create(self->fd, 2, 0, &first));
+	ASSERT_EQ(0, ch_destroy(self->fd, first));
+	for (i = 0; i < 100; i++) {
+		ASSERT_EQ(0, ch_create(self->fd, 2, 0, &h));
+		EXPECT_NE(first, h);
+		/* the stale handle stays unknown while a new channel lives */
+		EXPECT_EQ(ENOENT, ch_destroy(self->fd, first));
+		ASSERT_EQ(0, ch_destroy(self->fd, h));
+	}
+}
+
 TEST_F(ch, foreign_handle)
 {
 	int other = vgpu_open();

@@ -84,6 +84,30 @@ TEST_F(k, submit_wait_query_release)
 	EXPECT_EQ(ENOENT, vgpu_test_query(self->fd, d.handle, 0, &q));
 }
 
+/* Issue 16: a released kernel's handle never names the next kernel. */
+TEST_F(k, stale_handle_not_reused)
+{
+	struct vgpu_kernel_query q;
+	__u32 first, h;
+	int i;
+
+	first = SUBMIT(self->fd, self->ch, vgpu_prog_alu, 1);
+	ASSERT_NE(0, first);
+	ASSERT_EQ(0, vgpu_test_wait(self->fd, &first, 1, 0, VGPU_WAIT_FOREVER,
+				    NULL));
+	ASSERT_EQ(0, vgpu_test_query(self->fd, first, VGPU_QUERY_RELEASE, &q));
+	for (i = 0; i < 20; i++) {
+		h = SUBMIT(self->fd, self->ch, vgpu_prog_alu, 1);
+		ASSERT_NE(0, h);
+		EXPECT_NE(first, h);
+		EXPECT_EQ(ENOENT, vgpu_test_query(self->fd, first, 0, &q));
+		ASSERT_EQ(0, vgpu_test_wait(self->fd, &h, 1, 0,
+					    VGPU_WAIT_FOREVER, NULL));
+		ASSERT_EQ(0, vgpu_test_query(self->fd, h, VGPU_QUERY_RELEASE,
+					     &q));
+	}
+}
+
 TEST_F(k, batch)
 {
 	struct vgpu_submit_desc d[3];

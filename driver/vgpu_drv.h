@@ -194,8 +194,10 @@ void vgpu_kernels_cancel_channel(struct vgpu_file *vf, struct vgpu_channel *ch);
 int vgpu_ioctl_submit(struct vgpu_file *vf, void *arg);
 int vgpu_ioctl_wait(struct vgpu_file *vf, void *arg);
 int vgpu_ioctl_query(struct vgpu_file *vf, void *arg);
+void vgpu_ioctl_query_commit(struct vgpu_file *vf, void *arg);
 int vgpu_ioctl_cancel(struct vgpu_file *vf, void *arg);
 int vgpu_ioctl_gate(struct vgpu_file *vf, void *arg);
+void vgpu_ioctl_gate_undo(struct vgpu_file *vf, void *arg);
 int vgpu_ioctl_queue_push(struct vgpu_file *vf, void *arg);
 
 long vgpu_ioctl(struct file *file, unsigned int cmd, unsigned long arg);

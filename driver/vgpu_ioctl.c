@@ -8,6 +8,15 @@
  * longer struct carries non-zero bytes this module does not know), and out
  * truncated to the caller's size.  Handlers see a kernel copy of the size
  * this module knows and never touch user memory themselves.
+ *
+ * All-or-nothing (issue 16, Documentation/uapi.rst): an ioctl either fails
+ * with nothing changed or succeeds with its result in the caller's struct.
+ * The argument of a command that copies a result back must be writable
+ * before the handler runs (-EFAULT, nothing done); a copy-out that still
+ * fails afterwards (another thread unmapped or write-protected the struct
+ * meanwhile) is undone by the command's @undo.  A command whose effect
+ * cannot be taken back once seen defers it to @commit, which runs only
+ * after the result reached the caller.
  */
 #include <linux/build_bug.h>
 #include <linux/fs.h>
@@ -48,11 +57,17 @@ static_assert(sizeof(struct vgpu_insn) % 8 == 0);
  * @min_size: the first published size of the argument (_SIZE_VER0)
  * @fn: handler; @arg is a kernel copy of the argument, copied back on success
  *	for _IOC_READ commands
+ * @commit: optional, the part of the effect that runs once the result has
+ *	been copied back (or at once for a command with no result)
+ * @undo: optional, takes back what a successful @fn did when the result
+ *	cannot be copied back
  */
 struct vgpu_ioctl_desc {
 	unsigned int cmd;
 	u32 min_size;
 	int (*fn)(struct vgpu_file *vf, void *arg);
+	void (*commit)(struct vgpu_file *vf, void *arg);
+	void (*undo)(struct vgpu_file *vf, void *arg);
 };
 
 static void vgpu_config_to_uapi(const struct vgpu_config *cfg,
@@ -131,6 +146,14 @@ static int vgpu_ioctl_channel_create(struct vgpu_file *vf, void *arg)
 	return 0;
 }
 
+/* The handle never reached the caller: the channel never existed. */
+static void vgpu_ioctl_channel_create_undo(struct vgpu_file *vf, void *arg)
+{
+	struct vgpu_channel_create *cc = arg;
+
+	vgpu_channel_destroy(vf, cc->handle);
+}
+
 static int vgpu_ioctl_channel_destroy(struct vgpu_file *vf, void *arg)
 {
 	struct vgpu_channel_destroy *cd = arg;
@@ -150,6 +173,7 @@ static const struct vgpu_ioctl_desc vgpu_ioctls[] = {
 		.cmd = VGPU_IOCTL_CHANNEL_CREATE,
 		.min_size = VGPU_CHANNEL_CREATE_SIZE_VER0,
 		.fn = vgpu_ioctl_channel_create,
+		.undo = vgpu_ioctl_channel_create_undo,
 	},
 	[_IOC_NR(VGPU_IOCTL_CHANNEL_DESTROY)] = {
 		.cmd = VGPU_IOCTL_CHANNEL_DESTROY,
@@ -170,6 +194,7 @@ static const struct vgpu_ioctl_desc vgpu_ioctls[] = {
 		.cmd = VGPU_IOCTL_QUERY,
 		.min_size = VGPU_KERNEL_QUERY_SIZE_VER0,
 		.fn = vgpu_ioctl_query,
+		.commit = vgpu_ioctl_query_commit,
 	},
 	[_IOC_NR(VGPU_IOCTL_CANCEL)] = {
 		.cmd = VGPU_IOCTL_CANCEL,
@@ -180,6 +205,7 @@ static const struct vgpu_ioctl_desc vgpu_ioctls[] = {
 		.cmd = VGPU_IOCTL_GATE,
 		.min_size = VGPU_GATE_SIZE_VER0,
 		.fn = vgpu_ioctl_gate,
+		.undo = vgpu_ioctl_gate_undo,
 	},
 	[_IOC_NR(VGPU_IOCTL_QUEUE_PUSH)] = {
 		.cmd = VGPU_IOCTL_QUEUE_PUSH,
@@ -197,7 +223,9 @@ static const struct vgpu_ioctl_desc vgpu_ioctls[] = {
  * Return: the handler's result; -ENOTTY for an unknown command or a known
  * number with the wrong type or direction, -EINVAL for an argument shorter
  * than its first published size, -E2BIG for unknown non-zero trailing bytes,
- * -EFAULT for a bad pointer, -ENODEV once the device has been removed.
+ * -EFAULT for a bad pointer (or, for a command with a result, an argument
+ * that cannot be written; nothing is done), -ENODEV once the device has
+ * been removed.
  */
 long vgpu_ioctl(struct file *file, unsigned int cmd, unsigned long arg)
 {
@@ -229,13 +257,26 @@ long vgpu_ioctl(struct file *file, unsigned int cmd, unsigned long arg)
 		if (ret)
 			return ret;
 	}
+	/*
+	 * The result must be able to reach the caller before anything is
+	 * done: write back the bytes just read (every _IOC_READ command is
+	 * _IOWR), which probes the struct without changing it.
+	 */
+	if ((_IOC_DIR(cmd) & _IOC_READ) &&
+	    copy_to_user(uarg, buf, min(usize, ksize)))
+		return -EFAULT;
 
 	ret = desc->fn(vf, buf);
 	if (ret)
 		return ret;
 
 	if ((_IOC_DIR(cmd) & _IOC_READ) &&
-	    copy_to_user(uarg, buf, min(usize, ksize)))
+	    copy_to_user(uarg, buf, min(usize, ksize))) {
+		if (desc->undo)
+			desc->undo(vf, buf);
 		return -EFAULT;
+	}
+	if (desc->commit)
+		desc->commit(vf, buf);
 	return 0;
 }

@@ -401,6 +401,26 @@ err_free:
 	return ret;
 }
 
+/*
+ * Write each kernel's handle (@give) or 0 (taking them back, best effort)
+ * into the caller's descriptors.  -EFAULT if one could not be written.
+ */
+static int vgpu_submit_put_handles(const struct vgpu_submit *sub,
+				   u8 __user *udescs, struct vgpu_kobj **kobjs,
+				   u32 n, bool give)
+{
+	u32 __user *uh;
+	u32 i;
+
+	for (i = 0; i < n; i++) {
+		uh = (u32 __user *)(udescs + (size_t)i * sub->desc_size +
+				    offsetof(struct vgpu_submit_desc, handle));
+		if (put_user(give ? kobjs[i]->handle : 0, uh) && give)
+			return -EFAULT;
+	}
+	return 0;
+}
+
 /**
  * vgpu_ioctl_submit() - VGPU_IOCTL_SUBMIT: one kernel or a batch, all or
  * nothing
@@ -487,21 +507,24 @@ int vgpu_ioctl_submit(struct vgpu_file *vf, void *arg)
 		kobjs[i]->handle = id;
 	}
 
-	ret = vgpu_sched_submit(&vdev->sched, kobjs, n);
+	/*
+	 * Hand the handles out before committing, so that a descriptor that
+	 * became unwritable since it was probed (another thread's munmap)
+	 * leaves nothing queued.  Nobody sees them meanwhile: lookups take
+	 * vf->lock.
+	 */
+	ret = vgpu_submit_put_handles(sub, udescs, kobjs, n, true);
+	if (!ret)
+		ret = vgpu_sched_submit(&vdev->sched, kobjs, n);
 	if (ret) {
+		vgpu_submit_put_handles(sub, udescs, kobjs, n, false);
 		for (i = 0; i < n; i++)
 			xa_erase(&vf->kernels, kobjs[i]->handle);
 		goto err_unwind;
 	}
 
-	for (i = 0; i < n; i++) {
+	for (i = 0; i < n; i++)
 		list_add_tail(&kobjs[i]->ch_node, &kobjs[i]->ch->kernels);
-		/* cannot fault: probed above (unless userspace unmapped it) */
-		if (put_user(kobjs[i]->handle, (u32 __user *)(udescs +
-			     (size_t)i * sub->desc_size +
-			     offsetof(struct vgpu_submit_desc, handle))))
-			ret = -EFAULT;
-	}
 	vf->nr_kernels += n;
 	vf->nr_children += ndesc - n;
 	vf->prog_bytes += bytes;
@@ -744,15 +767,36 @@ int vgpu_ioctl_query(struct vgpu_file *vf, void *arg)
 	finished = vgpu_kobj_finished(ko);
 	mutex_unlock(&s->lock);
 
-	if (flags & VGPU_QUERY_RELEASE) {
-		if (!finished)
-			ret = -EBUSY;
-		else
-			vgpu_kobj_unlink(vf, ko);
-	}
+	/* the release itself waits for the result to reach the caller */
+	if ((flags & VGPU_QUERY_RELEASE) && !finished)
+		ret = -EBUSY;
 out:
 	mutex_unlock(&vf->lock);
 	return ret;
+}
+
+/**
+ * vgpu_ioctl_query_commit() - the release of a VGPU_QUERY_RELEASE
+ * @vf: the file
+ * @arg: struct vgpu_kernel_query, copied back to the caller
+ *
+ * Runs once the result of vgpu_ioctl_query() has reached the caller, so a
+ * result that could not be copied back leaves the handle in place.  The
+ * kernel was finished in the snapshot and stays so; a concurrent release
+ * of the same handle has left nothing to do.
+ */
+void vgpu_ioctl_query_commit(struct vgpu_file *vf, void *arg)
+{
+	struct vgpu_kernel_query *q = arg;
+	struct vgpu_kobj *ko;
+
+	if (!(q->flags & VGPU_QUERY_RELEASE))
+		return;
+	mutex_lock(&vf->lock);
+	ko = xa_load(&vf->kernels, q->handle);
+	if (ko && vgpu_kobj_finished(ko))
+		vgpu_kobj_unlink(vf, ko);
+	mutex_unlock(&vf->lock);
 }
 
 /**
@@ -818,6 +862,27 @@ int vgpu_ioctl_gate(struct vgpu_file *vf, void *arg)
 out:
 	mutex_unlock(&vf->lock);
 	return ret;
+}
+
+/**
+ * vgpu_ioctl_gate_undo() - take back a GATE whose result was lost
+ * @vf: the file
+ * @arg: struct vgpu_gate of the successful vgpu_ioctl_gate()
+ *
+ * The gate is a count of holders, so the opposite operation always
+ * succeeds; dispatch that happened while it was open stays done.
+ */
+void vgpu_ioctl_gate_undo(struct vgpu_file *vf, void *arg)
+{
+	struct vgpu_gate *gate = arg;
+	bool close = gate->op == VGPU_GATE_CLOSE;
+	u64 cycle;
+
+	mutex_lock(&vf->lock);
+	if (vf->gate_held == close &&
+	    !vgpu_sched_gate(&vf->vdev->sched, !close, &cycle))
+		vf->gate_held = !close;
+	mutex_unlock(&vf->lock);
 }
 
 /**

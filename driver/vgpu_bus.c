@@ -30,7 +30,11 @@
 #include "vgpu_drv.h"
 
 static LIST_HEAD(vgpu_devices);
-/* Protects vgpu_devices and serialises instance creation and removal. */
+/*
+ * Protects vgpu_devices and serialises instance creation and removal: held
+ * across the whole of vgpu_device_create() and vgpu_device_destroy(), so an
+ * index is free again only once nothing of its instance is left.
+ */
 static DEFINE_MUTEX(vgpu_devices_lock);
 
 static struct vgpu_device *vgpu_bus_find_locked(u32 index)
@@ -82,15 +86,20 @@ int vgpu_bus_del_device(u32 index)
 {
 	struct vgpu_device *vdev;
 
+	/*
+	 * Destroy under the lock: the index, /dev/vgpuN and the debugfs
+	 * directory are free again only when this returns, so a new_device
+	 * racing with us gets -EEXIST instead of a half-made instance
+	 * (issue 16: it used to come up without its debugfs directory).
+	 */
 	mutex_lock(&vgpu_devices_lock);
 	vdev = vgpu_bus_find_locked(index);
-	if (vdev)
+	if (vdev) {
 		list_del_init(&vdev->node);
+		vgpu_device_destroy(vdev);
+	}
 	mutex_unlock(&vgpu_devices_lock);
-	if (!vdev)
-		return -ENOENT;
-	vgpu_device_destroy(vdev);
-	return 0;
+	return vdev ? 0 : -ENOENT;
 }
 
 /**

@@ -6,6 +6,8 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
+#include <stdbool.h>
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/stat.h>
@@ -184,6 +186,70 @@ TEST(del_while_open)
 	close(fd);
 	close(fd2);
 	ASSERT_EQ(0, vgpu_sysfs_write(DEL_DEVICE, "8"));
+}
+
+static volatile bool race_stop, race_deleted;
+
+static void *race_del(void *arg)
+{
+	vgpu_sysfs_write(DEL_DEVICE, "7");
+	race_deleted = true;
+	return NULL;
+}
+
+/* Read the instance's debugfs views until told to stop. */
+static void *race_read(void *arg)
+{
+	char buf[4096];
+	int fd;
+
+	while (!race_stop) {
+		fd = open("/sys/kernel/debug/vgpu/vgpu7/kernels", O_RDONLY);
+		if (fd < 0)
+			continue;
+		while (read(fd, buf, sizeof(buf)) > 0)
+			;
+		close(fd);
+	}
+	return NULL;
+}
+
+/*
+ * Issue 16: del_device N racing new_device N, with a debugfs reader busy.
+ * Whichever wins, an instance that exists has its debugfs directory (the
+ * new one used to come up without it while the old one was being torn
+ * down).
+ */
+TEST(del_new_race)
+{
+	pthread_t del, reader;
+	int round, missing = 0, made = 0, ret;
+
+	race_stop = false;
+	ASSERT_EQ(0, pthread_create(&reader, NULL, race_read, NULL));
+	for (round = 0; round < 40; round++) {
+		ASSERT_EQ(0, vgpu_sysfs_write(NEW_DEVICE, "7 small"));
+		race_deleted = false;
+		ASSERT_EQ(0, pthread_create(&del, NULL, race_del, NULL));
+		/* create again as soon as the index looks free */
+		while ((ret = vgpu_sysfs_write(NEW_DEVICE, "7 small")) ==
+		       EEXIST && !race_deleted)
+			;
+		if (ret == EEXIST)
+			ret = vgpu_sysfs_write(NEW_DEVICE, "7 small");
+		EXPECT_EQ(0, ret);
+		made += !ret;
+		ASSERT_EQ(0, pthread_join(del, NULL));
+		if (vgpu_exists("/dev/vgpu7") &&
+		    !vgpu_exists("/sys/kernel/debug/vgpu/vgpu7/kernels"))
+			missing++;
+		vgpu_sysfs_write(DEL_DEVICE, "7");
+	}
+	race_stop = true;
+	ASSERT_EQ(0, pthread_join(reader, NULL));
+	TH_LOG("%d of 40 rounds created the instance again", made);
+	EXPECT_EQ(0, missing);
+	EXPECT_FALSE(vgpu_exists("/dev/vgpu7"));
 }
 
 /* Unprivileged users cannot create instances (sysfs mode 0200). */

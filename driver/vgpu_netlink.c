@@ -3,7 +3,8 @@
  * vgpu_netlink.c - the generic netlink family "vgpu" (SPEC F63).
  *
  * Commands: DEV_GET (doit, dump), STATS_GET (doit, dump), CONFIG_SET (doit,
- * CAP_NET_ADMIN), and EVENT notifications on the multicast group "events".
+ * CAP_NET_ADMIN), and EVENT notifications on the multicast group "events"
+ * (joining it needs CAP_NET_ADMIN too: events show every user's kernels).
  * Documentation/netlink.rst and Documentation/netlink/specs/vgpu.yaml
  * describe the messages; uapi/linux/vgpu_netlink.h holds the numbers.
  *
@@ -46,8 +47,14 @@ static const struct nla_policy vgpu_nl_policy[VGPU_A_MAX + 1] = {
 	[VGPU_A_SYNC_COST] = NLA_POLICY_MAX(NLA_U32, VGPU_MAX_LATENCY),
 };
 
+/*
+ * Events name every user's kernels and their timing: like CONFIG_SET, and
+ * like perf's system-wide observation, joining the group is privileged
+ * (CAP_NET_ADMIN).  A process follows its own kernels through its file
+ * (WAIT, QUERY, poll, fdinfo).
+ */
 static const struct genl_multicast_group vgpu_nl_mcgrps[] = {
-	{ .name = VGPU_MCGRP_EVENTS, },
+	{ .name = VGPU_MCGRP_EVENTS, .flags = GENL_MCAST_CAP_NET_ADMIN, },
 };
 
 static struct genl_family vgpu_nl_family;

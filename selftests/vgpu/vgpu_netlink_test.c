@@ -490,6 +490,45 @@ TEST_F(nl, config_set_unprivileged)
 	EXPECT_EQ(0, WEXITSTATUS(status));
 }
 
+static struct nl_sock *ev_open(void);
+
+/*
+ * Issue 16: events show every user's kernels, so an unprivileged process
+ * may not join the group (EPERM); it still reads DEV_GET and STATS_GET.
+ */
+TEST_F(nl, events_unprivileged)
+{
+	struct nl_sock *ev;
+	pid_t pid = fork();
+	int status;
+
+	ASSERT_LE(0, pid);
+	if (!pid) {
+		struct nl_sock *sk;
+		int fam, grp, e;
+
+		if (setresgid(65534, 65534, 65534) ||
+		    setresuid(65534, 65534, 65534))
+			_exit(10);
+		sk = nl_open(&fam);
+		if (!sk)
+			_exit(11);
+		grp = genl_ctrl_resolve_grp(sk, VGPU_FAMILY_NAME,
+					    VGPU_MCGRP_EVENTS);
+		if (grp < 0)
+			_exit(12);
+		e = nl_socket_add_membership(sk, grp);
+		_exit(e == -NLE_PERM ? 0 : 13);
+	}
+	ASSERT_EQ(pid, waitpid(pid, &status, 0));
+	EXPECT_TRUE(WIFEXITED(status));
+	EXPECT_EQ(0, WEXITSTATUS(status));
+	/* root may */
+	ev = ev_open();
+	ASSERT_NE(NULL, ev);
+	nl_socket_free(ev);
+}
+
 static int seq_ok(struct nl_msg *msg, void *arg)
 {
 	return NL_OK;

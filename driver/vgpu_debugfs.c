@@ -123,6 +123,8 @@ static void vgpu_dbg_config(struct seq_buf *sb, struct vgpu_device *vdev,
 	seq_buf_printf(sb, "default_timeout %llu\nqueued_limit %u\n",
 		       READ_ONCE(vdev->limits.default_timeout),
 		       vdev->limits.queued);
+	seq_buf_printf(sb, "max_arrival %llu\nclock_skipped %llu\n",
+		       vdev->limits.max_arrival, s->gpu->skipped);
 	seq_buf_printf(sb, "default_prio %u\nevent_budget %u\n",
 		       vdev->default_prio, vdev->obs.budget);
 }

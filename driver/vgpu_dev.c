@@ -167,6 +167,8 @@ static int vgpu_dev_opt_sched(struct vgpu_dev_opts *o, const char *key,
 	}
 	if (!strcmp(key, "timeout"))
 		return kstrtou64(val, 0, &o->timeout);
+	if (!strcmp(key, "max_arrival"))
+		return kstrtou64(val, 0, &o->max_arrival);
 	if (!strcmp(key, "epoch"))
 		return vgpu_opt_u32(val, &p->epoch);
 	if (!strcmp(key, "workers"))
@@ -244,6 +246,7 @@ int vgpu_dev_opts_parse(struct vgpu_dev_opts *o, char *line)
 	vgpu_sched_opts_default(&o->sched, &o->cfg);
 	o->sched.params.max_channels = VGPU_DEF_CHANNELS;
 	o->timeout = VGPU_DEF_TIMEOUT_CYCLES;
+	o->max_arrival = VGPU_DEF_MAX_ARRIVAL;
 
 	/* pass 2: scheduling options */
 	for (i = first; i < n; i++) {
@@ -256,7 +259,8 @@ int vgpu_dev_opts_parse(struct vgpu_dev_opts *o, char *line)
 			return -EINVAL;
 		}
 	}
-	if (!o->timeout || o->timeout > VGPU_MAX_TIMEOUT_CYCLES)
+	if (!o->timeout || o->timeout > VGPU_MAX_TIMEOUT_CYCLES ||
+	    o->max_arrival > VGPU_MAX_TIMEOUT_CYCLES)
 		return -EINVAL;
 	return 0;
 }
@@ -299,6 +303,7 @@ int vgpu_device_create(u32 index, const struct vgpu_dev_opts *opts,
 	vdev->limits.queued = VGPU_DEF_QUEUED;
 	vdev->limits.prog_bytes_per_file = VGPU_DEF_PROG_BYTES_PER_FILE;
 	vdev->limits.default_timeout = opts->timeout;
+	vdev->limits.max_arrival = opts->max_arrival;
 	/* the upper half of the priorities is open to everybody */
 	vdev->default_prio = vdev->cfg.num_prios / 2;
 

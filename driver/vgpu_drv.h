@@ -47,6 +47,16 @@
 #define VGPU_DEF_PROG_BYTES_PER_FILE	(16U << 20)
 #define VGPU_DEF_TIMEOUT_CYCLES		BIT_ULL(32)
 #define VGPU_MAX_TIMEOUT_CYCLES		BIT_ULL(48)
+/*
+ * Virtual time is shared by every user of a device (issue 16): a kernel or
+ * push may arrive at most max_arrival cycles after the clock (default
+ * 2^32, raised up to the uapi's 2^48 by new_device's max_arrival=, which
+ * only root may write), and arrivals past VGPU_CLOCK_END are clamped to it,
+ * so the clock never wraps: from there epochs alone would need centuries
+ * to reach 2^64.
+ */
+#define VGPU_DEF_MAX_ARRIVAL		BIT_ULL(32)
+#define VGPU_CLOCK_END			BIT_ULL(62)
 
 /**
  * struct vgpu_limits - per-file and per-device limits of an instance
@@ -59,6 +69,8 @@
  * @prog_bytes_per_file: program bytes one open file may hold (-ENOSPC)
  * @default_timeout: hang timeout in virtual cycles for channels created
  *	with timeout_cycles 0 (SPEC F53)
+ * @max_arrival: latest arrival of a kernel or push in cycles after the
+ *	device's clock (-EINVAL beyond; VGPU_DEF_MAX_ARRIVAL)
  */
 struct vgpu_limits {
 	u32 channels_per_file;
@@ -67,6 +79,7 @@ struct vgpu_limits {
 	u32 queued;
 	u32 prog_bytes_per_file;
 	u64 default_timeout;
+	u64 max_arrival;
 };
 
 /**
@@ -168,6 +181,7 @@ struct vgpu_dev_opts {
 	struct vgpu_config cfg;
 	struct vgpu_sched_opts sched;
 	u64 timeout;
+	u64 max_arrival;
 };
 
 int vgpu_dev_opts_parse(struct vgpu_dev_opts *o, char *line);

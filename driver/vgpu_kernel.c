@@ -150,7 +150,7 @@ static int vgpu_desc_check(const struct vgpu_device *vdev,
 		return -EINVAL;
 	if (!d->num_insns || d->num_insns > VGPU_ISA_MAX_INSNS)
 		return -EINVAL;
-	if (d->arrival > VGPU_MAX_TIMEOUT_CYCLES)
+	if (d->arrival > vdev->limits.max_arrival)
 		return -EINVAL;
 	if (!d->affinity != !d->affinity_bits)
 		return -EINVAL;
@@ -913,7 +913,8 @@ int vgpu_ioctl_queue_push(struct vgpu_file *vf, void *arg)
 	int ret;
 
 	if (qp->flags & ~VGPU_QUEUE_FLAGS_ALL || qp->pad || qp->cycle ||
-	    qp->arrival > VGPU_MAX_QUEUE_DELAY || (!qp->items && !close))
+	    qp->arrival > vf->vdev->limits.max_arrival ||
+	    (!qp->items && !close))
 		return -EINVAL;
 	rec = kzalloc(sizeof(*rec), GFP_KERNEL);
 	if (!rec)
@@ -939,7 +940,8 @@ int vgpu_ioctl_queue_push(struct vgpu_file *vf, void *arg)
 		atomic_dec(&s->nr_pushes);
 		goto out_sched;
 	}
-	at = max(s->gpu->now + qp->arrival, ko->q_last);
+	/* the clock's range ends at VGPU_CLOCK_END (issue 16) */
+	at = max(min(s->gpu->now + qp->arrival, VGPU_CLOCK_END), ko->q_last);
 	ko->q_last = at;
 	ko->q_incoming += qp->items;
 	ko->q_closing |= close;

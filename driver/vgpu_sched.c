@@ -252,7 +252,8 @@ static void vgpu_sched_link_locked(struct vgpu_sched *s)
 	spin_unlock(&s->incoming_lock);
 	list_for_each_entry_safe(ko, tmp, &batch, live_node) {
 		list_del_init(&ko->live_node);
-		ko->k.arrival += g->now;
+		/* the clock's range ends at VGPU_CLOCK_END (issue 16) */
+		ko->k.arrival = min(ko->k.arrival + g->now, VGPU_CLOCK_END);
 		ko->k.id = s->next_id++;
 		/* the core numbers child kernels from there on (F15) */
 		if (s->next_id == VGPU_GPU_CHILD_ID0)
@@ -404,8 +405,13 @@ static void vgpu_sched_reap_locked(struct vgpu_sched *s)
 			vgpu_sched_retire_locked(s, ko);
 			continue;
 		}
+		/*
+		 * Idle time the clock skipped (someone's far arrival) is not
+		 * time this kernel could have run: it does not count.
+		 */
 		if (ko->k.t_dispatch != VGPU_GPU_NO_CYCLE &&
-		    g->now - ko->k.t_dispatch > ko->timeout) {
+		    g->now - ko->k.t_dispatch -
+		    (g->skipped - ko->k.skip_dispatch) > ko->timeout) {
 			s->stats.hangs++;
 			vgpu_obs_hang(s, ko);	/* tracepoint, netlink event */
 			vgpu_sched_cancel_locked(s, ko, -ETIMEDOUT);
@@ -413,14 +419,24 @@ static void vgpu_sched_reap_locked(struct vgpu_sched *s)
 	}
 }
 
+/* The cycle the paced clock (F52) may have reached by now. */
+static u64 vgpu_sched_paced_cycle(struct vgpu_sched *s)
+{
+	u64 ns = ktime_get_ns() - s->paced_start_ns;
+
+	return s->paced_start_cycle +
+	       mul_u64_u64_div_u64(ns, s->opts.freq_khz, NSEC_PER_MSEC);
+}
+
 static void vgpu_sched_pace(struct vgpu_sched *s, u64 now_cycle)
 {
 	u64 target;
 	ktime_t t;
 
+	/* no overflow however far the clock is (issue 16) */
 	target = s->paced_start_ns +
-		 div_u64((now_cycle - s->paced_start_cycle) * 1000000ULL,
-			 s->opts.freq_khz);
+		 mul_u64_u64_div_u64(now_cycle - s->paced_start_cycle,
+				     NSEC_PER_MSEC, s->opts.freq_khz);
 	if ((s64)(target - ktime_get_ns()) <= 0)
 		return;
 	t = ns_to_ktime(target);
@@ -508,6 +524,14 @@ static bool vgpu_sched_epoch_locked(struct vgpu_sched *s, bool helper)
 		s->paced_start_cycle = g->now;
 		s->paced_idle = false;
 	}
+	/*
+	 * The paced clock never skips ahead of the wall clock: one user's
+	 * far arrival would otherwise send the controller to sleep until
+	 * the wall clock caught up, and everyone's kernels with it (issue
+	 * 16).  It runs empty epochs at the paced rate instead.
+	 */
+	if (s->opts.clock == VGPU_CLOCK_PACED)
+		g->skip_until = vgpu_sched_paced_cycle(s);
 	/*
 	 * This boundary has not seen a dispatch, or kernels or pushes came
 	 * in since (perhaps while the gate was closed and the SMs empty, when

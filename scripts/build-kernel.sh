@@ -4,10 +4,11 @@
 # build-kernel.sh debug|mainline - build a kernel from the newest kernel
 # source Debian carries (scripts/kernel-pkgs.sh mainline) once and cache it
 # outside the repository, keyed by the source version and a hash of the
-# fragments, this script and the toolchain (gcc, pahole: a module build
-# warns when pahole differs from the kernel's):
+# fragments, the toolchain (gcc, pahole: a module build warns when pahole
+# differs from the kernel's) and BUILD_KEY, which changes when the way the
+# kernel is built here changes (not for edits that leave the result alone):
 #
-#   mainline   allnoconfig + scripts/kconfig/base.config
+#   mainline   allnoconfig + scripts/kconfig/base.config + mainline.config
 #   debug      allnoconfig + base.config + debug.config (KASAN, lockdep,
 #              UBSAN, kmemleak, failslab, KUnit, ...: `make check-debug`)
 #
@@ -18,7 +19,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 cache=${VGPU_CACHE:-/var/cache/vgpu-dispatch}
 flavour=${1:-debug}
 case "$flavour" in
-mainline) frags="$here/kconfig/base.config" ;;
+mainline) frags="$here/kconfig/base.config $here/kconfig/mainline.config" ;;
 debug) frags="$here/kconfig/base.config $here/kconfig/debug.config" ;;
 *) echo "usage: build-kernel.sh debug|mainline" >&2; exit 2 ;;
 esac
@@ -26,7 +27,8 @@ src=$("$here/kernel-pkgs.sh" mainline | sed -n 's/^KSRC=//p')
 [ -n "$src" ] || exit 1
 srcver=${src##*/mainline-}
 # shellcheck disable=SC2086
-key=$({ cat $frags "$0"; gcc --version | head -n 1
+BUILD_KEY=1
+key=$({ echo "$BUILD_KEY"; cat $frags; gcc --version | head -n 1
 	pahole --version 2>/dev/null || true; } | sha256sum | cut -c1-16)
 out=$cache/kbuild/$flavour-$srcver-$key
 

@@ -334,6 +334,7 @@ int vgpu_gpu_init(struct vgpu_gpu *g, void *mem, size_t size,
 	memset(g, 0, sizeof(*g));
 	g->cfg = *cfg;
 	g->p = *p;
+	g->skip_until = VGPU_GPU_NO_CYCLE;
 	g->policy = vgpu_policy_find(policies, p->policy);
 	if (!g->policy)
 		return -ENOENT;
@@ -1591,8 +1592,10 @@ static void vgpu_gpu_dispatched(struct vgpu_gpu *g, struct vgpu_gpu_kernel *k,
 	k->inflight++;
 	k->quota_used++;
 	g->stats.blocks++;
-	if (k->t_dispatch == VGPU_GPU_NO_CYCLE)
+	if (k->t_dispatch == VGPU_GPU_NO_CYCLE) {
 		k->t_dispatch = g->now;
+		k->skip_dispatch = g->skipped;
+	}
 	vgpu_gpu_emit(g, g->now, VGPU_GEV_DISPATCH, k, b->block_idx, ~0U, sm,
 		      path, b->n_warps);
 }
@@ -2421,9 +2424,15 @@ static void vgpu_gpu_skip_idle(struct vgpu_gpu *g)
 	next = vgpu_gpu_next_arrival(g);
 	if (next == VGPU_GPU_NO_CYCLE)
 		return;
+	/* the host may hold the clock back (the paced clock, issue 16) */
+	if (next > g->skip_until)
+		next = g->skip_until;
+	if (next <= g->now)
+		return;
 	d = next - g->now;
 	d = div_u64(d + g->p.epoch - 1, g->p.epoch) * g->p.epoch;
 	g->now += d;
+	g->skipped += d;
 	for (i = 0; i < g->cfg.num_sms; i++)
 		g->sm[i].sm.now = g->now;
 }

@@ -320,6 +320,8 @@ struct vgpu_gpu_push {
  * @aff_all: its affinity allows every SM
  * @t_submit: arrival cycle (virtual timestamp, F60 query)
  * @t_dispatch: first dispatch cycle, or VGPU_GPU_NO_CYCLE
+ * @skip_dispatch: &vgpu_gpu.skipped at @t_dispatch: idle time skipped since
+ *	is not time the kernel could have run (hang timeouts, issue 16)
  * @t_start: first warp start cycle, or VGPU_GPU_NO_CYCLE
  * @t_end: completion cycle, or VGPU_GPU_NO_CYCLE
  * @seq: submission sequence number
@@ -395,6 +397,7 @@ struct vgpu_gpu_kernel {
 	bool aff_all;
 	u64 t_submit;
 	u64 t_dispatch;
+	u64 skip_dispatch;
 	u64 t_start;
 	u64 t_end;
 	u64 seq;
@@ -558,6 +561,10 @@ struct vgpu_gpu_nofit {
  * @p: scheduling parameters
  * @policy: the SM-choice policy in use
  * @now: the current epoch boundary
+ * @skipped: cycles the clock jumped over in all, idle with nothing to run
+ *	before the next arrival (vgpu_gpu_skip_idle())
+ * @skip_until: no idle jump goes past this cycle (the host's paced clock
+ *	sets it to what the wall clock allows); VGPU_GPU_NO_CYCLE: no limit
  * @window: the F22 window at @now (~0 if off)
  * @epoch_end: where the SMs are advanced to next
  * @gated: dispatch held (F52 gate)
@@ -608,6 +615,8 @@ struct vgpu_gpu {
 	struct vgpu_gpu_params p;
 	struct vgpu_policy *policy;
 	u64 now;
+	u64 skipped;
+	u64 skip_until;
 	u32 window;
 	u64 epoch_end;
 	bool gated;

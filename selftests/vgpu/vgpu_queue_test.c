@@ -237,7 +237,7 @@ TEST_F(q, idle_open_queue_and_cancel)
 	/* 3 items wait for their timeout, 5 more are on their way */
 	ASSERT_EQ(0, vgpu_test_gate(self->fd, VGPU_GATE_CLOSE, NULL));
 	ASSERT_EQ(0, push(self->fd, d.handle, 3, 0, 0, NULL));
-	ASSERT_EQ(0, push(self->fd, d.handle, 5, 0, 1ULL << 40, NULL));
+	ASSERT_EQ(0, push(self->fd, d.handle, 5, 0, 1ULL << 32, NULL));
 	ASSERT_EQ(0, vgpu_test_cancel(self->fd, d.handle));
 	ASSERT_EQ(0, vgpu_test_query(self->fd, d.handle, 0, &kq));
 	EXPECT_EQ(VGPU_KSTATE_CANCELLED, kq.state);
@@ -322,7 +322,10 @@ TEST_F(q, push_errnos)
 	p.cycle = 0;
 	p.arrival = VGPU_MAX_QUEUE_DELAY + 1;
 	EXPECT_EQ(EINVAL, push_raw(self->fd, &p));		/* arrival */
-	p.arrival = VGPU_MAX_QUEUE_DELAY;
+	/* the device's max_arrival, 2^32 by default (issue 16) */
+	p.arrival = (1ULL << 32) + 1;
+	EXPECT_EQ(EINVAL, push_raw(self->fd, &p));
+	p.arrival = 1ULL << 32;
 	EXPECT_EQ(0, push_raw(self->fd, &p));
 	p.arrival = 0;
 	p.cycle = 0;

@@ -273,8 +273,11 @@ struct vgpu_template {
  * @priority: in: with VGPU_KERNEL_PRIORITY the kernel's priority (F10),
  *	0 .. num_prios - 1, below vgpu_info.default_prio only with CAP_SYS_NICE;
  *	else must be zero
- * @arrival: in: arrival in virtual cycles after the submission (0 = at once);
- *	with the gate closed, after the device clock the gate holds
+ * @arrival: in: arrival in virtual cycles after the submission (0 = at once),
+ *	at most the device's max_arrival (2^32 unless its new_device line
+ *	raised it, up to 2^48); with the gate closed, after the device clock
+ *	the gate holds.  Arrivals past cycle 2^62, where the clock's range
+ *	ends, are clamped to it.
  * @user_data: in: opaque value reported back by QUERY
  * @handle: out: the kernel's handle in this file; must be zero on input
  * @pad2: in: must be zero
@@ -501,8 +504,9 @@ struct vgpu_gate {
  * Appended in VGPU_QUEUE_PUSH_SIZE_VER1 (zero = a VER0 push):
  *
  * @arrival: in: arrival in virtual cycles after the push (0 = at once),
- *	0..VGPU_MAX_QUEUE_DELAY; with the gate closed, after the device clock
- *	the gate holds (as struct vgpu_submit_desc.arrival)
+ *	0..VGPU_MAX_QUEUE_DELAY and at most the device's max_arrival; with
+ *	the gate closed, after the device clock the gate holds (as struct
+ *	vgpu_submit_desc.arrival, clamped as it is)
  *
  * The items arrive at cycle = device clock + @arrival, raised to the
  * arrival of the kernel's previous push if that is later (the items of one

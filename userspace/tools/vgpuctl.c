@@ -248,6 +248,9 @@ static int vgpu_run_device_line(const struct vgpu_workload *wl, unsigned int id,
 	if (p.sync_cost)	/* F17 */
 		off += snprintf(line + off, len - off, " sync_cost=%u",
 				p.sync_cost);
+	/* the run's own device: arrivals as far as workload files allow */
+	off += snprintf(line + off, len - off, " max_arrival=%llu",
+			1ULL << 48);
 	if (workers)
 		off += snprintf(line + off, len - off, " workers=%u", workers);
 	snprintf(line + off, len - off, "\n");

@@ -17,34 +17,6 @@
 #include "kselftest_harness.h"
 #include "vgpu_test_util.h"
 
-/* A page holding a copy of @len bytes of @src, then made read-only. */
-static void *ro_copy(const void *src, size_t len)
-{
-	void *p = mmap(NULL, 4096, PROT_READ | PROT_WRITE,
-		       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-
-	if (p == MAP_FAILED)
-		return NULL;
-	memcpy(p, src, len);
-	if (mprotect(p, 4096, PROT_READ)) {
-		munmap(p, 4096);
-		return NULL;
-	}
-	return p;
-}
-
-static int ro_ioctl(int fd, unsigned long cmd, const void *arg, size_t len)
-{
-	void *ro = ro_copy(arg, len);
-	int ret;
-
-	if (!ro)
-		return -1;
-	ret = ioctl(fd, cmd, ro) ? errno : 0;
-	munmap(ro, 4096);
-	return ret;
-}
-
 FIXTURE(aon) {
 	int fd;
 	__u32 ch;
@@ -67,7 +39,7 @@ TEST_F(aon, get_info)
 	struct vgpu_info info;
 
 	memset(&info, 0, sizeof(info));
-	EXPECT_EQ(EFAULT, ro_ioctl(self->fd, VGPU_IOCTL_GET_INFO, &info,
+	EXPECT_EQ(EFAULT, vgpu_test_ro_ioctl(self->fd, VGPU_IOCTL_GET_INFO, &info,
 				   sizeof(info)));
 }
 
@@ -81,7 +53,7 @@ TEST_F(aon, channel_create)
 	memset(&cc, 0, sizeof(cc));
 	cc.priority = 2;
 	for (i = 0; i < 10; i++)
-		EXPECT_EQ(EFAULT, ro_ioctl(self->fd, VGPU_IOCTL_CHANNEL_CREATE,
+		EXPECT_EQ(EFAULT, vgpu_test_ro_ioctl(self->fd, VGPU_IOCTL_CHANNEL_CREATE,
 					   &cc, sizeof(cc)));
 	EXPECT_EQ(before, vgpu_test_info(self->fd).live_channels);
 	/* and the file's channel count did not move either */
@@ -98,9 +70,9 @@ TEST_F(aon, channel_destroy)
 	ASSERT_EQ(0, vgpu_test_channel(self->fd, 2, 0, &h));
 	memset(&cd, 0, sizeof(cd));
 	cd.handle = h;
-	EXPECT_EQ(0, ro_ioctl(self->fd, VGPU_IOCTL_CHANNEL_DESTROY, &cd,
+	EXPECT_EQ(0, vgpu_test_ro_ioctl(self->fd, VGPU_IOCTL_CHANNEL_DESTROY, &cd,
 			      sizeof(cd)));
-	EXPECT_EQ(ENOENT, ro_ioctl(self->fd, VGPU_IOCTL_CHANNEL_DESTROY, &cd,
+	EXPECT_EQ(ENOENT, vgpu_test_ro_ioctl(self->fd, VGPU_IOCTL_CHANNEL_DESTROY, &cd,
 				   sizeof(cd)));
 }
 
@@ -117,7 +89,7 @@ TEST_F(aon, submit_struct)
 	sub.count = 1;
 	sub.desc_size = sizeof(d);
 	sub.descs = (uintptr_t)&d;
-	EXPECT_EQ(EFAULT, ro_ioctl(self->fd, VGPU_IOCTL_SUBMIT, &sub,
+	EXPECT_EQ(EFAULT, vgpu_test_ro_ioctl(self->fd, VGPU_IOCTL_SUBMIT, &sub,
 				   sizeof(sub)));
 	EXPECT_EQ(0, d.handle);
 	EXPECT_EQ(before, vgpu_test_info(self->fd).live_kernels);
@@ -134,7 +106,7 @@ TEST_F(aon, submit_descs)
 	ASSERT_EQ(0, vgpu_test_gate(self->fd, VGPU_GATE_CLOSE, NULL));
 	VGPU_DESC(&d[0], self->ch, vgpu_prog_alu);
 	VGPU_DESC(&d[1], self->ch, vgpu_prog_alu);
-	ro = ro_copy(d, sizeof(d));
+	ro = vgpu_test_ro_copy(d, sizeof(d));
 	ASSERT_NE(NULL, ro);
 	memset(&sub, 0, sizeof(sub));
 	sub.count = 2;
@@ -158,7 +130,7 @@ TEST_F(aon, wait)
 	w.count = 1;
 	w.handles = (uintptr_t)&d.handle;
 	w.timeout_ns = VGPU_WAIT_FOREVER;
-	EXPECT_EQ(EFAULT, ro_ioctl(self->fd, VGPU_IOCTL_WAIT, &w, sizeof(w)));
+	EXPECT_EQ(EFAULT, vgpu_test_ro_ioctl(self->fd, VGPU_IOCTL_WAIT, &w, sizeof(w)));
 	EXPECT_EQ(0, vgpu_test_wait(self->fd, &d.handle, 1, 0,
 				    VGPU_WAIT_FOREVER, NULL));
 }
@@ -176,7 +148,7 @@ TEST_F(aon, query_release)
 	memset(&q, 0, sizeof(q));
 	q.handle = d.handle;
 	q.flags = VGPU_QUERY_RELEASE;
-	EXPECT_EQ(EFAULT, ro_ioctl(self->fd, VGPU_IOCTL_QUERY, &q, sizeof(q)));
+	EXPECT_EQ(EFAULT, vgpu_test_ro_ioctl(self->fd, VGPU_IOCTL_QUERY, &q, sizeof(q)));
 	/* still there, with its result */
 	ASSERT_EQ(0, vgpu_test_query(self->fd, d.handle, VGPU_QUERY_RELEASE,
 				     &q));
@@ -196,7 +168,7 @@ TEST_F(aon, cancel)
 	ASSERT_EQ(0, vgpu_test_submit(self->fd, &d, 1));
 	memset(&c, 0, sizeof(c));
 	c.handle = d.handle;
-	EXPECT_EQ(0, ro_ioctl(self->fd, VGPU_IOCTL_CANCEL, &c, sizeof(c)));
+	EXPECT_EQ(0, vgpu_test_ro_ioctl(self->fd, VGPU_IOCTL_CANCEL, &c, sizeof(c)));
 	ASSERT_EQ(0, vgpu_test_query(self->fd, d.handle, 0, &q));
 	EXPECT_EQ(VGPU_KSTATE_CANCELLED, q.state);
 	ASSERT_EQ(0, vgpu_test_gate(self->fd, VGPU_GATE_OPEN, NULL));
@@ -209,12 +181,12 @@ TEST_F(aon, gate)
 
 	memset(&g, 0, sizeof(g));
 	g.op = VGPU_GATE_CLOSE;
-	EXPECT_EQ(EFAULT, ro_ioctl(self->fd, VGPU_IOCTL_GATE, &g, sizeof(g)));
+	EXPECT_EQ(EFAULT, vgpu_test_ro_ioctl(self->fd, VGPU_IOCTL_GATE, &g, sizeof(g)));
 	/* not held: OPEN is refused, CLOSE works */
 	EXPECT_EQ(EINVAL, vgpu_test_gate(self->fd, VGPU_GATE_OPEN, NULL));
 	EXPECT_EQ(0, vgpu_test_gate(self->fd, VGPU_GATE_CLOSE, NULL));
 	g.op = VGPU_GATE_OPEN;
-	EXPECT_EQ(EFAULT, ro_ioctl(self->fd, VGPU_IOCTL_GATE, &g, sizeof(g)));
+	EXPECT_EQ(EFAULT, vgpu_test_ro_ioctl(self->fd, VGPU_IOCTL_GATE, &g, sizeof(g)));
 	/* still held */
 	EXPECT_EQ(EINVAL, vgpu_test_gate(self->fd, VGPU_GATE_CLOSE, NULL));
 	EXPECT_EQ(0, vgpu_test_gate(self->fd, VGPU_GATE_OPEN, NULL));
@@ -230,19 +202,13 @@ TEST_F(aon, queue_push)
 	struct vgpu_submit_desc d;
 	struct vgpu_queue_push p;
 
-	VGPU_DESC(&d, self->ch, p_item);
-	d.flags = VGPU_KERNEL_QUEUE;
-	d.grid = 0;
-	d.threads = 32;
-	d.queue_n = 4;
-	d.queue_cap = 8;
-	d.queue_timeout = 100000;
+	VGPU_QDESC(&d, self->ch, p_item, 4, 8, 100000);
 	ASSERT_EQ(0, vgpu_test_gate(self->fd, VGPU_GATE_CLOSE, NULL));
 	ASSERT_EQ(0, vgpu_test_submit(self->fd, &d, 1));
 	memset(&p, 0, sizeof(p));
 	p.handle = d.handle;
 	p.items = 8;
-	EXPECT_EQ(EFAULT, ro_ioctl(self->fd, VGPU_IOCTL_QUEUE_PUSH, &p,
+	EXPECT_EQ(EFAULT, vgpu_test_ro_ioctl(self->fd, VGPU_IOCTL_QUEUE_PUSH, &p,
 				   sizeof(p)));
 	/* all 8 items still fit: the lost push took none of queue_cap */
 	EXPECT_EQ(0, vgpu_test_errno(ioctl(self->fd, VGPU_IOCTL_QUEUE_PUSH,

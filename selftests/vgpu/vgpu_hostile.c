@@ -88,53 +88,6 @@ static __s64 h_now(void)
 	return vgpu_test_now_ns();
 }
 
-static int h_dev(int id, const char *opts)
-{
-	char line[96];
-
-	snprintf(line, sizeof(line), "%d", id);
-	vgpu_test_sysfs("/sys/bus/vgpu/del_device", line);
-	snprintf(line, sizeof(line), "%d small%s", id, opts);
-	return vgpu_test_sysfs("/sys/bus/vgpu/new_device", line);
-}
-
-static int h_submit(int fd, __u32 ch, __u64 arrival, __u32 *h)
-{
-	struct vgpu_submit_desc d;
-	int ret;
-
-	VGPU_DESC(&d, ch, vgpu_prog_alu);
-	d.arrival = arrival;
-	ret = vgpu_test_submit(fd, &d, 1);
-	*h = d.handle;
-	return ret;
-}
-
-/* A private read-only page holding @len bytes of @src. */
-static void *h_ro(const void *src, size_t len)
-{
-	void *p = mmap(NULL, 4096, PROT_READ | PROT_WRITE,
-		       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-
-	if (p == MAP_FAILED)
-		return NULL;
-	memcpy(p, src, len);
-	mprotect(p, 4096, PROT_READ);
-	return p;
-}
-
-static int h_ro_ioctl(int fd, unsigned long cmd, const void *arg, size_t len)
-{
-	void *ro = h_ro(arg, len);
-	int ret;
-
-	if (!ro)
-		return 0;
-	ret = ioctl(fd, cmd, ro) ? errno : 0;
-	munmap(ro, 4096);
-	return ret;
-}
-
 /* Read-only arguments on a fresh file leave nothing behind. */
 static void h_ro_check(int dev)
 {
@@ -151,7 +104,7 @@ static void h_ro_check(int dev)
 	memset(&cc, 0, sizeof(cc));
 	cc.priority = 2;
 	for (i = 0; i < 4; i++)
-		if (h_ro_ioctl(fd, VGPU_IOCTL_CHANNEL_CREATE, &cc, sizeof(cc)) !=
+		if (vgpu_test_ro_ioctl(fd, VGPU_IOCTL_CHANNEL_CREATE, &cc, sizeof(cc)) !=
 		    EFAULT)
 			__atomic_add_fetch(&sh->bad_ro, 1, __ATOMIC_RELAXED);
 	/* no channel was made: the first real one gets handle 1 */
@@ -164,9 +117,9 @@ static void h_ro_check(int dev)
 	sub.count = 1;
 	sub.desc_size = sizeof(d);
 	sub.descs = (uintptr_t)&d;
-	if (h_ro_ioctl(fd, VGPU_IOCTL_SUBMIT, &sub, sizeof(sub)) != EFAULT)
+	if (vgpu_test_ro_ioctl(fd, VGPU_IOCTL_SUBMIT, &sub, sizeof(sub)) != EFAULT)
 		__atomic_add_fetch(&sh->bad_ro, 1, __ATOMIC_RELAXED);
-	if (h_submit(fd, ch, 0, &h))
+	if (vgpu_test_submit_at(fd, ch, 0, &h))
 		goto out;
 	if (h != 1)
 		__atomic_add_fetch(&sh->bad_ro, 1, __ATOMIC_RELAXED);
@@ -175,12 +128,12 @@ static void h_ro_check(int dev)
 	memset(&q, 0, sizeof(q));
 	q.handle = h;
 	q.flags = VGPU_QUERY_RELEASE;
-	if (h_ro_ioctl(fd, VGPU_IOCTL_QUERY, &q, sizeof(q)) != EFAULT ||
+	if (vgpu_test_ro_ioctl(fd, VGPU_IOCTL_QUERY, &q, sizeof(q)) != EFAULT ||
 	    vgpu_test_query(fd, h, 0, &q))
 		__atomic_add_fetch(&sh->bad_ro, 1, __ATOMIC_RELAXED);
 	memset(&g, 0, sizeof(g));
 	g.op = VGPU_GATE_CLOSE;
-	if (h_ro_ioctl(fd, VGPU_IOCTL_GATE, &g, sizeof(g)) != EFAULT ||
+	if (vgpu_test_ro_ioctl(fd, VGPU_IOCTL_GATE, &g, sizeof(g)) != EFAULT ||
 	    vgpu_test_gate(fd, VGPU_GATE_OPEN, NULL) != EINVAL)
 		__atomic_add_fetch(&sh->bad_ro, 1, __ATOMIC_RELAXED);
 	__atomic_add_fetch(&sh->ro_checks, 1, __ATOMIC_RELAXED);
@@ -241,7 +194,7 @@ static void h_worker(int idx, __s64 deadline)
 			default: arr = H_MAX_ARRIVAL + 1 +
 				       h_rand(&s) % 1000; break;
 			}
-			e = h_submit(fd[d], ch[d][h_rand(&s) % nch[d]], arr,
+			e = vgpu_test_submit_at(fd[d], ch[d][h_rand(&s) % nch[d]], arr,
 				     &h);
 			if (arr > H_MAX_ARRIVAL) {
 				if (e == EINVAL)
@@ -397,13 +350,7 @@ static void h_victim(__s64 deadline, int out)
 	    vgpu_test_channel(fd[0], 1, 1ULL << 33, &qch))
 		_exit(1);
 	/* on a channel of its own: an open queue holds its channel (F11) */
-	VGPU_DESC(&qd, qch, p_item);
-	qd.flags = VGPU_KERNEL_QUEUE;
-	qd.grid = 0;
-	qd.threads = 32;
-	qd.queue_n = 1;
-	qd.queue_cap = 8;
-	qd.queue_timeout = 100;
+	VGPU_QDESC(&qd, qch, p_item, 1, 8, 100);
 	if (vgpu_test_submit(fd[0], &qd, 1))
 		_exit(1);
 	memset(&p, 0, sizeof(p));
@@ -413,7 +360,7 @@ static void h_victim(__s64 deadline, int out)
 		_exit(1);
 	while (h_now() < deadline) {
 		for (d = 0; d < 2; d++) {
-			if (h_submit(fd[d], ch[d], 0, &h))
+			if (vgpu_test_submit_at(fd[d], ch[d], 0, &h))
 				continue;
 			e = vgpu_test_wait(fd[d], &h, 1, 0,
 					   h_now() + 60000000000LL, NULL);
@@ -497,8 +444,8 @@ int main(int argc, char **argv)
 	printf("TAP version 13\n1..7\n");
 	sh = mmap(NULL, sizeof(*sh), PROT_READ | PROT_WRITE,
 		  MAP_SHARED | MAP_ANONYMOUS, -1, 0);
-	if (sh == MAP_FAILED || h_dev(H_FREE, "") ||
-	    h_dev(H_PACED, " clock=paced freq_khz=1000")) {
+	if (sh == MAP_FAILED || vgpu_test_new_device(H_FREE, "") ||
+	    vgpu_test_new_device(H_PACED, " clock=paced freq_khz=1000")) {
 		printf("Bail out! cannot make the devices\n");
 		return 1;
 	}

@@ -464,33 +464,60 @@ TEST_F(nl, config_set_sync_cost)
 	EXPECT_EQ(syncs, r->st[VGPU_A_STATS_SYNCS]);
 }
 
-TEST_F(nl, config_set_unprivileged)
+/*
+ * Run @fn as nobody in a child with a fresh netlink socket: its exit status
+ * (0: as expected; 10, 11: could not drop privileges or open the socket).
+ */
+static int as_nobody(int (*fn)(struct nl_sock *sk, int fam))
 {
 	pid_t pid = fork();
-	int status;
+	struct nl_sock *sk;
+	int fam, status;
 
-	ASSERT_LE(0, pid);
+	if (pid < 0)
+		return -1;
 	if (!pid) {
-		struct reply r;
-		struct nl_sock *sk;
-		int fam, e1, e2;
-
 		if (setresgid(65534, 65534, 65534) ||
 		    setresuid(65534, 65534, 65534))
 			_exit(10);
 		sk = nl_open(&fam);
 		if (!sk)
 			_exit(11);
-		e1 = transact(sk, config(fam, DEV), &r);
-		e2 = transact(sk, req(fam, VGPU_CMD_DEV_GET, 0, DEV), &r);
-		_exit(e1 == EPERM && e2 == 0 ? 0 : 12);
+		_exit(fn(sk, fam));
 	}
-	ASSERT_EQ(pid, waitpid(pid, &status, 0));
-	EXPECT_TRUE(WIFEXITED(status));
-	EXPECT_EQ(0, WEXITSTATUS(status));
+	if (waitpid(pid, &status, 0) != pid || !WIFEXITED(status))
+		return -1;
+	return WEXITSTATUS(status);
+}
+
+/* CONFIG_SET needs CAP_NET_ADMIN; DEV_GET does not. */
+static int config_set_nobody(struct nl_sock *sk, int fam)
+{
+	struct reply r;
+	int e1, e2;
+
+	e1 = transact(sk, config(fam, DEV), &r);
+	e2 = transact(sk, req(fam, VGPU_CMD_DEV_GET, 0, DEV), &r);
+	return e1 == EPERM && e2 == 0 ? 0 : 12;
+}
+
+TEST_F(nl, config_set_unprivileged)
+{
+	EXPECT_EQ(0, as_nobody(config_set_nobody));
 }
 
 static struct nl_sock *ev_open(void);
+
+/* Joining the events group needs CAP_NET_ADMIN. */
+static int events_nobody(struct nl_sock *sk, int fam)
+{
+	int grp = genl_ctrl_resolve_grp(sk, VGPU_FAMILY_NAME,
+					VGPU_MCGRP_EVENTS);
+
+	if (grp < 0)
+		return 12;
+	return nl_socket_add_membership(sk, grp) == -NLE_PERM ? 0 : 13;
+}
 
 /*
  * Issue 16: events show every user's kernels, so an unprivileged process
@@ -499,30 +526,8 @@ static struct nl_sock *ev_open(void);
 TEST_F(nl, events_unprivileged)
 {
 	struct nl_sock *ev;
-	pid_t pid = fork();
-	int status;
 
-	ASSERT_LE(0, pid);
-	if (!pid) {
-		struct nl_sock *sk;
-		int fam, grp, e;
-
-		if (setresgid(65534, 65534, 65534) ||
-		    setresuid(65534, 65534, 65534))
-			_exit(10);
-		sk = nl_open(&fam);
-		if (!sk)
-			_exit(11);
-		grp = genl_ctrl_resolve_grp(sk, VGPU_FAMILY_NAME,
-					    VGPU_MCGRP_EVENTS);
-		if (grp < 0)
-			_exit(12);
-		e = nl_socket_add_membership(sk, grp);
-		_exit(e == -NLE_PERM ? 0 : 13);
-	}
-	ASSERT_EQ(pid, waitpid(pid, &status, 0));
-	EXPECT_TRUE(WIFEXITED(status));
-	EXPECT_EQ(0, WEXITSTATUS(status));
+	EXPECT_EQ(0, as_nobody(events_nobody));
 	/* root may */
 	ev = ev_open();
 	ASSERT_NE(NULL, ev);

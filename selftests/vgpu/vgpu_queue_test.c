@@ -48,16 +48,7 @@ static long long keyval(const char *key)
 	return vgpu_test_keyval(vgpu_buf, key);
 }
 
-/* A queue kernel of one-warp blocks running @p. */
-#define QDESC(d, ch, p, n, cap, tmo) do {			\
-	VGPU_DESC(d, ch, p);					\
-	(d)->flags = VGPU_KERNEL_QUEUE;				\
-	(d)->grid = 0;						\
-	(d)->threads = 32;					\
-	(d)->queue_n = (n);					\
-	(d)->queue_cap = (cap);					\
-	(d)->queue_timeout = (tmo);				\
-} while (0)
+#define QDESC VGPU_QDESC
 
 /* QUEUE_PUSH; 0 and *cycle, or the errno. */
 static int push(int fd, __u32 h, __u32 items, __u32 flags, __u64 arrival,
@@ -84,12 +75,7 @@ static int push_raw(int fd, struct vgpu_queue_push *p)
 
 static int new_device(const char *opts)
 {
-	char line[64];
-
-	snprintf(line, sizeof(line), "%d", DEV);
-	vgpu_test_sysfs("/sys/bus/vgpu/del_device", line);
-	snprintf(line, sizeof(line), "%d small%s", DEV, opts);
-	return vgpu_test_sysfs("/sys/bus/vgpu/new_device", line);
+	return vgpu_test_new_device(DEV, opts);
 }
 
 FIXTURE(q) {

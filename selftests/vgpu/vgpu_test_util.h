@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <sys/mman.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -209,6 +210,72 @@ static inline long long vgpu_test_keyval(const char *text, const char *key)
 			p++;
 	}
 	return -1;
+}
+
+/* A queue kernel (F14) of one-warp blocks running @p. */
+#define VGPU_QDESC(d, ch, p, n, cap, tmo) do {			\
+	VGPU_DESC(d, ch, p);					\
+	(d)->flags = VGPU_KERNEL_QUEUE;				\
+	(d)->grid = 0;						\
+	(d)->threads = 32;					\
+	(d)->queue_n = (n);					\
+	(d)->queue_cap = (cap);					\
+	(d)->queue_timeout = (tmo);				\
+} while (0)
+
+/* One one-block kernel of vgpu_prog_alu arriving @arrival after the clock. */
+static inline int vgpu_test_submit_at(int fd, __u32 ch, __u64 arrival,
+				      __u32 *h)
+{
+	struct vgpu_submit_desc d;
+	int ret;
+
+	VGPU_DESC(&d, ch, vgpu_prog_alu);
+	d.arrival = arrival;
+	ret = vgpu_test_submit(fd, &d, 1);
+	*h = d.handle;
+	return ret;
+}
+
+/* Instance @id made afresh: "ID small@opts" (@opts starts with a space). */
+static inline int vgpu_test_new_device(unsigned int id, const char *opts)
+{
+	char line[128];
+
+	snprintf(line, sizeof(line), "%u", id);
+	vgpu_test_sysfs("/sys/bus/vgpu/del_device", line);
+	snprintf(line, sizeof(line), "%u small%s", id, opts);
+	return vgpu_test_sysfs("/sys/bus/vgpu/new_device", line);
+}
+
+/* A private page holding @len bytes of @src, made read-only; NULL on error. */
+static inline void *vgpu_test_ro_copy(const void *src, size_t len)
+{
+	void *p = mmap(NULL, 4096, PROT_READ | PROT_WRITE,
+		       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
+	if (p == MAP_FAILED)
+		return NULL;
+	memcpy(p, src, len);
+	if (mprotect(p, 4096, PROT_READ)) {
+		munmap(p, 4096);
+		return NULL;
+	}
+	return p;
+}
+
+/* The ioctl with a read-only copy of @arg: 0 or its errno. */
+static inline int vgpu_test_ro_ioctl(int fd, unsigned long cmd, const void *arg,
+				     size_t len)
+{
+	void *ro = vgpu_test_ro_copy(arg, len);
+	int ret;
+
+	if (!ro)
+		return -1;
+	ret = ioctl(fd, cmd, ro) ? errno : 0;
+	munmap(ro, 4096);
+	return ret;
 }
 
 #endif /* VGPU_TEST_UTIL_H */

@@ -25,12 +25,7 @@
 
 static int new_device(const char *opts)
 {
-	char line[128];
-
-	snprintf(line, sizeof(line), "%d", DEV);
-	vgpu_test_sysfs("/sys/bus/vgpu/del_device", line);
-	snprintf(line, sizeof(line), "%d small%s", DEV, opts);
-	return vgpu_test_sysfs("/sys/bus/vgpu/new_device", line);
+	return vgpu_test_new_device(DEV, opts);
 }
 
 static void del_device(void)
@@ -39,19 +34,6 @@ static void del_device(void)
 
 	snprintf(line, sizeof(line), "%d", DEV);
 	vgpu_test_sysfs("/sys/bus/vgpu/del_device", line);
-}
-
-/* One one-block ALU kernel arriving @arrival after the clock. */
-static int submit_at(int fd, __u32 ch, __u64 arrival, __u32 *h)
-{
-	struct vgpu_submit_desc d;
-	int ret;
-
-	VGPU_DESC(&d, ch, vgpu_prog_alu);
-	d.arrival = arrival;
-	ret = vgpu_test_submit(fd, &d, 1);
-	*h = d.handle;
-	return ret;
 }
 
 /* Drop to nobody (the device is shared with other users). */
@@ -74,17 +56,11 @@ TEST(arrival_limit)
 	ASSERT_LE(0, fd);
 	ASSERT_EQ(0, vgpu_test_channel(fd, 2, 0, &ch));
 	ASSERT_EQ(0, vgpu_test_gate(fd, VGPU_GATE_CLOSE, NULL));
-	EXPECT_EQ(EINVAL, submit_at(fd, ch, (1ULL << 32) + 1, &h));
-	ASSERT_EQ(0, submit_at(fd, ch, 1ULL << 32, &h));
+	EXPECT_EQ(EINVAL, vgpu_test_submit_at(fd, ch, (1ULL << 32) + 1, &h));
+	ASSERT_EQ(0, vgpu_test_submit_at(fd, ch, 1ULL << 32, &h));
 	EXPECT_EQ(0, vgpu_test_cancel(fd, h));
 	/* the same bound for QUEUE_PUSH */
-	VGPU_DESC(&d, ch, vgpu_prog_alu);
-	d.flags = VGPU_KERNEL_QUEUE;
-	d.grid = 0;
-	d.threads = 32;
-	d.queue_n = 1;
-	d.queue_cap = 8;
-	d.queue_timeout = 100;
+	VGPU_QDESC(&d, ch, vgpu_prog_alu, 1, 8, 100);
 	ASSERT_EQ(0, vgpu_test_submit(fd, &d, 1));
 	memset(&p, 0, sizeof(p));
 	p.handle = d.handle;
@@ -102,8 +78,8 @@ TEST(arrival_limit)
 	ASSERT_LE(0, fd);
 	ASSERT_EQ(0, vgpu_test_channel(fd, 2, 0, &ch));
 	ASSERT_EQ(0, vgpu_test_gate(fd, VGPU_GATE_CLOSE, NULL));
-	ASSERT_EQ(0, submit_at(fd, ch, 1ULL << 40, &h));
-	EXPECT_EQ(EINVAL, submit_at(fd, ch, (1ULL << 40) + 1, &h));
+	ASSERT_EQ(0, vgpu_test_submit_at(fd, ch, 1ULL << 40, &h));
+	EXPECT_EQ(EINVAL, vgpu_test_submit_at(fd, ch, (1ULL << 40) + 1, &h));
 	ASSERT_EQ(0, vgpu_test_gate(fd, VGPU_GATE_OPEN, NULL));
 	close(fd);
 	/* never past the uapi's 2^48 */
@@ -133,13 +109,7 @@ TEST(skipped_time_is_not_charged)
 	fd = vgpu_test_open(DEV);
 	ASSERT_LE(0, fd);
 	ASSERT_EQ(0, vgpu_test_channel(fd, 2, 100000, &ch));
-	VGPU_DESC(&d, ch, p_item);
-	d.flags = VGPU_KERNEL_QUEUE;
-	d.grid = 0;
-	d.threads = 32;
-	d.queue_n = 1;
-	d.queue_cap = 8;
-	d.queue_timeout = 100;
+	VGPU_QDESC(&d, ch, p_item, 1, 8, 100);
 	ASSERT_EQ(0, vgpu_test_submit(fd, &d, 1));
 	memset(&p, 0, sizeof(p));
 	p.handle = d.handle;
@@ -165,7 +135,7 @@ TEST(skipped_time_is_not_charged)
 		ofd = vgpu_test_open(DEV);
 		if (ofd < 0 || vgpu_test_channel(ofd, 2, 0, &och))
 			_exit(11);
-		if (submit_at(ofd, och, 10000000, &h))
+		if (vgpu_test_submit_at(ofd, och, 10000000, &h))
 			_exit(12);
 		_exit(vgpu_test_wait(ofd, &h, 1, 0, VGPU_WAIT_FOREVER, NULL) ?
 		      13 : 0);
@@ -208,7 +178,7 @@ TEST(paced_far_arrival_stalls_nobody)
 			_exit(10);
 		ofd = vgpu_test_open(DEV);
 		if (ofd < 0 || vgpu_test_channel(ofd, 2, 0, &och) ||
-		    submit_at(ofd, och, 1ULL << 32, &oh))
+		    vgpu_test_submit_at(ofd, och, 1ULL << 32, &oh))
 			_exit(11);
 		/* submitted; the kernel lives as long as this file */
 		if (write(sync[1], "s", 1) != 1)
@@ -223,7 +193,7 @@ TEST(paced_far_arrival_stalls_nobody)
 	fd = vgpu_test_open(DEV);
 	ASSERT_LE(0, fd);
 	ASSERT_EQ(0, vgpu_test_channel(fd, 2, 0, &ch));
-	ASSERT_EQ(0, submit_at(fd, ch, 0, &h));
+	ASSERT_EQ(0, vgpu_test_submit_at(fd, ch, 0, &h));
 	/* a liveness bound, not a speed assertion: it takes milliseconds */
 	EXPECT_EQ(0, vgpu_test_wait(fd, &h, 1, 0,
 				    vgpu_test_now_ns() + 60000000000LL, NULL));
@@ -264,7 +234,7 @@ TEST_F_TIMEOUT(vt, clock_ends_instead_of_wrapping, 900)
 	ASSERT_LE(0, fd);
 	ASSERT_EQ(0, vgpu_test_channel(fd, 2, 0, &ch));
 	for (i = 0; i < 16400; i++) {
-		ASSERT_EQ(0, submit_at(fd, ch, 1ULL << 48, &h));
+		ASSERT_EQ(0, vgpu_test_submit_at(fd, ch, 1ULL << 48, &h));
 		ASSERT_EQ(0, vgpu_test_wait(fd, &h, 1, 0, VGPU_WAIT_FOREVER,
 					    NULL));
 		ASSERT_EQ(0, vgpu_test_query(fd, h, VGPU_QUERY_RELEASE, &q));

@@ -17,6 +17,9 @@
 #include "kselftest_harness.h"
 #include "vgpu_test_util.h"
 
+/* The ioctl on this fixture's file with a read-only copy of @arg. */
+#define RO(cmd, arg) vgpu_test_ro_ioctl(self->fd, cmd, &(arg), sizeof(arg))
+
 FIXTURE(aon) {
 	int fd;
 	__u32 ch;
@@ -39,8 +42,7 @@ TEST_F(aon, get_info)
 	struct vgpu_info info;
 
 	memset(&info, 0, sizeof(info));
-	EXPECT_EQ(EFAULT, vgpu_test_ro_ioctl(self->fd, VGPU_IOCTL_GET_INFO, &info,
-				   sizeof(info)));
+	EXPECT_EQ(EFAULT, RO(VGPU_IOCTL_GET_INFO, info));
 }
 
 /* The handle never reached the caller: no channel may be left behind. */
@@ -53,8 +55,7 @@ TEST_F(aon, channel_create)
 	memset(&cc, 0, sizeof(cc));
 	cc.priority = 2;
 	for (i = 0; i < 10; i++)
-		EXPECT_EQ(EFAULT, vgpu_test_ro_ioctl(self->fd, VGPU_IOCTL_CHANNEL_CREATE,
-					   &cc, sizeof(cc)));
+		EXPECT_EQ(EFAULT, RO(VGPU_IOCTL_CHANNEL_CREATE, cc));
 	EXPECT_EQ(before, vgpu_test_info(self->fd).live_channels);
 	/* and the file's channel count did not move either */
 	ASSERT_EQ(0, vgpu_test_channel(self->fd, 2, 0, &h));
@@ -70,10 +71,8 @@ TEST_F(aon, channel_destroy)
 	ASSERT_EQ(0, vgpu_test_channel(self->fd, 2, 0, &h));
 	memset(&cd, 0, sizeof(cd));
 	cd.handle = h;
-	EXPECT_EQ(0, vgpu_test_ro_ioctl(self->fd, VGPU_IOCTL_CHANNEL_DESTROY, &cd,
-			      sizeof(cd)));
-	EXPECT_EQ(ENOENT, vgpu_test_ro_ioctl(self->fd, VGPU_IOCTL_CHANNEL_DESTROY, &cd,
-				   sizeof(cd)));
+	EXPECT_EQ(0, RO(VGPU_IOCTL_CHANNEL_DESTROY, cd));
+	EXPECT_EQ(ENOENT, RO(VGPU_IOCTL_CHANNEL_DESTROY, cd));
 }
 
 /* A read-only struct vgpu_submit: EFAULT and nothing queued. */
@@ -89,8 +88,7 @@ TEST_F(aon, submit_struct)
 	sub.count = 1;
 	sub.desc_size = sizeof(d);
 	sub.descs = (uintptr_t)&d;
-	EXPECT_EQ(EFAULT, vgpu_test_ro_ioctl(self->fd, VGPU_IOCTL_SUBMIT, &sub,
-				   sizeof(sub)));
+	EXPECT_EQ(EFAULT, RO(VGPU_IOCTL_SUBMIT, sub));
 	EXPECT_EQ(0, d.handle);
 	EXPECT_EQ(before, vgpu_test_info(self->fd).live_kernels);
 	ASSERT_EQ(0, vgpu_test_gate(self->fd, VGPU_GATE_OPEN, NULL));
@@ -130,7 +128,7 @@ TEST_F(aon, wait)
 	w.count = 1;
 	w.handles = (uintptr_t)&d.handle;
 	w.timeout_ns = VGPU_WAIT_FOREVER;
-	EXPECT_EQ(EFAULT, vgpu_test_ro_ioctl(self->fd, VGPU_IOCTL_WAIT, &w, sizeof(w)));
+	EXPECT_EQ(EFAULT, RO(VGPU_IOCTL_WAIT, w));
 	EXPECT_EQ(0, vgpu_test_wait(self->fd, &d.handle, 1, 0,
 				    VGPU_WAIT_FOREVER, NULL));
 }
@@ -148,7 +146,7 @@ TEST_F(aon, query_release)
 	memset(&q, 0, sizeof(q));
 	q.handle = d.handle;
 	q.flags = VGPU_QUERY_RELEASE;
-	EXPECT_EQ(EFAULT, vgpu_test_ro_ioctl(self->fd, VGPU_IOCTL_QUERY, &q, sizeof(q)));
+	EXPECT_EQ(EFAULT, RO(VGPU_IOCTL_QUERY, q));
 	/* still there, with its result */
 	ASSERT_EQ(0, vgpu_test_query(self->fd, d.handle, VGPU_QUERY_RELEASE,
 				     &q));
@@ -168,7 +166,7 @@ TEST_F(aon, cancel)
 	ASSERT_EQ(0, vgpu_test_submit(self->fd, &d, 1));
 	memset(&c, 0, sizeof(c));
 	c.handle = d.handle;
-	EXPECT_EQ(0, vgpu_test_ro_ioctl(self->fd, VGPU_IOCTL_CANCEL, &c, sizeof(c)));
+	EXPECT_EQ(0, RO(VGPU_IOCTL_CANCEL, c));
 	ASSERT_EQ(0, vgpu_test_query(self->fd, d.handle, 0, &q));
 	EXPECT_EQ(VGPU_KSTATE_CANCELLED, q.state);
 	ASSERT_EQ(0, vgpu_test_gate(self->fd, VGPU_GATE_OPEN, NULL));
@@ -181,12 +179,12 @@ TEST_F(aon, gate)
 
 	memset(&g, 0, sizeof(g));
 	g.op = VGPU_GATE_CLOSE;
-	EXPECT_EQ(EFAULT, vgpu_test_ro_ioctl(self->fd, VGPU_IOCTL_GATE, &g, sizeof(g)));
+	EXPECT_EQ(EFAULT, RO(VGPU_IOCTL_GATE, g));
 	/* not held: OPEN is refused, CLOSE works */
 	EXPECT_EQ(EINVAL, vgpu_test_gate(self->fd, VGPU_GATE_OPEN, NULL));
 	EXPECT_EQ(0, vgpu_test_gate(self->fd, VGPU_GATE_CLOSE, NULL));
 	g.op = VGPU_GATE_OPEN;
-	EXPECT_EQ(EFAULT, vgpu_test_ro_ioctl(self->fd, VGPU_IOCTL_GATE, &g, sizeof(g)));
+	EXPECT_EQ(EFAULT, RO(VGPU_IOCTL_GATE, g));
 	/* still held */
 	EXPECT_EQ(EINVAL, vgpu_test_gate(self->fd, VGPU_GATE_CLOSE, NULL));
 	EXPECT_EQ(0, vgpu_test_gate(self->fd, VGPU_GATE_OPEN, NULL));
@@ -208,8 +206,7 @@ TEST_F(aon, queue_push)
 	memset(&p, 0, sizeof(p));
 	p.handle = d.handle;
 	p.items = 8;
-	EXPECT_EQ(EFAULT, vgpu_test_ro_ioctl(self->fd, VGPU_IOCTL_QUEUE_PUSH, &p,
-				   sizeof(p)));
+	EXPECT_EQ(EFAULT, RO(VGPU_IOCTL_QUEUE_PUSH, p));
 	/* all 8 items still fit: the lost push took none of queue_cap */
 	EXPECT_EQ(0, vgpu_test_errno(ioctl(self->fd, VGPU_IOCTL_QUEUE_PUSH,
 					   &p)));

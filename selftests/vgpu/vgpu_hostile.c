@@ -495,8 +495,9 @@ int main(int argc, char **argv)
 	h_ok(vdone && !vstuck && !vbad && !vqbad, "victim_never_stalled",
 	     "%lu kernels done, %lu stuck past 60 s, %lu not done; queue kernel %s",
 	     vdone, vstuck, vbad, vqbad ? "NOT running (timed out?)" : "running");
-	h_ok(!sh->bad_stale, "stale_handles_enoent", "%llu checks, %llu named something",
-	     sh->stale_checks, sh->bad_stale);
+	h_ok(!sh->bad_stale, "stale_handles_enoent",
+	     "%llu checks, %llu named something", sh->stale_checks,
+	     sh->bad_stale);
 	h_ok(!sh->bad_ro, "readonly_args", "%llu checks, %llu left something behind",
 	     sh->ro_checks, sh->bad_ro);
 	h_ok(crounds && !cmissing, "instance_churn",

@@ -26,6 +26,7 @@
 #include <linux/bits.h>
 #include <linux/kref.h>
 #include <linux/list.h>
+#include <linux/minmax.h>
 #include <linux/miscdevice.h>
 #include <linux/mutex.h>
 #include <linux/types.h>
@@ -57,6 +58,12 @@
  */
 #define VGPU_DEF_MAX_ARRIVAL		BIT_ULL(32)
 #define VGPU_CLOCK_END			BIT_ULL(62)
+
+/* The cycle @delay after @now, clamped at the end of the clock's range. */
+static inline u64 vgpu_clock_after(u64 now, u64 delay)
+{
+	return min(now + delay, VGPU_CLOCK_END);
+}
 
 /**
  * struct vgpu_limits - per-file and per-device limits of an instance

@@ -940,8 +940,7 @@ int vgpu_ioctl_queue_push(struct vgpu_file *vf, void *arg)
 		atomic_dec(&s->nr_pushes);
 		goto out_sched;
 	}
-	/* the clock's range ends at VGPU_CLOCK_END (issue 16) */
-	at = max(min(s->gpu->now + qp->arrival, VGPU_CLOCK_END), ko->q_last);
+	at = max(vgpu_clock_after(s->gpu->now, qp->arrival), ko->q_last);
 	ko->q_last = at;
 	ko->q_incoming += qp->items;
 	ko->q_closing |= close;

@@ -252,8 +252,7 @@ static void vgpu_sched_link_locked(struct vgpu_sched *s)
 	spin_unlock(&s->incoming_lock);
 	list_for_each_entry_safe(ko, tmp, &batch, live_node) {
 		list_del_init(&ko->live_node);
-		/* the clock's range ends at VGPU_CLOCK_END (issue 16) */
-		ko->k.arrival = min(ko->k.arrival + g->now, VGPU_CLOCK_END);
+		ko->k.arrival = vgpu_clock_after(g->now, ko->k.arrival);
 		ko->k.id = s->next_id++;
 		/* the core numbers child kernels from there on (F15) */
 		if (s->next_id == VGPU_GPU_CHILD_ID0)

@@ -68,39 +68,74 @@ static void vgpu_kobj_unlink(struct vgpu_file *vf, struct vgpu_kobj *ko)
  * vgpu_kernels_cancel_channel() - cancel every kernel of a channel
  * @vf: the owning file, locked
  * @ch: the channel; its kernels lose their channel link
+ *
+ * &vgpu_sched.lock is dropped every VGPU_SCHED_BATCH kernels: a channel of
+ * thousands does not hold up the other users of the device.
  */
 void vgpu_kernels_cancel_channel(struct vgpu_file *vf, struct vgpu_channel *ch)
 {
 	struct vgpu_sched *s = &vf->vdev->sched;
-	struct vgpu_kobj *ko, *tmp;
+	struct vgpu_kobj *ko;
+	unsigned int n = 0;
 
 	lockdep_assert_held(&vf->lock);
 	mutex_lock(&s->lock);
-	list_for_each_entry_safe(ko, tmp, &ch->kernels, ch_node) {
+	while ((ko = list_first_entry_or_null(&ch->kernels, struct vgpu_kobj,
+					      ch_node))) {
 		vgpu_sched_cancel_locked(s, ko, -ECANCELED);
 		list_del(&ko->ch_node);
 		ko->ch = NULL;
+		if (!(++n % VGPU_SCHED_BATCH)) {
+			vgpu_sched_unlock(s);
+			cond_resched();
+			mutex_lock(&s->lock);
+		}
 	}
-	mutex_unlock(&s->lock);
+	vgpu_sched_unlock(s);
 }
 
 /**
  * vgpu_kernels_release_all() - cancel and free every kernel of a file
  * @vf: the file, locked, being released
+ *
+ * Linear in the file's kernels, and &vgpu_sched.lock is dropped every
+ * VGPU_SCHED_BATCH of them (nothing else can reach the file's kernels, the
+ * core has forgotten the ones already cancelled): closing a file with
+ * 4,096 queued kernels does not hold up the other users of the device.
  */
 void vgpu_kernels_release_all(struct vgpu_file *vf)
 {
 	struct vgpu_sched *s = &vf->vdev->sched;
 	struct vgpu_kobj *ko;
 	unsigned long handle;
+	unsigned int n = 0;
 
 	lockdep_assert_held(&vf->lock);
 	mutex_lock(&s->lock);
-	xa_for_each(&vf->kernels, handle, ko)
+	xa_for_each(&vf->kernels, handle, ko) {
 		vgpu_sched_cancel_locked(s, ko, -ECANCELED);
-	mutex_unlock(&s->lock);
-	xa_for_each(&vf->kernels, handle, ko)
-		vgpu_kobj_unlink(vf, ko);
+		if (!(++n % VGPU_SCHED_BATCH)) {
+			vgpu_sched_unlock(s);
+			cond_resched();
+			mutex_lock(&s->lock);
+		}
+	}
+	vgpu_sched_unlock(s);
+	/* the file goes: no handle to erase one by one, no count to keep */
+	n = 0;
+	xa_for_each(&vf->kernels, handle, ko) {
+		if (ko->ch)
+			list_del(&ko->ch_node);
+		ko->ch = NULL;
+		vgpu_kobj_put(ko);
+		if (!(++n % VGPU_SCHED_BATCH))
+			cond_resched();
+	}
+	xa_destroy(&vf->kernels);
+	vf->nr_kernels = 0;
+	vf->nr_children = 0;
+	vf->prog_bytes = 0;
+	atomic_set(&vf->nr_done, 0);
 }
 
 /* Check one descriptor against the uapi rules and the device. */
@@ -820,7 +855,7 @@ int vgpu_ioctl_cancel(struct vgpu_file *vf, void *arg)
 	if (ko) {
 		mutex_lock(&s->lock);
 		vgpu_sched_cancel_locked(s, ko, -ECANCELED);
-		mutex_unlock(&s->lock);
+		vgpu_sched_unlock(s);
 	} else {
 		ret = -ENOENT;
 	}

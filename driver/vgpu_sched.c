@@ -275,23 +275,55 @@ static void vgpu_sched_link_locked(struct vgpu_sched *s)
 	vgpu_sched_link_pushes_locked(s);
 }
 
+/*
+ * Push record @qp is not needed any more: vgpu_sched_unlock() frees it
+ * (and drops the reference on its kernel it may hold) once s->lock is
+ * dropped.
+ */
+static void vgpu_sched_push_free_locked(struct vgpu_sched *s,
+					struct vgpu_qpush *qp)
+{
+	lockdep_assert_held(&s->lock);
+	list_add_tail(&qp->node, &s->push_dead);
+}
+
 /* The core is done with these push records (F14): free them. */
 static void vgpu_sched_push_reap_locked(struct vgpu_sched *s)
 {
 	struct vgpu_gpu_push *p;
 
 	lockdep_assert_held(&s->lock);
-	while ((p = vgpu_gpu_push_reap(s->gpu))) {
-		kfree(container_of(p, struct vgpu_qpush, p));
-		atomic_dec(&s->nr_pushes);
-	}
+	while ((p = vgpu_gpu_push_reap(s->gpu)))
+		vgpu_sched_push_free_locked(s, container_of(p, struct vgpu_qpush,
+							    p));
 }
 
-static void vgpu_sched_push_free(struct vgpu_sched *s, struct vgpu_qpush *qp)
+/**
+ * vgpu_sched_unlock() - drop &vgpu_sched.lock, then free what it retired
+ * @s: the scheduler, locked
+ *
+ * Every path that may cancel a kernel or reap push records unlocks with
+ * this: a queue kernel cancelled with 8,192 pushes in flight frees them
+ * here, without the lock, so the other users of the device do not wait
+ * for it.  The records count against &vgpu_limits.queued until freed.
+ */
+void vgpu_sched_unlock(struct vgpu_sched *s)
 {
-	vgpu_kobj_put(qp->ko);
-	kfree(qp);
-	atomic_dec(&s->nr_pushes);
+	struct vgpu_qpush *qp, *tmp;
+	unsigned int n = 0;
+	LIST_HEAD(dead);
+
+	lockdep_assert_held(&s->lock);
+	list_splice_init(&s->push_dead, &dead);
+	mutex_unlock(&s->lock);
+	list_for_each_entry_safe(qp, tmp, &dead, node) {
+		if (qp->ko)
+			vgpu_kobj_put(qp->ko);
+		kfree(qp);
+		atomic_dec(&s->nr_pushes);
+		if (!(++n % VGPU_SCHED_BATCH))
+			cond_resched();
+	}
 }
 
 /*
@@ -316,7 +348,7 @@ static void vgpu_sched_link_pushes_locked(struct vgpu_sched *s)
 		/* the ioctl made the core's checks: only a finished kernel */
 		if (!ko->linked || ko->finished ||
 		    WARN_ON_ONCE(vgpu_gpu_queue_push(s->gpu, &ko->k, &qp->p))) {
-			vgpu_sched_push_free(s, qp);
+			vgpu_sched_push_free_locked(s, qp);
 			continue;
 		}
 		/* the core's record lives until its kernel finishes at most */
@@ -344,7 +376,7 @@ static void vgpu_sched_push_purge_locked(struct vgpu_sched *s,
 	list_for_each_entry_safe(qp, tmp, &drop, node) {
 		list_del(&qp->node);
 		ko->q_incoming -= qp->p.items;
-		vgpu_sched_push_free(s, qp);
+		vgpu_sched_push_free_locked(s, qp);
 	}
 }
 
@@ -563,7 +595,7 @@ static void vgpu_sched_epoch(struct vgpu_sched *s)
 	mutex_lock(&s->lock);
 	ran = !s->stopped && vgpu_sched_epoch_locked(s, false);
 	now = s->gpu->now;
-	mutex_unlock(&s->lock);
+	vgpu_sched_unlock(s);
 
 	if (ran && s->opts.clock == VGPU_CLOCK_PACED)
 		vgpu_sched_pace(s, now);
@@ -640,7 +672,7 @@ bool vgpu_sched_help(struct vgpu_sched *s)
 	if (mutex_lock_interruptible(&s->lock))
 		return false;
 	ran = !s->stopped && vgpu_sched_epoch_locked(s, true);
-	mutex_unlock(&s->lock);
+	vgpu_sched_unlock(s);
 	return ran;
 }
 
@@ -766,6 +798,7 @@ int vgpu_sched_init(struct vgpu_sched *s, struct vgpu_device *vdev,
 	INIT_LIST_HEAD(&s->live);
 	INIT_LIST_HEAD(&s->incoming);
 	INIT_LIST_HEAD(&s->incoming_push);
+	INIT_LIST_HEAD(&s->push_dead);
 	atomic_set(&s->nr_pushes, 0);
 	s->paced_idle = true;
 	spin_lock_init(&s->incoming_lock);
@@ -870,7 +903,8 @@ void vgpu_sched_fini(struct vgpu_sched *s)
 	vgpu_sched_stop_threads(s);
 	hrtimer_cancel(&s->kick_timer);
 	WARN_ON(!list_empty(&s->live) || !list_empty(&s->incoming) ||
-		!list_empty(&s->incoming_push) || atomic_read(&s->nr_pushes));
+		!list_empty(&s->incoming_push) || !list_empty(&s->push_dead) ||
+		atomic_read(&s->nr_pushes));
 	kfree(s->workers);
 	vgpu_gpu_fini(s->gpu);
 	bitmap_free(s->chan_ids);

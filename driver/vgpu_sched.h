@@ -151,8 +151,12 @@ struct vgpu_sched_stats {
  *	after the kernels of @incoming (&vgpu_qpush.node, F14); protected by
  *	@incoming_lock
  * @incoming_lock: protects @incoming and @incoming_push; innermost lock
- * @nr_pushes: push records allocated (on their way or in the core), at
- *	most &vgpu_limits.queued (-EAGAIN beyond)
+ * @nr_pushes: push records allocated (on their way, in the core or on
+ *	@push_dead), at most &vgpu_limits.queued (-EAGAIN beyond)
+ * @push_dead: push records nobody needs any more (&vgpu_qpush.node),
+ *	freed by vgpu_sched_unlock() once @lock is dropped, so that a
+ *	teardown of thousands does not hold @lock while it frees; protected
+ *	by @lock
  * @nr_unfinished: kernels submitted and not finished, queued ones included
  * @gate_holds: files holding the gate (F52); protected by @lock
  * @chan_ids: core channel numbers in use; protected by @lock
@@ -191,6 +195,7 @@ struct vgpu_sched {
 	struct list_head incoming_push;
 	spinlock_t incoming_lock; /* protects @incoming, @incoming_push */
 	atomic_t nr_pushes;
+	struct list_head push_dead;
 	atomic_t nr_unfinished;
 	u32 gate_holds;
 	unsigned long *chan_ids;
@@ -208,6 +213,13 @@ struct vgpu_sched {
 
 /* Programs up to this long live in their &struct vgpu_kobj. */
 #define VGPU_KOBJ_INLINE_INSNS	8
+
+/*
+ * Kernels cancelled, or push records freed, in a row by a teardown: a file
+ * closing with 4,096 kernels drops &vgpu_sched.lock between batches, so
+ * the other users of the device are not held up for all of them.
+ */
+#define VGPU_SCHED_BATCH	16
 
 /**
  * struct vgpu_kobj - a kernel submitted through a file
@@ -302,6 +314,7 @@ int vgpu_sched_channel_add(struct vgpu_sched *s, u32 prio, u32 *core_ch);
 void vgpu_sched_channel_remove(struct vgpu_sched *s, u32 core_ch);
 int vgpu_sched_submit(struct vgpu_sched *s, struct vgpu_kobj **kobjs, u32 n);
 void vgpu_sched_push_locked(struct vgpu_sched *s, struct vgpu_qpush *qp);
+void vgpu_sched_unlock(struct vgpu_sched *s);
 void vgpu_sched_cancel_locked(struct vgpu_sched *s, struct vgpu_kobj *ko,
 			      int error);
 int vgpu_sched_gate(struct vgpu_sched *s, bool hold, u64 *cycle);

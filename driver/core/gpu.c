@@ -390,6 +390,8 @@ int vgpu_gpu_init(struct vgpu_gpu *g, void *mem, size_t size,
 	for (i = 0; i < p->save_slots; i++)
 		list_add_tail(&saved[i].node, &g->saved_free);
 	INIT_LIST_HEAD(&g->kernels);
+	for (i = 0; i < VGPU_GPU_ID_BUCKETS; i++)
+		INIT_LIST_HEAD(&g->id_hash[i]);
 	INIT_LIST_HEAD(&g->direct);
 	INIT_LIST_HEAD(&g->inplace);
 	g->next_child_id = VGPU_GPU_CHILD_ID0;
@@ -717,6 +719,7 @@ static void vgpu_gpu_queue_enter(struct vgpu_gpu *g, struct vgpu_gpu_kernel *k)
 	k->q_close_at = 0;
 	k->q_items = 0;
 	INIT_LIST_HEAD(&k->q_fifo);
+	INIT_LIST_HEAD(&k->q_pend);
 	INIT_LIST_HEAD(&k->q_node);
 	if (k->flags & VGPU_KF_QUEUE)
 		list_add_tail(&k->q_node, &g->queues);
@@ -758,7 +761,8 @@ int vgpu_gpu_submit(struct vgpu_gpu *g, struct vgpu_gpu_kernel *k)
 		return -EINVAL;
 	if (k->channel >= g->p.max_channels || !g->chan[k->channel].used)
 		return -ENOENT;
-	list_for_each_entry(o, &g->kernels, table_node)
+	list_for_each_entry(o, &g->id_hash[k->id % VGPU_GPU_ID_BUCKETS],
+			    id_node)
 		if (o->id == k->id)
 			return -EEXIST;
 	memset(d, 0, sizeof(*d));
@@ -805,6 +809,7 @@ int vgpu_gpu_submit(struct vgpu_gpu *g, struct vgpu_gpu_kernel *k)
 	k->tmpl_idx = 0;
 	list_add_tail(&k->chan_node, &g->chan[k->channel].fifo);
 	list_add_tail(&k->table_node, &g->kernels);
+	list_add_tail(&k->id_node, &g->id_hash[k->id % VGPU_GPU_ID_BUCKETS]);
 	g->nkernels++;
 	return 0;
 }
@@ -816,6 +821,7 @@ static void vgpu_gpu_kernel_enter(struct vgpu_gpu *g, struct vgpu_gpu_kernel *k)
 
 	/* F23: a block that may wait at a LAUNCH is never partial either */
 	k->uses_bar = d->sum.uses_bar || d->sum.uses_launch_wait;
+	INIT_LIST_HEAD(&k->id_node);
 	k->warps = d->shape.warps;
 	k->eff_prio = k->prio;
 	k->split = false;
@@ -902,10 +908,11 @@ static void vgpu_gpu_queue_leave(struct vgpu_gpu *g, struct vgpu_gpu_kernel *k)
 	/*
 	 * Every push of @k not arrived yet, the item-less close too (which
 	 * q_pending does not count): left here it would name a kernel gone.
+	 * Its own list: a file closing with many queue kernels must not walk
+	 * every push of the device for each of them.
 	 */
-	list_for_each_entry_safe(p, tmp, &g->pushes, node) {
-		if (p->k != k)
-			continue;
+	list_for_each_entry_safe(p, tmp, &k->q_pend, knode) {
+		list_del_init(&p->knode);
 		list_del(&p->node);
 		vgpu_gpu_push_retire(g, p);
 	}
@@ -943,6 +950,7 @@ static void vgpu_gpu_kernel_retire(struct vgpu_gpu *g,
 	if (!list_empty(&k->chan_node))
 		list_del_init(&k->chan_node);
 	list_del_init(&k->table_node);
+	list_del_init(&k->id_node);
 	vgpu_gpu_queue_leave(g, k);
 	g->nkernels--;
 	k->state = state;
@@ -1130,6 +1138,7 @@ int vgpu_gpu_queue_push(struct vgpu_gpu *g, struct vgpu_gpu_kernel *k,
 		if (o->arrival <= p->arrival)
 			break;
 	list_add(&p->node, &o->node);
+	list_add_tail(&p->knode, &k->q_pend);
 	return 0;
 }
 
@@ -2474,6 +2483,7 @@ static void vgpu_gpu_q_arrivals(struct vgpu_gpu *g)
 			break;
 		k = p->k;
 		list_del(&p->node);
+		list_del_init(&p->knode);
 		k->q_pending -= p->items;
 		k->q_wait += p->items;
 		k->q_items += p->items;

@@ -114,6 +114,7 @@
 #define VGPU_GPU_AFF_WORDS	(VGPU_MAX_SMS / 64)
 #define VGPU_GPU_NO_CYCLE	(~0ULL)
 #define VGPU_GPU_MAX_QTIMEOUT	BIT_ULL(32)	/* coalescing timeout (F14) */
+#define VGPU_GPU_ID_BUCKETS	256	/* &vgpu_gpu.id_hash */
 
 /*
  * Child kernels (F15) get ids from VGPU_GPU_CHILD_ID0 up (wrapping before
@@ -252,6 +253,8 @@ struct vgpu_gpu_template {
  * @done: the core is done with the record; core
  * @node: link in &vgpu_gpu.pushes until it arrives, then in the kernel's
  *	queue while items are left, then in &vgpu_gpu.push_done
+ * @knode: link in its kernel's @q_pend until it arrives, so that a kernel
+ *	leaving the device finds its pushes without walking everyone's
  *
  * The caller keeps the record until vgpu_gpu_push_reap() returns it: after
  * its items all went into blocks, or its kernel finished.
@@ -265,6 +268,7 @@ struct vgpu_gpu_push {
 	u64 seq;
 	bool done;
 	struct list_head node;
+	struct list_head knode;
 };
 
 /**
@@ -349,10 +353,13 @@ struct vgpu_gpu_push {
  * @q_close_at: arrival cycle of the closing push
  * @q_items: items arrived so far
  * @q_fifo: its arrived pushes that still have items waiting, oldest first
+ * @q_pend: its pushes not arrived yet (in &vgpu_gpu.pushes), by @knode
  * @q_node: link in &vgpu_gpu.queues while unfinished
  * @chan_node: link in the channel FIFO (F11); a child's in
  *	&vgpu_gpu.direct
  * @table_node: link in the kernel state table (F12)
+ * @id_node: link in &vgpu_gpu.id_hash while a submitted kernel is
+ *	unfinished (a child's is empty)
  */
 struct vgpu_gpu_kernel {
 	u32 id;
@@ -425,9 +432,11 @@ struct vgpu_gpu_kernel {
 	u64 q_close_at;
 	u64 q_items;
 	struct list_head q_fifo;
+	struct list_head q_pend;
 	struct list_head q_node;
 	struct list_head chan_node;
 	struct list_head table_node;
+	struct list_head id_node;
 };
 
 /**
@@ -574,6 +583,10 @@ struct vgpu_gpu_nofit {
  * @slot_dealloc: deallocation request pending on the slot (F13)
  * @kernels: kernel state table (F12), submission order
  * @nkernels: its length
+ * @id_hash: submitted kernels by id % VGPU_GPU_ID_BUCKETS
+ *	(&vgpu_gpu_kernel.id_node): vgpu_gpu_submit() refuses an id in use
+ *	without walking the whole table (4,096 queued kernels made linking
+ *	quadratic)
  * @direct: child kernels (F15), which enter the task table directly and
  *	not through a channel, while they wait for or hold a slot
  * @inplace: children whose parent's block waits for them on its SM
@@ -626,6 +639,7 @@ struct vgpu_gpu {
 	u8 *slot_dealloc;
 	struct list_head kernels;
 	u32 nkernels;
+	struct list_head id_hash[VGPU_GPU_ID_BUCKETS];
 	struct list_head direct;
 	struct list_head inplace;
 	u32 next_child_id;

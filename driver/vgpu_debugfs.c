@@ -415,7 +415,8 @@ static void vgpu_dbg_stats(struct seq_buf *sb, struct vgpu_device *vdev,
 		       gs->queue_items, gs->queue_blocks);
 	seq_buf_printf(sb, "queue_partial %llu\nsyncs %llu\n",
 		       gs->queue_partial, vgpu_gpu_syncs(s->gpu));
-	seq_buf_printf(sb, "push_records %d\n", atomic_read(&s->nr_pushes));
+	seq_buf_printf(sb, "push_records %d\npolicy_errors %llu\n",
+		       atomic_read(&s->nr_pushes), gs->policy_errors);
 	vgpu_dbg_puts(sb, "# sm blocks preempted blocks_done issued warps_done syncs\n");
 	for (i = 0; i < vdev->cfg.num_sms; i++) {
 		const struct vgpu_sm_stats *ss = &s->gpu->sm[i].sm.stats;

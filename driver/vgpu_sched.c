@@ -18,7 +18,7 @@
 #include "vgpu_drv.h"
 #include "vgpu_sched.h"
 
-/* Registry of SM-choice policies (F27): the core's list, our lock. */
+/* Registry of scheduling policies (F27): the core's list, our lock. */
 static LIST_HEAD(vgpu_policies);
 static DEFINE_MUTEX(vgpu_policies_lock);
 static bool vgpu_policies_ready;
@@ -69,8 +69,9 @@ int vgpu_sched_policy_set_locked(struct vgpu_sched *s, const char *name)
 }
 
 /**
- * vgpu_dispatch_policy_register() - add an SM-choice policy (SPEC F27)
- * @pol: the policy; its name must be unique; it stays registered until
+ * vgpu_dispatch_policy_register() - add a scheduling policy (SPEC F27)
+ * @pol: the policy's ops table (driver/core/policy.h); its name must be
+ *	unique; it stays registered until
  *	vgpu_dispatch_policy_unregister() and the module that owns it must
  *	not unload while a device created with it exists
  *
@@ -78,9 +79,10 @@ int vgpu_sched_policy_set_locked(struct vgpu_sched *s, const char *name)
  * control algorithms or I/O schedulers register; devices select it by name
  * (new_device policy=NAME).
  *
- * Return: 0, or -EEXIST for a name already registered.
+ * Return: 0; -EINVAL for a bad name or a first-fit table without an SM
+ * choice; -EEXIST for a name already registered.
  */
-int vgpu_dispatch_policy_register(struct vgpu_policy *pol)
+int vgpu_dispatch_policy_register(struct vgpu_sched_ops *pol)
 {
 	int ret;
 
@@ -97,7 +99,7 @@ EXPORT_SYMBOL_GPL(vgpu_dispatch_policy_register);
  * vgpu_dispatch_policy_register()
  * @pol: the policy
  */
-void vgpu_dispatch_policy_unregister(struct vgpu_policy *pol)
+void vgpu_dispatch_policy_unregister(struct vgpu_sched_ops *pol)
 {
 	mutex_lock(&vgpu_policies_lock);
 	vgpu_policy_unregister(pol);

@@ -477,11 +477,13 @@ void vgpu_gpu_set_sink(struct vgpu_gpu *g, vgpu_trace_fn fn, void *cookie)
 int vgpu_gpu_set_policy(struct vgpu_gpu *g, struct list_head *policies,
 			const char *name)
 {
-	struct vgpu_policy *pol = vgpu_policy_find(policies, name);
+	struct vgpu_sched_ops *pol = vgpu_policy_find(policies, name);
 	u32 i;
 
 	if (!pol)
 		return -ENOENT;
+	if (g->policy != pol)
+		memset(g->policy_state, 0, sizeof(g->policy_state));
 	g->policy = pol;
 	for (i = 0; i + 1 < VGPU_POLICY_NAME_LEN && name[i]; i++)
 		g->p.policy[i] = name[i];
@@ -597,6 +599,7 @@ int vgpu_gpu_channel_add(struct vgpu_gpu *g, u32 ch, u32 prio)
 	g->chan[ch].used = true;
 	g->chan[ch].prio = prio;
 	g->chan[ch].selected = 0;
+	g->chan[ch].policy_data = 0;
 	return 0;
 }
 
@@ -811,6 +814,8 @@ int vgpu_gpu_submit(struct vgpu_gpu *g, struct vgpu_gpu_kernel *k)
 	list_add_tail(&k->table_node, &g->kernels);
 	list_add_tail(&k->id_node, &g->id_hash[k->id % VGPU_GPU_ID_BUCKETS]);
 	g->nkernels++;
+	if (g->policy->submitted)
+		g->policy->submitted(g, k);
 	return 0;
 }
 
@@ -822,6 +827,8 @@ static void vgpu_gpu_kernel_enter(struct vgpu_gpu *g, struct vgpu_gpu_kernel *k)
 	/* F23: a block that may wait at a LAUNCH is never partial either */
 	k->uses_bar = d->sum.uses_bar || d->sum.uses_launch_wait;
 	INIT_LIST_HEAD(&k->id_node);
+	k->policy_data[0] = 0;
+	k->policy_data[1] = 0;
 	k->warps = d->shape.warps;
 	k->eff_prio = k->prio;
 	k->split = false;
@@ -1028,6 +1035,8 @@ static void vgpu_gpu_stop(struct vgpu_gpu *g, struct vgpu_gpu_kernel *k,
 			      0);
 	}
 	vgpu_gpu_kernel_retire(g, k, state);
+	if (g->policy->cancelled)
+		g->policy->cancelled(g, k);
 }
 
 /*
@@ -1246,9 +1255,16 @@ static u32 vgpu_gpu_policy_pick(struct vgpu_gpu *g,
 		.gpu = g, .shape = shape, .rr_next = g->rr_next,
 		.sm_rank = g->sm_rank, .res_weight = g->p.res_weight,
 	};
-	u32 i = g->policy->choose(&ctx, g->cands, n);
+	u32 i = g->policy->select_sm(&ctx, g->cands, n), j;
 
-	return g->cands[i < n ? i : 0].sm;
+	if (i < n)
+		return g->cands[i].sm;
+	/* refused: the default's answer, round robin from the pointer */
+	g->stats.policy_errors++;
+	for (j = 0; j < n; j++)
+		if (g->cands[j].sm >= g->rr_next)
+			return g->cands[j].sm;
+	return g->cands[0].sm;
 }
 
 static void vgpu_gpu_cand_add(struct vgpu_gpu *g, u32 *n, u32 sm)
@@ -1480,7 +1496,7 @@ static bool vgpu_gpu_scan(struct vgpu_gpu *g, struct vgpu_gpu_kernel *k,
 {
 	u32 i, j, n = 0, nsms = g->cfg.num_sms;
 
-	if (g->policy->first_fit) {
+	if (g->policy->first_fit || !g->policy->select_sm) {
 		for (j = 0, i = g->rr_next; j < nsms; j++, i++) {
 			if (i == nsms)
 				i = 0;
@@ -1552,6 +1568,41 @@ static bool vgpu_gpu_preempt_scan(struct vgpu_gpu *g,
 	return false;
 }
 
+/*
+ * F23 (c) by the policy (policy.h @preempt): its SM if the core's rules
+ * allow preempting there, else the default's (counted as an error).
+ */
+static bool vgpu_gpu_preempt_pick(struct vgpu_gpu *g,
+				  struct vgpu_gpu_kernel *k,
+				  const struct vgpu_block_shape *shape,
+				  struct vgpu_gpu_match *m)
+{
+	struct vgpu_sm *sm;
+	u32 i, top;
+
+	if (!g->policy->preempt)
+		return vgpu_gpu_preempt_scan(g, k, shape, m);
+	i = g->policy->preempt(g, k);
+	if (i == VGPU_POLICY_WAIT)
+		return false;
+	if (i < g->cfg.num_sms) {
+		sm = &g->sm[i].sm;
+		top = sm->top_prio;
+		if (top < VGPU_MAX_PRIOS && top > k->eff_prio &&
+		    vgpu_gpu_sm_allowed(g, k, i) &&
+		    (g->p.preempt != VGPU_PREEMPT_WARP ||
+		     vgpu_gpu_block_level_fits(&sm->res, shape)) &&
+		    (g->p.preempt != VGPU_PREEMPT_SWITCH ||
+		     (!list_empty(&g->saved_free) &&
+		      vgpu_gpu_switch_victims(g, sm, k->eff_prio, shape)))) {
+			m->sm = i;
+			return true;
+		}
+	}
+	g->stats.policy_errors++;
+	return vgpu_gpu_preempt_scan(g, k, shape, m);
+}
+
 /* F23: find how and where @k's next unit can go.  True if it can. */
 static bool vgpu_gpu_match(struct vgpu_gpu *g, struct vgpu_gpu_kernel *k,
 			   struct vgpu_gpu_match *m)
@@ -1581,7 +1632,7 @@ preempt:
 	    (g->p.preempt == VGPU_PREEMPT_WARP && (k->uses_bar || resume)))
 		return false;
 	m->path = VGPU_PATH_PREEMPT;
-	return vgpu_gpu_preempt_scan(g, k, shape, m);
+	return vgpu_gpu_preempt_pick(g, k, shape, m);
 }
 
 /* Record a block that went into slot @slot of SM @sm. */
@@ -1607,6 +1658,8 @@ static void vgpu_gpu_dispatched(struct vgpu_gpu *g, struct vgpu_gpu_kernel *k,
 	}
 	vgpu_gpu_emit(g, g->now, VGPU_GEV_DISPATCH, k, b->block_idx, ~0U, sm,
 		      path, b->n_warps);
+	if (g->policy->dispatched)
+		g->policy->dispatched(g, k, sm);
 }
 
 /* Requeue a kernel that has work again at the head of its channel. */
@@ -1719,6 +1772,14 @@ static u32 vgpu_gpu_place(struct vgpu_gpu *g, struct vgpu_gpu_kernel *k,
 		want = 1;
 	if (k->quota && k->quota > k->quota_used)
 		want = min(want, k->quota - k->quota_used);
+	if (g->policy->pack && want > 1) {
+		n = g->policy->pack(g, k, want);
+		if (n && n <= want)
+			want = n;
+		else
+			g->stats.policy_errors++;
+		n = 0;
+	}
 	mode = path == VGPU_PATH_BLOCK ? VGPU_PLACE_BLOCK : VGPU_PLACE_WARP;
 	if (m->pre) {
 		if (k->flags & VGPU_KF_QUEUE)
@@ -1791,6 +1852,16 @@ static bool vgpu_gpu_before(const struct vgpu_gpu *g,
 	return vgpu_gpu_ahead(a, b);
 }
 
+/* The policy's candidate order (policy.h @select_before), or the seeds'. */
+static bool vgpu_gpu_select_before(const struct vgpu_gpu *g,
+				   const struct vgpu_gpu_kernel *a,
+				   const struct vgpu_gpu_kernel *b)
+{
+	if (g->policy->select_before)
+		return g->policy->select_before(g, a, b);
+	return vgpu_gpu_before(g, a, b);
+}
+
 /* F21 and F26 bookkeeping after @k won a decision. */
 static void vgpu_gpu_chosen(struct vgpu_gpu *g, struct vgpu_gpu_kernel *k)
 {
@@ -1859,7 +1930,7 @@ static bool vgpu_gpu_round(struct vgpu_gpu *g)
 					done_mask[w] |= BIT_ULL(i % 64);
 					continue;
 				}
-				if (!best || vgpu_gpu_before(g, k, best))
+				if (!best || vgpu_gpu_select_before(g, k, best))
 					best = k;
 			}
 		}
@@ -1913,6 +1984,26 @@ static bool vgpu_gpu_older(const struct vgpu_gpu_kernel *a,
 	return vgpu_gpu_ahead(a, b);
 }
 
+/* The policy's waiting order (policy.h @admit_before), or F13's. */
+static bool vgpu_gpu_admit_before(const struct vgpu_gpu *g,
+				  const struct vgpu_gpu_kernel *a,
+				  const struct vgpu_gpu_kernel *b)
+{
+	if (g->policy->admit_before)
+		return g->policy->admit_before(g, a, b);
+	return vgpu_gpu_older(a, b);
+}
+
+/* May waiting @w take @victim's slot (policy.h @may_evict; F13)? */
+static bool vgpu_gpu_may_evict(const struct vgpu_gpu *g,
+			       const struct vgpu_gpu_kernel *w,
+			       const struct vgpu_gpu_kernel *victim)
+{
+	if (g->policy->may_evict)
+		return g->policy->may_evict(g, w, victim);
+	return victim->eff_prio > w->eff_prio;
+}
+
 static void vgpu_gpu_admit(struct vgpu_gpu *g, struct vgpu_gpu_kernel *k,
 			   u32 s)
 {
@@ -1940,12 +2031,14 @@ static void vgpu_gpu_table_update(struct vgpu_gpu *g)
 		w = NULL;
 		for (i = 0; i < g->p.max_channels; i++) {
 			k = vgpu_gpu_chan_head(g, i);
-			if (k && k->slot == ~0U && (!w || vgpu_gpu_older(k, w)))
+			if (k && k->slot == ~0U &&
+			    (!w || vgpu_gpu_admit_before(g, k, w)))
 				w = k;
 		}
 		/* children wait outside the channels, all of them (F15) */
 		list_for_each_entry(k, &g->direct, chan_node)
-			if (k->slot == ~0U && (!w || vgpu_gpu_older(k, w)))
+			if (k->slot == ~0U &&
+			    (!w || vgpu_gpu_admit_before(g, k, w)))
 				w = k;
 		if (!w)
 			return;
@@ -1961,7 +2054,7 @@ static void vgpu_gpu_table_update(struct vgpu_gpu *g)
 			}
 			if (g->slot_dealloc[i])
 				continue;
-			if (!low || vgpu_gpu_older(low, k)) {
+			if (!low || vgpu_gpu_admit_before(g, low, k)) {
 				low = k;
 				low_slot = i;
 			}
@@ -1970,7 +2063,7 @@ static void vgpu_gpu_table_update(struct vgpu_gpu *g)
 			vgpu_gpu_admit(g, w, free_slot);
 			continue;
 		}
-		if (!low || low->eff_prio <= w->eff_prio)
+		if (!low || !vgpu_gpu_may_evict(g, w, low))
 			return;
 		/* evict: it stops issuing and waits to resume later */
 		vgpu_gpu_emit(g, g->now, VGPU_GEV_EVICT, low, ~0U, ~0U, ~0U,
@@ -1988,20 +2081,49 @@ static void vgpu_gpu_table_update(struct vgpu_gpu *g)
  * sub-blocks at the lowest priority; each takes its share of the block's
  * shared memory (independent warps share nothing).
  */
+static bool vgpu_gpu_splittable(const struct vgpu_gpu *g,
+				const struct vgpu_gpu_kernel *k)
+{
+	/* a queue kernel's blocks do not exist before they launch */
+	return (k->flags & VGPU_KF_INDEPENDENT) && !k->split &&
+	       !(k->flags & VGPU_KF_QUEUE) && !vgpu_gpu_kernel_finished(k) &&
+	       k->state != VGPU_KS_NEW && vgpu_gpu_arrived(g, k) &&
+	       k->next_unit < k->units;
+}
+
+/* F24's default: the first splittable kernel in F13 waiting order. */
+static struct vgpu_gpu_kernel *vgpu_gpu_split_pick(const struct vgpu_gpu *g)
+{
+	struct vgpu_gpu_kernel *k, *best = NULL;
+
+	list_for_each_entry(k, &g->kernels, table_node)
+		if (vgpu_gpu_splittable(g, k) &&
+		    (!best || vgpu_gpu_older(k, best)))
+			best = k;
+	return best;
+}
+
 static void vgpu_gpu_split(struct vgpu_gpu *g)
 {
 	struct vgpu_gpu_kernel *k, *best = NULL;
 	struct vgpu_kernel_desc *d;
 	u32 left;
 
-	list_for_each_entry(k, &g->kernels, table_node) {
-		/* a queue kernel's blocks do not exist before they launch */
-		if (!(k->flags & VGPU_KF_INDEPENDENT) || k->split ||
-		    (k->flags & VGPU_KF_QUEUE) ||
-		    !vgpu_gpu_arrived(g, k) || k->next_unit >= k->units)
-			continue;
-		if (!best || vgpu_gpu_older(k, best))
-			best = k;
+	if (g->policy->split) {
+		best = g->policy->split(g);
+		/* it must be a kernel of this device's table */
+		if (best) {
+			list_for_each_entry(k, &g->kernels, table_node)
+				if (k == best)
+					break;
+			if (&k->table_node == &g->kernels ||
+			    !vgpu_gpu_splittable(g, best)) {
+				g->stats.policy_errors++;
+				best = vgpu_gpu_split_pick(g);
+			}
+		}
+	} else {
+		best = vgpu_gpu_split_pick(g);
 	}
 	if (!best)
 		return;
@@ -2225,6 +2347,8 @@ static void vgpu_gpu_complete(struct vgpu_gpu *g, struct vgpu_gpu_kernel *k)
 		vgpu_gpu_emit(g, k->t_end, VGPU_GEV_KERNEL_DONE, k, ~0U, ~0U,
 			      ~0U, k->units, 0);
 		vgpu_gpu_kernel_retire(g, k, VGPU_KS_DONE);
+		if (g->policy->kernel_done)
+			g->policy->kernel_done(g, k);
 		if (k->parent)
 			vgpu_gpu_child_done(g, k);
 		k = k->parent;
@@ -2304,6 +2428,10 @@ static void vgpu_gpu_collect(struct vgpu_gpu *g)
 			k->done_units++;
 			if (k->t_end == VGPU_GPU_NO_CYCLE || sh->done_at > k->t_end)
 				k->t_end = sh->done_at;
+			if (g->policy->block_done)
+				g->policy->block_done(g, k, i,
+					sh->start_at == VGPU_GPU_NO_CYCLE ? 0 :
+					sh->done_at - sh->start_at);
 			memset(sh, 0, sizeof(*sh));
 			g->sm[i].shadow_used &= ~BIT_ULL(j);
 			vgpu_gpu_complete(g, k);
@@ -2581,6 +2709,8 @@ u64 vgpu_gpu_dispatch(struct vgpu_gpu *g)
 	vgpu_gpu_arrivals(g);
 	vgpu_gpu_table_update(g);
 	g->window = vgpu_gpu_window_at(g, g->now);
+	if (g->policy->tick)
+		g->policy->tick(g);
 	if (!g->gated) {
 		before = g->stats.decisions;
 		vgpu_gpu_forget_nofit(g);

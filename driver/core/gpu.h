@@ -360,6 +360,8 @@ struct vgpu_gpu_push {
  * @table_node: link in the kernel state table (F12)
  * @id_node: link in &vgpu_gpu.id_hash while a submitted kernel is
  *	unfinished (a child's is empty)
+ * @policy_data: the policy's own per-kernel state (struct vgpu_sched_ops);
+ *	zero when the kernel enters the device
  */
 struct vgpu_gpu_kernel {
 	u32 id;
@@ -437,6 +439,7 @@ struct vgpu_gpu_kernel {
 	struct list_head chan_node;
 	struct list_head table_node;
 	struct list_head id_node;
+	u64 policy_data[2];
 };
 
 /**
@@ -445,12 +448,15 @@ struct vgpu_gpu_kernel {
  * @prio: its default priority (informative; kernels carry their own)
  * @selected: F21 "selected" flag per priority, bit p
  * @fifo: its kernels in submission order
+ * @policy_data: the policy's own per-channel state (struct vgpu_sched_ops);
+ *	zero when the channel is made
  */
 struct vgpu_gpu_channel {
 	bool used;
 	u32 prio;
 	u32 selected;
 	struct list_head fifo;
+	u64 policy_data;
 };
 
 /**
@@ -469,6 +475,7 @@ struct vgpu_gpu_channel {
  * @children: child kernels launched (F15)
  * @suspensions: blocks switched out to wait for a child (F15)
  * @failed: kernels that failed (F15 limits)
+ * @policy_errors: answers of the policy the core refused (policy.h)
  */
 struct vgpu_gpu_stats {
 	u64 decisions;
@@ -485,6 +492,7 @@ struct vgpu_gpu_stats {
 	u64 children;
 	u64 suspensions;
 	u64 failed;
+	u64 policy_errors;
 };
 
 /**
@@ -568,7 +576,9 @@ struct vgpu_gpu_nofit {
  * struct vgpu_gpu - one device's global controller
  * @cfg: configuration (F01-F03)
  * @p: scheduling parameters
- * @policy: the SM-choice policy in use
+ * @policy: the scheduling policy in use (policy.h)
+ * @policy_state: the policy's own per-device state; zeroed when the
+ *	policy is set
  * @now: the current epoch boundary
  * @skipped: cycles the clock jumped over in all, idle with nothing to run
  *	before the next arrival (vgpu_gpu_skip_idle())
@@ -626,7 +636,8 @@ struct vgpu_gpu_nofit {
 struct vgpu_gpu {
 	struct vgpu_config cfg;
 	struct vgpu_gpu_params p;
-	struct vgpu_policy *policy;
+	struct vgpu_sched_ops *policy;
+	u64 policy_state[VGPU_POLICY_STATE_WORDS];
 	u64 now;
 	u64 skipped;
 	u64 skip_until;

@@ -104,11 +104,11 @@ static u32 vgpu_policy_power_choose(const struct vgpu_policy_ctx *ctx,
 	return best;
 }
 
-static struct vgpu_policy vgpu_policy_builtin[] = {
-	{ .name = "rr", .choose = vgpu_policy_rr_choose, .first_fit = true },
-	{ .name = "avail", .choose = vgpu_policy_avail_choose },
-	{ .name = "resource", .choose = vgpu_policy_resource_choose },
-	{ .name = "power", .choose = vgpu_policy_power_choose },
+static struct vgpu_sched_ops vgpu_policy_builtin[] = {
+	{ .name = "rr", .select_sm = vgpu_policy_rr_choose, .first_fit = true },
+	{ .name = "avail", .select_sm = vgpu_policy_avail_choose },
+	{ .name = "resource", .select_sm = vgpu_policy_resource_choose },
+	{ .name = "power", .select_sm = vgpu_policy_power_choose },
 };
 
 /**
@@ -138,10 +138,10 @@ void vgpu_policy_registry_init(struct list_head *registry)
  *
  * Return: the policy, or NULL.
  */
-struct vgpu_policy *vgpu_policy_find(struct list_head *registry,
+struct vgpu_sched_ops *vgpu_policy_find(struct list_head *registry,
 				     const char *name)
 {
-	struct vgpu_policy *pol;
+	struct vgpu_sched_ops *pol;
 
 	if (!name)
 		return NULL;
@@ -158,12 +158,13 @@ struct vgpu_policy *vgpu_policy_find(struct list_head *registry,
  *
  * Protected by: caller.
  *
- * Return: 0, -EINVAL for a bad name or no choose op, -EEXIST if the name
+ * Return: 0, -EINVAL for a bad name or an SM choice that claims
+ * @first_fit without a @select_sm, -EEXIST if the name
  * is taken.
  */
-int vgpu_policy_register(struct list_head *registry, struct vgpu_policy *pol)
+int vgpu_policy_register(struct list_head *registry, struct vgpu_sched_ops *pol)
 {
-	if (!pol->choose || !pol->name[0] ||
+	if ((pol->first_fit && !pol->select_sm) || !pol->name[0] ||
 	    pol->name[VGPU_POLICY_NAME_LEN - 1])
 		return -EINVAL;
 	if (vgpu_policy_find(registry, pol->name))
@@ -178,7 +179,7 @@ int vgpu_policy_register(struct list_head *registry, struct vgpu_policy *pol)
  *
  * Protected by: caller.
  */
-void vgpu_policy_unregister(struct vgpu_policy *pol)
+void vgpu_policy_unregister(struct vgpu_sched_ops *pol)
 {
 	list_del_init(&pol->node);
 }

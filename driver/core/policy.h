@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * SM-choice policies of the global controller (SPEC F25, F27).
+ * Scheduling policies of the global controller (SPEC F12-F27; issue 17).
  *
- * A policy picks one SM among those a block fits on.  Policies are ops
+ * A policy makes the firmware's decisions; the core makes them happen and
+ * keeps its invariants (DOC block below).  Policies are ops
  * tables registered by name in a registry (a plain list): the core keeps no
  * global state, so the caller owns the registry and serialises access to
  * it.  The module keeps one registry for all devices under a mutex and
@@ -52,28 +53,152 @@ struct vgpu_policy_ctx {
 };
 
 /**
- * struct vgpu_policy - an SM-choice policy (F25, F27)
- * @name: the name devices select it by
- * @choose: return the index into @cands of the chosen SM; @n >= 1 and
- *	@cands is in ascending SM order.  Must be deterministic and must not
- *	write anything but its own state.
- * @first_fit: @choose always picks the first candidate at or after
- *	&vgpu_policy_ctx.rr_next (wrapping), so the controller may stop
- *	scanning at the first SM that fits and skip @choose
- * @node: registry link (owned by the registry)
+ * DOC: scheduling policies (struct vgpu_sched_ops)
+ *
+ * Every decision the firmware makes is an op of one table, named after its
+ * decision point, the way &struct sched_ext_ops is.  Every op is optional:
+ * an op left NULL is the seeds' pipeline (SPEC F12-F27), so a policy
+ * replaces only what it wants to, and the default policy ("rr", and the
+ * other built-in SM choices) gives the trace hashes recorded in
+ * selftests/core/trace-hashes.txt.  The ops run in the controller, between
+ * two epochs (the module: under &vgpu_sched.lock), never concurrently with
+ * each other or with the SMs; they must be deterministic (F51: the same
+ * answers for the same calls), must not sleep, allocate or read a clock,
+ * and may write nothing but the policy's own state
+ * (&vgpu_gpu.policy_state, &vgpu_gpu_kernel.policy_data,
+ * &vgpu_gpu_chan.policy_data).  They may read the device, its kernels and
+ * its SMs (&struct vgpu_gpu, &struct vgpu_gpu_kernel, vgpu_gpu_sm_res(),
+ * vgpu_gpu_sm_top_prio(), vgpu_gpu_sm_power()).
+ *
+ * The core enforces the invariants whatever a policy answers: resources,
+ * affinity masks and SM throttling, sequential kernels, BAR kernels never
+ * partially resident, preemption of lower priorities only, nothing of a
+ * cancelled kernel dispatched.  An answer that breaks one of them, names
+ * something that does not exist or is out of range is not used: the core
+ * counts it (&vgpu_gpu_stats.policy_errors) and takes the default's answer
+ * instead.  Ordering ops (@admit_before, @select_before) cannot be wrong,
+ * only odd: the core still visits every candidate once.
+ *
+ * Decision points, in the order a dispatch boundary meets them:
+ *
+ * @tick: once per dispatch boundary (also while the gate holds dispatch),
+ * after arrivals and the task-table update, with the device clock in
+ * &vgpu_gpu.now and the F22 window of the boundary in &vgpu_gpu.window,
+ * before the first decision: a timeslicing or fair-share policy ages its
+ * state here.
+ *
+ * @admit_before: F13, the task table.  The waiting kernels (channel heads
+ * and child kernels) enter free slots in this order; the waiting kernel
+ * first in it may evict the occupant last in it when @may_evict says so.
+ * Default: priority, then F16 order (HEAD kernels first, then by arrival).
+ *
+ * @may_evict: F13, whether @w may take @victim's slot (the table is full).
+ * Default: @victim has a lower priority than @w.
+ *
+ * @select_before: F12, F20-F22, F16: the order in which the kernels of the
+ * task table are offered a decision; the first one that fits anywhere
+ * gets it.  The F26 gates (throttle, sequential, quota-exhausted kernels
+ * last) filter the candidates before; a kernel that fits nowhere is not
+ * offered again at the same boundary.  Default: the F22 window's priority
+ * first, then priority, the F21 fairness flag, F26 quota, F16 order.
+ *
+ * @select_sm: F25, the SM a kernel's next block goes to, among the SMs it
+ * fits (@cands, in ascending SM order, @n >= 1); returns an index into
+ * @cands.  @first_fit says the op always picks the first candidate at or
+ * after &vgpu_policy_ctx.rr_next, which lets the core stop at the first SM
+ * that fits.  Default: that round robin.
+ *
+ * @pack: F23 (a), how many of the kernel's blocks go to the chosen SM in
+ * this decision, at most @want (its undispatched blocks, bounded by its
+ * F26 quota; 1 for warp-level placement and sequential kernels); the core
+ * places as many of them as fit.  Default: @want.
+ *
+ * @preempt: F23 (b)/(c), nothing fits anywhere: the SM on which the
+ * device's preemption mode makes room for @k's next block, or
+ * VGPU_POLICY_WAIT to wait.  The SM must hold only blocks of lower
+ * priority than @k at its top, be allowed for @k, and pass the mode's
+ * test (warp mode: the block fits once the lower blocks stop issuing;
+ * switch mode: it fits once they are switched out).  Default: the SM whose
+ * highest resident priority is the lowest, ties by the fixed SM list.
+ *
+ * @split: F24, after g_max dispatch rounds in a row placed nothing while
+ * kernels waited: the waiting independent kernel to split into single-warp
+ * blocks, or NULL for none.  It must be in the table, independent, not a
+ * queue kernel, not split, arrived and with blocks left.  Default: the
+ * first of them in F13 waiting order (priority, then F16 order).
+ *
+ * Notifications for a stateful policy, after the core acted:
+ * @submitted (a kernel entered the device), @dispatched (a block went to
+ * an SM), @block_done (a block completed, with the cycles it was
+ * resident), @kernel_done (completed), @cancelled (cancelled or failed).
  */
-struct vgpu_policy {
+
+/* Words of &vgpu_gpu.policy_state. */
+#define VGPU_POLICY_STATE_WORDS	64
+
+/* @preempt's answer for "wait, preempt nothing". */
+#define VGPU_POLICY_WAIT	(~0U)
+
+struct vgpu_gpu_kernel;
+
+/**
+ * struct vgpu_sched_ops - a scheduling policy: one op per decision point
+ * @name: the name devices select it by (new_device policy=NAME, F27)
+ * @first_fit: @select_sm always picks the first candidate at or after
+ *	&vgpu_policy_ctx.rr_next (wrapping), so the controller may stop
+ *	scanning at the first SM that fits and skip @select_sm
+ * @tick: a dispatch boundary at &vgpu_gpu.now
+ * @admit_before: true if waiting kernel @a enters the task table before @b
+ * @may_evict: true if waiting kernel @w may evict @victim (table full)
+ * @select_before: true if candidate @a is offered a decision before @b
+ * @select_sm: the index into @cands of the chosen SM
+ * @pack: blocks of @k for the chosen SM, 1..@want
+ * @preempt: the SM to preempt on for @k, or VGPU_POLICY_WAIT
+ * @split: the kernel to split (F24), or NULL
+ * @submitted: @k entered the device
+ * @dispatched: a block of @k went to SM @sm
+ * @block_done: a block of @k completed on SM @sm after @cycles resident
+ * @kernel_done: @k completed
+ * @cancelled: @k was cancelled or failed
+ * @node: registry link (owned by the registry)
+ *
+ * See the DOC block above for when each op is called, what it may read and
+ * write, and what the core guarantees.  Every op may be NULL.
+ */
+struct vgpu_sched_ops {
 	char name[VGPU_POLICY_NAME_LEN];
 	bool first_fit;
-	u32 (*choose)(const struct vgpu_policy_ctx *ctx,
-		      const struct vgpu_policy_sm *cands, u32 n);
+	void (*tick)(struct vgpu_gpu *g);
+	bool (*admit_before)(const struct vgpu_gpu *g,
+			     const struct vgpu_gpu_kernel *a,
+			     const struct vgpu_gpu_kernel *b);
+	bool (*may_evict)(const struct vgpu_gpu *g,
+			  const struct vgpu_gpu_kernel *w,
+			  const struct vgpu_gpu_kernel *victim);
+	bool (*select_before)(const struct vgpu_gpu *g,
+			      const struct vgpu_gpu_kernel *a,
+			      const struct vgpu_gpu_kernel *b);
+	u32 (*select_sm)(const struct vgpu_policy_ctx *ctx,
+			 const struct vgpu_policy_sm *cands, u32 n);
+	u32 (*pack)(const struct vgpu_gpu *g, const struct vgpu_gpu_kernel *k,
+		    u32 want);
+	u32 (*preempt)(const struct vgpu_gpu *g,
+		       const struct vgpu_gpu_kernel *k);
+	struct vgpu_gpu_kernel *(*split)(const struct vgpu_gpu *g);
+	void (*submitted)(struct vgpu_gpu *g, struct vgpu_gpu_kernel *k);
+	void (*dispatched)(struct vgpu_gpu *g, struct vgpu_gpu_kernel *k,
+			   u32 sm);
+	void (*block_done)(struct vgpu_gpu *g, struct vgpu_gpu_kernel *k,
+			   u32 sm, u64 cycles);
+	void (*kernel_done)(struct vgpu_gpu *g, struct vgpu_gpu_kernel *k);
+	void (*cancelled)(struct vgpu_gpu *g, struct vgpu_gpu_kernel *k);
 	struct list_head node;
 };
 
 void vgpu_policy_registry_init(struct list_head *registry);
-int vgpu_policy_register(struct list_head *registry, struct vgpu_policy *pol);
-void vgpu_policy_unregister(struct vgpu_policy *pol);
-struct vgpu_policy *vgpu_policy_find(struct list_head *registry,
+int vgpu_policy_register(struct list_head *registry, struct vgpu_sched_ops *pol);
+void vgpu_policy_unregister(struct vgpu_sched_ops *pol);
+struct vgpu_sched_ops *vgpu_policy_find(struct list_head *registry,
 				     const char *name);
 u64 vgpu_policy_weighted_free(const struct vgpu_sm_res *res,
 			      const u32 *weight);

@@ -549,11 +549,11 @@ static u32 vgpu_test_last_choose(const struct vgpu_policy_ctx *ctx,
 /* F27: policies are ops tables registered and selected by name. */
 TEST(f27_registry)
 {
-	static struct vgpu_policy last = {
-		.name = "last", .choose = vgpu_test_last_choose,
+	static struct vgpu_sched_ops last = {
+		.name = "last", .select_sm = vgpu_test_last_choose,
 	};
-	static struct vgpu_policy dup = {
-		.name = "rr", .choose = vgpu_test_last_choose,
+	static struct vgpu_sched_ops dup = {
+		.name = "rr", .select_sm = vgpu_test_last_choose,
 	};
 	struct vgpu_gpu_kernel *k;
 

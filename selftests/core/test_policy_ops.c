@@ -1,0 +1,371 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The scheduling ops table (driver/core/policy.h, issue 17): each decision
+ * point does what its op answers, every op left NULL is the seeds'
+ * pipeline, and an answer that breaks the core's rules is refused, counted
+ * in policy_errors and replaced by the default's.  Expected outcomes are
+ * worked out by hand on the "small" preset (4 SMs of 2,048 threads).
+ */
+#include <string.h>
+
+#include "kselftest_harness.h"
+#undef ARRAY_SIZE	/* the shim brings the kernel's */
+#include "vgpu_test_gpu.h"
+
+static struct vgpu_tg T;
+
+#define VGPU_SHORT	"LOOP 10\nALU\nENDLOOP\nEXIT\n"
+#define VGPU_LONG	"LOOP 2000\nALU\nENDLOOP\nEXIT\n"
+
+static void params_small(struct vgpu_gpu_params *p, u32 preempt)
+{
+	struct vgpu_config cfg;
+
+	vgpu_config_preset(&cfg, "small");
+	vgpu_gpu_params_default(p, &cfg);
+	p->preempt = preempt;
+	p->num_windows = 0;
+}
+
+static int use(struct vgpu_sched_ops *ops)
+{
+	int ret = vgpu_policy_register(&T.pol, ops);
+
+	return ret ? ret : vgpu_gpu_set_policy(&T.g, &T.pol, ops->name);
+}
+
+/* Position of the first DISPATCH of kernel @kid in the event stream. */
+static size_t first_dispatch(u32 kid)
+{
+	size_t i;
+
+	for (i = 0; i < T.nev; i++)
+		if (T.ev[i].type == VGPU_GEV_DISPATCH && T.ev[i].kernel == kid)
+			return i;
+	return ~(size_t)0;
+}
+
+/* fifo: submission order, whatever the priority. */
+static bool fifo_before(const struct vgpu_gpu *g,
+			const struct vgpu_gpu_kernel *a,
+			const struct vgpu_gpu_kernel *b)
+{
+	return a->id < b->id;
+}
+
+/*
+ * @select_before: a priority-3 kernel submitted before a priority-0 one,
+ * both arriving at 0, each block a whole SM: the default dispatches the
+ * priority-0 kernel first, the fifo order the older one.
+ */
+TEST(select_before_orders_the_candidates)
+{
+	static struct vgpu_sched_ops fifo = {
+		.name = "t_fifo", .select_before = fifo_before,
+	};
+	struct vgpu_gpu_params p;
+	struct vgpu_gpu_kernel *lo, *hi;
+	int round;
+
+	for (round = 0; round < 2; round++) {
+		params_small(&p, VGPU_PREEMPT_DRAIN);
+		ASSERT_EQ(0, vgpu_tg_init(&T, NULL, &p));
+		if (round)
+			ASSERT_EQ(0, use(&fifo));
+		lo = vgpu_tg_kernel(&T, 0, 3, 4, 1024, 0, VGPU_SHORT);
+		hi = vgpu_tg_kernel(&T, 1, 0, 4, 1024, 0, VGPU_SHORT);
+		ASSERT_EQ(0, vgpu_gpu_submit(&T.g, lo));
+		ASSERT_EQ(0, vgpu_gpu_submit(&T.g, hi));
+		ASSERT_TRUE(vgpu_tg_run(&T, 1000000));
+		if (round) {
+			EXPECT_LT(first_dispatch(lo->id),
+				  first_dispatch(hi->id));
+		} else {
+			EXPECT_LT(first_dispatch(hi->id),
+				  first_dispatch(lo->id));
+		}
+		EXPECT_EQ(0, T.g.stats.policy_errors);
+		if (round)
+			vgpu_policy_unregister(&fifo);
+		vgpu_tg_fini(&T);
+	}
+}
+
+static bool never_evict(const struct vgpu_gpu *g,
+			const struct vgpu_gpu_kernel *w,
+			const struct vgpu_gpu_kernel *victim)
+{
+	return false;
+}
+
+/*
+ * @may_evict: one task slot, a long low-priority kernel in it and a short
+ * high-priority one arriving at 64.  The default evicts (f13_evict...);
+ * a policy that never evicts makes the high one wait for the low one.
+ */
+TEST(may_evict_decides_the_eviction)
+{
+	static struct vgpu_sched_ops keep = {
+		.name = "t_keep", .may_evict = never_evict,
+	};
+	struct vgpu_gpu_params p;
+	struct vgpu_gpu_kernel *low, *high;
+
+	params_small(&p, VGPU_PREEMPT_DRAIN);
+	p.task_slots = 1;
+	ASSERT_EQ(0, vgpu_tg_init(&T, NULL, &p));
+	ASSERT_EQ(0, use(&keep));
+	low = vgpu_tg_kernel(&T, 0, 3, 16, 1024, 0, VGPU_LONG);
+	high = vgpu_tg_kernel(&T, 1, 0, 1, 32, 64, VGPU_SHORT);
+	ASSERT_EQ(0, vgpu_gpu_submit(&T.g, low));
+	ASSERT_EQ(0, vgpu_gpu_submit(&T.g, high));
+	ASSERT_TRUE(vgpu_tg_run(&T, 10000000));
+	EXPECT_EQ(0, T.g.stats.evictions);
+	EXPECT_EQ(NULL, vgpu_tg_find(&T, VGPU_GEV_EVICT, low->id, 0));
+	EXPECT_LT(low->t_end, high->t_dispatch + 1);
+	EXPECT_EQ(VGPU_KS_DONE, high->state);
+	vgpu_policy_unregister(&keep);
+	vgpu_tg_fini(&T);
+}
+
+static u32 pack_one(const struct vgpu_gpu *g, const struct vgpu_gpu_kernel *k,
+		    u32 want)
+{
+	return 1;
+}
+
+/*
+ * @pack: 8 one-warp blocks.  By default the round-robin decision packs
+ * them all on SM 0 (F23 (a)); one block per decision spreads them over
+ * SMs 0, 1, 2, 3, 0, 1, 2, 3.
+ */
+TEST(pack_sets_blocks_per_decision)
+{
+	static struct vgpu_sched_ops one = {
+		.name = "t_one", .pack = pack_one,
+	};
+	struct vgpu_gpu_kernel *k;
+	u32 i;
+
+	ASSERT_EQ(0, vgpu_tg_init(&T, NULL, NULL));
+	k = vgpu_tg_kernel(&T, 0, 0, 8, 32, 0, VGPU_SHORT);
+	ASSERT_EQ(0, vgpu_gpu_submit(&T.g, k));
+	ASSERT_TRUE(vgpu_tg_run(&T, 1000000));
+	for (i = 0; i < 8; i++)
+		EXPECT_EQ(0, vgpu_tg_find(&T, VGPU_GEV_DISPATCH, k->id, i)->sm);
+	vgpu_tg_fini(&T);
+
+	ASSERT_EQ(0, vgpu_tg_init(&T, NULL, NULL));
+	ASSERT_EQ(0, use(&one));
+	k = vgpu_tg_kernel(&T, 0, 0, 8, 32, 0, VGPU_SHORT);
+	ASSERT_EQ(0, vgpu_gpu_submit(&T.g, k));
+	ASSERT_TRUE(vgpu_tg_run(&T, 1000000));
+	for (i = 0; i < 8; i++)
+		EXPECT_EQ(i % 4,
+			  vgpu_tg_find(&T, VGPU_GEV_DISPATCH, k->id, i)->sm);
+	EXPECT_EQ(8, T.g.stats.decisions);
+	EXPECT_EQ(0, T.g.stats.policy_errors);
+	vgpu_policy_unregister(&one);
+	vgpu_tg_fini(&T);
+}
+
+static u32 preempt_last(const struct vgpu_gpu *g,
+			const struct vgpu_gpu_kernel *k)
+{
+	return g->cfg.num_sms - 1;
+}
+
+/*
+ * @preempt: warp mode, SMs full of a priority-3 kernel, a priority-0
+ * block arriving at 128.  The default takes SM 0 (f23_preempt_warp); the
+ * policy names SM 3, which the mode allows, so the block goes there.
+ */
+TEST(preempt_chooses_the_sm)
+{
+	static struct vgpu_sched_ops last = {
+		.name = "t_last", .preempt = preempt_last,
+	};
+	struct vgpu_gpu_params p;
+	struct vgpu_gpu_kernel *low, *high;
+	const struct vgpu_event *ev;
+
+	params_small(&p, VGPU_PREEMPT_WARP);
+	ASSERT_EQ(0, vgpu_tg_init(&T, NULL, &p));
+	ASSERT_EQ(0, use(&last));
+	low = vgpu_tg_kernel(&T, 0, 3, 8, 1024, 0,
+			     "LOOP 20*(1+wid%32)\nALU\nENDLOOP\nEXIT\n");
+	high = vgpu_tg_kernel(&T, 1, 0, 1, 64, 128, VGPU_SHORT);
+	ASSERT_EQ(0, vgpu_gpu_submit(&T.g, low));
+	ASSERT_EQ(0, vgpu_gpu_submit(&T.g, high));
+	ASSERT_TRUE(vgpu_tg_run(&T, 1000000));
+	ev = vgpu_tg_find(&T, VGPU_GEV_DISPATCH, high->id, 0);
+	ASSERT_NE(NULL, ev);
+	EXPECT_EQ(128, ev->cycle);
+	EXPECT_EQ(VGPU_PATH_PREEMPT, ev->arg0);
+	EXPECT_EQ(3, ev->sm);
+	EXPECT_EQ(0, T.g.stats.policy_errors);
+	vgpu_policy_unregister(&last);
+	vgpu_tg_fini(&T);
+}
+
+static u32 liar_sm(const struct vgpu_policy_ctx *ctx,
+		   const struct vgpu_policy_sm *c, u32 n)
+{
+	return n + 7;
+}
+
+static u32 liar_pack(const struct vgpu_gpu *g,
+		     const struct vgpu_gpu_kernel *k, u32 want)
+{
+	return want + 1;
+}
+
+static u32 liar_preempt(const struct vgpu_gpu *g,
+			const struct vgpu_gpu_kernel *k)
+{
+	return g->cfg.num_sms + 3;
+}
+
+/*
+ * Refused answers: an SM index past the candidates, more blocks than
+ * there are, an SM that does not exist.  Each is counted and the default
+ * used: the same SMs as f25_rr's round robin and f23_preempt_warp's SM 0,
+ * every kernel completes.
+ */
+TEST(bad_answers_are_counted_and_replaced)
+{
+	static struct vgpu_sched_ops liar = {
+		.name = "t_liar", .select_sm = liar_sm, .pack = liar_pack,
+		.preempt = liar_preempt,
+	};
+	struct vgpu_gpu_params p;
+	struct vgpu_gpu_kernel *k, *low, *high;
+	const struct vgpu_event *ev;
+	u32 i;
+
+	ASSERT_EQ(0, vgpu_tg_init(&T, NULL, NULL));
+	ASSERT_EQ(0, use(&liar));
+	k = vgpu_tg_kernel(&T, 0, 0, 5, 1024, 0, VGPU_SHORT);
+	k->flags = VGPU_KF_SEQUENTIAL;
+	ASSERT_EQ(0, vgpu_gpu_submit(&T.g, k));
+	ASSERT_TRUE(vgpu_tg_run(&T, 100000));
+	for (i = 0; i < 5; i++)
+		EXPECT_EQ(i % 4,
+			  vgpu_tg_find(&T, VGPU_GEV_DISPATCH, k->id, i)->sm);
+	/* one refused SM choice per decision */
+	EXPECT_EQ(5, T.g.stats.policy_errors);
+	vgpu_policy_unregister(&liar);
+	vgpu_tg_fini(&T);
+
+	params_small(&p, VGPU_PREEMPT_WARP);
+	ASSERT_EQ(0, vgpu_tg_init(&T, NULL, &p));
+	ASSERT_EQ(0, use(&liar));
+	low = vgpu_tg_kernel(&T, 0, 3, 8, 1024, 0,
+			     "LOOP 20*(1+wid%32)\nALU\nENDLOOP\nEXIT\n");
+	high = vgpu_tg_kernel(&T, 1, 0, 1, 64, 128, VGPU_SHORT);
+	ASSERT_EQ(0, vgpu_gpu_submit(&T.g, low));
+	ASSERT_EQ(0, vgpu_gpu_submit(&T.g, high));
+	ASSERT_TRUE(vgpu_tg_run(&T, 1000000));
+	ev = vgpu_tg_find(&T, VGPU_GEV_DISPATCH, high->id, 0);
+	ASSERT_NE(NULL, ev);
+	EXPECT_EQ(VGPU_PATH_PREEMPT, ev->arg0);
+	EXPECT_EQ(0, ev->sm);
+	EXPECT_EQ(VGPU_KS_DONE, high->state);
+	EXPECT_EQ(VGPU_KS_DONE, low->state);
+	/* the preemption and the multi-block packs were refused too */
+	EXPECT_LT(2, T.g.stats.policy_errors);
+	vgpu_policy_unregister(&liar);
+	vgpu_tg_fini(&T);
+
+	/* 3 one-warp blocks, all fitting SM 0: never a fourth */
+	ASSERT_EQ(0, vgpu_tg_init(&T, NULL, NULL));
+	ASSERT_EQ(0, use(&liar));
+	k = vgpu_tg_kernel(&T, 0, 0, 3, 32, 0, VGPU_SHORT);
+	ASSERT_EQ(0, vgpu_gpu_submit(&T.g, k));
+	ASSERT_TRUE(vgpu_tg_run(&T, 100000));
+	EXPECT_EQ(3, vgpu_tg_count(&T, VGPU_GEV_DISPATCH, k->id));
+	EXPECT_EQ(3, k->done_units);
+	EXPECT_EQ(VGPU_KS_DONE, k->state);
+	/* one decision: its SM choice and its pack of 4 out of 3 */
+	EXPECT_EQ(2, T.g.stats.policy_errors);
+	vgpu_policy_unregister(&liar);
+	vgpu_tg_fini(&T);
+}
+
+/* Calls of the notification ops. */
+static struct {
+	u32 ticks, submitted, dispatched, block_done, kernel_done, cancelled;
+	u64 cycles;
+} calls;
+
+static void n_tick(struct vgpu_gpu *g)
+{
+	calls.ticks++;
+}
+
+static void n_submitted(struct vgpu_gpu *g, struct vgpu_gpu_kernel *k)
+{
+	calls.submitted++;
+	k->policy_data[0] = 42;
+}
+
+static void n_dispatched(struct vgpu_gpu *g, struct vgpu_gpu_kernel *k,
+			 u32 sm)
+{
+	calls.dispatched++;
+}
+
+static void n_block_done(struct vgpu_gpu *g, struct vgpu_gpu_kernel *k,
+			 u32 sm, u64 cycles)
+{
+	calls.block_done++;
+	calls.cycles += cycles;
+}
+
+static void n_kernel_done(struct vgpu_gpu *g, struct vgpu_gpu_kernel *k)
+{
+	calls.kernel_done++;
+}
+
+static void n_cancelled(struct vgpu_gpu *g, struct vgpu_gpu_kernel *k)
+{
+	calls.cancelled++;
+}
+
+/*
+ * Notifications: a 5-block kernel runs to completion (5 dispatches, 5
+ * block completions, one kernel completion), a second one is cancelled
+ * before it arrives; the per-kernel state the policy wrote stays.
+ */
+TEST(notifications_reach_the_policy)
+{
+	static struct vgpu_sched_ops note = {
+		.name = "t_note", .tick = n_tick, .submitted = n_submitted,
+		.dispatched = n_dispatched, .block_done = n_block_done,
+		.kernel_done = n_kernel_done, .cancelled = n_cancelled,
+	};
+	struct vgpu_gpu_kernel *k, *c;
+
+	memset(&calls, 0, sizeof(calls));
+	ASSERT_EQ(0, vgpu_tg_init(&T, NULL, NULL));
+	ASSERT_EQ(0, use(&note));
+	k = vgpu_tg_kernel(&T, 0, 0, 5, 1024, 0, VGPU_SHORT);
+	c = vgpu_tg_kernel(&T, 1, 0, 1, 32, 1000000, VGPU_SHORT);
+	ASSERT_EQ(0, vgpu_gpu_submit(&T.g, k));
+	ASSERT_EQ(0, vgpu_gpu_submit(&T.g, c));
+	vgpu_tg_step(&T);
+	ASSERT_EQ(0, vgpu_gpu_cancel(&T.g, c));
+	ASSERT_TRUE(vgpu_tg_run(&T, 100000));
+	EXPECT_EQ(2, calls.submitted);
+	EXPECT_EQ(5, calls.dispatched);
+	EXPECT_EQ(5, calls.block_done);
+	EXPECT_LT(0, calls.cycles);
+	EXPECT_EQ(1, calls.kernel_done);
+	EXPECT_EQ(1, calls.cancelled);
+	EXPECT_LT(1, calls.ticks);
+	EXPECT_EQ(42, k->policy_data[0]);
+	vgpu_policy_unregister(&note);
+	vgpu_tg_fini(&T);
+}
+
+TEST_HARNESS_MAIN

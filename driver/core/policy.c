@@ -139,7 +139,7 @@ void vgpu_policy_registry_init(struct list_head *registry)
  * Return: the policy, or NULL.
  */
 struct vgpu_sched_ops *vgpu_policy_find(struct list_head *registry,
-				     const char *name)
+					const char *name)
 {
 	struct vgpu_sched_ops *pol;
 

@@ -199,7 +199,7 @@ void vgpu_policy_registry_init(struct list_head *registry);
 int vgpu_policy_register(struct list_head *registry, struct vgpu_sched_ops *pol);
 void vgpu_policy_unregister(struct vgpu_sched_ops *pol);
 struct vgpu_sched_ops *vgpu_policy_find(struct list_head *registry,
-				     const char *name);
+					const char *name);
 u64 vgpu_policy_weighted_free(const struct vgpu_sm_res *res,
 			      const u32 *weight);
 

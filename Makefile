@@ -64,7 +64,7 @@ CORE_TESTS	:= $(patsubst selftests/core/%.c,$(BUILD)/asan/selftests/core/%,$(COR
 
 NATIVE_LIBS	:= -ljson-c $(NL_LIBS) -lm
 
-.PHONY: all module native sim core-tests deps ksrc check check-core vm-bin tools \
+.PHONY: all module native sim policies core-tests deps ksrc check check-core vm-bin tools \
 	checkpatch sparse check-vm check-debug debug-kernel demo clean netlink-spec \
 	install modules_install vm-shell check-vm-lts check-dkms bench-module lib check-fuzz-module syzkaller-desc htmldocs \
 	soak check-rt
@@ -113,6 +113,18 @@ $(BUILD)/vgpu-sim-asan: $(ASAN_SIM_OBJS) $(ASAN_LIB_OBJS) $(ASAN_CORE_OBJS)
 	$(CC) $(ASAN_CFLAGS) -o $@ $^ $(NATIVE_LIBS)
 
 sim: $(BUILD)/vgpu-sim $(BUILD)/vgpu-sim-asan
+
+# Scheduling policies (issue 17): each examples/policies/NAME.c is a shared
+# object for vgpu-sim here and a kernel module vgpu_policy_NAME.ko built
+# with vgpu_dispatch.ko (examples/policies/Kbuild).
+POLICY_SRCS	:= $(filter-out %.mod.c,$(wildcard examples/policies/*.c))
+POLICY_SOS	:= $(patsubst examples/policies/%.c,$(BUILD)/policies/%.so,$(POLICY_SRCS))
+
+$(BUILD)/policies/%.so: examples/policies/%.c driver/vgpu_policy.h $(CORE_HDRS)
+	@mkdir -p $(@D)
+	$(CC) $(OPT_CFLAGS) -Idriver -fPIC -shared -o $@ $<
+
+policies: $(POLICY_SOS) module
 
 # Native unit tests of driver/core: kselftest_harness.h from linux-source-6.1.
 $(BUILD)/asan/selftests/core/%: selftests/core/%.c $(ASAN_LIB_OBJS) $(ASAN_CORE_OBJS) \
@@ -185,7 +197,7 @@ $(BUILD)/vm-bin/%_test32: selftests/vgpu/%_test.c uapi/linux/vgpu_dispatch.h \
 
 # Workloads and vgpu-sim's output for them (selftests/vgpu/determinism.sh).
 $(BUILD)/vm-bin/workloads/.stamp: $(BUILD)/vgpu-sim scripts/make-vm-workloads \
-		scripts/gen-workloads.py $(wildcard examples/*.json)
+		scripts/gen-workloads.py $(wildcard examples/*.json) $(POLICY_SOS)
 	@scripts/make-vm-workloads $(BUILD)/vm-bin/workloads
 	@touch $@
 
@@ -281,7 +293,7 @@ modules_install: module
 # ---------------------------------------------------------------------------
 RESULTS := $(BUILD)/results
 
-check-core: deps core-tests sim lib tools
+check-core: deps core-tests sim lib tools $(POLICY_SOS)
 	@scripts/run-core-tests $(RESULTS) $(CORE_TESTS)
 
 # checkpatch.pl types to ignore, each with the reason kernel macros force it.

@@ -55,25 +55,53 @@ bool vgpu_sched_policy_exists(const char *name)
  * @s: the scheduler, locked
  * @name: policy name
  *
- * Return: 0 or -ENOENT.
+ * Under &vgpu_sched.lock the device is between two epochs: the new
+ * policy makes the decisions of the next boundary on, nothing queued or
+ * running is touched.  The device holds a reference on the module of the
+ * policy it uses (&vgpu_sched_ops.owner), so that module cannot go away
+ * under it.
+ *
+ * Return: 0 or -ENOENT (not registered, or its module is going away).
  */
 int vgpu_sched_policy_set_locked(struct vgpu_sched *s, const char *name)
 {
-	int ret;
+	struct vgpu_sched_ops *old = s->gpu->policy, *pol;
+	int ret = -ENOENT;
 
 	lockdep_assert_held(&s->lock);
 	mutex_lock(&vgpu_policies_lock);
-	ret = vgpu_gpu_set_policy(s->gpu, &vgpu_policies, name);
+	pol = vgpu_policy_find(&vgpu_policies, name);
+	/* a policy module being unloaded is no longer there to choose */
+	if (pol && (pol == old || try_module_get(pol->owner))) {
+		ret = vgpu_gpu_set_policy(s->gpu, &vgpu_policies, name);
+		if (!ret && pol != old) {
+			pol->users++;
+			old->users--;
+			module_put(old->owner);
+		} else if (ret && pol != old) {
+			module_put(pol->owner);
+		}
+	}
 	mutex_unlock(&vgpu_policies_lock);
 	return ret;
 }
 
+/* The device stops using its policy: drop the pin on its module. */
+static void vgpu_sched_policy_put(struct vgpu_sched *s)
+{
+	mutex_lock(&vgpu_policies_lock);
+	s->gpu->policy->users--;
+	module_put(s->gpu->policy->owner);
+	mutex_unlock(&vgpu_policies_lock);
+}
+
 /**
- * vgpu_dispatch_policy_register() - add a scheduling policy (SPEC F27)
+ * __vgpu_dispatch_policy_register() - add a scheduling policy (SPEC F27)
  * @pol: the policy's ops table (driver/core/policy.h); its name must be
  *	unique; it stays registered until
- *	vgpu_dispatch_policy_unregister() and the module that owns it must
- *	not unload while a device created with it exists
+ *	vgpu_dispatch_policy_unregister()
+ * @owner: the module holding @pol (vgpu_dispatch_policy_register() passes
+ *	THIS_MODULE): every device using the policy holds a reference on it
  *
  * Another module can thus register its own policy, the way TCP congestion
  * control algorithms or I/O schedulers register; devices select it by name
@@ -82,17 +110,20 @@ int vgpu_sched_policy_set_locked(struct vgpu_sched *s, const char *name)
  * Return: 0; -EINVAL for a bad name or a first-fit table without an SM
  * choice; -EEXIST for a name already registered.
  */
-int vgpu_dispatch_policy_register(struct vgpu_sched_ops *pol)
+int __vgpu_dispatch_policy_register(struct vgpu_sched_ops *pol,
+				    struct module *owner)
 {
 	int ret;
 
+	pol->owner = owner;
+	pol->users = 0;
 	vgpu_policies_init();
 	mutex_lock(&vgpu_policies_lock);
 	ret = vgpu_policy_register(&vgpu_policies, pol);
 	mutex_unlock(&vgpu_policies_lock);
 	return ret;
 }
-EXPORT_SYMBOL_GPL(vgpu_dispatch_policy_register);
+EXPORT_SYMBOL_GPL(__vgpu_dispatch_policy_register);
 
 /**
  * vgpu_dispatch_policy_unregister() - remove a policy added with
@@ -102,6 +133,8 @@ EXPORT_SYMBOL_GPL(vgpu_dispatch_policy_register);
 void vgpu_dispatch_policy_unregister(struct vgpu_sched_ops *pol)
 {
 	mutex_lock(&vgpu_policies_lock);
+	/* its devices pin its module: only a caller's bug gets here */
+	WARN_ON(pol->users);
 	vgpu_policy_unregister(pol);
 	mutex_unlock(&vgpu_policies_lock);
 }
@@ -838,6 +871,10 @@ int vgpu_sched_init(struct vgpu_sched *s, struct vgpu_device *vdev,
 	mutex_lock(&vgpu_policies_lock);
 	ret = vgpu_gpu_init(s->gpu, s->mem, size, cfg, &s->opts.params,
 			    &vgpu_policies);
+	if (!ret && !try_module_get(s->gpu->policy->owner))
+		ret = -ENOENT;
+	if (!ret)
+		s->gpu->policy->users++;
 	mutex_unlock(&vgpu_policies_lock);
 	if (ret) {
 		pr_debug("vgpu_dispatch: %s: unknown policy %s\n", vdev->name,
@@ -863,6 +900,7 @@ int vgpu_sched_init(struct vgpu_sched *s, struct vgpu_device *vdev,
 err_threads:
 	vgpu_sched_stop_threads(s);
 	kfree(s->workers);
+	vgpu_sched_policy_put(s);
 	vgpu_gpu_fini(s->gpu);
 err_init:
 	bitmap_free(s->chan_ids);
@@ -908,6 +946,7 @@ void vgpu_sched_fini(struct vgpu_sched *s)
 		!list_empty(&s->incoming_push) || !list_empty(&s->push_dead) ||
 		atomic_read(&s->nr_pushes));
 	kfree(s->workers);
+	vgpu_sched_policy_put(s);
 	vgpu_gpu_fini(s->gpu);
 	bitmap_free(s->chan_ids);
 	kvfree(s->mem);

@@ -296,7 +296,8 @@ struct vgpu_qpush {
 
 void vgpu_kobj_put(struct vgpu_kobj *ko);
 
-int vgpu_dispatch_policy_register(struct vgpu_sched_ops *pol);
+int __vgpu_dispatch_policy_register(struct vgpu_sched_ops *pol,
+				    struct module *owner);
 void vgpu_dispatch_policy_unregister(struct vgpu_sched_ops *pol);
 
 void vgpu_sched_opts_default(struct vgpu_sched_opts *o,

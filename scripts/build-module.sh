@@ -13,7 +13,10 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 # kbuild trusts mtimes, and sources edited while a build runs (several
 # developers share a tree) must never leave a stale object behind.
 changed=$(rsync -rlc --delete --itemize-changes \
+	--exclude='*.o' --exclude='*.ko' --exclude='*.mod' --exclude='*.mod.c' \
+	--exclude='.*.cmd' --exclude='modules.order' --exclude='Module.symvers' \
 	--include='/Kbuild' --include='/driver/***' --include='/uapi/***' \
+	--include='/examples/' --include='/examples/policies/***' \
 	--exclude='*' "$top/" "$out/src/")
 if [ -n "$changed" ] || [ ! -f "$out/driver/vgpu_dispatch.ko" ]; then
 	find "$out" -path "$out/src" -prune -o -type f -print | xargs -r rm -f

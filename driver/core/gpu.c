@@ -599,7 +599,8 @@ int vgpu_gpu_channel_add(struct vgpu_gpu *g, u32 ch, u32 prio)
 	g->chan[ch].used = true;
 	g->chan[ch].prio = prio;
 	g->chan[ch].selected = 0;
-	g->chan[ch].policy_data = 0;
+	g->chan[ch].policy_data[0] = 0;
+	g->chan[ch].policy_data[1] = 0;
 	return 0;
 }
 

@@ -456,7 +456,7 @@ struct vgpu_gpu_channel {
 	u32 prio;
 	u32 selected;
 	struct list_head fifo;
-	u64 policy_data;
+	u64 policy_data[2];
 };
 
 /**

@@ -140,6 +140,7 @@ struct vgpu_policy_ctx {
 #define VGPU_POLICY_WAIT	(~0U)
 
 struct vgpu_gpu_kernel;
+struct module;
 
 /**
  * struct vgpu_sched_ops - a scheduling policy: one op per decision point
@@ -160,6 +161,9 @@ struct vgpu_gpu_kernel;
  * @block_done: a block of @k completed on SM @sm after @cycles resident
  * @kernel_done: @k completed
  * @cancelled: @k was cancelled or failed
+ * @owner: the module holding the table (the kernel); a device using the
+ *	policy holds a reference on it
+ * @users: devices using the table; owned by the registry's user
  * @node: registry link (owned by the registry)
  *
  * See the DOC block above for when each op is called, what it may read and
@@ -192,6 +196,8 @@ struct vgpu_sched_ops {
 			   u32 sm, u64 cycles);
 	void (*kernel_done)(struct vgpu_gpu *g, struct vgpu_gpu_kernel *k);
 	void (*cancelled)(struct vgpu_gpu *g, struct vgpu_gpu_kernel *k);
+	struct module *owner;
+	u32 users;
 	struct list_head node;
 };
 

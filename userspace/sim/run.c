@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * vgpu-sim run FILE [--trace OUT.json] [--policy NAME] [--preempt MODE]
+ * vgpu-sim run FILE [--trace OUT.json] [--policy NAME|FILE.so] [--preempt MODE]
  *
  * Runs a workload (Documentation/workloads.rst) through the global
  * controller and the SMs of driver/core, epoch by epoch (SPEC F51), then
@@ -343,15 +343,15 @@ static int vgpu_sim_run(int argc, char **argv)
 		return 1;
 	}
 	if (o.policy) {
-		if (!vgpu_policy_find(&policies, o.policy) ||
-		    strlen(o.policy) >= VGPU_POLICY_NAME_LEN) {
+		const char *name = vgpu_sim_policy_resolve(&policies, o.policy,
+							   err, sizeof(err));
+
+		if (!name) {
 			vgpu_workload_free(&wl);
-			return vgpu_sim_usage_error("run",
-				"unknown policy '%s' (rr, avail, resource, power)",
-				o.policy);
+			return vgpu_sim_usage_error("run", "%s", err);
 		}
 		snprintf(wl.params.policy, sizeof(wl.params.policy), "%s",
-			 o.policy);
+			 name);
 	}
 	if (o.preempt >= 0)
 		wl.params.preempt = o.preempt;
@@ -431,6 +431,6 @@ out:
 const struct vgpu_sim_cmd vgpu_sim_cmd_run = {
 	.name = "run",
 	.summary = "run a workload file, print per-kernel times and STP/ANTT/fairness",
-	.usage = "FILE [--trace OUT.json] [--policy NAME] [--preempt drain|warp|switch]",
+	.usage = "FILE [--trace OUT.json] [--policy NAME|FILE.so] [--preempt drain|warp|switch]",
 	.run = vgpu_sim_run,
 };

@@ -82,4 +82,18 @@ bool vgpu_sim_parse_u32(const char *s, uint32_t *out);
 void vgpu_sim_print_usage(FILE *f, const char *prefix,
 			  const struct vgpu_sim_cmd *cmd);
 
+struct list_head;
+
+/**
+ * vgpu_sim_policy_resolve() - the policy name for --policy @arg
+ * @reg: the registry to add a loaded policy to
+ * @arg: a registered name, or a path (with a '/') to a policy object
+ * @err: message on failure
+ * @errlen: its size
+ *
+ * Return: the policy's name, or NULL with @err set.
+ */
+const char *vgpu_sim_policy_resolve(struct list_head *reg, const char *arg,
+				    char *err, size_t errlen);
+
 #endif /* VGPU_SIM_H */

@@ -1,0 +1,52 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * vgpu_policy.h - what a scheduling policy's source includes (issue 17).
+ *
+ * A policy is one C file that fills a &struct vgpu_sched_ops (the ops and
+ * what the core guarantees: driver/core/policy.h) and ends with
+ * VGPU_POLICY(ops), MODULE_LICENSE("GPL") and a MODULE_DESCRIPTION().
+ * The same file builds two ways (make policies):
+ *
+ * - a kernel module, examples/policies/vgpu_policy_NAME.ko: loading it
+ *   registers the policy with vgpu_dispatch.ko, whose devices then select
+ *   it by name (new_device ID PRESET policy=NAME, or netlink CONFIG_SET);
+ *   a device using it pins the module, so it cannot be unloaded under it;
+ * - a shared object for vgpu-sim, build/policies/NAME.so
+ *   (vgpu-sim run W --policy build/policies/NAME.so).
+ *
+ * A policy reads the core's structures (driver/core/gpu.h) and writes only
+ * its own state: &vgpu_gpu.policy_state, &vgpu_gpu_channel.policy_data and
+ * &vgpu_gpu_kernel.policy_data.  It calls no function of the core or of
+ * the kernel: the same object code runs in both.
+ */
+#ifndef VGPU_POLICY_H
+#define VGPU_POLICY_H
+
+#include "gpu.h"
+
+#ifdef __KERNEL__
+#include <linux/device/driver.h>
+#include <linux/module.h>
+
+int __vgpu_dispatch_policy_register(struct vgpu_sched_ops *pol,
+				    struct module *owner);
+void vgpu_dispatch_policy_unregister(struct vgpu_sched_ops *pol);
+
+/* Register @pol for the calling module, which devices using it pin. */
+#define vgpu_dispatch_policy_register(pol) \
+	__vgpu_dispatch_policy_register(pol, THIS_MODULE)
+
+/* Register @ops while the module is loaded (module_driver()'s way). */
+#define VGPU_POLICY(ops)						\
+	module_driver(ops, vgpu_dispatch_policy_register,		\
+		      vgpu_dispatch_policy_unregister)
+#else
+/* vgpu-sim looks the table up by this name (dlsym). */
+#define VGPU_POLICY(ops)						\
+struct vgpu_sched_ops *vgpu_policy_ops = &(ops)
+/* module information means nothing to a shared object */
+#define MODULE_LICENSE(s)	extern int vgpu_policy_modinfo
+#define MODULE_DESCRIPTION(s)	extern int vgpu_policy_modinfo
+#endif
+
+#endif /* VGPU_POLICY_H */

@@ -1,0 +1,32 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * prio - strict priority, no windows (issue 17).
+ *
+ * A kernel of a higher priority (a lower number) is always offered a
+ * decision before one of a lower priority; within a priority the oldest
+ * goes first.  Unlike the seeds' order there are no F22 windows promoting
+ * a low priority for a while, no F21 alternation between channels of one
+ * priority and no F26 quota: a busy high-priority channel starves the
+ * others.  Admission, eviction and preemption are the seeds' (they are by
+ * priority already).
+ */
+#include "vgpu_policy.h"
+
+static bool prio_before(const struct vgpu_gpu *g,
+			const struct vgpu_gpu_kernel *a,
+			const struct vgpu_gpu_kernel *b)
+{
+	if (a->eff_prio != b->eff_prio)
+		return a->eff_prio < b->eff_prio;
+	if (a->arrival != b->arrival)
+		return a->arrival < b->arrival;
+	return a->seq < b->seq;
+}
+
+static struct vgpu_sched_ops prio_ops = {
+	.name		= "prio",
+	.select_before	= prio_before,
+};
+VGPU_POLICY(prio_ops);
+MODULE_LICENSE("GPL");
+MODULE_DESCRIPTION("vgpu-dispatch scheduling policy: strict priority, no windows");

@@ -1,0 +1,48 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# policies.sh - scheduling policies as kernel modules (issue 17): each
+# examples/policies/NAME.c built as vgpu_policy_NAME.ko registers NAME; a
+# device can be made with it; while a device uses it the module cannot be
+# unloaded; once the device is gone it can, and the name is gone with it.
+# (determinism.sh runs workloads under each of them against vgpu-sim.)
+# Prints TAP.
+n=0
+fail=0
+ok() { n=$((n + 1)); echo "ok $n $1"; }
+nok() { n=$((n + 1)); fail=1; echo "not ok $n $1"; }
+check() { if eval "$2"; then ok "$1"; else nok "$1"; fi; }
+DEV=9
+# A workload through the module under policy $1 (vgpuctl makes the device).
+run_under() {
+	vgpuctl run -q --no-alone --policy "$1" \
+		/vgpu/bin/workloads/standard-mix.json > /tmp/pol.txt 2>&1 && return 0
+	sed 's/^/# /' /tmp/pol.txt
+	return 1
+}
+echo "TAP version 13"
+mods=$(ls /vgpu/policies/*.ko 2>/dev/null)
+if [ -z "$mods" ]; then
+	echo "1..0 # SKIP no policy modules in /vgpu/policies"
+	exit 0
+fi
+for m in $mods; do
+	mod=$(basename "$m" .ko)
+	name=${mod#vgpu_policy_}
+	echo "$DEV" > /sys/bus/vgpu/del_device 2>/dev/null
+	check "policies.$name.unknown_before_load" \
+		"! echo '$DEV small policy=$name' > /sys/bus/vgpu/new_device 2>/dev/null"
+	check "policies.$name.insmod" "insmod $m"
+	check "policies.$name.device_with_it" \
+		"echo '$DEV small policy=$name' > /sys/bus/vgpu/new_device"
+	check "policies.$name.debugfs_names_it" \
+		"grep -qx 'policy $name' /sys/kernel/debug/vgpu/vgpu$DEV/config"
+	check "policies.$name.pinned_while_used" "! rmmod $mod 2>/dev/null"
+	check "policies.$name.runs_a_workload" "run_under $name"
+	echo "$DEV" > /sys/bus/vgpu/del_device
+	check "policies.$name.rmmod_once_unused" "rmmod $mod"
+	check "policies.$name.unknown_after_unload" \
+		"! echo '$DEV small policy=$name' > /sys/bus/vgpu/new_device 2>/dev/null"
+done
+echo "1..$n"
+exit $fail

@@ -156,7 +156,8 @@ void vgpu_gpu_collect(struct vgpu_gpu *g)
 				continue;
 			k->inflight--;
 			k->done_units++;
-			if (k->t_end == VGPU_GPU_NO_CYCLE || sh->done_at > k->t_end)
+			if (k->t_end == VGPU_GPU_NO_CYCLE ||
+			    sh->done_at > k->t_end)
 				k->t_end = sh->done_at;
 			if (g->policy->block_done)
 				g->policy->block_done(g, k, i,

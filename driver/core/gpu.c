@@ -136,7 +136,8 @@ static void vgpu_gpu_layout(const struct vgpu_config *cfg,
 	l->sm = off;
 	off += VGPU_GPU_ALIGN(n * sizeof(struct vgpu_gpu_sm));
 	l->warp = off;
-	off += VGPU_GPU_ALIGN(n * vgpu_worker_pool_bytes(cfg->max_warps_per_sm));
+	off += VGPU_GPU_ALIGN(n *
+			      vgpu_worker_pool_bytes(cfg->max_warps_per_sm));
 	l->ev = off;
 	off += VGPU_GPU_ALIGN(n * vgpu_gpu_evcap(cfg) *
 			      sizeof(struct vgpu_event));
@@ -278,8 +279,8 @@ int vgpu_gpu_init(struct vgpu_gpu *g, void *mem, size_t size,
 		/* F25: probe kernels on SM 0 alone, before it is set up */
 		gs = &g->sm[0];
 		vgpu_worker_pool_init(&gs->pool, warp, cfg->max_warps_per_sm);
-		ret = vgpu_power_calibrate(&gs->sm, &gs->pool, cfg, &g->p.timing,
-					   NULL);
+		ret = vgpu_power_calibrate(&gs->sm, &gs->pool, cfg,
+					   &g->p.timing, NULL);
 		if (ret)
 			return ret;
 	}

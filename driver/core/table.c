@@ -282,7 +282,8 @@ static void vgpu_gpu_stop(struct vgpu_gpu *g, struct vgpu_gpu_kernel *k,
 			if (sh->k != k)
 				continue;
 			/* started in the epoch that just ended (F15 failure) */
-			if (sh->start_at != VGPU_GPU_NO_CYCLE && !sh->start_seen)
+			if (sh->start_at != VGPU_GPU_NO_CYCLE &&
+			    !sh->start_seen)
 				k->t_start = min(k->t_start, sh->start_at);
 			if (sh->wait) {
 				list_del_init(&sh->wait->wait_node);

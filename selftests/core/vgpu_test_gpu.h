@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * A small driver of the global controller (driver/core/gpu.c) for the
- * core unit tests: device setup, kernels from .vasm text, the epoch loop
- * and the recorded event stream.
+ * A small driver of the global controller (driver/core/gpu.c and the
+ * files beside it: table.c, queue.c, child.c, place.c, collect.c,
+ * policy_default.c) for the core unit tests: device setup, kernels from
+ * .vasm text, the epoch loop and the recorded event stream.
  */
 #ifndef VGPU_TEST_GPU_H
 #define VGPU_TEST_GPU_H

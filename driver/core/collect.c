@@ -1,0 +1,171 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The global controller: what the SMs did in an epoch (SPEC F51, F15).
+ *
+ * During an epoch each SM's engine reports to a sink of its own, which
+ * writes only that SM's shadow and event buffer; at the boundary the
+ * buffers are merged in (cycle, SM, sequence) order for the caller's sink
+ * and the LAUNCHes (F15), and the blocks that completed are accounted.
+ */
+#include "vgpu_os.h"
+#include "gpu_internal.h"
+
+/* Slot of the used block of @sm whose kernel id and index match. */
+static u32 vgpu_gpu_sm_find(const struct vgpu_sm *sm, u32 kernel, u32 block)
+{
+	u64 m;
+	u32 s;
+
+	for (m = sm->used; m; m &= m - 1) {
+		s = __ffs64(m);
+		if (sm->block[s].kernel->id == kernel &&
+		    sm->block[s].block_idx == block)
+			return s;
+	}
+	return VGPU_MAX_BLOCKS_PER_SM;
+}
+
+/**
+ * vgpu_gpu_sm_trace() - per-SM engine sink
+ * @cookie: the SM's &struct vgpu_gpu_sm
+ * @ev: an event of its engine
+ *
+ * Runs on the thread advancing the SM and writes only that SM's shadow and
+ * buffer: it notes first warp starts and block completions and buffers
+ * them for the merge at the boundary.
+ */
+void vgpu_gpu_sm_trace(void *cookie, const struct vgpu_event *ev)
+{
+	struct vgpu_gpu_sm *gs = cookie;
+	struct vgpu_gpu_shadow *sh;
+	u32 s;
+
+	if (ev->type == VGPU_EV_WARP_START && ev->warp == 0) {
+		s = vgpu_gpu_sm_find(&gs->sm, ev->kernel, ev->block);
+		if (s >= VGPU_MAX_BLOCKS_PER_SM)
+			return;
+		sh = &gs->shadow[s];
+		if (sh->start_at == VGPU_GPU_NO_CYCLE)
+			sh->start_at = ev->cycle;
+		else if (!gs->verbose)
+			return;
+	} else if (gs->verbose && (ev->type == VGPU_EV_WARP_START ||
+				   (ev->type == VGPU_EV_LOCK_ACQUIRE &&
+				    ev->arg1 != VGPU_LOCK_HOW_FREE))) {
+		/*
+		 * Warp-level detail, only for a sink that asked for it, in
+		 * its own share of the buffer: the block-level events keep
+		 * theirs.
+		 */
+		if (gs->nwev >= gs->wevcap) {
+			gs->lost++;
+			return;
+		}
+		gs->nwev++;
+	} else if (ev->type == VGPU_EV_LAUNCH) {
+		gs->nlaunch++;	/* the controller makes the child (F15) */
+	} else if (ev->type == VGPU_EV_BLOCK_DONE) {
+		s = vgpu_gpu_sm_find(&gs->sm, ev->kernel, ev->block);
+		if (s >= VGPU_MAX_BLOCKS_PER_SM)
+			return;
+		sh = &gs->shadow[s];
+		sh->done = true;
+		sh->done_at = ev->cycle;
+	} else if (ev->type == VGPU_EV_SYNC) {
+		/* block-level: at most one per block the SM is given (F17) */
+	} else {
+		return;
+	}
+	if (gs->nev < gs->evcap)
+		gs->ev[gs->nev++] = *ev;
+	else
+		gs->lost++;
+}
+
+/*
+ * Merge the SMs' buffered events in (cycle, SM, sequence) order, passing
+ * them to the sink if @sink and acting on the LAUNCHes (F15) in that
+ * order, which depends neither on thread timing nor on how the SMs are
+ * spread over workers (F51).
+ */
+static void vgpu_gpu_merge_events(struct vgpu_gpu *g, bool sink)
+{
+	u32 *pos = g->cursor, i, best;
+	const struct vgpu_event *ev;
+	struct vgpu_gpu_sm *gs;
+
+	for (i = 0; i < g->cfg.num_sms; i++)
+		pos[i] = 0;
+	for (;;) {
+		best = ~0U;
+		for (i = 0; i < g->cfg.num_sms; i++) {
+			gs = &g->sm[i];
+			if (pos[i] >= gs->nev)
+				continue;
+			if (best == ~0U || gs->ev[pos[i]].cycle <
+			    g->sm[best].ev[pos[best]].cycle)
+				best = i;
+		}
+		if (best == ~0U)
+			break;
+		ev = &g->sm[best].ev[pos[best]++];
+		if (sink)
+			vgpu_gpu_put_event(g, ev, false);
+		if (ev->type == VGPU_EV_LAUNCH)
+			vgpu_gpu_launch(g, best, ev);
+	}
+	for (i = 0; i < g->cfg.num_sms; i++) {
+		g->sm[i].nev = 0;
+		g->sm[i].nwev = 0;
+		g->sm[i].nlaunch = 0;
+	}
+}
+
+/**
+ * vgpu_gpu_collect() - account what the SMs did in the epoch that just ended
+ * @g: the device
+ */
+void vgpu_gpu_collect(struct vgpu_gpu *g)
+{
+	struct vgpu_gpu_shadow *sh;
+	struct vgpu_gpu_kernel *k;
+	u32 i, j, nlaunch = 0;
+	u64 m;
+
+	for (i = 0; i < g->cfg.num_sms; i++)
+		nlaunch += g->sm[i].nlaunch;
+	if (g->sink || nlaunch) {
+		vgpu_gpu_merge_events(g, !!g->sink);
+	} else {
+		for (i = 0; i < g->cfg.num_sms; i++) {
+			g->sm[i].nev = 0;
+			g->sm[i].nwev = 0;
+		}
+	}
+	for (i = 0; i < g->cfg.num_sms; i++) {
+		for (m = g->sm[i].shadow_used; m; m &= m - 1) {
+			j = __ffs64(m);
+			sh = &g->sm[i].shadow[j];
+			k = sh->k;
+			if (sh->start_at != VGPU_GPU_NO_CYCLE &&
+			    !sh->start_seen) {
+				sh->start_seen = true;
+				k->t_start = min(k->t_start, sh->start_at);
+			}
+			if (!sh->done)
+				continue;
+			k->inflight--;
+			k->done_units++;
+			if (k->t_end == VGPU_GPU_NO_CYCLE ||
+			    sh->done_at > k->t_end)
+				k->t_end = sh->done_at;
+			if (g->policy->block_done)
+				g->policy->block_done(g, k, i,
+					sh->start_at == VGPU_GPU_NO_CYCLE ? 0 :
+					sh->done_at - sh->start_at);
+			memset(sh, 0, sizeof(*sh));
+			g->sm[i].shadow_used &= ~BIT_ULL(j);
+			vgpu_gpu_complete(g, k);
+		}
+	}
+}

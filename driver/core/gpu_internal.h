@@ -1,0 +1,119 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * What the files of the global controller share (gpu.c, collect.c,
+ * table.c, queue.c, child.c, place.c, policy_default.c): the helpers and
+ * mechanisms one file calls in another.  gpu.h is the core's public API;
+ * nothing here is for a caller of the core.
+ */
+#ifndef VGPU_CORE_GPU_INTERNAL_H
+#define VGPU_CORE_GPU_INTERNAL_H
+
+#include "vgpu_os.h"
+#include "gpu.h"
+
+/* Candidate match: how and where (F23). */
+struct vgpu_gpu_match {
+	u32 path;
+	u32 sm;
+	u32 pre_slot;
+	bool pre;
+};
+
+/* Row @prio of the F23 (c) candidate map. */
+static inline u64 *vgpu_gpu_top_row(const struct vgpu_gpu *g, u32 prio)
+{
+	return g->top_map + prio * g->top_words;
+}
+
+static inline bool vgpu_gpu_arrived(const struct vgpu_gpu *g,
+				    const struct vgpu_gpu_kernel *k)
+{
+	return k->arrival <= g->now;
+}
+
+/* Undispatched units, switched-out ones included (F12). */
+static inline u32 vgpu_gpu_undispatched(const struct vgpu_gpu_kernel *k)
+{
+	return k->units - k->next_unit + k->nsaved + k->q_ready;
+}
+
+/* F14: a queue kernel that is open, or closed with items still waiting. */
+static inline bool vgpu_gpu_q_open(const struct vgpu_gpu_kernel *k)
+{
+	return (k->flags & VGPU_KF_QUEUE) && (!k->q_closed || k->q_wait);
+}
+
+/* F14: items the next block of @k takes: up to queue_n, 0 in a grid. */
+static inline u32 vgpu_gpu_q_peek(const struct vgpu_gpu_kernel *k)
+{
+	return min(k->q_wait, k->queue_n);
+}
+
+/* gpu.c */
+void vgpu_gpu_top_sync(struct vgpu_gpu *g, u32 i);
+void vgpu_gpu_put_event(struct vgpu_gpu *g, const struct vgpu_event *ev,
+			bool hash);
+void vgpu_gpu_emit(struct vgpu_gpu *g, u64 cycle, u32 type,
+		   const struct vgpu_gpu_kernel *k, u32 block, u32 warp,
+		   u32 sm, u32 arg0, u32 arg1);
+
+/* collect.c */
+void vgpu_gpu_sm_trace(void *cookie, const struct vgpu_event *ev);
+void vgpu_gpu_collect(struct vgpu_gpu *g);
+
+/* table.c */
+void vgpu_gpu_kernel_enter(struct vgpu_gpu *g, struct vgpu_gpu_kernel *k);
+void vgpu_gpu_stop_tree(struct vgpu_gpu *g, struct vgpu_gpu_kernel *r);
+void vgpu_gpu_requeue(struct vgpu_gpu *g, struct vgpu_gpu_kernel *k);
+void vgpu_gpu_complete(struct vgpu_gpu *g, struct vgpu_gpu_kernel *k);
+void vgpu_gpu_table_update(struct vgpu_gpu *g);
+void vgpu_gpu_arrivals(struct vgpu_gpu *g);
+
+/* queue.c */
+int vgpu_gpu_queue_check(const struct vgpu_gpu_kernel *k);
+void vgpu_gpu_queue_enter(struct vgpu_gpu *g, struct vgpu_gpu_kernel *k);
+void vgpu_gpu_queue_leave(struct vgpu_gpu *g, struct vgpu_gpu_kernel *k);
+void vgpu_gpu_q_launch(struct vgpu_gpu *g, struct vgpu_gpu_kernel *k,
+		       u32 bid);
+bool vgpu_gpu_q_idle(const struct vgpu_gpu *g,
+		     const struct vgpu_gpu_kernel *k);
+void vgpu_gpu_q_arrivals(struct vgpu_gpu *g);
+
+/* child.c */
+void vgpu_gpu_unwait(struct vgpu_gpu *g, struct vgpu_gpu_kernel *c);
+void vgpu_gpu_inplace_retry(struct vgpu_gpu *g);
+void vgpu_gpu_launch(struct vgpu_gpu *g, u32 i,
+		     const struct vgpu_event *ev);
+void vgpu_gpu_child_done(struct vgpu_gpu *g, struct vgpu_gpu_kernel *c);
+
+/* place.c */
+bool vgpu_gpu_sm_allowed(const struct vgpu_gpu *g,
+			 const struct vgpu_gpu_kernel *k, u32 sm);
+bool vgpu_gpu_block_level_fits(const struct vgpu_sm_res *res,
+			       const struct vgpu_block_shape *shape);
+u32 vgpu_gpu_switch_victims(struct vgpu_gpu *g, struct vgpu_sm *sm,
+			    u32 prio, const struct vgpu_block_shape *shape);
+void vgpu_gpu_forget_nofit(struct vgpu_gpu *g);
+bool vgpu_gpu_round(struct vgpu_gpu *g);
+bool vgpu_gpu_splittable(const struct vgpu_gpu *g,
+			 const struct vgpu_gpu_kernel *k);
+void vgpu_gpu_split(struct vgpu_gpu *g);
+
+/* policy_default.c */
+bool vgpu_gpu_select_before(const struct vgpu_gpu *g,
+			    const struct vgpu_gpu_kernel *a,
+			    const struct vgpu_gpu_kernel *b);
+void vgpu_gpu_chosen(struct vgpu_gpu *g, struct vgpu_gpu_kernel *k);
+bool vgpu_gpu_admit_before(const struct vgpu_gpu *g,
+			   const struct vgpu_gpu_kernel *a,
+			   const struct vgpu_gpu_kernel *b);
+bool vgpu_gpu_may_evict(const struct vgpu_gpu *g,
+			const struct vgpu_gpu_kernel *w,
+			const struct vgpu_gpu_kernel *victim);
+struct vgpu_gpu_kernel *vgpu_gpu_split_pick(const struct vgpu_gpu *g);
+bool vgpu_gpu_preempt_pick(struct vgpu_gpu *g,
+			   struct vgpu_gpu_kernel *k,
+			   const struct vgpu_block_shape *shape,
+			   struct vgpu_gpu_match *m);
+
+#endif /* VGPU_CORE_GPU_INTERNAL_H */

@@ -1,0 +1,653 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The global controller: matching, placement and preemption (SPEC F20,
+ * F23-F26).
+ *
+ * A dispatch round (vgpu_gpu_round()) offers the eligible task-table
+ * kernels (F26 gates) a decision in the candidate order of
+ * policy_default.c; the first that matches an SM by path (a) whole
+ * blocks, (b) one warp or (c) preemption of lower priorities (F23), on the
+ * SM the device's policy picks (F25), has its blocks placed there.  Also
+ * the switch-outs of switch mode and the split of an independent kernel
+ * (F24).
+ */
+#include "vgpu_os.h"
+#include "gpu_internal.h"
+
+static bool vgpu_gpu_aff_test(const struct vgpu_gpu_kernel *k, u32 sm)
+{
+	return k->affinity[sm / 64] & BIT_ULL(sm % 64);
+}
+
+/**
+ * vgpu_gpu_sm_allowed() - may an SM take blocks of a kernel? (F26)
+ * @g: the device
+ * @k: the kernel
+ * @sm: SM index
+ *
+ * Return: true if @k's affinity and the throttle mode allow SM @sm.
+ */
+bool vgpu_gpu_sm_allowed(const struct vgpu_gpu *g,
+			 const struct vgpu_gpu_kernel *k, u32 sm)
+{
+	if (!vgpu_gpu_aff_test(k, sm))
+		return false;
+	if (g->p.throttle && sm >= g->p.throttle_sms)
+		return false;
+	return true;
+}
+
+/* F26: is @k eligible in this round at all? */
+static bool vgpu_gpu_eligible(const struct vgpu_gpu *g,
+			      const struct vgpu_gpu_kernel *k)
+{
+	if (!vgpu_gpu_undispatched(k))
+		return false;
+	if (!!g->p.throttle != !!(k->flags & VGPU_KF_THROTTLE))
+		return false;
+	if ((k->flags & VGPU_KF_SEQUENTIAL) && k->inflight)
+		return false;
+	return true;
+}
+
+/* Let the policy pick among g->cands[0..n-1]. */
+static u32 vgpu_gpu_policy_pick(struct vgpu_gpu *g,
+				const struct vgpu_block_shape *shape, u32 n)
+{
+	struct vgpu_policy_ctx ctx = {
+		.gpu = g, .shape = shape, .rr_next = g->rr_next,
+		.sm_rank = g->sm_rank, .res_weight = g->p.res_weight,
+	};
+	u32 i = g->policy->select_sm(&ctx, g->cands, n), j;
+
+	if (i < n)
+		return g->cands[i].sm;
+	/* refused: the default's answer, round robin from the pointer */
+	g->stats.policy_errors++;
+	for (j = 0; j < n; j++)
+		if (g->cands[j].sm >= g->rr_next)
+			return g->cands[j].sm;
+	return g->cands[0].sm;
+}
+
+static void vgpu_gpu_cand_add(struct vgpu_gpu *g, u32 *n, u32 sm)
+{
+	struct vgpu_policy_sm *c = &g->cands[(*n)++];
+
+	c->sm = sm;
+	c->res = &g->sm[sm].sm.res;
+	c->power = vgpu_sm_power(&g->sm[sm].sm);
+}
+
+/* The descriptor the next new unit of @k uses (F24 split). */
+static const struct vgpu_kernel_desc *
+vgpu_gpu_next_desc(const struct vgpu_gpu_kernel *k)
+{
+	return k->split && k->next_unit >= k->split_from ? &k->split_desc :
+							    &k->desc;
+}
+
+/* What the next unit of @k needs: a switched-out block, or a new one. */
+static const struct vgpu_block_shape *
+vgpu_gpu_next_shape(const struct vgpu_gpu_kernel *k)
+{
+	const struct vgpu_gpu_saved *s;
+
+	if (k->nsaved) {
+		s = list_first_entry(&k->saved, struct vgpu_gpu_saved, node);
+		return &s->s.row.kernel->shape;
+	}
+	return &vgpu_gpu_next_desc(k)->shape;
+}
+
+/*
+ * Cheap necessary conditions for @want warps of @shape (and the block
+ * level) to fit: counters and total free registers, no run searches.
+ */
+static bool vgpu_gpu_may_fit(const struct vgpu_sm_res *res,
+			     const struct vgpu_block_shape *shape, u32 want)
+{
+	return res->blocks_used < res->max_blocks &&
+	       res->warps_total + want <= res->max_warps &&
+	       shape->barriers <= res->max_barriers - res->barriers_used &&
+	       res->reg_free >= want * shape->reg_units;
+}
+
+/* Did (a) and (b) already fail for these needs in this call? */
+static bool vgpu_gpu_shape_nofit(const struct vgpu_gpu *g,
+				 const struct vgpu_gpu_kernel *k,
+				 const struct vgpu_block_shape *a)
+{
+	const struct vgpu_block_shape *b;
+	u32 i;
+
+	if (k->nsaved || !k->aff_all)
+		return false;
+	for (i = 0; i < g->nnofit; i++) {
+		b = &g->nofit[i].shape;
+		if (g->nofit[i].bar == k->uses_bar && a->warps == b->warps &&
+		    a->reg_units == b->reg_units &&
+		    a->smem_units == b->smem_units &&
+		    a->barriers == b->barriers)
+			return true;
+	}
+	return false;
+}
+
+static void vgpu_gpu_note_shape_nofit(struct vgpu_gpu *g,
+				      const struct vgpu_gpu_kernel *k,
+				      const struct vgpu_block_shape *shape)
+{
+	if (k->nsaved || !k->aff_all || g->nnofit == ARRAY_SIZE(g->nofit))
+		return;
+	g->nofit[g->nnofit].shape = *shape;
+	g->nofit[g->nnofit].bar = k->uses_bar;
+	g->nnofit++;
+}
+
+/**
+ * vgpu_gpu_block_level_fits() - does the block level fit? (F23 (c), warp mode)
+ * @res: the SM's resources
+ * @shape: the block
+ *
+ * Return: true if a block slot, shared memory and barriers fit.
+ */
+bool vgpu_gpu_block_level_fits(const struct vgpu_sm_res *res,
+			       const struct vgpu_block_shape *shape)
+{
+	return res->blocks_used < res->max_blocks &&
+	       shape->barriers <= res->max_barriers - res->barriers_used &&
+	       vgpu_bmap_find_run(res->smem, res->smem_units,
+				  shape->smem_units) >= 0;
+}
+
+/* Switch-out order: lowest priority first, then the youngest. */
+static u32 vgpu_gpu_victim(const struct vgpu_sm *sm, u64 cand)
+{
+	u32 best = __ffs64(cand), s;
+
+	for (cand &= cand - 1; cand; cand &= cand - 1) {
+		s = __ffs64(cand);
+		if (sm->block[s].prio > sm->block[best].prio ||
+		    (sm->block[s].prio == sm->block[best].prio &&
+		     sm->block[s].seq > sm->block[best].seq))
+			best = s;
+	}
+	return best;
+}
+
+/**
+ * vgpu_gpu_switch_victims() - blocks to switch out for a block (switch mode)
+ * @g: the device
+ * @sm: the SM
+ * @prio: the priority of the block to place
+ * @shape: the block to place
+ *
+ * Would switching out blocks of lower priority than @prio (lowest
+ * priority, youngest first) make room for @shape?
+ *
+ * Return: how many must go, 0 if it cannot work.
+ */
+u32 vgpu_gpu_switch_victims(struct vgpu_gpu *g, struct vgpu_sm *sm,
+			    u32 prio, const struct vgpu_block_shape *shape)
+{
+	struct vgpu_block_place *place = &g->scratch_place;
+	u64 cand = 0, m;
+	u32 n = 0, s;
+
+	for (m = sm->used; m; m &= m - 1)
+		if (sm->block[__ffs64(m)].prio > prio)
+			cand |= BIT_ULL(__ffs64(m));
+	g->scratch = sm->res;
+	while (cand) {
+		s = vgpu_gpu_victim(sm, cand);
+		cand &= ~BIT_ULL(s);
+		*place = sm->block[s].place;
+		vgpu_sm_res_free_block(&g->scratch, place);
+		n++;
+		if (vgpu_sm_res_block_fits(&g->scratch, shape))
+			return n;
+	}
+	return 0;
+}
+
+/* Unit @u of @k as (descriptor, block index, warps) (F24 split). */
+static const struct vgpu_kernel_desc *
+vgpu_gpu_unit(const struct vgpu_gpu_kernel *k, u32 u, u32 *bid, u32 *wbase)
+{
+	u32 r;
+
+	if (!k->split || u < k->split_from) {
+		*bid = u;
+		*wbase = 0;
+		return &k->desc;
+	}
+	r = u - k->split_from;
+	*bid = k->split_from * k->warps + r;
+	*wbase = r % k->warps;
+	return &k->split_desc;
+}
+
+/* First-fit path (a): place @k's next block on SM @i if it fits. */
+static bool vgpu_gpu_try_add(struct vgpu_gpu *g, struct vgpu_gpu_kernel *k,
+			     u32 i, struct vgpu_gpu_match *m)
+{
+	struct vgpu_sm *sm = &g->sm[i].sm;
+	const struct vgpu_kernel_desc *d;
+	u32 bid, wbase;
+	u64 before = sm->used;
+
+	d = vgpu_gpu_unit(k, k->next_unit, &bid, &wbase);
+	if (vgpu_sm_block_add_items(sm, d, bid, vgpu_gpu_q_peek(k),
+				    k->eff_prio, VGPU_PLACE_BLOCK))
+		return false;
+	m->sm = i;
+	m->pre = true;
+	m->pre_slot = __ffs64(sm->used & ~before);
+	return true;
+}
+
+/* Does @shape fit SM @i by @path ((a) whole block or (b) one warp)? */
+static bool vgpu_gpu_fits(struct vgpu_gpu *g, struct vgpu_gpu_kernel *k,
+			  const struct vgpu_block_shape *shape, u32 path, u32 i)
+{
+	const struct vgpu_sm_res *res = &g->sm[i].sm.res;
+
+	if (!vgpu_gpu_sm_allowed(g, k, i))
+		return false;
+	if (path == VGPU_PATH_BLOCK)
+		return vgpu_gpu_may_fit(res, shape, shape->warps) &&
+		       vgpu_sm_res_block_fits(res, shape);
+	return vgpu_gpu_may_fit(res, shape, 1) &&
+	       vgpu_sm_res_warp_fits(res, shape);
+}
+
+/*
+ * The SMs @shape fits by @path, chosen by the policy (F25): a first-fit
+ * policy stops at the first SM at or after the round-robin pointer.
+ */
+static bool vgpu_gpu_scan(struct vgpu_gpu *g, struct vgpu_gpu_kernel *k,
+			  const struct vgpu_block_shape *shape, u32 path,
+			  struct vgpu_gpu_match *m)
+{
+	u32 i, j, n = 0, nsms = g->cfg.num_sms;
+
+	if (g->policy->first_fit || !g->policy->select_sm) {
+		for (j = 0, i = g->rr_next; j < nsms; j++, i++) {
+			if (i == nsms)
+				i = 0;
+			if (path == VGPU_PATH_BLOCK && !k->nsaved) {
+				/* allocating is the exact test: keep it */
+				if (vgpu_gpu_sm_allowed(g, k, i) &&
+				    vgpu_gpu_may_fit(&g->sm[i].sm.res, shape,
+						     shape->warps) &&
+				    vgpu_gpu_try_add(g, k, i, m))
+					return true;
+				continue;
+			}
+			if (vgpu_gpu_fits(g, k, shape, path, i)) {
+				m->sm = i;
+				return true;
+			}
+		}
+		return false;
+	}
+	for (i = 0; i < nsms; i++)
+		if (vgpu_gpu_fits(g, k, shape, path, i))
+			vgpu_gpu_cand_add(g, &n, i);
+	if (!n)
+		return false;
+	m->sm = vgpu_gpu_policy_pick(g, shape, n);
+	return true;
+}
+
+/* F23: find how and where @k's next unit can go.  True if it can. */
+static bool vgpu_gpu_match(struct vgpu_gpu *g, struct vgpu_gpu_kernel *k,
+			   struct vgpu_gpu_match *m)
+{
+	const struct vgpu_block_shape *shape = vgpu_gpu_next_shape(k);
+	bool resume = k->nsaved > 0;
+
+	m->sm = 0;
+	m->pre = false;
+	if (vgpu_gpu_shape_nofit(g, k, shape))
+		goto preempt;
+	/* (a) whole blocks */
+	if (vgpu_gpu_scan(g, k, shape, VGPU_PATH_BLOCK, m)) {
+		m->path = resume ? VGPU_PATH_RESUME : VGPU_PATH_BLOCK;
+		return true;
+	}
+	/* (b) at least one warp; never for BAR kernels or resumes */
+	if (!k->uses_bar && !resume &&
+	    vgpu_gpu_scan(g, k, shape, VGPU_PATH_WARP, m)) {
+		m->path = VGPU_PATH_WARP;
+		return true;
+	}
+	vgpu_gpu_note_shape_nofit(g, k, shape);
+preempt:
+	/* (c) an SM whose highest resident priority is lower */
+	if (g->p.preempt == VGPU_PREEMPT_DRAIN ||
+	    (g->p.preempt == VGPU_PREEMPT_WARP && (k->uses_bar || resume)))
+		return false;
+	m->path = VGPU_PATH_PREEMPT;
+	return vgpu_gpu_preempt_pick(g, k, shape, m);
+}
+
+/* Record a block that went into slot @slot of SM @sm. */
+static void vgpu_gpu_dispatched(struct vgpu_gpu *g, struct vgpu_gpu_kernel *k,
+				u32 sm, u32 slot, u32 unit, u64 start_at,
+				u32 path)
+{
+	struct vgpu_gpu_shadow *sh = &g->sm[sm].shadow[slot];
+	const struct vgpu_sm_block *b = &g->sm[sm].sm.block[slot];
+
+	g->sm[sm].shadow_used |= BIT_ULL(slot);
+	sh->k = k;
+	sh->unit = unit;
+	sh->start_at = start_at;
+	sh->start_seen = start_at != VGPU_GPU_NO_CYCLE;
+	sh->done = false;
+	k->inflight++;
+	k->quota_used++;
+	g->stats.blocks++;
+	if (k->t_dispatch == VGPU_GPU_NO_CYCLE) {
+		k->t_dispatch = g->now;
+		k->skip_dispatch = g->skipped;
+	}
+	vgpu_gpu_emit(g, g->now, VGPU_GEV_DISPATCH, k, b->block_idx, ~0U, sm,
+		      path, b->n_warps);
+	if (g->policy->dispatched)
+		g->policy->dispatched(g, k, sm);
+}
+
+/**
+ * vgpu_gpu_forget_nofit() - resources were freed
+ * @g: the device
+ *
+ * Every earlier no-fit may fit now.
+ */
+void vgpu_gpu_forget_nofit(struct vgpu_gpu *g)
+{
+	memset(g->failed, 0, sizeof(g->failed));
+	g->nnofit = 0;
+}
+
+/* Switch out lower-priority blocks of SM @i until @shape fits. */
+static void vgpu_gpu_switch_out(struct vgpu_gpu *g, u32 i,
+				struct vgpu_gpu_kernel *k,
+				const struct vgpu_block_shape *shape)
+{
+	struct vgpu_gpu_sm *gs = &g->sm[i];
+	struct vgpu_sm *sm = &gs->sm;
+	struct vgpu_gpu_shadow *sh;
+	struct vgpu_gpu_kernel *v, *c;
+	struct vgpu_gpu_saved *s;
+	u64 cand = 0, m;
+	u32 slot;
+
+	for (m = sm->used; m; m &= m - 1)
+		if (sm->block[__ffs64(m)].prio > k->eff_prio)
+			cand |= BIT_ULL(__ffs64(m));
+	while (cand && !vgpu_sm_res_block_fits(&sm->res, shape) &&
+	       !list_empty(&g->saved_free)) {
+		slot = vgpu_gpu_victim(sm, cand);
+		cand &= ~BIT_ULL(slot);
+		sh = &gs->shadow[slot];
+		v = sh->k;
+		c = sh->wait;
+		s = list_first_entry(&g->saved_free, struct vgpu_gpu_saved,
+				     node);
+		vgpu_gpu_emit(g, g->now, VGPU_GEV_PREEMPT, v,
+			      sm->block[slot].block_idx, ~0U, i, k->id,
+			      sm->block[slot].n_warps);
+		s->unit = sh->unit;
+		s->start_at = sh->start_at;
+		vgpu_sm_block_save(sm, slot, &s->s);
+		memset(sh, 0, sizeof(*sh));
+		gs->shadow_used &= ~BIT_ULL(slot);
+		list_del(&s->node);
+		v->inflight--;
+		v->preempted++;
+		g->stats.preemptions++;
+		if (c) {
+			/* it waits for child c: it comes back after it (F15) */
+			list_del_init(&c->wait_node);
+			c->wait_sm = ~0U;
+			c->waiter = s;
+			v->nsusp++;
+		} else {
+			list_add_tail(&s->node, &v->saved);
+			v->nsaved++;
+			vgpu_gpu_requeue(g, v);
+		}
+		vgpu_gpu_forget_nofit(g);
+	}
+}
+
+/* The slot a block just went into: the bit that became used. */
+static u32 vgpu_gpu_new_slot(const struct vgpu_sm *sm, u64 before)
+{
+	return __ffs64(sm->used & ~before);
+}
+
+/* Place the next unit(s) of @k on SM @m->sm.  Return blocks placed. */
+static u32 vgpu_gpu_place(struct vgpu_gpu *g, struct vgpu_gpu_kernel *k,
+			  const struct vgpu_gpu_match *m)
+{
+	struct vgpu_sm *sm = &g->sm[m->sm].sm;
+	const struct vgpu_kernel_desc *d;
+	struct vgpu_gpu_saved *s;
+	u32 bid, wbase, path = m->path, want, n = 0;
+	enum vgpu_place_mode mode;
+	u64 before;
+
+	if (path == VGPU_PATH_PREEMPT && g->p.preempt == VGPU_PREEMPT_SWITCH) {
+		vgpu_gpu_switch_out(g, m->sm, k, vgpu_gpu_next_shape(k));
+		path = k->nsaved ? VGPU_PATH_RESUME : VGPU_PATH_BLOCK;
+	}
+	if (path == VGPU_PATH_RESUME) {
+		s = list_first_entry(&k->saved, struct vgpu_gpu_saved, node);
+		before = sm->used;
+		if (vgpu_sm_block_restore(sm, &s->s, g->p.switch_cost))
+			return 0;
+		list_del(&s->node);
+		list_add(&s->node, &g->saved_free);
+		k->nsaved--;
+		g->stats.resumes++;
+		vgpu_gpu_dispatched(g, k, m->sm, vgpu_gpu_new_slot(sm, before),
+				    s->unit, s->start_at, VGPU_PATH_RESUME);
+		return 1;
+	}
+	want = k->units - k->next_unit + k->q_ready;
+	if (path != VGPU_PATH_BLOCK || (k->flags & VGPU_KF_SEQUENTIAL))
+		want = 1;
+	if (k->quota && k->quota > k->quota_used)
+		want = min(want, k->quota - k->quota_used);
+	if (g->policy->pack && want > 1) {
+		n = g->policy->pack(g, k, want);
+		if (n && n <= want)
+			want = n;
+		else
+			g->stats.policy_errors++;
+		n = 0;
+	}
+	mode = path == VGPU_PATH_BLOCK ? VGPU_PLACE_BLOCK : VGPU_PLACE_WARP;
+	if (m->pre) {
+		if (k->flags & VGPU_KF_QUEUE)
+			vgpu_gpu_q_launch(g, k, k->next_unit);
+		vgpu_gpu_dispatched(g, k, m->sm, m->pre_slot, k->next_unit,
+				    VGPU_GPU_NO_CYCLE, m->path);
+		k->next_unit++;
+		n++;
+	}
+	while (n < want) {
+		d = vgpu_gpu_unit(k, k->next_unit, &bid, &wbase);
+		if (n && !vgpu_gpu_may_fit(&sm->res, &d->shape,
+					   mode == VGPU_PLACE_BLOCK ?
+					   d->shape.warps : 1))
+			break;
+		before = sm->used;
+		if (vgpu_sm_block_add_items(sm, d, bid, vgpu_gpu_q_peek(k),
+					    k->eff_prio, mode))
+			break;
+		if (k->flags & VGPU_KF_QUEUE)
+			vgpu_gpu_q_launch(g, k, bid);
+		vgpu_gpu_dispatched(g, k, m->sm, vgpu_gpu_new_slot(sm, before),
+				    k->next_unit, VGPU_GPU_NO_CYCLE, m->path);
+		k->next_unit++;
+		n++;
+		if (m->path == VGPU_PATH_PREEMPT &&
+		    g->p.preempt == VGPU_PREEMPT_WARP)
+			g->stats.preemptions++;
+	}
+	return n;
+}
+
+/*
+ * Within one dispatch call resources only shrink, except when blocks are
+ * switched out: a kernel that failed to match keeps failing, and so does
+ * any kernel with the same needs.  Remember both to skip them.
+ */
+static bool vgpu_gpu_known_nofit(const struct vgpu_gpu *g,
+				 const struct vgpu_gpu_kernel *k)
+{
+	return g->failed[k->slot / 64] & BIT_ULL(k->slot % 64);
+}
+
+static void vgpu_gpu_note_nofit(struct vgpu_gpu *g,
+				const struct vgpu_gpu_kernel *k)
+{
+	g->failed[k->slot / 64] |= BIT_ULL(k->slot % 64);
+}
+
+/**
+ * vgpu_gpu_round() - one dispatch round
+ * @g: the device
+ *
+ * The best matching candidate gets one decision.
+ *
+ * Return: true if it placed blocks.
+ */
+bool vgpu_gpu_round(struct vgpu_gpu *g)
+{
+	struct vgpu_gpu_kernel *k, *best;
+	struct vgpu_gpu_match m, best_m;
+	u32 i, n, w, nw = DIV_ROUND_UP(g->p.task_slots, 64);
+	u64 done_mask[VGPU_GPU_MAX_SLOTS / 64] = { 0 }, c;
+
+	/* Candidates in preference order; the first that matches wins. */
+	for (;;) {
+		best = NULL;
+		for (w = 0; w < nw; w++) {
+			for (c = g->slot_used[w] & ~done_mask[w]; c;
+			     c &= c - 1) {
+				i = w * 64 + __ffs64(c);
+				k = g->slot[i];
+				if (g->slot_dealloc[i])
+					continue;
+				if (!vgpu_gpu_eligible(g, k) ||
+				    vgpu_gpu_known_nofit(g, k)) {
+					done_mask[w] |= BIT_ULL(i % 64);
+					continue;
+				}
+				if (!best || vgpu_gpu_select_before(g, k, best))
+					best = k;
+			}
+		}
+		if (!best)
+			return false;
+		done_mask[best->slot / 64] |= BIT_ULL(best->slot % 64);
+		if (vgpu_gpu_match(g, best, &m)) {
+			best_m = m;
+			break;
+		}
+		vgpu_gpu_note_nofit(g, best);
+	}
+	k = best;
+	if (k->quota && k->quota_used >= k->quota)
+		k->quota_used = 0;
+	n = vgpu_gpu_place(g, k, &best_m);
+	vgpu_gpu_top_sync(g, best_m.sm);
+	if (!n)
+		return false;
+	g->stats.decisions++;
+	g->rr_next = best_m.sm + 1 < g->cfg.num_sms ? best_m.sm + 1 : 0;
+	vgpu_gpu_chosen(g, k);
+	if (!vgpu_gpu_undispatched(k) && !vgpu_gpu_q_open(k)) {
+		/* F13: the slot gets a deallocation request */
+		k->state = VGPU_KS_DRAINING;
+		if (!list_empty(&k->chan_node))
+			list_del_init(&k->chan_node);
+		g->slot_dealloc[k->slot] = 1;
+	}
+	return true;
+}
+
+/**
+ * vgpu_gpu_splittable() - may a kernel be split? (F24)
+ * @g: the device
+ * @k: a kernel of the table
+ *
+ * Return: true if @k is independent, not a queue kernel, not split,
+ * unfinished, arrived and with blocks left.
+ */
+bool vgpu_gpu_splittable(const struct vgpu_gpu *g,
+			 const struct vgpu_gpu_kernel *k)
+{
+	/* a queue kernel's blocks do not exist before they launch */
+	return (k->flags & VGPU_KF_INDEPENDENT) && !k->split &&
+	       !(k->flags & VGPU_KF_QUEUE) && !vgpu_gpu_kernel_finished(k) &&
+	       k->state != VGPU_KS_NEW && vgpu_gpu_arrived(g, k) &&
+	       k->next_unit < k->units;
+}
+
+/**
+ * vgpu_gpu_split() - split a waiting independent kernel (F24)
+ * @g: the device
+ *
+ * F24: split the first waiting independent kernel into single-warp
+ * sub-blocks at the lowest priority; each takes its share of the block's
+ * shared memory (independent warps share nothing).
+ */
+void vgpu_gpu_split(struct vgpu_gpu *g)
+{
+	struct vgpu_gpu_kernel *k, *best = NULL;
+	struct vgpu_kernel_desc *d;
+	u32 left;
+
+	if (g->policy->split) {
+		best = g->policy->split(g);
+		/* it must be a kernel of this device's table */
+		if (best) {
+			list_for_each_entry(k, &g->kernels, table_node)
+				if (k == best)
+					break;
+			if (&k->table_node == &g->kernels ||
+			    !vgpu_gpu_splittable(g, best)) {
+				g->stats.policy_errors++;
+				best = vgpu_gpu_split_pick(g);
+			}
+		}
+	} else {
+		best = vgpu_gpu_split_pick(g);
+	}
+	if (!best)
+		return;
+	d = &best->split_desc;
+	*d = best->desc;
+	d->grid = best->grid * best->warps;
+	d->threads = min(best->threads, g->cfg.warp_size);
+	d->smem_bytes = DIV_ROUND_UP(best->smem, best->warps);
+	d->prio = g->cfg.num_prios - 1;
+	if (vgpu_block_shape_init(&d->shape, &g->cfg, d->threads,
+				  d->regs_per_thread, d->smem_bytes, 0, NULL))
+		return;
+	left = best->grid - best->next_unit;
+	best->split = true;
+	best->split_from = best->next_unit;
+	best->units = best->next_unit + left * best->warps;
+	best->eff_prio = g->cfg.num_prios - 1;
+	g->stats.splits++;
+	vgpu_gpu_emit(g, g->now, VGPU_GEV_SPLIT, best, best->split_from, ~0U,
+		      ~0U, left, best->eff_prio);
+}

@@ -1,0 +1,271 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The seeds' scheduling policy: the global controller's default decisions
+ * (SPEC F12, F13, F16, F20-F24; issue 17).
+ *
+ * A decision point of &struct vgpu_sched_ops (policy.h) whose op is NULL
+ * is decided here, and the small wrappers that call a policy's op, or
+ * else the default, are here too: the firmware's decisions are in one
+ * place, and a policy author sees exactly what each op replaces.
+ *
+ * - vgpu_gpu_ahead(): the order within a priority level, HEAD kernels
+ *   first (F16);
+ * - vgpu_gpu_before(), vgpu_gpu_select_before(): the candidate order of a
+ *   dispatch round (F12, F20-F22, F26 quota, F16), op @select_before;
+ * - vgpu_gpu_chosen(): the F21 fairness flags and the F26 quotas after a
+ *   decision, which vgpu_gpu_before() reads (run whatever the policy);
+ * - vgpu_gpu_older(), vgpu_gpu_admit_before(): the waiting order of the
+ *   task table (F13, F16), op @admit_before;
+ * - vgpu_gpu_may_evict(): eviction from a full task table (F13), op
+ *   @may_evict;
+ * - vgpu_gpu_split_pick(): the kernel to split (F24), op @split, whose
+ *   answer the core checks (vgpu_gpu_split(), place.c);
+ * - vgpu_gpu_preempt_scan(), vgpu_gpu_preempt_pick(): the SM of path (c)
+ *   (F23), op @preempt, whose answer the core checks against its rules.
+ *
+ * The SM choice (F25, op @select_sm) is a policy table of its own: the
+ * built-in ones are in policy.c, the first-fit scan in place.c.
+ */
+#include "vgpu_os.h"
+#include "gpu_internal.h"
+
+/*
+ * Order within a priority level: the list a kernel joins at its tail, or
+ * with VGPU_KF_HEAD at its head, when it arrives (F16).  So the HEAD
+ * kernels come first, the one that arrived last first; then the others,
+ * the oldest first.
+ */
+static bool vgpu_gpu_ahead(const struct vgpu_gpu_kernel *a,
+			   const struct vgpu_gpu_kernel *b)
+{
+	bool ha = a->flags & VGPU_KF_HEAD, hb = b->flags & VGPU_KF_HEAD;
+
+	if (ha != hb)
+		return ha;
+	if (a->arrival != b->arrival)
+		return ha ? a->arrival > b->arrival : a->arrival < b->arrival;
+	return ha ? a->seq > b->seq : a->seq < b->seq;
+}
+
+/* Sort key of a candidate: rank (F22), F21 flag, quota (F26), age (F16). */
+static bool vgpu_gpu_before(const struct vgpu_gpu *g,
+			    const struct vgpu_gpu_kernel *a,
+			    const struct vgpu_gpu_kernel *b)
+{
+	u32 ra = a->eff_prio == g->window ? 0 : a->eff_prio + 1;
+	u32 rb = b->eff_prio == g->window ? 0 : b->eff_prio + 1;
+	bool fa, fb, qa, qb;
+
+	if (ra != rb)
+		return ra < rb;
+	fa = g->chan[a->channel].selected & BIT(a->eff_prio);
+	fb = g->chan[b->channel].selected & BIT(b->eff_prio);
+	if (fa != fb)
+		return !fa;
+	qa = a->quota && a->quota_used >= a->quota;
+	qb = b->quota && b->quota_used >= b->quota;
+	if (qa != qb)
+		return !qa;
+	return vgpu_gpu_ahead(a, b);
+}
+
+/**
+ * vgpu_gpu_select_before() - the candidate order
+ * @g: the device
+ * @a: a candidate
+ * @b: another
+ *
+ * The policy's candidate order (policy.h @select_before), or the seeds'.
+ *
+ * Return: true if @a is offered a decision before @b.
+ */
+bool vgpu_gpu_select_before(const struct vgpu_gpu *g,
+			    const struct vgpu_gpu_kernel *a,
+			    const struct vgpu_gpu_kernel *b)
+{
+	if (g->policy->select_before)
+		return g->policy->select_before(g, a, b);
+	return vgpu_gpu_before(g, a, b);
+}
+
+/**
+ * vgpu_gpu_chosen() - F21 and F26 bookkeeping after a kernel won a decision
+ * @g: the device
+ * @k: the kernel
+ */
+void vgpu_gpu_chosen(struct vgpu_gpu *g, struct vgpu_gpu_kernel *k)
+{
+	struct vgpu_gpu_kernel *o;
+	u32 bit = BIT(k->eff_prio), i, w;
+	bool all = true;
+	u64 m;
+
+	g->chan[k->channel].selected |= bit;
+	for (w = 0; w < DIV_ROUND_UP(g->p.task_slots, 64); w++) {
+		for (m = g->slot_used[w]; m; m &= m - 1) {
+			o = g->slot[w * 64 + __ffs64(m)];
+			if (o == k || o->eff_prio != k->eff_prio)
+				continue;
+			if (!(g->chan[o->channel].selected & bit))
+				all = false;
+			/* a peer of equal priority ran: quotas restart */
+			if (o->quota && o->quota_used >= o->quota)
+				o->quota_used = 0;
+		}
+	}
+	if (all) {
+		for (i = 0; i < g->p.max_channels; i++)
+			if (i != k->channel)
+				g->chan[i].selected &= ~bit;
+	}
+}
+
+/* Waiting order (F13): priority, then oldest timestamp. */
+static bool vgpu_gpu_older(const struct vgpu_gpu_kernel *a,
+			   const struct vgpu_gpu_kernel *b)
+{
+	if (a->eff_prio != b->eff_prio)
+		return a->eff_prio < b->eff_prio;
+	return vgpu_gpu_ahead(a, b);
+}
+
+/**
+ * vgpu_gpu_admit_before() - the waiting order
+ * @g: the device
+ * @a: a waiting kernel
+ * @b: another
+ *
+ * The policy's waiting order (policy.h @admit_before), or F13's.
+ *
+ * Return: true if @a enters the task table before @b.
+ */
+bool vgpu_gpu_admit_before(const struct vgpu_gpu *g,
+			   const struct vgpu_gpu_kernel *a,
+			   const struct vgpu_gpu_kernel *b)
+{
+	if (g->policy->admit_before)
+		return g->policy->admit_before(g, a, b);
+	return vgpu_gpu_older(a, b);
+}
+
+/**
+ * vgpu_gpu_may_evict() - may a waiting kernel evict a task-table one?
+ * @g: the device
+ * @w: the waiting kernel
+ * @victim: the occupant
+ *
+ * May waiting @w take @victim's slot (policy.h @may_evict; F13)?
+ *
+ * Return: true if it may.
+ */
+bool vgpu_gpu_may_evict(const struct vgpu_gpu *g,
+			const struct vgpu_gpu_kernel *w,
+			const struct vgpu_gpu_kernel *victim)
+{
+	if (g->policy->may_evict)
+		return g->policy->may_evict(g, w, victim);
+	return victim->eff_prio > w->eff_prio;
+}
+
+/**
+ * vgpu_gpu_split_pick() - F24's default: the kernel to split
+ * @g: the device
+ *
+ * Return: the first splittable kernel in F13 waiting order, or NULL.
+ */
+struct vgpu_gpu_kernel *vgpu_gpu_split_pick(const struct vgpu_gpu *g)
+{
+	struct vgpu_gpu_kernel *k, *best = NULL;
+
+	list_for_each_entry(k, &g->kernels, table_node)
+		if (vgpu_gpu_splittable(g, k) &&
+		    (!best || vgpu_gpu_older(k, best)))
+			best = k;
+	return best;
+}
+
+/*
+ * F23 (c): the SM whose highest resident priority is the lowest below
+ * @k's, ties by the fixed SM list, among those the preemption mode can
+ * use.  The candidate map holds the SMs by that priority in list order,
+ * so the first SM that passes the mode's test is the answer and only the
+ * SMs before it are looked at, not every SM.
+ */
+static bool vgpu_gpu_preempt_scan(struct vgpu_gpu *g,
+				  struct vgpu_gpu_kernel *k,
+				  const struct vgpu_block_shape *shape,
+				  struct vgpu_gpu_match *m)
+{
+	struct vgpu_sm *sm;
+	u32 prio, w, i;
+	u64 *row, bits;
+
+	if (g->p.preempt == VGPU_PREEMPT_SWITCH && list_empty(&g->saved_free))
+		return false;
+	for (prio = VGPU_MAX_PRIOS - 1; prio > k->eff_prio; prio--) {
+		if (!g->top_n[prio])
+			continue;
+		row = vgpu_gpu_top_row(g, prio);
+		for (w = 0; w < g->top_words; w++) {
+			for (bits = row[w]; bits; bits &= bits - 1) {
+				i = g->pos_sm[w * 64 + __ffs64(bits)];
+				sm = &g->sm[i].sm;
+				if (!vgpu_gpu_sm_allowed(g, k, i))
+					continue;
+				if (g->p.preempt == VGPU_PREEMPT_WARP &&
+				    !vgpu_gpu_block_level_fits(&sm->res, shape))
+					continue;
+				if (g->p.preempt == VGPU_PREEMPT_SWITCH &&
+				    !vgpu_gpu_switch_victims(g, sm, k->eff_prio,
+							     shape))
+					continue;
+				m->sm = i;
+				return true;
+			}
+		}
+	}
+	return false;
+}
+
+/**
+ * vgpu_gpu_preempt_pick() - the SM for F23 (c)
+ * @g: the device
+ * @k: the kernel
+ * @shape: the block to place
+ * @m: the match; @m->sm is set if it returns true
+ *
+ * F23 (c) by the policy (policy.h @preempt): its SM if the core's rules
+ * allow preempting there, else the default's (counted as an error).
+ *
+ * Return: true if an SM was found.
+ */
+bool vgpu_gpu_preempt_pick(struct vgpu_gpu *g,
+			   struct vgpu_gpu_kernel *k,
+			   const struct vgpu_block_shape *shape,
+			   struct vgpu_gpu_match *m)
+{
+	struct vgpu_sm *sm;
+	u32 i, top;
+
+	if (!g->policy->preempt)
+		return vgpu_gpu_preempt_scan(g, k, shape, m);
+	i = g->policy->preempt(g, k);
+	if (i == VGPU_POLICY_WAIT)
+		return false;
+	if (i < g->cfg.num_sms) {
+		sm = &g->sm[i].sm;
+		top = sm->top_prio;
+		if (top < VGPU_MAX_PRIOS && top > k->eff_prio &&
+		    vgpu_gpu_sm_allowed(g, k, i) &&
+		    (g->p.preempt != VGPU_PREEMPT_WARP ||
+		     vgpu_gpu_block_level_fits(&sm->res, shape)) &&
+		    (g->p.preempt != VGPU_PREEMPT_SWITCH ||
+		     (!list_empty(&g->saved_free) &&
+		      vgpu_gpu_switch_victims(g, sm, k->eff_prio, shape)))) {
+			m->sm = i;
+			return true;
+		}
+	}
+	g->stats.policy_errors++;
+	return vgpu_gpu_preempt_scan(g, k, shape, m);
+}

@@ -1,0 +1,557 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The global controller: kernels and the task table (SPEC F10-F13, F16).
+ *
+ * Submission (fields, templates, affinity) and the core's fields of a
+ * kernel entering the device; its end: completion (up its tree, F15),
+ * cancellation and failure; at each boundary the kernels that arrive (F16
+ * head insertion) and the task table: deallocated slots freed, channel
+ * heads and child kernels admitted, occupants evicted (F13), in the
+ * orders of policy_default.c.
+ */
+#include "vgpu_os.h"
+#include "gpu_internal.h"
+
+/* The bits of SMs that exist in word @w of an affinity mask. */
+static u64 vgpu_gpu_aff_valid(const struct vgpu_gpu *g, u32 w)
+{
+	u32 n = g->cfg.num_sms;
+
+	if (n >= (w + 1) * 64)
+		return ~0ULL;
+	if (n <= w * 64)
+		return 0;
+	return BIT_ULL(n - w * 64) - 1;
+}
+
+static bool vgpu_gpu_aff_any(const struct vgpu_gpu_kernel *k)
+{
+	u32 i;
+
+	for (i = 0; i < VGPU_GPU_AFF_WORDS; i++)
+		if (k->affinity[i])
+			return true;
+	return false;
+}
+
+/*
+ * Validate and link the templates of a submitted kernel once for its whole
+ * tree (F15): each must be a valid kernel whose block fits an empty SM and
+ * whose LAUNCHes name templates of the same array.
+ */
+static int vgpu_gpu_tmpl_init(struct vgpu_gpu *g, struct vgpu_gpu_kernel *k)
+{
+	struct vgpu_sm_res *empty = &g->scratch;
+	struct vgpu_gpu_template *t;
+	struct vgpu_kernel_desc *d;
+	u32 i;
+
+	vgpu_sm_res_init(empty, &g->cfg);
+	for (i = 0; i < k->n_tmpl; i++) {
+		t = &k->tmpl[i];
+		d = &t->desc;
+		if (t->flags & ~(VGPU_KF_INDEPENDENT | VGPU_KF_SEQUENTIAL) ||
+		    !t->grid || !t->threads || !t->prog || !t->n_insns ||
+		    !t->match)
+			return -EINVAL;
+		memset(d, 0, sizeof(*d));
+		d->grid = t->grid;
+		d->threads = t->threads;
+		d->regs_per_thread = t->regs;
+		d->smem_bytes = t->smem;
+		if (vgpu_block_shape_init(&d->shape, &g->cfg, t->threads,
+					  t->regs, t->smem, 0, NULL))
+			return -E2BIG;
+		if (vgpu_kernel_desc_init(d, &g->cfg, t->prog, t->n_insns,
+					  t->match))
+			return -EINVAL;
+		if (((d->sum.uses_bar || d->sum.uses_launch) &&
+		     (t->flags & VGPU_KF_INDEPENDENT)) ||
+		    d->sum.launch_mask >> k->n_tmpl)
+			return -EINVAL;
+		if (!vgpu_sm_res_block_fits(empty, &d->shape))
+			return -E2BIG;
+	}
+	return 0;
+}
+
+/**
+ * vgpu_gpu_submit() - submit a kernel to its channel (F10, F11)
+ * @g: the device
+ * @k: caller-allocated descriptor with the F10 fields filled, a program
+ *	that passed vgpu_isa_validate() and, for child kernels (F15), its
+ *	templates and child budget with their storage; the core owns the
+ *	other fields until vgpu_gpu_kernel_finished()
+ *
+ * Return: 0; -EINVAL for a bad field (unknown flag, priority, empty grid,
+ * invalid program, independent kernel with BAR or LAUNCH, empty affinity,
+ * too many templates, a bad template, a LAUNCH of a template index not
+ * below @k->n_tmpl in its program or a template's, a child budget above
+ * VGPU_MAX_CHILDREN or without storage); -ENOENT if the channel does not
+ * exist; -E2BIG if a block (its own or a template's) can never fit an
+ * empty SM.
+ */
+int vgpu_gpu_submit(struct vgpu_gpu *g, struct vgpu_gpu_kernel *k)
+{
+	struct vgpu_sm_res *empty = &g->scratch;
+	struct vgpu_kernel_desc *d = &k->desc;
+	struct vgpu_gpu_kernel *o;
+	u64 valid;
+	bool any;
+	u32 i;
+	int ret;
+
+	if (k->flags & ~VGPU_KF_ALL || k->prio >= g->cfg.num_prios ||
+	    !k->prog || !k->n_insns || !k->match || !k->threads ||
+	    vgpu_gpu_queue_check(k))
+		return -EINVAL;
+	if (k->n_tmpl > VGPU_MAX_TEMPLATES || (k->n_tmpl && !k->tmpl) ||
+	    k->child_budget > VGPU_MAX_CHILDREN ||
+	    (k->child_budget && !k->child_store))
+		return -EINVAL;
+	if (k->channel >= g->p.max_channels || !g->chan[k->channel].used)
+		return -ENOENT;
+	list_for_each_entry(o, &g->id_hash[k->id % VGPU_GPU_ID_BUCKETS],
+			    id_node)
+		if (o->id == k->id)
+			return -EEXIST;
+	memset(d, 0, sizeof(*d));
+	d->id = k->id;
+	d->prio = k->prio;
+	/* a queue kernel's blocks are numbered as they launch (F14) */
+	d->grid = k->flags & VGPU_KF_QUEUE ? ~0U : k->grid;
+	d->threads = k->threads;
+	d->regs_per_thread = k->regs;
+	d->smem_bytes = k->smem;
+	d->prio_wid_mod = k->prio_wid_mod;
+	if (vgpu_block_shape_init(&d->shape, &g->cfg, k->threads, k->regs,
+				  k->smem, 0, NULL))
+		return -E2BIG;
+	if (vgpu_kernel_desc_init(d, &g->cfg, k->prog, k->n_insns, k->match))
+		return -EINVAL;
+	/* a split breaks blocks apart: no BAR, no LAUNCH (F24, F15) */
+	if ((d->sum.uses_bar || d->sum.uses_launch) &&
+	    (k->flags & VGPU_KF_INDEPENDENT))
+		return -EINVAL;
+	if (d->sum.launch_mask >> k->n_tmpl)
+		return -EINVAL;
+	/* word by word: SUBMIT pays this for every kernel (F60) */
+	any = vgpu_gpu_aff_any(k);
+	k->aff_all = true;
+	for (i = 0; i < VGPU_GPU_AFF_WORDS; i++) {
+		valid = vgpu_gpu_aff_valid(g, i);
+		k->affinity[i] = any ? k->affinity[i] & valid : valid;
+		if (k->affinity[i] != valid)
+			k->aff_all = false;
+	}
+	if (!vgpu_gpu_aff_any(k))
+		return -EINVAL;
+	vgpu_sm_res_init(empty, &g->cfg);
+	if (!vgpu_sm_res_block_fits(empty, &d->shape))
+		return -E2BIG;
+	ret = vgpu_gpu_tmpl_init(g, k);
+	if (ret)
+		return ret;
+	vgpu_gpu_kernel_enter(g, k);
+	k->parent = NULL;
+	k->root = k;
+	k->depth = 0;
+	k->tmpl_idx = 0;
+	list_add_tail(&k->chan_node, &g->chan[k->channel].fifo);
+	list_add_tail(&k->table_node, &g->kernels);
+	list_add_tail(&k->id_node, &g->id_hash[k->id % VGPU_GPU_ID_BUCKETS]);
+	g->nkernels++;
+	if (g->policy->submitted)
+		g->policy->submitted(g, k);
+	return 0;
+}
+
+/**
+ * vgpu_gpu_kernel_enter() - the core's fields of a kernel entering the device
+ * @g: the device
+ * @k: the kernel, submitted or child
+ */
+void vgpu_gpu_kernel_enter(struct vgpu_gpu *g, struct vgpu_gpu_kernel *k)
+{
+	const struct vgpu_kernel_desc *d = &k->desc;
+
+	/* F23: a block that may wait at a LAUNCH is never partial either */
+	k->uses_bar = d->sum.uses_bar || d->sum.uses_launch_wait;
+	INIT_LIST_HEAD(&k->id_node);
+	k->policy_data[0] = 0;
+	k->policy_data[1] = 0;
+	k->warps = d->shape.warps;
+	k->eff_prio = k->prio;
+	k->split = false;
+	k->split_from = k->grid;
+	k->units = k->grid;
+	k->next_unit = 0;
+	k->inflight = 0;
+	k->done_units = 0;
+	k->nsaved = 0;
+	INIT_LIST_HEAD(&k->saved);
+	k->quota_used = 0;
+	k->slot = ~0U;
+	k->preempted = 0;
+	k->busy_arrival = false;
+	k->seen = false;
+	k->t_submit = k->arrival;
+	k->t_dispatch = VGPU_GPU_NO_CYCLE;
+	k->t_start = VGPU_GPU_NO_CYCLE;
+	k->t_end = VGPU_GPU_NO_CYCLE;
+	k->seq = g->seq++;
+	k->state = VGPU_KS_QUEUED;
+	vgpu_gpu_queue_enter(g, k);
+	k->error = 0;
+	k->launched = 0;
+	k->children = 0;
+	k->nsusp = 0;
+	k->waiter = NULL;
+	k->wait_sm = ~0U;
+	k->wait_slot = 0;
+	INIT_LIST_HEAD(&k->wait_node);
+}
+
+/**
+ * vgpu_gpu_kernel_finished() - may the caller free the descriptor?
+ * @k: a submitted kernel
+ *
+ * A submitted kernel finishes after every child of its tree (F15), so its
+ * templates and child storage may go with it.
+ *
+ * Return: true once it is done, cancelled or failed.
+ */
+bool vgpu_gpu_kernel_finished(const struct vgpu_gpu_kernel *k)
+{
+	return k->state == VGPU_KS_DONE || k->state == VGPU_KS_CANCELLED ||
+	       k->state == VGPU_KS_FAILED;
+}
+
+/* Put @k (or NULL) in task slot @s, keeping @slot_used in step. */
+static void vgpu_gpu_slot_set(struct vgpu_gpu *g, u32 s,
+			      struct vgpu_gpu_kernel *k)
+{
+	g->slot[s] = k;
+	if (k)
+		g->slot_used[s / 64] |= BIT_ULL(s % 64);
+	else
+		g->slot_used[s / 64] &= ~BIT_ULL(s % 64);
+}
+
+static void vgpu_gpu_slot_release(struct vgpu_gpu *g,
+				  struct vgpu_gpu_kernel *k)
+{
+	if (k->slot != ~0U) {
+		vgpu_gpu_slot_set(g, k->slot, NULL);
+		g->slot_dealloc[k->slot] = 0;
+		k->slot = ~0U;
+	}
+}
+
+static void vgpu_gpu_kernel_retire(struct vgpu_gpu *g,
+				   struct vgpu_gpu_kernel *k, u32 state)
+{
+	vgpu_gpu_slot_release(g, k);
+	if (!list_empty(&k->chan_node))
+		list_del_init(&k->chan_node);
+	list_del_init(&k->table_node);
+	list_del_init(&k->id_node);
+	vgpu_gpu_queue_leave(g, k);
+	g->nkernels--;
+	k->state = state;
+}
+
+/*
+ * Remove @k from the device: its undispatched blocks are dropped, its
+ * resident, switched-out and suspended blocks removed at once with their
+ * resources.  It ends in @state (VGPU_KS_CANCELLED or VGPU_KS_FAILED) with
+ * @error; a failure is a VGPU_GEV_FAIL event, anything else a CANCEL.
+ */
+static void vgpu_gpu_stop(struct vgpu_gpu *g, struct vgpu_gpu_kernel *k,
+			  u32 state, int error)
+{
+	struct vgpu_gpu_shadow *sh;
+	struct list_head *e;
+	u32 i, j, n = 0;
+
+	/* nothing of it is on an SM unless a unit is in flight */
+	for (i = 0; k->inflight && i < g->cfg.num_sms; i++) {
+		n += vgpu_sm_cancel_kernel(&g->sm[i].sm, k->id);
+		for (j = 0; j < VGPU_MAX_BLOCKS_PER_SM; j++) {
+			sh = &g->sm[i].shadow[j];
+			if (sh->k != k)
+				continue;
+			/* started in the epoch that just ended (F15 failure) */
+			if (sh->start_at != VGPU_GPU_NO_CYCLE &&
+			    !sh->start_seen)
+				k->t_start = min(k->t_start, sh->start_at);
+			if (sh->wait) {
+				list_del_init(&sh->wait->wait_node);
+				sh->wait->wait_sm = ~0U;
+			}
+			memset(sh, 0, sizeof(*sh));
+			g->sm[i].shadow_used &= ~BIT_ULL(j);
+		}
+	}
+	while (!list_empty(&k->saved)) {
+		e = k->saved.next;
+		list_del(e);
+		list_add(e, &g->saved_free);
+	}
+	if (k->parent)
+		vgpu_gpu_unwait(g, k);
+	n += k->nsaved + k->nsusp + k->units - k->next_unit;
+	k->nsaved = 0;
+	k->nsusp = 0;
+	k->inflight = 0;
+	k->error = error;
+	if (state == VGPU_KS_FAILED) {
+		k->t_end = g->now;	/* when it failed */
+		g->stats.failed++;
+		vgpu_gpu_emit(g, g->now, VGPU_GEV_FAIL, k, ~0U, ~0U, ~0U,
+			      -error, n);
+	} else {
+		vgpu_gpu_emit(g, g->now, VGPU_GEV_CANCEL, k, ~0U, ~0U, ~0U, n,
+			      0);
+	}
+	vgpu_gpu_kernel_retire(g, k, state);
+	if (g->policy->cancelled)
+		g->policy->cancelled(g, k);
+}
+
+/**
+ * vgpu_gpu_stop_tree() - stop the tree of a submitted kernel (F15)
+ * @g: the device
+ * @r: the submitted kernel at the root of the tree
+ *
+ * Its unfinished children, the most recent first, then @r.  Kernels whose
+ * @error is set (the path of a failure) fail with it, the others are
+ * cancelled.
+ */
+void vgpu_gpu_stop_tree(struct vgpu_gpu *g, struct vgpu_gpu_kernel *r)
+{
+	struct vgpu_gpu_kernel *c;
+	u32 i;
+
+	for (i = r->launched; i--;) {
+		c = &r->child_store[i];
+		if (vgpu_gpu_kernel_finished(c))
+			continue;
+		if (c->error)
+			vgpu_gpu_stop(g, c, VGPU_KS_FAILED, c->error);
+		else
+			vgpu_gpu_stop(g, c, VGPU_KS_CANCELLED, -ECANCELED);
+	}
+	if (r->error)
+		vgpu_gpu_stop(g, r, VGPU_KS_FAILED, r->error);
+	else
+		vgpu_gpu_stop(g, r, VGPU_KS_CANCELLED, 0);
+}
+
+/**
+ * vgpu_gpu_cancel() - cancel a kernel (F53) and its children (F15)
+ * @g: the device, between two epochs
+ * @k: a submitted, unfinished kernel
+ *
+ * Its undispatched blocks are dropped, its resident and switched-out
+ * blocks removed at once with their resources, and so are those of every
+ * unfinished child of its tree; nothing else is touched.  The descriptor,
+ * its templates and its child storage are free when this returns.
+ *
+ * Return: 0, or -EINVAL if it already finished or is a child kernel (a
+ * child goes with its tree).
+ */
+int vgpu_gpu_cancel(struct vgpu_gpu *g, struct vgpu_gpu_kernel *k)
+{
+	if (vgpu_gpu_kernel_finished(k) || k->state == VGPU_KS_NEW ||
+	    k->parent)
+		return -EINVAL;
+	vgpu_gpu_stop_tree(g, k);
+	return 0;
+}
+
+/**
+ * vgpu_gpu_requeue() - requeue a kernel that has work again
+ * @g: the device
+ * @k: the kernel; a draining one goes back to the head of its channel
+ */
+void vgpu_gpu_requeue(struct vgpu_gpu *g, struct vgpu_gpu_kernel *k)
+{
+	if (k->state != VGPU_KS_DRAINING)
+		return;
+	k->state = VGPU_KS_QUEUED;
+	vgpu_gpu_slot_release(g, k);
+	/* a child enters the task table directly (F15) */
+	list_add(&k->chan_node, k->parent ? &g->direct :
+		 &g->chan[k->channel].fifo);
+}
+
+/* Has @k nothing left: no unit, suspended block or child (F15)? */
+static bool vgpu_gpu_all_done(const struct vgpu_gpu_kernel *k)
+{
+	return k->done_units == k->units && !k->inflight && !k->nsaved &&
+	       !k->nsusp && !k->children && !vgpu_gpu_q_open(k) &&
+	       !vgpu_gpu_kernel_finished(k);
+}
+
+/**
+ * vgpu_gpu_complete() - complete a kernel if nothing of it is left
+ * @g: the device
+ * @k: a kernel that may have completed
+ *
+ * @k may have completed: every unit done, nothing suspended, no child
+ * left.  A parent completes after its children (F15), so its own
+ * completion may follow, up the tree.
+ */
+void vgpu_gpu_complete(struct vgpu_gpu *g, struct vgpu_gpu_kernel *k)
+{
+	while (k && vgpu_gpu_all_done(k)) {
+		vgpu_gpu_emit(g, k->t_end, VGPU_GEV_KERNEL_DONE, k, ~0U, ~0U,
+			      ~0U, k->units, 0);
+		vgpu_gpu_kernel_retire(g, k, VGPU_KS_DONE);
+		if (g->policy->kernel_done)
+			g->policy->kernel_done(g, k);
+		if (k->parent)
+			vgpu_gpu_child_done(g, k);
+		k = k->parent;
+	}
+}
+
+/* The kernel a channel presents: its oldest unfinished, arrived one. */
+static struct vgpu_gpu_kernel *vgpu_gpu_chan_head(struct vgpu_gpu *g, u32 ch)
+{
+	struct vgpu_gpu_kernel *k;
+
+	k = list_first_entry_or_null(&g->chan[ch].fifo,
+				     struct vgpu_gpu_kernel, chan_node);
+	if (!k || !vgpu_gpu_arrived(g, k))
+		return NULL;
+	return k;
+}
+
+static void vgpu_gpu_admit(struct vgpu_gpu *g, struct vgpu_gpu_kernel *k,
+			   u32 s)
+{
+	vgpu_gpu_slot_set(g, s, k);
+	g->slot_dealloc[s] = 0;
+	k->slot = s;
+	k->state = VGPU_KS_ACTIVE;
+	vgpu_gpu_emit(g, g->now, VGPU_GEV_ADMIT, k, ~0U, ~0U, ~0U, s, 0);
+}
+
+/**
+ * vgpu_gpu_table_update() - the task table at this boundary (F13)
+ * @g: the device
+ *
+ * Free deallocated slots, admit channel heads, evict if needed.
+ */
+void vgpu_gpu_table_update(struct vgpu_gpu *g)
+{
+	struct vgpu_gpu_kernel *k, *w, *low;
+	u32 i, free_slot, low_slot;
+
+	for (i = 0; i < g->p.task_slots; i++) {
+		if (g->slot[i] && g->slot_dealloc[i]) {
+			g->slot[i]->slot = ~0U;
+			vgpu_gpu_slot_set(g, i, NULL);
+			g->slot_dealloc[i] = 0;
+		}
+	}
+	for (;;) {
+		w = NULL;
+		for (i = 0; i < g->p.max_channels; i++) {
+			k = vgpu_gpu_chan_head(g, i);
+			if (k && k->slot == ~0U &&
+			    (!w || vgpu_gpu_admit_before(g, k, w)))
+				w = k;
+		}
+		/* children wait outside the channels, all of them (F15) */
+		list_for_each_entry(k, &g->direct, chan_node)
+			if (k->slot == ~0U &&
+			    (!w || vgpu_gpu_admit_before(g, k, w)))
+				w = k;
+		if (!w)
+			return;
+		free_slot = ~0U;
+		low = NULL;
+		low_slot = 0;
+		for (i = 0; i < g->p.task_slots; i++) {
+			k = g->slot[i];
+			if (!k) {
+				if (free_slot == ~0U)
+					free_slot = i;
+				continue;
+			}
+			if (g->slot_dealloc[i])
+				continue;
+			if (!low || vgpu_gpu_admit_before(g, low, k)) {
+				low = k;
+				low_slot = i;
+			}
+		}
+		if (free_slot != ~0U) {
+			vgpu_gpu_admit(g, w, free_slot);
+			continue;
+		}
+		if (!low || !vgpu_gpu_may_evict(g, w, low))
+			return;
+		/* evict: it stops issuing and waits to resume later */
+		vgpu_gpu_emit(g, g->now, VGPU_GEV_EVICT, low, ~0U, ~0U, ~0U,
+			      low_slot, w->id);
+		low->slot = ~0U;
+		low->state = VGPU_KS_QUEUED;
+		vgpu_gpu_slot_set(g, low_slot, NULL);
+		g->stats.evictions++;
+		vgpu_gpu_admit(g, w, low_slot);
+	}
+}
+
+/*
+ * F16: a HEAD kernel that arrives moves ahead of the kernels of its
+ * channel that have neither started nor been admitted and are of its
+ * priority or lower.
+ */
+static void vgpu_gpu_head_insert(struct vgpu_gpu *g, struct vgpu_gpu_kernel *k)
+{
+	struct vgpu_gpu_kernel *o;
+
+	list_for_each_entry(o, &g->chan[k->channel].fifo, chan_node) {
+		if (o == k)
+			return;
+		if (o->slot == ~0U && o->t_dispatch == VGPU_GPU_NO_CYCLE &&
+		    o->eff_prio >= k->eff_prio) {
+			list_move_tail(&k->chan_node, &o->chan_node);
+			return;
+		}
+	}
+}
+
+/**
+ * vgpu_gpu_arrivals() - kernels arriving at this boundary
+ * @g: the device
+ *
+ * Their events and the busy test, then the arrivals of pushed items (F14).
+ */
+void vgpu_gpu_arrivals(struct vgpu_gpu *g)
+{
+	struct vgpu_gpu_kernel *k;
+	bool busy;
+	u32 i;
+
+	list_for_each_entry(k, &g->kernels, table_node) {
+		if (k->seen || k->arrival > g->now)
+			continue;
+		k->seen = true;
+		busy = true;
+		for (i = 0; i < g->cfg.num_sms && busy; i++)
+			if (g->sm[i].sm.top_prio == VGPU_PRIO_NONE ||
+			    g->sm[i].sm.top_prio <= k->eff_prio)
+				busy = false;
+		k->busy_arrival = busy;
+		vgpu_gpu_emit(g, k->arrival, VGPU_GEV_SUBMIT, k, ~0U, ~0U, ~0U,
+			      k->prio, k->channel);
+		if (k->flags & VGPU_KF_HEAD)
+			vgpu_gpu_head_insert(g, k);
+	}
+	vgpu_gpu_q_arrivals(g);
+}

@@ -176,7 +176,8 @@ static int vgpu_nl_put_stats(struct sk_buff *skb, struct vgpu_device *vdev,
 	    vgpu_nl_put64(skb, VGPU_A_STATS_SYNCS, vgpu_gpu_syncs(s->gpu)) ||
 	    vgpu_nl_put64(skb, VGPU_A_STATS_QUEUE_ITEMS, gs->queue_items) ||
 	    vgpu_nl_put64(skb, VGPU_A_STATS_QUEUE_BLOCKS, gs->queue_blocks) ||
-	    vgpu_nl_put64(skb, VGPU_A_STATS_QUEUE_PARTIAL, gs->queue_partial))
+	    vgpu_nl_put64(skb, VGPU_A_STATS_QUEUE_PARTIAL, gs->queue_partial) ||
+	    vgpu_nl_put64(skb, VGPU_A_STATS_POLICY_ERRORS, gs->policy_errors))
 		goto err_cancel;
 	nla_nest_end(skb, nest);
 

@@ -320,6 +320,27 @@ bool vgpu_obs_hung(struct vgpu_sched *s)
 }
 
 /**
+ * vgpu_obs_policy_errors() - tell listeners the policy erred (issue 17)
+ * @s: the scheduler, locked, after a dispatch
+ *
+ * One VGPU_EVENT_POLICY_ERROR per dispatch in which the core refused at
+ * least one answer of the policy (the count is in the statistics).
+ */
+void vgpu_obs_policy_errors(struct vgpu_sched *s)
+{
+	struct vgpu_device *vdev = s->vdev;
+	u64 n = s->gpu->stats.policy_errors;
+
+	lockdep_assert_held(&s->lock);
+	if (n == vdev->obs.policy_errors)
+		return;
+	vdev->obs.policy_errors = n;
+	vgpu_netlink_event(vdev, VGPU_EVENT_POLICY_ERROR, s->gpu->now,
+			   VGPU_EV_NONE, VGPU_EV_NONE, VGPU_EV_NONE,
+			   VGPU_EV_NONE);
+}
+
+/**
  * vgpu_obs_hang() - a kernel hit its channel's hang timeout (F53)
  * @s: the scheduler, locked
  * @ko: the kernel, about to be cancelled with -ETIMEDOUT

@@ -92,6 +92,8 @@ struct vgpu_obs_ref {
  *	is enabled, vgpu_obs_epoch()) (sched)
  * @last: the kernel of the previous lookup, a cache (sched)
  * @last_id: its id (sched)
+ * @policy_errors: &vgpu_gpu_stats.policy_errors when the last
+ *	VGPU_EVENT_POLICY_ERROR was sent (sched)
  */
 struct vgpu_obs {
 	struct dentry *dir;
@@ -112,6 +114,7 @@ struct vgpu_obs {
 	bool verbose;
 	struct vgpu_kobj *last;
 	u32 last_id;
+	u64 policy_errors;
 };
 
 /**
@@ -143,6 +146,7 @@ bool vgpu_obs_should_fail(atomic_t *knob);
 bool vgpu_obs_hung(struct vgpu_sched *s);
 void vgpu_obs_epoch(struct vgpu_sched *s);
 void vgpu_obs_hang(struct vgpu_sched *s, struct vgpu_kobj *ko);
+void vgpu_obs_policy_errors(struct vgpu_sched *s);
 
 int vgpu_debugfs_init(void);
 void vgpu_debugfs_exit(void);

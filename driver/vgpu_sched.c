@@ -459,12 +459,16 @@ void vgpu_sched_cancel_locked(struct vgpu_sched *s, struct vgpu_kobj *ko,
 	vgpu_sched_retire_locked(s, ko);
 }
 
-/* After a dispatch: completions and hangs (F53).  Under s->lock. */
+/*
+ * After a dispatch: completions and hangs (F53), and the policy's refused
+ * answers (issue 17).  Under s->lock.
+ */
 static void vgpu_sched_reap_locked(struct vgpu_sched *s)
 {
 	struct vgpu_gpu *g = s->gpu;
 	struct vgpu_kobj *ko, *tmp;
 
+	vgpu_obs_policy_errors(s);
 	vgpu_sched_push_reap_locked(s);
 	list_for_each_entry_safe(ko, tmp, &s->live, live_node) {
 		if (vgpu_gpu_kernel_finished(&ko->k)) {

@@ -29,6 +29,7 @@ enum vgpu_nl_event {
 	VGPU_EVENT_COMPLETE,
 	VGPU_EVENT_HANG,
 	VGPU_EVENT_FAIL,	/* a LAUNCH beyond a limit failed it (F15) */
+	VGPU_EVENT_POLICY_ERROR, /* the core refused answers of the policy */
 };
 
 /* Top-level attributes. */
@@ -99,6 +100,7 @@ enum {
 	VGPU_A_STATS_QUEUE_ITEMS,
 	VGPU_A_STATS_QUEUE_BLOCKS,
 	VGPU_A_STATS_QUEUE_PARTIAL,
+	VGPU_A_STATS_POLICY_ERRORS,
 
 	__VGPU_A_STATS_MAX,
 	VGPU_A_STATS_MAX = (__VGPU_A_STATS_MAX - 1)

@@ -677,6 +677,7 @@ static const char *const vgpu_nl_stat_names[] = {
 	[VGPU_A_STATS_QUEUE_ITEMS] = "queue_items",
 	[VGPU_A_STATS_QUEUE_BLOCKS] = "queue_blocks",
 	[VGPU_A_STATS_QUEUE_PARTIAL] = "queue_partial",
+	[VGPU_A_STATS_POLICY_ERRORS] = "policy_errors",
 };
 
 /**
@@ -696,8 +697,8 @@ const char *vgpu_nl_stat_name(unsigned int attr)
  * vgpu_nl_event_name() - name of an event type
  * @type: enum vgpu_nl_event
  *
- * Return: "submit", "dispatch", "preempt", "complete", "hang", "fail" or
- * "?".
+ * Return: "submit", "dispatch", "preempt", "complete", "hang", "fail",
+ * "policy_error" or "?".
  */
 const char *vgpu_nl_event_name(unsigned int type)
 {
@@ -708,6 +709,7 @@ const char *vgpu_nl_event_name(unsigned int type)
 		[VGPU_EVENT_COMPLETE] = "complete",
 		[VGPU_EVENT_HANG] = "hang",
 		[VGPU_EVENT_FAIL] = "fail",
+		[VGPU_EVENT_POLICY_ERROR] = "policy_error",
 	};
 
 	if (type >= sizeof(names) / sizeof(names[0]) || !names[type])

@@ -318,17 +318,114 @@ static int vgpu_run_parse(int argc, char **argv, struct vgpu_run_opts *o)
 	return 0;
 }
 
+/**
+ * vgpu_sim_measure() - the shared run of a workload, and each kernel alone
+ * @wl: the workload, its policy and preemption mode set
+ * @policies: the policy registry
+ * @shared: the shared run (zeroed; released by the caller)
+ * @res: what was measured; its arrays are the caller's to free
+ *	(vgpu_sim_result_fini())
+ * @out: where to print one kernel= line per kernel, or NULL
+ * @err: error message
+ * @errlen: its size
+ *
+ * Return: 0, or -1 with @err set.
+ */
+int vgpu_sim_measure(struct vgpu_workload *wl, struct list_head *policies,
+		     struct vgpu_run *shared, struct vgpu_sim_result *res,
+		     FILE *out, char *err, size_t errlen)
+{
+	struct vgpu_run alone;
+	uint64_t *t_alone, lat;
+	char why[512];
+	uint32_t i;
+	int rc = -1;
+
+	memset(res, 0, sizeof(*res));
+	memset(&alone, 0, sizeof(alone));
+	t_alone = calloc(wl->nkernels, sizeof(*t_alone));
+	res->turnaround = calloc(wl->nkernels, sizeof(*res->turnaround));
+	if (!t_alone || !res->turnaround) {
+		snprintf(err, errlen, "out of memory");
+		goto out;
+	}
+	if (vgpu_run_workload(wl, -1, policies, shared, err, errlen))
+		goto out;
+	for (i = 0; i < wl->nkernels; i++) {
+		const struct vgpu_gpu_kernel *k = &shared->k[i];
+
+		if (k->state == VGPU_KS_FAILED) {	/* F15 limit */
+			if (out)
+				fprintf(out, "kernel=%s submit=%llu start=%lld end=failed error=%d\n",
+					wl->kernels[i].name,
+					(unsigned long long)k->t_submit,
+					k->t_start == VGPU_GPU_NO_CYCLE ? -1LL :
+					(long long)k->t_start, k->error);
+			continue;
+		}
+		if (k->state != VGPU_KS_DONE) {
+			if (out)
+				fprintf(out, "kernel=%s submit=%llu start=%lld end=cancelled\n",
+					wl->kernels[i].name,
+					(unsigned long long)k->t_submit,
+					k->t_start == VGPU_GPU_NO_CYCLE ? -1LL :
+					(long long)k->t_start);
+			continue;
+		}
+		res->turnaround[i] = k->t_end - k->t_submit;
+		/* a queue kernel closed without items never started (F14) */
+		if (out)
+			fprintf(out, "kernel=%s submit=%llu start=%lld end=%llu turnaround=%llu\n",
+				wl->kernels[i].name,
+				(unsigned long long)k->t_submit,
+				k->t_start == VGPU_GPU_NO_CYCLE ? -1LL :
+				(long long)k->t_start,
+				(unsigned long long)k->t_end,
+				(unsigned long long)res->turnaround[i]);
+		if (k->t_end > res->makespan)
+			res->makespan = k->t_end;
+		if (k->busy_arrival && k->t_start != VGPU_GPU_NO_CYCLE) {
+			lat = k->t_start - k->t_submit;
+			if (lat > res->lat_max)
+				res->lat_max = lat;
+		}
+		vgpu_run_fini(&alone);
+		if (vgpu_run_workload(wl, i, policies, &alone, why,
+				      sizeof(why))) {
+			snprintf(err, errlen, "alone run of %s: %s",
+				 wl->kernels[i].name, why);
+			goto out;
+		}
+		t_alone[i] = alone.k[i].t_end - alone.k[i].t_submit;
+	}
+	vgpu_metrics_compute(t_alone, res->turnaround, wl->nkernels, &res->m);
+	res->hash = vgpu_gpu_trace_hash(&shared->g);
+	res->policy_errors = shared->g.stats.policy_errors;
+	rc = 0;
+out:
+	free(t_alone);
+	vgpu_run_fini(&alone);
+	return rc;
+}
+
+/**
+ * vgpu_sim_result_fini() - free what vgpu_sim_measure() allocated
+ * @res: the result
+ */
+void vgpu_sim_result_fini(struct vgpu_sim_result *res)
+{
+	free(res->turnaround);
+	res->turnaround = NULL;
+}
+
 static int vgpu_sim_run(int argc, char **argv)
 {
 	struct vgpu_run_opts o;
 	struct vgpu_workload wl;
-	struct vgpu_run shared, alone;
-	struct vgpu_metrics m;
+	struct vgpu_sim_result res;
+	struct vgpu_run shared;
 	struct list_head policies;
-	uint64_t *t_alone = NULL, *t_shared = NULL, lat, lat_max = 0;
-	uint64_t makespan = 0;
 	char err[1024];
-	uint32_t i;
 	int ret, rc = 1;
 
 	ret = vgpu_run_parse(argc, argv, &o);
@@ -336,7 +433,7 @@ static int vgpu_sim_run(int argc, char **argv)
 		return ret;
 	vgpu_policy_registry_init(&policies);
 	memset(&shared, 0, sizeof(shared));
-	memset(&alone, 0, sizeof(alone));
+	memset(&res, 0, sizeof(res));
 	if (vgpu_workload_load(o.file, &wl, err, sizeof(err))) {
 		fprintf(stderr, "vgpu-sim run: %s\n", err);
 		vgpu_workload_free(&wl);
@@ -355,64 +452,17 @@ static int vgpu_sim_run(int argc, char **argv)
 	}
 	if (o.preempt >= 0)
 		wl.params.preempt = o.preempt;
-	t_alone = calloc(wl.nkernels, sizeof(*t_alone));
-	t_shared = calloc(wl.nkernels, sizeof(*t_shared));
-	if (!t_alone || !t_shared)
-		goto out;
 	shared.keep_events = !!o.trace;
-	if (vgpu_run_workload(&wl, -1, &policies, &shared, err, sizeof(err))) {
+	if (vgpu_sim_measure(&wl, &policies, &shared, &res, stdout, err,
+			     sizeof(err))) {
 		fprintf(stderr, "vgpu-sim run: %s: %s\n", o.file, err);
 		goto out;
 	}
-	for (i = 0; i < wl.nkernels; i++) {
-		const struct vgpu_gpu_kernel *k = &shared.k[i];
-
-		if (k->state == VGPU_KS_FAILED) {	/* F15 limit */
-			printf("kernel=%s submit=%llu start=%lld end=failed error=%d\n",
-			       wl.kernels[i].name,
-			       (unsigned long long)k->t_submit,
-			       k->t_start == VGPU_GPU_NO_CYCLE ? -1LL :
-			       (long long)k->t_start, k->error);
-			continue;
-		}
-		if (k->state != VGPU_KS_DONE) {
-			printf("kernel=%s submit=%llu start=%lld end=cancelled\n",
-			       wl.kernels[i].name,
-			       (unsigned long long)k->t_submit,
-			       k->t_start == VGPU_GPU_NO_CYCLE ? -1LL :
-			       (long long)k->t_start);
-			continue;
-		}
-		t_shared[i] = k->t_end - k->t_submit;
-		/* a queue kernel closed without items never started (F14) */
-		printf("kernel=%s submit=%llu start=%lld end=%llu turnaround=%llu\n",
-		       wl.kernels[i].name, (unsigned long long)k->t_submit,
-		       k->t_start == VGPU_GPU_NO_CYCLE ? -1LL :
-		       (long long)k->t_start,
-		       (unsigned long long)k->t_end,
-		       (unsigned long long)t_shared[i]);
-		if (k->t_end > makespan)
-			makespan = k->t_end;
-		if (k->busy_arrival && k->t_start != VGPU_GPU_NO_CYCLE) {
-			lat = k->t_start - k->t_submit;
-			if (lat > lat_max)
-				lat_max = lat;
-		}
-		vgpu_run_fini(&alone);
-		if (vgpu_run_workload(&wl, i, &policies, &alone, err,
-				      sizeof(err))) {
-			fprintf(stderr, "vgpu-sim run: %s: alone run of %s: %s\n",
-				o.file, wl.kernels[i].name, err);
-			goto out;
-		}
-		t_alone[i] = alone.k[i].t_end - alone.k[i].t_submit;
-	}
-	vgpu_metrics_compute(t_alone, t_shared, wl.nkernels, &m);
-	printf("makespan=%llu\n", (unsigned long long)makespan);
-	printf("stp=%.3f\nantt=%.3f\nfairness=%.3f\n", m.stp, m.antt,
-	       m.fairness);
-	printf("preempt_latency_max=%llu\n", (unsigned long long)lat_max);
-	printf("trace_hash=0x%016llx\n", (unsigned long long)vgpu_gpu_trace_hash(&shared.g));
+	printf("makespan=%llu\n", (unsigned long long)res.makespan);
+	printf("stp=%.3f\nantt=%.3f\nfairness=%.3f\n", res.m.stp, res.m.antt,
+	       res.m.fairness);
+	printf("preempt_latency_max=%llu\n", (unsigned long long)res.lat_max);
+	printf("trace_hash=0x%016llx\n", (unsigned long long)res.hash);
 	if (o.trace && vgpu_chrome_trace_write(o.trace, &wl, &shared, err,
 					       sizeof(err))) {
 		fprintf(stderr, "vgpu-sim run: %s\n", err);
@@ -420,9 +470,7 @@ static int vgpu_sim_run(int argc, char **argv)
 	}
 	rc = 0;
 out:
-	free(t_alone);
-	free(t_shared);
-	vgpu_run_fini(&alone);
+	vgpu_sim_result_fini(&res);
 	vgpu_run_fini(&shared);
 	vgpu_workload_free(&wl);
 	return rc;

@@ -9,7 +9,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include <stdio.h>
+
 #include "gpu.h"
+#include <vgpu/metrics.h>
 #include <vgpu/workload.h>
 
 /**
@@ -87,5 +90,29 @@ void vgpu_run_fini(struct vgpu_run *r);
 int vgpu_chrome_trace_write(const char *path, const struct vgpu_workload *wl,
 			    const struct vgpu_run *r, char *err,
 			    size_t errlen);
+
+/**
+ * struct vgpu_sim_result - what vgpu-sim run and compare measure
+ * @turnaround: per workload kernel, 0 if it did not complete (malloc'd)
+ * @makespan: completion of the last kernel
+ * @lat_max: largest preemption latency (start - submit of a kernel that
+ *	arrived on a busy device)
+ * @m: STP, ANTT, fairness (F67)
+ * @hash: trace hash of the shared run (F51)
+ * @policy_errors: answers of the policy the core refused (issue 17)
+ */
+struct vgpu_sim_result {
+	uint64_t *turnaround;
+	uint64_t makespan;
+	uint64_t lat_max;
+	struct vgpu_metrics m;
+	uint64_t hash;
+	uint64_t policy_errors;
+};
+
+int vgpu_sim_measure(struct vgpu_workload *wl, struct list_head *policies,
+		     struct vgpu_run *shared, struct vgpu_sim_result *res,
+		     FILE *out, char *err, size_t errlen);
+void vgpu_sim_result_fini(struct vgpu_sim_result *res);
 
 #endif /* VGPU_SIM_RUN_H */

@@ -36,6 +36,7 @@ struct vgpu_sim_cmd {
 	X(occupancy)		\
 	X(maxrun)		\
 	X(run)			\
+	X(compare)		\
 	X(exec)			\
 	X(bench)
 

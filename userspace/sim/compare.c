@@ -1,0 +1,170 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * vgpu-sim compare FILE --policy A --policy B [...] [--preempt MODE]
+ *		     [--trace-dir DIR]
+ *
+ * Runs one workload under each policy (a built-in name or a policy object,
+ * build/policies/NAME.so; issue 17) and prints one table, a column per
+ * policy: makespan, STP, ANTT, fairness (F67), the largest preemption
+ * latency, the answers of the policy the core refused, the trace hash,
+ * and each kernel's turnaround.  --trace-dir leaves DIR/NAME.json, a
+ * Chrome/Perfetto trace per policy.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sim.h"
+#include "run.h"
+
+#define VGPU_CMP_MAX	16	/* policies in one table */
+
+static void vgpu_cmp_row(const char *label, const char *const *cells,
+			 unsigned int n)
+{
+	unsigned int i;
+
+	printf("%-24s", label);
+	for (i = 0; i < n; i++)
+		printf(" %14s", cells[i]);
+	printf("\n");
+}
+
+static int vgpu_sim_compare(int argc, char **argv)
+{
+	static char cell[VGPU_CMP_MAX][32];
+	const char *pol[VGPU_CMP_MAX], *name[VGPU_CMP_MAX];
+	const char *file = NULL, *dir = NULL, *cells[VGPU_CMP_MAX];
+	struct vgpu_sim_result res[VGPU_CMP_MAX];
+	struct list_head policies;
+	struct vgpu_workload wl;
+	struct vgpu_run shared;
+	unsigned int n = 0, i;
+	int preempt = -1, rc = 1;
+	char err[1024], path[4096], label[96];
+	uint32_t k;
+
+	for (i = 1; i < (unsigned int)argc; i++) {
+		if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
+			vgpu_sim_print_usage(stdout, "vgpu-sim",
+					     &vgpu_sim_cmd_compare);
+			return 0;
+		} else if (!strcmp(argv[i], "--policy") ||
+			   !strcmp(argv[i], "--preempt") ||
+			   !strcmp(argv[i], "--trace-dir")) {
+			if (i + 1 >= (unsigned int)argc)
+				return vgpu_sim_usage_error("compare",
+							    "%s needs a value",
+							    argv[i]);
+			if (!strcmp(argv[i], "--policy")) {
+				if (n == VGPU_CMP_MAX)
+					return vgpu_sim_usage_error("compare",
+						"at most %d policies",
+						VGPU_CMP_MAX);
+				pol[n++] = argv[++i];
+			} else if (!strcmp(argv[i], "--trace-dir")) {
+				dir = argv[++i];
+			} else {
+				preempt = vgpu_preempt_parse(argv[++i]);
+				if (preempt < 0)
+					return vgpu_sim_usage_error("compare",
+						"unknown preemption mode '%s' (drain, warp, switch)",
+						argv[i]);
+			}
+		} else if (argv[i][0] == '-' && argv[i][1]) {
+			return vgpu_sim_usage_error("compare",
+						    "unknown option '%s'",
+						    argv[i]);
+		} else if (!file) {
+			file = argv[i];
+		} else {
+			return vgpu_sim_usage_error("compare",
+						    "one workload file only");
+		}
+	}
+	if (!file)
+		return vgpu_sim_usage_error("compare", "which workload file?");
+	if (!n)
+		return vgpu_sim_usage_error("compare",
+					    "which policies? (--policy, twice or more)");
+	vgpu_policy_registry_init(&policies);
+	for (i = 0; i < n; i++) {
+		name[i] = vgpu_sim_policy_resolve(&policies, pol[i], err,
+						  sizeof(err));
+		if (!name[i])
+			return vgpu_sim_usage_error("compare", "%s", err);
+	}
+	if (vgpu_workload_load(file, &wl, err, sizeof(err))) {
+		fprintf(stderr, "vgpu-sim compare: %s\n", err);
+		vgpu_workload_free(&wl);
+		return 1;
+	}
+	if (preempt >= 0)
+		wl.params.preempt = preempt;
+	memset(res, 0, sizeof(res));
+	for (i = 0; i < n; i++) {
+		snprintf(wl.params.policy, sizeof(wl.params.policy), "%s",
+			 name[i]);
+		memset(&shared, 0, sizeof(shared));
+		shared.keep_events = !!dir;
+		if (vgpu_sim_measure(&wl, &policies, &shared, &res[i], NULL,
+				     err, sizeof(err))) {
+			fprintf(stderr, "vgpu-sim compare: %s under %s: %s\n",
+				file, name[i], err);
+			vgpu_run_fini(&shared);
+			goto out;
+		}
+		if (dir) {
+			snprintf(path, sizeof(path), "%s/%s.json", dir,
+				 name[i]);
+			if (vgpu_chrome_trace_write(path, &wl, &shared, err,
+						    sizeof(err))) {
+				fprintf(stderr, "vgpu-sim compare: %s\n", err);
+				vgpu_run_fini(&shared);
+				goto out;
+			}
+		}
+		vgpu_run_fini(&shared);
+	}
+
+	vgpu_cmp_row("policy", name, n);
+#define VGPU_CMP_ROW(label, fmt, expr) do {				\
+	for (i = 0; i < n; i++) {					\
+		snprintf(cell[i], sizeof(cell[i]), fmt, expr);		\
+		cells[i] = cell[i];					\
+	}								\
+	vgpu_cmp_row(label, cells, n);					\
+} while (0)
+	VGPU_CMP_ROW("makespan", "%llu",
+		     (unsigned long long)res[i].makespan);
+	VGPU_CMP_ROW("stp", "%.3f", res[i].m.stp);
+	VGPU_CMP_ROW("antt", "%.3f", res[i].m.antt);
+	VGPU_CMP_ROW("fairness", "%.3f", res[i].m.fairness);
+	VGPU_CMP_ROW("preempt_latency_max", "%llu",
+		     (unsigned long long)res[i].lat_max);
+	VGPU_CMP_ROW("policy_errors", "%llu",
+		     (unsigned long long)res[i].policy_errors);
+	VGPU_CMP_ROW("trace_hash", "%016llx",
+		     (unsigned long long)res[i].hash);
+	for (k = 0; k < wl.nkernels; k++) {
+		snprintf(label, sizeof(label), "turnaround %s",
+			 wl.kernels[k].name);
+		VGPU_CMP_ROW(label, "%llu",
+			     (unsigned long long)res[i].turnaround[k]);
+	}
+#undef VGPU_CMP_ROW
+	rc = 0;
+out:
+	for (i = 0; i < n; i++)
+		vgpu_sim_result_fini(&res[i]);
+	vgpu_workload_free(&wl);
+	return rc;
+}
+
+const struct vgpu_sim_cmd vgpu_sim_cmd_compare = {
+	.name = "compare",
+	.summary = "run a workload under several policies, print one table",
+	.usage = "FILE --policy NAME|FILE.so --policy ... [--preempt drain|warp|switch] [--trace-dir DIR]",
+	.run = vgpu_sim_compare,
+};

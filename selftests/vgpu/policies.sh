@@ -4,7 +4,8 @@
 # policies.sh - scheduling policies as kernel modules (issue 17): each
 # examples/policies/NAME.c built as vgpu_policy_NAME.ko registers NAME; a
 # device can be made with it; while a device uses it the module cannot be
-# unloaded; once the device is gone it can, and the name is gone with it.
+# unloaded; switched away from it at run time, or once the device is
+# gone, it can, and the name is gone with it.
 # (determinism.sh runs workloads under each of them against vgpu-sim.)
 # Prints TAP.
 n=0
@@ -38,6 +39,14 @@ for m in $mods; do
 	check "policies.$name.debugfs_names_it" \
 		"grep -qx 'policy $name' /sys/kernel/debug/vgpu/vgpu$DEV/config"
 	check "policies.$name.pinned_while_used" "! rmmod $mod 2>/dev/null"
+	# switched away at run time (netlink CONFIG_SET), the device lets go
+	check "policies.$name.switch_away" \
+		"vgpuctl -d $DEV config policy rr > /dev/null"
+	check "policies.$name.unpinned_after_switch" "rmmod $mod"
+	check "policies.$name.insmod_again" "insmod $m"
+	check "policies.$name.switch_back" \
+		"vgpuctl -d $DEV config policy $name > /dev/null"
+	check "policies.$name.pinned_again" "! rmmod $mod 2>/dev/null"
 	check "policies.$name.runs_a_workload" "run_under $name"
 	echo "$DEV" > /sys/bus/vgpu/del_device
 	check "policies.$name.rmmod_once_unused" "rmmod $mod"

@@ -6,6 +6,7 @@
  * messages, and the "events" group.  Runs on a private instance, vgpu6
  * (preset "small": 4 SMs, 4 priorities).  64-bit only (static libnl).
  */
+#include <sched.h>
 #include <stdlib.h>
 #include <sys/wait.h>
 
@@ -425,6 +426,59 @@ TEST_F(nl, config_set)
  * with the cost back at 0 nothing more is counted; a cost above
  * VGPU_MAX_LATENCY (255) is -ERANGE and changes nothing.
  */
+/*
+ * Issue 17: the policy switches at run time, between two epochs, with
+ * kernels queued and running: every built-in in turn while 8 kernels of
+ * 16 blocks run; nothing is lost (all 128 blocks done, no cancel, no
+ * refused answer) and the device reports the last one.
+ */
+TEST_F(nl, policy_switch_running)
+{
+	static const char *const pol[] = { "avail", "resource", "power", "rr",
+					   "avail" };
+	struct reply *r = &self->r;
+	struct vgpu_kernel_query q;
+	struct vgpu_submit_desc d;
+	struct nl_msg *m;
+	__u32 h[8], i;
+
+	for (i = 0; i < 8; i++) {
+		VGPU_DESC(&d, self->ch, vgpu_prog_long);
+		d.grid = 16;
+		ASSERT_EQ(0, vgpu_test_submit(self->fd, &d, 1));
+		h[i] = d.handle;
+	}
+	/* the first kernel is on the SMs */
+	for (i = 0; i < 1000000; i++) {
+		ASSERT_EQ(0, vgpu_test_query(self->fd, h[0], 0, &q));
+		if (q.t_dispatch != VGPU_NO_CYCLE)
+			break;
+		sched_yield();
+	}
+	ASSERT_NE(VGPU_NO_CYCLE, q.t_dispatch);
+	for (i = 0; i < sizeof(pol) / sizeof(pol[0]); i++) {
+		m = config(self->fam, DEV);
+		nla_put_string(m, VGPU_A_POLICY, pol[i]);
+		ASSERT_EQ(0, transact(self->sk, m, r));
+	}
+	ASSERT_EQ(0, vgpu_test_wait(self->fd, h, 8, VGPU_WAIT_ALL,
+				    VGPU_WAIT_FOREVER, NULL));
+	for (i = 0; i < 8; i++) {
+		ASSERT_EQ(0, vgpu_test_query(self->fd, h[i], 0, &q));
+		EXPECT_EQ(VGPU_KSTATE_DONE, q.state);
+		EXPECT_EQ(16, q.blocks_done);
+	}
+	ASSERT_EQ(0, transact(self->sk, req(self->fam, VGPU_CMD_STATS_GET, 0,
+					    DEV), r));
+	EXPECT_EQ(8, r->st[VGPU_A_STATS_COMPLETED]);
+	EXPECT_EQ(0, r->st[VGPU_A_STATS_CANCELLED]);
+	EXPECT_EQ(128, r->st[VGPU_A_STATS_BLOCKS]);
+	EXPECT_EQ(0, r->st[VGPU_A_STATS_POLICY_ERRORS]);
+	ASSERT_EQ(0, transact(self->sk, req(self->fam, VGPU_CMD_DEV_GET, 0,
+					    DEV), r));
+	EXPECT_STREQ("avail", r->policy);
+}
+
 TEST_F(nl, config_set_sync_cost)
 {
 	struct reply *r = &self->r;

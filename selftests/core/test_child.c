@@ -78,16 +78,6 @@ static void vgpu_t_fini(void)
 			vgpu_vasm_free(&vgpu_t_tprog[r][i]);
 }
 
-static void vgpu_t_params(struct vgpu_gpu_params *p, u32 preempt)
-{
-	struct vgpu_config cfg;
-
-	vgpu_config_preset(&cfg, "small");
-	vgpu_gpu_params_default(p, &cfg);
-	p->preempt = preempt;
-	p->num_windows = 0;
-}
-
 /* Nothing left anywhere: no kernel, empty SMs, every save record free. */
 static bool vgpu_t_clean(const struct vgpu_gpu *g)
 {
@@ -211,7 +201,7 @@ TEST(suspended_block_releases_its_resources)
 	struct vgpu_gpu_kernel *p, *x, *c;
 	const struct vgpu_event *ev;
 
-	vgpu_t_params(&pr, VGPU_PREEMPT_DRAIN);
+	vgpu_tg_params_small(&pr, VGPU_PREEMPT_DRAIN);
 	ASSERT_EQ(0, vgpu_tg_init(&T, NULL, &pr));
 	vgpu_t_template(0, 0, 32, C_LONG);
 	p = vgpu_tg_kernel(&T, 0, 1, 1, 32, 0, P_WAIT);
@@ -262,7 +252,7 @@ TEST(no_save_record_waits_on_its_sm)
 	u32 run;
 
 	for (run = 0; run < 2; run++) {
-		vgpu_t_params(&pr, VGPU_PREEMPT_WARP);
+		vgpu_tg_params_small(&pr, VGPU_PREEMPT_WARP);
 		pr.save_slots = 1;
 		ASSERT_EQ(0, vgpu_tg_init(&T, NULL, &pr));
 		vgpu_t_template(0, 0, 32, run ? C_SHORT : C_LONG);

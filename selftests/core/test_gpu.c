@@ -22,16 +22,6 @@ static struct vgpu_tg T;
 #define VGPU_LONG	"LOOP 2000\nALU\nENDLOOP\nEXIT\n"
 #define VGPU_SPIN	"SPIN\nEXIT\n"
 
-static void vgpu_params_small(struct vgpu_gpu_params *p, u32 preempt)
-{
-	struct vgpu_config cfg;
-
-	vgpu_config_preset(&cfg, "small");
-	vgpu_gpu_params_default(p, &cfg);
-	p->preempt = preempt;
-	p->num_windows = 0;
-}
-
 /* F11: kernels of one channel start in submission order. */
 TEST(f11_channel_fifo)
 {
@@ -60,7 +50,7 @@ TEST(f20_big_high_does_not_block)
 	struct vgpu_gpu_params p;
 	struct vgpu_gpu_kernel *hog, *big, *small;
 
-	vgpu_params_small(&p, VGPU_PREEMPT_DRAIN);
+	vgpu_tg_params_small(&p, VGPU_PREEMPT_DRAIN);
 	ASSERT_EQ(0, vgpu_tg_init(&T, NULL, &p));
 	hog = vgpu_tg_kernel(&T, 0, 1, 4, 32, 0, VGPU_SPIN);
 	hog->smem = 100 * 1024;		/* one per SM, 63 KiB left */
@@ -92,7 +82,7 @@ TEST(f13_evict_and_resume)
 	struct vgpu_gpu_kernel *low, *high;
 	const struct vgpu_event *ev;
 
-	vgpu_params_small(&p, VGPU_PREEMPT_DRAIN);
+	vgpu_tg_params_small(&p, VGPU_PREEMPT_DRAIN);
 	p.task_slots = 1;
 	ASSERT_EQ(0, vgpu_tg_init(&T, NULL, &p));
 	/* 4 SMs x 2 blocks of 32 warps resident; 16 blocks in all */
@@ -152,7 +142,7 @@ TEST(f22_windows)
 	struct vgpu_gpu_kernel *hi, *lo;
 	u64 c;
 
-	vgpu_params_small(&p, VGPU_PREEMPT_DRAIN);
+	vgpu_tg_params_small(&p, VGPU_PREEMPT_DRAIN);
 	p.num_windows = 4;
 	p.window[0] = 256;
 	p.window[1] = 128;
@@ -229,7 +219,7 @@ TEST(f23_block_then_warp)
 	struct vgpu_gpu_kernel *fill, *k;
 	const struct vgpu_event *ev;
 
-	vgpu_params_small(&p, VGPU_PREEMPT_DRAIN);
+	vgpu_tg_params_small(&p, VGPU_PREEMPT_DRAIN);
 	ASSERT_EQ(0, vgpu_tg_init(&T, NULL, &p));
 	/* 60 of the 64 warp slots of SM 0 taken by a spinner */
 	fill = vgpu_tg_kernel(&T, 0, 0, 2, 960, 0, VGPU_SPIN);
@@ -260,7 +250,7 @@ TEST(f23_bar_never_partial)
 	u32 mode;
 
 	for (mode = VGPU_PREEMPT_DRAIN; mode <= VGPU_PREEMPT_WARP; mode++) {
-		vgpu_params_small(&p, mode);
+		vgpu_tg_params_small(&p, mode);
 		ASSERT_EQ(0, vgpu_tg_init(&T, NULL, &p));
 		fill = vgpu_tg_kernel(&T, 0, 1, 2, 960, 0, VGPU_SPIN);
 		fill->affinity[0] = 1;
@@ -292,7 +282,7 @@ TEST(f23_preempt_warp)
 	struct vgpu_gpu_kernel *low, *high;
 	const struct vgpu_event *ev;
 
-	vgpu_params_small(&p, VGPU_PREEMPT_WARP);
+	vgpu_tg_params_small(&p, VGPU_PREEMPT_WARP);
 	ASSERT_EQ(0, vgpu_tg_init(&T, NULL, &p));
 	low = vgpu_tg_kernel(&T, 0, 3, 8, 1024, 0,
 			     "LOOP 20*(1+wid%32)\nALU\nENDLOOP\nEXIT\n");
@@ -317,7 +307,7 @@ TEST(f23_preempt_switch)
 	struct vgpu_gpu_kernel *low, *high;
 	const struct vgpu_event *ev;
 
-	vgpu_params_small(&p, VGPU_PREEMPT_SWITCH);
+	vgpu_tg_params_small(&p, VGPU_PREEMPT_SWITCH);
 	ASSERT_EQ(0, vgpu_tg_init(&T, NULL, &p));
 	low = vgpu_tg_kernel(&T, 0, 3, 8, 1024, 0,
 			     "LOOP 200\nALU\nBAR\nENDLOOP\nEXIT\n");
@@ -351,7 +341,7 @@ TEST(f24_split)
 	struct vgpu_gpu_kernel *hog, *ind;
 	const struct vgpu_event *ev;
 
-	vgpu_params_small(&p, VGPU_PREEMPT_DRAIN);
+	vgpu_tg_params_small(&p, VGPU_PREEMPT_DRAIN);
 	p.g_max = 4;
 	ASSERT_EQ(0, vgpu_tg_init(&T, NULL, &p));
 	hog = vgpu_tg_kernel(&T, 0, 0, 4, 32, 0, VGPU_SPIN);
@@ -410,7 +400,7 @@ TEST(f25_avail)
 	struct vgpu_gpu_kernel *f0, *f1, *k;
 	const u16 order[] = { 3, 1, 2, 0 };
 
-	vgpu_params_small(&p, VGPU_PREEMPT_DRAIN);
+	vgpu_tg_params_small(&p, VGPU_PREEMPT_DRAIN);
 	memcpy(p.policy, "avail", 6);
 	ASSERT_EQ(0, vgpu_tg_init(&T, NULL, &p));
 	vgpu_gpu_set_sm_rank(&T.g, order, 4);
@@ -436,7 +426,7 @@ TEST(f25_resource)
 	struct vgpu_gpu_kernel *f[3], *k;
 	u32 i;
 
-	vgpu_params_small(&p, VGPU_PREEMPT_DRAIN);
+	vgpu_tg_params_small(&p, VGPU_PREEMPT_DRAIN);
 	memcpy(p.policy, "resource", 9);
 	ASSERT_EQ(0, vgpu_tg_init(&T, NULL, &p));
 	for (i = 0; i < 3; i++) {
@@ -459,7 +449,7 @@ TEST(f25_power)
 	struct vgpu_gpu_kernel *busy[3], *k;
 	u32 i;
 
-	vgpu_params_small(&p, VGPU_PREEMPT_DRAIN);
+	vgpu_tg_params_small(&p, VGPU_PREEMPT_DRAIN);
 	memcpy(p.policy, "power", 6);
 	ASSERT_EQ(0, vgpu_tg_init(&T, NULL, &p));
 	for (i = 0; i < 4; i++) {
@@ -522,7 +512,7 @@ TEST(f26_gates)
 	vgpu_tg_fini(&T);
 
 	/* throttle mode: only throttle kernels, only on SM 0 */
-	vgpu_params_small(&p, VGPU_PREEMPT_DRAIN);
+	vgpu_tg_params_small(&p, VGPU_PREEMPT_DRAIN);
 	p.throttle = 1;
 	p.throttle_sms = 1;
 	ASSERT_EQ(0, vgpu_tg_init(&T, NULL, &p));

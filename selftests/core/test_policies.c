@@ -38,18 +38,7 @@ static int setup(const struct vgpu_gpu_params *p, const char *name)
 	ops = dlsym(h, "vgpu_policy_ops");
 	if (!ops || !*ops)
 		return -ENOENT;
-	ret = vgpu_policy_register(&T.pol, *ops);
-	return ret ? ret : vgpu_gpu_set_policy(&T.g, &T.pol, name);
-}
-
-static void params_small(struct vgpu_gpu_params *p, u32 preempt)
-{
-	struct vgpu_config cfg;
-
-	vgpu_config_preset(&cfg, "small");
-	vgpu_gpu_params_default(p, &cfg);
-	p->preempt = preempt;
-	p->num_windows = 0;
+	return vgpu_tg_use_policy(&T, *ops);
 }
 
 /* Cycle of the @nth DISPATCH of @k, ~0 if none. */
@@ -75,7 +64,7 @@ TEST(fifo_never_overtakes)
 	int round;
 
 	for (round = 0; round < 2; round++) {
-		params_small(&p, VGPU_PREEMPT_WARP);
+		vgpu_tg_params_small(&p, VGPU_PREEMPT_WARP);
 		ASSERT_EQ(0, setup(&p, round ? "fifo" : NULL));
 		lo = vgpu_tg_kernel(&T, 0, 3, 8, 1024, 0, VGPU_LONG);
 		hi = vgpu_tg_kernel(&T, 1, 0, 1, 64, 128, VGPU_SHORT);
@@ -108,7 +97,7 @@ TEST(prio_does_not_alternate)
 	int round;
 
 	for (round = 0; round < 2; round++) {
-		params_small(&p, VGPU_PREEMPT_DRAIN);
+		vgpu_tg_params_small(&p, VGPU_PREEMPT_DRAIN);
 		ASSERT_EQ(0, setup(&p, round ? "prio" : NULL));
 		a = vgpu_tg_kernel(&T, 0, 1, 8, 1024, 0, VGPU_LONG);
 		b = vgpu_tg_kernel(&T, 1, 1, 8, 1024, 0, VGPU_LONG);

@@ -17,23 +17,6 @@ static struct vgpu_tg T;
 #define VGPU_SHORT	"LOOP 10\nALU\nENDLOOP\nEXIT\n"
 #define VGPU_LONG	"LOOP 2000\nALU\nENDLOOP\nEXIT\n"
 
-static void params_small(struct vgpu_gpu_params *p, u32 preempt)
-{
-	struct vgpu_config cfg;
-
-	vgpu_config_preset(&cfg, "small");
-	vgpu_gpu_params_default(p, &cfg);
-	p->preempt = preempt;
-	p->num_windows = 0;
-}
-
-static int use(struct vgpu_sched_ops *ops)
-{
-	int ret = vgpu_policy_register(&T.pol, ops);
-
-	return ret ? ret : vgpu_gpu_set_policy(&T.g, &T.pol, ops->name);
-}
-
 /* Position of the first DISPATCH of kernel @kid in the event stream. */
 static size_t first_dispatch(u32 kid)
 {
@@ -68,10 +51,10 @@ TEST(select_before_orders_the_candidates)
 	int round;
 
 	for (round = 0; round < 2; round++) {
-		params_small(&p, VGPU_PREEMPT_DRAIN);
+		vgpu_tg_params_small(&p, VGPU_PREEMPT_DRAIN);
 		ASSERT_EQ(0, vgpu_tg_init(&T, NULL, &p));
 		if (round)
-			ASSERT_EQ(0, use(&fifo));
+			ASSERT_EQ(0, vgpu_tg_use_policy(&T, &fifo));
 		lo = vgpu_tg_kernel(&T, 0, 3, 4, 1024, 0, VGPU_SHORT);
 		hi = vgpu_tg_kernel(&T, 1, 0, 4, 1024, 0, VGPU_SHORT);
 		ASSERT_EQ(0, vgpu_gpu_submit(&T.g, lo));
@@ -111,10 +94,10 @@ TEST(may_evict_decides_the_eviction)
 	struct vgpu_gpu_params p;
 	struct vgpu_gpu_kernel *low, *high;
 
-	params_small(&p, VGPU_PREEMPT_DRAIN);
+	vgpu_tg_params_small(&p, VGPU_PREEMPT_DRAIN);
 	p.task_slots = 1;
 	ASSERT_EQ(0, vgpu_tg_init(&T, NULL, &p));
-	ASSERT_EQ(0, use(&keep));
+	ASSERT_EQ(0, vgpu_tg_use_policy(&T, &keep));
 	low = vgpu_tg_kernel(&T, 0, 3, 16, 1024, 0, VGPU_LONG);
 	high = vgpu_tg_kernel(&T, 1, 0, 1, 32, 64, VGPU_SHORT);
 	ASSERT_EQ(0, vgpu_gpu_submit(&T.g, low));
@@ -156,7 +139,7 @@ TEST(pack_sets_blocks_per_decision)
 	vgpu_tg_fini(&T);
 
 	ASSERT_EQ(0, vgpu_tg_init(&T, NULL, NULL));
-	ASSERT_EQ(0, use(&one));
+	ASSERT_EQ(0, vgpu_tg_use_policy(&T, &one));
 	k = vgpu_tg_kernel(&T, 0, 0, 8, 32, 0, VGPU_SHORT);
 	ASSERT_EQ(0, vgpu_gpu_submit(&T.g, k));
 	ASSERT_TRUE(vgpu_tg_run(&T, 1000000));
@@ -189,9 +172,9 @@ TEST(preempt_chooses_the_sm)
 	struct vgpu_gpu_kernel *low, *high;
 	const struct vgpu_event *ev;
 
-	params_small(&p, VGPU_PREEMPT_WARP);
+	vgpu_tg_params_small(&p, VGPU_PREEMPT_WARP);
 	ASSERT_EQ(0, vgpu_tg_init(&T, NULL, &p));
-	ASSERT_EQ(0, use(&last));
+	ASSERT_EQ(0, vgpu_tg_use_policy(&T, &last));
 	low = vgpu_tg_kernel(&T, 0, 3, 8, 1024, 0,
 			     "LOOP 20*(1+wid%32)\nALU\nENDLOOP\nEXIT\n");
 	high = vgpu_tg_kernel(&T, 1, 0, 1, 64, 128, VGPU_SHORT);
@@ -244,7 +227,7 @@ TEST(bad_answers_are_counted_and_replaced)
 	u32 i;
 
 	ASSERT_EQ(0, vgpu_tg_init(&T, NULL, NULL));
-	ASSERT_EQ(0, use(&liar));
+	ASSERT_EQ(0, vgpu_tg_use_policy(&T, &liar));
 	k = vgpu_tg_kernel(&T, 0, 0, 5, 1024, 0, VGPU_SHORT);
 	k->flags = VGPU_KF_SEQUENTIAL;
 	ASSERT_EQ(0, vgpu_gpu_submit(&T.g, k));
@@ -257,9 +240,9 @@ TEST(bad_answers_are_counted_and_replaced)
 	vgpu_policy_unregister(&liar);
 	vgpu_tg_fini(&T);
 
-	params_small(&p, VGPU_PREEMPT_WARP);
+	vgpu_tg_params_small(&p, VGPU_PREEMPT_WARP);
 	ASSERT_EQ(0, vgpu_tg_init(&T, NULL, &p));
-	ASSERT_EQ(0, use(&liar));
+	ASSERT_EQ(0, vgpu_tg_use_policy(&T, &liar));
 	low = vgpu_tg_kernel(&T, 0, 3, 8, 1024, 0,
 			     "LOOP 20*(1+wid%32)\nALU\nENDLOOP\nEXIT\n");
 	high = vgpu_tg_kernel(&T, 1, 0, 1, 64, 128, VGPU_SHORT);
@@ -279,7 +262,7 @@ TEST(bad_answers_are_counted_and_replaced)
 
 	/* 3 one-warp blocks, all fitting SM 0: never a fourth */
 	ASSERT_EQ(0, vgpu_tg_init(&T, NULL, NULL));
-	ASSERT_EQ(0, use(&liar));
+	ASSERT_EQ(0, vgpu_tg_use_policy(&T, &liar));
 	k = vgpu_tg_kernel(&T, 0, 0, 3, 32, 0, VGPU_SHORT);
 	ASSERT_EQ(0, vgpu_gpu_submit(&T.g, k));
 	ASSERT_TRUE(vgpu_tg_run(&T, 100000));
@@ -348,7 +331,7 @@ TEST(notifications_reach_the_policy)
 
 	memset(&calls, 0, sizeof(calls));
 	ASSERT_EQ(0, vgpu_tg_init(&T, NULL, NULL));
-	ASSERT_EQ(0, use(&note));
+	ASSERT_EQ(0, vgpu_tg_use_policy(&T, &note));
 	k = vgpu_tg_kernel(&T, 0, 0, 5, 1024, 0, VGPU_SHORT);
 	c = vgpu_tg_kernel(&T, 1, 0, 1, 32, 1000000, VGPU_SHORT);
 	ASSERT_EQ(0, vgpu_gpu_submit(&T.g, k));

@@ -91,6 +91,27 @@ static inline int vgpu_tg_init(struct vgpu_tg *t, const struct vgpu_config *cfg,
 	return 0;
 }
 
+/* Parameters of the "small" preset in preemption mode @preempt, no windows. */
+static inline void vgpu_tg_params_small(struct vgpu_gpu_params *p,
+					u32 preempt)
+{
+	struct vgpu_config cfg;
+
+	vgpu_config_preset(&cfg, "small");
+	vgpu_gpu_params_default(p, &cfg);
+	p->preempt = preempt;
+	p->num_windows = 0;
+}
+
+/* Register @ops in @t's registry and make it @t's policy. */
+static inline int vgpu_tg_use_policy(struct vgpu_tg *t,
+				     struct vgpu_sched_ops *ops)
+{
+	int ret = vgpu_policy_register(&t->pol, ops);
+
+	return ret ? ret : vgpu_gpu_set_policy(&t->g, &t->pol, ops->name);
+}
+
 static inline void vgpu_tg_fini(struct vgpu_tg *t)
 {
 	u32 i;

@@ -117,4 +117,43 @@ TEST(prio_does_not_alternate)
 	}
 }
 
+/*
+ * fair: two channels of one priority, 32 blocks each filling half an SM;
+ * channel 0's blocks run 2,000 loop iterations, channel 1's 200, and
+ * both have a BAR (never placed warp by warp, F23 (b), so every freed
+ * slot is a decision).  The seeds alternate decisions (F21) and each
+ * freed slot goes to whichever channel's turn it is, so the long blocks
+ * come to hold most slots and the short kernel waits behind them.
+ * Charged by the warp-cycles its blocks held, the long channel falls
+ * behind and channel 1 gets the freed slots: its kernel completes in
+ * less than half the time.
+ */
+TEST(fair_shares_gpu_time)
+{
+	struct vgpu_gpu_params p;
+	struct vgpu_gpu_kernel *big, *small;
+	u64 end[2];
+	int round;
+
+	for (round = 0; round < 2; round++) {
+		vgpu_tg_params_small(&p, VGPU_PREEMPT_DRAIN);
+		ASSERT_EQ(0, setup(&p, round ? "fair" : NULL));
+		big = vgpu_tg_kernel(&T, 0, 1, 32, 1024, 0,
+				     "LOOP 2000\nALU\nBAR\nENDLOOP\nEXIT\n");
+		small = vgpu_tg_kernel(&T, 1, 1, 32, 1024, 0,
+				       "LOOP 200\nALU\nBAR\nENDLOOP\nEXIT\n");
+		ASSERT_EQ(0, vgpu_gpu_submit(&T.g, big));
+		ASSERT_EQ(0, vgpu_gpu_submit(&T.g, small));
+		ASSERT_TRUE(vgpu_tg_run(&T, 100000000));
+		ASSERT_EQ(VGPU_KS_DONE, small->state);
+		ASSERT_EQ(VGPU_KS_DONE, big->state);
+		end[round] = small->t_end;
+		EXPECT_EQ(0, T.g.stats.policy_errors);
+		vgpu_tg_fini(&T);
+	}
+	TH_LOG("short kernel ends at %llu (seeds) and %llu (fair)",
+	       (unsigned long long)end[0], (unsigned long long)end[1]);
+	EXPECT_LT(end[1] * 2, end[0]);
+}
+
 TEST_HARNESS_MAIN

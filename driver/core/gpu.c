@@ -716,8 +716,10 @@ u64 vgpu_gpu_dispatch(struct vgpu_gpu *g)
 	vgpu_gpu_arrivals(g);
 	vgpu_gpu_table_update(g);
 	g->window = vgpu_gpu_window_at(g, g->now);
-	if (g->policy->tick)
+	if (g->policy->tick) {
 		g->policy->tick(g);
+		vgpu_gpu_yield(g);
+	}
 	if (!g->gated) {
 		before = g->stats.decisions;
 		vgpu_gpu_forget_nofit(g);

@@ -362,6 +362,8 @@ struct vgpu_gpu_push {
  *	unfinished (a child's is empty)
  * @policy_data: the policy's own per-kernel state (struct vgpu_sched_ops);
  *	zero when the kernel enters the device
+ * @yield: set by the policy's tick: switch its resident blocks out at
+ *	this boundary (vgpu_gpu_yield(); switch mode only)
  */
 struct vgpu_gpu_kernel {
 	u32 id;
@@ -440,6 +442,7 @@ struct vgpu_gpu_kernel {
 	struct list_head table_node;
 	struct list_head id_node;
 	u64 policy_data[2];
+	bool yield;
 };
 
 /**

@@ -93,6 +93,7 @@ bool vgpu_gpu_block_level_fits(const struct vgpu_sm_res *res,
 			       const struct vgpu_block_shape *shape);
 u32 vgpu_gpu_switch_victims(struct vgpu_gpu *g, struct vgpu_sm *sm,
 			    u32 prio, const struct vgpu_block_shape *shape);
+void vgpu_gpu_yield(struct vgpu_gpu *g);
 void vgpu_gpu_forget_nofit(struct vgpu_gpu *g);
 bool vgpu_gpu_round(struct vgpu_gpu *g);
 bool vgpu_gpu_splittable(const struct vgpu_gpu *g,

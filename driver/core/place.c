@@ -372,16 +372,52 @@ void vgpu_gpu_forget_nofit(struct vgpu_gpu *g)
 	g->nnofit = 0;
 }
 
+/*
+ * Switch the block in @slot of SM @i out into a save record, which must be
+ * free (F23 (c) switch mode): for kernel @by (its id in the PREEMPT
+ * event), or VGPU_EV_NONE when its own kernel yields (vgpu_gpu_yield()).
+ */
+static void vgpu_gpu_save_block(struct vgpu_gpu *g, u32 i, u32 slot, u32 by)
+{
+	struct vgpu_gpu_sm *gs = &g->sm[i];
+	struct vgpu_sm *sm = &gs->sm;
+	struct vgpu_gpu_shadow *sh = &gs->shadow[slot];
+	struct vgpu_gpu_kernel *v = sh->k, *c = sh->wait;
+	struct vgpu_gpu_saved *s;
+
+	s = list_first_entry(&g->saved_free, struct vgpu_gpu_saved, node);
+	vgpu_gpu_emit(g, g->now, VGPU_GEV_PREEMPT, v,
+		      sm->block[slot].block_idx, ~0U, i, by,
+		      sm->block[slot].n_warps);
+	s->unit = sh->unit;
+	s->start_at = sh->start_at;
+	vgpu_sm_block_save(sm, slot, &s->s);
+	memset(sh, 0, sizeof(*sh));
+	gs->shadow_used &= ~BIT_ULL(slot);
+	list_del(&s->node);
+	v->inflight--;
+	v->preempted++;
+	g->stats.preemptions++;
+	if (c) {
+		/* it waits for child c: it comes back after it (F15) */
+		list_del_init(&c->wait_node);
+		c->wait_sm = ~0U;
+		c->waiter = s;
+		v->nsusp++;
+	} else {
+		list_add_tail(&s->node, &v->saved);
+		v->nsaved++;
+		vgpu_gpu_requeue(g, v);
+	}
+	vgpu_gpu_forget_nofit(g);
+}
+
 /* Switch out lower-priority blocks of SM @i until @shape fits. */
 static void vgpu_gpu_switch_out(struct vgpu_gpu *g, u32 i,
 				struct vgpu_gpu_kernel *k,
 				const struct vgpu_block_shape *shape)
 {
-	struct vgpu_gpu_sm *gs = &g->sm[i];
-	struct vgpu_sm *sm = &gs->sm;
-	struct vgpu_gpu_shadow *sh;
-	struct vgpu_gpu_kernel *v, *c;
-	struct vgpu_gpu_saved *s;
+	struct vgpu_sm *sm = &g->sm[i].sm;
 	u64 cand = 0, m;
 	u32 slot;
 
@@ -392,35 +428,43 @@ static void vgpu_gpu_switch_out(struct vgpu_gpu *g, u32 i,
 	       !list_empty(&g->saved_free)) {
 		slot = vgpu_gpu_victim(sm, cand);
 		cand &= ~BIT_ULL(slot);
-		sh = &gs->shadow[slot];
-		v = sh->k;
-		c = sh->wait;
-		s = list_first_entry(&g->saved_free, struct vgpu_gpu_saved,
-				     node);
-		vgpu_gpu_emit(g, g->now, VGPU_GEV_PREEMPT, v,
-			      sm->block[slot].block_idx, ~0U, i, k->id,
-			      sm->block[slot].n_warps);
-		s->unit = sh->unit;
-		s->start_at = sh->start_at;
-		vgpu_sm_block_save(sm, slot, &s->s);
-		memset(sh, 0, sizeof(*sh));
-		gs->shadow_used &= ~BIT_ULL(slot);
-		list_del(&s->node);
-		v->inflight--;
-		v->preempted++;
-		g->stats.preemptions++;
-		if (c) {
-			/* it waits for child c: it comes back after it (F15) */
-			list_del_init(&c->wait_node);
-			c->wait_sm = ~0U;
-			c->waiter = s;
-			v->nsusp++;
-		} else {
-			list_add_tail(&s->node, &v->saved);
-			v->nsaved++;
-			vgpu_gpu_requeue(g, v);
+		vgpu_gpu_save_block(g, i, slot, k->id);
+	}
+}
+
+/**
+ * vgpu_gpu_yield() - switch out the blocks of kernels whose policy asked
+ * @g: the device, at a boundary, after the policy's tick
+ *
+ * A policy sets &vgpu_gpu_kernel.yield from its tick (timeslicing, issue
+ * 17).  In switch mode each resident block of such a kernel goes into a
+ * save record while one is free, like a preempted block (PREEMPT event
+ * by VGPU_EV_NONE), and resumes when the kernel is chosen again; in drain
+ * and warp modes a block cannot leave its SM, so the request only makes
+ * the kernel wait for the policy's order.  The flag is cleared.
+ */
+void vgpu_gpu_yield(struct vgpu_gpu *g)
+{
+	struct vgpu_gpu_kernel *k;
+	u32 i, slot;
+	u64 m;
+
+	list_for_each_entry(k, &g->kernels, table_node) {
+		if (!k->yield)
+			continue;
+		k->yield = false;
+		if (g->p.preempt != VGPU_PREEMPT_SWITCH)
+			continue;
+		for (i = 0; k->inflight && i < g->cfg.num_sms; i++) {
+			for (m = g->sm[i].shadow_used; m; m &= m - 1) {
+				slot = __ffs64(m);
+				if (g->sm[i].shadow[slot].k != k ||
+				    list_empty(&g->saved_free))
+					continue;
+				vgpu_gpu_save_block(g, i, slot, VGPU_EV_NONE);
+			}
+			vgpu_gpu_top_sync(g, i);
 		}
-		vgpu_gpu_forget_nofit(g);
 	}
 }
 

@@ -66,7 +66,7 @@ struct vgpu_policy_ctx {
  * answers for the same calls), must not sleep, allocate or read a clock,
  * and may write nothing but the policy's own state
  * (&vgpu_gpu.policy_state, &vgpu_gpu_kernel.policy_data,
- * &vgpu_gpu_chan.policy_data).  They may read the device, its kernels and
+ * &vgpu_gpu_channel.policy_data) and, from @tick, &vgpu_gpu_kernel.yield.  They may read the device, its kernels and
  * its SMs (&struct vgpu_gpu, &struct vgpu_gpu_kernel, vgpu_gpu_sm_res(),
  * vgpu_gpu_sm_top_prio(), vgpu_gpu_sm_power()).
  *
@@ -85,7 +85,10 @@ struct vgpu_policy_ctx {
  * after arrivals and the task-table update, with the device clock in
  * &vgpu_gpu.now and the F22 window of the boundary in &vgpu_gpu.window,
  * before the first decision: a timeslicing or fair-share policy ages its
- * state here.
+ * state here.  It may set &vgpu_gpu_kernel.yield on kernels of the table
+ * (the one field of the core a policy writes): in switch mode the core
+ * then switches their resident blocks out, as preempted blocks that
+ * resume when the kernel is chosen again (vgpu_gpu_yield()).
  *
  * @admit_before: F13, the task table.  The waiting kernels (channel heads
  * and child kernels) enter free slots in this order; the waiting kernel

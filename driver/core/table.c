@@ -180,6 +180,7 @@ void vgpu_gpu_kernel_enter(struct vgpu_gpu *g, struct vgpu_gpu_kernel *k)
 	INIT_LIST_HEAD(&k->id_node);
 	k->policy_data[0] = 0;
 	k->policy_data[1] = 0;
+	k->yield = false;
 	k->warps = d->shape.warps;
 	k->eff_prio = k->prio;
 	k->split = false;

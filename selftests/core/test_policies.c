@@ -156,4 +156,53 @@ TEST(fair_shares_gpu_time)
 	EXPECT_LT(end[1] * 2, end[0]);
 }
 
+/*
+ * timeslice: switch mode, two channels of one priority, 8 blocks each of
+ * 1,024 threads (the 8 block slots of the device), each block longer than
+ * the slice of 10,000 cycles.  The seeds alternate decisions (F21): both
+ * start at cycle 0, on half the SMs each, and nothing is preempted among
+ * equals.  Under the timeslice the first channel owns the first slice and
+ * takes every slot; at the first boundary at or after 10,000 its blocks
+ * are switched out (PREEMPT by no kernel) and the second channel starts.
+ */
+TEST(timeslice_rotates_channels)
+{
+	const char *prog = "LOOP 2000\nALU\nENDLOOP\nEXIT\n";
+	const struct vgpu_event *ev;
+	struct vgpu_gpu_params p;
+	struct vgpu_gpu_kernel *a, *b;
+	int round;
+
+	for (round = 0; round < 2; round++) {
+		vgpu_tg_params_small(&p, VGPU_PREEMPT_SWITCH);
+		p.save_slots = 16;
+		ASSERT_EQ(0, setup(&p, round ? "timeslice" : NULL));
+		a = vgpu_tg_kernel(&T, 0, 1, 8, 1024, 0, prog);
+		b = vgpu_tg_kernel(&T, 1, 1, 8, 1024, 0, prog);
+		ASSERT_EQ(0, vgpu_gpu_submit(&T.g, a));
+		ASSERT_EQ(0, vgpu_gpu_submit(&T.g, b));
+		ASSERT_TRUE(vgpu_tg_run(&T, 100000000));
+		ASSERT_EQ(VGPU_KS_DONE, a->state);
+		ASSERT_EQ(VGPU_KS_DONE, b->state);
+		EXPECT_EQ(8, a->done_units);
+		EXPECT_EQ(8, b->done_units);
+		ev = vgpu_tg_find(&T, VGPU_GEV_PREEMPT, a->id, 0);
+		if (round) {
+			EXPECT_EQ(0, dispatch_at(a, 7));
+			EXPECT_LE(10000, dispatch_at(b, 0));
+			ASSERT_NE(NULL, ev);
+			EXPECT_LE(10000, ev->cycle);
+			EXPECT_GT(10000 + 64, ev->cycle);
+			EXPECT_EQ(VGPU_EV_NONE, ev->arg0);
+			EXPECT_EQ(dispatch_at(b, 0), ev->cycle);
+		} else {
+			EXPECT_EQ(0, dispatch_at(b, 0));
+			EXPECT_EQ(NULL, ev);
+			EXPECT_EQ(0, T.g.stats.preemptions);
+		}
+		EXPECT_EQ(0, T.g.stats.policy_errors);
+		vgpu_tg_fini(&T);
+	}
+}
+
 TEST_HARNESS_MAIN

@@ -32,7 +32,7 @@ static double vgpu_bd_now(void)
 
 /* Decisions per second with @num_sms SMs of the h100 kind. */
 static int vgpu_bd_run(u32 num_sms, u32 threads, double seconds,
-		       double *rate, double *ns_per)
+		       const char *policy, double *rate, double *ns_per)
 {
 	static const struct vgpu_insn prog[] = { { .op = VGPU_OP_EXIT } };
 	struct vgpu_gpu_kernel k[VGPU_BD_CHANNELS];
@@ -42,6 +42,7 @@ static int vgpu_bd_run(u32 num_sms, u32 threads, double seconds,
 	struct vgpu_config cfg;
 	struct vgpu_gpu g;
 	double t, spent = 0;
+	char err[512];
 	u64 d0;
 	size_t size;
 	void *mem;
@@ -52,6 +53,11 @@ static int vgpu_bd_run(u32 num_sms, u32 threads, double seconds,
 	vgpu_gpu_params_default(&p, &cfg);
 	p.max_channels = VGPU_BD_CHANNELS;
 	vgpu_policy_registry_init(&pol);
+	/* a policy object registers again in each fresh registry */
+	policy = vgpu_sim_policy_resolve(&pol, policy, err, sizeof(err));
+	if (!policy)
+		return -1;
+	snprintf(p.policy, sizeof(p.policy), "%s", policy);
 	size = vgpu_gpu_mem_size(&cfg, &p);
 	mem = aligned_alloc(64, (size + 63) & ~(size_t)63);
 	if (!mem || vgpu_gpu_init(&g, mem, size, &cfg, &p, &pol)) {
@@ -101,11 +107,15 @@ static int vgpu_bench_dispatch(int argc, char **argv)
 	static const struct option opts[] = {
 		{ "seconds", required_argument, NULL, 's' },
 		{ "threads", required_argument, NULL, 't' },
+		{ "policy", required_argument, NULL, 'p' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	double seconds = 1.0, r132, r128, r1024, n132, n128, n1024;
 	uint32_t ms, threads = 1024;
+	const char *policy = "rr", *name;
+	struct list_head reg;
+	char err[512];
 	int c;
 
 	optind = 1;
@@ -121,6 +131,9 @@ static int vgpu_bench_dispatch(int argc, char **argv)
 					"--seconds takes milliseconds >= 1");
 			seconds = ms / 1000.0;
 			break;
+		case 'p':
+			policy = optarg;
+			break;
 		case 't':
 			if (!vgpu_sim_parse_u32(optarg, &threads) ||
 			    !threads || threads > 1024)
@@ -135,13 +148,18 @@ static int vgpu_bench_dispatch(int argc, char **argv)
 		return vgpu_sim_usage_error("bench dispatch",
 					    "unexpected argument '%s'",
 					    argv[optind]);
-	if (vgpu_bd_run(132, threads, seconds, &r132, &n132) ||
-	    vgpu_bd_run(128, threads, seconds, &r128, &n128) ||
-	    vgpu_bd_run(1024, threads, seconds, &r1024, &n1024)) {
+	/* a usage error for a policy that does not load */
+	vgpu_policy_registry_init(&reg);
+	name = vgpu_sim_policy_resolve(&reg, policy, err, sizeof(err));
+	if (!name)
+		return vgpu_sim_usage_error("bench dispatch", "%s", err);
+	if (vgpu_bd_run(132, threads, seconds, policy, &r132, &n132) ||
+	    vgpu_bd_run(128, threads, seconds, policy, &r128, &n128) ||
+	    vgpu_bd_run(1024, threads, seconds, policy, &r1024, &n1024)) {
 		fprintf(stderr, "vgpu-sim bench dispatch: setup failed\n");
 		return 1;
 	}
-	printf("preset=h100 channels=8 prios=4 policy=rr threads=%u\n",
+	printf("preset=h100 channels=8 prios=4 policy=%s threads=%u\n", name,
 	       threads);
 	printf("decisions_per_sec=%.0f ns_per_decision=%.1f\n", r132, n132);
 	printf("sms=128 ns_per_decision=%.1f\n", n128);
@@ -153,6 +171,6 @@ static int vgpu_bench_dispatch(int argc, char **argv)
 const struct vgpu_sim_cmd vgpu_sim_bench_dispatch = {
 	.name = "dispatch",
 	.summary = "global dispatch decisions per second (h100, 8 channels, 4 priorities)",
-	.usage = "[--seconds MS] [--threads N]",
+	.usage = "[--seconds MS] [--threads N] [--policy NAME|FILE.so]",
 	.run = vgpu_bench_dispatch,
 };

@@ -1,0 +1,120 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * timeslice - runlist-style round robin among the channels of one
+ * priority (issue 17), the way NVIDIA's TSG timeslice or i915's
+ * timeslice_duration share an engine.
+ *
+ * One channel owns the device for TIMESLICE_CYCLES: among kernels of one
+ * priority its kernels are offered every decision first, then the other
+ * channels' in round-robin order after it.  When the slice expires and
+ * another channel of that priority has a kernel in the task table, that
+ * channel owns the next slice and the old owner's kernels yield: in switch
+ * mode their resident blocks are switched out (and resume in a later
+ * slice); in drain and warp modes they keep their SMs until their blocks
+ * end, and only new blocks follow the new owner.  Higher priorities still
+ * go first; admission, eviction and the SM choice are the seeds'.
+ */
+#include "vgpu_policy.h"
+
+#define TIMESLICE_CYCLES	10000
+
+#define TS_OWNER	0	/* policy_state: owning channel + 1, 0: none */
+#define TS_START	1	/* policy_state: cycle its slice began */
+
+static u32 ts_channel(const struct vgpu_gpu_kernel *k)
+{
+	/* a child kernel (F15) belongs to its tree's channel */
+	return k->root->channel;
+}
+
+/* Distance from the owner in round-robin order (0: the owner). */
+static u32 ts_turn(const struct vgpu_gpu *g, const struct vgpu_gpu_kernel *k)
+{
+	u32 n = g->p.max_channels, owner = g->policy_state[TS_OWNER];
+
+	if (!owner)
+		return 0;
+	return (ts_channel(k) + n - (owner - 1)) % n;
+}
+
+static bool ts_before(const struct vgpu_gpu *g,
+		      const struct vgpu_gpu_kernel *a,
+		      const struct vgpu_gpu_kernel *b)
+{
+	u32 ta, tb;
+
+	if (a->eff_prio != b->eff_prio)
+		return a->eff_prio < b->eff_prio;
+	ta = ts_turn(g, a);
+	tb = ts_turn(g, b);
+	if (ta != tb)
+		return ta < tb;
+	if (a->arrival != b->arrival)
+		return a->arrival < b->arrival;
+	return a->seq < b->seq;
+}
+
+/* The top priority of the owner's kernels in the table, or ~0. */
+static u32 ts_owner_prio(const struct vgpu_gpu *g)
+{
+	const struct vgpu_gpu_kernel *k;
+	u32 prio = ~0U;
+
+	list_for_each_entry(k, &g->kernels, table_node)
+		if (ts_turn(g, k) == 0 && k->eff_prio < prio)
+			prio = k->eff_prio;
+	return prio;
+}
+
+/* A new slice from now for the channel of the first kernel in order. */
+static void ts_own_first(struct vgpu_gpu *g)
+{
+	struct vgpu_gpu_kernel *k, *first = NULL;
+
+	list_for_each_entry(k, &g->kernels, table_node)
+		if (!first || ts_before(g, k, first))
+			first = k;
+	if (first) {
+		g->policy_state[TS_OWNER] = ts_channel(first) + 1;
+		g->policy_state[TS_START] = g->now;
+	}
+}
+
+static void ts_tick(struct vgpu_gpu *g)
+{
+	struct vgpu_gpu_kernel *k, *next = NULL;
+	u32 prio;
+
+	/* a first slice, or the owner has nothing left in the table */
+	prio = g->policy_state[TS_OWNER] ? ts_owner_prio(g) : ~0U;
+	if (prio == ~0U) {
+		ts_own_first(g);
+		return;
+	}
+	if (g->now - g->policy_state[TS_START] < TIMESLICE_CYCLES)
+		return;
+	/* the next channel in turn with a kernel of the owner's priority */
+	list_for_each_entry(k, &g->kernels, table_node) {
+		if (k->eff_prio != prio || ts_turn(g, k) == 0)
+			continue;
+		if (!next || ts_turn(g, k) < ts_turn(g, next))
+			next = k;
+	}
+	g->policy_state[TS_START] = g->now;
+	if (!next)
+		return;
+	/* the old owner's kernels of that priority give their SMs up */
+	list_for_each_entry(k, &g->kernels, table_node)
+		if (ts_turn(g, k) == 0 && k->eff_prio == prio && k->inflight)
+			k->yield = true;
+	g->policy_state[TS_OWNER] = ts_channel(next) + 1;
+}
+
+static struct vgpu_sched_ops timeslice_ops = {
+	.name		= "timeslice",
+	.tick		= ts_tick,
+	.select_before	= ts_before,
+};
+VGPU_POLICY(timeslice_ops);
+MODULE_LICENSE("GPL");
+MODULE_DESCRIPTION("vgpu-dispatch scheduling policy: round robin with a timeslice");

@@ -66,9 +66,9 @@ struct vgpu_policy_ctx {
  * answers for the same calls), must not sleep, allocate or read a clock,
  * and may write nothing but the policy's own state
  * (&vgpu_gpu.policy_state, &vgpu_gpu_kernel.policy_data,
- * &vgpu_gpu_channel.policy_data) and, from @tick, &vgpu_gpu_kernel.yield.  They may read the device, its kernels and
- * its SMs (&struct vgpu_gpu, &struct vgpu_gpu_kernel, vgpu_gpu_sm_res(),
- * vgpu_gpu_sm_top_prio(), vgpu_gpu_sm_power()).
+ * &vgpu_gpu_channel.policy_data) and, from @tick,
+ * &vgpu_gpu_kernel.yield.  They may read the device, its kernels and its
+ * SMs (&struct vgpu_gpu, &struct vgpu_gpu_kernel, &struct vgpu_sm).
  *
  * The core enforces the invariants whatever a policy answers: resources,
  * affinity masks and SM throttling, sequential kernels, BAR kernels never

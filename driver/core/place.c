@@ -50,18 +50,19 @@ static bool vgpu_gpu_eligible(const struct vgpu_gpu *g,
 	return true;
 }
 
-/* Let the policy pick among g->cands[0..n-1]. */
+/* Let the policy pick among g->cands[0..n-1], or none (VGPU_POLICY_WAIT). */
 static u32 vgpu_gpu_policy_pick(struct vgpu_gpu *g,
+				const struct vgpu_gpu_kernel *k,
 				const struct vgpu_block_shape *shape, u32 n)
 {
 	struct vgpu_policy_ctx ctx = {
 		.gpu = g, .shape = shape, .rr_next = g->rr_next,
-		.sm_rank = g->sm_rank, .res_weight = g->p.res_weight,
+		.sm_rank = g->sm_rank, .res_weight = g->p.res_weight, .k = k,
 	};
 	u32 i = g->policy->select_sm(&ctx, g->cands, n), j;
 
-	if (i < n)
-		return g->cands[i].sm;
+	if (i < n || i == VGPU_POLICY_WAIT)
+		return i < n ? g->cands[i].sm : VGPU_POLICY_WAIT;
 	/* refused: the default's answer, round robin from the pointer */
 	g->stats.policy_errors++;
 	for (j = 0; j < n; j++)
@@ -297,8 +298,9 @@ static bool vgpu_gpu_scan(struct vgpu_gpu *g, struct vgpu_gpu_kernel *k,
 			vgpu_gpu_cand_add(g, &n, i);
 	if (!n)
 		return false;
-	m->sm = vgpu_gpu_policy_pick(g, shape, n);
-	return true;
+	/* none of them, for this policy: the block does not fit now */
+	m->sm = vgpu_gpu_policy_pick(g, k, shape, n);
+	return m->sm != VGPU_POLICY_WAIT;
 }
 
 /* F23: find how and where @k's next unit can go.  True if it can. */

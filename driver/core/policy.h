@@ -19,6 +19,7 @@
 #define VGPU_POLICY_NAME_LEN	16
 
 struct vgpu_gpu;
+struct vgpu_gpu_kernel;
 
 /**
  * struct vgpu_policy_sm - what a policy may look at for one fitting SM
@@ -43,6 +44,7 @@ struct vgpu_policy_sm {
  *	used to break ties (F25)
  * @res_weight: weights a_h of the resources: [0] free register units,
  *	[1] free warp slots, [2] free shared memory units, [3] free block slots
+ * @k: the kernel whose block it is
  */
 struct vgpu_policy_ctx {
 	struct vgpu_gpu *gpu;
@@ -50,6 +52,7 @@ struct vgpu_policy_ctx {
 	u32 rr_next;
 	const u16 *sm_rank;
 	const u32 *res_weight;
+	const struct vgpu_gpu_kernel *k;
 };
 
 /**
@@ -107,7 +110,8 @@ struct vgpu_policy_ctx {
  *
  * @select_sm: F25, the SM a kernel's next block goes to, among the SMs it
  * fits (@cands, in ascending SM order, @n >= 1); returns an index into
- * @cands.  @first_fit says the op always picks the first candidate at or
+ * @cands, or VGPU_POLICY_WAIT when none of them will do (the block then
+ * does not fit at this boundary: a policy that confines kernels to SMs).  @first_fit says the op always picks the first candidate at or
  * after &vgpu_policy_ctx.rr_next, which lets the core stop at the first SM
  * that fits.  Default: that round robin.
  *
@@ -139,7 +143,7 @@ struct vgpu_policy_ctx {
 /* Words of &vgpu_gpu.policy_state. */
 #define VGPU_POLICY_STATE_WORDS	64
 
-/* @preempt's answer for "wait, preempt nothing". */
+/* @preempt's and @select_sm's answer for "wait: none of these". */
 #define VGPU_POLICY_WAIT	(~0U)
 
 struct vgpu_gpu_kernel;
@@ -155,7 +159,7 @@ struct module;
  * @admit_before: true if waiting kernel @a enters the task table before @b
  * @may_evict: true if waiting kernel @w may evict @victim (table full)
  * @select_before: true if candidate @a is offered a decision before @b
- * @select_sm: the index into @cands of the chosen SM
+ * @select_sm: the index into @cands of the chosen SM, or VGPU_POLICY_WAIT
  * @pack: blocks of @k for the chosen SM, 1..@want
  * @preempt: the SM to preempt on for @k, or VGPU_POLICY_WAIT
  * @split: the kernel to split (F24), or NULL

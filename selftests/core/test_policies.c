@@ -205,4 +205,44 @@ TEST(timeslice_rotates_channels)
 	}
 }
 
+/*
+ * partition: two channels of one priority, 8 blocks each, two blocks per
+ * SM.  The seeds alternate decisions over the SMs in round robin: the
+ * first channel gets SMs 0 and 2, the second 1 and 3.  Partitioned in
+ * two shares, channel 0 runs only on SMs 0-1 and channel 1 only on SMs
+ * 2-3, whatever is free elsewhere.
+ */
+TEST(partition_confines_channels)
+{
+	const struct vgpu_event *ev;
+	struct vgpu_gpu_kernel *k[2];
+	struct vgpu_gpu_params p;
+	int round, c, i;
+
+	for (round = 0; round < 2; round++) {
+		vgpu_tg_params_small(&p, VGPU_PREEMPT_DRAIN);
+		ASSERT_EQ(0, setup(&p, round ? "partition" : NULL));
+		for (c = 0; c < 2; c++) {
+			k[c] = vgpu_tg_kernel(&T, c, 1, 8, 1024, 0, VGPU_LONG);
+			ASSERT_EQ(0, vgpu_gpu_submit(&T.g, k[c]));
+		}
+		ASSERT_TRUE(vgpu_tg_run(&T, 100000000));
+		for (c = 0; c < 2; c++) {
+			ASSERT_EQ(VGPU_KS_DONE, k[c]->state);
+			for (i = 0; round && i < 8; i++) {
+				ev = vgpu_tg_find(&T, VGPU_GEV_DISPATCH,
+						  k[c]->id, i);
+				ASSERT_NE(NULL, ev);
+				EXPECT_EQ(c, ev->sm / 2);
+			}
+		}
+		if (!round) {
+			EXPECT_EQ(2, vgpu_tg_find(&T, VGPU_GEV_DISPATCH,
+						  k[0]->id, 2)->sm);
+		}
+		EXPECT_EQ(0, T.g.stats.policy_errors);
+		vgpu_tg_fini(&T);
+	}
+}
+
 TEST_HARNESS_MAIN

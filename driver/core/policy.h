@@ -111,9 +111,10 @@ struct vgpu_policy_ctx {
  * @select_sm: F25, the SM a kernel's next block goes to, among the SMs it
  * fits (@cands, in ascending SM order, @n >= 1); returns an index into
  * @cands, or VGPU_POLICY_WAIT when none of them will do (the block then
- * does not fit at this boundary: a policy that confines kernels to SMs).  @first_fit says the op always picks the first candidate at or
- * after &vgpu_policy_ctx.rr_next, which lets the core stop at the first SM
- * that fits.  Default: that round robin.
+ * does not fit at this boundary: a policy that confines kernels to SMs).
+ * @first_fit says the op always picks the first candidate at or after
+ * &vgpu_policy_ctx.rr_next, which lets the core stop at the first SM that
+ * fits.  Default: that round robin.
  *
  * @pack: F23 (a), how many of the kernel's blocks go to the chosen SM in
  * this decision, at most @want (its undispatched blocks, bounded by its

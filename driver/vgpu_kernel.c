@@ -163,6 +163,9 @@ static int vgpu_desc_check(const struct vgpu_device *vdev,
 	if (d->num_templates > VGPU_MAX_TEMPLATES ||
 	    d->child_budget > VGPU_MAX_CHILDREN)
 		return -EINVAL;
+	/* issue 17: a relative deadline, counted when missed */
+	if (d->deadline > VGPU_MAX_DEADLINE)
+		return -EINVAL;
 	if (!d->num_templates && (d->templates || d->template_size))
 		return -EINVAL;
 	if (d->num_templates && (d->template_size < VGPU_TEMPLATE_SIZE_VER0 ||
@@ -417,6 +420,7 @@ static int vgpu_kobj_create(struct vgpu_file *vf,
 	ko->k.queue_cap = d->queue_cap;
 	ko->k.queue_timeout = d->queue_timeout;
 	ko->k.quota = d->quota;
+	ko->k.deadline = d->deadline;
 	ko->k.arrival = d->arrival;	/* relative; vgpu_sched_submit() adds now */
 	/* until the controller hands it to the core, nothing has happened */
 	ko->k.state = VGPU_KS_NEW;

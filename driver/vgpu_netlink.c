@@ -177,7 +177,9 @@ static int vgpu_nl_put_stats(struct sk_buff *skb, struct vgpu_device *vdev,
 	    vgpu_nl_put64(skb, VGPU_A_STATS_QUEUE_ITEMS, gs->queue_items) ||
 	    vgpu_nl_put64(skb, VGPU_A_STATS_QUEUE_BLOCKS, gs->queue_blocks) ||
 	    vgpu_nl_put64(skb, VGPU_A_STATS_QUEUE_PARTIAL, gs->queue_partial) ||
-	    vgpu_nl_put64(skb, VGPU_A_STATS_POLICY_ERRORS, gs->policy_errors))
+	    vgpu_nl_put64(skb, VGPU_A_STATS_POLICY_ERRORS, gs->policy_errors) ||
+	    vgpu_nl_put64(skb, VGPU_A_STATS_DEADLINE_MISSES,
+			  gs->deadline_misses))
 		goto err_cancel;
 	nla_nest_end(skb, nest);
 

@@ -115,6 +115,7 @@
 #define VGPU_GPU_NO_CYCLE	(~0ULL)
 #define VGPU_GPU_MAX_QTIMEOUT	BIT_ULL(32)	/* coalescing timeout (F14) */
 #define VGPU_GPU_ID_BUCKETS	256	/* &vgpu_gpu.id_hash */
+#define VGPU_GPU_MAX_DEADLINE	BIT_ULL(48)	/* relative (issue 17) */
 
 /*
  * Child kernels (F15) get ids from VGPU_GPU_CHILD_ID0 up (wrapping before
@@ -364,6 +365,11 @@ struct vgpu_gpu_push {
  *	zero when the kernel enters the device
  * @yield: set by the policy's tick: switch its resident blocks out at
  *	this boundary (vgpu_gpu_yield(); switch mode only)
+ * @deadline: relative deadline in cycles after @arrival, 0 for none, at
+ *	most VGPU_GPU_MAX_DEADLINE (set by the caller; issue 17)
+ * @deadline_at: absolute deadline cycle of a submitted kernel, or
+ *	VGPU_GPU_NO_CYCLE; core
+ * @deadline_missed: it completed after @deadline_at; core
  */
 struct vgpu_gpu_kernel {
 	u32 id;
@@ -443,6 +449,9 @@ struct vgpu_gpu_kernel {
 	struct list_head id_node;
 	u64 policy_data[2];
 	bool yield;
+	u64 deadline;
+	u64 deadline_at;
+	bool deadline_missed;
 };
 
 /**
@@ -479,6 +488,7 @@ struct vgpu_gpu_channel {
  * @suspensions: blocks switched out to wait for a child (F15)
  * @failed: kernels that failed (F15 limits)
  * @policy_errors: answers of the policy the core refused (policy.h)
+ * @deadline_misses: submitted kernels that completed after their deadline
  */
 struct vgpu_gpu_stats {
 	u64 decisions;
@@ -496,6 +506,7 @@ struct vgpu_gpu_stats {
 	u64 suspensions;
 	u64 failed;
 	u64 policy_errors;
+	u64 deadline_misses;
 };
 
 /**

@@ -103,7 +103,7 @@ int vgpu_gpu_submit(struct vgpu_gpu *g, struct vgpu_gpu_kernel *k)
 
 	if (k->flags & ~VGPU_KF_ALL || k->prio >= g->cfg.num_prios ||
 	    !k->prog || !k->n_insns || !k->match || !k->threads ||
-	    vgpu_gpu_queue_check(k))
+	    k->deadline > VGPU_GPU_MAX_DEADLINE || vgpu_gpu_queue_check(k))
 		return -EINVAL;
 	if (k->n_tmpl > VGPU_MAX_TEMPLATES || (k->n_tmpl && !k->tmpl) ||
 	    k->child_budget > VGPU_MAX_CHILDREN ||
@@ -153,6 +153,8 @@ int vgpu_gpu_submit(struct vgpu_gpu *g, struct vgpu_gpu_kernel *k)
 	if (ret)
 		return ret;
 	vgpu_gpu_kernel_enter(g, k);
+	if (k->deadline)
+		k->deadline_at = k->arrival + k->deadline;
 	k->parent = NULL;
 	k->root = k;
 	k->depth = 0;
@@ -181,6 +183,8 @@ void vgpu_gpu_kernel_enter(struct vgpu_gpu *g, struct vgpu_gpu_kernel *k)
 	k->policy_data[0] = 0;
 	k->policy_data[1] = 0;
 	k->yield = false;
+	k->deadline_at = VGPU_GPU_NO_CYCLE;
+	k->deadline_missed = false;
 	k->warps = d->shape.warps;
 	k->eff_prio = k->prio;
 	k->split = false;
@@ -410,6 +414,10 @@ void vgpu_gpu_complete(struct vgpu_gpu *g, struct vgpu_gpu_kernel *k)
 		vgpu_gpu_emit(g, k->t_end, VGPU_GEV_KERNEL_DONE, k, ~0U, ~0U,
 			      ~0U, k->units, 0);
 		vgpu_gpu_kernel_retire(g, k, VGPU_KS_DONE);
+		if (k->t_end > k->deadline_at) {
+			k->deadline_missed = true;
+			g->stats.deadline_misses++;
+		}
 		if (g->policy->kernel_done)
 			g->policy->kernel_done(g, k);
 		if (k->parent)

@@ -37,6 +37,7 @@ for p in rr "$FIFO"; do
 done
 check "the policies differ on this workload" \
 	"[ \"\$(col trace_hash 1)\" != \"\$(col trace_hash 2)\" ]"
+check "a deadline_misses row" "grep -q '^deadline_misses ' $TMP/cmp.txt"
 check "one turnaround row per kernel" \
 	"[ \$(grep -c '^turnaround ' $TMP/cmp.txt) -eq 5 ]"
 check "--trace-dir: one trace per policy" \

@@ -245,4 +245,45 @@ TEST(partition_confines_channels)
 	}
 }
 
+/*
+ * edf: two channels of one priority, 8 blocks each of 1,024 threads (the
+ * device's 8 block slots), every block about 64,000 cycles.  The first
+ * kernel's deadline is 1,000,000 cycles, the second's 100,000.  The seeds
+ * alternate decisions (F21): each gets 4 slots, the second needs two
+ * waves, about 128,000 cycles, and misses.  Earliest deadline first gives
+ * the second all 8 slots at once: one wave, done in time.
+ */
+TEST(edf_meets_the_tight_deadline)
+{
+	struct vgpu_gpu_params p;
+	struct vgpu_gpu_kernel *loose, *tight;
+	int round;
+
+	for (round = 0; round < 2; round++) {
+		vgpu_tg_params_small(&p, VGPU_PREEMPT_DRAIN);
+		ASSERT_EQ(0, setup(&p, round ? "edf" : NULL));
+		loose = vgpu_tg_kernel(&T, 0, 1, 8, 1024, 0, VGPU_LONG);
+		tight = vgpu_tg_kernel(&T, 1, 1, 8, 1024, 0, VGPU_LONG);
+		loose->deadline = 1000000;
+		tight->deadline = 100000;
+		ASSERT_EQ(0, vgpu_gpu_submit(&T.g, loose));
+		ASSERT_EQ(0, vgpu_gpu_submit(&T.g, tight));
+		ASSERT_TRUE(vgpu_tg_run(&T, 100000000));
+		ASSERT_EQ(VGPU_KS_DONE, tight->state);
+		ASSERT_EQ(VGPU_KS_DONE, loose->state);
+		EXPECT_FALSE(loose->deadline_missed);
+		if (round) {
+			EXPECT_GE(100000, tight->t_end);
+			EXPECT_FALSE(tight->deadline_missed);
+			EXPECT_EQ(0, T.g.stats.deadline_misses);
+		} else {
+			EXPECT_LT(100000, tight->t_end);
+			EXPECT_TRUE(tight->deadline_missed);
+			EXPECT_EQ(1, T.g.stats.deadline_misses);
+		}
+		EXPECT_EQ(0, T.g.stats.policy_errors);
+		vgpu_tg_fini(&T);
+	}
+}
+
 TEST_HARNESS_MAIN

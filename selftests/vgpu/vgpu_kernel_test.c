@@ -206,6 +206,7 @@ TEST_F(k, desc_invalid_fields)
 	BAD(EINVAL, d.regs = 0);
 	BAD(EINVAL, d.regs = 256);
 	BAD(EINVAL, d.smem = 1 << 20);
+	BAD(EINVAL, d.deadline = VGPU_MAX_DEADLINE + 1);	/* issue 17 */
 	BAD(EINVAL, d.num_insns = 0);
 	BAD(EINVAL, d.num_insns = VGPU_ISA_MAX_INSNS + 1);
 	BAD(EINVAL, d.affinity = (uintptr_t)aff);	/* bits missing */
@@ -276,6 +277,43 @@ TEST_F(k, desc_size_versioning)
 	VGPU_DESC(&big.d, self->ch, vgpu_prog_alu);
 	big.ext = 1;
 	EXPECT_EQ(E2BIG, vgpu_test_errno(ioctl(self->fd, VGPU_IOCTL_SUBMIT, &sub)));
+	/* a caller built before the deadline field (VER1) still submits */
+	VGPU_DESC(&big.d, self->ch, vgpu_prog_alu);
+	big.d.deadline = 1;	/* beyond its size: not read */
+	sub.desc_size = VGPU_SUBMIT_DESC_SIZE_VER1;
+	ASSERT_EQ(0, vgpu_test_errno(ioctl(self->fd, VGPU_IOCTL_SUBMIT, &sub)));
+	EXPECT_NE(0, big.d.handle);
+}
+
+/*
+ * Issue 17: a kernel completing after its deadline is counted once in the
+ * device's deadline_misses; one that meets its deadline is not.  The
+ * 100-iteration loop cannot end within one cycle of its arrival, and
+ * ends long before 2^40.
+ */
+TEST_F(k, deadline_misses_counted)
+{
+	struct vgpu_submit_desc d[2];
+	char buf[8192];
+	long long before;
+	__u32 h[2];
+
+	ASSERT_LT(0, vgpu_test_slurp("/sys/kernel/debug/vgpu/vgpu0/stats",
+				     buf, sizeof(buf)));
+	before = vgpu_test_keyval(buf, "deadline_misses");
+	ASSERT_LE(0, before);
+	VGPU_DESC(&d[0], self->ch, vgpu_prog_alu);
+	d[0].deadline = 1;
+	VGPU_DESC(&d[1], self->ch, vgpu_prog_alu);
+	d[1].deadline = 1ULL << 40;
+	ASSERT_EQ(0, vgpu_test_submit(self->fd, d, 2));
+	h[0] = d[0].handle;
+	h[1] = d[1].handle;
+	ASSERT_EQ(0, vgpu_test_wait(self->fd, h, 2, VGPU_WAIT_ALL,
+				    VGPU_WAIT_FOREVER, NULL));
+	ASSERT_LT(0, vgpu_test_slurp("/sys/kernel/debug/vgpu/vgpu0/stats",
+				     buf, sizeof(buf)));
+	EXPECT_EQ(before + 1, vgpu_test_keyval(buf, "deadline_misses"));
 }
 
 /* Submit @n kernels of @p on @ch in batches; 0 or the first errno. */

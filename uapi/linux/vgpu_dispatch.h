@@ -44,10 +44,12 @@
 #define VGPU_CAP_QUEUE		_BITULL(5)	/* queue kernels, QUEUE_PUSH (F14) */
 #define VGPU_CAP_CHILD		_BITULL(6)	/* LAUNCH and templates (F15) */
 #define VGPU_CAP_HEAD		_BITULL(7)	/* VGPU_KERNEL_HEAD (F16) */
+#define VGPU_CAP_DEADLINE	_BITULL(8)	/* vgpu_submit_desc.deadline */
 #define VGPU_CAP_ALL		(VGPU_CAP_GET_INFO | VGPU_CAP_CHANNELS | \
 				 VGPU_CAP_KERNELS | VGPU_CAP_GATE | \
 				 VGPU_CAP_POLL | VGPU_CAP_QUEUE | \
-				 VGPU_CAP_CHILD | VGPU_CAP_HEAD)
+				 VGPU_CAP_CHILD | VGPU_CAP_HEAD | \
+				 VGPU_CAP_DEADLINE)
 
 /* Presets (struct vgpu_dev_config.preset), SPEC F03. */
 #define VGPU_PRESET_CUSTOM	0
@@ -222,6 +224,7 @@ struct vgpu_channel_destroy {
 #define VGPU_MAX_QUEUE_ITEMS	_BITUL(20)	/* waiting items of a queue (F14) */
 #define VGPU_MAX_TEMPLATES	8		/* child templates per kernel (F15) */
 #define VGPU_MAX_CHILDREN	1024		/* child budget of a kernel (F15) */
+#define VGPU_MAX_DEADLINE	_BITULL(48)	/* relative deadline (issue 17) */
 #define VGPU_MAX_DEPTH		8		/* nesting of child kernels (F15) */
 
 /**
@@ -301,6 +304,14 @@ struct vgpu_template {
  * @child_budget: in: children the kernel and all its descendants may
  *	launch together, 0..VGPU_MAX_CHILDREN (F15)
  * @pad3: in: must be zero
+ *
+ * Appended in VGPU_SUBMIT_DESC_SIZE_VER2 (zero = no deadline):
+ *
+ * @deadline: in: relative deadline in virtual cycles after the kernel's
+ *	arrival, 0..VGPU_MAX_DEADLINE (0: none).  A kernel that completes
+ *	after it counts as a deadline miss (statistics ``deadline_misses``);
+ *	a scheduling policy may order kernels by it (the edf example, issue
+ *	17).  Not for child or queue kernels' items: theirs is their tree's.
  */
 struct vgpu_submit_desc {
 	__u32 channel;
@@ -328,10 +339,13 @@ struct vgpu_submit_desc {
 	__u32 template_size;
 	__u32 child_budget;
 	__u32 pad3;
+	/* VGPU_SUBMIT_DESC_SIZE_VER2 */
+	__u64 deadline;
 };
 
 #define VGPU_SUBMIT_DESC_SIZE_VER0	80
 #define VGPU_SUBMIT_DESC_SIZE_VER1	120
+#define VGPU_SUBMIT_DESC_SIZE_VER2	128
 
 /* struct vgpu_submit.flags: none defined yet. */
 #define VGPU_SUBMIT_FLAGS_ALL	0

@@ -678,6 +678,7 @@ static const char *const vgpu_nl_stat_names[] = {
 	[VGPU_A_STATS_QUEUE_BLOCKS] = "queue_blocks",
 	[VGPU_A_STATS_QUEUE_PARTIAL] = "queue_partial",
 	[VGPU_A_STATS_POLICY_ERRORS] = "policy_errors",
+	[VGPU_A_STATS_DEADLINE_MISSES] = "deadline_misses",
 };
 
 /**

@@ -719,6 +719,9 @@ static int vgpu_wl_kernel(struct vgpu_wl_ctx *c, struct vgpu_workload *wl,
 		} else if (!strcmp(key, "quota")) {
 			ret = vgpu_wl_u32(c, pos, key, v, UINT32_MAX,
 					  &k->quota);
+		} else if (!strcmp(key, "deadline")) {
+			ret = vgpu_wl_uint(c, pos, key, v, VGPU_MAX_DEADLINE,
+					   &k->deadline);
 		} else if (!strcmp(key, "prio_wid_mod")) {
 			ret = vgpu_wl_u32(c, pos, key, v, VGPU_MAX_PRIOS,
 					  &k->prio_wid_mod);

@@ -6,7 +6,8 @@
  * Runs one workload under each policy (a built-in name or a policy object,
  * build/policies/NAME.so; issue 17) and prints one table, a column per
  * policy: makespan, STP, ANTT, fairness (F67), the largest preemption
- * latency, the answers of the policy the core refused, the trace hash,
+ * latency, the answers of the policy the core refused, the kernels that
+ * missed their deadline, the trace hash,
  * and each kernel's turnaround.  --trace-dir leaves DIR/NAME.json, a
  * Chrome/Perfetto trace per policy.
  */
@@ -145,6 +146,8 @@ static int vgpu_sim_compare(int argc, char **argv)
 		     (unsigned long long)res[i].lat_max);
 	VGPU_CMP_ROW("policy_errors", "%llu",
 		     (unsigned long long)res[i].policy_errors);
+	VGPU_CMP_ROW("deadline_misses", "%llu",
+		     (unsigned long long)res[i].deadline_misses);
 	VGPU_CMP_ROW("trace_hash", "%016llx",
 		     (unsigned long long)res[i].hash);
 	for (k = 0; k < wl.nkernels; k++) {

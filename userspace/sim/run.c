@@ -196,6 +196,7 @@ int vgpu_run_workload(const struct vgpu_workload *wl, int only,
 		k->queue_cap = wk->queue_cap;
 		k->queue_timeout = wk->queue_timeout;
 		k->quota = wk->quota;
+		k->deadline = wk->deadline;
 		k->prio_wid_mod = wk->prio_wid_mod;
 		k->arrival = only >= 0 ? 0 : wk->arrival;
 		memcpy(k->affinity, wk->affinity, sizeof(k->affinity));
@@ -401,6 +402,7 @@ int vgpu_sim_measure(struct vgpu_workload *wl, struct list_head *policies,
 	vgpu_metrics_compute(t_alone, res->turnaround, wl->nkernels, &res->m);
 	res->hash = vgpu_gpu_trace_hash(&shared->g);
 	res->policy_errors = shared->g.stats.policy_errors;
+	res->deadline_misses = shared->g.stats.deadline_misses;
 	rc = 0;
 out:
 	free(t_alone);

@@ -100,6 +100,7 @@ int vgpu_chrome_trace_write(const char *path, const struct vgpu_workload *wl,
  * @m: STP, ANTT, fairness (F67)
  * @hash: trace hash of the shared run (F51)
  * @policy_errors: answers of the policy the core refused (issue 17)
+ * @deadline_misses: kernels that completed after their deadline
  */
 struct vgpu_sim_result {
 	uint64_t *turnaround;
@@ -108,6 +109,7 @@ struct vgpu_sim_result {
 	struct vgpu_metrics m;
 	uint64_t hash;
 	uint64_t policy_errors;
+	uint64_t deadline_misses;
 };
 
 int vgpu_sim_measure(struct vgpu_workload *wl, struct list_head *policies,

@@ -301,6 +301,7 @@ static int vgpu_run_submit(struct vgpu_dev *dev, const struct vgpu_workload *wl,
 		d.regs = wk->regs;
 		d.smem = wk->smem;
 		d.quota = wk->quota;
+		d.deadline = wk->deadline;
 		d.num_insns = wk->prog.n;
 		d.program = (uintptr_t)wk->prog.insns;
 		for (w = 0; w < VGPU_GPU_AFF_WORDS; w++) {

@@ -80,6 +80,7 @@ static inline uint64_t vgpu_wl_push_at(uint64_t at, uint64_t arrival,
  * @smem: shared memory per block, bytes
  * @flags: VGPU_KF_*
  * @quota: launch quota, 0 = none
+ * @deadline: relative deadline in cycles after @arrival, 0 = none
  * @prio_wid_mod: warp w competes for mutexes at priority + w % this (F35)
  * @affinity: SM mask, all zero = every SM
  * @cancel_at: cycle at which the runner cancels it, 0 = never
@@ -105,6 +106,7 @@ struct vgpu_wl_kernel {
 	uint32_t flags;
 	uint32_t quota;
 	uint32_t prio_wid_mod;
+	uint64_t deadline;
 	uint64_t affinity[VGPU_GPU_AFF_WORDS];
 	uint64_t cancel_at;
 	struct vgpu_vasm_prog prog;

@@ -15,7 +15,7 @@
  *   (vgpu-sim run W --policy build/policies/NAME.so).
  *
  * A policy reads the core's structures (driver/core/gpu.h) and writes only
- * its own state: &vgpu_gpu.policy_state, &vgpu_gpu_channel.policy_data and
+ * its own state: &vgpu_gpu.policy_state, &vgpu_gpu.chan_policy and
  * &vgpu_gpu_kernel.policy_data.  It calls no function of the core or of
  * the kernel: the same object code runs in both.
  */

@@ -109,7 +109,8 @@ int vgpu_gpu_params_validate(const struct vgpu_gpu_params *p,
 
 /* Byte offsets of each array in the caller's memory. */
 struct vgpu_gpu_layout {
-	size_t sm, warp, ev, chan, slot, dealloc, rank, cands, cursor, saved;
+	size_t sm, warp, ev, chan, chanpol, slot, dealloc, rank, cands, cursor;
+	size_t saved;
 	size_t pos, top, seen;
 	size_t total;
 };
@@ -144,6 +145,9 @@ static void vgpu_gpu_layout(const struct vgpu_config *cfg,
 	l->chan = off;
 	off += VGPU_GPU_ALIGN(p->max_channels *
 			      sizeof(struct vgpu_gpu_channel));
+	l->chanpol = off;
+	off += VGPU_GPU_ALIGN(p->max_channels * VGPU_POLICY_CHAN_WORDS *
+			      sizeof(u64));
 	l->slot = off;
 	off += VGPU_GPU_ALIGN(p->task_slots * sizeof(void *));
 	l->dealloc = off;
@@ -303,6 +307,9 @@ int vgpu_gpu_init(struct vgpu_gpu *g, void *mem, size_t size,
 	memset(g->chan, 0, p->max_channels * sizeof(*g->chan));
 	for (i = 0; i < p->max_channels; i++)
 		INIT_LIST_HEAD(&g->chan[i].fifo);
+	/* apart from the channels: the admission loop walks those */
+	g->chan_policy = (u64 (*)[VGPU_POLICY_CHAN_WORDS])(base + l.chanpol);
+	memset(g->chan_policy, 0, p->max_channels * sizeof(*g->chan_policy));
 	g->slot = (struct vgpu_gpu_kernel **)(base + l.slot);
 	memset(g->slot, 0, p->task_slots * sizeof(*g->slot));
 	g->slot_dealloc = (u8 *)(base + l.dealloc);
@@ -551,8 +558,7 @@ int vgpu_gpu_channel_add(struct vgpu_gpu *g, u32 ch, u32 prio)
 	g->chan[ch].used = true;
 	g->chan[ch].prio = prio;
 	g->chan[ch].selected = 0;
-	g->chan[ch].policy_data[0] = 0;
-	g->chan[ch].policy_data[1] = 0;
+	memset(g->chan_policy[ch], 0, sizeof(g->chan_policy[ch]));
 	return 0;
 }
 

@@ -460,15 +460,15 @@ struct vgpu_gpu_kernel {
  * @prio: its default priority (informative; kernels carry their own)
  * @selected: F21 "selected" flag per priority, bit p
  * @fifo: its kernels in submission order
- * @policy_data: the policy's own per-channel state (struct vgpu_sched_ops);
- *	zero when the channel is made
+ *
+ * The policy's per-channel state is &vgpu_gpu.chan_policy, apart: this
+ * struct stays 32 bytes, the stride of the admission loop over channels.
  */
 struct vgpu_gpu_channel {
 	bool used;
 	u32 prio;
 	u32 selected;
 	struct list_head fifo;
-	u64 policy_data[2];
 };
 
 /**
@@ -593,6 +593,8 @@ struct vgpu_gpu_nofit {
  * @policy: the scheduling policy in use (policy.h)
  * @policy_state: the policy's own per-device state; zeroed when the
  *	policy is set
+ * @chan_policy: the policy's own per-channel state, VGPU_POLICY_CHAN_WORDS
+ *	words per channel, zero when the channel is made
  * @now: the current epoch boundary
  * @skipped: cycles the clock jumped over in all, idle with nothing to run
  *	before the next arrival (vgpu_gpu_skip_idle())
@@ -652,6 +654,7 @@ struct vgpu_gpu {
 	struct vgpu_gpu_params p;
 	struct vgpu_sched_ops *policy;
 	u64 policy_state[VGPU_POLICY_STATE_WORDS];
+	u64 (*chan_policy)[VGPU_POLICY_CHAN_WORDS];
 	u64 now;
 	u64 skipped;
 	u64 skip_until;

@@ -101,13 +101,7 @@ bool vgpu_gpu_splittable(const struct vgpu_gpu *g,
 void vgpu_gpu_split(struct vgpu_gpu *g);
 
 /* policy_default.c */
-bool vgpu_gpu_select_before(const struct vgpu_gpu *g,
-			    const struct vgpu_gpu_kernel *a,
-			    const struct vgpu_gpu_kernel *b);
 void vgpu_gpu_chosen(struct vgpu_gpu *g, struct vgpu_gpu_kernel *k);
-bool vgpu_gpu_admit_before(const struct vgpu_gpu *g,
-			   const struct vgpu_gpu_kernel *a,
-			   const struct vgpu_gpu_kernel *b);
 bool vgpu_gpu_may_evict(const struct vgpu_gpu *g,
 			const struct vgpu_gpu_kernel *w,
 			const struct vgpu_gpu_kernel *victim);

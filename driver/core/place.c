@@ -13,6 +13,7 @@
  */
 #include "vgpu_os.h"
 #include "gpu_internal.h"
+#include "policy_default.h"
 
 static bool vgpu_gpu_aff_test(const struct vgpu_gpu_kernel *k, u32 sm)
 {
@@ -574,32 +575,49 @@ static void vgpu_gpu_note_nofit(struct vgpu_gpu *g,
  *
  * Return: true if it placed blocks.
  */
+/*
+ * The first candidate in the policy's order (@op, a constant of the
+ * caller, as vgpu_gpu_next_waiting()), or NULL; the ineligible and the
+ * known no-fits join @done_mask.
+ */
+static __always_inline struct vgpu_gpu_kernel *
+vgpu_gpu_best(struct vgpu_gpu *g, bool op, u64 *done_mask)
+{
+	u32 i, w, nw = DIV_ROUND_UP(g->p.task_slots, 64);
+	struct vgpu_gpu_kernel *k, *best = NULL;
+	u64 c;
+
+	for (w = 0; w < nw; w++) {
+		for (c = g->slot_used[w] & ~done_mask[w]; c; c &= c - 1) {
+			i = w * 64 + __ffs64(c);
+			k = g->slot[i];
+			if (g->slot_dealloc[i])
+				continue;
+			if (!vgpu_gpu_eligible(g, k) ||
+			    vgpu_gpu_known_nofit(g, k)) {
+				done_mask[w] |= BIT_ULL(i % 64);
+				continue;
+			}
+			if (!best || (op ? g->policy->select_before(g, k, best) :
+				      vgpu_gpu_before(g, k, best)))
+				best = k;
+		}
+	}
+	return best;
+}
+
 bool vgpu_gpu_round(struct vgpu_gpu *g)
 {
+	u64 done_mask[VGPU_GPU_MAX_SLOTS / 64] = { 0 };
 	struct vgpu_gpu_kernel *k, *best;
 	struct vgpu_gpu_match m, best_m;
-	u32 i, n, w, nw = DIV_ROUND_UP(g->p.task_slots, 64);
-	u64 done_mask[VGPU_GPU_MAX_SLOTS / 64] = { 0 }, c;
+	bool op = g->policy->select_before;
+	u32 n;
 
 	/* Candidates in preference order; the first that matches wins. */
 	for (;;) {
-		best = NULL;
-		for (w = 0; w < nw; w++) {
-			for (c = g->slot_used[w] & ~done_mask[w]; c;
-			     c &= c - 1) {
-				i = w * 64 + __ffs64(c);
-				k = g->slot[i];
-				if (g->slot_dealloc[i])
-					continue;
-				if (!vgpu_gpu_eligible(g, k) ||
-				    vgpu_gpu_known_nofit(g, k)) {
-					done_mask[w] |= BIT_ULL(i % 64);
-					continue;
-				}
-				if (!best || vgpu_gpu_select_before(g, k, best))
-					best = k;
-			}
-		}
+		best = op ? vgpu_gpu_best(g, true, done_mask) :
+			    vgpu_gpu_best(g, false, done_mask);
 		if (!best)
 			return false;
 		done_mask[best->slot / 64] |= BIT_ULL(best->slot % 64);

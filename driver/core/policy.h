@@ -69,7 +69,7 @@ struct vgpu_policy_ctx {
  * answers for the same calls), must not sleep, allocate or read a clock,
  * and may write nothing but the policy's own state
  * (&vgpu_gpu.policy_state, &vgpu_gpu_kernel.policy_data,
- * &vgpu_gpu_channel.policy_data) and, from @tick,
+ * &vgpu_gpu.chan_policy) and, from @tick,
  * &vgpu_gpu_kernel.yield.  They may read the device, its kernels and its
  * SMs (&struct vgpu_gpu, &struct vgpu_gpu_kernel, &struct vgpu_sm).
  *
@@ -141,8 +141,9 @@ struct vgpu_policy_ctx {
  * resident), @kernel_done (completed), @cancelled (cancelled or failed).
  */
 
-/* Words of &vgpu_gpu.policy_state. */
+/* Words of &vgpu_gpu.policy_state, and per channel of .chan_policy. */
 #define VGPU_POLICY_STATE_WORDS	64
+#define VGPU_POLICY_CHAN_WORDS	2
 
 /* @preempt's and @select_sm's answer for "wait: none of these". */
 #define VGPU_POLICY_WAIT	(~0U)

@@ -8,14 +8,16 @@
  * else the default, are here too: the firmware's decisions are in one
  * place, and a policy author sees exactly what each op replaces.
  *
- * - vgpu_gpu_ahead(): the order within a priority level, HEAD kernels
- *   first (F16);
- * - vgpu_gpu_before(), vgpu_gpu_select_before(): the candidate order of a
- *   dispatch round (F12, F20-F22, F26 quota, F16), op @select_before;
+ * - vgpu_gpu_ahead() (policy_default.h): the order within a priority
+ *   level, HEAD kernels first (F16);
+ * - vgpu_gpu_before() (policy_default.h): the candidate order of a
+ *   dispatch round (F12, F20-F22, F26 quota, F16), op @select_before
+ *   (vgpu_gpu_round(), place.c);
  * - vgpu_gpu_chosen(): the F21 fairness flags and the F26 quotas after a
  *   decision, which vgpu_gpu_before() reads (run whatever the policy);
- * - vgpu_gpu_older(), vgpu_gpu_admit_before(): the waiting order of the
- *   task table (F13, F16), op @admit_before;
+ * - vgpu_gpu_older() (policy_default.h): the waiting order of the task
+ *   table (F13, F16), op @admit_before (vgpu_gpu_table_update(),
+ *   table.c);
  * - vgpu_gpu_may_evict(): eviction from a full task table (F13), op
  *   @may_evict;
  * - vgpu_gpu_split_pick(): the kernel to split (F24), op @split, whose
@@ -28,65 +30,7 @@
  */
 #include "vgpu_os.h"
 #include "gpu_internal.h"
-
-/*
- * Order within a priority level: the list a kernel joins at its tail, or
- * with VGPU_KF_HEAD at its head, when it arrives (F16).  So the HEAD
- * kernels come first, the one that arrived last first; then the others,
- * the oldest first.
- */
-static bool vgpu_gpu_ahead(const struct vgpu_gpu_kernel *a,
-			   const struct vgpu_gpu_kernel *b)
-{
-	bool ha = a->flags & VGPU_KF_HEAD, hb = b->flags & VGPU_KF_HEAD;
-
-	if (ha != hb)
-		return ha;
-	if (a->arrival != b->arrival)
-		return ha ? a->arrival > b->arrival : a->arrival < b->arrival;
-	return ha ? a->seq > b->seq : a->seq < b->seq;
-}
-
-/* Sort key of a candidate: rank (F22), F21 flag, quota (F26), age (F16). */
-static bool vgpu_gpu_before(const struct vgpu_gpu *g,
-			    const struct vgpu_gpu_kernel *a,
-			    const struct vgpu_gpu_kernel *b)
-{
-	u32 ra = a->eff_prio == g->window ? 0 : a->eff_prio + 1;
-	u32 rb = b->eff_prio == g->window ? 0 : b->eff_prio + 1;
-	bool fa, fb, qa, qb;
-
-	if (ra != rb)
-		return ra < rb;
-	fa = g->chan[a->channel].selected & BIT(a->eff_prio);
-	fb = g->chan[b->channel].selected & BIT(b->eff_prio);
-	if (fa != fb)
-		return !fa;
-	qa = a->quota && a->quota_used >= a->quota;
-	qb = b->quota && b->quota_used >= b->quota;
-	if (qa != qb)
-		return !qa;
-	return vgpu_gpu_ahead(a, b);
-}
-
-/**
- * vgpu_gpu_select_before() - the candidate order
- * @g: the device
- * @a: a candidate
- * @b: another
- *
- * The policy's candidate order (policy.h @select_before), or the seeds'.
- *
- * Return: true if @a is offered a decision before @b.
- */
-bool vgpu_gpu_select_before(const struct vgpu_gpu *g,
-			    const struct vgpu_gpu_kernel *a,
-			    const struct vgpu_gpu_kernel *b)
-{
-	if (g->policy->select_before)
-		return g->policy->select_before(g, a, b);
-	return vgpu_gpu_before(g, a, b);
-}
+#include "policy_default.h"
 
 /**
  * vgpu_gpu_chosen() - F21 and F26 bookkeeping after a kernel won a decision
@@ -118,34 +62,6 @@ void vgpu_gpu_chosen(struct vgpu_gpu *g, struct vgpu_gpu_kernel *k)
 			if (i != k->channel)
 				g->chan[i].selected &= ~bit;
 	}
-}
-
-/* Waiting order (F13): priority, then oldest timestamp. */
-static bool vgpu_gpu_older(const struct vgpu_gpu_kernel *a,
-			   const struct vgpu_gpu_kernel *b)
-{
-	if (a->eff_prio != b->eff_prio)
-		return a->eff_prio < b->eff_prio;
-	return vgpu_gpu_ahead(a, b);
-}
-
-/**
- * vgpu_gpu_admit_before() - the waiting order
- * @g: the device
- * @a: a waiting kernel
- * @b: another
- *
- * The policy's waiting order (policy.h @admit_before), or F13's.
- *
- * Return: true if @a enters the task table before @b.
- */
-bool vgpu_gpu_admit_before(const struct vgpu_gpu *g,
-			   const struct vgpu_gpu_kernel *a,
-			   const struct vgpu_gpu_kernel *b)
-{
-	if (g->policy->admit_before)
-		return g->policy->admit_before(g, a, b);
-	return vgpu_gpu_older(a, b);
 }
 
 /**

@@ -11,6 +11,7 @@
  */
 #include "vgpu_os.h"
 #include "gpu_internal.h"
+#include "policy_default.h"
 
 /* The bits of SMs that exist in word @w of an affinity mask. */
 static u64 vgpu_gpu_aff_valid(const struct vgpu_gpu *g, u32 w)
@@ -454,9 +455,73 @@ static void vgpu_gpu_admit(struct vgpu_gpu *g, struct vgpu_gpu_kernel *k,
  *
  * Free deallocated slots, admit channel heads, evict if needed.
  */
+/*
+ * Waiting kernel @a before @b: the policy's order (@op, a constant of the
+ * caller: the loops below are made once with the indirect call and once
+ * without, so that the seeds' order costs no reload of the device's
+ * fields after a call that never happens).
+ */
+static __always_inline bool vgpu_gpu_admit_first(struct vgpu_gpu *g, bool op,
+						 struct vgpu_gpu_kernel *a,
+						 struct vgpu_gpu_kernel *b)
+{
+	return op ? g->policy->admit_before(g, a, b) : vgpu_gpu_older(a, b);
+}
+
+/* The first waiting kernel in admission order, or NULL (F13, F15). */
+static __always_inline struct vgpu_gpu_kernel *
+vgpu_gpu_next_waiting(struct vgpu_gpu *g, bool op)
+{
+	struct vgpu_gpu_kernel *k, *w = NULL;
+	u32 i;
+
+	for (i = 0; i < g->p.max_channels; i++) {
+		k = vgpu_gpu_chan_head(g, i);
+		if (k && k->slot == ~0U &&
+		    (!w || vgpu_gpu_admit_first(g, op, k, w)))
+			w = k;
+	}
+	/* children wait outside the channels, all of them (F15) */
+	list_for_each_entry(k, &g->direct, chan_node)
+		if (k->slot == ~0U && (!w || vgpu_gpu_admit_first(g, op, k, w)))
+			w = k;
+	return w;
+}
+
+/*
+ * The first free slot in *@free_slot (or ~0), and the occupant last in
+ * admission order, not being deallocated, with its slot in *@low_slot.
+ */
+static __always_inline struct vgpu_gpu_kernel *
+vgpu_gpu_last_admitted(struct vgpu_gpu *g, bool op, u32 *free_slot,
+		       u32 *low_slot)
+{
+	struct vgpu_gpu_kernel *k, *low = NULL;
+	u32 i;
+
+	*free_slot = ~0U;
+	*low_slot = 0;
+	for (i = 0; i < g->p.task_slots; i++) {
+		k = g->slot[i];
+		if (!k) {
+			if (*free_slot == ~0U)
+				*free_slot = i;
+			continue;
+		}
+		if (g->slot_dealloc[i])
+			continue;
+		if (!low || vgpu_gpu_admit_first(g, op, low, k)) {
+			low = k;
+			*low_slot = i;
+		}
+	}
+	return low;
+}
+
 void vgpu_gpu_table_update(struct vgpu_gpu *g)
 {
-	struct vgpu_gpu_kernel *k, *w, *low;
+	struct vgpu_gpu_kernel *w, *low;
+	bool op = g->policy->admit_before;
 	u32 i, free_slot, low_slot;
 
 	for (i = 0; i < g->p.task_slots; i++) {
@@ -467,37 +532,14 @@ void vgpu_gpu_table_update(struct vgpu_gpu *g)
 		}
 	}
 	for (;;) {
-		w = NULL;
-		for (i = 0; i < g->p.max_channels; i++) {
-			k = vgpu_gpu_chan_head(g, i);
-			if (k && k->slot == ~0U &&
-			    (!w || vgpu_gpu_admit_before(g, k, w)))
-				w = k;
-		}
-		/* children wait outside the channels, all of them (F15) */
-		list_for_each_entry(k, &g->direct, chan_node)
-			if (k->slot == ~0U &&
-			    (!w || vgpu_gpu_admit_before(g, k, w)))
-				w = k;
+		w = op ? vgpu_gpu_next_waiting(g, true) :
+			 vgpu_gpu_next_waiting(g, false);
 		if (!w)
 			return;
-		free_slot = ~0U;
-		low = NULL;
-		low_slot = 0;
-		for (i = 0; i < g->p.task_slots; i++) {
-			k = g->slot[i];
-			if (!k) {
-				if (free_slot == ~0U)
-					free_slot = i;
-				continue;
-			}
-			if (g->slot_dealloc[i])
-				continue;
-			if (!low || vgpu_gpu_admit_before(g, low, k)) {
-				low = k;
-				low_slot = i;
-			}
-		}
+		low = op ? vgpu_gpu_last_admitted(g, true, &free_slot,
+						  &low_slot) :
+			   vgpu_gpu_last_admitted(g, false, &free_slot,
+						  &low_slot);
 		if (free_slot != ~0U) {
 			vgpu_gpu_admit(g, w, free_slot);
 			continue;

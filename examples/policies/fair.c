@@ -4,11 +4,11 @@
  * (issue 17), in the spirit of the DRM scheduler's fair policy.
  *
  * Each channel is charged the warp-cycles its resident blocks hold the
- * device (&vgpu_gpu_channel.policy_data[0], at every dispatch boundary
+ * device (&vgpu_gpu.chan_policy[c][0], at every dispatch boundary
  * for the time since the previous one); among the kernels of one
  * priority, the one whose channel was charged least is offered the next
  * decision and enters the task table first, and at equal charge the one
- * whose channel has fewer warps resident right now (policy_data[1],
+ * whose channel has fewer warps resident right now (chan_policy[c][1],
  * counted at each boundary and at each dispatch), so that the decisions
  * of one boundary are shared too.  A channel that was idle is brought up
  * to the least charge of the busy ones when its next kernel arrives, so
@@ -26,13 +26,13 @@ static u64 fair_charge(const struct vgpu_gpu *g,
 		       const struct vgpu_gpu_kernel *k)
 {
 	/* a child kernel (F15) is charged to its tree's channel */
-	return g->chan[k->root->channel].policy_data[0];
+	return g->chan_policy[k->root->channel][0];
 }
 
 static u64 fair_resident(const struct vgpu_gpu *g,
 			 const struct vgpu_gpu_kernel *k)
 {
-	return g->chan[k->root->channel].policy_data[1];
+	return g->chan_policy[k->root->channel][1];
 }
 
 static bool fair_before(const struct vgpu_gpu *g,
@@ -58,7 +58,7 @@ static bool fair_before(const struct vgpu_gpu *g,
 
 static void fair_submitted(struct vgpu_gpu *g, struct vgpu_gpu_kernel *k)
 {
-	u64 *c = &g->chan[k->channel].policy_data[0];
+	u64 *c = &g->chan_policy[k->channel][0];
 
 	if (*c < g->policy_state[FAIR_FLOOR])
 		*c = g->policy_state[FAIR_FLOOR];
@@ -77,11 +77,11 @@ static void fair_tick(struct vgpu_gpu *g)
 
 	g->policy_state[FAIR_LAST] = g->now;
 	for (i = 0; i < g->p.max_channels; i++)
-		g->chan[i].policy_data[1] = 0;
+		g->chan_policy[i][1] = 0;
 	list_for_each_entry(k, &g->kernels, table_node) {
 		c = (u64)k->inflight * k->warps;
-		g->chan[k->root->channel].policy_data[0] += c * dt;
-		g->chan[k->root->channel].policy_data[1] += c;
+		g->chan_policy[k->root->channel][0] += c * dt;
+		g->chan_policy[k->root->channel][1] += c;
 	}
 	list_for_each_entry(k, &g->kernels, table_node) {
 		c = fair_charge(g, k);
@@ -95,7 +95,7 @@ static void fair_tick(struct vgpu_gpu *g)
 static void fair_dispatched(struct vgpu_gpu *g, struct vgpu_gpu_kernel *k,
 			    u32 sm)
 {
-	g->chan[k->root->channel].policy_data[1] += k->warps;
+	g->chan_policy[k->root->channel][1] += k->warps;
 }
 
 static struct vgpu_sched_ops fair_ops = {

@@ -1,0 +1,62 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * policy_default.h - the seeds' orders (F13, F16, F20-F22, F26), inline:
+ * the admission loop and the dispatch round compare kernels with them
+ * many times per boundary (policy_default.c has the rest of the seeds'
+ * policy).
+ */
+#ifndef VGPU_CORE_POLICY_DEFAULT_H
+#define VGPU_CORE_POLICY_DEFAULT_H
+
+#include "gpu.h"
+
+/*
+ * Order within a priority level: the list a kernel joins at its tail, or
+ * with VGPU_KF_HEAD at its head, when it arrives (F16).  So the HEAD
+ * kernels come first, the one that arrived last first; then the others,
+ * the oldest first.
+ */
+static inline bool vgpu_gpu_ahead(const struct vgpu_gpu_kernel *a,
+				  const struct vgpu_gpu_kernel *b)
+{
+	bool ha = a->flags & VGPU_KF_HEAD, hb = b->flags & VGPU_KF_HEAD;
+
+	if (ha != hb)
+		return ha;
+	if (a->arrival != b->arrival)
+		return ha ? a->arrival > b->arrival : a->arrival < b->arrival;
+	return ha ? a->seq > b->seq : a->seq < b->seq;
+}
+
+/* Sort key of a candidate: rank (F22), F21 flag, quota (F26), age (F16). */
+static inline bool vgpu_gpu_before(const struct vgpu_gpu *g,
+				   const struct vgpu_gpu_kernel *a,
+				   const struct vgpu_gpu_kernel *b)
+{
+	u32 ra = a->eff_prio == g->window ? 0 : a->eff_prio + 1;
+	u32 rb = b->eff_prio == g->window ? 0 : b->eff_prio + 1;
+	bool fa, fb, qa, qb;
+
+	if (ra != rb)
+		return ra < rb;
+	fa = g->chan[a->channel].selected & BIT(a->eff_prio);
+	fb = g->chan[b->channel].selected & BIT(b->eff_prio);
+	if (fa != fb)
+		return !fa;
+	qa = a->quota && a->quota_used >= a->quota;
+	qb = b->quota && b->quota_used >= b->quota;
+	if (qa != qb)
+		return !qa;
+	return vgpu_gpu_ahead(a, b);
+}
+
+/* Waiting order (F13): priority, then oldest timestamp. */
+static inline bool vgpu_gpu_older(const struct vgpu_gpu_kernel *a,
+				  const struct vgpu_gpu_kernel *b)
+{
+	if (a->eff_prio != b->eff_prio)
+		return a->eff_prio < b->eff_prio;
+	return vgpu_gpu_ahead(a, b);
+}
+
+#endif /* VGPU_CORE_POLICY_DEFAULT_H */

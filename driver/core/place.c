@@ -567,14 +567,6 @@ static void vgpu_gpu_note_nofit(struct vgpu_gpu *g,
 	g->failed[k->slot / 64] |= BIT_ULL(k->slot % 64);
 }
 
-/**
- * vgpu_gpu_round() - one dispatch round
- * @g: the device
- *
- * The best matching candidate gets one decision.
- *
- * Return: true if it placed blocks.
- */
 /*
  * The first candidate in the policy's order (@op, a constant of the
  * caller, as vgpu_gpu_next_waiting()), or NULL; the ineligible and the
@@ -606,6 +598,14 @@ vgpu_gpu_best(struct vgpu_gpu *g, bool op, u64 *done_mask)
 	return best;
 }
 
+/**
+ * vgpu_gpu_round() - one dispatch round
+ * @g: the device
+ *
+ * The best matching candidate gets one decision.
+ *
+ * Return: true if it placed blocks.
+ */
 bool vgpu_gpu_round(struct vgpu_gpu *g)
 {
 	u64 done_mask[VGPU_GPU_MAX_SLOTS / 64] = { 0 };

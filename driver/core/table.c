@@ -449,12 +449,6 @@ static void vgpu_gpu_admit(struct vgpu_gpu *g, struct vgpu_gpu_kernel *k,
 	vgpu_gpu_emit(g, g->now, VGPU_GEV_ADMIT, k, ~0U, ~0U, ~0U, s, 0);
 }
 
-/**
- * vgpu_gpu_table_update() - the task table at this boundary (F13)
- * @g: the device
- *
- * Free deallocated slots, admit channel heads, evict if needed.
- */
 /*
  * Waiting kernel @a before @b: the policy's order (@op, a constant of the
  * caller: the loops below are made once with the indirect call and once
@@ -518,6 +512,12 @@ vgpu_gpu_last_admitted(struct vgpu_gpu *g, bool op, u32 *free_slot,
 	return low;
 }
 
+/**
+ * vgpu_gpu_table_update() - the task table at this boundary (F13)
+ * @g: the device
+ *
+ * Free deallocated slots, admit channel heads, evict if needed.
+ */
 void vgpu_gpu_table_update(struct vgpu_gpu *g)
 {
 	struct vgpu_gpu_kernel *w, *low;

@@ -22,11 +22,11 @@ has() { grep -q -e "$1" "$T/out"; }
 field() { sed -n "s/^$1=//p" "$2"; }
 
 echo "TAP version 13"
-echo "1..33"
+echo "1..35"
 
 vgpuctl --help > "$T/out" 2>&1
 check help has '^usage: vgpuctl'
-for c in info stats config dev run trace top; do
+for c in info stats config dev run compare trace top; do
 	vgpuctl "$c" --help > "$T/out" 2>&1 && has "^usage: vgpuctl \[-d N\] $c"
 	check "help_$c" test $? = 0
 done
@@ -78,6 +78,15 @@ for m in drain switch; do
 	cp "$T/run-$m" "$T/out"
 	check "run_equals_sim_$m" cmp -s "$T/run-$m" "$T/sim-$m"
 done
+
+# compare (issue 17): each policy's column equals vgpu-sim compare's
+rows='^(policy|makespan|stp|antt|fairness|preempt_latency_max|trace_hash|turnaround) '
+vgpuctl compare -q --policy rr --policy avail "$WL/standard-mix.json" 2> "$T/out" |
+	grep -E "$rows" | tr -s ' ' > "$T/cmp-mod"
+vgpu-sim compare --policy rr --policy avail "$WL/standard-mix.json" 2>&1 |
+	grep -E "$rows" | tr -s ' ' > "$T/cmp-sim"
+cp "$T/cmp-mod" "$T/out"
+check compare_equals_sim eval '[ -s "$T/cmp-mod" ] && cmp -s "$T/cmp-mod" "$T/cmp-sim"'
 check run_metric_lines test "$(grep -c -E '^(stp|antt|fairness|preempt_latency_max)=' "$T/run-drain")" = 4
 
 # trace: one kernel slice per kernel of the run, every block dispatched

@@ -15,6 +15,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
+#include <inttypes.h>
 #include <signal.h>
 #include <stdbool.h>
 #include <stdint.h>
@@ -182,6 +183,7 @@ static bool vgpu_parse_u32(const char *s, unsigned int *v)
 /* ------------------------------------------------------------------ run */
 
 #define VGPU_RUN_DEFAULT_ID	15
+#define VGPU_CMP_MAX		16	/* policies of vgpuctl compare */
 
 /*
  * The new_device line for a workload's device section, or an error when
@@ -564,6 +566,126 @@ static bool vgpu_run_busy_arrival(const struct vgpu_workload *wl,
 	return lower;
 }
 
+/**
+ * struct vgpu_run_sum - what vgpuctl run and compare measure
+ * @turnaround: per workload kernel, 0 if it did not complete (malloc'd)
+ * @makespan: completion of the last kernel
+ * @lat_max: largest preemption latency
+ * @m: STP, ANTT, fairness (F67), with the alone runs
+ * @hash: trace hash of the shared run (F51)
+ */
+struct vgpu_run_sum {
+	uint64_t *turnaround;
+	uint64_t makespan;
+	uint64_t lat_max;
+	struct vgpu_metrics m;
+	uint64_t hash;
+};
+
+/*
+ * The shared run of @wl on device @id, then with @alone each kernel alone
+ * on @alone_id; kernel= lines to @out if not NULL.  0 or an errno.
+ */
+static int vgpu_run_measure(const struct vgpu_workload *wl, unsigned int id,
+			    unsigned int alone_id, unsigned int workers,
+			    bool alone, FILE *out, struct vgpu_run_sum *sum)
+{
+	uint64_t *t_alone = NULL, lat;
+	struct vgpu_run_res *res = NULL, *ares = NULL;
+	char line[512], what[96];
+	uint32_t i;
+	int ret;
+
+	memset(sum, 0, sizeof(*sum));
+	ret = vgpu_run_device_line(wl, id, workers, line, sizeof(line));
+	if (ret)
+		return ret;
+	res = calloc(wl->nkernels + 1, sizeof(*res));
+	ares = calloc(wl->nkernels + 1, sizeof(*ares));
+	t_alone = calloc(wl->nkernels + 1, sizeof(*t_alone));
+	sum->turnaround = calloc(wl->nkernels + 1, sizeof(*sum->turnaround));
+	if (!res || !ares || !t_alone || !sum->turnaround) {
+		fprintf(stderr, "vgpuctl run: out of memory\n");
+		ret = -ENOMEM;
+		goto out;
+	}
+	ret = vgpu_run_fresh(wl, id, line, -1, "shared run", res, &sum->hash);
+	if (ret)
+		goto out;
+	for (i = 0; i < wl->nkernels; i++) {
+		const struct vgpu_kernel_query *q = &res[i].q;
+
+		if (q->state == VGPU_KSTATE_FAILED) {	/* F15 limit */
+			if (out)
+				fprintf(out, "kernel=%s submit=%llu start=%lld end=failed error=%d\n",
+					wl->kernels[i].name,
+					(unsigned long long)q->t_submit,
+					q->t_start == VGPU_NO_CYCLE ? -1LL :
+					(long long)q->t_start, q->error);
+			continue;
+		}
+		if (q->state != VGPU_KSTATE_DONE) {
+			if (out)
+				fprintf(out, "kernel=%s submit=%llu start=%lld end=cancelled\n",
+					wl->kernels[i].name,
+					(unsigned long long)q->t_submit,
+					q->t_start == VGPU_NO_CYCLE ? -1LL :
+					(long long)q->t_start);
+			continue;
+		}
+		sum->turnaround[i] = q->t_complete - q->t_submit;
+		/* a queue kernel closed without items never started (F14) */
+		if (out)
+			fprintf(out, "kernel=%s submit=%llu start=%lld end=%llu turnaround=%llu\n",
+				wl->kernels[i].name,
+				(unsigned long long)q->t_submit,
+				q->t_start == VGPU_NO_CYCLE ? -1LL :
+				(long long)q->t_start,
+				(unsigned long long)q->t_complete,
+				(unsigned long long)sum->turnaround[i]);
+		if (q->t_complete > sum->makespan)
+			sum->makespan = q->t_complete;
+		if (q->t_start != VGPU_NO_CYCLE &&
+		    vgpu_run_busy_arrival(wl, res, i)) {
+			lat = q->t_start - q->t_submit;
+			if (lat > sum->lat_max)
+				sum->lat_max = lat;
+		}
+	}
+	if (out)
+		fflush(out);
+	for (i = 0; alone && i < wl->nkernels; i++) {
+		if (!sum->turnaround[i])
+			continue;
+		vgpu_run_device_line(wl, alone_id, workers, line,
+				     sizeof(line));
+		snprintf(what, sizeof(what), "alone run of %s",
+			 wl->kernels[i].name);
+		ret = vgpu_run_fresh(wl, alone_id, line, i, what, ares, NULL);
+		if (ret)
+			goto out;
+		if (ares[i].q.state != VGPU_KSTATE_DONE) {
+			fprintf(stderr, "vgpuctl run: %s did not complete (error %d)\n",
+				what, ares[i].q.error);
+			ret = -EIO;
+			goto out;
+		}
+		t_alone[i] = ares[i].q.t_complete - ares[i].q.t_submit;
+	}
+	if (alone)
+		vgpu_metrics_compute(t_alone, sum->turnaround, wl->nkernels,
+				     &sum->m);
+out:
+	free(res);
+	free(ares);
+	free(t_alone);
+	return ret;
+}
+
+static void vgpu_run_table(const struct vgpu_workload *wl,
+			   const char *const *pol,
+			   const struct vgpu_run_sum *sum, unsigned int n);
+
 static int vgpu_cmd_run(int argc, char **argv)
 {
 	static const struct option opts[] = {
@@ -579,16 +701,15 @@ static int vgpu_cmd_run(int argc, char **argv)
 	};
 	unsigned int workers = 0, id = VGPU_RUN_DEFAULT_ID;
 	unsigned int alone_id = VGPU_RUN_DEFAULT_ID - 1;
-	uint64_t *t_alone = NULL, *t_shared = NULL, makespan = 0, lat_max = 0;
-	uint64_t hash = 0, lat;
-	struct vgpu_run_res *res = NULL, *ares = NULL;
-	bool alone = true;
+	bool alone = true, compare = !strcmp(argv[0], "compare");
+	const char *pol[VGPU_CMP_MAX];
+	struct vgpu_run_sum sum[VGPU_CMP_MAX];
 	struct vgpu_workload wl;
-	struct vgpu_metrics m;
-	char err[512], line[512], what[96];
+	unsigned int npol = 0, n, j;
+	char err[512];
 	int c, ret, mode;
-	uint32_t i;
 
+	memset(sum, 0, sizeof(sum));
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "+w:i:a:p:P:nqh", opts, NULL)) != -1) {
 		switch (c) {
@@ -597,24 +718,31 @@ static int vgpu_cmd_run(int argc, char **argv)
 		case 'a':
 			if (!vgpu_parse_u32(optarg, c == 'w' ? &workers :
 					    c == 'i' ? &id : &alone_id)) {
-				fprintf(stderr, "vgpuctl run: bad number '%s'\n",
-					optarg);
+				fprintf(stderr, "vgpuctl %s: bad number '%s'\n",
+					argv[0], optarg);
 				return 2;
 			}
 			break;
 		case 'p':
 			mode = vgpu_preempt_parse(optarg);
 			if (mode < 0) {
-				fprintf(stderr, "vgpuctl run: unknown preemption mode '%s' (drain, warp, switch)\n",
-					optarg);
+				fprintf(stderr, "vgpuctl %s: unknown preemption mode '%s' (drain, warp, switch)\n",
+					argv[0], optarg);
 				return 2;
 			}
 			break;
 		case 'P':
 			if (strlen(optarg) >= VGPU_POLICY_NAME_LEN) {
-				fprintf(stderr, "vgpuctl run: policy name too long\n");
+				fprintf(stderr, "vgpuctl %s: policy name too long\n",
+					argv[0]);
 				return 2;
 			}
+			if (npol == VGPU_CMP_MAX) {
+				fprintf(stderr, "vgpuctl %s: at most %d policies\n",
+					argv[0], VGPU_CMP_MAX);
+				return 2;
+			}
+			pol[npol++] = optarg;
 			break;
 		case 'n':
 			alone = false;
@@ -623,122 +751,101 @@ static int vgpu_cmd_run(int argc, char **argv)
 			vgpu_run_quiet = true;
 			break;
 		case 'h':
-			vgpu_cmd_usage(stdout, "run");
+			vgpu_cmd_usage(stdout, argv[0]);
 			return 0;
 		default:
-			vgpu_cmd_usage(stderr, "run");
+			vgpu_cmd_usage(stderr, argv[0]);
 			return 2;
 		}
 	}
 	if (optind + 1 != argc) {
-		fprintf(stderr, "vgpuctl run: which workload file?\n");
-		vgpu_cmd_usage(stderr, "run");
+		fprintf(stderr, "vgpuctl %s: which workload file?\n", argv[0]);
+		vgpu_cmd_usage(stderr, argv[0]);
+		return 2;
+	}
+	if (compare && npol < 1) {
+		fprintf(stderr, "vgpuctl compare: which policies? (--policy, twice or more)\n");
 		return 2;
 	}
 	if (id == alone_id) {
-		fprintf(stderr, "vgpuctl run: --id and --alone-id must differ\n");
+		fprintf(stderr, "vgpuctl %s: --id and --alone-id must differ\n",
+			argv[0]);
 		return 2;
 	}
 	ret = vgpu_workload_load(argv[optind], &wl, err, sizeof(err));
 	if (ret) {
-		fprintf(stderr, "vgpuctl run: %s\n", err);
+		fprintf(stderr, "vgpuctl %s: %s\n", argv[0], err);
 		vgpu_workload_free(&wl);
 		return 2;
 	}
 	/* second pass over the options that change the workload */
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "+w:i:a:p:P:nqh", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+w:i:a:p:P:nqh", opts, NULL)) != -1)
 		if (c == 'p')
 			wl.params.preempt = vgpu_preempt_parse(optarg);
-		else if (c == 'P')
+	/* run: the last --policy; compare: each in turn */
+	n = compare ? npol : 1;
+	for (j = 0; j < n; j++) {
+		if (npol)
 			snprintf(wl.params.policy, sizeof(wl.params.policy),
-				 "%s", optarg);
-	}
-	ret = vgpu_run_device_line(&wl, id, workers, line, sizeof(line));
-	if (ret)
-		goto out;
-	res = calloc(wl.nkernels + 1, sizeof(*res));
-	ares = calloc(wl.nkernels + 1, sizeof(*ares));
-	t_alone = calloc(wl.nkernels + 1, sizeof(*t_alone));
-	t_shared = calloc(wl.nkernels + 1, sizeof(*t_shared));
-	if (!res || !ares || !t_alone || !t_shared) {
-		fprintf(stderr, "vgpuctl run: out of memory\n");
-		ret = -ENOMEM;
-		goto out;
-	}
-	ret = vgpu_run_fresh(&wl, id, line, -1, "shared run", res, &hash);
-	if (ret)
-		goto out;
-	for (i = 0; i < wl.nkernels; i++) {
-		const struct vgpu_kernel_query *q = &res[i].q;
-
-		if (q->state == VGPU_KSTATE_FAILED) {	/* F15 limit */
-			printf("kernel=%s submit=%llu start=%lld end=failed error=%d\n",
-			       wl.kernels[i].name,
-			       (unsigned long long)q->t_submit,
-			       q->t_start == VGPU_NO_CYCLE ? -1LL :
-			       (long long)q->t_start, q->error);
-			continue;
-		}
-		if (q->state != VGPU_KSTATE_DONE) {
-			printf("kernel=%s submit=%llu start=%lld end=cancelled\n",
-			       wl.kernels[i].name,
-			       (unsigned long long)q->t_submit,
-			       q->t_start == VGPU_NO_CYCLE ? -1LL :
-			       (long long)q->t_start);
-			continue;
-		}
-		t_shared[i] = q->t_complete - q->t_submit;
-		/* a queue kernel closed without items never started (F14) */
-		printf("kernel=%s submit=%llu start=%lld end=%llu turnaround=%llu\n",
-		       wl.kernels[i].name, (unsigned long long)q->t_submit,
-		       q->t_start == VGPU_NO_CYCLE ? -1LL :
-		       (long long)q->t_start,
-		       (unsigned long long)q->t_complete,
-		       (unsigned long long)t_shared[i]);
-		if (q->t_complete > makespan)
-			makespan = q->t_complete;
-		if (q->t_start != VGPU_NO_CYCLE &&
-		    vgpu_run_busy_arrival(&wl, res, i)) {
-			lat = q->t_start - q->t_submit;
-			if (lat > lat_max)
-				lat_max = lat;
-		}
-	}
-	fflush(stdout);
-	for (i = 0; alone && i < wl.nkernels; i++) {
-		if (!t_shared[i])
-			continue;
-		vgpu_run_device_line(&wl, alone_id, workers, line,
-				     sizeof(line));
-		snprintf(what, sizeof(what), "alone run of %s",
-			 wl.kernels[i].name);
-		ret = vgpu_run_fresh(&wl, alone_id, line, i, what, ares, NULL);
+				 "%s", pol[compare ? j : npol - 1]);
+		ret = vgpu_run_measure(&wl, id, alone_id, workers, alone,
+				       compare ? NULL : stdout, &sum[j]);
 		if (ret)
 			goto out;
-		if (ares[i].q.state != VGPU_KSTATE_DONE) {
-			fprintf(stderr, "vgpuctl run: %s did not complete (error %d)\n",
-				what, ares[i].q.error);
-			ret = -EIO;
-			goto out;
-		}
-		t_alone[i] = ares[i].q.t_complete - ares[i].q.t_submit;
 	}
-	printf("makespan=%llu\n", (unsigned long long)makespan);
-	if (alone) {
-		vgpu_metrics_compute(t_alone, t_shared, wl.nkernels, &m);
-		printf("stp=%.3f\nantt=%.3f\nfairness=%.3f\n", m.stp, m.antt,
-		       m.fairness);
+	if (compare) {
+		vgpu_run_table(&wl, pol, sum, n);
+		goto out;
 	}
-	printf("preempt_latency_max=%llu\n", (unsigned long long)lat_max);
-	printf("trace_hash=0x%016llx\n", (unsigned long long)hash);
+	printf("makespan=%llu\n", (unsigned long long)sum[0].makespan);
+	if (alone)
+		printf("stp=%.3f\nantt=%.3f\nfairness=%.3f\n", sum[0].m.stp,
+		       sum[0].m.antt, sum[0].m.fairness);
+	printf("preempt_latency_max=%llu\n",
+	       (unsigned long long)sum[0].lat_max);
+	printf("trace_hash=0x%016llx\n", (unsigned long long)sum[0].hash);
 out:
-	free(res);
-	free(ares);
-	free(t_alone);
-	free(t_shared);
+	for (j = 0; j < VGPU_CMP_MAX; j++)
+		free(sum[j].turnaround);
 	vgpu_workload_free(&wl);
 	return ret ? 1 : 0;
+}
+
+/* vgpuctl compare: one column per policy (as vgpu-sim compare). */
+static void vgpu_run_table(const struct vgpu_workload *wl,
+			   const char *const *pol,
+			   const struct vgpu_run_sum *sum, unsigned int n)
+{
+	char label[96];
+	unsigned int j;
+	uint32_t k;
+
+	printf("%-24s", "policy");
+	for (j = 0; j < n; j++)
+		printf(" %16s", pol[j]);
+	printf("\n");
+#define VGPU_RUN_ROW(label, fmt, expr) do {				\
+	printf("%-24s", label);						\
+	for (j = 0; j < n; j++)						\
+		printf(" %16" fmt, expr);				\
+	printf("\n");							\
+} while (0)
+	VGPU_RUN_ROW("makespan", PRIu64, sum[j].makespan);
+	VGPU_RUN_ROW("stp", ".3f", sum[j].m.stp);
+	VGPU_RUN_ROW("antt", ".3f", sum[j].m.antt);
+	VGPU_RUN_ROW("fairness", ".3f", sum[j].m.fairness);
+	VGPU_RUN_ROW("preempt_latency_max", PRIu64, sum[j].lat_max);
+	printf("%-24s", "trace_hash");
+	for (j = 0; j < n; j++)
+		printf(" %016" PRIx64, sum[j].hash);
+	printf("\n");
+	for (k = 0; k < wl->nkernels; k++) {
+		snprintf(label, sizeof(label), "turnaround %s",
+			 wl->kernels[k].name);
+		VGPU_RUN_ROW(label, PRIu64, sum[j].turnaround[k]);
+	}
+#undef VGPU_RUN_ROW
 }
 
 /* ----------------------------------------------------------------- info */
@@ -1632,6 +1739,14 @@ static const struct vgpu_cmd vgpu_cmds[] = {
 	  "          kernel alone; prints the lines of vgpu-sim run (times, STP,\n"
 	  "          ANTT, fairness, preemption latency, trace hash); progress\n"
 	  "          on stderr when it is a terminal, unless -q",
+	  vgpu_cmd_run },
+	{ "compare", "--policy NAME --policy NAME [...] [--preempt MODE]\n"
+	  "          [--workers N] [--id ID] [--alone-id ID] [--no-alone] [-q]\n"
+	  "          WORKLOAD",
+	  "run a workload through the module under each policy (built in, or\n"
+	  "          a loaded vgpu_policy_NAME.ko) and print one table, a column\n"
+	  "          per policy: the metrics of run and each kernel's turnaround\n"
+	  "          (as vgpu-sim compare, issue 17)",
 	  vgpu_cmd_run },
 	{ "trace", "-o OUT.json [-c COUNT] [-- CMD [ARGS...]]",
 	  "record netlink events (of -d N, or every device) as Chrome trace\n"

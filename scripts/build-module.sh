@@ -17,6 +17,8 @@ changed=$(rsync -rlc --delete --itemize-changes \
 	--exclude='.*.cmd' --exclude='modules.order' --exclude='Module.symvers' \
 	--include='/Kbuild' --include='/driver/***' --include='/uapi/***' \
 	--include='/examples/' --include='/examples/policies/***' \
+	--include='/selftests/' --include='/selftests/vgpu/' \
+	--include='/selftests/vgpu/policies/***' \
 	--exclude='*' "$top/" "$out/src/")
 if [ -n "$changed" ] || [ ! -f "$out/driver/vgpu_dispatch.ko" ]; then
 	find "$out" -path "$out/src" -prune -o -type f -print | xargs -r rm -f

@@ -7,8 +7,11 @@
  * (preset "small": 4 SMs, 4 priorities).  64-bit only (static libnl).
  */
 #include <sched.h>
+#include <fcntl.h>
 #include <stdlib.h>
 #include <sys/wait.h>
+#include <unistd.h>
+#include <sys/syscall.h>
 
 #include <netlink/netlink.h>
 #include <netlink/genl/genl.h>
@@ -667,6 +670,53 @@ TEST_F(nl, events)
 	EXPECT_EQ(sent0 + 8, r->st[VGPU_A_STATS_EVENTS_SENT]);
 	EXPECT_EQ(0, r->st[VGPU_A_STATS_EVENTS_DROPPED]);
 	nl_socket_free(ev);
+}
+
+/*
+ * Issue 17: a policy whose answers the core refuses (the test module
+ * vgpu_policy_liar.ko: every SM choice out of range).  Its kernels still
+ * complete, placed where the default places them; the refusals are
+ * counted in POLICY_ERRORS and announced by POLICY_ERROR events.
+ */
+TEST_F(nl, policy_error_event)
+{
+	struct reply *r = &self->r, ev_r;
+	struct nl_sock *ev;
+	struct nl_msg *m;
+	int fd, i, nerr = 0;
+	__u32 h[2];
+
+	fd = open("/vgpu/test-policies/vgpu_policy_liar.ko", O_RDONLY);
+	if (fd < 0)
+		SKIP(return, "no test policy module");
+	ASSERT_EQ(0, syscall(SYS_finit_module, fd, "", 0));
+	close(fd);
+	m = config(self->fam, DEV);
+	nla_put_string(m, VGPU_A_POLICY, "liar");
+	ASSERT_EQ(0, transact(self->sk, m, r));
+	ev = ev_open();
+	ASSERT_NE(NULL, ev);
+	h[0] = submit(self->fd, self->ch, 2);
+	h[1] = submit(self->fd, self->ch, 2);
+	ASSERT_EQ(0, vgpu_test_wait(self->fd, h, 2, VGPU_WAIT_ALL,
+				    VGPU_WAIT_FOREVER, NULL));
+	memset(&ev_r, 0, sizeof(ev_r));
+	drain(ev, &ev_r);
+	for (i = 0; i < ev_r.nev; i++)
+		if (ev_r.ev_type[i] == VGPU_EVENT_POLICY_ERROR)
+			nerr++;
+	EXPECT_LT(0, nerr);
+	ASSERT_EQ(0, transact(self->sk, req(self->fam, VGPU_CMD_STATS_GET, 0,
+					    DEV), r));
+	EXPECT_EQ(2, r->st[VGPU_A_STATS_COMPLETED]);
+	EXPECT_LE(nerr, r->st[VGPU_A_STATS_POLICY_ERRORS]);
+	EXPECT_LT(0, r->st[VGPU_A_STATS_POLICY_ERRORS]);
+	nl_socket_free(ev);
+	/* back to the default: the device lets go of the module */
+	m = config(self->fam, DEV);
+	nla_put_string(m, VGPU_A_POLICY, "rr");
+	ASSERT_EQ(0, transact(self->sk, m, r));
+	EXPECT_EQ(0, syscall(SYS_delete_module, "vgpu_policy_liar", O_NONBLOCK));
 }
 
 /*

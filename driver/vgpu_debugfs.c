@@ -417,7 +417,8 @@ static void vgpu_dbg_stats(struct seq_buf *sb, struct vgpu_device *vdev,
 		       gs->queue_partial, vgpu_gpu_syncs(s->gpu));
 	seq_buf_printf(sb, "push_records %d\npolicy_errors %llu\n",
 		       atomic_read(&s->nr_pushes), gs->policy_errors);
-	seq_buf_printf(sb, "deadline_misses %llu\n", gs->deadline_misses);
+	seq_buf_printf(sb, "deadline_misses %llu\nteardown_max %llu\n",
+		       gs->deadline_misses, s->stats.teardown_max);
 	vgpu_dbg_puts(sb, "# sm blocks preempted blocks_done issued warps_done syncs\n");
 	for (i = 0; i < vdev->cfg.num_sms; i++) {
 		const struct vgpu_sm_stats *ss = &s->gpu->sm[i].sm.stats;

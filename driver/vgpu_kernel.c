@@ -64,6 +64,14 @@ static void vgpu_kobj_unlink(struct vgpu_file *vf, struct vgpu_kobj *ko)
 	vgpu_kobj_put(ko);
 }
 
+/* A teardown cancelled @n kernels in this hold of s->lock: keep the most. */
+static void vgpu_kernels_teardown_note(struct vgpu_sched *s, unsigned int n)
+{
+	lockdep_assert_held(&s->lock);
+	if (n > s->stats.teardown_max)
+		s->stats.teardown_max = n;
+}
+
 /**
  * vgpu_kernels_cancel_channel() - cancel every kernel of a channel
  * @vf: the owning file, locked
@@ -85,12 +93,15 @@ void vgpu_kernels_cancel_channel(struct vgpu_file *vf, struct vgpu_channel *ch)
 		vgpu_sched_cancel_locked(s, ko, -ECANCELED);
 		list_del(&ko->ch_node);
 		ko->ch = NULL;
-		if (!(++n % VGPU_SCHED_BATCH)) {
+		if (++n == VGPU_SCHED_BATCH) {
+			vgpu_kernels_teardown_note(s, n);
+			n = 0;
 			vgpu_sched_unlock(s);
 			cond_resched();
 			mutex_lock(&s->lock);
 		}
 	}
+	vgpu_kernels_teardown_note(s, n);
 	vgpu_sched_unlock(s);
 }
 
@@ -114,12 +125,15 @@ void vgpu_kernels_release_all(struct vgpu_file *vf)
 	mutex_lock(&s->lock);
 	xa_for_each(&vf->kernels, handle, ko) {
 		vgpu_sched_cancel_locked(s, ko, -ECANCELED);
-		if (!(++n % VGPU_SCHED_BATCH)) {
+		if (++n == VGPU_SCHED_BATCH) {
+			vgpu_kernels_teardown_note(s, n);
+			n = 0;
 			vgpu_sched_unlock(s);
 			cond_resched();
 			mutex_lock(&s->lock);
 		}
 	}
+	vgpu_kernels_teardown_note(s, n);
 	vgpu_sched_unlock(s);
 	/* the file goes: no handle to erase one by one, no count to keep */
 	n = 0;

@@ -116,6 +116,8 @@ struct vgpu_worker {
  * @hangs: kernels cancelled by their channel's hang timeout (F53)
  * @epochs: epochs run
  * @failed: kernels that failed (a LAUNCH beyond a limit in their tree, F15)
+ * @teardown_max: most kernels a teardown (close, channel destroy) cancelled
+ *	in one hold of &vgpu_sched.lock (issue 16: at most VGPU_SCHED_BATCH)
  */
 struct vgpu_sched_stats {
 	u64 submitted;
@@ -124,6 +126,7 @@ struct vgpu_sched_stats {
 	u64 hangs;
 	u64 epochs;
 	u64 failed;
+	u64 teardown_max;
 };
 
 /**

@@ -6,12 +6,15 @@
  * Closing a file with 4,096 queued kernels, or cancelling a queue kernel
  * with 8,192 pushes in flight, used to do all of it under the scheduler's
  * lock.  Now the lock is dropped every VGPU_SCHED_BATCH kernels and push
- * records are freed without it.  Another file watches a level that only
- * the teardown changes, read under the same lock (GET_INFO's live_kernels,
- * debugfs push_records): while everything is done under one hold it sees
- * the level before or after, never one in between.  Seeing levels in
- * between is the proof that it got the lock (or the device) during the
- * teardown.  Wall-clock figures are printed, never asserted.
+ * records are freed without it.  The device counts the most kernels a
+ * teardown cancelled in one hold of the lock (debugfs teardown_max): the
+ * test asserts it stays at VGPU_SCHED_BATCH (16) where it was 4,096.
+ * Meanwhile another file watches a level that only the teardown changes,
+ * read under the same lock (GET_INFO's live_kernels, debugfs
+ * push_records): a level in between shows it got the lock during the
+ * teardown.  That, and the wall-clock figures, are printed, not asserted:
+ * whether the other thread runs at all during a 10 ms teardown is the
+ * host's to decide (two guests on two cores starve it).
  */
 #include <errno.h>
 #include <pthread.h>
@@ -35,6 +38,7 @@
 #define ROUNDS		5	/* the first one unobserved */
 
 static long long push_records(void);
+static long long stats_val(const char *key);
 
 /* The other file: reads a level in a loop, counts levels in between. */
 struct other {
@@ -105,14 +109,20 @@ static void other_stop(struct other *o, pthread_t thr)
 	close(o->fd);
 }
 
-/* debugfs push_records of the device: the push records allocated. */
-static long long push_records(void)
+/* A line of the device's debugfs stats, or -1. */
+static long long stats_val(const char *key)
 {
 	char buf[8192];
 
 	if (vgpu_test_slurp(STATS, buf, sizeof(buf)) < 0)
 		return -1;
-	return vgpu_test_keyval(buf, "push_records");
+	return vgpu_test_keyval(buf, key);
+}
+
+/* debugfs push_records of the device: the push records allocated. */
+static long long push_records(void)
+{
+	return stats_val("push_records");
 }
 
 /*
@@ -202,8 +212,11 @@ TEST(close_many_kernels)
 		       (long long)o.worst_ns / 1000);
 		between += o.between;
 		EXPECT_EQ(0, vgpu_test_info(gate).live_kernels);
+		/* never more than a batch under one hold of the lock */
+		EXPECT_LT(0, stats_val("teardown_max"));
+		EXPECT_GE(16, stats_val("teardown_max"));
 	}
-	EXPECT_LT(0, between);
+	TH_LOG("levels in between seen by the other file: %u", between);
 	close(gate);
 	del_device();
 }
@@ -255,7 +268,6 @@ TEST(cancel_many_pushes)
 	TH_LOG("cancel: %lld us; other file: %u reads, %u in between, longest %lld us",
 	       (long long)(t1 - t0) / 1000, o.reads, o.between,
 	       (long long)o.worst_ns / 1000);
-	EXPECT_LT(0, o.between);
 
 	ASSERT_EQ(0, vgpu_test_query(fd, d.handle, 0, &q));
 	EXPECT_EQ(VGPU_KSTATE_CANCELLED, q.state);

@@ -109,7 +109,8 @@ int vgpu_gpu_params_validate(const struct vgpu_gpu_params *p,
 
 /* Byte offsets of each array in the caller's memory. */
 struct vgpu_gpu_layout {
-	size_t sm, warp, ev, chan, chanpol, slot, dealloc, rank, cands, cursor;
+	size_t sm, warp, ev, chan, chanpol, slot, dealloc, rank, cands, dirty;
+	size_t cursor;
 	size_t saved;
 	size_t pos, top, seen;
 	size_t total;
@@ -155,7 +156,9 @@ static void vgpu_gpu_layout(const struct vgpu_config *cfg,
 	l->rank = off;
 	off += VGPU_GPU_ALIGN(n * sizeof(u16));
 	l->cands = off;
-	off += VGPU_GPU_ALIGN(n * sizeof(struct vgpu_policy_sm));
+	off += VGPU_GPU_ALIGN(2 * n * sizeof(struct vgpu_policy_sm));
+	l->dirty = off;
+	off += VGPU_GPU_ALIGN(n);
 	l->cursor = off;
 	off += VGPU_GPU_ALIGN(n * sizeof(u32));
 	l->saved = off;
@@ -323,7 +326,12 @@ int vgpu_gpu_init(struct vgpu_gpu *g, void *mem, size_t size,
 	g->top_map = (u64 *)(base + l.top);
 	g->top_seen = (u8 *)(base + l.seen);
 	vgpu_gpu_top_rebuild(g);
-	g->cands = (struct vgpu_policy_sm *)(base + l.cands);
+	g->fit[0].cands = (struct vgpu_policy_sm *)(base + l.cands);
+	g->fit[1].cands = g->fit[0].cands + cfg->num_sms;
+	g->fit_dirty = (u8 *)(base + l.dirty);
+	memset(g->fit_dirty, 0, round_up((size_t)cfg->num_sms, 8));
+	for (i = 0; i < cfg->num_sms; i++)
+		g->sm[i].sm.res.dirty = &g->fit_dirty[i];
 	g->cursor = (u32 *)(base + l.cursor);
 	INIT_LIST_HEAD(&g->saved_free);
 	saved = (struct vgpu_gpu_saved *)(base + l.saved);
@@ -729,6 +737,7 @@ u64 vgpu_gpu_dispatch(struct vgpu_gpu *g)
 	if (!g->gated) {
 		before = g->stats.decisions;
 		vgpu_gpu_forget_nofit(g);
+		vgpu_gpu_fit_forget(g);
 		while (vgpu_gpu_round(g))
 			;
 		list_for_each_entry(k, &g->kernels, table_node)

@@ -587,6 +587,29 @@ struct vgpu_gpu_nofit {
 };
 
 /**
+ * struct vgpu_gpu_fitset - the SMs a block shape fits by one path, kept
+ *	across the decisions of a dispatch call (F25 candidates)
+ * @cands: the SMs that fit, in ascending order, with their figures
+ * @n: entries in @cands
+ * @valid: @cands is for the key below; cleared when a call's dispatch
+ *	rounds begin (the SMs advanced and their power changed)
+ * @throttle: key: the device's throttle mode (F26)
+ * @shape: key: the block's needs
+ * @aff: key: the kernel's affinity mask (F26)
+ *
+ * An SM whose resources change has its &vgpu_gpu.fit_dirty byte set
+ * (&vgpu_sm_res.dirty); the set looks again at those SMs only.
+ */
+struct vgpu_gpu_fitset {
+	struct vgpu_policy_sm *cands;
+	u32 n;
+	bool valid;
+	bool throttle;
+	struct vgpu_block_shape shape;
+	u64 aff[VGPU_GPU_AFF_WORDS];
+};
+
+/**
  * struct vgpu_gpu - one device's global controller
  * @cfg: configuration (F01-F03)
  * @p: scheduling parameters
@@ -635,7 +658,10 @@ struct vgpu_gpu_nofit {
  *	(VGPU_PRIO_NONE: in no row); synced with the engines at each
  *	boundary and after each decision
  * @saved_free: free switched-out block records
- * @cands: scratch for policy candidates
+ * @fit: candidate sets of the policy's SM choice, one per path ((a) whole
+ *	blocks, (b) one warp)
+ * @fit_dirty: per SM, bit i set = @fit[i] must look at the SM again;
+ *	written by the SM's engine (its own byte) and by the controller
  * @cursor: scratch: one merge cursor per SM
  * @scratch: scratch SM state for switch feasibility
  * @scratch_place: scratch placement record for the same
@@ -685,7 +711,8 @@ struct vgpu_gpu {
 	u32 top_n[VGPU_MAX_PRIOS];
 	u8 *top_seen;
 	struct list_head saved_free;
-	struct vgpu_policy_sm *cands;
+	struct vgpu_gpu_fitset fit[2];
+	u8 *fit_dirty;
 	u32 *cursor;
 	struct vgpu_sm_res scratch;
 	struct vgpu_block_place scratch_place;

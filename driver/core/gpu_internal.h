@@ -95,6 +95,7 @@ u32 vgpu_gpu_switch_victims(struct vgpu_gpu *g, struct vgpu_sm *sm,
 			    u32 prio, const struct vgpu_block_shape *shape);
 void vgpu_gpu_yield(struct vgpu_gpu *g);
 void vgpu_gpu_forget_nofit(struct vgpu_gpu *g);
+void vgpu_gpu_fit_forget(struct vgpu_gpu *g);
 bool vgpu_gpu_round(struct vgpu_gpu *g);
 bool vgpu_gpu_splittable(const struct vgpu_gpu *g,
 			 const struct vgpu_gpu_kernel *k);

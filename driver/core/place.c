@@ -51,34 +51,26 @@ static bool vgpu_gpu_eligible(const struct vgpu_gpu *g,
 	return true;
 }
 
-/* Let the policy pick among g->cands[0..n-1], or none (VGPU_POLICY_WAIT). */
+/* Let the policy pick among @c[0..n-1], or none (VGPU_POLICY_WAIT). */
 static u32 vgpu_gpu_policy_pick(struct vgpu_gpu *g,
 				const struct vgpu_gpu_kernel *k,
-				const struct vgpu_block_shape *shape, u32 n)
+				const struct vgpu_block_shape *shape,
+				const struct vgpu_policy_sm *c, u32 n)
 {
 	struct vgpu_policy_ctx ctx = {
 		.gpu = g, .shape = shape, .rr_next = g->rr_next,
 		.sm_rank = g->sm_rank, .res_weight = g->p.res_weight, .k = k,
 	};
-	u32 i = g->policy->select_sm(&ctx, g->cands, n), j;
+	u32 i = g->policy->select_sm(&ctx, c, n), j;
 
 	if (i < n || i == VGPU_POLICY_WAIT)
-		return i < n ? g->cands[i].sm : VGPU_POLICY_WAIT;
+		return i < n ? c[i].sm : VGPU_POLICY_WAIT;
 	/* refused: the default's answer, round robin from the pointer */
 	g->stats.policy_errors++;
 	for (j = 0; j < n; j++)
-		if (g->cands[j].sm >= g->rr_next)
-			return g->cands[j].sm;
-	return g->cands[0].sm;
-}
-
-static void vgpu_gpu_cand_add(struct vgpu_gpu *g, u32 *n, u32 sm)
-{
-	struct vgpu_policy_sm *c = &g->cands[(*n)++];
-
-	c->sm = sm;
-	c->res = &g->sm[sm].sm.res;
-	c->power = vgpu_sm_power(&g->sm[sm].sm);
+		if (c[j].sm >= g->rr_next)
+			return c[j].sm;
+	return c[0].sm;
 }
 
 /* The descriptor the next new unit of @k uses (F24 split). */
@@ -201,6 +193,7 @@ u32 vgpu_gpu_switch_victims(struct vgpu_gpu *g, struct vgpu_sm *sm,
 		if (sm->block[__ffs64(m)].prio > prio)
 			cand |= BIT_ULL(__ffs64(m));
 	g->scratch = sm->res;
+	g->scratch.dirty = NULL;
 	while (cand) {
 		s = vgpu_gpu_victim(sm, cand);
 		cand &= ~BIT_ULL(s);
@@ -265,6 +258,145 @@ static bool vgpu_gpu_fits(struct vgpu_gpu *g, struct vgpu_gpu_kernel *k,
 }
 
 /*
+ * F25 candidate sets.  A policy with an SM choice of its own is offered
+ * every SM the block fits, with figures (power, weighted free resources,
+ * further blocks that fit).  Checking an SM exactly costs run searches, so
+ * the set is kept across the decisions of a dispatch call and only the SMs
+ * whose resources changed since (their fit_dirty bit) are checked again:
+ * the set is always the one a fresh scan would build, same SMs, same
+ * order, same figures.  Nothing else a set depends on changes during the
+ * rounds (the SMs do not run, so their power stays), and the key covers
+ * what differs from one kernel to the next.
+ */
+
+/**
+ * vgpu_gpu_fit_forget() - start the candidate sets afresh
+ * @g: the device
+ *
+ * Called when a dispatch call's rounds begin: the SMs ran since the last.
+ */
+void vgpu_gpu_fit_forget(struct vgpu_gpu *g)
+{
+	g->fit[0].valid = false;
+	g->fit[1].valid = false;
+}
+
+static void vgpu_gpu_fit_fill(struct vgpu_gpu *g, struct vgpu_policy_sm *c,
+			      u32 sm, const struct vgpu_block_shape *shape)
+{
+	const struct vgpu_sm_res *res = &g->sm[sm].sm.res;
+	u32 wants = g->policy->wants;
+
+	c->sm = sm;
+	c->res = res;
+	c->power = wants & VGPU_POLICY_WANT_POWER ?
+		   vgpu_sm_power(&g->sm[sm].sm) : 0;
+	c->free = wants & VGPU_POLICY_WANT_FREE ?
+		  vgpu_policy_weighted_free(res, g->p.res_weight) : 0;
+	c->fit = wants & VGPU_POLICY_WANT_FIT ?
+		 vgpu_sm_res_blocks_fit(res, shape) : 0;
+}
+
+/* Where SM @sm is, or would go, in @fs. */
+static u32 vgpu_gpu_fit_pos(const struct vgpu_gpu_fitset *fs, u32 sm)
+{
+	u32 lo = 0, hi = fs->n, mid;
+
+	while (lo < hi) {
+		mid = (lo + hi) / 2;
+		if (fs->cands[mid].sm < sm)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+/* SM @sm's resources changed: is it in @fs now, with which figures? */
+static void vgpu_gpu_fit_update(struct vgpu_gpu *g, struct vgpu_gpu_fitset *fs,
+				struct vgpu_gpu_kernel *k,
+				const struct vgpu_block_shape *shape, u32 path,
+				u32 sm)
+{
+	u32 i = vgpu_gpu_fit_pos(fs, sm);
+	bool in = i < fs->n && fs->cands[i].sm == sm;
+
+	if (!vgpu_gpu_fits(g, k, shape, path, sm)) {
+		if (in) {
+			fs->n--;
+			memmove(&fs->cands[i], &fs->cands[i + 1],
+				(fs->n - i) * sizeof(*fs->cands));
+		}
+		return;
+	}
+	if (!in) {
+		memmove(&fs->cands[i + 1], &fs->cands[i],
+			(fs->n - i) * sizeof(*fs->cands));
+		fs->n++;
+	}
+	vgpu_gpu_fit_fill(g, &fs->cands[i], sm, shape);
+}
+
+/* Is @fs the set for @k's @shape (same needs, mask and mode)? */
+static bool vgpu_gpu_fit_hit(const struct vgpu_gpu *g,
+			     const struct vgpu_gpu_fitset *fs,
+			     const struct vgpu_gpu_kernel *k,
+			     const struct vgpu_block_shape *shape)
+{
+	u32 w;
+
+	if (!fs->valid || fs->throttle != !!g->p.throttle ||
+	    fs->shape.warps != shape->warps ||
+	    fs->shape.reg_units != shape->reg_units ||
+	    fs->shape.smem_units != shape->smem_units ||
+	    fs->shape.barriers != shape->barriers)
+		return false;
+	for (w = 0; w < g->top_words; w++)
+		if (fs->aff[w] != k->affinity[w])
+			return false;
+	return true;
+}
+
+/* The SMs @shape of @k fits by @path, ascending, with their figures. */
+static struct vgpu_gpu_fitset *
+vgpu_gpu_fit_get(struct vgpu_gpu *g, struct vgpu_gpu_kernel *k,
+		 const struct vgpu_block_shape *shape, u32 path)
+{
+	u32 idx = path == VGPU_PATH_WARP, i, w, nsms = g->cfg.num_sms;
+	struct vgpu_gpu_fitset *fs = &g->fit[idx];
+	u8 bit = BIT(idx);
+	u64 word;
+
+	if (!vgpu_gpu_fit_hit(g, fs, k, shape)) {
+		fs->n = 0;
+		for (i = 0; i < nsms; i++) {
+			g->fit_dirty[i] &= ~bit;
+			if (vgpu_gpu_fits(g, k, shape, path, i))
+				vgpu_gpu_fit_fill(g, &fs->cands[fs->n++], i,
+						  shape);
+		}
+		fs->valid = true;
+		fs->throttle = !!g->p.throttle;
+		fs->shape = *shape;
+		memcpy(fs->aff, k->affinity, g->top_words * sizeof(u64));
+		return fs;
+	}
+	/* eight SMs a word: the bytes are padded to a multiple of 8 */
+	for (w = 0; w < nsms; w += 8) {
+		memcpy(&word, &g->fit_dirty[w], sizeof(word));
+		if (!(word & (0x0101010101010101ULL * bit)))
+			continue;
+		for (i = w; i < w + 8 && i < nsms; i++) {
+			if (!(g->fit_dirty[i] & bit))
+				continue;
+			g->fit_dirty[i] &= ~bit;
+			vgpu_gpu_fit_update(g, fs, k, shape, path, i);
+		}
+	}
+	return fs;
+}
+
+/*
  * The SMs @shape fits by @path, chosen by the policy (F25): a first-fit
  * policy stops at the first SM at or after the round-robin pointer.
  */
@@ -272,7 +404,8 @@ static bool vgpu_gpu_scan(struct vgpu_gpu *g, struct vgpu_gpu_kernel *k,
 			  const struct vgpu_block_shape *shape, u32 path,
 			  struct vgpu_gpu_match *m)
 {
-	u32 i, j, n = 0, nsms = g->cfg.num_sms;
+	u32 i, j, nsms = g->cfg.num_sms;
+	struct vgpu_gpu_fitset *fs;
 
 	if (g->policy->first_fit || !g->policy->select_sm) {
 		for (j = 0, i = g->rr_next; j < nsms; j++, i++) {
@@ -294,13 +427,11 @@ static bool vgpu_gpu_scan(struct vgpu_gpu *g, struct vgpu_gpu_kernel *k,
 		}
 		return false;
 	}
-	for (i = 0; i < nsms; i++)
-		if (vgpu_gpu_fits(g, k, shape, path, i))
-			vgpu_gpu_cand_add(g, &n, i);
-	if (!n)
+	fs = vgpu_gpu_fit_get(g, k, shape, path);
+	if (!fs->n)
 		return false;
 	/* none of them, for this policy: the block does not fit now */
-	m->sm = vgpu_gpu_policy_pick(g, k, shape, n);
+	m->sm = vgpu_gpu_policy_pick(g, k, shape, fs->cands, fs->n);
 	return m->sm != VGPU_POLICY_WAIT;
 }
 

@@ -20,12 +20,42 @@ static bool vgpu_policy_streq(const char *a, const char *b)
 	return *a == *b;
 }
 
-/* Is candidate @i preferred to candidate @best on a tie? (lower rank) */
-static bool vgpu_policy_rank_before(const struct vgpu_policy_ctx *ctx,
-				    const struct vgpu_policy_sm *c, u32 i,
-				    u32 best)
+/* Candidate @c's figure @want (one VGPU_POLICY_WANT_* bit). */
+static __always_inline u64 vgpu_policy_key(const struct vgpu_policy_sm *c,
+					   u32 want)
 {
-	return ctx->sm_rank[c[i].sm] < ctx->sm_rank[c[best].sm];
+	if (want == VGPU_POLICY_WANT_FIT)
+		return c->fit;
+	if (want == VGPU_POLICY_WANT_FREE)
+		return c->free;
+	return c->power;
+}
+
+/*
+ * The candidate with the largest figure @want (fit, free) or, for power,
+ * the smallest; ties go to the lower rank in the fixed SM list.  One pass
+ * with the best figure and rank in registers.
+ */
+static __always_inline u32 vgpu_policy_best(const struct vgpu_policy_ctx *ctx,
+					    const struct vgpu_policy_sm *c,
+					    u32 n, u32 want)
+{
+	bool low = want == VGPU_POLICY_WANT_POWER;
+	u64 bv = vgpu_policy_key(&c[0], want), v;
+	u32 i, best = 0, br = ctx->sm_rank[c[0].sm], r;
+
+	for (i = 1; i < n; i++) {
+		v = vgpu_policy_key(&c[i], want);
+		if (low ? v > bv : v < bv)
+			continue;
+		r = ctx->sm_rank[c[i].sm];
+		if (v != bv || r < br) {
+			best = i;
+			bv = v;
+			br = r;
+		}
+	}
+	return best;
 }
 
 static u32 vgpu_policy_rr_choose(const struct vgpu_policy_ctx *ctx,
@@ -42,18 +72,7 @@ static u32 vgpu_policy_rr_choose(const struct vgpu_policy_ctx *ctx,
 static u32 vgpu_policy_avail_choose(const struct vgpu_policy_ctx *ctx,
 				    const struct vgpu_policy_sm *c, u32 n)
 {
-	u32 i, best = 0, v, best_v;
-
-	best_v = vgpu_sm_res_blocks_fit(c[0].res, ctx->shape);
-	for (i = 1; i < n; i++) {
-		v = vgpu_sm_res_blocks_fit(c[i].res, ctx->shape);
-		if (v > best_v ||
-		    (v == best_v && vgpu_policy_rank_before(ctx, c, i, best))) {
-			best = i;
-			best_v = v;
-		}
-	}
-	return best;
+	return vgpu_policy_best(ctx, c, n, VGPU_POLICY_WANT_FIT);
 }
 
 /**
@@ -69,46 +88,30 @@ u64 vgpu_policy_weighted_free(const struct vgpu_sm_res *res,
 {
 	return (u64)res->reg_free * weight[0] +
 	       (u64)(res->max_warps - res->warps_total) * weight[1] +
-	       (u64)vgpu_bmap_weight(res->smem, res->smem_units) * weight[2] +
+	       (u64)res->smem_free * weight[2] +
 	       (u64)(res->max_blocks - res->blocks_used) * weight[3];
 }
 
 static u32 vgpu_policy_resource_choose(const struct vgpu_policy_ctx *ctx,
 				       const struct vgpu_policy_sm *c, u32 n)
 {
-	u32 i, best = 0;
-	u64 v, best_v;
-
-	best_v = vgpu_policy_weighted_free(c[0].res, ctx->res_weight);
-	for (i = 1; i < n; i++) {
-		v = vgpu_policy_weighted_free(c[i].res, ctx->res_weight);
-		if (v > best_v ||
-		    (v == best_v && vgpu_policy_rank_before(ctx, c, i, best))) {
-			best = i;
-			best_v = v;
-		}
-	}
-	return best;
+	return vgpu_policy_best(ctx, c, n, VGPU_POLICY_WANT_FREE);
 }
 
 static u32 vgpu_policy_power_choose(const struct vgpu_policy_ctx *ctx,
 				    const struct vgpu_policy_sm *c, u32 n)
 {
-	u32 i, best = 0;
-
-	for (i = 1; i < n; i++)
-		if (c[i].power < c[best].power ||
-		    (c[i].power == c[best].power &&
-		     vgpu_policy_rank_before(ctx, c, i, best)))
-			best = i;
-	return best;
+	return vgpu_policy_best(ctx, c, n, VGPU_POLICY_WANT_POWER);
 }
 
 static struct vgpu_sched_ops vgpu_policy_builtin[] = {
 	{ .name = "rr", .select_sm = vgpu_policy_rr_choose, .first_fit = true },
-	{ .name = "avail", .select_sm = vgpu_policy_avail_choose },
-	{ .name = "resource", .select_sm = vgpu_policy_resource_choose },
-	{ .name = "power", .select_sm = vgpu_policy_power_choose },
+	{ .name = "avail", .select_sm = vgpu_policy_avail_choose,
+	  .wants = VGPU_POLICY_WANT_FIT },
+	{ .name = "resource", .select_sm = vgpu_policy_resource_choose,
+	  .wants = VGPU_POLICY_WANT_FREE },
+	{ .name = "power", .select_sm = vgpu_policy_power_choose,
+	  .wants = VGPU_POLICY_WANT_POWER },
 };
 
 /**

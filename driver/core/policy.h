@@ -25,13 +25,26 @@ struct vgpu_gpu_kernel;
  * struct vgpu_policy_sm - what a policy may look at for one fitting SM
  * @sm: SM index
  * @res: its remaining resources (read only)
- * @power: instruction-power history of the SM over the last nx cycles,
- *	sum of b_s * c_s (F25)
+ * @power: with VGPU_POLICY_WANT_POWER, the instruction-power history of
+ *	the SM over the last nx cycles, sum of b_s * c_s (F25); else 0
+ * @free: with VGPU_POLICY_WANT_FREE, the SM's weighted remaining
+ *	resources, sum of a_h * r_h with the device's weights (F25,
+ *	vgpu_policy_weighted_free()); else 0
+ * @fit: with VGPU_POLICY_WANT_FIT, how many more whole blocks of the shape
+ *	fit on the SM (F25 availability, vgpu_sm_res_blocks_fit()); else 0
+ *
+ * The controller computes the figures a policy asks for in
+ * &vgpu_sched_ops.wants and keeps them from one decision to the next for
+ * the SMs whose resources did not change, so reading them costs a policy
+ * nothing; computing its own figure from @res for every candidate costs a
+ * run search each.
  */
 struct vgpu_policy_sm {
 	u32 sm;
+	u32 fit;
 	const struct vgpu_sm_res *res;
 	u64 power;
+	u64 free;
 };
 
 /**
@@ -114,7 +127,11 @@ struct vgpu_policy_ctx {
  * does not fit at this boundary: a policy that confines kernels to SMs).
  * @first_fit says the op always picks the first candidate at or after
  * &vgpu_policy_ctx.rr_next, which lets the core stop at the first SM that
- * fits.  Default: that round robin.
+ * fits.  @wants names the figures of &vgpu_policy_sm it reads.  The
+ * candidates and their figures are kept by the core across the decisions
+ * of a boundary (only SMs whose resources changed are looked at again),
+ * so an op that reads them and loops once over @cands stays cheap.
+ * Default: that round robin.
  *
  * @pack: F23 (a), how many of the kernel's blocks go to the chosen SM in
  * this decision, at most @want (its undispatched blocks, bounded by its
@@ -145,6 +162,11 @@ struct vgpu_policy_ctx {
 #define VGPU_POLICY_STATE_WORDS	64
 #define VGPU_POLICY_CHAN_WORDS	2
 
+/* Figures of struct vgpu_policy_sm a policy reads (&vgpu_sched_ops.wants). */
+#define VGPU_POLICY_WANT_FIT	BIT(0)
+#define VGPU_POLICY_WANT_POWER	BIT(1)
+#define VGPU_POLICY_WANT_FREE	BIT(2)
+
 /* @preempt's and @select_sm's answer for "wait: none of these". */
 #define VGPU_POLICY_WAIT	(~0U)
 
@@ -157,6 +179,8 @@ struct module;
  * @first_fit: @select_sm always picks the first candidate at or after
  *	&vgpu_policy_ctx.rr_next (wrapping), so the controller may stop
  *	scanning at the first SM that fits and skip @select_sm
+ * @wants: the figures of &vgpu_policy_sm @select_sm reads,
+ *	VGPU_POLICY_WANT_* (the core computes only those)
  * @tick: a dispatch boundary at &vgpu_gpu.now
  * @admit_before: true if waiting kernel @a enters the task table before @b
  * @may_evict: true if waiting kernel @w may evict @victim (table full)
@@ -181,6 +205,7 @@ struct module;
 struct vgpu_sched_ops {
 	char name[VGPU_POLICY_NAME_LEN];
 	bool first_fit;
+	u32 wants;
 	void (*tick)(struct vgpu_gpu *g);
 	bool (*admit_before)(const struct vgpu_gpu *g,
 			     const struct vgpu_gpu_kernel *a,

@@ -109,6 +109,7 @@ void vgpu_sm_res_init(struct vgpu_sm_res *sm, const struct vgpu_config *cfg)
 		vgpu_bmap_fill(sm->regs[p], sm->reg_units);
 	vgpu_bmap_fill(sm->smem, sm->smem_units);
 	sm->reg_free = sm->subparts * sm->reg_units;
+	sm->smem_free = sm->smem_units;
 }
 
 /**
@@ -119,6 +120,13 @@ void vgpu_sm_res_fini(struct vgpu_sm_res *sm)
 {
 	sm->max_blocks = 0;
 	sm->max_warps = 0;
+}
+
+/* The resources changed: tell whoever keeps a view of them. */
+static void vgpu_sm_res_touch(struct vgpu_sm_res *sm)
+{
+	if (sm->dirty)
+		*sm->dirty = 0xff;
 }
 
 /*
@@ -156,6 +164,7 @@ static int vgpu_sm_res_warp_in(struct vgpu_sm_res *sm,
 	if (start < 0)
 		return -ENOSPC;
 	vgpu_bmap_clear_range(sm->regs[p], start, len);
+	vgpu_sm_res_touch(sm);
 	sm->reg_free -= len;
 	sm->warps_used[p]++;
 	sm->warps_total++;
@@ -198,6 +207,7 @@ static int vgpu_sm_res_warps_in(struct vgpu_sm_res *sm,
 		return 0;
 	}
 	vgpu_bmap_clear_range(sm->regs[p], start, n * len);
+	vgpu_sm_res_touch(sm);
 	sm->reg_free -= n * len;
 	sm->warps_used[p] += n;
 	sm->warps_total += n;
@@ -233,6 +243,8 @@ int vgpu_sm_res_take_block(struct vgpu_sm_res *sm,
 	if (start < 0)
 		return -ENOSPC;
 	vgpu_bmap_clear_range(sm->smem, start, shape->smem_units);
+	vgpu_sm_res_touch(sm);
+	sm->smem_free -= shape->smem_units;
 	sm->blocks_used++;
 	sm->barriers_used += shape->barriers;
 	place->shape = *shape;
@@ -344,6 +356,7 @@ void vgpu_sm_res_free_warp(struct vgpu_sm_res *sm,
 	if (idx >= place->shape.warps || !place->warp[idx].held)
 		return;
 	w = &place->warp[idx];
+	vgpu_sm_res_touch(sm);
 	vgpu_bmap_set_range(sm->regs[w->subpart], w->reg_start,
 			    place->shape.reg_units);
 	sm->reg_free += place->shape.reg_units;
@@ -370,8 +383,10 @@ void vgpu_sm_res_free_block(struct vgpu_sm_res *sm,
 		vgpu_sm_res_free_warp(sm, place, i);
 	if (!place->block_held)
 		return;
+	vgpu_sm_res_touch(sm);
 	vgpu_bmap_set_range(sm->smem, place->smem_start,
 			    place->shape.smem_units);
+	sm->smem_free += place->shape.smem_units;
 	sm->blocks_used--;
 	sm->barriers_used -= place->shape.barriers;
 	place->block_held = false;
@@ -467,18 +482,34 @@ bool vgpu_sm_res_warp_fits(const struct vgpu_sm_res *sm,
  * @sm: the SM
  * @shape: the block's needs
  *
- * Places blocks one after another on a copy of the SM until one fails.
+ * Places blocks one after another on a copy of the SM until one fails, at
+ * most as many as the counters leave room for (each block takes a slot,
+ * its warps, their registers and its barriers); when that bound is 0 or 1
+ * the answer needs no copy.
  *
  * Return: the number of further whole blocks of @shape that fit.
  */
 u32 vgpu_sm_res_blocks_fit(const struct vgpu_sm_res *sm,
 			   const struct vgpu_block_shape *shape)
 {
+	u32 bound = sm->max_blocks - sm->blocks_used, n = 0;
 	struct vgpu_block_place place;
-	struct vgpu_sm_res tmp = *sm;
-	u32 n = 0;
+	struct vgpu_sm_res tmp;
 
-	while (n < tmp.max_blocks && !vgpu_sm_res_alloc_block(&tmp, shape, &place))
+	if (shape->warps)
+		bound = min(bound, (sm->max_warps - sm->warps_total) /
+				   shape->warps);
+	if (shape->warps && shape->reg_units)
+		bound = min(bound, sm->reg_free /
+				   (shape->warps * shape->reg_units));
+	if (shape->barriers)
+		bound = min(bound, (sm->max_barriers - sm->barriers_used) /
+				   shape->barriers);
+	if (bound <= 1)
+		return bound && vgpu_sm_res_block_fits(sm, shape);
+	tmp = *sm;
+	tmp.dirty = NULL;
+	while (n < bound && !vgpu_sm_res_alloc_block(&tmp, shape, &place))
 		n++;
 	return n;
 }

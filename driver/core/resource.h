@@ -94,8 +94,12 @@ struct vgpu_block_place {
  * @barriers_used: barriers in use
  * @reg_free: free register units, all sub-partitions together (kept with
  *	the maps: a cheap bound for the controller's fit tests)
+ * @smem_free: free shared memory units (kept with @smem)
  * @split_ptr: rotating split-table pointer (F31), advanced only when this
  *	SM takes a block
+ * @dirty: NULL, or a byte set to all ones whenever these resources
+ *	change (the controller's candidate sets, struct vgpu_gpu_fitset,
+ *	clear it bit by bit); a copy made to try placements on sets it NULL
  */
 struct vgpu_sm_res {
 	u32 subparts;
@@ -112,7 +116,9 @@ struct vgpu_sm_res {
 	u32 blocks_used;
 	u32 barriers_used;
 	u32 reg_free;
+	u32 smem_free;
 	u32 split_ptr;
+	u8 *dirty;
 };
 
 int vgpu_block_shape_init(struct vgpu_block_shape *shape,

@@ -9,8 +9,8 @@
  * lib/xarray.c).  Core code includes nothing else: it takes no locks,
  * allocates nothing on hot paths and reads no clock.
  *
- * Allowed here: fixed-width types, bool, errno values, memset/memcpy,
- * min/max/clamp, ARRAY_SIZE, DIV_ROUND_UP/round_up, BIT/GENMASK, the
+ * Allowed here: fixed-width types, bool, errno values, memset/memcpy/
+ * memmove, min/max/clamp, ARRAY_SIZE, DIV_ROUND_UP/round_up, BIT/GENMASK, the
  * 64-bit bit helpers (__ffs64, fls64, hweight64), struct list_head and its
  * helpers, check_add/mul_overflow, likely/unlikely, static_assert and div_u64.
  */

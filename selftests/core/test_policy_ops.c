@@ -11,6 +11,7 @@
 #include "kselftest_harness.h"
 #undef ARRAY_SIZE	/* the shim brings the kernel's */
 #include "vgpu_test_gpu.h"
+#include "gpu_internal.h"
 
 static struct vgpu_tg T;
 
@@ -349,6 +350,108 @@ TEST(notifications_reach_the_policy)
 	EXPECT_EQ(42, k->policy_data[0]);
 	vgpu_policy_unregister(&note);
 	vgpu_tg_fini(&T);
+}
+
+/*
+ * @select_sm's candidates are kept across decisions (place.c, struct
+ * vgpu_gpu_fitset) and only SMs whose resources changed are looked at
+ * again.  This policy checks, at every decision, that they are exactly
+ * what a fresh look at every SM gives: path (a) if any allowed SM takes
+ * the whole block (the policy never waits), the SMs that take it by that
+ * path, ascending, with each figure recomputed from the SM.
+ */
+static u32 oracle_calls, oracle_bad;
+
+static u32 oracle_sm(const struct vgpu_policy_ctx *ctx,
+		     const struct vgpu_policy_sm *c, u32 n)
+{
+	const struct vgpu_gpu *g = ctx->gpu;
+	const struct vgpu_sm_res *res;
+	bool block = false, fits;
+	u32 i, j = 0;
+
+	oracle_calls++;
+	for (i = 0; i < g->cfg.num_sms; i++)
+		if (vgpu_gpu_sm_allowed(g, ctx->k, i) &&
+		    vgpu_sm_res_block_fits(&g->sm[i].sm.res, ctx->shape))
+			block = true;
+	for (i = 0; i < g->cfg.num_sms; i++) {
+		res = &g->sm[i].sm.res;
+		fits = vgpu_gpu_sm_allowed(g, ctx->k, i) &&
+		       (block ? vgpu_sm_res_block_fits(res, ctx->shape) :
+				vgpu_sm_res_warp_fits(res, ctx->shape));
+		if (!fits)
+			continue;
+		if (j >= n || c[j].sm != i || c[j].res != res ||
+		    c[j].fit != vgpu_sm_res_blocks_fit(res, ctx->shape) ||
+		    c[j].free != vgpu_policy_weighted_free(res,
+							   ctx->res_weight) ||
+		    c[j].power != vgpu_gpu_sm_power(g, i))
+			oracle_bad++;
+		j++;
+	}
+	if (j != n)
+		oracle_bad++;
+	/* spread the blocks: the middle candidate */
+	return n / 2;
+}
+
+TEST(select_sm_candidates_are_fresh)
+{
+	static struct vgpu_sched_ops oracle = {
+		.name = "oracle", .select_sm = oracle_sm,
+		.wants = VGPU_POLICY_WANT_FIT | VGPU_POLICY_WANT_POWER |
+			 VGPU_POLICY_WANT_FREE,
+	};
+	static const u32 threads[] = { 32, 64, 96, 256, 512, 1024 };
+	static const char *const progs[] = {
+		VGPU_SHORT, VGPU_LONG, "LOOP 300\nALU\nENDLOOP\nEXIT\n",
+	};
+	static const u32 modes[] = {
+		VGPU_PREEMPT_SWITCH, VGPU_PREEMPT_WARP, VGPU_PREEMPT_DRAIN,
+	};
+	struct vgpu_gpu_params p;
+	struct vgpu_gpu_kernel *k;
+	u32 m, i, seed = 12345;
+
+	/* then once more with one block shape: the sets live longest */
+	for (m = 0; m < 2 * ARRAY_SIZE(modes); m++) {
+		vgpu_tg_params_small(&p, modes[m % ARRAY_SIZE(modes)]);
+		ASSERT_EQ(0, vgpu_tg_init(&T, NULL, &p));
+		ASSERT_EQ(0, vgpu_tg_use_policy(&T, &oracle));
+		oracle_calls = 0;
+		oracle_bad = 0;
+		for (i = 0; i < 30; i++) {
+			seed = seed * 1103515245 + 12345;
+			k = vgpu_tg_kernel(&T, i % 8, (seed >> 8) % 4,
+					   1 + (seed >> 12) % 24,
+					   threads[(seed >> 16) % 6],
+					   (seed >> 20) % 3000,
+					   progs[(seed >> 24) % 3]);
+			k->regs = 16 << ((seed >> 4) % 3);
+			k->smem = ((seed >> 6) % 4) * 4096;
+			if (m >= ARRAY_SIZE(modes)) {
+				k->threads = 128;
+				k->regs = 32;
+				k->smem = 0;
+			}
+			if (i % 3 == 1)
+				k->affinity[0] = 0x5;
+			ASSERT_EQ(0, vgpu_gpu_submit(&T.g, k));
+		}
+		ASSERT_TRUE(vgpu_tg_run(&T, 100000000));
+		for (i = 0; i < T.nk; i++)
+			EXPECT_EQ(VGPU_KS_DONE, T.k[i].state);
+		fprintf(stderr, "# mode %u: %u decisions, %llu preemptions\n",
+			modes[m % ARRAY_SIZE(modes)], oracle_calls,
+			(unsigned long long)T.g.stats.preemptions);
+		EXPECT_LT(100, oracle_calls);
+		EXPECT_EQ(0, oracle_bad);
+		if (m == 0)
+			EXPECT_LT(0, T.g.stats.preemptions);
+		vgpu_policy_unregister(&oracle);
+		vgpu_tg_fini(&T);
+	}
 }
 
 TEST_HARNESS_MAIN

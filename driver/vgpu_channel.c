@@ -20,6 +20,7 @@
 int vgpu_file_init(struct vgpu_file *vf, struct vgpu_device *vdev)
 {
 	vf->vdev = vdev;
+	vf->tenant = atomic_inc_return(&vdev->next_tenant);
 	mutex_init(&vf->lock);
 	xa_init_flags(&vf->channels, XA_FLAGS_ALLOC1);
 	xa_init_flags(&vf->kernels, XA_FLAGS_ALLOC1);

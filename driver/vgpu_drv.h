@@ -106,6 +106,8 @@ struct vgpu_limits {
  *	&vgpu_sched.lock, READ_ONCE() by readers)
  * @default_prio: highest priority usable without CAP_SYS_NICE, immutable
  * @nr_channels: channels of all files; protected by @lock
+ * @next_tenant: the last tenant id handed to an open file
+ *	(&vgpu_file.tenant)
  * @sched: the scheduler (core and threads)
  * @obs: observability: counters, debugfs, knobs (vgpu_obs.h)
  */
@@ -121,6 +123,7 @@ struct vgpu_device {
 	struct vgpu_limits limits;
 	u32 default_prio;
 	u32 nr_channels;
+	atomic_t next_tenant;
 	struct vgpu_sched sched;
 	struct vgpu_obs obs;
 };
@@ -144,6 +147,9 @@ struct vgpu_device {
  * @nr_done: finished kernels whose handle still exists (poll)
  * @gate_held: this file holds the gate; protected by @lock
  * @usage: what the file used, for fdinfo (vgpu_obs.h)
+ * @tenant: the tenant its kernels belong to for the scheduling policy
+ *	(&vgpu_gpu_kernel.tenant): different for every file open on the
+ *	device at once (until 2^32 opens wrap); immutable
  */
 struct vgpu_file {
 	struct vgpu_device *vdev;
@@ -159,6 +165,7 @@ struct vgpu_file {
 	atomic_t nr_done;
 	bool gate_held;
 	struct vgpu_file_usage usage;
+	u32 tenant;
 };
 
 /**

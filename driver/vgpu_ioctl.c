@@ -36,7 +36,7 @@ static_assert(sizeof(struct vgpu_template) == VGPU_TEMPLATE_SIZE_VER0);
 static_assert(sizeof(struct vgpu_queue_push) == VGPU_QUEUE_PUSH_SIZE_VER1);
 static_assert(sizeof(struct vgpu_submit) == VGPU_SUBMIT_SIZE_VER0);
 static_assert(sizeof(struct vgpu_wait) == VGPU_WAIT_SIZE_VER0);
-static_assert(sizeof(struct vgpu_kernel_query) == 72);
+static_assert(sizeof(struct vgpu_kernel_query) == VGPU_KERNEL_QUERY_SIZE_VER2);
 static_assert(sizeof(struct vgpu_kernel_cancel) == VGPU_KERNEL_CANCEL_SIZE_VER0);
 static_assert(sizeof(struct vgpu_gate) == VGPU_GATE_SIZE_VER0);
 static_assert(sizeof(struct vgpu_channel_create) == VGPU_CHANNEL_CREATE_SIZE_VER0);

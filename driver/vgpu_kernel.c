@@ -435,6 +435,7 @@ static int vgpu_kobj_create(struct vgpu_file *vf,
 	ko->k.queue_timeout = d->queue_timeout;
 	ko->k.quota = d->quota;
 	ko->k.deadline = d->deadline;
+	ko->k.tenant = vf->tenant;
 	ko->k.arrival = d->arrival;	/* relative; vgpu_sched_submit() adds now */
 	/* until the controller hands it to the core, nothing has happened */
 	ko->k.state = VGPU_KS_NEW;
@@ -784,7 +785,7 @@ int vgpu_ioctl_query(struct vgpu_file *vf, void *arg)
 		return -EINVAL;
 	if (q->state || q->error || q->t_submit || q->t_dispatch ||
 	    q->t_complete || q->blocks_done || q->preemptions || q->user_data ||
-	    q->t_start)
+	    q->t_start || q->t_deadline || q->status || q->pad)
 		return -EINVAL;
 
 	mutex_lock(&vf->lock);
@@ -804,6 +805,11 @@ int vgpu_ioctl_query(struct vgpu_file *vf, void *arg)
 	q->t_complete = vgpu_gpu_kernel_finished(&ko->k) ? ko->k.t_end :
 			VGPU_NO_CYCLE;
 	q->t_start = ko->k.t_start;
+	/* the core sets the deadline when the kernel reaches it */
+	q->t_deadline = ko->k.t_submit == VGPU_GPU_NO_CYCLE ? VGPU_NO_CYCLE :
+			ko->k.deadline_at;
+	if (ko->k.deadline_missed)
+		q->status |= VGPU_KSTATUS_DEADLINE_MISSED;
 	/* a queue kernel's blocks are those its items launched (F14) */
 	if (ko->k.flags & VGPU_KF_QUEUE)
 		q->blocks_done = ko->k.done_units;

@@ -174,6 +174,7 @@ void vgpu_gpu_launch(struct vgpu_gpu *g, u32 i,
 	if (g->next_child_id == VGPU_EV_NONE)
 		g->next_child_id = VGPU_GPU_CHILD_ID0;
 	c->channel = p->channel;	/* F21 flags: its tree's channel */
+	c->tenant = p->tenant;
 	c->prio = p->eff_prio;
 	c->grid = t->grid;
 	c->threads = t->threads;

@@ -415,10 +415,13 @@ void vgpu_gpu_set_sink(struct vgpu_gpu *g, vgpu_trace_fn fn, void *cookie)
 }
 
 /**
- * vgpu_gpu_set_policy() - switch the SM-choice policy (F27)
+ * vgpu_gpu_set_policy() - switch the scheduling policy (F27)
  * @g: the device
  * @policies: the registry
  * @name: policy name
+ *
+ * A different policy finds its state zero: the device's, every channel's
+ * and every kernel's words, and no kernel asked to yield.
  *
  * Return: 0 or -ENOENT.
  */
@@ -426,12 +429,22 @@ int vgpu_gpu_set_policy(struct vgpu_gpu *g, struct list_head *policies,
 			const char *name)
 {
 	struct vgpu_sched_ops *pol = vgpu_policy_find(policies, name);
+	struct vgpu_gpu_kernel *k;
 	u32 i;
 
 	if (!pol)
 		return -ENOENT;
-	if (g->policy != pol)
+	if (g->policy != pol) {
+		/* the new policy starts from zero, as if every object were new */
 		memset(g->policy_state, 0, sizeof(g->policy_state));
+		memset(g->chan_policy, 0,
+		       g->p.max_channels * sizeof(*g->chan_policy));
+		list_for_each_entry(k, &g->kernels, table_node) {
+			k->policy_data[0] = 0;
+			k->policy_data[1] = 0;
+			k->yield = false;
+		}
+	}
 	g->policy = pol;
 	for (i = 0; i + 1 < VGPU_POLICY_NAME_LEN && name[i]; i++)
 		g->p.policy[i] = name[i];

@@ -285,6 +285,10 @@ struct vgpu_gpu_push {
  * @quota: launch quota (F26), 0 = none
  * @prio_wid_mod: per-warp competition priority (F35): 0 = the kernel's;
  *	k > 0 = warp w competes at priority + w % k (struct vgpu_kernel_desc)
+ * @tenant: who submitted it, for policies that share the device between
+ *	tenants (the module: the open file, &vgpu_file.tenant; vgpu-sim: the
+ *	workload's "tenant"); a child kernel has its parent's; the core
+ *	does not read it
  * @arrival: cycle at which it arrives
  * @affinity: SM affinity mask, all zero = every SM (F26)
  * @prog: validated program (F04)
@@ -382,6 +386,7 @@ struct vgpu_gpu_kernel {
 	u32 flags;
 	u32 quota;
 	u32 prio_wid_mod;
+	u32 tenant;
 	u64 arrival;
 	u64 affinity[VGPU_GPU_AFF_WORDS];
 	const struct vgpu_insn *prog;

@@ -159,7 +159,7 @@ struct vgpu_policy_ctx {
  */
 
 /* Words of &vgpu_gpu.policy_state, and per channel of .chan_policy. */
-#define VGPU_POLICY_STATE_WORDS	64
+#define VGPU_POLICY_STATE_WORDS	128
 #define VGPU_POLICY_CHAN_WORDS	2
 
 /* Figures of struct vgpu_policy_sm a policy reads (&vgpu_sched_ops.wants). */

@@ -357,4 +357,76 @@ TEST(fair_equal_gpu_time)
 	}
 }
 
+/* Block-cycles of kernel @kid resident before @until (its blocks' GPU time). */
+static u64 busy_of(u32 kid, u64 until)
+{
+	static u64 at[4096];
+	const struct vgpu_event *e;
+	u64 busy = 0, end;
+	size_t i;
+
+	for (i = 0; i < T.nev; i++) {
+		e = &T.ev[i];
+		if (e->kernel != kid || e->block >= 4096)
+			continue;
+		if (e->type == VGPU_GEV_DISPATCH)
+			at[e->block] = e->cycle;
+		if (e->type != VGPU_EV_BLOCK_DONE)
+			continue;
+		end = e->cycle < until ? e->cycle : until;
+		if (end > at[e->block])
+			busy += end - at[e->block];
+	}
+	return busy;
+}
+
+/*
+ * fair per tenant: tenant A has three channels, tenant B one, each
+ * channel one kernel of the same blocks.  Shared by channel, A holds
+ * three quarters of the GPU time while all have work; shared by tenant
+ * first, A and B get the same within 5 %.  The first round gives every
+ * kernel tenant 0 (one tenant: the channels share), the second puts
+ * channel 3 in tenant 7.
+ */
+TEST(fair_tenants_equal_gpu_time)
+{
+	struct vgpu_gpu_params p;
+	struct vgpu_gpu_kernel *k[4];
+	u64 a, b, until, hi, lo;
+	int round, i;
+
+	for (round = 0; round < 2; round++) {
+		vgpu_tg_params_small(&p, VGPU_PREEMPT_DRAIN);
+		ASSERT_EQ(0, setup(&p, "fair"));
+		for (i = 0; i < 4; i++) {
+			k[i] = vgpu_tg_kernel(&T, i, 1, 400, 1024, 0,
+					      "LOOP 200\nALU\nBAR\nENDLOOP\nEXIT\n");
+			k[i]->tenant = round && i == 3 ? 7 : 0;
+			ASSERT_EQ(0, vgpu_gpu_submit(&T.g, k[i]));
+		}
+		ASSERT_TRUE(vgpu_tg_run(&T, 1000000000));
+		until = ~0ULL;
+		for (i = 0; i < 4; i++) {
+			ASSERT_EQ(VGPU_KS_DONE, k[i]->state);
+			if (k[i]->t_end < until)
+				until = k[i]->t_end;
+		}
+		a = busy_of(0, until) + busy_of(1, until) + busy_of(2, until);
+		b = busy_of(3, until);
+		TH_LOG("%s: tenant A %llu, tenant B %llu before cycle %llu",
+		       round ? "two tenants" : "one tenant",
+		       (unsigned long long)a, (unsigned long long)b,
+		       (unsigned long long)until);
+		hi = a > b ? a : b;
+		lo = a > b ? b : a;
+		ASSERT_LT(0, lo);
+		if (round) {
+			EXPECT_LE((hi - lo) * 100, hi * 5);
+		} else {
+			EXPECT_GT((hi - lo) * 100, hi * 50);
+		}
+		vgpu_tg_fini(&T);
+	}
+}
+
 TEST_HARNESS_MAIN

@@ -293,6 +293,7 @@ TEST_F(k, desc_size_versioning)
  */
 TEST_F(k, deadline_misses_counted)
 {
+	struct vgpu_kernel_query q;
 	struct vgpu_submit_desc d[2];
 	char buf[8192];
 	long long before;
@@ -314,6 +315,32 @@ TEST_F(k, deadline_misses_counted)
 	ASSERT_LT(0, vgpu_test_slurp("/sys/kernel/debug/vgpu/vgpu0/stats",
 				     buf, sizeof(buf)));
 	EXPECT_EQ(before + 1, vgpu_test_keyval(buf, "deadline_misses"));
+	/* QUERY (VER2) tells each kernel its own */
+	ASSERT_EQ(0, vgpu_test_query(self->fd, h[0], 0, &q));
+	EXPECT_EQ(q.t_submit + 1, q.t_deadline);
+	EXPECT_EQ(VGPU_KSTATUS_DEADLINE_MISSED, q.status);
+	ASSERT_EQ(0, vgpu_test_query(self->fd, h[1], 0, &q));
+	EXPECT_EQ(q.t_submit + (1ULL << 40), q.t_deadline);
+	EXPECT_EQ(0, q.status);
+	/* a kernel without a deadline has none */
+	VGPU_DESC(&d[0], self->ch, vgpu_prog_alu);
+	ASSERT_EQ(0, vgpu_test_submit(self->fd, d, 1));
+	ASSERT_EQ(0, vgpu_test_wait(self->fd, &d[0].handle, 1, VGPU_WAIT_ALL,
+				    VGPU_WAIT_FOREVER, NULL));
+	ASSERT_EQ(0, vgpu_test_query(self->fd, d[0].handle, 0, &q));
+	EXPECT_EQ(VGPU_NO_CYCLE, q.t_deadline);
+	EXPECT_EQ(0, q.status);
+	/* output fields must be zero on input */
+	memset(&q, 0, sizeof(q));
+	q.handle = d[0].handle;
+	q.status = VGPU_KSTATUS_DEADLINE_MISSED;
+	EXPECT_EQ(-1, ioctl(self->fd, VGPU_IOCTL_QUERY, &q));
+	EXPECT_EQ(EINVAL, errno);
+	memset(&q, 0, sizeof(q));
+	q.handle = d[0].handle;
+	q.pad = 1;
+	EXPECT_EQ(-1, ioctl(self->fd, VGPU_IOCTL_QUERY, &q));
+	EXPECT_EQ(EINVAL, errno);
 }
 
 /* Submit @n kernels of @p on @ch in batches; 0 or the first errno. */

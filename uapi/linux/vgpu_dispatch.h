@@ -420,6 +420,9 @@ struct vgpu_wait {
 #define VGPU_QUERY_RELEASE	_BITUL(0)	/* free a finished kernel's handle */
 #define VGPU_QUERY_FLAGS_ALL	(VGPU_QUERY_RELEASE)
 
+/* struct vgpu_kernel_query.status */
+#define VGPU_KSTATUS_DEADLINE_MISSED	_BITUL(0)	/* done after t_deadline */
+
 /**
  * struct vgpu_kernel_query - argument of VGPU_IOCTL_QUERY
  * @handle: in: kernel handle of this file
@@ -437,6 +440,13 @@ struct vgpu_wait {
  * @preemptions: out: times one of its blocks was preempted
  * @user_data: out: as submitted
  * @t_start: out: first warp start, or VGPU_NO_CYCLE
+ *
+ * Appended in VGPU_KERNEL_QUERY_SIZE_VER2 (issue 17):
+ * @t_deadline: out: its absolute deadline, @t_submit plus the relative
+ *	deadline it was submitted with, or VGPU_NO_CYCLE without one
+ * @status: out: VGPU_KSTATUS_*: VGPU_KSTATUS_DEADLINE_MISSED once it
+ *	completed after @t_deadline
+ * @pad: out: zero
  */
 struct vgpu_kernel_query {
 	__u32 handle;
@@ -449,10 +459,17 @@ struct vgpu_kernel_query {
 	__u64 blocks_done;
 	__u64 preemptions;
 	__u64 user_data;
+	/* VGPU_KERNEL_QUERY_SIZE_VER1 */
 	__u64 t_start;
+	/* VGPU_KERNEL_QUERY_SIZE_VER2 */
+	__u64 t_deadline;
+	__u32 status;
+	__u32 pad;
 };
 
 #define VGPU_KERNEL_QUERY_SIZE_VER0	64
+#define VGPU_KERNEL_QUERY_SIZE_VER1	72
+#define VGPU_KERNEL_QUERY_SIZE_VER2	88
 
 /**
  * struct vgpu_kernel_cancel - argument of VGPU_IOCTL_CANCEL

@@ -689,6 +689,10 @@ static int vgpu_wl_kernel(struct vgpu_wl_ctx *c, struct vgpu_workload *wl,
 			ret = vgpu_wl_u32(c, pos, key, v,
 					  wl->params.max_channels - 1,
 					  &k->channel);
+		} else if (!strcmp(key, "tenant")) {
+			ret = vgpu_wl_u32(c, pos, key, v,
+					  VGPU_GPU_MAX_CHANNELS - 1,
+					  &k->tenant);
 		} else if (!strcmp(key, "priority")) {
 			ret = vgpu_wl_u32(c, pos, key, v,
 					  wl->cfg.num_prios - 1, &k->prio);
@@ -786,11 +790,18 @@ static int vgpu_wl_kernel(struct vgpu_wl_ctx *c, struct vgpu_workload *wl,
 	}
 	if (ret)
 		return ret;
-	for (i = 0; i < idx; i++)
+	for (i = 0; i < idx; i++) {
 		if (!strcmp(wl->kernels[i].name, k->name))
 			return vgpu_wl_err(c, pos, "name",
 					   "'%s' already used by kernels[%u]",
 					   k->name, i);
+		/* a channel belongs to one open file through the module */
+		if (wl->kernels[i].channel == k->channel &&
+		    wl->kernels[i].tenant != k->tenant)
+			return vgpu_wl_err(c, pos, "tenant",
+					   "channel %u is tenant %u's (kernels[%u])",
+					   k->channel, wl->kernels[i].tenant, i);
+	}
 	return 0;
 }
 

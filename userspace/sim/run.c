@@ -197,6 +197,7 @@ int vgpu_run_workload(const struct vgpu_workload *wl, int only,
 		k->queue_timeout = wk->queue_timeout;
 		k->quota = wk->quota;
 		k->deadline = wk->deadline;
+		k->tenant = wk->tenant;
 		k->prio_wid_mod = wk->prio_wid_mod;
 		k->arrival = only >= 0 ? 0 : wk->arrival;
 		memcpy(k->affinity, wk->affinity, sizeof(k->affinity));

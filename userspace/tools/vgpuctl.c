@@ -267,8 +267,9 @@ struct vgpu_run_res {
 	bool ran;
 };
 
-static int vgpu_run_submit(struct vgpu_dev *dev, const struct vgpu_workload *wl,
-			   int only, const uint32_t *chan, uint32_t *handles)
+static int vgpu_run_submit(struct vgpu_dev *const *kd,
+			   const struct vgpu_workload *wl, int only,
+			   const uint32_t *chan, uint32_t *handles)
 {
 	struct vgpu_template tmpl[VGPU_MAX_TEMPLATES];
 	const struct vgpu_wl_template *wt;
@@ -334,7 +335,7 @@ static int vgpu_run_submit(struct vgpu_dev *dev, const struct vgpu_workload *wl,
 		d.child_budget = wk->child_budget;
 		d.arrival = only >= 0 ? 0 : wk->arrival;
 		d.user_data = i;
-		ret = vgpu_submit(dev, &d);
+		ret = vgpu_submit(kd[i], &d);
 		if (ret) {
 			fprintf(stderr, "vgpuctl run: SUBMIT of %s: %s\n", wk->name,
 				vgpu_strerror(ret));
@@ -350,8 +351,9 @@ static int vgpu_run_submit(struct vgpu_dev *dev, const struct vgpu_workload *wl,
  * then file order (as vgpu-sim makes them), under the gate: each arrives
  * at its cycle of the workload.
  */
-static int vgpu_run_pushes(struct vgpu_dev *dev, const struct vgpu_workload *wl,
-			   int only, const uint32_t *handles)
+static int vgpu_run_pushes(struct vgpu_dev *const *kd,
+			   const struct vgpu_workload *wl, int only,
+			   const uint32_t *handles)
 {
 	const struct vgpu_wl_kernel *wk;
 	uint32_t i, j;
@@ -362,7 +364,8 @@ static int vgpu_run_pushes(struct vgpu_dev *dev, const struct vgpu_workload *wl,
 			continue;
 		wk = &wl->kernels[i];
 		for (j = 0; j < wk->n_pushes; j++) {
-			ret = vgpu_queue_push(dev, handles[i], wk->pushes[j].items,
+			ret = vgpu_queue_push(kd[i], handles[i],
+					      wk->pushes[j].items,
 					      wk->pushes[j].close ?
 					      VGPU_QUEUE_CLOSE : 0,
 					      vgpu_wl_push_at(wk->pushes[j].at,
@@ -380,7 +383,8 @@ static int vgpu_run_pushes(struct vgpu_dev *dev, const struct vgpu_workload *wl,
 }
 
 /* Progress on stderr (a tty only): kernels finished and the clock. */
-static void vgpu_run_progress(struct vgpu_dev *dev, const char *what,
+static void vgpu_run_progress(struct vgpu_dev *dev,
+			      struct vgpu_dev *const *kd, const char *what,
 			      const uint32_t *handles, const bool *mine,
 			      uint32_t n)
 {
@@ -392,7 +396,7 @@ static void vgpu_run_progress(struct vgpu_dev *dev, const char *what,
 		if (!mine[i])
 			continue;
 		total++;
-		if (!vgpu_query(dev, handles[i], 0, &q) &&
+		if (!vgpu_query(kd[i], handles[i], 0, &q) &&
 		    q.state >= VGPU_KSTATE_DONE)
 			done++;
 	}
@@ -403,27 +407,118 @@ static void vgpu_run_progress(struct vgpu_dev *dev, const char *what,
 }
 
 /*
- * Run the workload (or only kernel @only, arriving at 0) on @dev: gate
- * closed, channels, submissions, gate open, wait, query.
+ * The open files of a run: one per tenant of the workload (the module's
+ * tenants are its open files, &vgpu_gpu_kernel.tenant), the first tenant
+ * on the caller's @dev.
  */
-static int vgpu_run_on(struct vgpu_dev *dev, const struct vgpu_workload *wl,
-		       int only, const char *what, struct vgpu_run_res *res)
+struct vgpu_run_files {
+	struct vgpu_dev *of[VGPU_GPU_MAX_CHANNELS];	/* by tenant */
+	struct vgpu_dev more[VGPU_GPU_MAX_CHANNELS];
+	bool opened[VGPU_GPU_MAX_CHANNELS];
+};
+
+static int vgpu_run_files_open(struct vgpu_run_files *f, struct vgpu_dev *dev,
+			       unsigned int id, const struct vgpu_workload *wl,
+			       const bool *mine)
+{
+	uint32_t i, t;
+	int ret;
+
+	for (i = 0; i < wl->nkernels; i++) {
+		t = wl->kernels[i].tenant;
+		if (!mine[i] || f->of[t])
+			continue;
+		if (dev) {
+			f->of[t] = dev;
+			dev = NULL;
+			continue;
+		}
+		ret = vgpu_dev_open(id, &f->more[t]);
+		if (ret) {
+			vgpu_open_error("run", id, ret);
+			return ret;
+		}
+		f->opened[t] = true;
+		f->of[t] = &f->more[t];
+	}
+	return 0;
+}
+
+static void vgpu_run_files_close(struct vgpu_run_files *f)
+{
+	uint32_t t;
+
+	for (t = 0; t < VGPU_GPU_MAX_CHANNELS; t++)
+		if (f->opened[t])
+			vgpu_dev_close(&f->more[t]);
+}
+
+/* Wait for every kernel of @wl on @dev's files, a tenant at a time. */
+static int vgpu_run_wait(struct vgpu_dev *dev, const struct vgpu_run_files *f,
+			 const struct vgpu_workload *wl, const char *what,
+			 const uint32_t *handles, const bool *mine, uint32_t *wh,
+			 struct vgpu_dev *const *kd)
+{
+	bool tty = !vgpu_run_quiet && vgpu_fancy_tty(2);
+	uint32_t i, n, t, cnt;
+	int ret = 0;
+
+	for (t = 0; !ret && t < VGPU_GPU_MAX_CHANNELS; t++) {
+		if (!f->of[t])
+			continue;
+		for (i = 0, n = 0; i < wl->nkernels; i++)
+			if (mine[i] && wl->kernels[i].tenant == t)
+				wh[n++] = handles[i];
+		for (i = 0; !ret && i < n; i += VGPU_MAX_WAIT) {
+			cnt = n - i < VGPU_MAX_WAIT ? n - i : VGPU_MAX_WAIT;
+			for (;;) {
+				ret = vgpu_wait(f->of[t], &wh[i], cnt,
+						VGPU_WAIT_ALL,
+						tty ? vgpu_deadline_ns(250000000) :
+						VGPU_WAIT_FOREVER, NULL);
+				if (ret != -ETIME || !tty)
+					break;
+				vgpu_run_progress(dev, kd, what, handles, mine,
+						  wl->nkernels);
+			}
+		}
+	}
+	if (tty)
+		fprintf(stderr, "\r\033[K");
+	return ret;
+}
+
+/*
+ * Run the workload (or only kernel @only, arriving at 0) on device @id,
+ * open as @dev: gate closed, channels, submissions, gate open, wait,
+ * query.  Each further tenant of the workload gets a file of its own.
+ */
+static int vgpu_run_on(struct vgpu_dev *dev, unsigned int id,
+		       const struct vgpu_workload *wl, int only,
+		       const char *what, struct vgpu_run_res *res)
 {
 	uint32_t chan[VGPU_GPU_MAX_CHANNELS], prio[VGPU_GPU_MAX_CHANNELS];
-	uint32_t *handles, *wh, i, n, nch = 0;
-	bool tty = !vgpu_run_quiet && vgpu_fancy_tty(2), *mine;
+	uint32_t tenant[VGPU_GPU_MAX_CHANNELS];
+	uint32_t *handles, *wh, i, nch = 0;
+	struct vgpu_run_files *f;
+	struct vgpu_dev **kd;
+	bool *mine;
 	int ret;
 
 	handles = calloc(wl->nkernels + 1, sizeof(*handles));
 	wh = calloc(wl->nkernels + 1, sizeof(*wh));
 	mine = calloc(wl->nkernels + 1, sizeof(*mine));
-	if (!handles || !wh || !mine) {
+	kd = calloc(wl->nkernels + 1, sizeof(*kd));
+	f = calloc(1, sizeof(*f));
+	if (!handles || !wh || !mine || !kd || !f) {
 		ret = -ENOMEM;
 		goto out;
 	}
 	/* channels 0..max used, so that the core numbers them as vgpu-sim */
-	for (i = 0; i < VGPU_GPU_MAX_CHANNELS; i++)
+	for (i = 0; i < VGPU_GPU_MAX_CHANNELS; i++) {
 		prio[i] = wl->cfg.num_prios - 1;
+		tenant[i] = VGPU_GPU_MAX_CHANNELS;
+	}
 	for (i = 0; i < wl->nkernels; i++) {
 		const struct vgpu_wl_kernel *wk = &wl->kernels[i];
 
@@ -434,18 +529,26 @@ static int vgpu_run_on(struct vgpu_dev *dev, const struct vgpu_workload *wl,
 			nch = wk->channel + 1;
 		if (wk->prio < prio[wk->channel])
 			prio[wk->channel] = wk->prio;
+		tenant[wk->channel] = wk->tenant;
 	}
+	ret = vgpu_run_files_open(f, dev, id, wl, mine);
+	if (ret)
+		goto out;
+	for (i = 0; i < wl->nkernels; i++)
+		kd[i] = mine[i] ? f->of[wl->kernels[i].tenant] : dev;
 	ret = vgpu_gate(dev, VGPU_GATE_CLOSE, NULL);
 	for (i = 0; !ret && i < nch; i++)
-		ret = vgpu_channel_create(dev, prio[i], 0, &chan[i]);
+		ret = vgpu_channel_create(tenant[i] < VGPU_GPU_MAX_CHANNELS ?
+					  f->of[tenant[i]] : dev,
+					  prio[i], 0, &chan[i]);
 	if (ret) {
 		fprintf(stderr, "vgpuctl run: %s: %s%s\n", what,
 			i ? "CHANNEL_CREATE" : "GATE", vgpu_strerror(ret));
 		goto out;
 	}
-	ret = vgpu_run_submit(dev, wl, only, chan, handles);
+	ret = vgpu_run_submit(kd, wl, only, chan, handles);
 	if (!ret)
-		ret = vgpu_run_pushes(dev, wl, only, handles);
+		ret = vgpu_run_pushes(kd, wl, only, handles);
 	if (ret)
 		goto out;
 	ret = vgpu_gate(dev, VGPU_GATE_OPEN, NULL);
@@ -454,24 +557,7 @@ static int vgpu_run_on(struct vgpu_dev *dev, const struct vgpu_workload *wl,
 			vgpu_strerror(ret));
 		goto out;
 	}
-	for (i = 0, n = 0; i < wl->nkernels; i++)
-		if (mine[i])
-			wh[n++] = handles[i];
-	for (i = 0; !ret && i < n; i += VGPU_MAX_WAIT) {
-		uint32_t cnt = n - i < VGPU_MAX_WAIT ? n - i : VGPU_MAX_WAIT;
-
-		for (;;) {
-			ret = vgpu_wait(dev, &wh[i], cnt, VGPU_WAIT_ALL,
-					tty ? vgpu_deadline_ns(250000000) :
-					VGPU_WAIT_FOREVER, NULL);
-			if (ret != -ETIME || !tty)
-				break;
-			vgpu_run_progress(dev, what, handles, mine,
-					  wl->nkernels);
-		}
-	}
-	if (tty)
-		fprintf(stderr, "\r\033[K");
+	ret = vgpu_run_wait(dev, f, wl, what, handles, mine, wh, kd);
 	if (ret) {
 		fprintf(stderr, "vgpuctl run: %s: WAIT: %s\n", what,
 			vgpu_strerror(ret));
@@ -480,7 +566,7 @@ static int vgpu_run_on(struct vgpu_dev *dev, const struct vgpu_workload *wl,
 	for (i = 0; i < wl->nkernels; i++) {
 		if (!mine[i])
 			continue;
-		ret = vgpu_query(dev, handles[i], VGPU_QUERY_RELEASE,
+		ret = vgpu_query(kd[i], handles[i], VGPU_QUERY_RELEASE,
 				 &res[i].q);
 		if (ret) {
 			fprintf(stderr, "vgpuctl run: %s: QUERY of %s: %s\n",
@@ -490,6 +576,10 @@ static int vgpu_run_on(struct vgpu_dev *dev, const struct vgpu_workload *wl,
 		res[i].ran = true;
 	}
 out:
+	if (f)
+		vgpu_run_files_close(f);
+	free(f);
+	free(kd);
 	free(handles);
 	free(wh);
 	free(mine);
@@ -522,7 +612,7 @@ static int vgpu_run_fresh(const struct vgpu_workload *wl, unsigned int id,
 	}
 	ret = vgpu_dev_open(id, &dev);
 	if (!ret) {
-		ret = vgpu_run_on(&dev, wl, only, what, res);
+		ret = vgpu_run_on(&dev, id, wl, only, what, res);
 		if (!ret && trace_hash) {
 			ret = vgpu_get_info(&dev, &info);
 			*trace_hash = info.trace_hash;

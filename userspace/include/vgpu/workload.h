@@ -72,6 +72,8 @@ static inline uint64_t vgpu_wl_push_at(uint64_t at, uint64_t arrival,
  * struct vgpu_wl_kernel - one kernel of a workload
  * @name: unique name, reported in results
  * @channel: channel number
+ * @tenant: tenant number (default 0): all kernels of a channel have the
+ *	same; vgpuctl run gives each tenant its own open file
  * @prio: priority (0 highest)
  * @arrival: arrival cycle
  * @grid: blocks
@@ -97,6 +99,7 @@ static inline uint64_t vgpu_wl_push_at(uint64_t at, uint64_t arrival,
 struct vgpu_wl_kernel {
 	char name[VGPU_WL_NAME_LEN];
 	uint32_t channel;
+	uint32_t tenant;
 	uint32_t prio;
 	uint64_t arrival;
 	uint32_t grid;

@@ -48,6 +48,7 @@ static struct vgpu_sched_ops edf_ops = {
 	.may_evict	= edf_may_evict,
 	.select_before	= edf_before,
 };
+
 VGPU_POLICY(edf_ops);
 MODULE_LICENSE("GPL");
 MODULE_DESCRIPTION("vgpu-dispatch scheduling policy: earliest deadline first");

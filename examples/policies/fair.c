@@ -189,6 +189,7 @@ static struct vgpu_sched_ops fair_ops = {
 	.kernel_done	= fair_gone,
 	.cancelled	= fair_gone,
 };
+
 VGPU_POLICY(fair_ops);
 MODULE_LICENSE("GPL");
 MODULE_DESCRIPTION("vgpu-dispatch scheduling policy: fair share of GPU time per tenant and channel");

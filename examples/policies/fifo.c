@@ -40,6 +40,7 @@ static struct vgpu_sched_ops fifo_ops = {
 	.select_before	= fifo_first,
 	.preempt	= fifo_wait,
 };
+
 VGPU_POLICY(fifo_ops);
 MODULE_LICENSE("GPL");
 MODULE_DESCRIPTION("vgpu-dispatch scheduling policy: strict submission order");

@@ -49,6 +49,7 @@ static struct vgpu_sched_ops partition_ops = {
 	.select_sm	= part_select_sm,
 	.preempt	= part_preempt,
 };
+
 VGPU_POLICY(partition_ops);
 MODULE_LICENSE("GPL");
 MODULE_DESCRIPTION("vgpu-dispatch scheduling policy: MPS-style SM partitions");

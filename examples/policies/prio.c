@@ -27,6 +27,7 @@ static struct vgpu_sched_ops prio_ops = {
 	.name		= "prio",
 	.select_before	= prio_before,
 };
+
 VGPU_POLICY(prio_ops);
 MODULE_LICENSE("GPL");
 MODULE_DESCRIPTION("vgpu-dispatch scheduling policy: strict priority, no windows");

@@ -115,6 +115,7 @@ static struct vgpu_sched_ops timeslice_ops = {
 	.tick		= ts_tick,
 	.select_before	= ts_before,
 };
+
 VGPU_POLICY(timeslice_ops);
 MODULE_LICENSE("GPL");
 MODULE_DESCRIPTION("vgpu-dispatch scheduling policy: round robin with a timeslice");

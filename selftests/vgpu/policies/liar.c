@@ -17,6 +17,7 @@ static struct vgpu_sched_ops liar_ops = {
 	.name		= "liar",
 	.select_sm	= liar_select_sm,
 };
+
 VGPU_POLICY(liar_ops);
 MODULE_LICENSE("GPL");
 MODULE_DESCRIPTION("vgpu-dispatch test policy: out-of-range SM choices");

@@ -19,6 +19,7 @@
  */
 #include "vgpu_os.h"
 #include "sm.h"
+#include "sm_internal.h"
 
 static_assert(VGPU_WARP_NONE == 0xffffffffU, "warp rows are filled bytewise");
 
@@ -32,9 +33,17 @@ struct vgpu_sm_arb_ctx {
 	struct vgpu_sm_block *b;
 };
 
-static void vgpu_sm_emit(struct vgpu_sm *sm, u32 type,
-			 const struct vgpu_sm_block *b, u32 warp, u32 arg0,
-			 u32 arg1)
+/**
+ * vgpu_sm_emit() - an event of the SM: hashed, counted, to the trace hook
+ * @sm: the SM
+ * @type: VGPU_EV_*
+ * @b: the block it concerns, or NULL
+ * @warp: warp index in the block, or VGPU_EV_NONE
+ * @arg0: first argument
+ * @arg1: second argument
+ */
+void vgpu_sm_emit(struct vgpu_sm *sm, u32 type, const struct vgpu_sm_block *b,
+		  u32 warp, u32 arg0, u32 arg1)
 {
 	struct vgpu_event ev;
 
@@ -50,49 +59,6 @@ static void vgpu_sm_emit(struct vgpu_sm *sm, u32 type,
 	sm->stats.events++;
 	if (sm->trace)
 		sm->trace(sm->trace_cookie, &ev);
-}
-
-static void vgpu_wq_init(struct vgpu_wq *q)
-{
-	q->head = VGPU_WARP_NONE;
-	q->tail = VGPU_WARP_NONE;
-}
-
-/* Append context @idx to @q; returns true if @q was empty. */
-static inline bool vgpu_wq_push(struct vgpu_warp *warps, struct vgpu_wq *q,
-				u32 idx)
-{
-	warps[idx].next = VGPU_WARP_NONE;
-	if (q->head == VGPU_WARP_NONE) {
-		q->head = idx;
-		q->tail = idx;
-		return true;
-	}
-	warps[q->tail].next = idx;
-	q->tail = idx;
-	return false;
-}
-
-static inline void vgpu_sm_ready_put(struct vgpu_sm *sm, u32 idx)
-{
-	struct vgpu_warp *w = &sm->warps[idx];
-	struct vgpu_sm_subpart *sp = &sm->sp[w->subpart];
-
-	w->state = VGPU_WARP_READY;
-	if (vgpu_wq_push(sm->warps, &sp->ready[w->prio], idx)) {
-		sp->mask |= BIT(w->prio);
-		sm->ready_sp |= BIT(w->subpart);
-	}
-}
-
-static inline void vgpu_sm_wheel_put(struct vgpu_sm *sm, u32 idx, u64 at)
-{
-	u32 slot = at & (VGPU_WHEEL_SLOTS - 1);
-
-	sm->warps[idx].state = VGPU_WARP_WAIT_LAT;
-	if (vgpu_wq_push(sm->warps, &sm->wheel[slot], idx))
-		sm->wheel_map[slot / 64] |= BIT_ULL(slot % 64);
-	sm->wheel_count++;
 }
 
 static void vgpu_sm_wheel_drain(struct vgpu_sm *sm, u32 slot)
@@ -180,7 +146,11 @@ void vgpu_sm_set_trace(struct vgpu_sm *sm, vgpu_trace_fn fn, void *cookie)
 }
 
 /* F33: recompute the highest resident block priority. */
-static void vgpu_sm_update_prio(struct vgpu_sm *sm)
+/**
+ * vgpu_sm_update_prio() - recompute the highest resident priority (F33)
+ * @sm: the SM
+ */
+void vgpu_sm_update_prio(struct vgpu_sm *sm)
 {
 	u32 best = VGPU_PRIO_NONE, old = sm->top_prio;
 	u64 m;
@@ -208,13 +178,16 @@ static void vgpu_sm_add_prio(struct vgpu_sm *sm, u32 prio)
 	vgpu_sm_emit(sm, VGPU_EV_SM_PRIO, NULL, VGPU_EV_NONE, prio, old);
 }
 
-/*
- * F17: block @b is given to the SM.  If the SM holds the state of another
- * kernel (or none yet), it takes @b's kernel's, which is in place
- * sync_cost cycles from now; a block's warps start once the state of its
- * kernel is in place.
+/**
+ * vgpu_sm_sync() - block @b is given to the SM (F17)
+ * @sm: the SM
+ * @b: the block
+ *
+ * If the SM holds the state of another kernel (or none yet), it takes
+ * @b's kernel's, which is in place sync_cost cycles from now; a block's
+ * warps start once the state of its kernel is in place.
  */
-static void vgpu_sm_sync(struct vgpu_sm *sm, struct vgpu_sm_block *b)
+void vgpu_sm_sync(struct vgpu_sm *sm, struct vgpu_sm_block *b)
 {
 	u32 id = b->kernel->id, old = sm->last_kernel;
 
@@ -325,8 +298,12 @@ int vgpu_sm_block_add_items(struct vgpu_sm *sm,
 	return 0;
 }
 
-/* Remove block @slot from the table after its resources are freed. */
-static void vgpu_sm_block_remove(struct vgpu_sm *sm, u32 slot)
+/**
+ * vgpu_sm_block_remove() - free a block's resources and its table entry
+ * @sm: the SM
+ * @slot: its block slot
+ */
+void vgpu_sm_block_remove(struct vgpu_sm *sm, u32 slot)
 {
 	u64 bit = BIT_ULL(slot);
 
@@ -339,8 +316,13 @@ static void vgpu_sm_block_remove(struct vgpu_sm *sm, u32 slot)
 	vgpu_sm_update_prio(sm);
 }
 
-/* Every warp parked at the block's barrier resumes in the same cycle. */
-static void vgpu_sm_bar_release(struct vgpu_sm *sm, struct vgpu_sm_block *b)
+/**
+ * vgpu_sm_bar_release() - every warp parked at the block's barrier resumes
+ *	in the same cycle (F34)
+ * @sm: the SM
+ * @b: the block
+ */
+void vgpu_sm_bar_release(struct vgpu_sm *sm, struct vgpu_sm_block *b)
 {
 	u64 at = sm->now + sm->timing.ctrl_latency;
 	u32 i, n = 0, idx;
@@ -802,242 +784,6 @@ u64 vgpu_sm_run(struct vgpu_sm *sm, u64 cycles, u32 flags)
 	if (t >= sm->win_next)	/* the window ends now, even after idling */
 		vgpu_sm_win_roll(sm, t);
 	return t - start;
-}
-
-/* Drop the warps of the blocks in @kill from the ready queues and wheel. */
-static void vgpu_sm_filter_out(struct vgpu_sm *sm, u64 kill)
-{
-	struct vgpu_wq *q, keep;
-	u32 p, i, idx, next;
-
-	for (p = 0; p < sm->subparts; p++) {
-		for (i = 0; i < VGPU_MAX_PRIOS; i++) {
-			q = &sm->sp[p].ready[i];
-			vgpu_wq_init(&keep);
-			for (idx = q->head; idx != VGPU_WARP_NONE; idx = next) {
-				next = sm->warps[idx].next;
-				if (!(kill & BIT_ULL(sm->warps[idx].slot)))
-					vgpu_wq_push(sm->warps, &keep, idx);
-			}
-			*q = keep;
-			if (keep.head == VGPU_WARP_NONE)
-				sm->sp[p].mask &= ~BIT(i);
-		}
-		if (!sm->sp[p].mask)
-			sm->ready_sp &= ~BIT(p);
-	}
-	for (i = 0; i < VGPU_WHEEL_SLOTS; i++) {
-		q = &sm->wheel[i];
-		vgpu_wq_init(&keep);
-		for (idx = q->head; idx != VGPU_WARP_NONE; idx = next) {
-			next = sm->warps[idx].next;
-			if (kill & BIT_ULL(sm->warps[idx].slot))
-				sm->wheel_count--;
-			else
-				vgpu_wq_push(sm->warps, &keep, idx);
-		}
-		*q = keep;
-		if (keep.head == VGPU_WARP_NONE)
-			sm->wheel_map[i / 64] &= ~BIT_ULL(i % 64);
-	}
-}
-
-/**
- * vgpu_sm_cancel_kernel() - remove every block of a kernel from the SM
- * @sm: the SM
- * @kernel_id: struct vgpu_kernel_desc.id
- *
- * The way a SPIN kernel ends (F53): its warps, wherever they are (ready,
- * waiting, parked at a barrier or a lock, spinning), are dropped, their
- * contexts return to the pool and every resource of their blocks is freed.
- *
- * Return: the number of blocks removed.
- */
-u32 vgpu_sm_cancel_kernel(struct vgpu_sm *sm, u32 kernel_id)
-{
-	struct vgpu_sm_block *b;
-	u64 kill = 0, m;
-	u32 slot, i, live, n = 0;
-
-	for (m = sm->used; m; m &= m - 1)
-		if (sm->block[__ffs64(m)].kernel->id == kernel_id)
-			kill |= BIT_ULL(__ffs64(m));
-	if (!kill)
-		return 0;
-	vgpu_sm_filter_out(sm, kill);
-	for (m = kill; m; m &= m - 1) {
-		slot = __ffs64(m);
-		b = &sm->block[slot];
-		live = 0;
-		for (i = 0; i < b->next_start; i++) {
-			if (b->warp[i] == VGPU_WARP_NONE)
-				continue;
-			vgpu_worker_pool_put(sm->pool, b->warp[i]);
-			b->warp[i] = VGPU_WARP_NONE;
-			live++;
-		}
-		vgpu_sm_emit(sm, VGPU_EV_BLOCK_CANCEL, b, VGPU_EV_NONE, live,
-			     b->n_warps - b->next_start);
-		sm->stats.blocks_cancelled++;
-		vgpu_sm_block_remove(sm, slot);
-		n++;
-	}
-	return n;
-}
-
-/**
- * vgpu_sm_block_save() - switch a resident block out (switch preemption)
- * @sm: the SM, between two vgpu_sm_run() calls
- * @slot: the block's slot in the block state table
- * @s: where its row and its live warps' contexts go
- *
- * The warps leave the ready queues and the latency wheel (the latency they
- * had left is kept), their contexts return to the pool and every resource
- * of the block is freed.
- *
- * Return: 0, or -EINVAL if @slot holds no block.
- */
-int vgpu_sm_block_save(struct vgpu_sm *sm, u32 slot, struct vgpu_sm_saved *s)
-{
-	struct vgpu_sm_block *b = &sm->block[slot];
-	u32 i, idx, next;
-
-	if (slot >= VGPU_MAX_BLOCKS_PER_SM || !(sm->used & BIT_ULL(slot)))
-		return -EINVAL;
-	s->row = *b;
-	memset(s->rem, 0, sizeof(s->rem));
-	for (i = 0; i < VGPU_WHEEL_SLOTS; i++) {
-		for (idx = sm->wheel[i].head; idx != VGPU_WARP_NONE; idx = next) {
-			next = sm->warps[idx].next;
-			if (sm->warps[idx].slot == slot)
-				s->rem[sm->warps[idx].wid] =
-					(i - sm->now) & (VGPU_WHEEL_SLOTS - 1);
-		}
-	}
-	vgpu_sm_filter_out(sm, BIT_ULL(slot));
-	for (i = 0; i < b->next_start; i++) {
-		idx = b->warp[i];
-		if (idx == VGPU_WARP_NONE)
-			continue;
-		s->w[i] = sm->warps[idx];
-		vgpu_worker_pool_put(sm->pool, idx);
-		b->warp[i] = VGPU_WARP_NONE;
-	}
-	vgpu_sm_block_remove(sm, slot);
-	return 0;
-}
-
-/**
- * vgpu_sm_block_restore() - bring a switched-out block back, whole
- * @sm: the SM, between two vgpu_sm_run() calls
- * @s: the block saved by vgpu_sm_block_save() (on any SM)
- * @delay: restore cost: its waiting and ready warps issue again after
- *	@delay plus the latency they had left (at most VGPU_MAX_LATENCY)
- *
- * The block takes every resource at once (like VGPU_PLACE_BLOCK), then
- * gives back those of the warps that had exited; its unstarted warps
- * start as usual.  A block saved while parked at a LAUNCH WAIT comes back
- * past it (its child completed, F15): its warps issue again after @delay
- * plus ctrl_latency (at most VGPU_MAX_LATENCY).
- *
- * Return: 0, or -ENOSPC (nothing changed) if the whole block does not fit
- * or the pool lacks contexts.
- */
-int vgpu_sm_block_restore(struct vgpu_sm *sm, const struct vgpu_sm_saved *s,
-			  u32 delay)
-{
-	const struct vgpu_sm_block *r = &s->row;
-	struct vgpu_sm_block *b;
-	struct vgpu_warp *w;
-	u32 slot, i, idx, live = 0;
-	u64 at;
-
-	for (i = 0; i < r->next_start; i++)
-		live += r->warp[i] != VGPU_WARP_NONE;
-	if (sm->used == GENMASK_ULL(VGPU_MAX_BLOCKS_PER_SM - 1, 0) ||
-	    sm->pool->nfree < live)
-		return -ENOSPC;
-	slot = __ffs64(~sm->used);
-	b = &sm->block[slot];	/* unused until the used bit is set */
-	*b = *r;
-	if (vgpu_sm_res_alloc_block(&sm->res, &r->kernel->shape, &b->place))
-		return -ENOSPC;
-	b->mode = VGPU_PLACE_BLOCK;
-	b->seq = sm->seq++;
-	/* F17: a restored block syncs too; its warps wait for both */
-	vgpu_sm_sync(sm, b);
-	if (b->ready_at > sm->now)
-		delay = max_t(u32, delay, b->ready_at - sm->now);
-	for (i = 0; i < b->n_warps; i++) {
-		if (i >= r->next_start)
-			continue;
-		if (r->warp[i] == VGPU_WARP_NONE) {	/* exited */
-			vgpu_sm_res_free_warp(&sm->res, &b->place, i);
-			continue;
-		}
-		idx = vgpu_worker_pool_get(sm->pool);
-		w = &sm->warps[idx];
-		*w = s->w[i];
-		w->slot = slot;
-		w->subpart = b->place.warp[i].subpart;
-		w->next = VGPU_WARP_NONE;
-		b->warp[i] = idx;
-		if (w->state == VGPU_WARP_READY ||
-		    w->state == VGPU_WARP_WAIT_LAT ||
-		    w->state == VGPU_WARP_WAIT_LAUNCH) {
-			at = sm->now + min_t(u32, delay + s->rem[i],
-					     VGPU_MAX_LATENCY);
-			vgpu_sm_wheel_put(sm, idx, at);
-		} else if (r->launch == VGPU_SM_LAUNCH_PARKED &&
-			   w->state == VGPU_WARP_AT_BARRIER) {
-			at = sm->now + min_t(u32, delay +
-					     sm->timing.ctrl_latency,
-					     VGPU_MAX_LATENCY);
-			vgpu_sm_wheel_put(sm, idx, at);
-		}
-	}
-	sm->used |= BIT_ULL(slot);
-	if (b->next_start < b->n_warps)
-		sm->unstarted |= BIT_ULL(slot);
-	if (b->arb.count)
-		sm->arb_pending |= BIT_ULL(slot);
-	sm->start_dirty = true;
-	vgpu_sm_emit(sm, VGPU_EV_BLOCK_ADD, b, VGPU_EV_NONE, b->prio,
-		     VGPU_PLACE_RESTORE << 16 | b->n_warps);
-	if (b->launch == VGPU_SM_LAUNCH_PARKED) {
-		vgpu_sm_emit(sm, VGPU_EV_BAR_RELEASE, b, VGPU_EV_NONE,
-			     b->bar_arrived,
-			     (u32)(sm->now + min_t(u32, delay +
-						   sm->timing.ctrl_latency,
-						   VGPU_MAX_LATENCY)));
-		b->bar_arrived = 0;
-		b->launch = VGPU_SM_LAUNCH_NONE;
-	}
-	vgpu_sm_update_prio(sm);
-	return 0;
-}
-
-/**
- * vgpu_sm_block_wake() - a block parked at a LAUNCH WAIT goes on (F15)
- * @sm: the SM, between two vgpu_sm_run() calls
- * @slot: the block's slot
- *
- * The block's child completed while the block waited on the SM (it kept
- * its resources): its warps leave the LAUNCH like a barrier (F34), issuing
- * again after ctrl_latency.
- *
- * Return: 0, or -EINVAL if @slot holds no block parked at a LAUNCH WAIT.
- */
-int vgpu_sm_block_wake(struct vgpu_sm *sm, u32 slot)
-{
-	struct vgpu_sm_block *b = &sm->block[slot];
-
-	if (slot >= VGPU_MAX_BLOCKS_PER_SM || !(sm->used & BIT_ULL(slot)) ||
-	    b->launch != VGPU_SM_LAUNCH_PARKED)
-		return -EINVAL;
-	b->launch = VGPU_SM_LAUNCH_NONE;
-	vgpu_sm_bar_release(sm, b);
-	return 0;
 }
 
 /**

@@ -73,13 +73,12 @@ int vgpu_sched_policy_set_locked(struct vgpu_sched *s, const char *name)
 	pol = vgpu_policy_find(&vgpu_policies, name);
 	/* a policy module being unloaded is no longer there to choose */
 	if (pol && (pol == old || try_module_get(pol->owner))) {
+		/* found under the same lock: it cannot fail */
 		ret = vgpu_gpu_set_policy(s->gpu, &vgpu_policies, name);
-		if (!ret && pol != old) {
+		if (pol != old) {
 			pol->users++;
 			old->users--;
 			module_put(old->owner);
-		} else if (ret && pol != old) {
-			module_put(pol->owner);
 		}
 	}
 	mutex_unlock(&vgpu_policies_lock);

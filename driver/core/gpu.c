@@ -756,11 +756,20 @@ u64 vgpu_gpu_dispatch(struct vgpu_gpu *g)
 		list_for_each_entry(k, &g->kernels, table_node)
 			if (vgpu_gpu_arrived(g, k) && vgpu_gpu_undispatched(k))
 				waiting = true;
-		if (g->stats.decisions != before || !waiting) {
+		/*
+		 * F24, seed 001 [0086]-[0091]: g counts the consecutive
+		 * rounds in which every waiting kernel failed to match.  The
+		 * rounds here placed blocks until one failed: a success
+		 * restarts the count, the last round counts.  When g exceeds
+		 * g_max, split.
+		 */
+		if (!waiting) {
 			g->fail_rounds = 0;
 		} else {
+			if (g->stats.decisions != before)
+				g->fail_rounds = 0;
 			g->stats.failed_rounds++;
-			if (++g->fail_rounds >= g->p.g_max) {
+			if (++g->fail_rounds > g->p.g_max) {
 				g->fail_rounds = 0;
 				vgpu_gpu_split(g);
 			}

@@ -172,7 +172,8 @@ enum vgpu_gpu_event_type {
  * @policy: SM-choice policy name (F25, F27), e.g. "rr"
  * @preempt: VGPU_PREEMPT_* for F23 path (c)
  * @epoch: cycles per epoch (F51)
- * @g_max: failed rounds before splitting an independent kernel (F24)
+ * @g_max: an independent kernel is split when more than this many
+ *	dispatch rounds in a row failed (F24, seed 001 [0087])
  * @task_slots: task table slots (F13)
  * @max_channels: channels (F11)
  * @num_windows: rotating priority windows, 0 = off (F22)

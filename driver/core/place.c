@@ -783,8 +783,12 @@ bool vgpu_gpu_round(struct vgpu_gpu *g)
  * @g: the device
  * @k: a kernel of the table
  *
+ * Seed 001 [0089]: the kernels split are among the waiting task groups of
+ * the channels, one per channel: its head (a kernel behind it would still
+ * wait for the head once split).
+ *
  * Return: true if @k is independent, not a queue kernel, not split,
- * unfinished, arrived and with blocks left.
+ * unfinished, arrived, with blocks left, and the head of its channel.
  */
 bool vgpu_gpu_splittable(const struct vgpu_gpu *g,
 			 const struct vgpu_gpu_kernel *k)
@@ -793,7 +797,9 @@ bool vgpu_gpu_splittable(const struct vgpu_gpu *g,
 	return (k->flags & VGPU_KF_INDEPENDENT) && !k->split &&
 	       !(k->flags & VGPU_KF_QUEUE) && !vgpu_gpu_kernel_finished(k) &&
 	       k->state != VGPU_KS_NEW && vgpu_gpu_arrived(g, k) &&
-	       k->next_unit < k->units;
+	       k->next_unit < k->units && !k->parent &&
+	       list_first_entry(&g->chan[k->channel].fifo,
+				struct vgpu_gpu_kernel, chan_node) == k;
 }
 
 /**

@@ -146,11 +146,12 @@ struct vgpu_policy_ctx {
  * switch mode: it fits once they are switched out).  Default: the SM whose
  * highest resident priority is the lowest, ties by the fixed SM list.
  *
- * @split: F24, after g_max dispatch rounds in a row placed nothing while
+ * @split: F24, once more than g_max dispatch rounds in a row failed while
  * kernels waited: the waiting independent kernel to split into single-warp
  * blocks, or NULL for none.  It must be in the table, independent, not a
- * queue kernel, not split, arrived and with blocks left.  Default: the
- * first of them in F13 waiting order (priority, then F16 order).
+ * queue kernel, not split, arrived, with blocks left and the head of its
+ * channel.  Default: the first of them in F13 waiting order (priority,
+ * then F16 order).
  *
  * Notifications for a stateful policy, after the core acted:
  * @submitted (a kernel entered the device), @dispatched (a block went to

@@ -36,12 +36,20 @@
  * vgpu_gpu_chosen() - F21 and F26 bookkeeping after a kernel won a decision
  * @g: the device
  * @k: the kernel
+ *
+ * F21, seed 001 [0056]-[0058], judged over the candidates that match: a
+ * winner whose channel had no flag for its priority gets one ([0057]).  A
+ * winner that had one shows that no matching candidate of its priority
+ * was without (the seeds' order offers those first, and every one of
+ * them failed to match): it keeps its flag and the other channels' flags
+ * of that priority are cleared ([0058]).  A peer that matches nowhere
+ * does not hold the flags up.
  */
 void vgpu_gpu_chosen(struct vgpu_gpu *g, struct vgpu_gpu_kernel *k)
 {
 	struct vgpu_gpu_kernel *o;
 	u32 bit = BIT(k->eff_prio), i, w;
-	bool all = true;
+	bool had = g->chan[k->channel].selected & bit;
 	u64 m;
 
 	g->chan[k->channel].selected |= bit;
@@ -50,14 +58,12 @@ void vgpu_gpu_chosen(struct vgpu_gpu *g, struct vgpu_gpu_kernel *k)
 			o = g->slot[w * 64 + __ffs64(m)];
 			if (o == k || o->eff_prio != k->eff_prio)
 				continue;
-			if (!(g->chan[o->channel].selected & bit))
-				all = false;
 			/* a peer of equal priority ran: quotas restart */
 			if (o->quota && o->quota_used >= o->quota)
 				o->quota_used = 0;
 		}
 	}
-	if (all) {
+	if (had) {
 		for (i = 0; i < g->p.max_channels; i++)
 			if (i != k->channel)
 				g->chan[i].selected &= ~bit;

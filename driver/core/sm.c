@@ -506,18 +506,29 @@ static bool vgpu_sm_warp_start(struct vgpu_sm *sm, u32 slot, u32 p)
 	return true;
 }
 
-/* F30: at most one new warp per sub-partition per cycle. */
+/*
+ * F30: at most one new warp per sub-partition per cycle, from the block of
+ * the highest priority (then the earliest arrival) first.  Seed 000 claim
+ * 3: a free hardware warp goes only to the highest-priority block; while
+ * that block waits for resources (warp mode, F23 (b)), no block of lower
+ * priority in warp mode takes any, until resources free up (start_dirty).
+ * Blocks placed whole hold their warps' slots and registers already and
+ * still start.  A block whose kernel's state is not in place yet (F17,
+ * seed 002) does not hold the others back.
+ */
 static void vgpu_sm_start_warps(struct vgpu_sm *sm)
 {
 	u32 all = (u32)GENMASK(sm->subparts - 1, 0), done = 0, slot, i, p;
 	u64 cand = sm->unstarted, wake = VGPU_SM_NO_WAKE;
+	bool again = false, waits = false;
 	struct vgpu_sm_block *b;
-	bool again = false;
 
 	while (cand && done != all) {
 		slot = vgpu_sm_best_block(sm, cand);
 		cand &= ~BIT_ULL(slot);
 		b = &sm->block[slot];
+		if (waits && b->mode == VGPU_PLACE_WARP)
+			continue;
 		if (unlikely(b->ready_at > sm->now)) {
 			/* its kernel's state is not in place yet (F17) */
 			wake = min(wake, b->ready_at);
@@ -526,8 +537,10 @@ static void vgpu_sm_start_warps(struct vgpu_sm *sm)
 		while (b->next_start < b->n_warps) {
 			i = b->next_start;
 			if (b->mode == VGPU_PLACE_WARP &&
-			    vgpu_sm_res_alloc_warp(&sm->res, &b->place, i))
-				break;	/* waits for resources (F23 b) */
+			    vgpu_sm_res_alloc_warp(&sm->res, &b->place, i)) {
+				waits = true;	/* for resources (F23 b) */
+				break;
+			}
 			p = b->place.warp[i].subpart;
 			if (done & BIT(p))
 				again = true;	/* that slot's turn is next cycle */
@@ -542,8 +555,10 @@ static void vgpu_sm_start_warps(struct vgpu_sm *sm)
 		if (b->next_start == b->n_warps)
 			sm->unstarted &= ~BIT_ULL(slot);
 	}
-	if (cand)
-		again = true;
+	/* left for the next cycle: any block, or while one waits, whole ones */
+	for (; cand && !again; cand &= cand - 1)
+		if (!waits || sm->block[__ffs64(cand)].mode != VGPU_PLACE_WARP)
+			again = true;
 	sm->start_dirty = again;
 	sm->start_wake = wake;
 }

@@ -135,6 +135,59 @@ TEST(f21_fairness_flags)
 	vgpu_tg_fini(&T);
 }
 
+/*
+ * F21 with a peer that never matches (seed 001 [0056]-[0058]): the flags
+ * are judged over the candidates that match.  X (priority 3, a whole SM)
+ * holds SM 0; A and B (priority 1, 8 blocks of 32 warps: two per SM) and
+ * C (priority 1, confined to SM 0, so it matches nowhere) arrive at 64,
+ * in drain mode.  By the seed the matching candidates A and B alternate
+ * decision by decision: a winner that already had its flag clears the
+ * others'.  Flags judged over every equal-priority kernel are never all
+ * set (C's stays clear), so once A and B both have theirs A wins every
+ * decision: A, B, A, A, A.
+ */
+TEST(f21_fairness_nonmatching_peer)
+{
+	struct vgpu_gpu_params p;
+	struct vgpu_gpu_kernel *x, *a, *b, *c;
+	u32 seq[5], n = 0;
+	size_t i, last = 0;
+
+	vgpu_tg_params_small(&p, VGPU_PREEMPT_DRAIN);
+	ASSERT_EQ(0, vgpu_tg_init(&T, NULL, &p));
+	x = vgpu_tg_kernel(&T, 3, 3, 1, 1024, 0, "LOOP 60000\nALU\nENDLOOP\nEXIT\n");
+	x->regs = 64;
+	a = vgpu_tg_kernel(&T, 0, 1, 8, 1024, 64, VGPU_LONG);
+	b = vgpu_tg_kernel(&T, 1, 1, 8, 1024, 64, VGPU_LONG);
+	c = vgpu_tg_kernel(&T, 2, 1, 1, 32, 64, VGPU_SHORT);
+	c->affinity[0] = 1;
+	ASSERT_EQ(0, vgpu_gpu_submit(&T.g, x));
+	ASSERT_EQ(0, vgpu_gpu_submit(&T.g, a));
+	ASSERT_EQ(0, vgpu_gpu_submit(&T.g, b));
+	ASSERT_EQ(0, vgpu_gpu_submit(&T.g, c));
+	ASSERT_TRUE(vgpu_tg_run(&T, 100000000));
+	EXPECT_EQ(0, vgpu_tg_find(&T, VGPU_GEV_DISPATCH, x->id, 0)->sm);
+	/* decisions: blocks of one kernel on one SM at one cycle are one */
+	for (i = 0; i < T.nev && n < 5; i++) {
+		if (T.ev[i].type != VGPU_GEV_DISPATCH || T.ev[i].kernel == x->id)
+			continue;
+		if (n && T.ev[i].kernel == T.ev[last].kernel &&
+		    T.ev[i].sm == T.ev[last].sm &&
+		    T.ev[i].cycle == T.ev[last].cycle)
+			continue;
+		seq[n++] = T.ev[i].kernel;
+		last = i;
+	}
+	ASSERT_EQ(5, n);
+	EXPECT_EQ(a->id, seq[0]);
+	EXPECT_EQ(b->id, seq[1]);
+	EXPECT_EQ(a->id, seq[2]);
+	EXPECT_EQ(b->id, seq[3]);
+	EXPECT_EQ(a->id, seq[4]);
+	EXPECT_EQ(VGPU_KS_DONE, c->state);
+	vgpu_tg_fini(&T);
+}
+
 /* F22: window Ts promotes priority s exactly during Ts. */
 TEST(f22_windows)
 {
@@ -354,15 +407,82 @@ TEST(f24_split)
 	vgpu_tg_until(&T, 4096);
 	ev = vgpu_tg_find(&T, VGPU_GEV_SPLIT, ind->id, 0);
 	ASSERT_NE(NULL, ev);
-	/* failed rounds at 64, 128, 192, 256 */
-	EXPECT_EQ(256, ev->cycle);
+	/* failed rounds at 64, 128, 192, 256, 320: the fifth exceeds 4 */
+	EXPECT_EQ(320, ev->cycle);
 	EXPECT_EQ(2, ev->arg0);
 	EXPECT_EQ(3, ev->arg1);
 	EXPECT_EQ(3, ind->eff_prio);
 	EXPECT_EQ(2 + 2 * 8, ind->units + 2);
-	EXPECT_EQ(320, ind->t_dispatch);
+	EXPECT_EQ(384, ind->t_dispatch);
 	EXPECT_EQ(VGPU_KS_DONE, ind->state);
 	EXPECT_EQ(16, vgpu_tg_count(&T, VGPU_EV_BLOCK_DONE, ind->id));
+	vgpu_gpu_cancel(&T.g, hog);
+	vgpu_tg_fini(&T);
+}
+
+/*
+ * F24, seed 001 [0087], [0091]: g counts consecutive failed rounds; a
+ * round that places something restarts it.  As f24_split, with g_max 4:
+ * ind fails at 64, 128, 192; at 256 a small kernel of channel 2 is
+ * placed (that boundary's rounds end with one failure: g = 1), then ind
+ * fails at 320, 384, 448, 512: g = 5 exceeds 4 at 512.  Without the
+ * restart the split comes at 320.
+ */
+TEST(f24_split_count_restarts)
+{
+	struct vgpu_gpu_params p;
+	struct vgpu_gpu_kernel *hog, *ind, *small;
+	const struct vgpu_event *ev;
+
+	vgpu_tg_params_small(&p, VGPU_PREEMPT_DRAIN);
+	p.g_max = 4;
+	ASSERT_EQ(0, vgpu_tg_init(&T, NULL, &p));
+	hog = vgpu_tg_kernel(&T, 0, 0, 4, 32, 0, VGPU_SPIN);
+	hog->smem = 120 * 1024;
+	ind = vgpu_tg_kernel(&T, 1, 1, 2, 256, 64, VGPU_SHORT);
+	ind->smem = 64 * 1024;
+	ind->flags = VGPU_KF_INDEPENDENT;
+	small = vgpu_tg_kernel(&T, 2, 1, 1, 32, 256, VGPU_SHORT);
+	ASSERT_EQ(0, vgpu_gpu_submit(&T.g, hog));
+	ASSERT_EQ(0, vgpu_gpu_submit(&T.g, ind));
+	ASSERT_EQ(0, vgpu_gpu_submit(&T.g, small));
+	vgpu_tg_until(&T, 4096);
+	EXPECT_EQ(256, small->t_dispatch);
+	ev = vgpu_tg_find(&T, VGPU_GEV_SPLIT, ind->id, 0);
+	ASSERT_NE(NULL, ev);
+	EXPECT_EQ(512, ev->cycle);
+	vgpu_gpu_cancel(&T.g, hog);
+	vgpu_tg_fini(&T);
+}
+
+/*
+ * F24, seed 001 [0089]: the kernel split is a channel's waiting head.  In
+ * channel 1 a kernel that is not independent and fits nowhere while hog
+ * runs (head) is followed by an independent one: splitting that one would
+ * not let it past its head, so nothing is split.
+ */
+TEST(f24_split_only_channel_heads)
+{
+	struct vgpu_gpu_params p;
+	struct vgpu_gpu_kernel *hog, *head, *ind;
+
+	vgpu_tg_params_small(&p, VGPU_PREEMPT_DRAIN);
+	p.g_max = 4;
+	ASSERT_EQ(0, vgpu_tg_init(&T, NULL, &p));
+	hog = vgpu_tg_kernel(&T, 0, 0, 4, 32, 0, VGPU_SPIN);
+	hog->smem = 120 * 1024;
+	head = vgpu_tg_kernel(&T, 1, 1, 2, 256, 64, VGPU_SHORT);
+	head->smem = 64 * 1024;
+	ind = vgpu_tg_kernel(&T, 1, 1, 2, 256, 64, VGPU_SHORT);
+	ind->smem = 64 * 1024;
+	ind->flags = VGPU_KF_INDEPENDENT;
+	ASSERT_EQ(0, vgpu_gpu_submit(&T.g, hog));
+	ASSERT_EQ(0, vgpu_gpu_submit(&T.g, head));
+	ASSERT_EQ(0, vgpu_gpu_submit(&T.g, ind));
+	vgpu_tg_until(&T, 4096);
+	EXPECT_LT(10, T.g.stats.failed_rounds);
+	EXPECT_EQ(0, T.g.stats.splits);
+	EXPECT_FALSE(ind->split);
 	vgpu_gpu_cancel(&T.g, hog);
 	vgpu_tg_fini(&T);
 }

@@ -171,6 +171,49 @@ TEST_F(sm, warp_mode_starts_as_resources_free)
 	EXPECT_TRUE(vgpu_te_res_empty(te));
 }
 
+/*
+ * F30, seed 000 claim 3: the SM starts a warp of its highest-priority
+ * block with unstarted warps only; while that block waits for resources
+ * (warp mode, F23 (b)), no block of lower priority starts a warp.  Two
+ * 32-warp blocks of A fill every warp slot and register; H (priority 0,
+ * 64 registers a thread) and then L (priority 1, 32) wait in warp mode.
+ * The first warp of A to exit frees a slot and a run of 1,024 registers:
+ * room for a warp of L, not of H.  L must still wait until every warp of
+ * H has started.
+ */
+TEST_F(sm, lower_block_waits_for_higher_warp_mode)
+{
+	struct vgpu_test_engine *te = self->te;
+	int h, l, last_h, first_l;
+
+	ASSERT_EQ(0, vgpu_te_init(te));
+	ASSERT_EQ(0, vgpu_te_kernel(te, "LOOP 4*(1+wid%4)\nALU\nENDLOOP\nEXIT\n",
+				    1024, 2, 2));
+	ASSERT_EQ(1, vgpu_te_kernel(te, "ALU\nEXIT\n", 1024, 0, 1));
+	ASSERT_EQ(2, vgpu_te_kernel(te, "ALU\nEXIT\n", 32, 1, 1));
+	te->k[1].regs_per_thread = 64;
+	ASSERT_EQ(0, vgpu_kernel_desc_init(&te->k[1], &te->cfg,
+					   te->prog[1].insns, te->prog[1].n,
+					   te->match[1]));
+	ASSERT_EQ(0, vgpu_sm_block_add(&te->sm, &te->k[0], 0, 2, VGPU_PLACE_BLOCK));
+	ASSERT_EQ(0, vgpu_sm_block_add(&te->sm, &te->k[0], 1, 2, VGPU_PLACE_BLOCK));
+	ASSERT_EQ(0, vgpu_sm_block_add(&te->sm, &te->k[1], 0, 0, VGPU_PLACE_WARP));
+	ASSERT_EQ(0, vgpu_sm_block_add(&te->sm, &te->k[2], 0, 1, VGPU_PLACE_WARP));
+	vgpu_te_run_idle(te, 100000);
+	EXPECT_EQ(4, te->sm.stats.blocks_done);
+	last_h = vgpu_te_find(te, VGPU_EV_WARP_START, K(1), 0, 31, 0);
+	first_l = vgpu_te_find(te, VGPU_EV_WARP_START, K(2), 0, 0, 0);
+	ASSERT_LE(0, last_h);
+	ASSERT_LE(0, first_l);
+	for (h = 0; h < 32; h++)
+		EXPECT_LT(vgpu_te_find(te, VGPU_EV_WARP_START, K(1), 0, h, 0),
+			  first_l);
+	l = vgpu_te_find(te, VGPU_EV_WARP_EXIT, K(0), 0, 0, 0);
+	EXPECT_LT(l, first_l);
+	EXPECT_LT(te->ev[last_h].cycle, te->ev[first_l].cycle);
+	EXPECT_TRUE(vgpu_te_res_empty(te));
+}
+
 /* Accounting (F33): after random mixes every resource is back to empty. */
 TEST_F(sm, accounting_back_to_empty)
 {

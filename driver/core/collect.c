@@ -156,6 +156,7 @@ void vgpu_gpu_collect(struct vgpu_gpu *g)
 				continue;
 			k->inflight--;
 			k->done_units++;
+			g->done_blocks++;
 			if (k->t_end == VGPU_GPU_NO_CYCLE ||
 			    sh->done_at > k->t_end)
 				k->t_end = sh->done_at;

@@ -751,8 +751,10 @@ u64 vgpu_gpu_dispatch(struct vgpu_gpu *g)
 		before = g->stats.decisions;
 		vgpu_gpu_forget_nofit(g);
 		vgpu_gpu_fit_forget(g);
-		while (vgpu_gpu_round(g))
-			;
+		do {
+			while (vgpu_gpu_round(g))
+				;
+		} while (vgpu_gpu_displace(g));
 		list_for_each_entry(k, &g->kernels, table_node)
 			if (vgpu_gpu_arrived(g, k) && vgpu_gpu_undispatched(k))
 				waiting = true;

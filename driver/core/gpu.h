@@ -326,6 +326,8 @@ struct vgpu_gpu_push {
  * @slot: task table slot, or ~0
  * @preempted: times one of its blocks was switched out
  * @busy_arrival: on arrival every SM was busy with lower-priority work
+ * @displaced_at: 1 + &vgpu_gpu.done_blocks when a waiting kernel that
+ *	matched took its slot (F20), 0 if never; core
  * @seen: the controller has seen it arrive
  * @aff_all: its affinity allows every SM
  * @t_submit: arrival cycle (virtual timestamp, F60 query)
@@ -416,6 +418,7 @@ struct vgpu_gpu_kernel {
 	u32 slot;
 	u32 preempted;
 	bool busy_arrival;
+	u64 displaced_at;
 	bool seen;
 	bool aff_all;
 	u64 t_submit;
@@ -652,6 +655,7 @@ struct vgpu_gpu_fitset {
  * @push_done: push records the core is done with (vgpu_gpu_push_reap())
  * @push_seq: push counter
  * @fail_rounds: consecutive failed rounds (F24)
+ * @done_blocks: blocks completed so far (the SMs freed resources)
  * @rr_next: round-robin pointer (F25)
  * @sm_rank: fixed SM priority list as ranks (F25 ties)
  * @pos_sm: the SMs sorted by (@sm_rank, index): the order of F23 (c) ties
@@ -708,6 +712,7 @@ struct vgpu_gpu {
 	struct list_head push_done;
 	u64 push_seq;
 	u32 fail_rounds;
+	u64 done_blocks;
 	u32 rr_next;
 	u16 *sm_rank;
 	u16 *pos_sm;

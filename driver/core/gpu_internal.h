@@ -96,6 +96,8 @@ u32 vgpu_gpu_switch_victims(struct vgpu_gpu *g, struct vgpu_sm *sm,
 void vgpu_gpu_yield(struct vgpu_gpu *g);
 void vgpu_gpu_forget_nofit(struct vgpu_gpu *g);
 void vgpu_gpu_fit_forget(struct vgpu_gpu *g);
+bool vgpu_gpu_fits_now(struct vgpu_gpu *g, struct vgpu_gpu_kernel *k);
+bool vgpu_gpu_displace(struct vgpu_gpu *g);
 bool vgpu_gpu_round(struct vgpu_gpu *g);
 bool vgpu_gpu_splittable(const struct vgpu_gpu *g,
 			 const struct vgpu_gpu_kernel *k);

@@ -779,6 +779,29 @@ bool vgpu_gpu_round(struct vgpu_gpu *g)
 }
 
 /**
+ * vgpu_gpu_fits_now() - could a kernel outside the task table match now?
+ * @g: the device
+ * @k: a waiting kernel
+ *
+ * Return: true if it passes the F26 gates and its next unit fits some SM
+ * it may use by F23 path (a), or (b) when it may take that path.
+ */
+bool vgpu_gpu_fits_now(struct vgpu_gpu *g, struct vgpu_gpu_kernel *k)
+{
+	const struct vgpu_block_shape *shape = vgpu_gpu_next_shape(k);
+	bool warp = !k->uses_bar && !k->nsaved;
+	u32 i;
+
+	if (!vgpu_gpu_eligible(g, k))
+		return false;
+	for (i = 0; i < g->cfg.num_sms; i++)
+		if (vgpu_gpu_fits(g, k, shape, VGPU_PATH_BLOCK, i) ||
+		    (warp && vgpu_gpu_fits(g, k, shape, VGPU_PATH_WARP, i)))
+			return true;
+	return false;
+}
+
+/**
  * vgpu_gpu_splittable() - may a kernel be split? (F24)
  * @g: the device
  * @k: a kernel of the table

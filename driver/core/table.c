@@ -186,6 +186,7 @@ void vgpu_gpu_kernel_enter(struct vgpu_gpu *g, struct vgpu_gpu_kernel *k)
 	k->yield = false;
 	k->deadline_at = VGPU_GPU_NO_CYCLE;
 	k->deadline_missed = false;
+	k->displaced_at = 0;
 	k->warps = d->shape.warps;
 	k->eff_prio = k->prio;
 	k->split = false;
@@ -544,7 +545,9 @@ void vgpu_gpu_table_update(struct vgpu_gpu *g)
 			vgpu_gpu_admit(g, w, free_slot);
 			continue;
 		}
-		if (!low || !vgpu_gpu_may_evict(g, w, low))
+		/* displaced for a kernel that matched: wait for a completion */
+		if (!low || w->displaced_at == g->done_blocks + 1 ||
+		    !vgpu_gpu_may_evict(g, w, low))
 			return;
 		/* evict: it stops issuing and waits to resume later */
 		vgpu_gpu_emit(g, g->now, VGPU_GEV_EVICT, low, ~0U, ~0U, ~0U,
@@ -555,6 +558,61 @@ void vgpu_gpu_table_update(struct vgpu_gpu *g)
 		g->stats.evictions++;
 		vgpu_gpu_admit(g, w, low_slot);
 	}
+}
+
+/**
+ * vgpu_gpu_displace() - F20 with a full task table
+ * @g: the device, after its dispatch rounds failed
+ *
+ * Seed 001 (embodiment 1) matches the waiting kernel of every channel;
+ * seed 000 offers decisions to the task table only (F13).  They compose
+ * here: when the table is full and a channel's waiting head matches an
+ * SM, it takes the slot of an occupant that failed to match at this
+ * boundary and has nothing on the SMs (the last such in admission order),
+ * which goes back to waiting in its channel (an EVICT event).  The
+ * occupant may evict again only once some block has completed.
+ *
+ * Return: true if a kernel was admitted so (run the rounds again).
+ */
+bool vgpu_gpu_displace(struct vgpu_gpu *g)
+{
+	struct vgpu_gpu_kernel *k, *o = NULL, *w = NULL;
+	bool op = g->policy->admit_before;
+	u32 i, s = 0;
+
+	for (i = 0; i < g->p.task_slots; i++) {
+		k = g->slot[i];
+		if (!k)
+			return false;	/* a free slot: not full */
+		if (g->slot_dealloc[i] || k->parent ||
+		    !(g->failed[i / 64] & BIT_ULL(i % 64)) || k->inflight ||
+		    k->nsaved || k->nsusp)
+			continue;
+		if (!o || vgpu_gpu_admit_first(g, op, o, k)) {
+			o = k;
+			s = i;
+		}
+	}
+	if (!o)
+		return false;
+	for (i = 0; i < g->p.max_channels; i++) {
+		k = vgpu_gpu_chan_head(g, i);
+		if (k && k->slot == ~0U &&
+		    (!w || vgpu_gpu_admit_first(g, op, k, w)) &&
+		    vgpu_gpu_fits_now(g, k))
+			w = k;
+	}
+	if (!w)
+		return false;
+	vgpu_gpu_emit(g, g->now, VGPU_GEV_EVICT, o, ~0U, ~0U, ~0U, s, w->id);
+	o->slot = ~0U;
+	o->state = VGPU_KS_QUEUED;
+	o->displaced_at = g->done_blocks + 1;
+	vgpu_gpu_slot_set(g, s, NULL);
+	g->stats.evictions++;
+	g->failed[s / 64] &= ~BIT_ULL(s % 64);
+	vgpu_gpu_admit(g, w, s);
+	return true;
 }
 
 /*

@@ -105,6 +105,65 @@ TEST(f13_evict_and_resume)
 	vgpu_tg_fini(&T);
 }
 
+/*
+ * F20 with a full task table (seed 001 embodiment 1 composed with seed
+ * 000's table, F13): 8 slots.  hog (priority 0) holds 32 of the 64 warp
+ * slots and half the registers of every SM until about cycle 60,000;
+ * eight priority-0 BAR kernels of whole-SM blocks (every register),
+ * arriving at 64, fill the table and fit nowhere (a BAR block is never
+ * placed warp by warp, F23); a priority-3 kernel of 20 eight-warp blocks
+ * in a tenth channel arrives at 128.  Seed 001 matches every channel's
+ * waiting kernel, and only the small one matches: it starts at 128, in
+ * the slot of an occupant that failed to match and holds nothing on the
+ * SMs (16 of its blocks fit beside hog; it keeps the slot for the other
+ * 4, and the occupant it displaced, of higher priority, does not evict
+ * it back before some block ends).
+ */
+TEST(f20_full_table_waiting_head_matches)
+{
+	struct vgpu_gpu_params p;
+	struct vgpu_gpu_kernel *hog, *big[8], *small;
+	const struct vgpu_event *ev;
+	u32 i, n;
+
+	vgpu_tg_params_small(&p, VGPU_PREEMPT_DRAIN);
+	p.task_slots = 8;
+	ASSERT_EQ(0, vgpu_tg_init(&T, NULL, &p));
+	for (i = 8; i < 10; i++)
+		vgpu_gpu_channel_add(&T.g, i, 0);
+	hog = vgpu_tg_kernel(&T, 0, 0, 4, 1024, 0,
+			     "LOOP 60000\nALU\nENDLOOP\nEXIT\n");
+	hog->smem = 100 * 1024;
+	ASSERT_EQ(0, vgpu_gpu_submit(&T.g, hog));
+	for (i = 0; i < 8; i++) {
+		big[i] = vgpu_tg_kernel(&T, 1 + i, 0, 1, 1024, 64,
+					"LOOP 10\nALU\nBAR\nENDLOOP\nEXIT\n");
+		big[i]->regs = 64;
+		ASSERT_EQ(0, vgpu_gpu_submit(&T.g, big[i]));
+	}
+	small = vgpu_tg_kernel(&T, 9, 3, 20, 256, 128, VGPU_SHORT);
+	ASSERT_EQ(0, vgpu_gpu_submit(&T.g, small));
+	ASSERT_TRUE(vgpu_tg_run(&T, 100000000));
+	EXPECT_EQ(4, vgpu_tg_count(&T, VGPU_GEV_DISPATCH, hog->id));
+	EXPECT_EQ(128, small->t_dispatch);
+	for (ev = NULL, i = 0; i < T.nev && !ev; i++)
+		if (T.ev[i].type == VGPU_GEV_EVICT)
+			ev = &T.ev[i];
+	ASSERT_NE(NULL, ev);
+	EXPECT_EQ(128, ev->cycle);
+	EXPECT_EQ(small->id, ev->arg1);
+	/* the displaced one does not take the slot back before a block ends */
+	for (n = 0, i = 0; i < T.nev; i++)
+		if (T.ev[i].type == VGPU_GEV_EVICT && T.ev[i].cycle < hog->t_end)
+			n++;
+	EXPECT_EQ(1, n);
+	for (i = 0; i < 8; i++) {
+		EXPECT_EQ(VGPU_KS_DONE, big[i]->state);
+		EXPECT_LT(small->t_dispatch, big[i]->t_dispatch);
+	}
+	vgpu_tg_fini(&T);
+}
+
 /* F21: equal-priority channels alternate through the selected flags. */
 TEST(f21_fairness_flags)
 {

@@ -104,9 +104,11 @@ static void vgpu_dbg_config(struct seq_buf *sb, struct vgpu_device *vdev,
 		       c->smem_max_per_block, c->max_threads_per_block);
 	seq_buf_printf(sb, "warp_size %u\nnum_prios %u\n", c->warp_size,
 		       c->num_prios);
-	seq_buf_printf(sb, "policy %s\npreempt %s\nepoch %u\ng_max %u\n",
-		       p->policy, vgpu_dbg_preempt(p->preempt), p->epoch,
-		       p->g_max);
+	seq_buf_printf(sb, "policy %s\npreempt %s\npack %s\nepoch %u\ng_max %u\n",
+		       p->policy, vgpu_dbg_preempt(p->preempt),
+		       p->pack == VGPU_PACK_BLOCK ? "block" :
+		       p->pack == VGPU_PACK_SM ? "sm" : "auto",
+		       p->epoch, p->g_max);
 	seq_buf_printf(sb, "task_slots %u\nmax_channels %u\n", p->task_slots,
 		       p->max_channels);
 	vgpu_dbg_puts(sb, "windows");

@@ -140,6 +140,17 @@ static int vgpu_dev_opt_sched(struct vgpu_dev_opts *o, const char *key,
 			return -EINVAL;
 		return 0;
 	}
+	if (!strcmp(key, "pack")) {
+		if (!strcmp(val, "auto"))
+			p->pack = VGPU_PACK_AUTO;
+		else if (!strcmp(val, "block"))
+			p->pack = VGPU_PACK_BLOCK;
+		else if (!strcmp(val, "sm"))
+			p->pack = VGPU_PACK_SM;
+		else
+			return -EINVAL;
+		return 0;
+	}
 	if (!strcmp(key, "clock")) {
 		if (!strcmp(val, "free"))
 			o->sched.clock = VGPU_CLOCK_FREE;

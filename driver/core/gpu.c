@@ -76,6 +76,8 @@ int vgpu_gpu_params_validate(const struct vgpu_gpu_params *p,
 
 	if (p->preempt > VGPU_PREEMPT_SWITCH)
 		bad = "preempt";
+	else if (p->pack > VGPU_PACK_SM)
+		bad = "pack";
 	else if (!p->epoch || p->epoch > VGPU_GPU_MAX_EPOCH)
 		bad = "epoch";
 	else if (!p->task_slots || p->task_slots > VGPU_GPU_MAX_SLOTS)

@@ -78,6 +78,15 @@
  */
 
 /* Preemption modes for path (c) of F23. */
+/*
+ * How many blocks one decision places (struct vgpu_gpu_params.pack, F23
+ * (a), F25): seed 002 chooses an SM for each block; seed 000 sends
+ * min(undispatched, fit) blocks to the chosen SM.
+ */
+#define VGPU_PACK_AUTO		0	/* BLOCK under rr and avail, else SM */
+#define VGPU_PACK_BLOCK		1	/* one block per decision (seed 002) */
+#define VGPU_PACK_SM		2	/* as many as fit (seed 000, F23 (a)) */
+
 #define VGPU_PREEMPT_DRAIN	0	/* no preemption (baseline) */
 #define VGPU_PREEMPT_WARP	1	/* new warps take slots as old ones end */
 #define VGPU_PREEMPT_SWITCH	2	/* save, free, restore whole blocks */
@@ -171,6 +180,7 @@ enum vgpu_gpu_event_type {
  * struct vgpu_gpu_params - device scheduling parameters
  * @policy: SM-choice policy name (F25, F27), e.g. "rr"
  * @preempt: VGPU_PREEMPT_* for F23 path (c)
+ * @pack: VGPU_PACK_*: blocks a decision places (F23 (a), F25)
  * @epoch: cycles per epoch (F51)
  * @g_max: an independent kernel is split when more than this many
  *	dispatch rounds in a row failed (F24, seed 001 [0087])
@@ -195,6 +205,7 @@ enum vgpu_gpu_event_type {
 struct vgpu_gpu_params {
 	char policy[VGPU_POLICY_NAME_LEN];
 	u32 preempt;
+	u32 pack;
 	u32 epoch;
 	u32 g_max;
 	u32 task_slots;

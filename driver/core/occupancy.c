@@ -27,6 +27,30 @@ static_assert(VGPU_LIMIT_WARPS == BIT(0) && VGPU_LIMIT_REGS == BIT(1) &&
 	      VGPU_LIMIT_SMEM == BIT(2) && VGPU_LIMIT_BLOCKS == BIT(3),
 	      "limiter bits");
 
+/*
+ * A block over a per-block limit runs nowhere; like CUDA's calculator, name
+ * also the SM resources that could not hold even one such block.
+ */
+static u32 vgpu_occupancy_zero(const struct vgpu_config *cfg, u32 threads,
+			       u32 regs_per_thread, u32 smem_bytes)
+{
+	u64 warps = DIV_ROUND_UP((u64)threads, cfg->warp_size);
+	u64 ru = DIV_ROUND_UP((u64)regs_per_thread * cfg->warp_size,
+			      cfg->reg_unit);
+	u64 su = DIV_ROUND_UP((u64)smem_bytes + cfg->smem_reserve,
+			      cfg->smem_unit);
+	u32 q = cfg->subparts, why = 0;
+
+	if (warps > min(cfg->max_warps_per_sm, q * cfg->warps_per_subpart))
+		why |= VGPU_LIMIT_WARPS;
+	/* ru < 2^30: regs_per_thread * warp_size / reg_unit */
+	if (ru && (u64)q * (vgpu_config_reg_units(cfg) / (u32)ru) < warps)
+		why |= VGPU_LIMIT_REGS;
+	if (su > vgpu_config_smem_units(cfg))
+		why |= VGPU_LIMIT_SMEM;
+	return why;
+}
+
 /**
  * vgpu_occupancy_formula() - occupancy by the closed formula (F03)
  * @cfg: device configuration
@@ -52,7 +76,9 @@ int vgpu_occupancy_formula(const struct vgpu_config *cfg, u32 threads,
 	if (ret) {
 		occ->blocks = 0;
 		occ->warps = 0;
-		occ->limit = why;
+		occ->limit = why | vgpu_occupancy_zero(cfg, threads,
+						       regs_per_thread,
+						       smem_bytes);
 		return 0;
 	}
 	lim[0] = min(cfg->max_warps_per_sm, q * cfg->warps_per_subpart) /
@@ -103,8 +129,11 @@ int vgpu_occupancy_place(const struct vgpu_config *cfg, u32 threads,
 	occ->blocks = 0;
 	occ->warps = 0;
 	occ->limit = why;
-	if (ret)
+	if (ret) {
+		occ->limit |= vgpu_occupancy_zero(cfg, threads, regs_per_thread,
+						  smem_bytes);
 		return 0;
+	}
 	vgpu_sm_res_init(&sm, cfg);
 	while (!vgpu_sm_res_alloc_block(&sm, &s, &place))
 		occ->blocks++;

@@ -467,6 +467,21 @@ preempt:
 	return vgpu_gpu_preempt_pick(g, k, shape, m);
 }
 
+/*
+ * F25: does a decision place one block, its SM chosen for it (seed 002),
+ * or min(undispatched, fit) on one SM (seed 000, F23 (a))?  Under
+ * VGPU_PACK_AUTO the former for the SM choices that work block by block
+ * (rr, the default, and avail) unless the policy packs itself (@pack).
+ */
+static bool vgpu_gpu_per_block(const struct vgpu_gpu *g)
+{
+	const struct vgpu_sched_ops *pol = g->policy;
+
+	if (g->p.pack != VGPU_PACK_AUTO)
+		return g->p.pack == VGPU_PACK_BLOCK;
+	return !pol->pack && (!pol->select_sm || pol->per_block);
+}
+
 /* Record a block that went into slot @slot of SM @sm. */
 static void vgpu_gpu_dispatched(struct vgpu_gpu *g, struct vgpu_gpu_kernel *k,
 				u32 sm, u32 slot, u32 unit, u64 start_at,
@@ -637,7 +652,8 @@ static u32 vgpu_gpu_place(struct vgpu_gpu *g, struct vgpu_gpu_kernel *k,
 		return 1;
 	}
 	want = k->units - k->next_unit + k->q_ready;
-	if (path != VGPU_PATH_BLOCK || (k->flags & VGPU_KF_SEQUENTIAL))
+	if (path != VGPU_PATH_BLOCK || (k->flags & VGPU_KF_SEQUENTIAL) ||
+	    vgpu_gpu_per_block(g))
 		want = 1;
 	if (k->quota && k->quota > k->quota_used)
 		want = min(want, k->quota - k->quota_used);

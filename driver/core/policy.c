@@ -105,9 +105,10 @@ static u32 vgpu_policy_power_choose(const struct vgpu_policy_ctx *ctx,
 }
 
 static struct vgpu_sched_ops vgpu_policy_builtin[] = {
-	{ .name = "rr", .select_sm = vgpu_policy_rr_choose, .first_fit = true },
+	{ .name = "rr", .select_sm = vgpu_policy_rr_choose, .first_fit = true,
+	  .per_block = true },
 	{ .name = "avail", .select_sm = vgpu_policy_avail_choose,
-	  .wants = VGPU_POLICY_WANT_FIT },
+	  .per_block = true, .wants = VGPU_POLICY_WANT_FIT },
 	{ .name = "resource", .select_sm = vgpu_policy_resource_choose,
 	  .wants = VGPU_POLICY_WANT_FREE },
 	{ .name = "power", .select_sm = vgpu_policy_power_choose,

@@ -180,6 +180,9 @@ struct module;
  * @first_fit: @select_sm always picks the first candidate at or after
  *	&vgpu_policy_ctx.rr_next (wrapping), so the controller may stop
  *	scanning at the first SM that fits and skip @select_sm
+ * @per_block: its SM choice is made for each block: under the device's
+ *	VGPU_PACK_AUTO a decision places one block (else as many as fit on
+ *	the chosen SM, or @pack of them)
  * @wants: the figures of &vgpu_policy_sm @select_sm reads,
  *	VGPU_POLICY_WANT_* (the core computes only those)
  * @tick: a dispatch boundary at &vgpu_gpu.now
@@ -206,6 +209,7 @@ struct module;
 struct vgpu_sched_ops {
 	char name[VGPU_POLICY_NAME_LEN];
 	bool first_fit;
+	bool per_block;
 	u32 wants;
 	void (*tick)(struct vgpu_gpu *g);
 	bool (*admit_before)(const struct vgpu_gpu *g,

@@ -27,17 +27,22 @@ scripts/gen-workloads.py 1 20 "$TMP/wl" > /dev/null || {
 	exit 1
 }
 
-# One line per run: WORKLOAD MODE POLICY HASH ('-': the workload's own).
+# One line per run: WORKLOAD MODE POLICY PACK HASH ('-': the workload's
+# own).  Each run also with --pack sm (seed 000's packing, F23 (a)): those
+# hashes are the ones recorded before rr and avail chose an SM per block.
 for wl in "$TMP"/wl/*.json; do
 	name=$(basename "$wl")
 	for m in - drain warp switch; do
 		for p in - rr avail resource power; do
-			set --
-			[ "$m" = - ] || set -- "$@" --preempt "$m"
-			[ "$p" = - ] || set -- "$@" --policy "$p"
-			h=$("$SIM" run "$wl" "$@" 2>/dev/null |
-			    sed -n 's/^trace_hash=//p')
-			echo "$name $m $p ${h:-error}"
+			for k in - sm; do
+				set --
+				[ "$m" = - ] || set -- "$@" --preempt "$m"
+				[ "$p" = - ] || set -- "$@" --policy "$p"
+				[ "$k" = - ] || set -- "$@" --pack "$k"
+				h=$("$SIM" run "$wl" "$@" 2>/dev/null |
+				    sed -n 's/^trace_hash=//p')
+				echo "$name $m $p $k ${h:-error}"
+			done
 		done
 	done
 done > "$TMP/now.txt"

@@ -89,6 +89,20 @@ printf '{ "device": {"preset": "small", "preempt": "maybe"}, "kernels": [] }\n' 
 "$SIM" run "$TMP/b3.json" > /dev/null 2> "$TMP/e3"
 check "bad device field" \
 	"[ \$? -eq 1 ] && grep -q 'b3.json: device: preempt: unknown mode' $TMP/e3"
+printf '{ "device": {"pack": "all"}, "kernels": [] }\n' > "$TMP/b3p.json"
+"$SIM" run "$TMP/b3p.json" > /dev/null 2> "$TMP/e3p"
+check "bad device pack" \
+	"[ \$? -eq 1 ] && grep -q 'b3p.json: device: pack: unknown mode .all. (auto, block, sm)' $TMP/e3p"
+"$SIM" run "$MIX" --pack all > /dev/null 2>&1
+check "bad --pack is a usage error" "[ \$? -eq 2 ]"
+# F25: under rr, pack=auto is pack=block; the workload's key and the option agree
+h1=$("$SIM" run "$MIX" --pack block | sed -n 's/^trace_hash=//p')
+h2=$("$SIM" run "$MIX" | sed -n 's/^trace_hash=//p')
+sed 's/"preempt": "warp"/"preempt": "warp", "pack": "sm"/' "$MIX" > "$TMP/packsm.json"
+h3=$("$SIM" run "$TMP/packsm.json" | sed -n 's/^trace_hash=//p')
+h4=$("$SIM" run "$MIX" --pack sm | sed -n 's/^trace_hash=//p')
+check "pack auto = block under rr; the device key = --pack" \
+	"[ -n '$h1' ] && [ '$h1' = '$h2' ] && [ -n '$h3' ] && [ '$h3' = '$h4' ] && [ '$h3' != '$h1' ]"
 printf '{ "kernels": [ {"name": "a", "grid": 1, "threads": 32, "program": ["LOOP 3", "EXIT"]} ] }\n' > "$TMP/b4.json"
 "$SIM" run "$TMP/b4.json" > /dev/null 2> "$TMP/e4"
 check "bad program: names the kernel and the instruction" \

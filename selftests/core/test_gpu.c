@@ -572,6 +572,40 @@ TEST(f25_rr)
 	vgpu_tg_fini(&T);
 }
 
+/*
+ * F25, seed 002: rr and avail choose an SM for each block (the device's
+ * pack=auto), so 8 one-warp blocks of one kernel spread over the 4 SMs:
+ * rr from its pointer, avail to the SM where most further blocks fit
+ * (ties by the SM list: SM 0 first, then the emptier ones).  With
+ * pack=sm (seed 000, F23 (a)) one decision sends all 8 to SM 0.
+ */
+TEST(f25_per_block_spreads)
+{
+	static const char *const pol[] = { "rr", "avail" };
+	struct vgpu_gpu_params p;
+	struct vgpu_gpu_kernel *k;
+	u32 i, j, pack;
+
+	for (j = 0; j < 2; j++) {
+		for (pack = VGPU_PACK_AUTO; pack <= VGPU_PACK_SM; pack += 2) {
+			vgpu_tg_params_small(&p, VGPU_PREEMPT_DRAIN);
+			snprintf(p.policy, sizeof(p.policy), "%s", pol[j]);
+			p.pack = pack;
+			ASSERT_EQ(0, vgpu_tg_init(&T, NULL, &p));
+			k = vgpu_tg_kernel(&T, 0, 0, 8, 32, 0, VGPU_SHORT);
+			ASSERT_EQ(0, vgpu_gpu_submit(&T.g, k));
+			ASSERT_TRUE(vgpu_tg_run(&T, 1000000));
+			for (i = 0; i < 8; i++)
+				EXPECT_EQ(pack == VGPU_PACK_SM ? 0 : i % 4,
+					  vgpu_tg_find(&T, VGPU_GEV_DISPATCH,
+						       k->id, i)->sm);
+			EXPECT_EQ(pack == VGPU_PACK_SM ? 1 : 8,
+				  T.g.stats.decisions);
+			vgpu_tg_fini(&T);
+		}
+	}
+}
+
 /* F25 availability: most further blocks fit; ties by the SM list. */
 TEST(f25_avail)
 {

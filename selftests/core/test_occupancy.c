@@ -60,6 +60,20 @@ TEST(limiters)
 	/* cannot run at all */
 	vgpu_test_occ(_metadata, "a100", 128, 16, 166913, 0, VGPU_LIMIT_SMEM);
 	vgpu_test_occ(_metadata, "a100", 1056, 16, 0, 0, VGPU_LIMIT_WARPS);
+	/*
+	 * Several limits at zero blocks, all named (issue 18): 1,056 threads
+	 * break the per-block limit, and 33 warps of 64 registers a thread
+	 * (67,584 registers) would not fit the SM's 65,536 either; more
+	 * shared memory than a block may have is named with them.  256
+	 * registers a thread (over 255) with 66 KiB of shared memory, which
+	 * the SM holds: registers only.
+	 */
+	vgpu_test_occ(_metadata, "a100", 1056, 64, 0, 0,
+		      VGPU_LIMIT_WARPS | VGPU_LIMIT_REGS);
+	vgpu_test_occ(_metadata, "a100", 1056, 64, 166913, 0,
+		      VGPU_LIMIT_WARPS | VGPU_LIMIT_REGS | VGPU_LIMIT_SMEM);
+	vgpu_test_occ(_metadata, "a100", 128, 256, 66 * 1024, 0,
+		      VGPU_LIMIT_REGS);
 	vgpu_test_occ(_metadata, "a100", 128, 256, 0, 0, VGPU_LIMIT_REGS);
 	/* Rw * roundup(W, 4) > 65536: 1024 threads x 255 regs */
 	vgpu_test_occ(_metadata, "a100", 1024, 255, 0, 0, VGPU_LIMIT_REGS);

@@ -128,18 +128,24 @@ TEST(pack_sets_blocks_per_decision)
 	static struct vgpu_sched_ops one = {
 		.name = "t_one", .pack = pack_one,
 	};
+	struct vgpu_gpu_params p;
 	struct vgpu_gpu_kernel *k;
 	u32 i;
 
-	ASSERT_EQ(0, vgpu_tg_init(&T, NULL, NULL));
+	/* the device's pack=sm: F23 (a), all 8 fit SM 0 and go there */
+	vgpu_tg_params_small(&p, VGPU_PREEMPT_WARP);
+	p.pack = VGPU_PACK_SM;
+	ASSERT_EQ(0, vgpu_tg_init(&T, NULL, &p));
 	k = vgpu_tg_kernel(&T, 0, 0, 8, 32, 0, VGPU_SHORT);
 	ASSERT_EQ(0, vgpu_gpu_submit(&T.g, k));
 	ASSERT_TRUE(vgpu_tg_run(&T, 1000000));
 	for (i = 0; i < 8; i++)
 		EXPECT_EQ(0, vgpu_tg_find(&T, VGPU_GEV_DISPATCH, k->id, i)->sm);
+	EXPECT_EQ(1, T.g.stats.decisions);
 	vgpu_tg_fini(&T);
 
-	ASSERT_EQ(0, vgpu_tg_init(&T, NULL, NULL));
+	/* @pack answers one block a decision: round robin spreads them */
+	ASSERT_EQ(0, vgpu_tg_init(&T, NULL, &p));
 	ASSERT_EQ(0, vgpu_tg_use_policy(&T, &one));
 	k = vgpu_tg_kernel(&T, 0, 0, 8, 32, 0, VGPU_SHORT);
 	ASSERT_EQ(0, vgpu_gpu_submit(&T.g, k));

@@ -459,6 +459,53 @@ TEST_F(q, head_overtakes_its_priority)
 }
 
 /*
+ * F23 (a) / F25 packing, new_device's pack= key (issue 18): 8 one-warp
+ * blocks of one kernel on the small preset's 4 SMs.  pack=auto under rr
+ * (seed 002: an SM per block) puts two on each SM; pack=sm (seed 000:
+ * min(undispatched, fit) on the chosen SM) puts all 8 on SM 0.  Counted
+ * in debugfs stats' per-SM blocks.
+ */
+TEST(pack_modes)
+{
+	static const char *const opts[] = { " pack=auto", " pack=sm" };
+	struct vgpu_submit_desc d;
+	unsigned int sm, n, want;
+	const char *l;
+	char line[8], name[8];
+	__u32 ch;
+	int fd, i;
+
+	ASSERT_EQ(EINVAL, new_device(" pack=bogus"));
+	for (i = 0; i < 2; i++) {
+		ASSERT_EQ(0, new_device(opts[i]));
+		ASSERT_LT(0, slurp(DBG "config"));
+		EXPECT_NE(NULL, strstr(vgpu_buf, i ? "\npack sm\n" :
+						       "\npack auto\n"));
+		fd = vgpu_test_open(DEV);
+		ASSERT_LE(0, fd);
+		ASSERT_EQ(0, vgpu_test_channel(fd, 2, 0, &ch));
+		VGPU_DESC(&d, ch, p_501);
+		d.threads = 32;
+		d.grid = 8;
+		ASSERT_EQ(0, vgpu_test_submit(fd, &d, 1));
+		ASSERT_EQ(0, vgpu_test_wait(fd, &d.handle, 1, VGPU_WAIT_ALL,
+					    VGPU_WAIT_FOREVER, NULL));
+		ASSERT_LT(0, slurp(DBG "stats"));
+		for (sm = 0; sm < 4; sm++) {
+			snprintf(name, sizeof(name), "\nsm%u ", sm);
+			l = strstr(vgpu_buf, name);
+			ASSERT_NE(NULL, l);
+			ASSERT_EQ(1, sscanf(l + strlen(name), "%u", &n));
+			want = i ? (sm ? 0 : 8) : 2;
+			EXPECT_EQ(want, n);
+		}
+		close(fd);
+		snprintf(line, sizeof(line), "%d", DEV);
+		ASSERT_EQ(0, vgpu_test_sysfs("/sys/bus/vgpu/del_device", line));
+	}
+}
+
+/*
  * F17 on a device with sync_cost=100, SM 0 only: a's block starts 100
  * cycles after its dispatch (the SM held no state), c's two sequential
  * blocks sync once (the second is the same kernel again), b syncs again:

@@ -39,6 +39,29 @@ static int vgpu_wl_err(struct vgpu_wl_ctx *c, const char *pos,
 	return -EINVAL;
 }
 
+static const char *const vgpu_wl_pack_names[] = {
+	[VGPU_PACK_AUTO] = "auto",
+	[VGPU_PACK_BLOCK] = "block",
+	[VGPU_PACK_SM] = "sm",
+};
+
+const char *vgpu_pack_name(unsigned int mode)
+{
+	if (mode >= sizeof(vgpu_wl_pack_names) / sizeof(char *))
+		return "?";
+	return vgpu_wl_pack_names[mode];
+}
+
+int vgpu_pack_parse(const char *name)
+{
+	unsigned int i;
+
+	for (i = 0; i < sizeof(vgpu_wl_pack_names) / sizeof(char *); i++)
+		if (!strcmp(name, vgpu_wl_pack_names[i]))
+			return i;
+	return -1;
+}
+
 static const char *const vgpu_wl_preempt_names[] = {
 	[VGPU_PREEMPT_DRAIN] = "drain",
 	[VGPU_PREEMPT_WARP] = "warp",
@@ -237,6 +260,15 @@ static int vgpu_wl_device(struct vgpu_wl_ctx *c, json_object *dev,
 						   "unknown mode '%s' (drain, warp, switch)",
 						   s);
 			p->preempt = mode;
+		} else if (!strcmp(key, "pack")) {
+			if (vgpu_wl_str(c, "device", key, val, &s))
+				return -EINVAL;
+			mode = vgpu_pack_parse(s);
+			if (mode < 0)
+				return vgpu_wl_err(c, "device", key,
+						   "unknown mode '%s' (auto, block, sm)",
+						   s);
+			p->pack = mode;
 		} else if (!strcmp(key, "epoch")) {
 			if (vgpu_wl_u32(c, "device", key, val,
 					VGPU_GPU_MAX_EPOCH, &p->epoch))

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * vgpu-sim run FILE [--trace OUT.json] [--policy NAME|FILE.so] [--preempt MODE]
+ *	[--pack auto|block|sm]
  *
  * Runs a workload (Documentation/workloads.rst) through the global
  * controller and the SMs of driver/core, epoch by epoch (SPEC F51), then
@@ -275,6 +276,7 @@ struct vgpu_run_opts {
 	const char *trace;
 	const char *policy;
 	int preempt;
+	int pack;
 };
 
 static int vgpu_run_parse(int argc, char **argv, struct vgpu_run_opts *o)
@@ -283,6 +285,7 @@ static int vgpu_run_parse(int argc, char **argv, struct vgpu_run_opts *o)
 
 	memset(o, 0, sizeof(*o));
 	o->preempt = -1;
+	o->pack = -1;
 	for (i = 1; i < argc; i++) {
 		if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
 			vgpu_sim_print_usage(stdout, "vgpu-sim",
@@ -290,7 +293,8 @@ static int vgpu_run_parse(int argc, char **argv, struct vgpu_run_opts *o)
 			exit(0);
 		} else if (!strcmp(argv[i], "--trace") ||
 			   !strcmp(argv[i], "--policy") ||
-			   !strcmp(argv[i], "--preempt")) {
+			   !strcmp(argv[i], "--preempt") ||
+			   !strcmp(argv[i], "--pack")) {
 			if (i + 1 >= argc)
 				return vgpu_sim_usage_error("run",
 							    "%s needs a value",
@@ -299,6 +303,12 @@ static int vgpu_run_parse(int argc, char **argv, struct vgpu_run_opts *o)
 				o->trace = argv[++i];
 			} else if (!strcmp(argv[i], "--policy")) {
 				o->policy = argv[++i];
+			} else if (!strcmp(argv[i], "--pack")) {
+				o->pack = vgpu_pack_parse(argv[++i]);
+				if (o->pack < 0)
+					return vgpu_sim_usage_error("run",
+						"unknown packing '%s' (auto, block, sm)",
+						argv[i]);
 			} else {
 				o->preempt = vgpu_preempt_parse(argv[++i]);
 				if (o->preempt < 0)
@@ -455,6 +465,8 @@ static int vgpu_sim_run(int argc, char **argv)
 	}
 	if (o.preempt >= 0)
 		wl.params.preempt = o.preempt;
+	if (o.pack >= 0)
+		wl.params.pack = o.pack;
 	shared.keep_events = !!o.trace;
 	if (vgpu_sim_measure(&wl, &policies, &shared, &res, stdout, err,
 			     sizeof(err))) {
@@ -482,6 +494,6 @@ out:
 const struct vgpu_sim_cmd vgpu_sim_cmd_run = {
 	.name = "run",
 	.summary = "run a workload file, print per-kernel times and STP/ANTT/fairness",
-	.usage = "FILE [--trace OUT.json] [--policy NAME|FILE.so] [--preempt drain|warp|switch]",
+	.usage = "FILE [--trace OUT.json] [--policy NAME|FILE.so] [--preempt drain|warp|switch] [--pack auto|block|sm]",
 	.run = vgpu_sim_run,
 };

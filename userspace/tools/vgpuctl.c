@@ -217,6 +217,7 @@ static int vgpu_run_device_line(const struct vgpu_workload *wl, unsigned int id,
 	/* what new_device can set */
 	memcpy(want.policy, p.policy, sizeof(want.policy));
 	want.preempt = p.preempt;
+	want.pack = p.pack;
 	want.epoch = p.epoch;
 	want.g_max = p.g_max;
 	want.task_slots = p.task_slots;
@@ -236,8 +237,9 @@ static int vgpu_run_device_line(const struct vgpu_workload *wl, unsigned int id,
 		off += snprintf(line + off, len - off, " num_sms=%u",
 				wl->cfg.num_sms);
 	off += snprintf(line + off, len - off,
-			" policy=%s preempt=%s epoch=%u g_max=%u task_slots=%u switch_cost=%u channels=%u windows=",
-			p.policy, vgpu_preempt_name(p.preempt), p.epoch, p.g_max,
+			" policy=%s preempt=%s pack=%s epoch=%u g_max=%u task_slots=%u switch_cost=%u channels=%u windows=",
+			p.policy, vgpu_preempt_name(p.preempt),
+			vgpu_pack_name(p.pack), p.epoch, p.g_max,
 			p.task_slots, p.switch_cost, p.max_channels);
 	if (!p.num_windows)
 		off += snprintf(line + off, len - off, "0");

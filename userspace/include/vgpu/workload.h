@@ -178,4 +178,20 @@ const char *vgpu_preempt_name(unsigned int mode);
  */
 int vgpu_preempt_parse(const char *name);
 
+/**
+ * vgpu_pack_name() - name of a device's block packing (device "pack")
+ * @mode: VGPU_PACK_*
+ *
+ * Return: "auto", "block", "sm" or "?".
+ */
+const char *vgpu_pack_name(unsigned int mode);
+
+/**
+ * vgpu_pack_parse() - block packing by name
+ * @name: "auto", "block" or "sm"
+ *
+ * Return: VGPU_PACK_*, or -1.
+ */
+int vgpu_pack_parse(const char *name);
+
 #endif /* VGPU_WORKLOAD_H */

@@ -253,7 +253,16 @@ static bool vgpu_gpu_fits(struct vgpu_gpu *g, struct vgpu_gpu_kernel *k,
 	if (path == VGPU_PATH_BLOCK)
 		return vgpu_gpu_may_fit(res, shape, shape->warps) &&
 		       vgpu_sm_res_block_fits(res, shape);
+	/*
+	 * Seed 000 claim 4: the first SM has more free registers, more free
+	 * hardware warps and more free shared memory than one warp needs
+	 * (strictly; a warp's share of the block's shared memory), and the
+	 * block level itself must be takeable (vgpu_sm_res_warp_fits()).
+	 */
 	return vgpu_gpu_may_fit(res, shape, 1) &&
+	       res->max_warps - res->warps_total > 1 &&
+	       res->reg_free > shape->reg_units &&
+	       res->smem_free > DIV_ROUND_UP(shape->smem_units, shape->warps) &&
 	       vgpu_sm_res_warp_fits(res, shape);
 }
 

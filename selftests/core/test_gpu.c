@@ -413,6 +413,101 @@ TEST(f23_preempt_warp)
 }
 
 /* F23 (c), switch mode: a block is saved, freed, restored, completes. */
+/*
+ * F23 (b), seed 000 claim 4: the first SM has strictly more free hardware
+ * warps (and registers, and shared memory) than one warp needs.  Drain
+ * mode, everything pinned to SM 0: blocks of 32 and 31 warps leave one
+ * warp slot free; a three-warp block arriving at 64 fits neither whole
+ * nor, with a single free warp slot, by path (b): it is not dispatched at
+ * 64.  With two free slots (a 30-warp block beside the 32) path (b) takes
+ * it at 64.
+ */
+TEST(f23_warp_path_strictly_more_than_a_warp)
+{
+	struct vgpu_gpu_params p;
+	struct vgpu_gpu_kernel *a, *b, *k;
+	const struct vgpu_event *ev;
+	u32 round;
+
+	for (round = 0; round < 2; round++) {
+		vgpu_tg_params_small(&p, VGPU_PREEMPT_DRAIN);
+		ASSERT_EQ(0, vgpu_tg_init(&T, NULL, &p));
+		a = vgpu_tg_kernel(&T, 0, 0, 1, 1024, 0,
+				   "LOOP 2000\nALU\nENDLOOP\nEXIT\n");
+		b = vgpu_tg_kernel(&T, 1, 0, 1, round ? 960 : 992, 0,
+				   "LOOP 100\nALU\nENDLOOP\nEXIT\n");
+		k = vgpu_tg_kernel(&T, 2, 1, 1, 96, 64, VGPU_SHORT);
+		a->regs = b->regs = k->regs = 16;
+		a->affinity[0] = b->affinity[0] = k->affinity[0] = 1;
+		ASSERT_EQ(0, vgpu_gpu_submit(&T.g, a));
+		ASSERT_EQ(0, vgpu_gpu_submit(&T.g, b));
+		ASSERT_EQ(0, vgpu_gpu_submit(&T.g, k));
+		ASSERT_TRUE(vgpu_tg_run(&T, 10000000));
+		ev = vgpu_tg_find(&T, VGPU_GEV_DISPATCH, k->id, 0);
+		ASSERT_NE(NULL, ev);
+		if (round) {
+			EXPECT_EQ(64, ev->cycle);
+			EXPECT_EQ(VGPU_PATH_WARP, ev->arg0);
+		} else {
+			EXPECT_LT(64, ev->cycle);
+		}
+		vgpu_tg_fini(&T);
+	}
+}
+
+/*
+ * F23 (c), seed 000 claim 1: the second SM is one whose highest resident
+ * priority is lower than the kernel's.  Four SMs filled by pinned kernels
+ * of priorities @tops (two 32-warp blocks each); a one-block priority-1
+ * kernel arrives at 128 in warp mode.  With tops 0, 1, 2, 1 only SM 2
+ * qualifies (SM 1 and SM 3 are equal, SM 0 higher); with 0, 1, 1, 1 none
+ * does and the kernel waits for a block to end.
+ */
+static void preempt_tops(struct __test_metadata *_metadata, const u32 *tops,
+			 u32 want_sm)
+{
+	struct vgpu_gpu_params p;
+	struct vgpu_gpu_kernel *f[4], *k;
+	const struct vgpu_event *ev;
+	u32 i;
+
+	vgpu_tg_params_small(&p, VGPU_PREEMPT_WARP);
+	ASSERT_EQ(0, vgpu_tg_init(&T, NULL, &p));
+	for (i = 0; i < 4; i++) {
+		f[i] = vgpu_tg_kernel(&T, i, tops[i], 2, 1024, 0,
+				      "LOOP 2000\nALU\nENDLOOP\nEXIT\n");
+		f[i]->affinity[0] = BIT_ULL(i);
+		ASSERT_EQ(0, vgpu_gpu_submit(&T.g, f[i]));
+	}
+	k = vgpu_tg_kernel(&T, 4, 1, 1, 64, 128, VGPU_SHORT);
+	ASSERT_EQ(0, vgpu_gpu_submit(&T.g, k));
+	ASSERT_TRUE(vgpu_tg_run(&T, 10000000));
+	for (i = 0; i < 4; i++)
+		EXPECT_EQ(i, vgpu_tg_find(&T, VGPU_GEV_DISPATCH, f[i]->id,
+					  1)->sm);
+	ev = vgpu_tg_find(&T, VGPU_GEV_DISPATCH, k->id, 0);
+	ASSERT_NE(NULL, ev);
+	if (want_sm < 4) {
+		EXPECT_EQ(128, ev->cycle);
+		EXPECT_EQ(VGPU_PATH_PREEMPT, ev->arg0);
+		EXPECT_EQ(want_sm, ev->sm);
+	} else {
+		EXPECT_LT(2000, ev->cycle);
+		EXPECT_NE(VGPU_PATH_PREEMPT, ev->arg0);
+		EXPECT_EQ(0, T.g.stats.preemptions);
+	}
+	vgpu_tg_fini(&T);
+}
+
+TEST(f23_preempt_only_lower_priority)
+{
+	static const u32 one_lower[] = { 0, 1, 2, 1 };
+	static const u32 none_lower[] = { 0, 1, 1, 1 };
+
+	preempt_tops(_metadata, one_lower, 2);
+	preempt_tops(_metadata, none_lower, 4);
+}
+
 TEST(f23_preempt_switch)
 {
 	struct vgpu_gpu_params p;

@@ -383,8 +383,13 @@ static u32 oracle_sm(const struct vgpu_policy_ctx *ctx,
 			block = true;
 	for (i = 0; i < g->cfg.num_sms; i++) {
 		res = &g->sm[i].sm.res;
+		/* path (b) as seed 000 claim 4 has it: strictly more than a warp */
 		fits = vgpu_gpu_sm_allowed(g, ctx->k, i) &&
 		       (block ? vgpu_sm_res_block_fits(res, ctx->shape) :
+				res->max_warps - res->warps_total > 1 &&
+				res->reg_free > ctx->shape->reg_units &&
+				res->smem_free > DIV_ROUND_UP(ctx->shape->smem_units,
+							      ctx->shape->warps) &&
 				vgpu_sm_res_warp_fits(res, ctx->shape));
 		if (!fits)
 			continue;

@@ -28,8 +28,9 @@ scripts/gen-workloads.py 1 20 "$TMP/wl" > /dev/null || {
 }
 
 # One line per run: WORKLOAD MODE POLICY PACK HASH ('-': the workload's
-# own).  Each run also with --pack sm (seed 000's packing, F23 (a)): those
-# hashes are the ones recorded before rr and avail chose an SM per block.
+# own).  Each run also with --pack sm (seed 000's packing, F23 (a)): when
+# rr and avail began to choose an SM per block (78701f1), those hashes
+# were exactly the ones recorded before.
 for wl in "$TMP"/wl/*.json; do
 	name=$(basename "$wl")
 	for m in - drain warp switch; do

@@ -106,6 +106,45 @@ TEST(f13_evict_and_resume)
 }
 
 /*
+ * F13 with several slots and mixed priorities: three slots hold kernels of
+ * priorities 1, 3 and 2 (each with blocks left: 16 whole-SM-half blocks,
+ * 8 resident at a time), a priority-0 kernel arrives at 64 with the table
+ * full.  It takes the slot of the occupant last in the waiting order, the
+ * priority-3 one; the others keep theirs.
+ */
+TEST(f13_evict_lowest_of_several)
+{
+	static const u32 prios[] = { 1, 3, 2 };
+	struct vgpu_gpu_params p;
+	struct vgpu_gpu_kernel *o[3], *w;
+	const struct vgpu_event *ev;
+	u32 i, n = 0;
+
+	vgpu_tg_params_small(&p, VGPU_PREEMPT_DRAIN);
+	p.task_slots = 3;
+	ASSERT_EQ(0, vgpu_tg_init(&T, NULL, &p));
+	for (i = 0; i < 3; i++) {
+		o[i] = vgpu_tg_kernel(&T, i, prios[i], 16, 1024, 0, VGPU_LONG);
+		ASSERT_EQ(0, vgpu_gpu_submit(&T.g, o[i]));
+	}
+	w = vgpu_tg_kernel(&T, 3, 0, 1, 32, 64, VGPU_SHORT);
+	ASSERT_EQ(0, vgpu_gpu_submit(&T.g, w));
+	ASSERT_TRUE(vgpu_tg_run(&T, 100000000));
+	for (i = 0; i < T.nev; i++)
+		if (T.ev[i].type == VGPU_GEV_EVICT && T.ev[i].cycle == 64)
+			n++;
+	EXPECT_EQ(1, n);
+	ev = vgpu_tg_find(&T, VGPU_GEV_EVICT, o[1]->id, 0);
+	ASSERT_NE(NULL, ev);
+	EXPECT_EQ(64, ev->cycle);
+	EXPECT_EQ(w->id, ev->arg1);
+	EXPECT_EQ(NULL, vgpu_tg_find(&T, VGPU_GEV_EVICT, o[0]->id, 0));
+	for (i = 0; i < 3; i++)
+		EXPECT_EQ(VGPU_KS_DONE, o[i]->state);
+	vgpu_tg_fini(&T);
+}
+
+/*
  * F20 with a full task table (seed 001 embodiment 1 composed with seed
  * 000's table, F13): 8 slots.  hog (priority 0) holds 32 of the 64 warp
  * slots and half the registers of every SM until about cycle 60,000;

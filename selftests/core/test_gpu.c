@@ -767,6 +767,51 @@ TEST(f25_avail)
 }
 
 /* F25 weighted remaining resources: the emptiest SM wins. */
+/*
+ * F25 "resource" (seed 001 embodiment 9) against rr and avail on one
+ * layout, weights a_h = (0, 0, 1, 0): free shared memory alone.  Pinned
+ * spinners: SM 0 a one-warp block with 100 KiB, SM 1 a 32-warp block
+ * without shared memory, SM 2 a one-warp block with 150 KiB, SM 3 full
+ * (two 32-warp blocks).  An 8-warp block without shared memory arrives at
+ * 64: rr takes the first SM from its pointer (0, after SM 3), avail the
+ * SM where most such blocks fit (SM 0 and SM 2: 7; SM 1: 4; tie by the
+ * SM list: 0), resource the SM with the most free shared memory: SM 1.
+ */
+TEST(f25_resource_differs)
+{
+	static const char *const pol[] = { "rr", "avail", "resource" };
+	static const u32 want[] = { 0, 0, 1 };
+	static const u32 threads[] = { 32, 1024, 32, 1024 };
+	static const u32 smem[] = { 100 << 10, 0, 150 << 10, 0 };
+	struct vgpu_gpu_params p;
+	struct vgpu_gpu_kernel *f, *k;
+	u32 i, j;
+
+	for (j = 0; j < 3; j++) {
+		vgpu_tg_params_small(&p, VGPU_PREEMPT_DRAIN);
+		snprintf(p.policy, sizeof(p.policy), "%s", pol[j]);
+		p.res_weight[0] = 0;
+		p.res_weight[1] = 0;
+		p.res_weight[2] = 1;
+		p.res_weight[3] = 0;
+		ASSERT_EQ(0, vgpu_tg_init(&T, NULL, &p));
+		for (i = 0; i < 4; i++) {
+			f = vgpu_tg_kernel(&T, i, 0, i == 3 ? 2 : 1, threads[i],
+					   0, VGPU_SPIN);
+			f->smem = smem[i];
+			f->affinity[0] = 1 << i;
+			ASSERT_EQ(0, vgpu_gpu_submit(&T.g, f));
+		}
+		k = vgpu_tg_kernel(&T, 4, 0, 1, 256, 64, VGPU_SHORT);
+		ASSERT_EQ(0, vgpu_gpu_submit(&T.g, k));
+		vgpu_tg_until(&T, 1024);
+		EXPECT_EQ(want[j], vgpu_first_sm(k)) TH_LOG("%s", pol[j]);
+		for (i = 0; i < 4; i++)
+			vgpu_gpu_cancel(&T.g, &T.k[i]);
+		vgpu_tg_fini(&T);
+	}
+}
+
 TEST(f25_resource)
 {
 	struct vgpu_gpu_params p;

@@ -117,8 +117,10 @@ static void vgpu_dbg_config(struct seq_buf *sb, struct vgpu_device *vdev,
 	seq_buf_printf(sb, "%s\nswitch_cost %u\nthrottle %u\n",
 		       p->num_windows ? "" : " off", p->switch_cost,
 		       p->throttle);
-	seq_buf_printf(sb, "throttle_sms %u\nsave_slots %u\nsync_cost %u\n",
-		       p->throttle_sms, p->save_slots, p->sync_cost);
+	seq_buf_printf(sb, "throttle_sms %u\nthrottle_share %u\n",
+		       p->throttle_sms, s->gpu->throttle_share);
+	seq_buf_printf(sb, "save_slots %u\nsync_cost %u\n", p->save_slots,
+		       p->sync_cost);
 	seq_buf_printf(sb, "clock %s\nfreq_khz %u\nworkers %u\n",
 		       s->opts.clock == VGPU_CLOCK_PACED ? "paced" : "free",
 		       s->opts.freq_khz, s->nworkers);

@@ -744,6 +744,7 @@ u64 vgpu_gpu_dispatch(struct vgpu_gpu *g)
 	vgpu_gpu_skip_idle(g);
 	vgpu_gpu_arrivals(g);
 	vgpu_gpu_table_update(g);
+	vgpu_gpu_throttle_update(g);
 	g->window = vgpu_gpu_window_at(g, g->now);
 	if (g->policy->tick) {
 		g->policy->tick(g);

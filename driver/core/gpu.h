@@ -83,6 +83,11 @@
  * (a), F25): seed 002 chooses an SM for each block; seed 000 sends
  * min(undispatched, fit) blocks to the chosen SM.
  */
+/* Throttle mode of the device (struct vgpu_gpu.throttle_state, F26). */
+#define VGPU_THROTTLE_OFF	0	/* normal dispatch */
+#define VGPU_THROTTLE_DRAIN	1	/* a throttle kernel waits: SMs drain */
+#define VGPU_THROTTLE_ON	2	/* throttle kernels only, pooled smem */
+
 #define VGPU_PACK_AUTO		0	/* BLOCK under rr and avail, else SM */
 #define VGPU_PACK_BLOCK		1	/* one block per decision (seed 002) */
 #define VGPU_PACK_SM		2	/* as many as fit (seed 000, F23 (a)) */
@@ -193,8 +198,11 @@ enum vgpu_gpu_event_type {
  * @sync_cost: cycles an SM given a block of a kernel other than the one it
  *	was given last needs before the block's warps start (state sync,
  *	F17), at most VGPU_MAX_LATENCY; 0 = off
- * @throttle: the device is in throttle mode (F26)
- * @throttle_sms: in throttle mode, SMs 0..throttle_sms-1 are used
+ * @throttle: the device is in throttle mode (F26): set and cleared by the
+ *	controller (vgpu_gpu_throttle_update()); a value given at init is
+ *	dropped at the first boundary unless a throttle kernel is there
+ * @throttle_sms: in throttle mode, SMs 0..throttle_sms-1 are used, each
+ *	with an equal part of the device's shared memory
  * @save_slots: switched-out blocks that can be held at once
  * @timing: latencies, power weights, power window nx and hold_max of the
  *	SM engines (timing.h, F04, F25, F35)
@@ -646,6 +654,12 @@ struct vgpu_gpu_fitset {
  * @window: the F22 window at @now (~0 if off)
  * @epoch_end: where the SMs are advanced to next
  * @gated: dispatch held (F52 gate)
+ * @throttle_state: VGPU_THROTTLE_OFF, _DRAIN or _ON (F26, seed 002 steps
+ *	412-454, vgpu_gpu_throttle_update()); &vgpu_gpu_params.throttle is
+ *	set while it is ON
+ * @throttle_share: in throttle mode, shared memory units of each of the
+ *	first throttle_sms SMs (the SM at index i has units [i * share,
+ *	(i + 1) * share) of the device's pooled shared memory)
  * @sm: the SMs, @cfg.num_sms entries
  * @chan: channels
  * @slot: task table, NULL = free slot
@@ -708,6 +722,8 @@ struct vgpu_gpu {
 	u32 window;
 	u64 epoch_end;
 	bool gated;
+	u8 throttle_state;
+	u32 throttle_share;
 	struct vgpu_gpu_sm *sm;
 	struct vgpu_gpu_channel *chan;
 	struct vgpu_gpu_kernel **slot;

@@ -31,6 +31,13 @@ static inline bool vgpu_gpu_arrived(const struct vgpu_gpu *g,
 	return k->arrival <= g->now;
 }
 
+/* F26: while a throttle mode is pending or on, only throttle kernels. */
+static inline bool vgpu_gpu_throttle_holds(const struct vgpu_gpu *g,
+					   const struct vgpu_gpu_kernel *k)
+{
+	return unlikely(g->throttle_state) && !(k->flags & VGPU_KF_THROTTLE);
+}
+
 /* Undispatched units, switched-out ones included (F12). */
 static inline u32 vgpu_gpu_undispatched(const struct vgpu_gpu_kernel *k)
 {
@@ -98,6 +105,7 @@ void vgpu_gpu_forget_nofit(struct vgpu_gpu *g);
 void vgpu_gpu_fit_forget(struct vgpu_gpu *g);
 bool vgpu_gpu_fits_now(struct vgpu_gpu *g, struct vgpu_gpu_kernel *k);
 bool vgpu_gpu_displace(struct vgpu_gpu *g);
+void vgpu_gpu_throttle_update(struct vgpu_gpu *g);
 bool vgpu_gpu_round(struct vgpu_gpu *g);
 bool vgpu_gpu_splittable(const struct vgpu_gpu *g,
 			 const struct vgpu_gpu_kernel *k);

@@ -44,7 +44,9 @@ static bool vgpu_gpu_eligible(const struct vgpu_gpu *g,
 {
 	if (!vgpu_gpu_undispatched(k))
 		return false;
-	if (!!g->p.throttle != !!(k->flags & VGPU_KF_THROTTLE))
+	/* F26: throttle kernels in throttle mode only, nothing while it waits */
+	if (!!g->p.throttle != !!(k->flags & VGPU_KF_THROTTLE) ||
+	    g->throttle_state == VGPU_THROTTLE_DRAIN)
 		return false;
 	if ((k->flags & VGPU_KF_SEQUENTIAL) && k->inflight)
 		return false;

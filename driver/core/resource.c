@@ -129,6 +129,31 @@ static void vgpu_sm_res_touch(struct vgpu_sm_res *sm)
 		*sm->dirty = 0xff;
 }
 
+/**
+ * vgpu_sm_res_set_smem() - give an empty SM a shared memory share (F26)
+ * @sm: the SM, holding no block
+ * @units: shared memory units, 1..VGPU_MAX_SMEM_UNITS
+ *
+ * Throttle mode (seed 002 step 452): the SM gets a part of the device's
+ * shared memory of this size; the configuration's size comes back the
+ * same way.
+ *
+ * Return: 0, -EBUSY if a block holds resources, -EINVAL for @units.
+ */
+int vgpu_sm_res_set_smem(struct vgpu_sm_res *sm, u32 units)
+{
+	if (!units || units > VGPU_MAX_SMEM_UNITS)
+		return -EINVAL;
+	if (sm->blocks_used || sm->smem_free != sm->smem_units)
+		return -EBUSY;
+	memset(sm->smem, 0, sizeof(sm->smem));
+	vgpu_bmap_fill(sm->smem, units);
+	sm->smem_units = units;
+	sm->smem_free = units;
+	vgpu_sm_res_touch(sm);
+	return 0;
+}
+
 /*
  * Block-level counted resources and the shared memory run: the first-fit
  * start of the run, or -ENOSPC.

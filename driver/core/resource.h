@@ -129,6 +129,7 @@ void vgpu_split_counts(u32 warps, u32 subparts, u32 ptr, u32 *counts);
 
 void vgpu_sm_res_init(struct vgpu_sm_res *sm, const struct vgpu_config *cfg);
 void vgpu_sm_res_fini(struct vgpu_sm_res *sm);
+int vgpu_sm_res_set_smem(struct vgpu_sm_res *sm, u32 units);
 int vgpu_sm_res_alloc_block(struct vgpu_sm_res *sm,
 			    const struct vgpu_block_shape *shape,
 			    struct vgpu_block_place *place);

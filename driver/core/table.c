@@ -473,12 +473,14 @@ vgpu_gpu_next_waiting(struct vgpu_gpu *g, bool op)
 	for (i = 0; i < g->p.max_channels; i++) {
 		k = vgpu_gpu_chan_head(g, i);
 		if (k && k->slot == ~0U &&
+		    !vgpu_gpu_throttle_holds(g, k) &&
 		    (!w || vgpu_gpu_admit_first(g, op, k, w)))
 			w = k;
 	}
 	/* children wait outside the channels, all of them (F15) */
 	list_for_each_entry(k, &g->direct, chan_node)
-		if (k->slot == ~0U && (!w || vgpu_gpu_admit_first(g, op, k, w)))
+		if (k->slot == ~0U && !vgpu_gpu_throttle_holds(g, k) &&
+		    (!w || vgpu_gpu_admit_first(g, op, k, w)))
 			w = k;
 	return w;
 }
@@ -557,6 +559,83 @@ void vgpu_gpu_table_update(struct vgpu_gpu *g)
 		vgpu_gpu_slot_set(g, low_slot, NULL);
 		g->stats.evictions++;
 		vgpu_gpu_admit(g, w, low_slot);
+	}
+}
+
+/* Are the SMs @first..@first+@n-1 free of blocks? */
+static bool vgpu_gpu_sms_empty(const struct vgpu_gpu *g, u32 first, u32 n)
+{
+	u32 i;
+
+	for (i = first; i < first + n; i++)
+		if (g->sm[i].sm.used)
+			return false;
+	return true;
+}
+
+/* Give SMs 0..throttle_sms-1 @units of shared memory each (all empty). */
+static void vgpu_gpu_throttle_smem(struct vgpu_gpu *g, u32 units)
+{
+	u32 i;
+
+	for (i = 0; i < g->p.throttle_sms; i++)
+		vgpu_sm_res_set_smem(&g->sm[i].sm.res, units);
+}
+
+/**
+ * vgpu_gpu_throttle_update() - the throttle mode switch (F26)
+ * @g: the device, at a boundary after the task table's update
+ *
+ * Seed 002 steps 412-454 and 413: when a kernel of the table indicates
+ * throttle mode and the mode is off, no other kernel is admitted or
+ * dispatched until every block on the SMs has ended (step 450); then the
+ * mode goes on (452, 454): only throttle kernels run, on the first
+ * throttle_sms SMs, and the device's shared memory is pooled among those
+ * SMs, an equal part each (size and base per SM; at most what an SM's map
+ * holds).  When no unfinished throttle kernel remains, the SMs get their
+ * own shared memory back and the mode goes off (413).
+ */
+void vgpu_gpu_throttle_update(struct vgpu_gpu *g)
+{
+	u32 units = vgpu_config_smem_units(&g->cfg), share;
+	struct vgpu_gpu_kernel *k;
+	bool want = false;
+
+	list_for_each_entry(k, &g->kernels, table_node)
+		if ((k->flags & VGPU_KF_THROTTLE) && vgpu_gpu_arrived(g, k) &&
+		    k->state != VGPU_KS_NEW && !vgpu_gpu_kernel_finished(k)) {
+			want = true;
+			break;
+		}
+	switch (g->throttle_state) {
+	case VGPU_THROTTLE_OFF:
+		g->p.throttle = 0;
+		if (!want)
+			break;
+		g->throttle_state = VGPU_THROTTLE_DRAIN;
+		fallthrough;
+	case VGPU_THROTTLE_DRAIN:
+		if (!want) {
+			g->throttle_state = VGPU_THROTTLE_OFF;
+			break;
+		}
+		if (!vgpu_gpu_sms_empty(g, 0, g->cfg.num_sms))
+			break;
+		share = min_t(u32, (u64)units * g->cfg.num_sms /
+				   g->p.throttle_sms, VGPU_MAX_SMEM_UNITS);
+		vgpu_gpu_throttle_smem(g, share);
+		g->throttle_share = share;
+		g->p.throttle = 1;
+		g->throttle_state = VGPU_THROTTLE_ON;
+		break;
+	case VGPU_THROTTLE_ON:
+		if (want || !vgpu_gpu_sms_empty(g, 0, g->p.throttle_sms))
+			break;
+		vgpu_gpu_throttle_smem(g, units);
+		g->throttle_share = 0;
+		g->p.throttle = 0;
+		g->throttle_state = VGPU_THROTTLE_OFF;
+		break;
 	}
 }
 

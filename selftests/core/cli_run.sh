@@ -125,10 +125,16 @@ check "missing file" "[ \$? -eq 1 ] && grep -q 'none.json: No such file' $TMP/e6
 check "bench dispatch reports decisions/s and the 1024/128 ratio" \
 	"[ \$? -eq 0 ] && grep -Eq '^decisions_per_sec=[0-9]+ ' $TMP/bd.out && grep -Eq '^cost_ratio_1024_vs_128=[0-9.]+$' $TMP/bd.out"
 
-printf '{ "kernels": [ {"name": "t", "grid": 1, "threads": 32, "flags": ["throttle"], "program": "EXIT"} ] }\n' > "$TMP/b7.json"
+# throttle mode uses SM 0 only here: a throttle kernel confined to SM 3
+printf '{ "device": {"throttle_sms": 1}, "kernels": [ {"name": "t", "grid": 1, "threads": 32, "flags": ["throttle"], "affinity": [3], "program": "EXIT"} ] }\n' > "$TMP/b7.json"
 "$SIM" run "$TMP/b7.json" > /dev/null 2> "$TMP/e7"
 check "a kernel that can never run is reported, not spun on" \
 	"[ \$? -eq 1 ] && grep -q 'stuck at cycle' $TMP/e7"
+# F26: a throttle kernel runs (the mode switch, seed 002), then the others
+printf '{ "device": {"throttle_sms": 1}, "kernels": [ {"name": "t", "grid": 2, "threads": 32, "flags": ["throttle"], "program": "EXIT"}, {"name": "n", "channel": 1, "grid": 1, "threads": 32, "program": "EXIT"} ] }\n' > "$TMP/b9.json"
+"$SIM" run "$TMP/b9.json" > "$TMP/o9" 2>&1
+check "a throttle kernel runs, then the others" \
+	"[ \$? -eq 0 ] && grep -q '^kernel=t ' $TMP/o9 && grep -q '^kernel=n ' $TMP/o9"
 
 echo "1..$n"
 exit $fail

@@ -903,9 +903,13 @@ TEST(f26_gates)
 	}
 	vgpu_tg_fini(&T);
 
-	/* throttle mode: only throttle kernels, only on SM 0 */
+	/*
+	 * throttle mode (seed 002 steps 412-454, 413): with a throttle
+	 * kernel in the table only throttle kernels run, only on SM 0; the
+	 * other kernel runs once the throttle kernel is done and the mode
+	 * is off again
+	 */
 	vgpu_tg_params_small(&p, VGPU_PREEMPT_DRAIN);
-	p.throttle = 1;
 	p.throttle_sms = 1;
 	ASSERT_EQ(0, vgpu_tg_init(&T, NULL, &p));
 	thr = vgpu_tg_kernel(&T, 0, 0, 3, 32, 0, VGPU_SHORT);
@@ -918,8 +922,72 @@ TEST(f26_gates)
 	for (i = 0; i < 3; i++)
 		EXPECT_EQ(0, vgpu_tg_find(&T, VGPU_GEV_DISPATCH, thr->id,
 					  i)->sm);
-	EXPECT_EQ(VGPU_GPU_NO_CYCLE, norm->t_dispatch);
-	vgpu_gpu_cancel(&T.g, norm);
+	EXPECT_EQ(VGPU_KS_DONE, norm->state);
+	EXPECT_LT(thr->t_end, norm->t_dispatch);
+	EXPECT_EQ(VGPU_THROTTLE_OFF, T.g.throttle_state);
+	EXPECT_EQ(0, T.g.p.throttle);
+	vgpu_tg_fini(&T);
+}
+
+/*
+ * F26 throttle mode switch (seed 002 steps 412, 450-454, 413).  N (16
+ * blocks of 32 warps, two per SM at a time) runs from 0; a throttle
+ * kernel T (4 one-warp blocks of 100 KiB shared memory) arrives at 64.
+ * Step 450: no block of N is dispatched any more and T waits until every
+ * block on the SMs has ended; 452-454: throttle mode on, T only, on SM 0
+ * (throttle_sms 1), which gets the device's pooled shared memory up to
+ * what an SM's map holds (2,048 units of 128 bytes: two of T's 808-unit
+ * blocks at once, where the SM's own 1,312 units hold one); 413: once T
+ * is done the mode goes off, SM 0 gets its own shared memory back and N
+ * goes on.
+ */
+TEST(f26_throttle_switch)
+{
+	struct vgpu_gpu_params p;
+	struct vgpu_gpu_kernel *n, *t;
+	const struct vgpu_event *ev;
+	u64 n_end = 0, t0;
+	u32 i;
+
+	vgpu_tg_params_small(&p, VGPU_PREEMPT_DRAIN);
+	p.throttle_sms = 1;
+	ASSERT_EQ(0, vgpu_tg_init(&T, NULL, &p));
+	n = vgpu_tg_kernel(&T, 0, 0, 16, 1024, 0, VGPU_LONG);
+	t = vgpu_tg_kernel(&T, 1, 0, 4, 32, 64,
+			   "LOOP 200\nALU\nENDLOOP\nEXIT\n");
+	t->flags = VGPU_KF_THROTTLE;
+	t->smem = 100 * 1024;
+	ASSERT_EQ(0, vgpu_gpu_submit(&T.g, n));
+	ASSERT_EQ(0, vgpu_gpu_submit(&T.g, t));
+	ASSERT_TRUE(vgpu_tg_run(&T, 100000000));
+	ASSERT_EQ(VGPU_KS_DONE, t->state);
+	ASSERT_EQ(VGPU_KS_DONE, n->state);
+	/* N's first wave: 8 blocks at 0, none more before T is done */
+	for (i = 0; i < 8; i++) {
+		ev = vgpu_tg_find(&T, VGPU_GEV_DISPATCH, n->id, i);
+		EXPECT_EQ(0, ev->cycle);
+	}
+	for (i = 0; i < T.nev; i++)
+		if (T.ev[i].type == VGPU_EV_BLOCK_DONE &&
+		    T.ev[i].kernel == n->id && T.ev[i].cycle > n_end &&
+		    T.ev[i].cycle < t->t_dispatch + 1)
+			n_end = T.ev[i].cycle;
+	EXPECT_LE(n_end, t->t_dispatch);
+	EXPECT_LT(t->t_end, vgpu_tg_find(&T, VGPU_GEV_DISPATCH, n->id, 8)->cycle);
+	/* T on SM 0 only, two at once on the pooled shared memory */
+	t0 = t->t_dispatch;
+	for (i = 0; i < 4; i++) {
+		ev = vgpu_tg_find(&T, VGPU_GEV_DISPATCH, t->id, i);
+		EXPECT_EQ(0, ev->sm);
+		if (i < 2) {
+			EXPECT_EQ(t0, ev->cycle);
+		} else {
+			EXPECT_LT(t0, ev->cycle);
+		}
+	}
+	EXPECT_EQ(VGPU_THROTTLE_OFF, T.g.throttle_state);
+	EXPECT_EQ(1312, T.g.sm[0].sm.res.smem_units);
+	EXPECT_EQ(1312, T.g.sm[0].sm.res.smem_free);
 	vgpu_tg_fini(&T);
 }
 

@@ -343,6 +343,45 @@ TEST_F(k, deadline_misses_counted)
 	EXPECT_EQ(EINVAL, errno);
 }
 
+/*
+ * F26 throttle mode through the module (seed 002 steps 412-454, 413): a
+ * THROTTLE kernel is not left waiting for a mode nobody sets.  Submitted
+ * behind the gate with an ordinary kernel, it runs first (the mode goes
+ * on when the SMs are empty), the ordinary one after it (the mode goes
+ * off once it is done), and debugfs shows the mode off again.
+ */
+TEST_F(k, throttle_kernel_runs)
+{
+	struct vgpu_submit_desc d[2];
+	struct vgpu_kernel_query q[2];
+	char buf[8192];
+	__u32 h[2], i, ch2;
+
+	ASSERT_EQ(0, vgpu_test_channel(self->fd, 2, 0, &ch2));
+	/* the ordinary kernel first: it would go first without the mode */
+	VGPU_DESC(&d[1], ch2, vgpu_prog_alu);
+	VGPU_DESC(&d[0], self->ch, vgpu_prog_alu);
+	d[0].flags |= VGPU_KERNEL_THROTTLE;
+	d[0].grid = 2;
+	ASSERT_EQ(0, vgpu_test_gate(self->fd, VGPU_GATE_CLOSE, NULL));
+	ASSERT_EQ(0, vgpu_test_submit(self->fd, &d[1], 1));
+	ASSERT_EQ(0, vgpu_test_submit(self->fd, &d[0], 1));
+	ASSERT_EQ(0, vgpu_test_gate(self->fd, VGPU_GATE_OPEN, NULL));
+	h[0] = d[0].handle;
+	h[1] = d[1].handle;
+	ASSERT_EQ(0, vgpu_test_wait(self->fd, h, 2, VGPU_WAIT_ALL,
+				    VGPU_WAIT_FOREVER, NULL));
+	for (i = 0; i < 2; i++) {
+		ASSERT_EQ(0, vgpu_test_query(self->fd, h[i], 0, &q[i]));
+		EXPECT_EQ(VGPU_KSTATE_DONE, q[i].state);
+	}
+	EXPECT_LE(q[0].t_complete, q[1].t_dispatch);
+	ASSERT_LT(0, vgpu_test_slurp("/sys/kernel/debug/vgpu/vgpu0/config",
+				     buf, sizeof(buf)));
+	EXPECT_EQ(0, vgpu_test_keyval(buf, "throttle"));
+	EXPECT_EQ(0, vgpu_test_keyval(buf, "throttle_share"));
+}
+
 /* Submit @n kernels of @p on @ch in batches; 0 or the first errno. */
 static int submit_many(int fd, __u32 ch, const struct vgpu_insn *p, __u32 len,
 		       __u32 n)

@@ -66,7 +66,7 @@ NATIVE_LIBS	:= -ljson-c $(NL_LIBS) -lm
 
 .PHONY: all module native sim policies core-tests deps ksrc check check-core vm-bin tools \
 	checkpatch sparse check-vm check-debug debug-kernel demo clean netlink-spec \
-	install modules_install vm-shell check-vm-lts check-dkms bench-module lib check-fuzz-module syzkaller-desc htmldocs \
+	install modules_install vm-shell check-vm-lts check-dkms bench-module lib check-fuzz-module syzkaller-desc mutate htmldocs \
 	soak check-rt
 
 # On a fresh machine `make` installs what it needs first (as make check does).
@@ -315,6 +315,11 @@ netlink-spec: deps
 	@scripts/check-netlink-spec $(RESULTS)
 
 # selftests/syzkaller/vgpu.txt against the uapi headers (issue 9).
+# Mutation testing of driver/core (issue 18): scripts/mutate, about a
+# minute per mutant; not part of make check.  Results: build/mutate.txt.
+mutate: deps
+	@scripts/mutate $(if $(MUTANTS),--count $(MUTANTS))
+
 syzkaller-desc:
 	@scripts/check-syzkaller $(RESULTS) > /dev/null || \
 		{ scripts/check-syzkaller | grep -A3 '^not ok'; exit 1; }

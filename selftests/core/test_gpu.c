@@ -45,6 +45,70 @@ TEST(f11_channel_fifo)
  * F12 / F20: a big high-priority kernel that fits nowhere does not block
  * a small low-priority one.
  */
+/* Parameter bounds: the largest value of each is taken, one more refused. */
+TEST(params_bounds)
+{
+	struct vgpu_gpu_params p;
+	struct vgpu_config cfg;
+	const char *bad;
+	u32 i;
+	struct {
+		const char *name;
+		u32 *field;
+		u32 max;
+	} f[] = {
+		{ "preempt", &p.preempt, VGPU_PREEMPT_SWITCH },
+		{ "pack", &p.pack, VGPU_PACK_SM },
+		{ "epoch", &p.epoch, VGPU_GPU_MAX_EPOCH },
+		{ "task_slots", &p.task_slots, VGPU_GPU_MAX_SLOTS },
+		{ "max_channels", &p.max_channels, VGPU_GPU_MAX_CHANNELS },
+		{ "throttle_sms", &p.throttle_sms, 4 },
+		{ "save_slots", &p.save_slots, 4 * VGPU_MAX_SMS },
+		{ "switch_cost", &p.switch_cost, VGPU_MAX_LATENCY },
+		{ "sync_cost", &p.sync_cost, VGPU_MAX_LATENCY },
+	};
+
+	ASSERT_EQ(0, vgpu_config_preset(&cfg, "small"));
+	for (i = 0; i < ARRAY_SIZE(f); i++) {
+		vgpu_gpu_params_default(&p, &cfg);
+		p.num_windows = 0;
+		*f[i].field = f[i].max;
+		bad = NULL;
+		EXPECT_EQ(0, vgpu_gpu_params_validate(&p, &cfg, &bad))
+			TH_LOG("%s = %u", f[i].name, f[i].max);
+		EXPECT_EQ(NULL, bad);
+		*f[i].field = f[i].max + 1;
+		EXPECT_EQ(-EINVAL, vgpu_gpu_params_validate(&p, &cfg, &bad))
+			TH_LOG("%s = %u", f[i].name, f[i].max + 1);
+		ASSERT_NE(NULL, bad);
+		EXPECT_STREQ(f[i].name, bad);
+	}
+	/* windows: at most num_prios, none longer than an epoch may be */
+	vgpu_gpu_params_default(&p, &cfg);
+	p.num_windows = cfg.num_prios;
+	EXPECT_EQ(0, vgpu_gpu_params_validate(&p, &cfg, &bad));
+	p.num_windows = cfg.num_prios + 1;
+	EXPECT_EQ(-EINVAL, vgpu_gpu_params_validate(&p, &cfg, &bad));
+	EXPECT_STREQ("windows", bad);
+}
+
+/* Every controller event type has its own name, the last one too. */
+TEST(event_names)
+{
+	u32 t, u;
+
+	for (t = VGPU_GEV_SUBMIT; t <= VGPU_GEV_MAX; t++) {
+		ASSERT_NE(NULL, vgpu_gpu_event_name(t));
+		for (u = VGPU_GEV_SUBMIT; u < t; u++)
+			EXPECT_STRNE(vgpu_gpu_event_name(u),
+				     vgpu_gpu_event_name(t));
+	}
+	EXPECT_STREQ("submit", vgpu_gpu_event_name(VGPU_GEV_SUBMIT));
+	EXPECT_STREQ("coalesce", vgpu_gpu_event_name(VGPU_GEV_COALESCE));
+	EXPECT_STREQ(vgpu_event_name(VGPU_EV_BLOCK_DONE),
+		     vgpu_gpu_event_name(VGPU_EV_BLOCK_DONE));
+}
+
 TEST(f20_big_high_does_not_block)
 {
 	struct vgpu_gpu_params p;

@@ -190,6 +190,8 @@ struct vgpu_channel {
  * @cfg: configuration (preset or custom, F01-F03)
  * @sched: scheduling options (policy, preemption, windows, epoch, clock...)
  * @timeout: default hang timeout of channels in virtual cycles (F53)
+ * @max_arrival: the latest arrival cycle SUBMIT accepts (new_device's
+ *	max_arrival=)
  */
 struct vgpu_dev_opts {
 	struct vgpu_config cfg;

@@ -786,7 +786,7 @@ TEST(f25_per_block_spreads)
 
 	for (j = 0; j < 2; j++) {
 		for (pack = VGPU_PACK_AUTO; pack <= VGPU_PACK_SM; pack += 2) {
-			vgpu_tg_params_small(&p, VGPU_PREEMPT_DRAIN);
+			vgpu_tg_params_small(&p, VGPU_PREEMPT_WARP);
 			snprintf(p.policy, sizeof(p.policy), "%s", pol[j]);
 			p.pack = pack;
 			ASSERT_EQ(0, vgpu_tg_init(&T, NULL, &p));
@@ -799,6 +799,8 @@ TEST(f25_per_block_spreads)
 						       k->id, i)->sm);
 			EXPECT_EQ(pack == VGPU_PACK_SM ? 1 : 8,
 				  T.g.stats.decisions);
+			/* warp mode, nothing to preempt: none counted */
+			EXPECT_EQ(0, T.g.stats.preemptions);
 			vgpu_tg_fini(&T);
 		}
 	}

@@ -350,6 +350,40 @@ TEST(f21_fairness_nonmatching_peer)
 	vgpu_tg_fini(&T);
 }
 
+/*
+ * F26 launch quota with an equal-priority peer: A (quota 1) and B, one
+ * priority, blocks of 32 warps, one block a decision.  A goes first (F16)
+ * and uses its quota; B goes next and, being an equal-priority peer,
+ * restarts A's quota; with both F21 flags set A goes first again (F16);
+ * then B: A, B, A, B.  A quota restarted only by peers of another
+ * priority would leave A behind B at the third decision: A, B, B, A.
+ */
+TEST(f26_quota_restarts_on_equal_peer)
+{
+	struct vgpu_gpu_params p;
+	struct vgpu_gpu_kernel *a, *b;
+	u32 seq[4], n = 0;
+	size_t i;
+
+	vgpu_tg_params_small(&p, VGPU_PREEMPT_DRAIN);
+	ASSERT_EQ(0, vgpu_tg_init(&T, NULL, &p));
+	a = vgpu_tg_kernel(&T, 0, 1, 4, 1024, 0, VGPU_LONG);
+	a->quota = 1;
+	b = vgpu_tg_kernel(&T, 1, 1, 4, 1024, 0, VGPU_LONG);
+	ASSERT_EQ(0, vgpu_gpu_submit(&T.g, a));
+	ASSERT_EQ(0, vgpu_gpu_submit(&T.g, b));
+	vgpu_tg_step(&T);
+	for (i = 0; i < T.nev && n < 4; i++)
+		if (T.ev[i].type == VGPU_GEV_DISPATCH)
+			seq[n++] = T.ev[i].kernel;
+	ASSERT_EQ(4, n);
+	EXPECT_EQ(a->id, seq[0]);
+	EXPECT_EQ(b->id, seq[1]);
+	EXPECT_EQ(a->id, seq[2]);
+	EXPECT_EQ(b->id, seq[3]);
+	vgpu_tg_fini(&T);
+}
+
 /* F22: window Ts promotes priority s exactly during Ts. */
 TEST(f22_windows)
 {

@@ -214,6 +214,19 @@ TEST_F(sm, lower_block_waits_for_higher_warp_mode)
 	EXPECT_TRUE(vgpu_te_res_empty(te));
 }
 
+/* vgpu_sm_init() takes up to VGPU_MAX_BLOCKS_PER_SM block slots, not more. */
+TEST_F(sm, init_block_slot_bound)
+{
+	struct vgpu_test_engine *te = self->te;
+
+	te->cfg.max_blocks_per_sm = VGPU_MAX_BLOCKS_PER_SM;
+	EXPECT_EQ(0, vgpu_te_init(te));
+	te->cfg.max_blocks_per_sm = VGPU_MAX_BLOCKS_PER_SM + 1;
+	EXPECT_EQ(-EINVAL, vgpu_te_init(te));
+	te->cfg.max_blocks_per_sm = 32;
+	EXPECT_EQ(0, vgpu_te_init(te));
+}
+
 /* Accounting (F33): after random mixes every resource is back to empty. */
 TEST_F(sm, accounting_back_to_empty)
 {

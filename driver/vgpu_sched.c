@@ -714,10 +714,23 @@ bool vgpu_sched_help(struct vgpu_sched *s)
 	return ran;
 }
 
+/*
+ * F50: bind the running thread to its CPU.  Done by the thread itself:
+ * newer kernels give a kthread its default affinity when it starts, after
+ * a set_cpus_allowed_ptr() made before the first wake-up (seen on 7.2).
+ * Not kthread_bind(): the scheduler may still move the thread if its CPU
+ * goes offline.
+ */
+static void vgpu_sched_bind_self(u32 cpu)
+{
+	set_cpus_allowed_ptr(current, cpumask_of(cpu));
+}
+
 static int vgpu_sched_ctl_fn(void *arg)
 {
 	struct vgpu_sched *s = arg;
 
+	vgpu_sched_bind_self(s->workers[0].cpu);
 	while (!kthread_should_stop()) {
 		/* the debugfs hang knob holds the controller (vgpu_obs.h) */
 		wait_event_idle(s->ctl_wq,
@@ -737,6 +750,7 @@ static int vgpu_sched_worker_fn(void *arg)
 	struct vgpu_worker *w = arg;
 	struct vgpu_sched *s = w->sched;
 
+	vgpu_sched_bind_self(w->cpu);
 	for (;;) {
 		/* acquire pairs with the release in vgpu_sched_advance() */
 		wait_event_idle(w->wq, smp_load_acquire(&s->epoch) != w->seen ||

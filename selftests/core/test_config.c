@@ -10,6 +10,7 @@
 #include "kselftest_harness.h"
 #undef ARRAY_SIZE	/* the shim brings the kernel's */
 #include "config.h"
+#include "timing.h"
 
 /* config.h mirrors the uapi preset numbers and struct layout. */
 static_assert(VGPU_CFG_PRESET_SMALL == VGPU_PRESET_SMALL, "preset small");
@@ -137,6 +138,40 @@ TEST(validate_custom_ok)
 	};
 
 	EXPECT_EQ(0, vgpu_config_validate(&c, NULL));
+}
+
+/* Timing table bounds (F04, F25): each largest value taken, one more not. */
+TEST(timing_bounds)
+{
+	struct vgpu_isa_timing t;
+
+	vgpu_isa_timing_default(&t);
+	EXPECT_EQ(0, vgpu_isa_timing_validate(&t));
+	t.weight[0] = 1U << 20;
+	EXPECT_EQ(0, vgpu_isa_timing_validate(&t));
+	t.weight[0] = (1U << 20) + 1;
+	EXPECT_EQ(-EINVAL, vgpu_isa_timing_validate(&t));
+	vgpu_isa_timing_default(&t);
+	t.energy[1] = VGPU_MAX_ENERGY;
+	EXPECT_EQ(0, vgpu_isa_timing_validate(&t));
+	t.energy[1] = VGPU_MAX_ENERGY + 1;
+	EXPECT_EQ(-EINVAL, vgpu_isa_timing_validate(&t));
+	vgpu_isa_timing_default(&t);
+	t.latency[2] = VGPU_MAX_LATENCY;
+	EXPECT_EQ(0, vgpu_isa_timing_validate(&t));
+	t.latency[2] = VGPU_MAX_LATENCY + 1;
+	EXPECT_EQ(-EINVAL, vgpu_isa_timing_validate(&t));
+	t.latency[2] = 0;
+	EXPECT_EQ(-EINVAL, vgpu_isa_timing_validate(&t));
+	vgpu_isa_timing_default(&t);
+	t.window = VGPU_MAX_WINDOW;
+	EXPECT_EQ(0, vgpu_isa_timing_validate(&t));
+	t.window = VGPU_MAX_WINDOW + 16;
+	EXPECT_EQ(-EINVAL, vgpu_isa_timing_validate(&t));
+	t.window = 24;
+	EXPECT_EQ(-EINVAL, vgpu_isa_timing_validate(&t));
+	t.window = 16;
+	EXPECT_EQ(0, vgpu_isa_timing_validate(&t));
 }
 
 TEST_HARNESS_MAIN

@@ -287,30 +287,37 @@ TEST(edf_meets_the_tight_deadline)
 	}
 }
 
-/*
- * Block-cycles of kernels 0 and 1 resident before @until (DISPATCH to
- * BLOCK_DONE; both kernels' blocks have 32 warps, so this is GPU time).
- */
-static void busy_before(u64 until, u64 *busy)
+/* Block-cycles of kernel @kid resident before @until (its blocks' GPU time). */
+static u64 busy_of(u32 kid, u64 until)
 {
-	static u64 at[2][4096];
+	static u64 at[4096];
 	const struct vgpu_event *e;
-	u64 end;
+	u64 busy = 0, end;
 	size_t i;
 
-	busy[0] = busy[1] = 0;
 	for (i = 0; i < T.nev; i++) {
 		e = &T.ev[i];
-		if (e->kernel > 1 || e->block >= 4096)
+		if (e->kernel != kid || e->block >= 4096)
 			continue;
 		if (e->type == VGPU_GEV_DISPATCH)
-			at[e->kernel][e->block] = e->cycle;
+			at[e->block] = e->cycle;
 		if (e->type != VGPU_EV_BLOCK_DONE)
 			continue;
 		end = e->cycle < until ? e->cycle : until;
-		if (end > at[e->kernel][e->block])
-			busy[e->kernel] += end - at[e->kernel][e->block];
+		if (end > at[e->block])
+			busy += end - at[e->block];
 	}
+	return busy;
+}
+
+/*
+ * Block-cycles of kernels 0 and 1 resident before @until (both kernels'
+ * blocks have 32 warps, so this is GPU time).
+ */
+static void busy_before(u64 until, u64 *busy)
+{
+	busy[0] = busy_of(0, until);
+	busy[1] = busy_of(1, until);
 }
 
 /*
@@ -356,29 +363,6 @@ TEST(fair_equal_gpu_time)
 		}
 		vgpu_tg_fini(&T);
 	}
-}
-
-/* Block-cycles of kernel @kid resident before @until (its blocks' GPU time). */
-static u64 busy_of(u32 kid, u64 until)
-{
-	static u64 at[4096];
-	const struct vgpu_event *e;
-	u64 busy = 0, end;
-	size_t i;
-
-	for (i = 0; i < T.nev; i++) {
-		e = &T.ev[i];
-		if (e->kernel != kid || e->block >= 4096)
-			continue;
-		if (e->type == VGPU_GEV_DISPATCH)
-			at[e->block] = e->cycle;
-		if (e->type != VGPU_EV_BLOCK_DONE)
-			continue;
-		end = e->cycle < until ? e->cycle : until;
-		if (end > at[e->block])
-			busy += end - at[e->block];
-	}
-	return busy;
 }
 
 /*

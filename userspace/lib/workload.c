@@ -39,6 +39,27 @@ static int vgpu_wl_err(struct vgpu_wl_ctx *c, const char *pos,
 	return -EINVAL;
 }
 
+/* Name @mode in @names (@n entries), "?" beyond them. */
+static const char *vgpu_wl_name_of(const char *const *names, unsigned int n,
+				   unsigned int mode)
+{
+	return mode < n ? names[mode] : "?";
+}
+
+/* Index of @name in @names (@n entries), or -1. */
+static int vgpu_wl_index_of(const char *const *names, unsigned int n,
+			    const char *name)
+{
+	unsigned int i;
+
+	for (i = 0; i < n; i++)
+		if (!strcmp(name, names[i]))
+			return i;
+	return -1;
+}
+
+#define VGPU_WL_N(a)	(sizeof(a) / sizeof((a)[0]))
+
 static const char *const vgpu_wl_pack_names[] = {
 	[VGPU_PACK_AUTO] = "auto",
 	[VGPU_PACK_BLOCK] = "block",
@@ -47,19 +68,14 @@ static const char *const vgpu_wl_pack_names[] = {
 
 const char *vgpu_pack_name(unsigned int mode)
 {
-	if (mode >= sizeof(vgpu_wl_pack_names) / sizeof(char *))
-		return "?";
-	return vgpu_wl_pack_names[mode];
+	return vgpu_wl_name_of(vgpu_wl_pack_names,
+			       VGPU_WL_N(vgpu_wl_pack_names), mode);
 }
 
 int vgpu_pack_parse(const char *name)
 {
-	unsigned int i;
-
-	for (i = 0; i < sizeof(vgpu_wl_pack_names) / sizeof(char *); i++)
-		if (!strcmp(name, vgpu_wl_pack_names[i]))
-			return i;
-	return -1;
+	return vgpu_wl_index_of(vgpu_wl_pack_names,
+				VGPU_WL_N(vgpu_wl_pack_names), name);
 }
 
 static const char *const vgpu_wl_preempt_names[] = {
@@ -70,19 +86,14 @@ static const char *const vgpu_wl_preempt_names[] = {
 
 const char *vgpu_preempt_name(unsigned int mode)
 {
-	if (mode >= sizeof(vgpu_wl_preempt_names) / sizeof(char *))
-		return "?";
-	return vgpu_wl_preempt_names[mode];
+	return vgpu_wl_name_of(vgpu_wl_preempt_names,
+			       VGPU_WL_N(vgpu_wl_preempt_names), mode);
 }
 
 int vgpu_preempt_parse(const char *name)
 {
-	unsigned int i;
-
-	for (i = 0; i < sizeof(vgpu_wl_preempt_names) / sizeof(char *); i++)
-		if (!strcmp(name, vgpu_wl_preempt_names[i]))
-			return i;
-	return -1;
+	return vgpu_wl_index_of(vgpu_wl_preempt_names,
+				VGPU_WL_N(vgpu_wl_preempt_names), name);
 }
 
 static const char *const vgpu_wl_class_names[VGPU_ISA_NUM_CLASSES] = {

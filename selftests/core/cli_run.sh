@@ -89,6 +89,14 @@ printf '{ "device": {"preset": "small", "preempt": "maybe"}, "kernels": [] }\n' 
 "$SIM" run "$TMP/b3.json" > /dev/null 2> "$TMP/e3"
 check "bad device field" \
 	"[ \$? -eq 1 ] && grep -q 'b3.json: device: preempt: unknown mode' $TMP/e3"
+printf '{ "kernels": [ {"name": "a", "channel": 1, "tenant": 2, "grid": 1, "threads": 32, "program": "EXIT"}, {"name": "b", "channel": 1, "tenant": 3, "grid": 1, "threads": 32, "program": "EXIT"} ] }\n' > "$TMP/b3t.json"
+"$SIM" run "$TMP/b3t.json" > /dev/null 2> "$TMP/e3t"
+check "a channel has one tenant" \
+	"[ \$? -eq 1 ] && grep -q 'b3t.json: kernels\[1\]: tenant: channel 1 is tenant 2.s (kernels\[0\])' $TMP/e3t"
+printf '{ "kernels": [ {"name": "a", "tenant": 256, "grid": 1, "threads": 32, "program": "EXIT"} ] }\n' > "$TMP/b3u.json"
+"$SIM" run "$TMP/b3u.json" > /dev/null 2> "$TMP/e3u"
+check "tenant out of range" \
+	"[ \$? -eq 1 ] && grep -q 'b3u.json: kernels\[0\]: tenant' $TMP/e3u"
 printf '{ "device": {"pack": "all"}, "kernels": [] }\n' > "$TMP/b3p.json"
 "$SIM" run "$TMP/b3p.json" > /dev/null 2> "$TMP/e3p"
 check "bad device pack" \

@@ -33,7 +33,9 @@
  * Policy "rr", warp preemption, 64-cycle epochs, g_max 256 (F24), 32 task
  * slots, 64 channels, num_prios windows of decreasing length 4096, 2048,
  * ... cycles (F22), switch cost 64 cycles, the engine's default timing
- * (power window nx 1024 cycles) with calibrated power weights.
+ * (power window nx 1024 cycles) with calibrated power weights, and
+ * resource weights calibrated from equal resource energies; "combined"
+ * half and half.
  */
 void vgpu_gpu_params_default(struct vgpu_gpu_params *p,
 			     const struct vgpu_config *cfg)
@@ -55,8 +57,46 @@ void vgpu_gpu_params_default(struct vgpu_gpu_params *p,
 	p->save_slots = cfg->num_sms;
 	vgpu_isa_timing_default(&p->timing);
 	p->calibrate = 1;
-	for (i = 0; i < ARRAY_SIZE(p->res_weight); i++)
-		p->res_weight[i] = 1;
+	for (i = 0; i < ARRAY_SIZE(p->res_energy); i++)
+		p->res_energy[i] = 1;
+	p->combo = 50;
+}
+
+/*
+ * a_h (F25): as given, or calibrated from the resource energies on SM 0
+ * (before it is set up), or the energies themselves; then the figures the
+ * "combined" policy scales by.
+ */
+static int vgpu_gpu_res_weights(struct vgpu_gpu *g, struct vgpu_warp *warp)
+{
+	struct vgpu_gpu_params *p = &g->p;
+	struct vgpu_gpu_sm *gs = &g->sm[0];
+	u32 i, wmax = 1, given = 0;
+	int ret;
+
+	for (i = 0; i < VGPU_RES_NUM; i++)
+		given |= p->res_weight[i];
+	if (!given && p->calibrate) {
+		vgpu_worker_pool_init(&gs->pool, warp, g->cfg.max_warps_per_sm);
+		ret = vgpu_power_calibrate_res(&gs->sm, &gs->pool, &g->cfg,
+					       &p->timing, p->res_energy,
+					       p->res_weight);
+		if (ret)
+			return ret;
+	} else if (!given) {
+		memcpy(p->res_weight, p->res_energy, sizeof(p->res_weight));
+	}
+	g->free_max = (u64)g->cfg.subparts * vgpu_config_reg_units(&g->cfg) *
+		      p->res_weight[VGPU_RES_REGS] +
+		      (u64)g->cfg.max_warps_per_sm * p->res_weight[VGPU_RES_WARPS] +
+		      (u64)vgpu_config_smem_units(&g->cfg) *
+		      p->res_weight[VGPU_RES_SMEM] +
+		      (u64)g->cfg.max_blocks_per_sm * p->res_weight[VGPU_RES_BLOCKS];
+	for (i = 0; i < VGPU_ISA_NUM_CLASSES; i++)
+		wmax = max(wmax, p->timing.weight[i]);
+	g->power_max = (u64)g->cfg.subparts * p->timing.window * wmax;
+	g->free_max = max_t(u64, g->free_max, 1);
+	return 0;
 }
 
 /**
@@ -98,6 +138,13 @@ int vgpu_gpu_params_validate(const struct vgpu_gpu_params *p,
 		bad = "sync_cost";
 	else if (!p->policy[0] || p->policy[VGPU_POLICY_NAME_LEN - 1])
 		bad = "policy";
+	else if (p->combo > 100)
+		bad = "combo";
+	for (i = 0; !bad && i < ARRAY_SIZE(p->res_weight); i++)
+		if (p->res_weight[i] > VGPU_POWER_WEIGHT_MAX)
+			bad = "res_weight";
+		else if (p->res_energy[i] > VGPU_MAX_ENERGY)
+			bad = "res_energy";
 	for (i = 0; !bad && i < p->num_windows; i++)
 		if (!p->window[i] || p->window[i] > VGPU_GPU_MAX_EPOCH ||
 		    (i && p->window[i] > p->window[i - 1]))
@@ -293,6 +340,9 @@ int vgpu_gpu_init(struct vgpu_gpu *g, void *mem, size_t size,
 		if (ret)
 			return ret;
 	}
+	ret = vgpu_gpu_res_weights(g, warp);
+	if (ret)
+		return ret;
 	for (i = 0; i < cfg->num_sms; i++) {
 		gs = &g->sm[i];
 		memset(gs, 0, sizeof(*gs));

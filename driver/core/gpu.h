@@ -208,7 +208,14 @@ enum vgpu_gpu_event_type {
  *	SM engines (timing.h, F04, F25, F35)
  * @calibrate: at init, replace @timing.weight by the weights of the power
  *	calibration (single-class probe kernels on one SM, power.h, F25)
- * @res_weight: a_h of the "resource" policy (struct vgpu_policy_ctx)
+ * @res_weight: a_h of the "resource" policy (struct vgpu_policy_ctx);
+ *	all zero (the default): calibrated at init from @res_energy when
+ *	@calibrate is set (vgpu_power_calibrate_res(), F25), else @res_energy
+ * @res_energy: emulated energy per cycle of one held unit of each
+ *	resource (VGPU_RES_*), what the calibration's sensor reads
+ * @combo: share in percent of seed 001 embodiment 9 (remaining resources)
+ *	against embodiment 10 (power history) in the "combined" policy
+ *	([0283])
  */
 struct vgpu_gpu_params {
 	char policy[VGPU_POLICY_NAME_LEN];
@@ -228,6 +235,8 @@ struct vgpu_gpu_params {
 	struct vgpu_isa_timing timing;
 	u32 calibrate;
 	u32 res_weight[4];
+	u32 res_energy[4];
+	u32 combo;
 };
 
 /**
@@ -683,6 +692,9 @@ struct vgpu_gpu_fitset {
  * @done_blocks: blocks completed so far (the SMs freed resources)
  * @rr_next: round-robin pointer (F25)
  * @sm_rank: fixed SM priority list as ranks (F25 ties)
+ * @free_max: weighted remaining resources of an empty SM (F25)
+ * @power_max: power history of an SM that issued every cycle on every
+ *	sub-partition the most power-hungry class for nx cycles (F25)
  * @pos_sm: the SMs sorted by (@sm_rank, index): the order of F23 (c) ties
  * @sm_pos: position of each SM in @pos_sm
  * @top_words: words of one @top_map row, VGPU_BMAP_NWORDS(num_sms)
@@ -742,6 +754,8 @@ struct vgpu_gpu {
 	u64 done_blocks;
 	u32 rr_next;
 	u16 *sm_rank;
+	u64 free_max;
+	u64 power_max;
 	u16 *pos_sm;
 	u16 *sm_pos;
 	u32 top_words;

@@ -233,7 +233,9 @@ static int vgpu_isa_scan(const struct vgpu_insn *prog, u32 n,
 
 		switch (in->op) {
 		case VGPU_OP_MOV ... VGPU_OP_ALU:
-			if (in->a || in->b || in->c || in->imm)
+			/* MMA's a: its size (seed 001 [0270], F25) */
+			if ((in->op == VGPU_OP_MMA ? in->a > VGPU_MMA_SIZE_MAX :
+			     in->a) || in->b || in->c || in->imm)
 				return vgpu_isa_fail(err, VGPU_ISA_ERR_RESERVED, i);
 			if (sum)
 				sum->class_count[in->op - VGPU_OP_MOV]++;

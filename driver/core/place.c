@@ -62,6 +62,8 @@ static u32 vgpu_gpu_policy_pick(struct vgpu_gpu *g,
 	struct vgpu_policy_ctx ctx = {
 		.gpu = g, .shape = shape, .rr_next = g->rr_next,
 		.sm_rank = g->sm_rank, .res_weight = g->p.res_weight, .k = k,
+		.free_max = g->free_max, .power_max = g->power_max,
+		.combo = g->p.combo,
 	};
 	u32 i = g->policy->select_sm(&ctx, c, n), j;
 

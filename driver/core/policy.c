@@ -6,7 +6,8 @@
  * this kernel fit, ties by the fixed SM priority list, seed 002),
  * "resource" (largest weighted remaining resources sum a_h * r_h, seed 001
  * embodiment 9) and "power" (smallest instruction-power history
- * sum b_s * c_s over the last nx cycles, seed 001 embodiment 10).
+ * sum b_s * c_s over the last nx cycles, seed 001 embodiment 10) and
+ * "combined" (the two together with weights, [0283]).
  */
 #include "vgpu_os.h"
 #include "policy.h"
@@ -104,6 +105,41 @@ static u32 vgpu_policy_power_choose(const struct vgpu_policy_ctx *ctx,
 	return vgpu_policy_best(ctx, c, n, VGPU_POLICY_WANT_POWER);
 }
 
+/*
+ * Seed 001 [0283]: embodiments 9 and 10 combined with weights.  Each
+ * figure is scaled to 0..2^16 by its largest value (an empty SM's weighted
+ * resources; an SM issuing its most power-hungry class on every
+ * sub-partition for nx cycles), then score = combo * free - (100 - combo)
+ * * power: the most remaining resources and the least power history win;
+ * ties by the fixed SM list.
+ */
+static s64 vgpu_policy_combined_score(const struct vgpu_policy_ctx *ctx,
+				      const struct vgpu_policy_sm *c)
+{
+	u64 f = div64_u64(c->free << 16, ctx->free_max);
+	u64 p = div64_u64(min(c->power, ctx->power_max) << 16,
+			  max_t(u64, ctx->power_max, 1));
+
+	return (s64)(ctx->combo * f) - (s64)((100 - ctx->combo) * p);
+}
+
+static u32 vgpu_policy_combined_choose(const struct vgpu_policy_ctx *ctx,
+				       const struct vgpu_policy_sm *c, u32 n)
+{
+	s64 bv = vgpu_policy_combined_score(ctx, &c[0]), v;
+	u32 i, best = 0;
+
+	for (i = 1; i < n; i++) {
+		v = vgpu_policy_combined_score(ctx, &c[i]);
+		if (v > bv || (v == bv &&
+			       ctx->sm_rank[c[i].sm] < ctx->sm_rank[c[best].sm])) {
+			best = i;
+			bv = v;
+		}
+	}
+	return best;
+}
+
 static struct vgpu_sched_ops vgpu_policy_builtin[] = {
 	{ .name = "rr", .select_sm = vgpu_policy_rr_choose, .first_fit = true,
 	  .per_block = true },
@@ -113,6 +149,8 @@ static struct vgpu_sched_ops vgpu_policy_builtin[] = {
 	  .wants = VGPU_POLICY_WANT_FREE },
 	{ .name = "power", .select_sm = vgpu_policy_power_choose,
 	  .wants = VGPU_POLICY_WANT_POWER },
+	{ .name = "combined", .select_sm = vgpu_policy_combined_choose,
+	  .wants = VGPU_POLICY_WANT_FREE | VGPU_POLICY_WANT_POWER },
 };
 
 /**

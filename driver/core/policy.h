@@ -58,6 +58,12 @@ struct vgpu_policy_sm {
  * @res_weight: weights a_h of the resources: [0] free register units,
  *	[1] free warp slots, [2] free shared memory units, [3] free block slots
  * @k: the kernel whose block it is
+ * @free_max: @res_weight's sum over an empty SM (scales
+ *	&vgpu_policy_sm.free to 0..1)
+ * @power_max: the largest power history an SM can have (scales
+ *	&vgpu_policy_sm.power to about 0..1)
+ * @combo: percent of the remaining-resources figure against the power
+ *	figure in the "combined" policy (seed 001 [0283])
  */
 struct vgpu_policy_ctx {
 	struct vgpu_gpu *gpu;
@@ -66,6 +72,9 @@ struct vgpu_policy_ctx {
 	const u16 *sm_rank;
 	const u32 *res_weight;
 	const struct vgpu_gpu_kernel *k;
+	u64 free_max;
+	u64 power_max;
+	u32 combo;
 };
 
 /**

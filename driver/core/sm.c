@@ -715,7 +715,8 @@ static inline void vgpu_sm_issue(struct vgpu_sm *sm, u32 p)
 		w->cls[c]++;
 		w->pc++;
 		sm->stats.cls[c]++;
-		sm->win[sm->win_cur][c]++;
+		/* MMA counts its size in base tiles (a = 0 elsewhere) */
+		sm->win[sm->win_cur][c] += 1U << in->a;
 		if (unlikely(w->need))
 			vgpu_sm_hold_check(sm, w);
 		vgpu_sm_wheel_put(sm, idx, sm->now + sm->timing.latency[c]);

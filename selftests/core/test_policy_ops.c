@@ -465,4 +465,40 @@ TEST(select_sm_candidates_are_fresh)
 	}
 }
 
+/*
+ * Seed 001 [0283], the "combined" SM choice: score = combo x free / free_max
+ * - (100 - combo) x power / power_max.  SM 5: 60 % free, 50 % power;
+ * SM 7: 40 % free, 10 % power.  combo 50: 5 against 15, SM 7; combo 90:
+ * 49 against 35, SM 5; combo 100 is "resource" (SM 5), combo 0 "power"
+ * (SM 7).  Equal figures: the lower rank in the SM list (SM 7, rank 0).
+ */
+TEST(combined_weighs_free_against_power)
+{
+	static const u32 combo[] = { 50, 90, 100, 0 }, want[] = { 1, 0, 0, 1 };
+	u16 rank[8] = { [5] = 1, [7] = 0 };
+	struct vgpu_policy_sm c[2] = {
+		{ .sm = 5, .free = 600, .power = 5000 },
+		{ .sm = 7, .free = 400, .power = 1000 },
+	};
+	struct vgpu_policy_ctx ctx = {
+		.sm_rank = rank, .free_max = 1000, .power_max = 10000,
+	};
+	struct list_head reg;
+	struct vgpu_sched_ops *ops;
+	u32 i;
+
+	vgpu_policy_registry_init(&reg);
+	ops = vgpu_policy_find(&reg, "combined");
+	ASSERT_NE(NULL, ops);
+	EXPECT_EQ(VGPU_POLICY_WANT_FREE | VGPU_POLICY_WANT_POWER, ops->wants);
+	for (i = 0; i < ARRAY_SIZE(combo); i++) {
+		ctx.combo = combo[i];
+		EXPECT_EQ(want[i], ops->select_sm(&ctx, c, 2)) TH_LOG("%u", combo[i]);
+	}
+	c[1].free = 600;
+	c[1].power = 5000;
+	ctx.combo = 50;
+	EXPECT_EQ(1, ops->select_sm(&ctx, c, 2));
+}
+
 TEST_HARNESS_MAIN

@@ -322,18 +322,45 @@ TEST_F(sm, power_window)
 	EXPECT_EQ(0, vgpu_sm_power(&te->sm));
 }
 
-/* Calibration: weights proportional to energy x issue rate, max 1024. */
+/*
+ * Seed 001 [0270]: an MMA counts its size.  One warp, 20 "MMA 4" (a = 2,
+ * four base tiles) at latency 16: 320 cycles, inside the 1024-cycle
+ * window, so the window holds 80 tiles and the power 80 x b_MMA; the
+ * class statistics still count 20 instructions.
+ */
+TEST_F(sm, mma_size_counts_in_window)
+{
+	struct vgpu_test_engine *te = self->te;
+	u32 mma = VGPU_OP_MMA - VGPU_OP_MOV;
+
+	ASSERT_EQ(0, vgpu_te_init(te));
+	ASSERT_EQ(0, vgpu_te_kernel(te, "LOOP 20\nMMA 4\nENDLOOP\nEXIT\n",
+				    32, 0, 1));
+	EXPECT_EQ(2, te->k[0].prog[1].a);
+	ASSERT_EQ(0, vgpu_sm_block_add(&te->sm, &te->k[0], 0, 0, VGPU_PLACE_BLOCK));
+	vgpu_sm_run(&te->sm, 700, 0);
+	EXPECT_EQ(1, te->sm.stats.blocks_done);
+	EXPECT_EQ(20, te->sm.stats.cls[mma]);
+	EXPECT_EQ(80, vgpu_sm_window_count(&te->sm, mma));
+	EXPECT_EQ(80ULL * te->timing.weight[mma], vgpu_sm_power(&te->sm));
+}
+
+/*
+ * Calibration: weights proportional to energy x issue rate, max 1024;
+ * each probe issues na = nx instructions of its class (claim 4).
+ */
 TEST_F(sm, power_calibration)
 {
 	struct vgpu_test_engine *te = self->te;
-	struct vgpu_power_probe pr[VGPU_ISA_NUM_CLASSES];
+	struct vgpu_power_probe pr[VGPU_ISA_NUM_CLASSES], big;
 	u32 c, mma = VGPU_OP_MMA - VGPU_OP_MOV, alu = VGPU_OP_ALU - VGPU_OP_MOV;
 
 	vgpu_worker_pool_init(&te->pool, te->warps, te->cfg.max_warps_per_sm);
 	ASSERT_EQ(0, vgpu_power_calibrate(&te->sm, &te->pool, &te->cfg,
 					  &te->timing, pr));
+	EXPECT_EQ(1024, te->timing.window);
 	for (c = 0; c < VGPU_ISA_NUM_CLASSES; c++) {
-		EXPECT_EQ(16 * 64 * 8, pr[c].count);
+		EXPECT_EQ(te->timing.window, pr[c].count);
 		EXPECT_LE(1, te->timing.weight[c]);
 		EXPECT_GE(VGPU_POWER_WEIGHT_SCALE, te->timing.weight[c]);
 	}
@@ -344,6 +371,44 @@ TEST_F(sm, power_calibration)
 	EXPECT_EQ(VGPU_POWER_WEIGHT_SCALE, te->timing.weight[mma]);
 	EXPECT_LE(1024 * 3 * 4 * 8 / 9 / 32 - 12, te->timing.weight[alu]);
 	EXPECT_GE(1024 * 3 * 4 * 8 / 9 / 32 + 12, te->timing.weight[alu]);
+	/* an MMA of four tiles: the same issue rate, four times the power */
+	ASSERT_EQ(0, vgpu_power_probe_class(&te->sm, &te->pool, &te->cfg,
+					    &te->timing, mma, 2, &big));
+	EXPECT_EQ(pr[mma].cycles, big.cycles);
+	EXPECT_LE(4 * pr[mma].power, big.power);
+	EXPECT_GE(4 * pr[mma].power + 3, big.power);
+	EXPECT_EQ(-EINVAL, vgpu_power_probe_class(&te->sm, &te->pool, &te->cfg,
+						  &te->timing, alu, 1, &big));
+	EXPECT_EQ(-EINVAL, vgpu_power_probe_class(&te->sm, &te->pool, &te->cfg,
+						  &te->timing, mma, 4, &big));
+	EXPECT_EQ(te->pool.size, te->pool.nfree);
+}
+
+/*
+ * Seed 001 [0247]-[0253]: a_h from probes that each hold more of one
+ * resource than a minimal block, on one SM.  Energies (registers, warps,
+ * shared memory, blocks) = (2, 3, 5, 7) per unit: a_h = 1024 x e_h / 7
+ * = 292, 438, 731, 1024.  Equal energies: all 1024.
+ */
+TEST_F(sm, resource_calibration)
+{
+	struct vgpu_test_engine *te = self->te;
+	static const u32 e[VGPU_RES_NUM] = { 2, 3, 5, 7 }, one[] = { 1, 1, 1, 1 };
+	u32 w[VGPU_RES_NUM];
+
+	vgpu_worker_pool_init(&te->pool, te->warps, te->cfg.max_warps_per_sm);
+	ASSERT_EQ(0, vgpu_power_calibrate_res(&te->sm, &te->pool, &te->cfg,
+					      &te->timing, e, w));
+	EXPECT_EQ(292, w[VGPU_RES_REGS]);
+	EXPECT_EQ(438, w[VGPU_RES_WARPS]);
+	EXPECT_EQ(731, w[VGPU_RES_SMEM]);
+	EXPECT_EQ(1024, w[VGPU_RES_BLOCKS]);
+	ASSERT_EQ(0, vgpu_power_calibrate_res(&te->sm, &te->pool, &te->cfg,
+					      &te->timing, one, w));
+	EXPECT_EQ(1024, w[0]);
+	EXPECT_EQ(1024, w[1]);
+	EXPECT_EQ(1024, w[2]);
+	EXPECT_EQ(1024, w[3]);
 	EXPECT_EQ(te->pool.size, te->pool.nfree);
 }
 

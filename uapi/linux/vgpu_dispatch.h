@@ -45,11 +45,12 @@
 #define VGPU_CAP_CHILD		_BITULL(6)	/* LAUNCH and templates (F15) */
 #define VGPU_CAP_HEAD		_BITULL(7)	/* VGPU_KERNEL_HEAD (F16) */
 #define VGPU_CAP_DEADLINE	_BITULL(8)	/* vgpu_submit_desc.deadline */
+#define VGPU_CAP_MMA_SIZE	_BITULL(9)	/* MMA operand a (F25) */
 #define VGPU_CAP_ALL		(VGPU_CAP_GET_INFO | VGPU_CAP_CHANNELS | \
 				 VGPU_CAP_KERNELS | VGPU_CAP_GATE | \
 				 VGPU_CAP_POLL | VGPU_CAP_QUEUE | \
 				 VGPU_CAP_CHILD | VGPU_CAP_HEAD | \
-				 VGPU_CAP_DEADLINE)
+				 VGPU_CAP_DEADLINE | VGPU_CAP_MMA_SIZE)
 
 /* Presets (struct vgpu_dev_config.preset), SPEC F03. */
 #define VGPU_PRESET_CUSTOM	0
@@ -615,11 +616,19 @@ struct vgpu_queue_push {
 #define VGPU_OP_MOV		0x01	/* data transfer */
 #define VGPU_OP_LOAD		0x02	/* memory load */
 #define VGPU_OP_STORE		0x03	/* memory store */
-#define VGPU_OP_MMA		0x04	/* matrix multiply-accumulate */
+#define VGPU_OP_MMA		0x04	/* matrix multiply-accumulate; a: size */
 #define VGPU_OP_CMP		0x05	/* compare */
 #define VGPU_OP_BRA		0x06	/* jump (timing only, no target) */
 #define VGPU_OP_ALU		0x07	/* arithmetic / logic */
 #define VGPU_ISA_NUM_CLASSES	7	/* class index = opcode - VGPU_OP_MOV */
+
+/*
+ * MMA's operand a is the log2 of its size in base tiles (seed 001 [0270]:
+ * matrix instructions are told apart by the size of the matrix): an MMA of
+ * a = s multiplies 2^s base tiles and counts 2^s times in the SM's power
+ * window (F25).  Programs that use a != 0 need VGPU_CAP_MMA_SIZE.
+ */
+#define VGPU_MMA_SIZE_MAX	3
 
 /* Control instructions (F04). */
 #define VGPU_OP_LOOP		0x20	/* a: sel, b: mod, imm: base | step << 16 */
@@ -667,8 +676,8 @@ struct vgpu_queue_push {
  * struct vgpu_insn - one instruction of the virtual ISA (SPEC F04)
  * @op: opcode, VGPU_OP_*
  * @a: operand A: LOOP selector (VGPU_LOOP_SEL_*), LOCK/UNLOCK mutex id
- *     (< VGPU_ISA_MAX_MUTEX), LAUNCH template (< VGPU_MAX_TEMPLATES); zero
- *     for every other opcode
+ *     (< VGPU_ISA_MAX_MUTEX), LAUNCH template (< VGPU_MAX_TEMPLATES), MMA
+ *     size (<= VGPU_MMA_SIZE_MAX); zero for every other opcode
  * @b: operand B: LOOP modulus, LAUNCH flags (VGPU_LAUNCH_*); zero for
  *     every other opcode
  * @c: reserved, must be zero

@@ -473,6 +473,23 @@ static int vgpu_vasm_parse_line(struct vgpu_vasm_ctx *ctx, char *s)
 	case VGPU_OP_LAUNCH:
 		ret = vgpu_vasm_parse_launch(ctx, p, &in);
 		break;
+	case VGPU_OP_MMA: {	/* MMA [tiles]: 1, 2, 4 or 8 base tiles */
+		const char *q = p;
+
+		ret = 0;
+		if (!*q)
+			break;
+		ret = vgpu_vasm_parse_num(ctx, &q, &v);
+		if (ret)
+			return ret;
+		if (*q)
+			return vgpu_vasm_error(ctx, "MMA takes one size");
+		if (!v || v > (1U << VGPU_MMA_SIZE_MAX) || (v & (v - 1)))
+			return vgpu_vasm_error(ctx, "MMA size %llu is not 1, 2, 4 or 8 tiles",
+					       (unsigned long long)v);
+		in.a = __builtin_ctzll(v);
+		break;
+	}
 	case VGPU_OP_LOCK:
 	case VGPU_OP_UNLOCK: {
 		const char *q = p;
@@ -699,6 +716,13 @@ int vgpu_vasm_format_insn(const struct vgpu_insn *in, char *buf, size_t len)
 	case VGPU_OP_UNLOCK:
 		if (!in->b && !in->c && !in->imm)
 			return snprintf(buf, len, "%s %u", name, in->a);
+		break;
+	case VGPU_OP_MMA:
+		if (in->a && in->a <= VGPU_MMA_SIZE_MAX && !in->b && !in->c &&
+		    !in->imm)
+			return snprintf(buf, len, "%s %u", name, 1U << in->a);
+		if (!in->a && !in->b && !in->c && !in->imm)
+			return snprintf(buf, len, "%s", name);
 		break;
 	case VGPU_OP_LAUNCH:
 		if (!in->c && !in->imm && !(in->b & ~VGPU_LAUNCH_WAIT))

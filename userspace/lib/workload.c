@@ -357,6 +357,17 @@ static int vgpu_wl_device(struct vgpu_wl_ctx *c, json_object *dev,
 			if (n != 4)
 				return vgpu_wl_err(c, "device", key,
 						   "expected 4 weights");
+		} else if (!strcmp(key, "res_energy")) {
+			if (vgpu_wl_u32_array(c, "device", key, val, 4,
+					      VGPU_MAX_ENERGY, p->res_energy,
+					      &n))
+				return -EINVAL;
+			if (n != 4)
+				return vgpu_wl_err(c, "device", key,
+						   "expected 4 energies");
+		} else if (!strcmp(key, "combo")) {
+			if (vgpu_wl_u32(c, "device", key, val, 100, &p->combo))
+				return -EINVAL;
 		} else if (!strcmp(key, "sm_order")) {
 			if (vgpu_wl_u32_array(c, "device", key, val,
 					      wl->cfg.num_sms,

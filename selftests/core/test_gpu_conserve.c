@@ -29,7 +29,7 @@ static const char *const vgpu_cons_progs[] = {
 };
 
 static const char *const vgpu_cons_policies[] = {
-	"rr", "avail", "resource", "power",
+	"rr", "avail", "resource", "power", "combined",
 };
 
 /* Build and run one random workload; return a failure text or NULL. */
@@ -163,7 +163,7 @@ TEST(conservation)
 			}
 		}
 	}
-	EXPECT_EQ(VGPU_CONS_SEEDS * 4 * 3, runs);
+	EXPECT_EQ(VGPU_CONS_SEEDS * ARRAY_SIZE(vgpu_cons_policies) * 3, runs);
 	/* the interesting paths were taken */
 	EXPECT_LT(0, vgpu_cons_sum.preemptions);
 	EXPECT_LT(0, vgpu_cons_sum.resumes);

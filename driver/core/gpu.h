@@ -352,6 +352,8 @@ struct vgpu_gpu_push {
  * @saved: their records
  * @quota_used: blocks dispatched since the kernel last yielded (F26)
  * @slot: task table slot, or ~0
+ * @t_admit: when it last entered the task table, in admissions
+ *	(&vgpu_gpu.admit_seq): its age there (F13, seed 002 step 432)
  * @preempted: times one of its blocks was switched out
  * @busy_arrival: on arrival every SM was busy with lower-priority work
  * @displaced_at: 1 + &vgpu_gpu.done_blocks when a waiting kernel that
@@ -444,6 +446,7 @@ struct vgpu_gpu_kernel {
 	struct list_head saved;
 	u32 quota_used;
 	u32 slot;
+	u64 t_admit;
 	u32 preempted;
 	bool busy_arrival;
 	u64 displaced_at;
@@ -688,6 +691,7 @@ struct vgpu_gpu_fitset {
  * @pushes: pushes not yet arrived, by (arrival, push order) (F14)
  * @push_done: push records the core is done with (vgpu_gpu_push_reap())
  * @push_seq: push counter
+ * @admit_seq: admissions into the task table so far (&vgpu_gpu_kernel.t_admit)
  * @fail_rounds: consecutive failed rounds (F24)
  * @done_blocks: blocks completed so far (the SMs freed resources)
  * @rr_next: round-robin pointer (F25)
@@ -750,6 +754,7 @@ struct vgpu_gpu {
 	struct list_head pushes;
 	struct list_head push_done;
 	u64 push_seq;
+	u64 admit_seq;
 	u32 fail_rounds;
 	u64 done_blocks;
 	u32 rr_next;

@@ -245,12 +245,16 @@ static void vgpu_gpu_slot_set(struct vgpu_gpu *g, u32 s,
 		g->slot_used[s / 64] &= ~BIT_ULL(s % 64);
 }
 
+/*
+ * @k leaves its slot: the slot keeps a deallocation request until the SMs
+ * acknowledge it at the next boundary (vgpu_gpu_table_update(), F13).
+ */
 static void vgpu_gpu_slot_release(struct vgpu_gpu *g,
 				  struct vgpu_gpu_kernel *k)
 {
 	if (k->slot != ~0U) {
 		vgpu_gpu_slot_set(g, k->slot, NULL);
-		g->slot_dealloc[k->slot] = 0;
+		g->slot_dealloc[k->slot] = 1;
 		k->slot = ~0U;
 	}
 }
@@ -447,6 +451,7 @@ static void vgpu_gpu_admit(struct vgpu_gpu *g, struct vgpu_gpu_kernel *k,
 	g->slot_dealloc[s] = 0;
 	k->slot = s;
 	k->state = VGPU_KS_ACTIVE;
+	k->t_admit = g->admit_seq++;
 	vgpu_gpu_emit(g, g->now, VGPU_GEV_ADMIT, k, ~0U, ~0U, ~0U, s, 0);
 }
 
@@ -486,8 +491,23 @@ vgpu_gpu_next_waiting(struct vgpu_gpu *g, bool op)
 }
 
 /*
- * The first free slot in *@free_slot (or ~0), and the occupant last in
- * admission order, not being deallocated, with its slot in *@low_slot.
+ * Eviction order (F13): the lowest priority, then the youngest in the
+ * table: the time of entry into the table is a task's age there (seed 002
+ * step 432), not its arrival.
+ */
+static __always_inline bool vgpu_gpu_evict_before(const struct vgpu_gpu_kernel *a,
+						  const struct vgpu_gpu_kernel *b)
+{
+	if (a->eff_prio != b->eff_prio)
+		return a->eff_prio > b->eff_prio;
+	return a->t_admit > b->t_admit;
+}
+
+/*
+ * The first free slot in *@free_slot (or ~0; a slot with a deallocation
+ * request is not free yet), and the occupant to evict first, not being
+ * deallocated, with its slot in *@low_slot: the policy's admission order
+ * last, or by default vgpu_gpu_evict_before().
  */
 static __always_inline struct vgpu_gpu_kernel *
 vgpu_gpu_last_admitted(struct vgpu_gpu *g, bool op, u32 *free_slot,
@@ -500,14 +520,15 @@ vgpu_gpu_last_admitted(struct vgpu_gpu *g, bool op, u32 *free_slot,
 	*low_slot = 0;
 	for (i = 0; i < g->p.task_slots; i++) {
 		k = g->slot[i];
+		if (g->slot_dealloc[i])
+			continue;
 		if (!k) {
 			if (*free_slot == ~0U)
 				*free_slot = i;
 			continue;
 		}
-		if (g->slot_dealloc[i])
-			continue;
-		if (!low || vgpu_gpu_admit_first(g, op, low, k)) {
+		if (!low || (op ? g->policy->admit_before(g, low, k) :
+				  vgpu_gpu_evict_before(k, low))) {
 			low = k;
 			*low_slot = i;
 		}
@@ -519,7 +540,13 @@ vgpu_gpu_last_admitted(struct vgpu_gpu *g, bool op, u32 *free_slot,
  * vgpu_gpu_table_update() - the task table at this boundary (F13)
  * @g: the device
  *
- * Free deallocated slots, admit channel heads, evict if needed.
+ * Free the slots whose deallocation request the SMs have acknowledged
+ * (every request made before this boundary: the SMs saw it during the
+ * epoch), admit channel heads, evict if needed.  An eviction is a
+ * deallocation request too: the victim stops issuing at once, and its slot
+ * is free for the waiting kernel at the next boundary (seed 002: a slot is
+ * valid until deallocation is requested; step 408: a slot with a request
+ * is skipped).  One eviction per boundary.
  */
 void vgpu_gpu_table_update(struct vgpu_gpu *g)
 {
@@ -528,11 +555,13 @@ void vgpu_gpu_table_update(struct vgpu_gpu *g)
 	u32 i, free_slot, low_slot;
 
 	for (i = 0; i < g->p.task_slots; i++) {
-		if (g->slot[i] && g->slot_dealloc[i]) {
+		if (!g->slot_dealloc[i])
+			continue;
+		if (g->slot[i]) {
 			g->slot[i]->slot = ~0U;
 			vgpu_gpu_slot_set(g, i, NULL);
-			g->slot_dealloc[i] = 0;
 		}
+		g->slot_dealloc[i] = 0;
 	}
 	for (;;) {
 		w = op ? vgpu_gpu_next_waiting(g, true) :
@@ -557,8 +586,9 @@ void vgpu_gpu_table_update(struct vgpu_gpu *g)
 		low->slot = ~0U;
 		low->state = VGPU_KS_QUEUED;
 		vgpu_gpu_slot_set(g, low_slot, NULL);
+		g->slot_dealloc[low_slot] = 1;
 		g->stats.evictions++;
-		vgpu_gpu_admit(g, w, low_slot);
+		return;
 	}
 }
 

@@ -170,6 +170,54 @@ TEST(f13_evict_and_resume)
 }
 
 /*
+ * F13, seed 002: an eviction is a deallocation request.  The victim stops
+ * issuing at once, but its slot is free only when the SMs have
+ * acknowledged the request, at the next boundary: the kernel that evicted
+ * it enters the table at 192, not at 128.  The victim is the youngest in
+ * the table by time of entry (step 432), not by arrival: A (priority 3)
+ * entered at 0; B (priority 3, VGPU_KF_HEAD, so ahead of A in arrival
+ * order, F16) entered at 64; H (priority 0) arrives at 128 with both
+ * slots taken and evicts B.
+ */
+TEST(f13_eviction_waits_for_acknowledgement)
+{
+	struct vgpu_gpu_params p;
+	struct vgpu_gpu_kernel *a, *b, *h;
+	const struct vgpu_event *ev;
+
+	vgpu_tg_params_small(&p, VGPU_PREEMPT_DRAIN);
+	p.task_slots = 2;
+	ASSERT_EQ(0, vgpu_tg_init(&T, NULL, &p));
+	/* two blocks of each spin on its SM, the third waits: undispatched */
+	a = vgpu_tg_kernel(&T, 0, 3, 3, 1024, 0, VGPU_SPIN);
+	b = vgpu_tg_kernel(&T, 1, 3, 3, 1024, 32, VGPU_SPIN);
+	b->flags |= VGPU_KF_HEAD;
+	h = vgpu_tg_kernel(&T, 2, 0, 1, 32, 128, VGPU_SHORT);
+	a->affinity[0] = 1;
+	b->affinity[0] = 2;
+	ASSERT_EQ(0, vgpu_gpu_submit(&T.g, a));
+	ASSERT_EQ(0, vgpu_gpu_submit(&T.g, b));
+	ASSERT_EQ(0, vgpu_gpu_submit(&T.g, h));
+	vgpu_tg_until(&T, 1024);
+	ev = vgpu_tg_find(&T, VGPU_GEV_ADMIT, b->id, 0);
+	ASSERT_NE(NULL, ev);
+	EXPECT_EQ(64, ev->cycle);
+	ev = vgpu_tg_find(&T, VGPU_GEV_EVICT, b->id, 0);
+	ASSERT_NE(NULL, ev);
+	EXPECT_EQ(128, ev->cycle);
+	EXPECT_EQ(h->id, ev->arg1);
+	EXPECT_EQ(NULL, vgpu_tg_find(&T, VGPU_GEV_EVICT, a->id, 0));
+	ev = vgpu_tg_find(&T, VGPU_GEV_ADMIT, h->id, 0);
+	ASSERT_NE(NULL, ev);
+	EXPECT_EQ(192, ev->cycle);
+	EXPECT_EQ(192, h->t_dispatch);
+	EXPECT_EQ(1, T.g.stats.evictions);
+	vgpu_gpu_cancel(&T.g, a);
+	vgpu_gpu_cancel(&T.g, b);
+	vgpu_tg_fini(&T);
+}
+
+/*
  * F13 with several slots and mixed priorities: three slots hold kernels of
  * priorities 1, 3 and 2 (each with blocks left: 16 whole-SM-half blocks,
  * 8 resident at a time), a priority-0 kernel arrives at 64 with the table

@@ -189,6 +189,38 @@ TEST(nowait_child_runs_concurrently)
 }
 
 /*
+ * F15: a child never passes through its parent's channel.  P (channel 0,
+ * SM 0) launches a child at once; Q, queued behind P in channel 0, has 24
+ * blocks of 1,024 threads that can only run on SMs 1-3 (two at a time on
+ * each, 8,000 cycles each), so channel 0 presents Q for some 32,000
+ * cycles.  The child enters the task table directly and is dispatched at
+ * the first boundary, 64, on SM 0, as if channel 0 were empty.
+ */
+TEST(child_bypasses_parent_channel)
+{
+	struct vgpu_gpu_kernel *p, *q, *c;
+
+	ASSERT_EQ(0, vgpu_tg_init(&T, NULL, NULL));
+	vgpu_t_template(0, 0, 32, C_LONG);
+	p = vgpu_tg_kernel(&T, 0, 1, 1, 32, 0, "LAUNCH 0\n" C_LONG);
+	vgpu_t_tree(p, 0, 1, 1);
+	p->affinity[0] = 1;
+	q = vgpu_tg_kernel(&T, 0, 1, 24, 1024, 0,
+			   "LOOP 2000\nALU\nENDLOOP\nEXIT\n");
+	q->affinity[0] = 0xe;
+	ASSERT_EQ(0, vgpu_gpu_submit(&T.g, p));
+	ASSERT_EQ(0, vgpu_gpu_submit(&T.g, q));
+	vgpu_tg_until(&T, 1024);
+	c = &vgpu_t_store[0][0];
+	EXPECT_EQ(64, c->t_dispatch);
+	EXPECT_LT(0, q->units - q->next_unit);	/* Q still presents blocks */
+	ASSERT_TRUE(vgpu_tg_run(&T, 10000000));
+	EXPECT_EQ(565, c->t_end);
+	EXPECT_TRUE(vgpu_t_clean(&T.g));
+	vgpu_t_fini();
+}
+
+/*
  * F15: the suspended block gives its SM back.  The parent's block takes
  * 100 KiB of SM 0's 164 KiB (its only SM); X (priority 0, same needs,
  * same SM) arrives at 32 and can only run there: it is dispatched at 64,

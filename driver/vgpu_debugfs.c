@@ -245,7 +245,8 @@ static void vgpu_dbg_sm(struct seq_buf *sb, struct vgpu_device *vdev, u32 arg)
 	u32 i, j, c, n;
 
 	vgpu_dbg_puts(sb, "# sm top_prio avail power free_warps blocks barriers ");
-	vgpu_dbg_puts(sb, "smem_free regs_free/subpart last_kernel ready_at ");
+	vgpu_dbg_puts(sb, "smem_free regs_free/subpart last_kernel phase ");
+	vgpu_dbg_puts(sb, "ready_at ");
 	vgpu_dbg_puts(sb, "syncs | power history: ");
 	vgpu_dbg_puts(sb, "instructions per window bucket, oldest first\n");
 	for (i = 0; i < g->cfg.num_sms; i++) {
@@ -265,13 +266,14 @@ static void vgpu_dbg_sm(struct seq_buf *sb, struct vgpu_device *vdev, u32 arg)
 		for (j = 0; j < r->subparts; j++)
 			seq_buf_printf(sb, "%c%u", j ? ',' : ' ',
 				       vgpu_bmap_weight(r->regs[j], r->reg_units));
-		/* F17: the kernel whose state the SM holds, when it is ready */
+		/* F17: the kernel assigned, its phase, when it is ready */
 		if (sm->last_kernel == VGPU_EV_NONE)
 			vgpu_dbg_puts(sb, " -");
 		else
 			seq_buf_printf(sb, " %u", sm->last_kernel);
-		seq_buf_printf(sb, " %llu %llu |", sm->sync_ready,
-			       sm->stats.syncs);
+		seq_buf_printf(sb, " %s %llu %llu |",
+			       vgpu_sm_phase_name(vgpu_sm_phase(sm)),
+			       sm->sync_ready, sm->stats.syncs);
 		for (j = 1; j <= VGPU_WIN_BUCKETS; j++) {
 			u32 b = (sm->win_cur + j) % VGPU_WIN_BUCKETS;
 

@@ -26,14 +26,23 @@ static bool vgpu_gpu_aff_test(const struct vgpu_gpu_kernel *k, u32 sm)
  * @k: the kernel
  * @sm: SM index
  *
- * Return: true if @k's affinity and the throttle mode allow SM @sm.
+ * Return: true if @k's affinity and the throttle mode allow SM @sm, and
+ * the SM is not between an assignment and its acknowledgment: blocks go
+ * only to SMs READY or with no kernel assigned (F17, seed 002 step 502);
+ * an SM READY for another kernel is assigned this one by the block.
  */
 bool vgpu_gpu_sm_allowed(const struct vgpu_gpu *g,
 			 const struct vgpu_gpu_kernel *k, u32 sm)
 {
+	const struct vgpu_sm *s = &g->sm[sm].sm;
+
 	if (!vgpu_gpu_aff_test(k, sm))
 		return false;
 	if (g->p.throttle && sm >= g->p.throttle_sms)
+		return false;
+	if (unlikely(s->sync_cost) &&
+	    (vgpu_sm_phase(s) == VGPU_SM_PHASE_TASK_ASSIGN ||
+	     vgpu_sm_phase(s) == VGPU_SM_PHASE_STATE_SYNC))
 		return false;
 	return true;
 }

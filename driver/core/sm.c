@@ -185,12 +185,17 @@ static void vgpu_sm_add_prio(struct vgpu_sm *sm, u32 prio)
  *
  * If the SM holds the state of another kernel (or none yet), it takes
  * @b's kernel's, which is in place sync_cost cycles from now; a block's
- * warps start once the state of its kernel is in place.
+ * warps start once the state of its kernel is in place.  The SM's phase:
+ * TASK_ASSIGN until it next runs (the state goes out then), STATE_SYNC
+ * until the state is in place, then READY.
  */
 void vgpu_sm_sync(struct vgpu_sm *sm, struct vgpu_sm_block *b)
 {
 	u32 id = b->kernel->id, old = sm->last_kernel;
 
+	if (!sm->sync_cost || id != old)
+		sm->phase = sm->sync_cost ? VGPU_SM_PHASE_TASK_ASSIGN :
+					    VGPU_SM_PHASE_READY;
 	if (sm->sync_cost && id != old) {
 		sm->sync_ready = sm->now + sm->sync_cost;
 		sm->stats.syncs++;
@@ -770,6 +775,8 @@ u64 vgpu_sm_run(struct vgpu_sm *sm, u64 cycles, u32 flags)
 		end = ~0ULL;
 	sm->stop = false;
 	sm->run_flags = flags;
+	if (unlikely(sm->phase == VGPU_SM_PHASE_TASK_ASSIGN))
+		sm->phase = VGPU_SM_PHASE_STATE_SYNC;	/* the state goes out */
 	if (unlikely(sm->launches || sm->launch_stalled))
 		vgpu_sm_launch_unstall(sm);
 	while (t < end) {
@@ -835,6 +842,33 @@ u64 vgpu_sm_power(const struct vgpu_sm *sm)
 	for (c = 0; c < VGPU_ISA_NUM_CLASSES; c++)
 		sum += (u64)sm->timing.weight[c] * vgpu_sm_window_count(sm, c);
 	return sum;
+}
+
+/**
+ * vgpu_sm_phase() - the phase of the kernel assigned to the SM (F17)
+ * @sm: the SM
+ *
+ * Return: VGPU_SM_PHASE_*; STATE_SYNC turns READY when the state is in
+ * place (the SM's acknowledgment, seed 002 step 438).
+ */
+u32 vgpu_sm_phase(const struct vgpu_sm *sm)
+{
+	if (sm->phase == VGPU_SM_PHASE_STATE_SYNC && sm->now >= sm->sync_ready)
+		return VGPU_SM_PHASE_READY;
+	return sm->phase;
+}
+
+/**
+ * vgpu_sm_phase_name() - name of a VGPU_SM_PHASE_* value
+ * @phase: the phase
+ *
+ * Return: "-", "assign", "sync", "ready" or "?".
+ */
+const char *vgpu_sm_phase_name(u32 phase)
+{
+	static const char *const names[] = { "-", "assign", "sync", "ready" };
+
+	return phase < ARRAY_SIZE(names) ? names[phase] : "?";
 }
 
 /**

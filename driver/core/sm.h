@@ -147,6 +147,18 @@ struct vgpu_sm_stats {
 	u64 events;
 };
 
+/*
+ * F17, seed 002 steps 434-438 and 502: the kernel assigned to an SM goes
+ * TASK_ASSIGN (chosen for the SM; its state not sent yet) -> STATE_SYNC
+ * (sent, the SM has not acknowledged it: sync_cost cycles) -> READY (the SM
+ * may be issued blocks of it).  Without a sync to make (the same kernel,
+ * or sync_cost 0) the assignment is READY at once.
+ */
+#define VGPU_SM_PHASE_NONE		0	/* no kernel assigned yet */
+#define VGPU_SM_PHASE_TASK_ASSIGN	1
+#define VGPU_SM_PHASE_STATE_SYNC	2
+#define VGPU_SM_PHASE_READY		3
+
 /**
  * struct vgpu_sm - one streaming multiprocessor
  * @id: SM index, reported in events
@@ -173,6 +185,8 @@ struct vgpu_sm_stats {
  * @last_kernel: id of the kernel whose state the SM holds (the kernel of
  *	the block it was given last), VGPU_EV_NONE before the first
  * @sync_ready: cycle at which that state is in place (F17)
+ * @phase: VGPU_SM_PHASE_* of the kernel assigned to the SM (F17, seed 002
+ *	steps 434-438); read it with vgpu_sm_phase()
  * @start_wake: earliest @ready_at of a block whose warps wait for a state
  *	sync, VGPU_SM_NO_WAKE if none
  * @ready_sp: sub-partitions with a ready warp
@@ -211,6 +225,7 @@ struct vgpu_sm {
 	u32 sync_cost;
 	u32 last_kernel;
 	u64 sync_ready;
+	u8 phase;
 	u64 start_wake;
 	u32 ready_sp;
 	struct vgpu_sm_subpart sp[VGPU_MAX_SUBPARTS];
@@ -262,6 +277,8 @@ int vgpu_sm_block_restore(struct vgpu_sm *sm, const struct vgpu_sm_saved *s,
 int vgpu_sm_block_wake(struct vgpu_sm *sm, u32 slot);
 u32 vgpu_sm_window_count(const struct vgpu_sm *sm, u32 cls);
 u64 vgpu_sm_power(const struct vgpu_sm *sm);
+u32 vgpu_sm_phase(const struct vgpu_sm *sm);
+const char *vgpu_sm_phase_name(u32 phase);
 
 /**
  * vgpu_sm_idle() - does the SM hold no block at all?

@@ -179,7 +179,7 @@ TEST(f13_evict_and_resume)
  * order, F16) entered at 64; H (priority 0) arrives at 128 with both
  * slots taken and evicts B.
  */
-TEST(f13_eviction_waits_for_acknowledgement)
+TEST(f13_eviction_waits_for_acknowledgment)
 {
 	struct vgpu_gpu_params p;
 	struct vgpu_gpu_kernel *a, *b, *h;

@@ -630,6 +630,60 @@ TEST(f17_state_sync)
 }
 
 /*
+ * F17, seed 002: an SM assigned a kernel goes TASK_ASSIGN (the decision)
+ * -> STATE_SYNC (the state is out, not yet acknowledged: sync_cost 100) ->
+ * READY, and blocks are issued only to SMs READY (or never assigned).
+ * Four one-warp blocks of a on SMs 0 and 1, one block per decision in
+ * round-robin order: block 0 assigns SM 0, block 1 SM 1; blocks 2 and 3
+ * find no READY SM at 0 nor at 64 (both syncing until 100) and go at 128,
+ * to SMs 0 and 1, starting at once (the same kernel: no sync).
+ */
+TEST(f17_blocks_only_to_ready_sms)
+{
+	struct vgpu_gpu_kernel *a;
+	const struct vgpu_event *d;
+	struct vgpu_gpu_params p;
+	struct vgpu_sm *sm0;
+	u32 i;
+
+	vgpu_params_small(&p);
+	p.sync_cost = 100;
+	p.pack = VGPU_PACK_BLOCK;
+	ASSERT_EQ(0, vgpu_tg_init(&T, NULL, &p));
+	sm0 = &T.g.sm[0].sm;
+	EXPECT_EQ(VGPU_SM_PHASE_NONE, vgpu_sm_phase(sm0));
+	a = vgpu_tg_kernel(&T, 0, 0, 4, 32, 0,
+			   "LOOP 2000\nALU\nENDLOOP\nEXIT\n");
+	a->affinity[0] = 3;
+	ASSERT_EQ(0, vgpu_gpu_submit(&T.g, a));
+	vgpu_gpu_dispatch(&T.g);
+	EXPECT_EQ(VGPU_SM_PHASE_TASK_ASSIGN, vgpu_sm_phase(sm0));
+	EXPECT_STREQ("assign", vgpu_sm_phase_name(vgpu_sm_phase(sm0)));
+	EXPECT_EQ(2, a->next_unit);
+	vgpu_gpu_advance_range(&T.g, 0, T.g.cfg.num_sms);
+	EXPECT_EQ(VGPU_SM_PHASE_STATE_SYNC, vgpu_sm_phase(sm0));
+	vgpu_gpu_dispatch(&T.g);			/* 64 */
+	EXPECT_EQ(2, a->next_unit);
+	vgpu_gpu_advance_range(&T.g, 0, T.g.cfg.num_sms);
+	EXPECT_EQ(VGPU_SM_PHASE_READY, vgpu_sm_phase(sm0));
+	EXPECT_STREQ("ready", vgpu_sm_phase_name(vgpu_sm_phase(sm0)));
+	vgpu_gpu_dispatch(&T.g);			/* 128 */
+	EXPECT_EQ(4, a->next_unit);
+	for (i = 0; i < 4; i++) {
+		d = vgpu_tg_find(&T, VGPU_GEV_DISPATCH, a->id, i);
+		ASSERT_NE(NULL, d);
+		EXPECT_EQ(i < 2 ? 0 : 128, d->cycle);
+		EXPECT_EQ(i % 2, d->sm);
+	}
+	ASSERT_TRUE(vgpu_tg_run(&T, 1000000));
+	EXPECT_EQ(100, vgpu_start_of(a->id, 0));
+	EXPECT_EQ(128, vgpu_start_of(a->id, 2));
+	EXPECT_EQ(1, sm0->stats.syncs);
+	EXPECT_EQ(1, T.g.sm[1].sm.stats.syncs);
+	vgpu_tg_fini(&T);
+}
+
+/*
  * F17 in switch mode: a switched-out block that comes back to an SM holding
  * another kernel's state syncs again, and its warps wait for the larger of
  * the switch cost and the sync: with a sync of 200, switch costs 10 and 200

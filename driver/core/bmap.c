@@ -768,3 +768,101 @@ u32 vgpu_bmap_search_run(const struct vgpu_bmap_search *s, const u64 *map,
 		return vgpu_bmap_run_exact(map, nbits);
 	}
 }
+
+/**
+ * vgpu_bmap_periods_init() - plan a time-multiplexed search (F43)
+ * @p: the plan to fill
+ * @a: width A of the shared unit
+ * @widths: width of each map (resource type)
+ * @nres: number of maps
+ *
+ * Seed 001 embodiment 7 (steps g1-g4, [0187]-[0191]): one round of the
+ * search takes C time periods; each period searches at least one resource
+ * type, and the resource blocks of a period's types total at most A, A at
+ * least the largest type.  The maps go to periods in order, a new period
+ * when the next one no longer fits beside the others: the seed's example
+ * ([0212]: 128, 64 and 48 blocks, A = 128) takes two periods, the first
+ * resource alone and then the other two together.
+ *
+ * Return: 0, or -EINVAL for a width of 0 or above @a, @a above
+ * VGPU_BMAP_MUX_MAX_BITS or a count out of range.
+ */
+int vgpu_bmap_periods_init(struct vgpu_bmap_periods *p, u32 a,
+			   const u32 *widths, u32 nres)
+{
+	u32 w[VGPU_BMAP_MUX_MAX_FIELDS], r, c = 0, n = 0, used = 0;
+	int ret;
+
+	if (!a || a > VGPU_BMAP_MUX_MAX_BITS || !nres ||
+	    nres > VGPU_BMAP_MUX_MAX_FIELDS)
+		return -EINVAL;
+	memset(p, 0, sizeof(*p));
+	for (r = 0; r < nres; r++) {
+		if (!widths[r] || widths[r] > a)
+			return -EINVAL;
+		if (n && used + widths[r] > a) {
+			ret = vgpu_bmap_mux_init(&p->mux[c], a, w, n);
+			if (ret)
+				return ret;
+			c++;
+			n = 0;
+			used = 0;
+		}
+		p->period[r] = c;
+		p->res[c][n] = r;
+		w[n++] = widths[r];
+		used += widths[r];
+	}
+	ret = vgpu_bmap_mux_init(&p->mux[c], a, w, n);
+	if (ret)
+		return ret;
+	p->a = a;
+	p->nres = nres;
+	p->nperiods = c + 1;
+	return 0;
+}
+
+/* OR @len bits of @src into @dst from bit @lo on (step g2: into a group). */
+static void vgpu_bmap_put(u64 *dst, u32 lo, const u64 *src, u32 len)
+{
+	u32 i, nw = VGPU_BMAP_NWORDS(len), sh = lo % 64, d = lo / 64;
+	u64 v;
+
+	for (i = 0; i < nw; i++) {
+		v = src[i];
+		if (i == nw - 1 && len % 64)
+			v &= GENMASK_ULL(len % 64 - 1, 0);
+		dst[d + i] |= v << sh;
+		if (sh && d + i + 1 < VGPU_BMAP_NWORDS(VGPU_BMAP_MUX_MAX_BITS))
+			dst[d + i + 1] |= v >> (64 - sh);
+	}
+}
+
+/**
+ * vgpu_bmap_run_periods() - one round of a time-multiplexed search (F43)
+ * @p: the plan (vgpu_bmap_periods_init())
+ * @maps: the map of each resource type, @p->nres of them
+ * @runs: out: the largest free run of each map
+ *
+ * Period by period (steps g2-g4): the maps of the period are put side by
+ * side into the A-bit shared unit, one group each, and searched at once
+ * (vgpu_bmap_run_mux(): no run crosses from one group into the next).
+ */
+void vgpu_bmap_run_periods(const struct vgpu_bmap_periods *p,
+			   const u64 *const *maps, u32 *runs)
+{
+	u64 word[VGPU_BMAP_NWORDS(VGPU_BMAP_MUX_MAX_BITS)];
+	u32 out[VGPU_BMAP_MUX_MAX_FIELDS], c, f;
+	const struct vgpu_bmap_mux *m;
+
+	for (c = 0; c < p->nperiods; c++) {
+		m = &p->mux[c];
+		memset(word, 0, sizeof(word));
+		for (f = 0; f < m->nfields; f++)
+			vgpu_bmap_put(word, m->lo[f], maps[p->res[c][f]],
+				      m->width[f]);
+		vgpu_bmap_run_mux(word, m, out);
+		for (f = 0; f < m->nfields; f++)
+			runs[p->res[c][f]] = out[f];
+	}
+}

@@ -63,6 +63,25 @@ struct vgpu_bmap_mux {
 };
 
 /**
+ * struct vgpu_bmap_periods - a time-multiplexed search of several maps (F43)
+ * @a: width A of the shared unit, at least the widest map,
+ *	<= VGPU_BMAP_MUX_MAX_BITS
+ * @nres: maps (resource types), 1..VGPU_BMAP_MUX_MAX_FIELDS
+ * @nperiods: C, the time periods one round of the search takes
+ * @period: the period of each map
+ * @mux: per period, the maps searched in it as fields of one A-bit word
+ * @res: per period and field, the map's index
+ */
+struct vgpu_bmap_periods {
+	u32 a;
+	u32 nres;
+	u32 nperiods;
+	u8 period[VGPU_BMAP_MUX_MAX_FIELDS];
+	struct vgpu_bmap_mux mux[VGPU_BMAP_MUX_MAX_FIELDS];
+	u8 res[VGPU_BMAP_MUX_MAX_FIELDS][VGPU_BMAP_MUX_MAX_FIELDS];
+};
+
+/**
  * enum vgpu_bmap_mode - largest-free-run search mode, selectable per device
  * @VGPU_BMAP_EXACT: exact search (F40)
  * @VGPU_BMAP_GROUPED: grouped search over z groups (F41)
@@ -127,5 +146,9 @@ void vgpu_bmap_run_mux_naive(const u64 *map, const struct vgpu_bmap_mux *m,
 			     u32 *runs);
 u32 vgpu_bmap_search_run(const struct vgpu_bmap_search *s, const u64 *map,
 			 u32 nbits);
+int vgpu_bmap_periods_init(struct vgpu_bmap_periods *p, u32 a,
+			   const u32 *widths, u32 nres);
+void vgpu_bmap_run_periods(const struct vgpu_bmap_periods *p,
+			   const u64 *const *maps, u32 *runs);
 
 #endif /* VGPU_CORE_BMAP_H */

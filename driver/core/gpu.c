@@ -140,6 +140,14 @@ int vgpu_gpu_params_validate(const struct vgpu_gpu_params *p,
 		bad = "policy";
 	else if (p->combo > 100)
 		bad = "combo";
+	else if (p->search > VGPU_SEARCH_SAMPLED)
+		bad = "search";
+	else if (p->search == VGPU_SEARCH_GROUPED ?
+		 !p->search_group || p->search_group > VGPU_BMAP_MAX_BITS :
+		 p->search_group)
+		bad = "search_group";
+	else if (p->search_latency > VGPU_SEARCH_MAX_LATENCY)
+		bad = "search_latency";
 	for (i = 0; !bad && i < ARRAY_SIZE(p->res_weight); i++)
 		if (p->res_weight[i] > VGPU_POWER_WEIGHT_MAX)
 			bad = "res_weight";
@@ -354,6 +362,7 @@ int vgpu_gpu_init(struct vgpu_gpu *g, void *mem, size_t size,
 			return ret;
 		vgpu_sm_set_trace(&gs->sm, vgpu_gpu_sm_trace, gs);
 		gs->sm.sync_cost = p->sync_cost;
+		gs->sm.search_latency = p->search_latency;
 		gs->ev = ev + i * evcap;
 		gs->evcap = evcap;
 		gs->wevcap = 4 * cfg->max_warps_per_sm;
@@ -381,7 +390,8 @@ int vgpu_gpu_init(struct vgpu_gpu *g, void *mem, size_t size,
 	g->fit[0].cands = (struct vgpu_policy_sm *)(base + l.cands);
 	g->fit[1].cands = g->fit[0].cands + cfg->num_sms;
 	g->fit_dirty = (u8 *)(base + l.dirty);
-	memset(g->fit_dirty, 0, round_up((size_t)cfg->num_sms, 8));
+	/* every bit set: the runs (VGPU_GPU_RUNS_DIRTY) are computed first */
+	memset(g->fit_dirty, 0xff, round_up((size_t)cfg->num_sms, 8));
 	for (i = 0; i < cfg->num_sms; i++)
 		g->sm[i].sm.res.dirty = &g->fit_dirty[i];
 	g->cursor = (u32 *)(base + l.cursor);

@@ -92,6 +92,17 @@
 #define VGPU_PACK_BLOCK		1	/* one block per decision (seed 002) */
 #define VGPU_PACK_SM		2	/* as many as fit (seed 000, F23 (a)) */
 
+/*
+ * How the controller computes an SM's largest free runs of shared memory
+ * and registers, the figures it matches blocks against (struct
+ * vgpu_gpu_params.search, seed 001 [0041], F40-F42).
+ */
+#define VGPU_SEARCH_EXACT	0	/* F40: the exact largest run */
+#define VGPU_SEARCH_GROUPED	1	/* F41: whole groups of search_group */
+#define VGPU_SEARCH_SAMPLED	2	/* F42: powers of two only */
+#define VGPU_SEARCH_MAX_LATENCY	3	/* cycles ([0114]: three stages) */
+#define VGPU_GPU_RUNS_DIRTY	BIT(2)	/* in vgpu_gpu.fit_dirty */
+
 #define VGPU_PREEMPT_DRAIN	0	/* no preemption (baseline) */
 #define VGPU_PREEMPT_WARP	1	/* new warps take slots as old ones end */
 #define VGPU_PREEMPT_SWITCH	2	/* save, free, restore whole blocks */
@@ -213,6 +224,15 @@ enum vgpu_gpu_event_type {
  *	@calibrate is set (vgpu_power_calibrate_res(), F25), else @res_energy
  * @res_energy: emulated energy per cycle of one held unit of each
  *	resource (VGPU_RES_*), what the calibration's sensor reads
+ * @search: VGPU_SEARCH_*: how the largest free runs of shared memory and
+ *	registers are computed (F40-F42); blocks are matched against them
+ *	and they are r_h of the contiguous resources (seed 001 [0041],
+ *	[0257]); exact by default
+ * @search_group: with VGPU_SEARCH_GROUPED, units per group (the map's
+ *	tail that fills no whole group is never free); else 0
+ * @search_latency: cycles the search takes, 0..VGPU_SEARCH_MAX_LATENCY
+ *	(seed 001 [0113]: one cycle, [0114]: three): a block's warps start
+ *	that long after its decision; 0 (the default) = none
  * @combo: share in percent of seed 001 embodiment 9 (remaining resources)
  *	against embodiment 10 (power history) in the "combined" policy
  *	([0283])
@@ -237,6 +257,9 @@ struct vgpu_gpu_params {
 	u32 res_weight[4];
 	u32 res_energy[4];
 	u32 combo;
+	u32 search;
+	u32 search_group;
+	u32 search_latency;
 };
 
 /**
@@ -572,6 +595,10 @@ struct vgpu_gpu_shadow {
 /**
  * struct vgpu_gpu_sm - one SM of the device
  * @sm: its execution engine
+ * @run_smem: largest free run of shared memory units by the device's
+ *	search mode (vgpu_gpu_sm_runs(); valid while the SM's
+ *	VGPU_GPU_RUNS_DIRTY bit in &vgpu_gpu.fit_dirty is clear)
+ * @run_regs: the same for registers: the largest over the sub-partitions
  * @pool: its warp context pool (max_warps_per_sm contexts)
  * @shadow: per block slot of @sm
  * @shadow_used: slots of @shadow in use
@@ -588,6 +615,8 @@ struct vgpu_gpu_shadow {
  */
 struct vgpu_gpu_sm {
 	struct vgpu_sm sm;
+	u32 run_smem;
+	u32 run_regs;
 	struct vgpu_worker_pool pool;
 	struct vgpu_gpu_shadow shadow[VGPU_MAX_BLOCKS_PER_SM];
 	u64 shadow_used;
@@ -711,7 +740,8 @@ struct vgpu_gpu_fitset {
  * @saved_free: free switched-out block records
  * @fit: candidate sets of the policy's SM choice, one per path ((a) whole
  *	blocks, (b) one warp)
- * @fit_dirty: per SM, bit i set = @fit[i] must look at the SM again;
+ * @fit_dirty: per SM, bit i set = @fit[i] must look at the SM again,
+ *	VGPU_GPU_RUNS_DIRTY = its largest runs must be computed again;
  *	written by the SM's engine (its own byte) and by the controller
  * @cursor: scratch: one merge cursor per SM
  * @scratch: scratch SM state for switch feasibility
@@ -824,6 +854,8 @@ u64 vgpu_gpu_next_arrival(const struct vgpu_gpu *g);
 bool vgpu_gpu_kernel_finished(const struct vgpu_gpu_kernel *k);
 u32 vgpu_gpu_sm_top_prio(const struct vgpu_gpu *g, u32 sm);
 u64 vgpu_gpu_sm_power(const struct vgpu_gpu *g, u32 sm);
+u64 vgpu_gpu_sm_free(struct vgpu_gpu *g, u32 sm);
+void vgpu_gpu_sm_runs(struct vgpu_gpu *g, u32 sm);
 const struct vgpu_sm_res *vgpu_gpu_sm_res(const struct vgpu_gpu *g, u32 sm);
 bool vgpu_gpu_sm_empty(const struct vgpu_gpu *g, u32 sm);
 u32 vgpu_gpu_prio_rank(const struct vgpu_gpu *g, u64 cycle, u32 prio);

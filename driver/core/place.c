@@ -255,13 +255,100 @@ static bool vgpu_gpu_try_add(struct vgpu_gpu *g, struct vgpu_gpu_kernel *k,
 	return true;
 }
 
+/* Largest free run of @map (@nbits units) by the device's search mode. */
+static u32 vgpu_gpu_run_of(const struct vgpu_gpu *g, const u64 *map,
+			   u32 nbits)
+{
+	struct vgpu_bmap_samples s;
+	u32 n;
+
+	switch (g->p.search) {
+	case VGPU_SEARCH_GROUPED:
+		/* F41: whole groups only; a tail that fills none is never free */
+		n = nbits - nbits % g->p.search_group;
+		return n ? vgpu_bmap_run_grouped(map, n, n / g->p.search_group) :
+			   0;
+	case VGPU_SEARCH_SAMPLED:
+		vgpu_bmap_samples_pow2(&s, nbits);
+		return vgpu_bmap_run_sampled(map, nbits, &s);
+	default:
+		return vgpu_bmap_run_exact(map, nbits);
+	}
+}
+
+/**
+ * vgpu_gpu_sm_runs() - bring an SM's largest free runs up to date
+ * @g: the device
+ * @sm: SM index
+ *
+ * Seed 001 [0041]: the remaining resources of an SM are, for each
+ * resource allocated contiguously, its largest contiguous free run,
+ * computed in the device's search mode (F40-F42), and for the others
+ * their free count.  Computed again only when the SM's resources changed.
+ */
+void vgpu_gpu_sm_runs(struct vgpu_gpu *g, u32 sm)
+{
+	struct vgpu_gpu_sm *gs = &g->sm[sm];
+	const struct vgpu_sm_res *res = &gs->sm.res;
+	u32 p;
+
+	if (!(g->fit_dirty[sm] & VGPU_GPU_RUNS_DIRTY))
+		return;
+	g->fit_dirty[sm] &= ~VGPU_GPU_RUNS_DIRTY;
+	gs->run_smem = vgpu_gpu_run_of(g, res->smem, res->smem_units);
+	gs->run_regs = 0;
+	for (p = 0; p < res->subparts; p++)
+		gs->run_regs = max(gs->run_regs,
+				   vgpu_gpu_run_of(g, res->regs[p],
+						   res->reg_units));
+}
+
+/**
+ * vgpu_gpu_sm_free() - weighted remaining resources of an SM (F25)
+ * @g: the device
+ * @sm: SM index
+ *
+ * Seed 001 embodiment 9 with [0257]: sum a_h * r_h, where r_h of the
+ * contiguous resources (registers, shared memory) is the largest free run
+ * in the device's search mode (vgpu_gpu_sm_runs()) and of the others
+ * (warp slots, block slots) the free count.
+ *
+ * Return: the sum.
+ */
+u64 vgpu_gpu_sm_free(struct vgpu_gpu *g, u32 sm)
+{
+	const struct vgpu_sm_res *res = &g->sm[sm].sm.res;
+	const u32 *a = g->p.res_weight;
+
+	vgpu_gpu_sm_runs(g, sm);
+	return (u64)g->sm[sm].run_regs * a[VGPU_RES_REGS] +
+	       (u64)(res->max_warps - res->warps_total) * a[VGPU_RES_WARPS] +
+	       (u64)g->sm[sm].run_smem * a[VGPU_RES_SMEM] +
+	       (u64)(res->max_blocks - res->blocks_used) * a[VGPU_RES_BLOCKS];
+}
+
+/*
+ * Seed 001 [0041]: does @shape match SM @sm's largest runs by @path?  In
+ * exact mode this follows from the allocation test; the grouped and
+ * sampled searches see less than there is, and reject more.
+ */
+static bool vgpu_gpu_runs_fit(struct vgpu_gpu *g, u32 sm,
+			      const struct vgpu_block_shape *shape)
+{
+	if (g->p.search == VGPU_SEARCH_EXACT)
+		return true;
+	vgpu_gpu_sm_runs(g, sm);
+	return g->sm[sm].run_smem >= shape->smem_units &&
+	       g->sm[sm].run_regs >= shape->reg_units;
+}
+
 /* Does @shape fit SM @i by @path ((a) whole block or (b) one warp)? */
 static bool vgpu_gpu_fits(struct vgpu_gpu *g, struct vgpu_gpu_kernel *k,
 			  const struct vgpu_block_shape *shape, u32 path, u32 i)
 {
 	const struct vgpu_sm_res *res = &g->sm[i].sm.res;
 
-	if (!vgpu_gpu_sm_allowed(g, k, i))
+	if (!vgpu_gpu_sm_allowed(g, k, i) || !vgpu_gpu_runs_fit(g, i, shape))
 		return false;
 	if (path == VGPU_PATH_BLOCK)
 		return vgpu_gpu_may_fit(res, shape, shape->warps) &&
@@ -313,8 +400,7 @@ static void vgpu_gpu_fit_fill(struct vgpu_gpu *g, struct vgpu_policy_sm *c,
 	c->res = res;
 	c->power = wants & VGPU_POLICY_WANT_POWER ?
 		   vgpu_sm_power(&g->sm[sm].sm) : 0;
-	c->free = wants & VGPU_POLICY_WANT_FREE ?
-		  vgpu_policy_weighted_free(res, g->p.res_weight) : 0;
+	c->free = wants & VGPU_POLICY_WANT_FREE ? vgpu_gpu_sm_free(g, sm) : 0;
 	c->fit = wants & VGPU_POLICY_WANT_FIT ?
 		 vgpu_sm_res_blocks_fit(res, shape) : 0;
 }
@@ -436,6 +522,7 @@ static bool vgpu_gpu_scan(struct vgpu_gpu *g, struct vgpu_gpu_kernel *k,
 			if (path == VGPU_PATH_BLOCK && !k->nsaved) {
 				/* allocating is the exact test: keep it */
 				if (vgpu_gpu_sm_allowed(g, k, i) &&
+				    vgpu_gpu_runs_fit(g, i, shape) &&
 				    vgpu_gpu_may_fit(&g->sm[i].sm.res, shape,
 						     shape->warps) &&
 				    vgpu_gpu_try_add(g, k, i, m))

@@ -203,7 +203,10 @@ void vgpu_sm_sync(struct vgpu_sm *sm, struct vgpu_sm_block *b)
 			     (u32)sm->sync_ready);
 	}
 	sm->last_kernel = id;
+	/* the controller's search for it took search_latency (F40-F42) */
 	b->ready_at = sm->sync_ready;
+	if (sm->search_latency)
+		b->ready_at = max(b->ready_at, sm->now + sm->search_latency);
 }
 
 /**

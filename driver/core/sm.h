@@ -182,6 +182,9 @@ struct vgpu_sm_stats {
  * @launch_stalled: block slots whose warp 0 waits in VGPU_WARP_WAIT_LAUNCH
  * @sync_cost: cycles a state sync takes, 0 = off (F17); set by the owner
  *	between two vgpu_sm_run() calls
+ * @search_latency: cycles the controller's largest-run search took before
+ *	a block was given (seed 001 [0113]-[0114]); its warps start no
+ *	earlier; set by the owner between two vgpu_sm_run() calls
  * @last_kernel: id of the kernel whose state the SM holds (the kernel of
  *	the block it was given last), VGPU_EV_NONE before the first
  * @sync_ready: cycle at which that state is in place (F17)
@@ -223,6 +226,7 @@ struct vgpu_sm {
 	u32 launches;
 	u64 launch_stalled;
 	u32 sync_cost;
+	u32 search_latency;
 	u32 last_kernel;
 	u64 sync_ready;
 	u8 phase;

@@ -111,6 +111,23 @@ h3=$("$SIM" run "$TMP/packsm.json" | sed -n 's/^trace_hash=//p')
 h4=$("$SIM" run "$MIX" --pack sm | sed -n 's/^trace_hash=//p')
 check "pack auto = block under rr; the device key = --pack" \
 	"[ -n '$h1' ] && [ '$h1' = '$h2' ] && [ -n '$h3' ] && [ '$h3' = '$h4' ] && [ '$h3' != '$h1' ]"
+# F40-F42: the largest-run search mode, its group and its latency
+printf '{ "device": {"search": "fuzzy"}, "kernels": [] }\n' > "$TMP/b3s.json"
+"$SIM" run "$TMP/b3s.json" > /dev/null 2> "$TMP/e3s"
+check "bad device search" \
+	"[ \$? -eq 1 ] && grep -q 'b3s.json: device: search: unknown mode .fuzzy. (exact, grouped, sampled)' $TMP/e3s"
+printf '{ "device": {"search": "grouped"}, "kernels": [ {"name": "a", "grid": 1, "threads": 32, "program": "EXIT"} ] }\n' > "$TMP/b3g.json"
+"$SIM" run "$TMP/b3g.json" > /dev/null 2> "$TMP/e3g"
+check "grouped search without a group size" \
+	"[ \$? -eq 1 ] && grep -q 'b3g.json: device: search_group: invalid value' $TMP/e3g"
+printf '{ "device": {"search_latency": 4}, "kernels": [] }\n' > "$TMP/b3l.json"
+"$SIM" run "$TMP/b3l.json" > /dev/null 2> "$TMP/e3l"
+check "search latency above 3" \
+	"[ \$? -eq 1 ] && grep -q 'b3l.json: device: search_latency: expected an integer in 0..3' $TMP/e3l"
+sed 's/"preempt": "warp"/"preempt": "warp", "search": "grouped", "search_group": 41, "search_latency": 3/' "$MIX" > "$TMP/grouped.json"
+h5=$("$SIM" run "$TMP/grouped.json" | sed -n 's/^trace_hash=//p')
+check "a grouped search with a latency runs, and differently" \
+	"[ -n '$h5' ] && [ '$h5' != '$h2' ]"
 printf '{ "kernels": [ {"name": "a", "grid": 1, "threads": 32, "program": ["LOOP 3", "EXIT"]} ] }\n' > "$TMP/b4.json"
 "$SIM" run "$TMP/b4.json" > /dev/null 2> "$TMP/e4"
 check "bad program: names the kernel and the instruction" \

@@ -311,4 +311,66 @@ TEST(seed001_monte_carlo)
 	EXPECT_LT(fabs((double)fail4 / trials - 0.418), 0.01);
 }
 
+/*
+ * F43, seed 001 [0212]: resources of 128, 64 and 48 blocks on a 128-bit
+ * shared unit take two periods, the first alone, the other two together
+ * (112 <= 128); each map's largest run is what a bit loop finds.  A = 256
+ * takes one period; a width above A or a zero width is refused.
+ */
+TEST(periods_seed_example)
+{
+	static const u32 widths[3] = { 128, 64, 48 };
+	u64 m0[2], m1[1], m2[1];
+	const u64 *maps[3] = { m0, m1, m2 };
+	struct vgpu_bmap_periods p;
+	u32 runs[3], i, r, bad[1] = { 129 }, zero[2] = { 8, 0 };
+	struct vgpu_test_rng rng = { .s = 43 };
+
+	ASSERT_EQ(0, vgpu_bmap_periods_init(&p, 128, widths, 3));
+	EXPECT_EQ(2, p.nperiods);
+	EXPECT_EQ(0, p.period[0]);
+	EXPECT_EQ(1, p.period[1]);
+	EXPECT_EQ(1, p.period[2]);
+	EXPECT_EQ(1, p.mux[0].nfields);
+	EXPECT_EQ(2, p.mux[1].nfields);
+	EXPECT_EQ(64, p.mux[1].lo[1]);
+	for (i = 0; i < 2000; i++) {
+		m0[0] = vgpu_test_rand64(&rng) | vgpu_test_rand64(&rng);
+		m0[1] = vgpu_test_rand64(&rng) | vgpu_test_rand64(&rng);
+		m1[0] = i % 7 ? vgpu_test_rand64(&rng) | vgpu_test_rand64(&rng) : ~0ULL;
+		m2[0] = (vgpu_test_rand64(&rng) | vgpu_test_rand64(&rng)) &
+			GENMASK_ULL(47, 0);
+		if (i % 5 == 0)
+			m2[0] = GENMASK_ULL(47, 0);
+		vgpu_bmap_run_periods(&p, maps, runs);
+		for (r = 0; r < 3; r++)
+			ASSERT_EQ(vgpu_bmap_run_naive(maps[r], widths[r]), runs[r])
+				TH_LOG("map %u round %u", r, i);
+	}
+	/* groups that do not start on a word: 48 + 64 + 16 in one period */
+	{
+		static const u32 w2[3] = { 48, 64, 16 };
+		const u64 *maps2[3] = { m2, m1, m0 };
+
+		ASSERT_EQ(0, vgpu_bmap_periods_init(&p, 128, w2, 3));
+		EXPECT_EQ(1, p.nperiods);
+		for (i = 0; i < 2000; i++) {
+			m2[0] = vgpu_test_rand64(&rng) & GENMASK_ULL(47, 0);
+			m1[0] = vgpu_test_rand64(&rng) | vgpu_test_rand64(&rng);
+			m0[0] = vgpu_test_rand64(&rng) & GENMASK_ULL(15, 0);
+			if (i % 3 == 0)
+				m1[0] = ~0ULL;
+			vgpu_bmap_run_periods(&p, maps2, runs);
+			for (r = 0; r < 3; r++)
+				ASSERT_EQ(vgpu_bmap_run_naive(maps2[r], w2[r]),
+					  runs[r]) TH_LOG("map %u round %u", r, i);
+		}
+	}
+	ASSERT_EQ(0, vgpu_bmap_periods_init(&p, 256, widths, 3));
+	EXPECT_EQ(1, p.nperiods);
+	EXPECT_EQ(-EINVAL, vgpu_bmap_periods_init(&p, 128, bad, 1));
+	EXPECT_EQ(-EINVAL, vgpu_bmap_periods_init(&p, 128, zero, 2));
+	EXPECT_EQ(-EINVAL, vgpu_bmap_periods_init(&p, 512, widths, 3));
+}
+
 TEST_HARNESS_MAIN

@@ -914,6 +914,91 @@ TEST(f25_avail)
 	vgpu_tg_fini(&T);
 }
 
+/*
+ * F40-F42 as the device's search mode (seed 001 [0041]): SM 0 matches
+ * blocks against its largest free shared memory run computed in that
+ * mode.  A spinner holds the 8-unit block reserve at units 0-7 of the
+ * 1,312 (small preset, 128-byte units), so the exact run is 1,304 units;
+ * in groups of 32 units only groups 1-40 are whole (1,280); sampled at
+ * powers of two, 1,024.  B needs 1,290 units (164,096 bytes + the
+ * reserve): exact dispatches it at 64, grouped and sampled never.  The
+ * same runs are r_h of shared memory for embodiment 9 ([0257]).
+ */
+TEST(f41_search_mode_matches_largest_run)
+{
+	static const u32 mode[] = { VGPU_SEARCH_EXACT, VGPU_SEARCH_GROUPED,
+				    VGPU_SEARCH_SAMPLED };
+	static const u32 run[] = { 1304, 1280, 1024 };
+	struct vgpu_gpu_params p;
+	struct vgpu_gpu_kernel *a, *b;
+	u32 i;
+
+	for (i = 0; i < ARRAY_SIZE(mode); i++) {
+		vgpu_tg_params_small(&p, VGPU_PREEMPT_DRAIN);
+		p.search = mode[i];
+		p.search_group = mode[i] == VGPU_SEARCH_GROUPED ? 32 : 0;
+		ASSERT_EQ(0, vgpu_tg_init(&T, NULL, &p));
+		a = vgpu_tg_kernel(&T, 0, 0, 1, 32, 0, VGPU_SPIN);
+		a->affinity[0] = 1;
+		b = vgpu_tg_kernel(&T, 1, 0, 1, 32, 64, VGPU_SHORT);
+		b->smem = 1290 * 128 - 1024;
+		b->affinity[0] = 1;
+		ASSERT_EQ(0, vgpu_gpu_submit(&T.g, a));
+		ASSERT_EQ(0, vgpu_gpu_submit(&T.g, b));
+		vgpu_tg_until(&T, 64);
+		vgpu_gpu_sm_runs(&T.g, 0);
+		EXPECT_EQ(run[i], T.g.sm[0].run_smem) TH_LOG("mode %u", mode[i]);
+		EXPECT_EQ((u64)run[i] * T.g.p.res_weight[VGPU_RES_SMEM] +
+			  (u64)16384 / 256 * T.g.p.res_weight[VGPU_RES_REGS] +
+			  (u64)63 * T.g.p.res_weight[VGPU_RES_WARPS] +
+			  (u64)31 * T.g.p.res_weight[VGPU_RES_BLOCKS],
+			  vgpu_gpu_sm_free(&T.g, 0));
+		vgpu_tg_until(&T, 1024);
+		EXPECT_EQ(i ? VGPU_GPU_NO_CYCLE : 64, b->t_dispatch)
+			TH_LOG("mode %u", mode[i]);
+		vgpu_gpu_cancel(&T.g, a);
+		if (i)
+			vgpu_gpu_cancel(&T.g, b);
+		vgpu_tg_fini(&T);
+	}
+	/* the group size goes with the grouped mode only */
+	vgpu_tg_params_small(&p, VGPU_PREEMPT_DRAIN);
+	p.search = VGPU_SEARCH_GROUPED;
+	EXPECT_EQ(-EINVAL, vgpu_tg_init(&T, NULL, &p));
+	vgpu_tg_fini(&T);
+	vgpu_tg_params_small(&p, VGPU_PREEMPT_DRAIN);
+	p.search_group = 32;
+	EXPECT_EQ(-EINVAL, vgpu_tg_init(&T, NULL, &p));
+	vgpu_tg_fini(&T);
+}
+
+/*
+ * The search's own latency (seed 001 [0113]: one cycle; [0114]: three):
+ * a block's warps start that long after its decision.
+ */
+TEST(f40_search_latency_delays_the_start)
+{
+	struct vgpu_gpu_params p;
+	struct vgpu_gpu_kernel *k;
+	u32 lat;
+
+	for (lat = 0; lat <= VGPU_SEARCH_MAX_LATENCY; lat += 3) {
+		vgpu_tg_params_small(&p, VGPU_PREEMPT_DRAIN);
+		p.search_latency = lat;
+		ASSERT_EQ(0, vgpu_tg_init(&T, NULL, &p));
+		k = vgpu_tg_kernel(&T, 0, 0, 1, 32, 64, VGPU_SHORT);
+		ASSERT_EQ(0, vgpu_gpu_submit(&T.g, k));
+		ASSERT_TRUE(vgpu_tg_run(&T, 100000));
+		EXPECT_EQ(64, k->t_dispatch);
+		EXPECT_EQ(64 + lat, k->t_start);
+		vgpu_tg_fini(&T);
+	}
+	vgpu_tg_params_small(&p, VGPU_PREEMPT_DRAIN);
+	p.search_latency = VGPU_SEARCH_MAX_LATENCY + 1;
+	EXPECT_EQ(-EINVAL, vgpu_tg_init(&T, NULL, &p));
+	vgpu_tg_fini(&T);
+}
+
 /* F25 weighted remaining resources: the emptiest SM wins. */
 /*
  * F25 "resource" (seed 001 embodiment 9) against rr and avail on one

@@ -359,6 +359,23 @@ TEST(notifications_reach_the_policy)
 }
 
 /*
+ * Seed 001 embodiment 9 with [0257], by hand: a_h times the largest free
+ * register run of any sub-partition, the free warp slots, the largest free
+ * shared memory run and the free block slots (exact search).
+ */
+static u64 oracle_free(const struct vgpu_sm_res *res, const u32 *a)
+{
+	u32 p, regs = 0;
+
+	for (p = 0; p < res->subparts; p++)
+		regs = max(regs, vgpu_bmap_run_naive(res->regs[p],
+						     res->reg_units));
+	return (u64)regs * a[0] + (u64)(res->max_warps - res->warps_total) * a[1] +
+	       (u64)vgpu_bmap_run_naive(res->smem, res->smem_units) * a[2] +
+	       (u64)(res->max_blocks - res->blocks_used) * a[3];
+}
+
+/*
  * @select_sm's candidates are kept across decisions (place.c, struct
  * vgpu_gpu_fitset) and only SMs whose resources changed are looked at
  * again.  This policy checks, at every decision, that they are exactly
@@ -395,8 +412,7 @@ static u32 oracle_sm(const struct vgpu_policy_ctx *ctx,
 			continue;
 		if (j >= n || c[j].sm != i || c[j].res != res ||
 		    c[j].fit != vgpu_sm_res_blocks_fit(res, ctx->shape) ||
-		    c[j].free != vgpu_policy_weighted_free(res,
-							   ctx->res_weight) ||
+		    c[j].free != oracle_free(res, ctx->res_weight) ||
 		    c[j].power != vgpu_gpu_sm_power(g, i))
 			oracle_bad++;
 		j++;

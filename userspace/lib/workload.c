@@ -78,6 +78,24 @@ int vgpu_pack_parse(const char *name)
 				VGPU_WL_N(vgpu_wl_pack_names), name);
 }
 
+static const char *const vgpu_wl_search_names[] = {
+	[VGPU_SEARCH_EXACT] = "exact",
+	[VGPU_SEARCH_GROUPED] = "grouped",
+	[VGPU_SEARCH_SAMPLED] = "sampled",
+};
+
+const char *vgpu_search_name(unsigned int mode)
+{
+	return vgpu_wl_name_of(vgpu_wl_search_names,
+			       VGPU_WL_N(vgpu_wl_search_names), mode);
+}
+
+int vgpu_search_parse(const char *name)
+{
+	return vgpu_wl_index_of(vgpu_wl_search_names,
+				VGPU_WL_N(vgpu_wl_search_names), name);
+}
+
 static const char *const vgpu_wl_preempt_names[] = {
 	[VGPU_PREEMPT_DRAIN] = "drain",
 	[VGPU_PREEMPT_WARP] = "warp",
@@ -280,6 +298,24 @@ static int vgpu_wl_device(struct vgpu_wl_ctx *c, json_object *dev,
 						   "unknown mode '%s' (auto, block, sm)",
 						   s);
 			p->pack = mode;
+		} else if (!strcmp(key, "search")) {
+			if (vgpu_wl_str(c, "device", key, val, &s))
+				return -EINVAL;
+			mode = vgpu_search_parse(s);
+			if (mode < 0)
+				return vgpu_wl_err(c, "device", key,
+						   "unknown mode '%s' (exact, grouped, sampled)",
+						   s);
+			p->search = mode;
+		} else if (!strcmp(key, "search_group")) {
+			if (vgpu_wl_u32(c, "device", key, val,
+					VGPU_BMAP_MAX_BITS, &p->search_group))
+				return -EINVAL;
+		} else if (!strcmp(key, "search_latency")) {
+			if (vgpu_wl_u32(c, "device", key, val,
+					VGPU_SEARCH_MAX_LATENCY,
+					&p->search_latency))
+				return -EINVAL;
 		} else if (!strcmp(key, "epoch")) {
 			if (vgpu_wl_u32(c, "device", key, val,
 					VGPU_GPU_MAX_EPOCH, &p->epoch))

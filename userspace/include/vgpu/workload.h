@@ -194,4 +194,20 @@ const char *vgpu_pack_name(unsigned int mode);
  */
 int vgpu_pack_parse(const char *name);
 
+/**
+ * vgpu_search_name() - name of a device's largest-run search mode
+ * @mode: VGPU_SEARCH_* (device "search", F40-F42)
+ *
+ * Return: "exact", "grouped", "sampled" or "?".
+ */
+const char *vgpu_search_name(unsigned int mode);
+
+/**
+ * vgpu_search_parse() - largest-run search mode by name
+ * @name: "exact", "grouped" or "sampled"
+ *
+ * Return: VGPU_SEARCH_*, or -1.
+ */
+int vgpu_search_parse(const char *name);
+
 #endif /* VGPU_WORKLOAD_H */

@@ -337,6 +337,9 @@ struct vgpu_gpu_push {
  * @quota: launch quota (F26), 0 = none
  * @prio_wid_mod: per-warp competition priority (F35): 0 = the kernel's;
  *	k > 0 = warp w competes at priority + w % k (struct vgpu_kernel_desc)
+ * @n_warp_prio: 0, or the warps of a block: @warp_prio holds each warp's
+ *	competition level (F35, seed 003; overrides @prio_wid_mod)
+ * @warp_prio: levels 0..num_prios-1 added to the kernel's priority
  * @tenant: who submitted it, for policies that share the device between
  *	tenants (the module: the open file, &vgpu_file.tenant; vgpu-sim: the
  *	workload's "tenant"); a child kernel has its parent's; the core
@@ -442,6 +445,8 @@ struct vgpu_gpu_kernel {
 	u32 flags;
 	u32 quota;
 	u32 prio_wid_mod;
+	u32 n_warp_prio;
+	u8 warp_prio[VGPU_MAX_BLOCK_WARPS];
 	u32 tenant;
 	u64 arrival;
 	u64 affinity[VGPU_GPU_AFF_WORDS];

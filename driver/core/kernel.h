@@ -26,6 +26,11 @@
  * @prio_wid_mod: per-warp competition priority (F35): 0 = every warp has
  *	its block's priority; k > 0 = warp w has block prio + w % k, capped
  *	at VGPU_MAX_PRIOS - 1 (set by the caller)
+ * @warp_prio: per-warp competition levels (F35, seed 003 [0021]-[0023]:
+ *	the host sets each warp's priority from its task's real-time level):
+ *	warp w competes at prio + warp_prio[w], capped like @prio_wid_mod;
+ *	NULL = @prio_wid_mod decides; else one entry per warp of a block
+ *	(set by the caller)
  * @prog: the program, @n_insns instructions (set by vgpu_kernel_desc_init())
  * @match: LOOP <-> ENDLOOP links from vgpu_isa_link(), caller's storage
  * @n_insns: program length
@@ -43,6 +48,7 @@ struct vgpu_kernel_desc {
 	u32 regs_per_thread;
 	u32 smem_bytes;
 	u32 prio_wid_mod;
+	const u8 *warp_prio;
 	const struct vgpu_insn *prog;
 	const u16 *match;
 	u32 n_insns;

@@ -988,6 +988,7 @@ void vgpu_gpu_split(struct vgpu_gpu *g)
 	d->threads = min(best->threads, g->cfg.warp_size);
 	d->smem_bytes = DIV_ROUND_UP(best->smem, best->warps);
 	d->prio = g->cfg.num_prios - 1;
+	d->warp_prio = NULL;	/* one warp each, at the lowest level */
 	if (vgpu_block_shape_init(&d->shape, &g->cfg, d->threads,
 				  d->regs_per_thread, d->smem_bytes, 0, NULL))
 		return;

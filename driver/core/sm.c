@@ -285,7 +285,12 @@ int vgpu_sm_block_add_items(struct vgpu_sm *sm,
 	b->launch_tmpl = 0;
 	/* VGPU_WARP_NONE is all ones: one fill for every warp */
 	memset(b->warp, 0xff, b->n_warps * sizeof(b->warp[0]));
-	if (!k->prio_wid_mod) {
+	if (k->warp_prio) {	/* set by the host per warp (seed 003) */
+		for (i = 0; i < b->n_warps; i++) {
+			wp = prio + k->warp_prio[i];
+			b->wprio[i] = min_t(u32, wp, VGPU_MAX_PRIOS - 1);
+		}
+	} else if (!k->prio_wid_mod) {
 		memset(b->wprio, min_t(u32, prio, VGPU_MAX_PRIOS - 1),
 		       b->n_warps);
 	} else {

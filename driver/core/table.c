@@ -128,6 +128,13 @@ int vgpu_gpu_submit(struct vgpu_gpu *g, struct vgpu_gpu_kernel *k)
 	if (vgpu_block_shape_init(&d->shape, &g->cfg, k->threads, k->regs,
 				  k->smem, 0, NULL))
 		return -E2BIG;
+	/* F35: one level per warp of a block, each a priority level */
+	if (k->n_warp_prio && k->n_warp_prio != d->shape.warps)
+		return -EINVAL;
+	for (i = 0; i < k->n_warp_prio; i++)
+		if (k->warp_prio[i] >= g->cfg.num_prios)
+			return -EINVAL;
+	d->warp_prio = k->n_warp_prio ? k->warp_prio : NULL;
 	if (vgpu_kernel_desc_init(d, &g->cfg, k->prog, k->n_insns, k->match))
 		return -EINVAL;
 	/* a split breaks blocks apart: no BAR, no LAUNCH (F24, F15) */

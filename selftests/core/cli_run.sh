@@ -111,6 +111,18 @@ h3=$("$SIM" run "$TMP/packsm.json" | sed -n 's/^trace_hash=//p')
 h4=$("$SIM" run "$MIX" --pack sm | sed -n 's/^trace_hash=//p')
 check "pack auto = block under rr; the device key = --pack" \
 	"[ -n '$h1' ] && [ '$h1' = '$h2' ] && [ -n '$h3' ] && [ '$h3' = '$h4' ] && [ '$h3' != '$h1' ]"
+# F35: per-warp levels from the host (seed 003)
+printf '{ "kernels": [ {"name": "a", "grid": 1, "threads": 64, "warp_prio": [1, 0], "program": ["LOCK 0", "ALU", "UNLOCK 0", "EXIT"]} ] }\n' > "$TMP/wp.json"
+"$SIM" run "$TMP/wp.json" > /dev/null 2>&1
+check "warp_prio: one level per warp runs" "[ \$? -eq 0 ]"
+printf '{ "kernels": [ {"name": "a", "grid": 1, "threads": 64, "warp_prio": [1], "program": "EXIT"} ] }\n' > "$TMP/b3w.json"
+"$SIM" run "$TMP/b3w.json" > /dev/null 2> "$TMP/e3w"
+check "warp_prio: a level for every warp or the controller refuses" \
+	"[ \$? -eq 1 ] && grep -q 'b3w.json: kernels\[0\] (a): rejected by the controller' $TMP/e3w"
+printf '{ "kernels": [ {"name": "a", "grid": 1, "threads": 64, "warp_prio": [1, 4], "program": "EXIT"} ] }\n' > "$TMP/b3x.json"
+"$SIM" run "$TMP/b3x.json" > /dev/null 2> "$TMP/e3x"
+check "warp_prio: levels below num_prios" \
+	"[ \$? -eq 1 ] && grep -q 'b3x.json: kernels\[0\]: warp_prio: expected an integer in 0..3' $TMP/e3x"
 # F40-F42: the largest-run search mode, its group and its latency
 printf '{ "device": {"search": "fuzzy"}, "kernels": [] }\n' > "$TMP/b3s.json"
 "$SIM" run "$TMP/b3s.json" > /dev/null 2> "$TMP/e3s"

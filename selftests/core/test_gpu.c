@@ -999,6 +999,64 @@ TEST(f40_search_latency_delays_the_start)
 	vgpu_tg_fini(&T);
 }
 
+/*
+ * F35, seed 003 [0044]-[0052] through the controller: the host gives each
+ * warp of a block its task's real-time level (warp_prio).  Warp 1 gets
+ * level 0, warp 0 level 1; warp 0 takes mutex 0 first (warp 1 first loops
+ * 10 ALUs), warp 1 requests it, and the arbiter takes it from warp 0
+ * (VGPU_LOCK_HOW_PREEMPT).  With equal levels warp 1 waits for the
+ * UNLOCK (FIFO).  A level per warp, each below num_prios, or -EINVAL.
+ */
+TEST(f35_warp_levels_from_the_host)
+{
+	static const char prog[] =
+		"LOOP 10*(wid%2)\nALU\nENDLOOP\nLOCK 0\nLOOP 40\nALU\n"
+		"ENDLOOP\nUNLOCK 0\nEXIT\n";
+	struct vgpu_gpu_params p;
+	struct vgpu_gpu_kernel *k;
+	const struct vgpu_event *ev;
+	u32 lv;
+
+	for (lv = 0; lv < 2; lv++) {
+		vgpu_tg_params_small(&p, VGPU_PREEMPT_DRAIN);
+		ASSERT_EQ(0, vgpu_tg_init(&T, NULL, &p));
+		vgpu_gpu_set_verbose(&T.g, true);
+		k = vgpu_tg_kernel(&T, 0, 0, 1, 64, 0, prog);
+		k->n_warp_prio = 2;
+		k->warp_prio[0] = lv;
+		k->warp_prio[1] = 0;
+		ASSERT_EQ(0, vgpu_gpu_submit(&T.g, k));
+		ASSERT_TRUE(vgpu_tg_run(&T, 100000));
+		/* the sink sees the arbiter's grants only: warp 1's */
+		ev = vgpu_tg_find(&T, VGPU_EV_LOCK_ACQUIRE, k->id, 0);
+		ASSERT_NE(NULL, ev);
+		EXPECT_EQ(1, ev->warp);
+		EXPECT_EQ(lv ? VGPU_LOCK_HOW_PREEMPT : VGPU_LOCK_HOW_FIFO,
+			  ev->arg1);
+		/* preempted, warp 0 gets it back after warp 1's UNLOCK */
+		ev = vgpu_tg_find(&T, VGPU_EV_LOCK_ACQUIRE, k->id, 1);
+		if (lv) {
+			ASSERT_NE(NULL, ev);
+			EXPECT_EQ(0, ev->warp);
+			EXPECT_EQ(VGPU_LOCK_HOW_FIFO, ev->arg1);
+		} else {
+			EXPECT_EQ(NULL, ev);
+		}
+		vgpu_tg_fini(&T);
+	}
+	vgpu_tg_params_small(&p, VGPU_PREEMPT_DRAIN);
+	ASSERT_EQ(0, vgpu_tg_init(&T, NULL, &p));
+	k = vgpu_tg_kernel(&T, 0, 0, 1, 64, 0, prog);
+	k->n_warp_prio = 1;
+	EXPECT_EQ(-EINVAL, vgpu_gpu_submit(&T.g, k));
+	k->n_warp_prio = 2;
+	k->warp_prio[1] = 4;	/* small: 4 levels */
+	EXPECT_EQ(-EINVAL, vgpu_gpu_submit(&T.g, k));
+	k->warp_prio[1] = 3;
+	EXPECT_EQ(0, vgpu_gpu_submit(&T.g, k));
+	vgpu_tg_fini(&T);
+}
+
 /* F25 weighted remaining resources: the emptiest SM wins. */
 /*
  * F25 "resource" (seed 001 embodiment 9) against rr and avail on one

@@ -819,6 +819,14 @@ static int vgpu_wl_kernel(struct vgpu_wl_ctx *c, struct vgpu_workload *wl,
 		} else if (!strcmp(key, "prio_wid_mod")) {
 			ret = vgpu_wl_u32(c, pos, key, v, VGPU_MAX_PRIOS,
 					  &k->prio_wid_mod);
+		} else if (!strcmp(key, "warp_prio")) {
+			/* checked against the block's warps at submission */
+			ret = vgpu_wl_u32_array(c, pos, key, v,
+						sizeof(k->warp_prio),
+						wl->cfg.num_prios - 1, aff, &n);
+			for (i = 0; !ret && i < n; i++)
+				k->warp_prio[i] = aff[i];
+			k->n_warp_prio = ret ? 0 : n;
 		} else if (!strcmp(key, "flags")) {
 			ret = vgpu_wl_kernel_flags(c, pos, v, &k->flags);
 		} else if (!strcmp(key, "affinity")) {

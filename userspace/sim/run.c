@@ -200,6 +200,8 @@ int vgpu_run_workload(const struct vgpu_workload *wl, int only,
 		k->deadline = wk->deadline;
 		k->tenant = wk->tenant;
 		k->prio_wid_mod = wk->prio_wid_mod;
+		k->n_warp_prio = wk->n_warp_prio;
+		memcpy(k->warp_prio, wk->warp_prio, sizeof(k->warp_prio));
 		k->arrival = only >= 0 ? 0 : wk->arrival;
 		memcpy(k->affinity, wk->affinity, sizeof(k->affinity));
 		k->prog = wk->prog.insns;

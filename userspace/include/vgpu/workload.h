@@ -84,6 +84,9 @@ static inline uint64_t vgpu_wl_push_at(uint64_t at, uint64_t arrival,
  * @quota: launch quota, 0 = none
  * @deadline: relative deadline in cycles after @arrival, 0 = none
  * @prio_wid_mod: warp w competes for mutexes at priority + w % this (F35)
+ * @n_warp_prio: 0, or the warps of a block: @warp_prio is given
+ * @warp_prio: warp w competes at priority + warp_prio[w] (F35, seed 003:
+ *	the host sets each warp's level from its task's real-time level)
  * @affinity: SM mask, all zero = every SM
  * @cancel_at: cycle at which the runner cancels it, 0 = never
  * @prog: the assembled, validated program
@@ -109,6 +112,8 @@ struct vgpu_wl_kernel {
 	uint32_t flags;
 	uint32_t quota;
 	uint32_t prio_wid_mod;
+	uint32_t n_warp_prio;
+	uint8_t warp_prio[64];
 	uint64_t deadline;
 	uint64_t affinity[VGPU_GPU_AFF_WORDS];
 	uint64_t cancel_at;

@@ -33,12 +33,14 @@ void vgpu_gpu_unwait(struct vgpu_gpu *g, struct vgpu_gpu_kernel *c)
 	}
 }
 
-/*
- * A LAUNCH of @k went beyond a limit (F15): @k and each of its ancestors
- * fail with @error, the rest of the tree is cancelled.
+/**
+ * vgpu_gpu_fail() - a kernel's LAUNCH or PUSH went beyond a limit
+ * @g: the device
+ * @k: the kernel (F15, F14)
+ * @error: its error: @k and each of its ancestors fail with it, the rest
+ *	of the tree is cancelled
  */
-static void vgpu_gpu_fail(struct vgpu_gpu *g, struct vgpu_gpu_kernel *k,
-			  int error)
+void vgpu_gpu_fail(struct vgpu_gpu *g, struct vgpu_gpu_kernel *k, int error)
 {
 	struct vgpu_gpu_kernel *x;
 
@@ -123,6 +125,37 @@ void vgpu_gpu_inplace_retry(struct vgpu_gpu *g)
 }
 
 /**
+ * vgpu_gpu_event_kernel() - the kernel of a block's buffered event
+ * @g: the device
+ * @i: the SM
+ * @ev: an event of a block of SM @i from the epoch that just ended
+ * @slot: if not NULL, receives the block's slot
+ *
+ * The block's row stays in the SM's table until the boundary.
+ *
+ * Return: the kernel, or NULL if its tree was stopped since.
+ */
+struct vgpu_gpu_kernel *vgpu_gpu_event_kernel(struct vgpu_gpu *g, u32 i,
+					      const struct vgpu_event *ev,
+					      u32 *slot)
+{
+	struct vgpu_gpu_sm *gs = &g->sm[i];
+	u32 s;
+	u64 m;
+
+	for (m = gs->shadow_used; m; m &= m - 1) {
+		s = __ffs64(m);
+		if (gs->shadow[s].k->id == ev->kernel &&
+		    gs->sm.block[s].block_idx == ev->block) {
+			if (slot)
+				*slot = s;
+			return gs->shadow[s].k;
+		}
+	}
+	return NULL;
+}
+
+/**
  * vgpu_gpu_launch() - act on a LAUNCH from an SM's buffer (F15)
  * @g: the device
  * @i: the SM
@@ -137,21 +170,11 @@ void vgpu_gpu_inplace_retry(struct vgpu_gpu *g)
 void vgpu_gpu_launch(struct vgpu_gpu *g, u32 i,
 		     const struct vgpu_event *ev)
 {
-	struct vgpu_gpu_sm *gs = &g->sm[i];
-	struct vgpu_gpu_kernel *p = NULL, *r, *c;
+	struct vgpu_gpu_kernel *p, *r, *c;
 	struct vgpu_gpu_template *t;
 	u32 slot = 0;
-	u64 m;
 
-	/* the block's row stays in the table until the boundary */
-	for (m = gs->shadow_used; m; m &= m - 1) {
-		slot = __ffs64(m);
-		if (gs->shadow[slot].k->id == ev->kernel &&
-		    gs->sm.block[slot].block_idx == ev->block) {
-			p = gs->shadow[slot].k;
-			break;
-		}
-	}
+	p = vgpu_gpu_event_kernel(g, i, ev, &slot);
 	if (!p)		/* its tree was stopped since */
 		return;
 	r = p->root;

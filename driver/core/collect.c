@@ -62,8 +62,8 @@ void vgpu_gpu_sm_trace(void *cookie, const struct vgpu_event *ev)
 			return;
 		}
 		gs->nwev++;
-	} else if (ev->type == VGPU_EV_LAUNCH) {
-		gs->nlaunch++;	/* the controller makes the child (F15) */
+	} else if (ev->type == VGPU_EV_LAUNCH || ev->type == VGPU_EV_PUSH) {
+		gs->nlaunch++;	/* the controller acts on it (F15, F14) */
 	} else if (ev->type == VGPU_EV_BLOCK_DONE) {
 		s = vgpu_gpu_sm_find(&gs->sm, ev->kernel, ev->block);
 		if (s >= VGPU_MAX_BLOCKS_PER_SM)
@@ -113,6 +113,8 @@ static void vgpu_gpu_merge_events(struct vgpu_gpu *g, bool sink)
 			vgpu_gpu_put_event(g, ev, false);
 		if (ev->type == VGPU_EV_LAUNCH)
 			vgpu_gpu_launch(g, best, ev);
+		else if (ev->type == VGPU_EV_PUSH)
+			vgpu_gpu_dev_push(g, best, ev);
 	}
 	for (i = 0; i < g->cfg.num_sms; i++) {
 		g->sm[i].nev = 0;

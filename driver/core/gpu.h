@@ -304,6 +304,8 @@ struct vgpu_gpu_template {
  * @left: items not yet in a block; core
  * @seq: push order; core
  * @done: the core is done with the record; core
+ * @dev: a record of the queue kernel's own storage (@dev_push) for a PUSH
+ *	instruction: it goes back to the kernel, not to the caller; core
  * @node: link in &vgpu_gpu.pushes until it arrives, then in the kernel's
  *	queue while items are left, then in &vgpu_gpu.push_done
  * @knode: link in its kernel's @q_pend until it arrives, so that a kernel
@@ -320,6 +322,7 @@ struct vgpu_gpu_push {
 	u32 left;
 	u64 seq;
 	bool done;
+	bool dev;
 	struct list_head node;
 	struct list_head knode;
 };
@@ -355,6 +358,14 @@ struct vgpu_gpu_push {
  * @child_budget: children the whole tree may launch, 0..VGPU_MAX_CHILDREN
  * @child_store: caller storage for @child_budget descriptors, used in
  *	launch order; NULL when @child_budget is 0
+ * @push_to: the queue kernel its PUSH instructions feed (F14), submitted
+ *	before it and unfinished; NULL without PUSH (set by the caller; the
+ *	core clears it when that kernel leaves: a PUSH then fails the kernel
+ *	with -EPIPE)
+ * @dev_push: with VGPU_KF_QUEUE, caller storage for @n_dev_push records
+ *	of PUSH instructions feeding it (F14), or NULL
+ * @n_dev_push: PUSHes to it that may have items waiting at once,
+ *	0..queue_cap; one more fails the pushing kernel with -ENOSPC
  * @queue_n: with VGPU_KF_QUEUE, work items per block, the coalescing N
  *	(F14), 1..VGPU_MAX_COALESCE; @grid is 0; else 0
  * @queue_cap: with VGPU_KF_QUEUE, most items waiting or pushed and not
@@ -418,6 +429,7 @@ struct vgpu_gpu_push {
  * @q_items: items arrived so far
  * @q_fifo: its arrived pushes that still have items waiting, oldest first
  * @q_pend: its pushes not arrived yet (in &vgpu_gpu.pushes), by @knode
+ * @q_dev_free: its free @dev_push records
  * @q_node: link in &vgpu_gpu.queues while unfinished
  * @chan_node: link in the channel FIFO (F11); a child's in
  *	&vgpu_gpu.direct
@@ -498,6 +510,9 @@ struct vgpu_gpu_kernel {
 	u32 wait_sm;
 	u32 wait_slot;
 	struct list_head wait_node;
+	struct vgpu_gpu_kernel *push_to;
+	struct vgpu_gpu_push *dev_push;
+	u32 n_dev_push;
 	u32 queue_n;
 	u32 queue_cap;
 	u64 queue_timeout;
@@ -511,6 +526,7 @@ struct vgpu_gpu_kernel {
 	u64 q_items;
 	struct list_head q_fifo;
 	struct list_head q_pend;
+	struct list_head q_dev_free;
 	struct list_head q_node;
 	struct list_head chan_node;
 	struct list_head table_node;
@@ -557,6 +573,7 @@ struct vgpu_gpu_channel {
  * @failed: kernels that failed (F15 limits)
  * @policy_errors: answers of the policy the core refused (policy.h)
  * @deadline_misses: submitted kernels that completed after their deadline
+ * @dev_pushes: PUSH instructions whose items went to their target (F14)
  */
 struct vgpu_gpu_stats {
 	u64 decisions;
@@ -575,6 +592,7 @@ struct vgpu_gpu_stats {
 	u64 failed;
 	u64 policy_errors;
 	u64 deadline_misses;
+	u64 dev_pushes;
 };
 
 /**

@@ -89,6 +89,11 @@ void vgpu_gpu_q_arrivals(struct vgpu_gpu *g);
 /* child.c */
 void vgpu_gpu_unwait(struct vgpu_gpu *g, struct vgpu_gpu_kernel *c);
 void vgpu_gpu_inplace_retry(struct vgpu_gpu *g);
+void vgpu_gpu_fail(struct vgpu_gpu *g, struct vgpu_gpu_kernel *k, int error);
+struct vgpu_gpu_kernel *vgpu_gpu_event_kernel(struct vgpu_gpu *g, u32 i,
+					      const struct vgpu_event *ev,
+					      u32 *slot);
+void vgpu_gpu_dev_push(struct vgpu_gpu *g, u32 i, const struct vgpu_event *ev);
 void vgpu_gpu_launch(struct vgpu_gpu *g, u32 i,
 		     const struct vgpu_event *ev);
 void vgpu_gpu_child_done(struct vgpu_gpu *g, struct vgpu_gpu_kernel *c);

@@ -157,6 +157,7 @@ const char *vgpu_isa_op_name(u8 op)
 	case VGPU_OP_SPIN:	return "SPIN";
 	case VGPU_OP_EXIT:	return "EXIT";
 	case VGPU_OP_LAUNCH:	return "LAUNCH";
+	case VGPU_OP_PUSH:	return "PUSH";
 	default:		return NULL;
 	}
 }
@@ -182,6 +183,7 @@ static const char * const vgpu_isa_rule_strs[VGPU_ISA_ERR_MAX + 1] = {
 	[VGPU_ISA_ERR_NO_EXIT]		= "last instruction is not EXIT",
 	[VGPU_ISA_ERR_DYN_COUNT]	= "worst-case executed instructions exceed 2^32",
 	[VGPU_ISA_ERR_LAUNCH]		= "invalid LAUNCH template, flags or WAIT position",
+	[VGPU_ISA_ERR_PUSH]		= "PUSH of no items or more than 1048576",
 };
 
 /**
@@ -335,6 +337,14 @@ static int vgpu_isa_scan(const struct vgpu_insn *prog, u32 n,
 				if (in->b & VGPU_LAUNCH_WAIT)
 					sum->uses_launch_wait = true;
 			}
+			break;
+		case VGPU_OP_PUSH:	/* F14: imm items to the push target */
+			if (in->a || in->b || in->c)
+				return vgpu_isa_fail(err, VGPU_ISA_ERR_RESERVED, i);
+			if (!in->imm || in->imm > VGPU_MAX_QUEUE_ITEMS)
+				return vgpu_isa_fail(err, VGPU_ISA_ERR_PUSH, i);
+			if (sum)
+				sum->uses_push = true;
 			break;
 		case VGPU_OP_EXIT:
 			if (in->a || in->b || in->c || in->imm)

@@ -47,6 +47,7 @@ struct vgpu_isa_error {
  * @uses_launch: the program contains LAUNCH (F15)
  * @uses_launch_wait: the program contains LAUNCH with VGPU_LAUNCH_WAIT:
  *	the block may suspend, so it is never partially resident (F15, F23)
+ * @uses_push: the program contains PUSH (F14)
  */
 struct vgpu_isa_summary {
 	u32 n_insns;
@@ -63,6 +64,7 @@ struct vgpu_isa_summary {
 	u32 launch_mask;
 	bool uses_launch;
 	bool uses_launch_wait;
+	bool uses_push;
 };
 
 int vgpu_isa_validate(const struct vgpu_insn *prog, u32 n,

@@ -20,9 +20,17 @@
  */
 int vgpu_gpu_queue_check(const struct vgpu_gpu_kernel *k)
 {
+	/* a PUSH's target takes items (F14); the program is checked later */
+	if (k->push_to && (!(k->push_to->flags & VGPU_KF_QUEUE) ||
+			   k->push_to->state == VGPU_KS_NEW ||
+			   vgpu_gpu_kernel_finished(k->push_to) ||
+			   k->push_to->q_closing))
+		return -EINVAL;
 	if (!(k->flags & VGPU_KF_QUEUE))
 		return !k->grid || k->queue_n || k->queue_cap ||
-		       k->queue_timeout ? -EINVAL : 0;
+		       k->queue_timeout || k->n_dev_push ? -EINVAL : 0;
+	if (k->n_dev_push > k->queue_cap || (k->n_dev_push && !k->dev_push))
+		return -EINVAL;
 	if (k->grid || !k->queue_n || k->queue_n > VGPU_MAX_COALESCE ||
 	    !k->queue_cap || k->queue_cap > VGPU_MAX_QUEUE_ITEMS ||
 	    !k->queue_timeout || k->queue_timeout > VGPU_GPU_MAX_QTIMEOUT)
@@ -37,6 +45,8 @@ int vgpu_gpu_queue_check(const struct vgpu_gpu_kernel *k)
  */
 void vgpu_gpu_queue_enter(struct vgpu_gpu *g, struct vgpu_gpu_kernel *k)
 {
+	u32 i;
+
 	k->q_wait = 0;
 	k->q_pending = 0;
 	k->q_ready = 0;
@@ -47,7 +57,12 @@ void vgpu_gpu_queue_enter(struct vgpu_gpu *g, struct vgpu_gpu_kernel *k)
 	k->q_items = 0;
 	INIT_LIST_HEAD(&k->q_fifo);
 	INIT_LIST_HEAD(&k->q_pend);
+	INIT_LIST_HEAD(&k->q_dev_free);
 	INIT_LIST_HEAD(&k->q_node);
+	for (i = 0; i < k->n_dev_push; i++) {
+		k->dev_push[i].dev = true;
+		list_add_tail(&k->dev_push[i].node, &k->q_dev_free);
+	}
 	if (k->flags & VGPU_KF_QUEUE)
 		list_add_tail(&k->q_node, &g->queues);
 }
@@ -56,7 +71,10 @@ void vgpu_gpu_queue_enter(struct vgpu_gpu *g, struct vgpu_gpu_kernel *k)
 static void vgpu_gpu_push_retire(struct vgpu_gpu *g, struct vgpu_gpu_push *p)
 {
 	p->done = true;
-	list_add_tail(&p->node, &g->push_done);
+	if (p->dev)	/* a PUSH's record: back to its queue kernel */
+		list_add_tail(&p->node, &p->k->q_dev_free);
+	else
+		list_add_tail(&p->node, &g->push_done);
 }
 
 /**
@@ -66,10 +84,15 @@ static void vgpu_gpu_push_retire(struct vgpu_gpu *g, struct vgpu_gpu_push *p)
  */
 void vgpu_gpu_queue_leave(struct vgpu_gpu *g, struct vgpu_gpu_kernel *k)
 {
+	struct vgpu_gpu_kernel *o;
 	struct vgpu_gpu_push *p, *tmp;
 
 	if (!(k->flags & VGPU_KF_QUEUE))
 		return;
+	/* F14: a PUSH to it from now on fails its kernel (-EPIPE) */
+	list_for_each_entry(o, &g->kernels, table_node)
+		if (o->push_to == k)
+			o->push_to = NULL;
 	list_for_each_entry_safe(p, tmp, &k->q_fifo, node) {
 		list_del(&p->node);
 		vgpu_gpu_push_retire(g, p);
@@ -89,6 +112,25 @@ void vgpu_gpu_queue_leave(struct vgpu_gpu *g, struct vgpu_gpu_kernel *k)
 	k->q_pending = 0;
 	k->q_ready = 0;
 	list_del_init(&k->q_node);
+}
+
+/* @p's items go to @k at @p->arrival: by (arrival, push order). */
+static void vgpu_gpu_push_insert(struct vgpu_gpu *g, struct vgpu_gpu_kernel *k,
+				 struct vgpu_gpu_push *p)
+{
+	struct vgpu_gpu_push *o;
+
+	p->k = k;
+	p->left = p->items;
+	p->seq = g->push_seq++;
+	p->done = false;
+	k->q_pending += p->items;
+	/* most pushes go at the tail */
+	list_for_each_entry_reverse(o, &g->pushes, node)
+		if (o->arrival <= p->arrival)
+			break;
+	list_add(&p->node, &o->node);
+	list_add_tail(&p->knode, &k->q_pend);
 }
 
 /**
@@ -114,8 +156,6 @@ void vgpu_gpu_queue_leave(struct vgpu_gpu *g, struct vgpu_gpu_kernel *k)
 int vgpu_gpu_queue_push(struct vgpu_gpu *g, struct vgpu_gpu_kernel *k,
 			struct vgpu_gpu_push *p)
 {
-	struct vgpu_gpu_push *o;
-
 	if (!(k->flags & VGPU_KF_QUEUE) || k->state == VGPU_KS_NEW ||
 	    vgpu_gpu_kernel_finished(k) || k->q_closing ||
 	    p->flags & ~VGPU_GPU_PUSH_CLOSE || p->items > k->queue_cap ||
@@ -126,19 +166,9 @@ int vgpu_gpu_queue_push(struct vgpu_gpu *g, struct vgpu_gpu_kernel *k,
 	if (p->arrival < k->q_last)
 		p->arrival = k->q_last;
 	k->q_last = p->arrival;
-	p->k = k;
-	p->left = p->items;
-	p->seq = g->push_seq++;
-	p->done = false;
 	if (p->flags & VGPU_GPU_PUSH_CLOSE)
 		k->q_closing = true;
-	k->q_pending += p->items;
-	/* by (arrival, push order): most pushes go at the tail */
-	list_for_each_entry_reverse(o, &g->pushes, node)
-		if (o->arrival <= p->arrival)
-			break;
-	list_add(&p->node, &o->node);
-	list_add_tail(&p->knode, &k->q_pend);
+	vgpu_gpu_push_insert(g, k, p);
 	return 0;
 }
 
@@ -347,4 +377,49 @@ void vgpu_gpu_q_arrivals(struct vgpu_gpu *g)
 			k->t_end = k->arrival;
 		vgpu_gpu_complete(g, k);
 	}
+}
+
+/**
+ * vgpu_gpu_dev_push() - act on a PUSH from an SM's buffer (F14)
+ * @g: the device
+ * @i: the SM
+ * @ev: the VGPU_EV_PUSH event
+ *
+ * Seed 002: a task continues through a queue task by writing work items to
+ * it.  The items go to the pushing kernel's push target as a push that
+ * arrives at this boundary, in one of the target's own records (ahead of
+ * a close the host pushed for later).  If the target has left or its close
+ * arrived (-EPIPE), or it has no free record or no room for the items
+ * (-ENOSPC), the pushing kernel fails; the items are never dropped
+ * silently.
+ */
+void vgpu_gpu_dev_push(struct vgpu_gpu *g, u32 i, const struct vgpu_event *ev)
+{
+	struct vgpu_gpu_kernel *p = vgpu_gpu_event_kernel(g, i, ev, NULL), *q;
+	struct vgpu_gpu_push *rec;
+
+	if (!p)		/* its tree was stopped since */
+		return;
+	q = p->push_to;
+	if (!q || q->q_closed) {	/* gone, or its close arrived */
+		vgpu_gpu_fail(g, p, -EPIPE);
+		return;
+	}
+	if ((u64)q->q_wait + q->q_pending + ev->arg0 > q->queue_cap) {
+		vgpu_gpu_fail(g, p, -ENOSPC);
+		return;
+	}
+	rec = list_first_entry_or_null(&q->q_dev_free, struct vgpu_gpu_push,
+				       node);
+	if (!rec) {
+		vgpu_gpu_fail(g, p, -ENOSPC);
+		return;
+	}
+	list_del_init(&rec->node);
+	/* it arrives now, before a close pushed for later */
+	rec->arrival = g->now;
+	rec->items = ev->arg0;
+	rec->flags = 0;
+	vgpu_gpu_push_insert(g, q, rec);
+	g->stats.dev_pushes++;
 }

@@ -688,6 +688,20 @@ static void vgpu_sm_exec_ctrl(struct vgpu_sm *sm, u32 idx,
 		w->pc++;
 		vgpu_sm_emit(sm, VGPU_EV_LAUNCH, b, 0, in->a, in->b);
 		break;
+	case VGPU_OP_PUSH:	/* F14: warp 0 forwards it, like a LAUNCH */
+		if (w->wid) {
+			w->pc++;
+			break;
+		}
+		if (sm->launches >= VGPU_SM_LAUNCH_QUEUE) {
+			w->state = VGPU_WARP_WAIT_LAUNCH;
+			sm->launch_stalled |= BIT_ULL(w->slot);
+			return;
+		}
+		sm->launches++;
+		w->pc++;
+		vgpu_sm_emit(sm, VGPU_EV_PUSH, b, 0, in->imm, 0);
+		break;
 	default:	/* VGPU_OP_EXIT: the validator allows nothing else */
 		vgpu_sm_warp_exit(sm, idx);
 		return;

@@ -137,6 +137,9 @@ int vgpu_gpu_submit(struct vgpu_gpu *g, struct vgpu_gpu_kernel *k)
 	d->warp_prio = k->n_warp_prio ? k->warp_prio : NULL;
 	if (vgpu_kernel_desc_init(d, &g->cfg, k->prog, k->n_insns, k->match))
 		return -EINVAL;
+	/* F14: a program with PUSH has a target, and only such a program */
+	if (d->sum.uses_push != !!k->push_to)
+		return -EINVAL;
 	/* a split breaks blocks apart: no BAR, no LAUNCH (F24, F15) */
 	if ((d->sum.uses_bar || d->sum.uses_launch) &&
 	    (k->flags & VGPU_KF_INDEPENDENT))

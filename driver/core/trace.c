@@ -197,6 +197,8 @@ static const char * const vgpu_event_names[VGPU_EV_MAX + 1] = {
 	[VGPU_EV_BLOCK_CANCEL]	= "block_cancel",
 	[VGPU_EV_SM_PRIO]	= "sm_prio",
 	[VGPU_EV_LAUNCH]	= "launch",
+	[VGPU_EV_SYNC]		= "sync",
+	[VGPU_EV_PUSH]		= "push",
 };
 
 /**

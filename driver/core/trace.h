@@ -43,7 +43,10 @@ enum vgpu_event_type {
 				 * had (VGPU_EV_NONE: none), arg1 the cycle its
 				 * warps may start (low 32 bits)
 				 */
-	VGPU_EV_MAX = VGPU_EV_SYNC,
+	VGPU_EV_PUSH,		/* F14: warp 0 of the block pushed arg0 items
+				 * to its kernel's push target
+				 */
+	VGPU_EV_MAX = VGPU_EV_PUSH,
 };
 
 /* How a lock was obtained (arg1 of VGPU_EV_LOCK_ACQUIRE). */

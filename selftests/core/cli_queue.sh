@@ -127,5 +127,36 @@ bad "head is not a template flag" \
 	"{ \"kernels\": [ { $K, \"grid\": 1, \"templates\": [{\"grid\": 1, \"threads\": 32, \"flags\": [\"head\"], \"program\": \"EXIT\"}] } ] }" \
 	'templates\[0\]: flags: a template may be independent or sequential only'
 
+# F14: PUSH instructions feed an earlier queue kernel ("push_to"); four
+# producer blocks push 3 items each at once: 12 items, three full blocks
+cat > "$TMP/push.json" <<'EOF'
+{ "device": {"preset": "small"},
+  "kernels": [
+    {"name": "q", "channel": 0, "threads": 32,
+     "queue": {"n": 4, "timeout": 200, "records": 8,
+	       "push": [{"at": 5000, "close": true}]},
+     "program": ["LOOP 10*items", "ALU", "ENDLOOP", "EXIT"]},
+    {"name": "producer", "channel": 1, "grid": 4, "threads": 32,
+     "push_to": "q", "program": ["PUSH 3", "LOOP 10", "ALU", "ENDLOOP", "EXIT"]}
+  ] }
+EOF
+"$SIM" run "$TMP/push.json" > "$TMP/push.out" 2>&1
+check "PUSH feeds the queue: the producer completes, the queue at its close" \
+	"grep -q '^kernel=producer submit=0 start=0 end=[0-9]* ' $TMP/push.out &&
+	 grep -q '^kernel=q submit=0 start=64 end=5000 ' $TMP/push.out"
+sed 's/"records": 8,/"records": 2,/' "$TMP/push.json" > "$TMP/push2.json"
+"$SIM" run "$TMP/push2.json" > "$TMP/push2.out" 2>&1
+check "PUSH beyond the queue's records fails the producer (-ENOSPC)" \
+	"grep -q '^kernel=producer .*end=failed error=-28' $TMP/push2.out"
+bad "push_to names an earlier queue kernel" \
+	'{ "kernels": [ { "name": "p", "grid": 1, "threads": 32, "push_to": "q", "program": ["PUSH 1", "EXIT"] } ] }' \
+	"kernels\[0\]: push_to: 'q' is not an earlier queue kernel"
+bad "a PUSH needs a push_to" \
+	'{ "kernels": [ { "name": "p", "grid": 1, "threads": 32, "program": ["PUSH 1", "EXIT"] } ] }' \
+	'kernels\[0\] (p): rejected by the controller'
+bad "records at most the queue's cap" \
+	"{ \"kernels\": [ { $K, \"queue\": {\"n\": 1, \"cap\": 4, \"records\": 5, \"timeout\": 5, \"push\": [{\"close\": true}]} } ] }" \
+	'kernels\[0\].queue: records: expected an integer in 0..4'
+
 echo "1..$n"
 exit $fail

@@ -100,10 +100,11 @@ TEST(opcode_class_and_names)
 	EXPECT_STREQ("ENDLOOP", vgpu_isa_op_name(VGPU_OP_ENDLOOP));
 	for (i = 0; i < 256; i++)
 		known += vgpu_isa_op_name(i) != NULL;
-	EXPECT_EQ(15, known);
+	EXPECT_EQ(16, known);
 	EXPECT_STREQ("LAUNCH", vgpu_isa_op_name(VGPU_OP_LAUNCH));
+	EXPECT_STREQ("PUSH", vgpu_isa_op_name(VGPU_OP_PUSH));
 	/* opcode space is not full: later opcodes fit */
-	EXPECT_EQ(NULL, vgpu_isa_op_name(0x28));
+	EXPECT_EQ(NULL, vgpu_isa_op_name(0x29));
 	for (i = 0; i <= VGPU_ISA_ERR_MAX; i++)
 		EXPECT_NE(NULL, vgpu_isa_rule_str(i));
 	EXPECT_STREQ("unknown rule", vgpu_isa_rule_str(VGPU_ISA_ERR_MAX + 1));
@@ -217,9 +218,22 @@ TEST(reject_opcode)
 	REJECT(VGPU_ISA_ERR_OPCODE, 1, ALU, OP(0x00), EXIT);
 	REJECT(VGPU_ISA_ERR_OPCODE, 1, ALU, OP(0x08), EXIT);
 	REJECT(VGPU_ISA_ERR_OPCODE, 1, ALU, OP(0x1f), EXIT);
-	REJECT(VGPU_ISA_ERR_OPCODE, 1, ALU, OP(0x28), EXIT);
+	REJECT(VGPU_ISA_ERR_OPCODE, 1, ALU, OP(0x29), EXIT);
 	REJECT(VGPU_ISA_ERR_OPCODE, 1, ALU, OP(0x40), EXIT);
 	REJECT(VGPU_ISA_ERR_OPCODE, 1, ALU, OP(0xff), EXIT);
+}
+
+/* PUSH (F14): 1..VGPU_MAX_QUEUE_ITEMS items, every other field zero. */
+TEST(push_items)
+{
+	ACCEPT(INSN(VGPU_OP_PUSH, 0, 0, 0, 1), EXIT);
+	ACCEPT(INSN(VGPU_OP_PUSH, 0, 0, 0, VGPU_MAX_QUEUE_ITEMS), EXIT);
+	REJECT(VGPU_ISA_ERR_PUSH, 0, INSN(VGPU_OP_PUSH, 0, 0, 0, 0), EXIT);
+	REJECT(VGPU_ISA_ERR_PUSH, 1, ALU,
+	       INSN(VGPU_OP_PUSH, 0, 0, 0, VGPU_MAX_QUEUE_ITEMS + 1), EXIT);
+	REJECT(VGPU_ISA_ERR_RESERVED, 0, INSN(VGPU_OP_PUSH, 1, 0, 0, 4), EXIT);
+	REJECT(VGPU_ISA_ERR_RESERVED, 0, INSN(VGPU_OP_PUSH, 0, 1, 0, 4), EXIT);
+	REJECT(VGPU_ISA_ERR_RESERVED, 0, INSN(VGPU_OP_PUSH, 0, 0, 1, 4), EXIT);
 }
 
 /* Rule VGPU_ISA_ERR_RESERVED: every unused field must be zero. */

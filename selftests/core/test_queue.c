@@ -385,6 +385,98 @@ TEST(f14_submit_checks)
 }
 
 /*
+ * F14, seed 002's continuation through a queue task: a running kernel's
+ * PUSH sends work items to the queue kernel it names.  Four one-warp
+ * blocks of a producer, dispatched at 0, each PUSH 3 items in their first
+ * cycles; the controller takes the pushes at the boundary of 64, where
+ * the 12 items arrive and launch three full blocks of 4.  The records are
+ * the queue kernel's own (8) and come back to it.
+ */
+TEST(f14_push_instruction_feeds_a_queue)
+{
+	static struct vgpu_gpu_push rec[8];
+	struct vgpu_gpu_kernel *q, *w, *x;
+	const struct vgpu_event *ev;
+	struct vgpu_gpu_params p;
+	struct vgpu_gpu_push *r;
+	u32 i, n;
+
+	vgpu_params_small(&p);
+	ASSERT_EQ(0, vgpu_tg_init(&T, NULL, &p));
+	q = vgpu_q_kernel(0, 4, 64, 200, VGPU_ITEMS);
+	q->dev_push = rec;
+	q->n_dev_push = 8;
+	ASSERT_EQ(0, vgpu_gpu_submit(&T.g, q));
+	w = vgpu_tg_kernel(&T, 1, 0, 4, 32, 0,
+			   "PUSH 3\nLOOP 10\nALU\nENDLOOP\nEXIT\n");
+	/* a PUSH needs a target, a target needs a PUSH */
+	EXPECT_EQ(-EINVAL, vgpu_gpu_submit(&T.g, w));
+	x = vgpu_tg_kernel(&T, 2, 0, 1, 32, 0, "EXIT\n");
+	x->push_to = q;
+	EXPECT_EQ(-EINVAL, vgpu_gpu_submit(&T.g, x));
+	w->push_to = x;		/* not a queue kernel */
+	EXPECT_EQ(-EINVAL, vgpu_gpu_submit(&T.g, w));
+	w->push_to = q;
+	ASSERT_EQ(0, vgpu_gpu_submit(&T.g, w));
+	vgpu_tg_until(&T, 1024);
+	EXPECT_EQ(4, T.g.stats.dev_pushes);
+	EXPECT_EQ(12, T.g.stats.queue_items);
+	EXPECT_EQ(3, vgpu_tg_count(&T, VGPU_GEV_COALESCE, q->id));
+	for (i = 0; i < 3; i++) {
+		ev = vgpu_tg_find(&T, VGPU_GEV_COALESCE, q->id, i);
+		ASSERT_NE(NULL, ev);
+		EXPECT_EQ(64, ev->cycle);
+		EXPECT_EQ(4, ev->arg0);
+		EXPECT_EQ(VGPU_GPU_COALESCE_FULL, ev->arg1);
+	}
+	EXPECT_EQ(VGPU_KS_DONE, w->state);
+	n = 0;
+	list_for_each_entry(r, &q->q_dev_free, node)
+		n++;
+	EXPECT_EQ(8, n);
+	EXPECT_EQ(0, vgpu_q_reaped());	/* none of them goes to the caller */
+	vgpu_gpu_cancel(&T.g, q);
+	vgpu_tg_fini(&T);
+}
+
+/*
+ * F14: a PUSH that cannot be taken fails its kernel, nothing is dropped
+ * unseen.  Two records and four pushes at one boundary: the third finds
+ * none (-ENOSPC).  The target cancelled before the boundary: -EPIPE.
+ */
+TEST(f14_push_refused_fails_the_kernel)
+{
+	static struct vgpu_gpu_push rec[2];
+	struct vgpu_gpu_kernel *q, *w;
+	struct vgpu_gpu_params p;
+	u32 round;
+
+	for (round = 0; round < 2; round++) {
+		vgpu_params_small(&p);
+		ASSERT_EQ(0, vgpu_tg_init(&T, NULL, &p));
+		q = vgpu_q_kernel(0, 4, 64, 200, VGPU_ITEMS);
+		q->dev_push = rec;
+		q->n_dev_push = 2;
+		ASSERT_EQ(0, vgpu_gpu_submit(&T.g, q));
+		w = vgpu_tg_kernel(&T, 1, 0, 4, 32, 0,
+				   "PUSH 3\nLOOP 10\nALU\nENDLOOP\nEXIT\n");
+		w->push_to = q;
+		ASSERT_EQ(0, vgpu_gpu_submit(&T.g, w));
+		vgpu_gpu_dispatch(&T.g);
+		vgpu_gpu_advance_range(&T.g, 0, T.g.cfg.num_sms);
+		if (round)
+			ASSERT_EQ(0, vgpu_gpu_cancel(&T.g, q));
+		vgpu_tg_until(&T, 1024);
+		EXPECT_EQ(VGPU_KS_FAILED, w->state);
+		EXPECT_EQ(round ? -EPIPE : -ENOSPC, w->error);
+		EXPECT_EQ(round ? 0 : 2, T.g.stats.dev_pushes);
+		if (!round)
+			vgpu_gpu_cancel(&T.g, q);
+		vgpu_tg_fini(&T);
+	}
+}
+
+/*
  * F14 with the rest of the controller: a sequential queue kernel has one
  * block in flight; a queue kernel holds its channel until it is closed
  * and drained (F11), then the next kernel of the channel starts.

@@ -181,6 +181,9 @@ TEST(syntax_errors_with_lines)
 	ASM_ERROR("MMA 16\nEXIT\n", "t.vasm:1: MMA size 16 is not 1, 2, 4 or 8 tiles");
 	ASM_ERROR("MMA 0\nEXIT\n", "t.vasm:1: MMA size 0 is not 1, 2, 4 or 8 tiles");
 	ASM_ERROR("MMA 2 4\nEXIT\n", "t.vasm:1: MMA takes one size");
+	ASM_ERROR("PUSH\nEXIT\n", "t.vasm:1: PUSH needs a number of items");
+	ASM_ERROR("PUSH 0\nEXIT\n", "t.vasm:1: PUSH of 0 items (1..1048576)");
+	ASM_ERROR("PUSH 2 3\nEXIT\n", "t.vasm:1: PUSH takes one number of items");
 	ASM_ERROR("LOCK 1 2\nEXIT\n", "t.vasm:1: LOCK takes one mutex id");
 	ASM_ERROR("LOCK 256\nEXIT\n", "t.vasm:1: mutex id 256 out of range (0..15)");
 	ASM_ERROR("ALU\nLOOP\n", "t.vasm:2: LOOP needs a count");
@@ -304,12 +307,13 @@ TEST(too_long)
 TEST(disassemble_text)
 {
 	static const char src[] =
-		"load\nmma 8\nmma 1\nloop 10*(1+wid%4)\nloop 8\nalu\nendloop\ncmp\n"
+		"load\nmma 8\nmma 1\npush 12\nloop 10*(1+wid%4)\nloop 8\nalu\nendloop\ncmp\n"
 		"endloop\nlock 3\nunlock 3\nloop bid%3\nbar\nendloop\nexit\n";
 	static const char want[] =
 		"LOAD\n"
 		"MMA 8\n"
 		"MMA\n"
+		"PUSH 12\n"
 		"LOOP 10*(1+wid%4)\n"
 		"    LOOP 8\n"
 		"        ALU\n"

@@ -594,7 +594,7 @@ struct vgpu_queue_push {
  *
  * Opcode space: 0x00 is invalid (zeroed memory is never a program),
  * 0x01-0x1f timed classes (0x01-0x07 used, the class index is
- * opcode - VGPU_OP_MOV), 0x20-0x3f control (0x20-0x27 used), 0x40-0xff
+ * opcode - VGPU_OP_MOV), 0x20-0x3f control (0x20-0x28 used), 0x40-0xff
  * reserved for later extensions.  Every operand field an opcode does not
  * use is reserved and must be zero.
  * ===========================================================================
@@ -639,6 +639,16 @@ struct vgpu_queue_push {
 #define VGPU_OP_SPIN		0x25	/* run until the kernel is cancelled (F53) */
 #define VGPU_OP_EXIT		0x26	/* end of the warp; last instruction */
 #define VGPU_OP_LAUNCH		0x27	/* a: template, b: VGPU_LAUNCH_* (F15) */
+#define VGPU_OP_PUSH		0x28	/* imm: work items to the push target */
+
+/*
+ * PUSH (F14, seed 002: "there may be several TMDs writing work items to a
+ * queue TMD") acts once per block, like LAUNCH: when warp 0 of the block
+ * executes it, imm work items (1..VGPU_MAX_QUEUE_ITEMS) go to the queue
+ * kernel the submission named as its push target (VGPU_CAP_PUSH); they
+ * arrive at the next epoch boundary.  A kernel whose target is gone or
+ * cannot take them fails.
+ */
 
 /*
  * LAUNCH (F15) acts once per block: when warp 0 of the block executes it, a
@@ -681,8 +691,8 @@ struct vgpu_queue_push {
  * @b: operand B: LOOP modulus, LAUNCH flags (VGPU_LAUNCH_*); zero for
  *     every other opcode
  * @c: reserved, must be zero
- * @imm: immediate: LOOP base and step (VGPU_LOOP_IMM()); zero for every
- *     other opcode
+ * @imm: immediate: LOOP base and step (VGPU_LOOP_IMM()), PUSH items; zero
+ *     for every other opcode
  *
  * Little-endian host order, like every uapi struct.  Size VGPU_INSN_SIZE.
  */
@@ -722,7 +732,8 @@ struct vgpu_insn {
 						 * LAUNCH WAIT under a lock or
 						 * in a wid-dependent loop
 						 */
-#define VGPU_ISA_ERR_MAX		19
+#define VGPU_ISA_ERR_PUSH		20	/* PUSH of 0 or too many items */
+#define VGPU_ISA_ERR_MAX		20
 
 /* ========================= end of Virtual ISA ============================ */
 

@@ -363,7 +363,7 @@ static const struct {
 	{ "ENDLOOP", VGPU_OP_ENDLOOP }, { "BAR", VGPU_OP_BAR },
 	{ "LOCK", VGPU_OP_LOCK }, { "UNLOCK", VGPU_OP_UNLOCK },
 	{ "SPIN", VGPU_OP_SPIN }, { "EXIT", VGPU_OP_EXIT },
-	{ "LAUNCH", VGPU_OP_LAUNCH },
+	{ "LAUNCH", VGPU_OP_LAUNCH }, { "PUSH", VGPU_OP_PUSH },
 };
 
 /* LAUNCH T [, wait] (F15): template index T, optional "wait" flag. */
@@ -473,6 +473,23 @@ static int vgpu_vasm_parse_line(struct vgpu_vasm_ctx *ctx, char *s)
 	case VGPU_OP_LAUNCH:
 		ret = vgpu_vasm_parse_launch(ctx, p, &in);
 		break;
+	case VGPU_OP_PUSH: {	/* PUSH n: n work items to the target (F14) */
+		const char *q = p;
+
+		if (!*q)
+			return vgpu_vasm_error(ctx, "PUSH needs a number of items");
+		ret = vgpu_vasm_parse_num(ctx, &q, &v);
+		if (ret)
+			return ret;
+		if (*q)
+			return vgpu_vasm_error(ctx, "PUSH takes one number of items");
+		if (!v || v > VGPU_MAX_QUEUE_ITEMS)
+			return vgpu_vasm_error(ctx, "PUSH of %llu items (1..%lu)",
+					       (unsigned long long)v,
+					       (unsigned long)VGPU_MAX_QUEUE_ITEMS);
+		in.imm = v;
+		break;
+	}
 	case VGPU_OP_MMA: {	/* MMA [tiles]: 1, 2, 4 or 8 base tiles */
 		const char *q = p;
 
@@ -716,6 +733,11 @@ int vgpu_vasm_format_insn(const struct vgpu_insn *in, char *buf, size_t len)
 	case VGPU_OP_UNLOCK:
 		if (!in->b && !in->c && !in->imm)
 			return snprintf(buf, len, "%s %u", name, in->a);
+		break;
+	case VGPU_OP_PUSH:
+		if (!in->a && !in->b && !in->c && in->imm &&
+		    in->imm <= VGPU_MAX_QUEUE_ITEMS)
+			return snprintf(buf, len, "%s %u", name, in->imm);
 		break;
 	case VGPU_OP_MMA:
 		if (in->a && in->a <= VGPU_MMA_SIZE_MAX && !in->b && !in->c &&

@@ -706,7 +706,8 @@ static int vgpu_wl_queue(struct vgpu_wl_ctx *c, const char *kpos,
 		return vgpu_wl_err(c, kpos, "queue", "expected an object");
 	json_object_object_foreach(o, key, val) {
 		if (strcmp(key, "n") && strcmp(key, "cap") &&
-		    strcmp(key, "timeout") && strcmp(key, "push"))
+		    strcmp(key, "timeout") && strcmp(key, "push") &&
+		    strcmp(key, "records"))
 			return vgpu_wl_err(c, pos, key, "unknown field");
 	}
 	k->flags |= VGPU_KF_QUEUE;
@@ -734,6 +735,12 @@ static int vgpu_wl_queue(struct vgpu_wl_ctx *c, const char *kpos,
 		ret = vgpu_wl_err(c, pos, "timeout", "must be >= 1");
 	if (ret)
 		return ret;
+	if (json_object_object_get_ex(o, "records", &v)) {
+		ret = vgpu_wl_u32(c, pos, "records", v, k->queue_cap,
+				  &k->records);
+		if (ret)
+			return ret;
+	}
 	if (json_object_object_get_ex(o, "push", &push)) {
 		if (!json_object_is_type(push, json_type_array))
 			return vgpu_wl_err(c, pos, "push", "expected an array");
@@ -757,6 +764,7 @@ static int vgpu_wl_kernel(struct vgpu_wl_ctx *c, struct vgpu_workload *wl,
 {
 	struct vgpu_wl_kernel *k = &wl->kernels[idx];
 	uint32_t aff[VGPU_MAX_SMS], n, i;
+	const char *push_name = NULL;
 	bool have_prog = false, have_grid = false, have_threads = false;
 	const char *s = NULL;
 	char pos[32];
@@ -819,6 +827,8 @@ static int vgpu_wl_kernel(struct vgpu_wl_ctx *c, struct vgpu_workload *wl,
 		} else if (!strcmp(key, "prio_wid_mod")) {
 			ret = vgpu_wl_u32(c, pos, key, v, VGPU_MAX_PRIOS,
 					  &k->prio_wid_mod);
+		} else if (!strcmp(key, "push_to")) {
+			ret = vgpu_wl_str(c, pos, key, v, &push_name);
 		} else if (!strcmp(key, "warp_prio")) {
 			/* checked against the block's warps at submission */
 			ret = vgpu_wl_u32_array(c, pos, key, v,
@@ -888,6 +898,16 @@ static int vgpu_wl_kernel(struct vgpu_wl_ctx *c, struct vgpu_workload *wl,
 	}
 	if (ret)
 		return ret;
+	/* F14: PUSH feeds an earlier queue kernel, named by push_to */
+	for (i = 0; push_name && i < idx; i++)
+		if (!strcmp(wl->kernels[i].name, push_name))
+			break;
+	if (push_name && (i == idx || !(wl->kernels[i].flags & VGPU_KF_QUEUE)))
+		return vgpu_wl_err(c, pos, "push_to",
+				   "'%s' is not an earlier queue kernel",
+				   push_name);
+	if (push_name)
+		k->push_to = i + 1;
 	for (i = 0; i < idx; i++) {
 		if (!strcmp(wl->kernels[i].name, k->name))
 			return vgpu_wl_err(c, pos, "name",

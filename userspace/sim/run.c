@@ -43,8 +43,10 @@ void vgpu_run_fini(struct vgpu_run *r)
 {
 	uint32_t i, j;
 
-	for (i = 0; r->k && i < r->nk; i++)
+	for (i = 0; r->k && i < r->nk; i++) {
 		free(r->k[i].match);
+		free(r->k[i].dev_push);
+	}
 	for (i = 0; r->tree && i < r->nk; i++) {
 		for (j = 0; j < VGPU_MAX_TEMPLATES; j++)
 			free(r->tree[i].tmpl[j].match);
@@ -91,6 +93,17 @@ static int vgpu_run_tree_init(const struct vgpu_wl_kernel *wk,
 }
 
 /*
+ * Kernel @i takes part in the run: every kernel, or with @only >= 0 that
+ * one alone and the queue kernel its PUSH instructions feed (F14).
+ */
+static bool vgpu_run_wanted(const struct vgpu_workload *wl, int only,
+			    uint32_t i)
+{
+	return only < 0 || i == (uint32_t)only ||
+	       wl->kernels[only].push_to == i + 1;
+}
+
+/*
  * The pushes of the queue kernels (F14), in kernel then file order, after
  * every kernel was submitted: the order vgpuctl run gives them too.
  */
@@ -111,7 +124,7 @@ static int vgpu_run_pushes(const struct vgpu_workload *wl, int only,
 		return -ENOMEM;
 	}
 	for (i = 0, p = r->push; i < wl->nkernels; i++) {
-		if (only >= 0 && i != (uint32_t)only)
+		if (!vgpu_run_wanted(wl, only, i))
 			continue;
 		wk = &wl->kernels[i];
 		for (j = 0; j < wk->n_pushes; j++, p++) {
@@ -171,7 +184,7 @@ int vgpu_run_workload(const struct vgpu_workload *wl, int only,
 	for (i = 0; i < VGPU_GPU_MAX_CHANNELS; i++)
 		prio[i] = ~0U;
 	for (i = 0; i < wl->nkernels; i++) {
-		if (only >= 0 && i != (uint32_t)only)
+		if (!vgpu_run_wanted(wl, only, i))
 			continue;
 		wk = &wl->kernels[i];
 		if (wk->prio < prio[wk->channel])
@@ -181,7 +194,7 @@ int vgpu_run_workload(const struct vgpu_workload *wl, int only,
 		if (prio[i] != ~0U)
 			vgpu_gpu_channel_add(g, i, prio[i]);
 	for (i = 0; i < wl->nkernels; i++) {
-		if (only >= 0 && i != (uint32_t)only)
+		if (!vgpu_run_wanted(wl, only, i))
 			continue;
 		wk = &wl->kernels[i];
 		k = &r->k[i];
@@ -201,13 +214,19 @@ int vgpu_run_workload(const struct vgpu_workload *wl, int only,
 		k->tenant = wk->tenant;
 		k->prio_wid_mod = wk->prio_wid_mod;
 		k->n_warp_prio = wk->n_warp_prio;
+		if (wk->push_to && vgpu_run_wanted(wl, only, wk->push_to - 1))
+			k->push_to = &r->k[wk->push_to - 1];
 		memcpy(k->warp_prio, wk->warp_prio, sizeof(k->warp_prio));
 		k->arrival = only >= 0 ? 0 : wk->arrival;
 		memcpy(k->affinity, wk->affinity, sizeof(k->affinity));
 		k->prog = wk->prog.insns;
 		k->n_insns = wk->prog.n;
 		k->match = calloc(wk->prog.n, sizeof(*k->match));
-		if (!k->match || vgpu_run_tree_init(wk, &r->tree[i], k)) {
+		k->n_dev_push = wk->records;
+		k->dev_push = wk->records ? calloc(wk->records,
+						   sizeof(*k->dev_push)) : NULL;
+		if (!k->match || (wk->records && !k->dev_push) ||
+		    vgpu_run_tree_init(wk, &r->tree[i], k)) {
 			snprintf(err, errlen, "out of memory");
 			return -ENOMEM;
 		}

@@ -98,6 +98,10 @@ static inline uint64_t vgpu_wl_push_at(uint64_t at, uint64_t arrival,
  * @queue_timeout: coalescing timeout in cycles
  * @pushes: its pushes in file order, @n_pushes (malloc'd)
  * @n_pushes: their number
+ * @records: with VGPU_KF_QUEUE, PUSH instructions whose items may wait at
+ *	once ("queue": {"records": R}, F14)
+ * @push_to: 1 + the index of the earlier queue kernel its PUSH
+ *	instructions feed ("push_to": NAME, F14), 0 for none
  */
 struct vgpu_wl_kernel {
 	char name[VGPU_WL_NAME_LEN];
@@ -126,6 +130,8 @@ struct vgpu_wl_kernel {
 	uint64_t queue_timeout;
 	struct vgpu_wl_push *pushes;
 	uint32_t n_pushes;
+	uint32_t records;
+	uint32_t push_to;
 };
 
 /**

@@ -145,6 +145,14 @@ int vgpu_config_validate(const struct vgpu_config *cfg, const char **bad_field)
 		bad = "smem_max_per_block";
 	else if (!vgpu_config_in(cfg->warp_size, 1, VGPU_MAX_WARP_SIZE))
 		bad = "warp_size";
+	else if (cfg->sregs_per_subpart ? !vgpu_config_pow2(cfg->sreg_unit) :
+		 cfg->sreg_unit)
+		bad = "sreg_unit";
+	else if (cfg->sregs_per_subpart &&
+		 (cfg->sregs_per_subpart % cfg->sreg_unit ||
+		  !vgpu_config_in(cfg->sregs_per_subpart / cfg->sreg_unit, 1,
+				  VGPU_MAX_REG_UNITS)))
+		bad = "sregs_per_subpart";
 	if (bad)
 		goto out;
 

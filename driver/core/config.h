@@ -52,8 +52,14 @@
  * @num_prios: priority levels, 0 is the highest
  * @preset: VGPU_CFG_PRESET_* (== VGPU_PRESET_*) this configuration came from
  * @name: preset or instance name, NUL-terminated
+ * @sregs_per_subpart: scalar registers per sub-partition, a second
+ *	contiguous register file beside the vector one (seed 001 [0042]:
+ *	s-GPR and v-GPR are both allocated contiguously, F01/F02); 0 = none
+ * @sreg_unit: scalar register allocation unit (a power of two dividing
+ *	@sregs_per_subpart); 0 without a scalar file
  *
- * Field names and order mirror struct vgpu_dev_config of the uapi.
+ * Field names and order mirror struct vgpu_dev_config of the uapi, up to
+ * @name; the scalar register file comes after it.
  */
 struct vgpu_config {
 	u32 num_sms;
@@ -73,6 +79,8 @@ struct vgpu_config {
 	u32 num_prios;
 	u32 preset;
 	char name[VGPU_CFG_NAME_LEN];
+	u32 sregs_per_subpart;
+	u32 sreg_unit;
 };
 
 int vgpu_config_preset(struct vgpu_config *cfg, const char *name);
@@ -87,6 +95,17 @@ int vgpu_config_validate(const struct vgpu_config *cfg, const char **bad_field);
 static inline u32 vgpu_config_reg_units(const struct vgpu_config *cfg)
 {
 	return cfg->regs_per_subpart / cfg->reg_unit;
+}
+
+/**
+ * vgpu_config_sreg_units() - scalar register units per sub-partition
+ * @cfg: a validated configuration
+ *
+ * Return: sregs_per_subpart / sreg_unit, 0 without a scalar file.
+ */
+static inline u32 vgpu_config_sreg_units(const struct vgpu_config *cfg)
+{
+	return cfg->sreg_unit ? cfg->sregs_per_subpart / cfg->sreg_unit : 0;
 }
 
 /**

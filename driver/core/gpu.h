@@ -336,6 +336,7 @@ struct vgpu_gpu_push {
  * @threads: threads per block
  * @regs: registers per thread
  * @smem: shared memory per block in bytes
+ * @sregs: scalar registers per warp (seed 001 [0042]), 0 for none
  * @flags: VGPU_KF_*
  * @quota: launch quota (F26), 0 = none
  * @prio_wid_mod: per-warp competition priority (F35): 0 = the kernel's;
@@ -454,6 +455,7 @@ struct vgpu_gpu_kernel {
 	u32 threads;
 	u32 regs;
 	u32 smem;
+	u32 sregs;
 	u32 flags;
 	u32 quota;
 	u32 prio_wid_mod;

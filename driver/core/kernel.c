@@ -35,6 +35,8 @@ int vgpu_kernel_desc_init(struct vgpu_kernel_desc *k,
 	ret = vgpu_block_shape_init(&k->shape, cfg, k->threads,
 				    k->regs_per_thread, k->smem_bytes,
 				    k->sum.uses_bar ? 1 : 0, NULL);
+	if (!ret)
+		ret = vgpu_block_shape_set_sregs(&k->shape, cfg, k->sregs);
 	if (ret)
 		return ret;
 	k->prog = prog;

@@ -23,6 +23,8 @@
  * @threads: threads per block (set by the caller)
  * @regs_per_thread: registers per thread (set by the caller)
  * @smem_bytes: shared memory per block in bytes (set by the caller)
+ * @sregs: scalar registers per warp, 0 for none (seed 001 [0042]; set by
+ *	the caller)
  * @prio_wid_mod: per-warp competition priority (F35): 0 = every warp has
  *	its block's priority; k > 0 = warp w has block prio + w % k, capped
  *	at VGPU_MAX_PRIOS - 1 (set by the caller)
@@ -47,6 +49,7 @@ struct vgpu_kernel_desc {
 	u32 threads;
 	u32 regs_per_thread;
 	u32 smem_bytes;
+	u32 sregs;
 	u32 prio_wid_mod;
 	const u8 *warp_prio;
 	const struct vgpu_insn *prog;

@@ -135,7 +135,8 @@ static bool vgpu_gpu_shape_nofit(const struct vgpu_gpu *g,
 		if (g->nofit[i].bar == k->uses_bar && a->warps == b->warps &&
 		    a->reg_units == b->reg_units &&
 		    a->smem_units == b->smem_units &&
-		    a->barriers == b->barriers)
+		    a->barriers == b->barriers &&
+		    a->sreg_units == b->sreg_units)
 			return true;
 	}
 	return false;
@@ -363,6 +364,7 @@ static bool vgpu_gpu_fits(struct vgpu_gpu *g, struct vgpu_gpu_kernel *k,
 	       res->max_warps - res->warps_total > 1 &&
 	       res->reg_free > shape->reg_units &&
 	       res->smem_free > DIV_ROUND_UP(shape->smem_units, shape->warps) &&
+	       (!shape->sreg_units || res->sreg_free > shape->sreg_units) &&
 	       vgpu_sm_res_warp_fits(res, shape);
 }
 
@@ -457,7 +459,8 @@ static bool vgpu_gpu_fit_hit(const struct vgpu_gpu *g,
 	    fs->shape.warps != shape->warps ||
 	    fs->shape.reg_units != shape->reg_units ||
 	    fs->shape.smem_units != shape->smem_units ||
-	    fs->shape.barriers != shape->barriers)
+	    fs->shape.barriers != shape->barriers ||
+	    fs->shape.sreg_units != shape->sreg_units)
 		return false;
 	for (w = 0; w < g->top_words; w++)
 		if (fs->aff[w] != k->affinity[w])
@@ -990,7 +993,8 @@ void vgpu_gpu_split(struct vgpu_gpu *g)
 	d->prio = g->cfg.num_prios - 1;
 	d->warp_prio = NULL;	/* one warp each, at the lowest level */
 	if (vgpu_block_shape_init(&d->shape, &g->cfg, d->threads,
-				  d->regs_per_thread, d->smem_bytes, 0, NULL))
+				  d->regs_per_thread, d->smem_bytes, 0, NULL) ||
+	    vgpu_block_shape_set_sregs(&d->shape, &g->cfg, d->sregs))
 		return;
 	left = best->grid - best->next_unit;
 	best->split = true;

@@ -65,6 +65,29 @@ int vgpu_block_shape_init(struct vgpu_block_shape *shape,
 	shape->smem_units = DIV_ROUND_UP(smem_bytes + cfg->smem_reserve,
 					 cfg->smem_unit);
 	shape->barriers = barriers;
+	shape->sreg_units = 0;
+	return 0;
+}
+
+/**
+ * vgpu_block_shape_set_sregs() - a block's scalar registers per warp
+ * @shape: the block's needs (vgpu_block_shape_init())
+ * @cfg: the configuration
+ * @sregs: scalar registers each warp needs, one contiguous run in the
+ *	scalar file of its sub-partition (seed 001 [0042]); 0 for none
+ *
+ * Return: 0, or -E2BIG if the configuration has no scalar file or a warp's
+ * run is larger than a sub-partition's file.
+ */
+int vgpu_block_shape_set_sregs(struct vgpu_block_shape *shape,
+			       const struct vgpu_config *cfg, u32 sregs)
+{
+	shape->sreg_units = 0;
+	if (!sregs)
+		return 0;
+	if (!cfg->sregs_per_subpart || sregs > cfg->sregs_per_subpart)
+		return -E2BIG;
+	shape->sreg_units = DIV_ROUND_UP(sregs, cfg->sreg_unit);
 	return 0;
 }
 
@@ -105,10 +128,15 @@ void vgpu_sm_res_init(struct vgpu_sm_res *sm, const struct vgpu_config *cfg)
 	sm->max_warps = cfg->max_warps_per_sm;
 	sm->max_blocks = cfg->max_blocks_per_sm;
 	sm->max_barriers = cfg->max_barriers_per_sm;
-	for (p = 0; p < sm->subparts; p++)
+	sm->sreg_units = vgpu_config_sreg_units(cfg);
+	for (p = 0; p < sm->subparts; p++) {
 		vgpu_bmap_fill(sm->regs[p], sm->reg_units);
+		if (sm->sreg_units)
+			vgpu_bmap_fill(sm->sregs[p], sm->sreg_units);
+	}
 	vgpu_bmap_fill(sm->smem, sm->smem_units);
 	sm->reg_free = sm->subparts * sm->reg_units;
+	sm->sreg_free = sm->subparts * sm->sreg_units;
 	sm->smem_free = sm->smem_units;
 }
 
@@ -179,8 +207,8 @@ static bool vgpu_sm_res_block_level_fits(const struct vgpu_sm_res *sm,
 static int vgpu_sm_res_warp_in(struct vgpu_sm_res *sm,
 			       struct vgpu_block_place *place, u32 idx, u32 p)
 {
-	u32 len = place->shape.reg_units;
-	int start;
+	u32 len = place->shape.reg_units, slen = place->shape.sreg_units;
+	int start, sstart = 0;
 
 	if (sm->warps_used[p] >= sm->warps_per_subpart ||
 	    sm->warps_total >= sm->max_warps)
@@ -188,6 +216,13 @@ static int vgpu_sm_res_warp_in(struct vgpu_sm_res *sm,
 	start = vgpu_bmap_find_run(sm->regs[p], sm->reg_units, len);
 	if (start < 0)
 		return -ENOSPC;
+	if (slen) {	/* its scalar run, in the same sub-partition */
+		sstart = vgpu_bmap_find_run(sm->sregs[p], sm->sreg_units, slen);
+		if (sstart < 0)
+			return -ENOSPC;
+		vgpu_bmap_clear_range(sm->sregs[p], sstart, slen);
+		sm->sreg_free -= slen;
+	}
 	vgpu_bmap_clear_range(sm->regs[p], start, len);
 	vgpu_sm_res_touch(sm);
 	sm->reg_free -= len;
@@ -195,6 +230,7 @@ static int vgpu_sm_res_warp_in(struct vgpu_sm_res *sm,
 	sm->warps_total++;
 	place->warp[idx].subpart = p;
 	place->warp[idx].reg_start = start;
+	place->warp[idx].sreg_start = sstart;
 	place->warp[idx].held = 1;
 	place->warps_held++;
 	return 0;
@@ -225,7 +261,8 @@ static int vgpu_sm_res_warps_in(struct vgpu_sm_res *sm,
 		if (start < 0)
 			return -ENOSPC;
 	}
-	if (len && end - start < n * len) {
+	/* scalar runs too: warp by warp */
+	if ((len && end - start < n * len) || place->shape.sreg_units) {
 		for (j = 0, i = first; j < n; j++, i += sm->subparts)
 			if (vgpu_sm_res_warp_in(sm, place, i, p))
 				return -ENOSPC;
@@ -240,6 +277,7 @@ static int vgpu_sm_res_warps_in(struct vgpu_sm_res *sm,
 	for (j = 0, i = first; j < n; j++, i += sm->subparts) {
 		place->warp[i].subpart = p;
 		place->warp[i].reg_start = start + j * len;
+		place->warp[i].sreg_start = 0;
 		place->warp[i].held = 1;
 	}
 	return 0;
@@ -385,6 +423,11 @@ void vgpu_sm_res_free_warp(struct vgpu_sm_res *sm,
 	vgpu_bmap_set_range(sm->regs[w->subpart], w->reg_start,
 			    place->shape.reg_units);
 	sm->reg_free += place->shape.reg_units;
+	if (place->shape.sreg_units) {
+		vgpu_bmap_set_range(sm->sregs[w->subpart], w->sreg_start,
+				    place->shape.sreg_units);
+		sm->sreg_free += place->shape.sreg_units;
+	}
 	sm->warps_used[w->subpart]--;
 	sm->warps_total--;
 	w->held = 0;
@@ -459,6 +502,11 @@ u32 vgpu_sm_res_why_not(const struct vgpu_sm_res *sm,
 		if (vgpu_sm_res_reg_runs(sm, p, shape->reg_units,
 					 counts[p]) < counts[p])
 			why |= VGPU_LIMIT_REGS;
+		if (shape->sreg_units &&
+		    vgpu_bmap_count_runs(sm->sregs[p], sm->sreg_units,
+					 shape->sreg_units, counts[p]) <
+		    counts[p])
+			why |= VGPU_LIMIT_SREGS;
 	}
 	return why;
 }
@@ -497,7 +545,10 @@ bool vgpu_sm_res_warp_fits(const struct vgpu_sm_res *sm,
 		return false;
 	for (p = 0; p < sm->subparts; p++)
 		if (sm->warps_used[p] < sm->warps_per_subpart &&
-		    vgpu_sm_res_reg_runs(sm, p, shape->reg_units, 1))
+		    vgpu_sm_res_reg_runs(sm, p, shape->reg_units, 1) &&
+		    (!shape->sreg_units ||
+		     vgpu_bmap_find_run(sm->sregs[p], sm->sreg_units,
+					shape->sreg_units) >= 0))
 			return true;
 	return false;
 }
@@ -527,6 +578,9 @@ u32 vgpu_sm_res_blocks_fit(const struct vgpu_sm_res *sm,
 	if (shape->warps && shape->reg_units)
 		bound = min(bound, sm->reg_free /
 				   (shape->warps * shape->reg_units));
+	if (shape->warps && shape->sreg_units)
+		bound = min(bound, sm->sreg_free /
+				   (shape->warps * shape->sreg_units));
 	if (shape->barriers)
 		bound = min(bound, (sm->max_barriers - sm->barriers_used) /
 				   shape->barriers);

@@ -27,6 +27,7 @@
 #define VGPU_LIMIT_SMEM		BIT(2)	/* shared memory */
 #define VGPU_LIMIT_BLOCKS	BIT(3)	/* block slots */
 #define VGPU_LIMIT_BARRIERS	BIT(4)	/* hardware barriers */
+#define VGPU_LIMIT_SREGS	BIT(5)	/* scalar registers (seed 001 [0042]) */
 
 /**
  * struct vgpu_block_shape - what one block of a kernel needs, in units
@@ -35,12 +36,16 @@
  * @smem_units: shared memory plus the per-block reserve in smem_unit units
  *	(one contiguous run)
  * @barriers: hardware barriers the block holds while resident
+ * @sreg_units: scalar registers per warp in sreg_unit units (one
+ *	contiguous run in the scalar file of the warp's sub-partition); 0
+ *	without scalar registers
  */
 struct vgpu_block_shape {
 	u32 warps;
 	u32 reg_units;
 	u32 smem_units;
 	u32 barriers;
+	u32 sreg_units;
 };
 
 /**
@@ -48,11 +53,13 @@ struct vgpu_block_shape {
  * @subpart: sub-partition holding its warp slot and registers
  * @held: the warp currently holds its slot and registers
  * @reg_start: first register unit of its run in @subpart
+ * @sreg_start: first scalar register unit of its run there
  */
 struct vgpu_warp_place {
 	u8 subpart;
 	u8 held;
 	u16 reg_start;
+	u16 sreg_start;
 };
 
 /**
@@ -100,6 +107,10 @@ struct vgpu_block_place {
  * @dirty: NULL, or a byte set to all ones whenever these resources
  *	change (the controller's candidate sets, struct vgpu_gpu_fitset,
  *	clear it bit by bit); a copy made to try placements on sets it NULL
+ * @sreg_units: scalar register units per sub-partition, 0 without a
+ *	scalar file (seed 001 [0042])
+ * @sreg_free: free scalar register units, all sub-partitions together
+ * @sregs: per sub-partition scalar register map, bit set = unit free
  */
 struct vgpu_sm_res {
 	u32 subparts;
@@ -119,12 +130,17 @@ struct vgpu_sm_res {
 	u32 smem_free;
 	u32 split_ptr;
 	u8 *dirty;
+	u32 sreg_units;
+	u32 sreg_free;
+	u64 sregs[VGPU_MAX_SUBPARTS][VGPU_REG_WORDS];
 };
 
 int vgpu_block_shape_init(struct vgpu_block_shape *shape,
 			  const struct vgpu_config *cfg, u32 threads,
 			  u32 regs_per_thread, u32 smem_bytes, u32 barriers,
 			  u32 *limit);
+int vgpu_block_shape_set_sregs(struct vgpu_block_shape *shape,
+			       const struct vgpu_config *cfg, u32 sregs);
 void vgpu_split_counts(u32 warps, u32 subparts, u32 ptr, u32 *counts);
 
 void vgpu_sm_res_init(struct vgpu_sm_res *sm, const struct vgpu_config *cfg);

@@ -124,9 +124,11 @@ int vgpu_gpu_submit(struct vgpu_gpu *g, struct vgpu_gpu_kernel *k)
 	d->threads = k->threads;
 	d->regs_per_thread = k->regs;
 	d->smem_bytes = k->smem;
+	d->sregs = k->sregs;
 	d->prio_wid_mod = k->prio_wid_mod;
 	if (vgpu_block_shape_init(&d->shape, &g->cfg, k->threads, k->regs,
-				  k->smem, 0, NULL))
+				  k->smem, 0, NULL) ||
+	    vgpu_block_shape_set_sregs(&d->shape, &g->cfg, k->sregs))
 		return -E2BIG;
 	/* F35: one level per warp of a block, each a priority level */
 	if (k->n_warp_prio && k->n_warp_prio != d->shape.warps)

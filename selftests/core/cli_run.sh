@@ -123,6 +123,17 @@ printf '{ "kernels": [ {"name": "a", "grid": 1, "threads": 64, "warp_prio": [1, 
 "$SIM" run "$TMP/b3x.json" > /dev/null 2> "$TMP/e3x"
 check "warp_prio: levels below num_prios" \
 	"[ \$? -eq 1 ] && grep -q 'b3x.json: kernels\[0\]: warp_prio: expected an integer in 0..3' $TMP/e3x"
+# F01/F02, seed 001 [0042]: a scalar register file as an option of the device
+printf '{ "device": {"preset": "small", "config": {"sregs_per_subpart": 1024, "sreg_unit": 64}}, "kernels": [ {"name": "a", "grid": 12, "threads": 128, "sregs": 320, "affinity": [0], "program": ["LOOP 100", "ALU", "ENDLOOP", "EXIT"]} ] }\n' > "$TMP/sr.json"
+sed 's/"sregs": 320/"sregs": 0/' "$TMP/sr.json" > "$TMP/sr0.json"
+e1=$("$SIM" run "$TMP/sr.json" | sed -n 's/^kernel=a .* end=\([0-9]*\) .*/\1/p')
+e0=$("$SIM" run "$TMP/sr0.json" | sed -n 's/^kernel=a .* end=\([0-9]*\) .*/\1/p')
+check "scalar registers bound the blocks on an SM: a later end" \
+	"[ -n '$e1' ] && [ -n '$e0' ] && [ '$e1' -gt '$e0' ]"
+sed 's/"config": {"sregs_per_subpart": 1024, "sreg_unit": 64}/"config": {}/' "$TMP/sr.json" > "$TMP/b3r.json"
+"$SIM" run "$TMP/b3r.json" > /dev/null 2> "$TMP/e3r"
+check "scalar registers without a scalar file" \
+	"[ \$? -eq 1 ] && grep -q 'b3r.json: kernels\[0\] (a): a block never fits an SM' $TMP/e3r"
 # F40-F42: the largest-run search mode, its group and its latency
 printf '{ "device": {"search": "fuzzy"}, "kernels": [] }\n' > "$TMP/b3s.json"
 "$SIM" run "$TMP/b3s.json" > /dev/null 2> "$TMP/e3s"

@@ -16,8 +16,9 @@
 static_assert(VGPU_CFG_PRESET_SMALL == VGPU_PRESET_SMALL, "preset small");
 static_assert(VGPU_CFG_PRESET_A100 == VGPU_PRESET_A100, "preset a100");
 static_assert(VGPU_CFG_PRESET_H100 == VGPU_PRESET_H100, "preset h100");
-static_assert(sizeof(struct vgpu_config) == sizeof(struct vgpu_dev_config),
-	      "config mirrors uapi");
+/* the uapi's fields first; the scalar file (not in the uapi yet) after */
+static_assert(offsetof(struct vgpu_config, sregs_per_subpart) ==
+	      sizeof(struct vgpu_dev_config), "config mirrors uapi");
 static_assert(offsetof(struct vgpu_config, preset) ==
 	      offsetof(struct vgpu_dev_config, preset), "preset offset");
 static_assert(offsetof(struct vgpu_config, name) ==

@@ -427,6 +427,65 @@ static void vgpu_test_random_alloc_free(struct __test_metadata *_metadata,
 	ASSERT_GT(fails, steps / 50);
 }
 
+/*
+ * F01/F02, seed 001 [0042]: a scalar register file beside the vector one,
+ * both contiguous per sub-partition.  a100 limits with 1,024 scalar
+ * registers in units of 64 (16 units) per sub-partition.  320 scalar
+ * registers a warp (5 units): a block of 4 warps (one per sub-partition)
+ * takes 5 units in each, so 3 blocks fit (15 of 16 units) and the fourth
+ * is refused for the scalar file alone.  Free the middle block: 6 units
+ * are free in each sub-partition but in two runs (5 + 1), so a warp of 384
+ * (6 units) does not fit: the file is allocated contiguously.  Without a
+ * scalar file a kernel that needs one never fits (-E2BIG).
+ */
+TEST(scalar_register_file)
+{
+	struct vgpu_block_place pl[3], x;
+	struct vgpu_block_shape s, big;
+	struct vgpu_sm_res sm;
+	struct vgpu_config c;
+	const char *bad;
+	u32 i;
+
+	ASSERT_EQ(0, vgpu_config_preset(&c, "a100"));
+	EXPECT_EQ(-E2BIG, vgpu_block_shape_set_sregs(&s, &c, 64));
+	c.sregs_per_subpart = 1024;
+	c.sreg_unit = 64;
+	ASSERT_EQ(0, vgpu_config_validate(&c, NULL));
+	vgpu_sm_res_init(&sm, &c);
+	EXPECT_EQ(16, sm.sreg_units);
+	EXPECT_EQ(64, sm.sreg_free);
+	ASSERT_EQ(0, vgpu_block_shape_init(&s, &c, 128, 16, 0, 0, NULL));
+	ASSERT_EQ(0, vgpu_block_shape_set_sregs(&s, &c, 320));
+	EXPECT_EQ(5, s.sreg_units);
+	EXPECT_EQ(3, vgpu_sm_res_blocks_fit(&sm, &s));
+	for (i = 0; i < 3; i++)
+		ASSERT_EQ(0, vgpu_sm_res_alloc_block(&sm, &s, &pl[i]));
+	EXPECT_EQ(VGPU_LIMIT_SREGS, vgpu_sm_res_why_not(&sm, &s));
+	EXPECT_EQ(-ENOSPC, vgpu_sm_res_alloc_block(&sm, &s, &x));
+	EXPECT_EQ(4, sm.sreg_free);
+	vgpu_sm_res_free_block(&sm, &pl[1]);
+	EXPECT_EQ(24, sm.sreg_free);
+	ASSERT_EQ(0, vgpu_block_shape_init(&big, &c, 128, 16, 0, 0, NULL));
+	ASSERT_EQ(0, vgpu_block_shape_set_sregs(&big, &c, 384));
+	EXPECT_EQ(VGPU_LIMIT_SREGS, vgpu_sm_res_why_not(&sm, &big));
+	EXPECT_FALSE(vgpu_sm_res_warp_fits(&sm, &big));
+	EXPECT_TRUE(vgpu_sm_res_block_fits(&sm, &s));
+	vgpu_sm_res_free_block(&sm, &pl[0]);
+	vgpu_sm_res_free_block(&sm, &pl[2]);
+	EXPECT_EQ(64, sm.sreg_free);
+	for (i = 0; i < 4; i++)
+		EXPECT_EQ(16, vgpu_bmap_weight(sm.sregs[i], 16));
+	/* a scalar file asks for a unit; a unit asks for a file */
+	c.sreg_unit = 48;
+	EXPECT_EQ(-EINVAL, vgpu_config_validate(&c, &bad));
+	EXPECT_STREQ("sreg_unit", bad);
+	c.sregs_per_subpart = 0;
+	c.sreg_unit = 64;
+	EXPECT_EQ(-EINVAL, vgpu_config_validate(&c, &bad));
+	EXPECT_STREQ("sreg_unit", bad);
+}
+
 TEST(random_alloc_free_tiny)
 {
 	vgpu_test_random_alloc_free(_metadata, &vgpu_test_tiny, 1, 200000);

@@ -173,7 +173,8 @@ static const struct vgpu_wl_cfg_field vgpu_wl_cfg_fields[] = {
 	VGPU_WL_CFG(smem_per_sm), VGPU_WL_CFG(smem_unit),
 	VGPU_WL_CFG(smem_reserve), VGPU_WL_CFG(smem_max_per_block),
 	VGPU_WL_CFG(max_threads_per_block), VGPU_WL_CFG(warp_size),
-	VGPU_WL_CFG(num_prios),
+	VGPU_WL_CFG(num_prios), VGPU_WL_CFG(sregs_per_subpart),
+	VGPU_WL_CFG(sreg_unit),
 };
 
 static int vgpu_wl_config(struct vgpu_wl_ctx *c, json_object *o,
@@ -815,6 +816,8 @@ static int vgpu_wl_kernel(struct vgpu_wl_ctx *c, struct vgpu_workload *wl,
 		} else if (!strcmp(key, "regs")) {
 			ret = vgpu_wl_u32(c, pos, key, v,
 					  VGPU_MAX_REGS_PER_THREAD, &k->regs);
+		} else if (!strcmp(key, "sregs")) {
+			ret = vgpu_wl_u32(c, pos, key, v, UINT32_MAX, &k->sregs);
 		} else if (!strcmp(key, "smem")) {
 			ret = vgpu_wl_u32(c, pos, key, v,
 					  wl->cfg.smem_max_per_block, &k->smem);

@@ -205,6 +205,7 @@ int vgpu_run_workload(const struct vgpu_workload *wl, int only,
 		k->threads = wk->threads;
 		k->regs = wk->regs;
 		k->smem = wk->smem;
+		k->sregs = wk->sregs;
 		k->flags = wk->flags;
 		k->queue_n = wk->queue_n;
 		k->queue_cap = wk->queue_cap;

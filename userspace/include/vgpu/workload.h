@@ -80,6 +80,7 @@ static inline uint64_t vgpu_wl_push_at(uint64_t at, uint64_t arrival,
  * @threads: threads per block
  * @regs: registers per thread
  * @smem: shared memory per block, bytes
+ * @sregs: scalar registers per warp (a device with a scalar file)
  * @flags: VGPU_KF_*
  * @quota: launch quota, 0 = none
  * @deadline: relative deadline in cycles after @arrival, 0 = none
@@ -113,6 +114,7 @@ struct vgpu_wl_kernel {
 	uint32_t threads;
 	uint32_t regs;
 	uint32_t smem;
+	uint32_t sregs;
 	uint32_t flags;
 	uint32_t quota;
 	uint32_t prio_wid_mod;

@@ -57,10 +57,19 @@ static bool vgpu_fuzz_ref_valid(const struct vgpu_insn *p, u32 n)
 
 		/* field usage per opcode */
 		switch (in->op) {
-		case 0x01: case 0x02: case 0x03: case 0x04:
+		case 0x01: case 0x02: case 0x03:
 		case 0x05: case 0x06: case 0x07:
 		case 0x21: case 0x22: case 0x25: case 0x26:
 			if (in->a != 0 || in->b != 0 || in->c != 0 || in->imm != 0)
+				return false;
+			break;
+		case 0x04:	/* MMA: a = log2 of its size, 0..3 (F25) */
+			if (in->a > 3 || in->b != 0 || in->c != 0 || in->imm != 0)
+				return false;
+			break;
+		case 0x28:	/* PUSH (F14): 1..2^20 items in imm */
+			if (in->a != 0 || in->b != 0 || in->c != 0 ||
+			    in->imm == 0 || in->imm > (1u << 20))
 				return false;
 			break;
 		case 0x20:
@@ -203,6 +212,9 @@ static u64 vgpu_fuzz_run(const struct vgpu_insn *p, u32 n, const u16 *match,
 				VGPU_FUZZ_CHECK(!held);
 				(*bars)++;	/* block-wide, like BAR */
 			}
+			break;
+		case VGPU_OP_PUSH:
+			VGPU_FUZZ_CHECK(in->imm && in->imm <= VGPU_MAX_QUEUE_ITEMS);
 			break;
 		case VGPU_OP_SPIN:
 			return steps;

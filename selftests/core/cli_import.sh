@@ -68,6 +68,38 @@ check "tenant 1 has its priority and offset" \
 	"[ \$(grep -c '\"tenant\": 1, \"priority\": 2, \"arrival\": 7000,' $TMP/ten.json) -eq 2 ] && [ \$(grep -c '\"tenant\": 0, \"priority\": 0,' $TMP/ten.json) -eq 3 ]"
 "$SIM" run "$TMP/ten.json" > "$TMP/ten.out" 2>&1
 check "the tenants' workload runs" "[ \$? -eq 0 ] && [ \$(grep -c '^kernel=' $TMP/ten.out) -eq 5 ]"
+# The per-tenant report (F67 over tenants).  Two identical tenants that
+# each fill the small preset exactly (8 blocks of 32 warps: 2 per SM, one
+# wave) arriving together take two waves: slowdown 2 each, STP 1, ANTT 2,
+# fairness 1 (within the epoch rounding); apart, slowdown 1 and STP 2.
+mk2() {
+	printf '{ "device": {"preset": "small"}, "kernels": [\n'
+	printf ' {"name": "a", "channel": 0, "tenant": 0, "grid": 8, "threads": 1024, "program": ["LOOP 400", "LOAD", "LOAD", "ENDLOOP", "EXIT"]},\n'
+	printf ' {"name": "b", "channel": 1, "tenant": 1, "arrival": %s, "grid": 8, "threads": 1024, "program": ["LOOP 400", "LOAD", "LOAD", "ENDLOOP", "EXIT"]}%s ] }\n' "$1" "$2"
+}
+mk2 0 "" > "$TMP/t2.json"
+mk2 100032 ', {"name": "c", "channel": 0, "tenant": 0, "arrival": 200064, "grid": 4, "threads": 64, "program": ["LOOP 50", "ALU", "ENDLOOP", "EXIT"]}' > "$TMP/t2apart.json"
+"$SIM" run "$TMP/t2.json" > "$TMP/t2.out" 2>&1
+"$SIM" run "$TMP/t2apart.json" > "$TMP/t2apart.out" 2>&1
+sd() { sed -n "s/^tenant=$1 .* slowdown=//p" "$2"; }
+check "tenant lines follow the summary, one per tenant" \
+	"[ \"\$(sed -n '8,13s/=.*//p' $TMP/t2.out | tr '\n' ' ')\" = 'trace_hash tenant tenant tenant_stp tenant_antt tenant_fairness ' ]"
+echo "# together: slowdown $(sd 0 $TMP/t2.out) $(sd 1 $TMP/t2.out); apart: $(sd 0 $TMP/t2apart.out) $(sd 1 $TMP/t2apart.out)"
+check "two tenants filling the device together: slowdown about 2 each" \
+	"awk -v a=$(sd 0 $TMP/t2.out) -v b=$(sd 1 $TMP/t2.out) 'BEGIN { exit !(a >= 1.9 && a <= 2.1 && b >= 1.9 && b <= 2.1) }'"
+check "together: tenant STP about 1, fairness about 1" \
+	"awk -F= '/^tenant_stp=/ { s = \$2 } /^tenant_fairness=/ { f = \$2 } END { exit !(s >= 0.95 && s <= 1.05 && f >= 0.95) }' $TMP/t2.out"
+check "apart: slowdown 1, STP 2, ANTT 1, fairness 1" \
+	"[ '$(sd 0 $TMP/t2apart.out)' = 1.000 ] && [ '$(sd 1 $TMP/t2apart.out)' = 1.000 ] && grep -q '^tenant_stp=2.000$' $TMP/t2apart.out && grep -q '^tenant_antt=1.000$' $TMP/t2apart.out && grep -q '^tenant_fairness=1.000$' $TMP/t2apart.out"
+busy=$(sed -n 's/^tenant=1 kernels=1 busy=\([0-9]*\) .*/\1/p' "$TMP/t2apart.out")
+be=$(sed -n 's/^kernel=b submit=[0-9]* start=\([0-9]*\) end=\([0-9]*\) .*/\2-\1/p' "$TMP/t2apart.out")
+check "busy is the time its kernels ran" "[ -n '$busy' ] && [ -n '$be' ] && [ $busy -eq \$(($be)) ]"
+busy=$(sed -n 's/^tenant=0 kernels=2 busy=\([0-9]*\) .*/\1/p' "$TMP/t2apart.out")
+ae=$(sed -n 's/^kernel=[ac] submit=[0-9]* start=\([0-9]*\) end=\([0-9]*\) .*/+\2-\1/p' "$TMP/t2apart.out" | tr -d '\n')
+check "busy of two kernels apart is the sum of their times" \
+	"[ -n '$busy' ] && [ -n '$ae' ] && [ $busy -eq \$((0$ae)) ]"
+"$SIM" run examples/standard-mix.json > "$TMP/one.out" 2>&1
+check "no tenant lines for one tenant" "! grep -q '^tenant' $TMP/one.out"
 "$SIM" compare "$D/kineto-small.json" --policy rr --policy avail > "$TMP/cmp.out" 2>&1
 check "vgpu-sim compare takes a recording" \
 	"[ \$? -eq 0 ] && grep -q '^turnaround softmax_warp_forward#2' $TMP/cmp.out"

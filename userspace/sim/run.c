@@ -501,6 +501,11 @@ static int vgpu_sim_run(int argc, char **argv)
 	       res.m.fairness);
 	printf("preempt_latency_max=%llu\n", (unsigned long long)res.lat_max);
 	printf("trace_hash=0x%016llx\n", (unsigned long long)res.hash);
+	if (vgpu_sim_tenants(&wl, &policies, &shared, stdout, err,
+			     sizeof(err))) {
+		fprintf(stderr, "vgpu-sim run: %s: %s\n", o.file, err);
+		goto out;
+	}
 	if (o.trace && vgpu_chrome_trace_write(o.trace, &wl, &shared, err,
 					       sizeof(err))) {
 		fprintf(stderr, "vgpu-sim run: %s\n", err);

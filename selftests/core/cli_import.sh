@@ -104,6 +104,29 @@ check "no tenant lines for one tenant" "! grep -q '^tenant' $TMP/one.out"
 check "vgpu-sim compare takes a recording" \
 	"[ \$? -eq 0 ] && grep -q '^turnaround softmax_warp_forward#2' $TMP/cmp.out"
 
+# scripts/gen-trace: an LLM step of 2 layers, a 32-token prompt and 2
+# decode steps: 2 x 11 + 3 prefill kernels, 2 x (2 x 12 + 3) decode ones.
+G="--layers 2 --hidden 512 --ffn 1376 --heads 8 --vocab 1000 --batch 2 --prompt 32 --decode 2"
+if command -v python3 > /dev/null; then
+	scripts/gen-trace --format nsys $G -o "$TMP/llm.sqlite" > "$TMP/g1" &&
+	scripts/gen-trace --format kineto $G -o "$TMP/llm.json" > "$TMP/g2"
+	check "gen-trace writes 79 kernels in both formats" \
+		"grep -qx kernels=79 $TMP/g1 && grep -qx kernels=79 $TMP/g2"
+	"$SIM" import "$TMP/llm.sqlite" -o "$TMP/llm1.wl.json" > "$TMP/i1" 2>&1
+	"$SIM" import "$TMP/llm.json" -o "$TMP/llm2.wl.json" > "$TMP/i2" 2>&1
+	check "both import whole: 79 mapped, none skipped or clamped, one stream" \
+		"grep -qx 'kernels=79 mapped=79 skipped=0 clamped=0 channels=1 tenants=1' $TMP/i1 && grep -qx 'kernels=79 mapped=79 skipped=0 clamped=0 channels=1 tenants=1' $TMP/i2"
+	sed 's/"name": "[^"]*", //' "$TMP/llm1.wl.json" > "$TMP/n1"
+	sed 's/"name": "[^"]*", //' "$TMP/llm2.wl.json" > "$TMP/n2"
+	check "the nsys and kineto recordings of one step map alike (names aside)" \
+		"cmp -s $TMP/n1 $TMP/n2"
+	"$SIM" run "$TMP/llm.json" > "$TMP/llm.out" 2>&1
+	check "the LLM step replays" \
+		"[ \$? -eq 0 ] && [ \$(grep -c '^kernel=' $TMP/llm.out) -eq 79 ]"
+else
+	ok "# SKIP python3 missing"
+fi
+
 # Usage errors: exit 2
 "$SIM" import "$D/kineto-small.json" > /dev/null 2>&1
 check "no -o: usage error" "[ \$? -eq 2 ]"

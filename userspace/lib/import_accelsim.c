@@ -24,8 +24,10 @@
 #include "import_internal.h"
 
 /* VGPU_REC_CLASSES order: MOV, LOAD, STORE, MMA, CMP, BRA, ALU. */
-enum { VGPU_AS_MOV, VGPU_AS_LOAD, VGPU_AS_STORE, VGPU_AS_MMA, VGPU_AS_CMP,
-       VGPU_AS_BRA, VGPU_AS_ALU };
+enum {
+	VGPU_AS_MOV, VGPU_AS_LOAD, VGPU_AS_STORE, VGPU_AS_MMA, VGPU_AS_CMP,
+	VGPU_AS_BRA, VGPU_AS_ALU,
+};
 
 static const struct {
 	const char *op;
@@ -266,6 +268,7 @@ static int vgpu_as_traceg(struct vgpu_rec_ctx *c, struct vgpu_recording *rec,
 			if (ret)
 				break;
 		}
+		eq = strchr(line, '=');
 		if (!strcmp(line, "#BEGIN_TB")) {
 			if (b.in_tb)
 				ret = vgpu_rec_err(c, r, "#BEGIN_TB",
@@ -283,8 +286,7 @@ static int vgpu_as_traceg(struct vgpu_rec_ctx *c, struct vgpu_recording *rec,
 					   "outside #BEGIN_TB ... #END_TB");
 		} else if (!strncmp(line, "thread block", 12)) {
 			ret = vgpu_as_warp_end(c, &b);
-		} else if (!strncmp(line, "warp", 4) &&
-			   (eq = strchr(line, '='))) {
+		} else if (!strncmp(line, "warp", 4) && eq) {
 			ret = vgpu_as_warp_end(c, &b);
 			if (!ret && !vgpu_as_uint(eq + 1, UINT32_MAX, &x))
 				ret = vgpu_rec_err(c, r, "warp",
@@ -294,8 +296,7 @@ static int vgpu_as_traceg(struct vgpu_rec_ctx *c, struct vgpu_recording *rec,
 			b.got = 0;
 			b.warp_line = lineno;
 			k->warps++;
-		} else if (!strncmp(line, "insts", 5) &&
-			   (eq = strchr(line, '='))) {
+		} else if (!strncmp(line, "insts", 5) && eq) {
 			if (!b.in_warp || !vgpu_as_uint(eq + 1, UINT64_MAX,
 							&b.want))
 				ret = vgpu_rec_err(c, r, "insts",

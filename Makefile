@@ -197,7 +197,7 @@ $(BUILD)/vm-bin/%_test32: selftests/vgpu/%_test.c uapi/linux/vgpu_dispatch.h \
 
 # Workloads and vgpu-sim's output for them (selftests/vgpu/determinism.sh).
 $(BUILD)/vm-bin/workloads/.stamp: $(BUILD)/vgpu-sim scripts/make-vm-workloads \
-		scripts/gen-workloads.py $(wildcard examples/*.json) $(POLICY_SOS)
+		scripts/gen-workloads.py scripts/gen-trace $(wildcard examples/*.json) $(POLICY_SOS)
 	@scripts/make-vm-workloads $(BUILD)/vm-bin/workloads
 	@touch $@
 

@@ -265,6 +265,45 @@ TEST(accelsim_fields)
 	vgpu_workload_free(&wl);
 }
 
+/* Formats by content, then by extension. */
+TEST(detect)
+{
+	char dir[64], path[128], *big;
+	size_t i;
+
+	EXPECT_EQ(VGPU_REC_WORKLOAD, vgpu_rec_detect("examples/standard-mix.json"));
+	EXPECT_EQ(VGPU_REC_KINETO, vgpu_rec_detect(DATA "kineto-small.json"));
+	EXPECT_EQ(VGPU_REC_ACCELSIM,
+		  vgpu_rec_detect(DATA "accelsim/kernel-2.traceg"));
+	EXPECT_EQ(-ENOENT, vgpu_rec_detect(DATA "no-such-file"));
+	vgpu_ti_tmpdir(dir, sizeof(dir));
+	snprintf(path, sizeof(path), "%s/a.json", dir);
+	vgpu_ti_write(path, "  [ {\"ph\": \"X\"} ]");
+	EXPECT_EQ(VGPU_REC_KINETO, vgpu_rec_detect(path));
+	/* the events after 20 KB of device properties */
+	big = malloc(32768);
+	ASSERT_NE(NULL, big);
+	i = snprintf(big, 32768, "{\"deviceProperties\": [\"");
+	memset(big + i, 'x', 20000);
+	snprintf(big + i + 20000, 32768 - i - 20000,
+		 "\"], \"traceEvents\": []}");
+	vgpu_ti_write(path, big);
+	free(big);
+	EXPECT_EQ(VGPU_REC_KINETO, vgpu_rec_detect(path));
+	vgpu_ti_write(path, "{ \"comment\": \"traceEvents\", \"kernels\": [] }");
+	EXPECT_EQ(VGPU_REC_WORKLOAD, vgpu_rec_detect(path));
+	snprintf(path, sizeof(path), "%s/x.db", dir);
+	vgpu_ti_write(path, "not yet written");
+	EXPECT_EQ(VGPU_REC_NSYS, vgpu_rec_detect(path));
+	snprintf(path, sizeof(path), "%s/list", dir);
+	vgpu_ti_write(path, "MemcpyHtoD,0x1,4\nkernel-1.traceg\n");
+	EXPECT_EQ(VGPU_REC_ACCELSIM, vgpu_rec_detect(path));
+	vgpu_ti_rmdir(dir);
+	EXPECT_EQ(VGPU_REC_NSYS, vgpu_rec_format_parse("nsys"));
+	EXPECT_EQ(-1, vgpu_rec_format_parse("workload"));
+	EXPECT_STREQ("accelsim", vgpu_rec_format_name(VGPU_REC_ACCELSIM));
+}
+
 /* Opcode classes of Accel-Sim's SASS names. */
 TEST(accelsim_classes)
 {

@@ -131,7 +131,7 @@ static bool vgpu_rec_ends_with(const char *s, const char *suffix)
 
 int vgpu_rec_detect(const char *path)
 {
-	char head[4096];
+	static __thread char head[65536];
 	struct stat st;
 	size_t n;
 	FILE *f;
@@ -153,10 +153,12 @@ int vgpu_rec_detect(const char *path)
 		;
 	if (*p == '[')
 		return VGPU_REC_KINETO;
+	/* a workload's "kernels" come early; a trace's events may be late */
 	if (*p == '{')
-		return strstr(p, "\"traceEvents\"") &&
-		       !strstr(p, "\"kernels\"") ? VGPU_REC_KINETO :
-		       VGPU_REC_WORKLOAD;
+		return strstr(p, "\"kernels\"") ? VGPU_REC_WORKLOAD :
+		       strstr(p, "\"traceEvents\"") ||
+		       vgpu_rec_ends_with(path, ".pt.trace.json") ?
+		       VGPU_REC_KINETO : VGPU_REC_WORKLOAD;
 	if (!strncmp(p, "-kernel name", 12) || strstr(head, ".traceg") ||
 	    !strncmp(p, "Memcpy", 6))
 		return VGPU_REC_ACCELSIM;

@@ -104,9 +104,11 @@ const char *vgpu_rec_format_name(int format);
  * vgpu_rec_detect() - the format of a file, by content then extension
  * @path: the file (or an Accel-Sim trace directory)
  *
- * SQLite's header string makes an Nsight export; a JSON object with
- * "traceEvents" (or a JSON array) a Kineto trace, one with "kernels" a
- * workload; "-kernel name" or a kernelslist a Accel-Sim trace.
+ * SQLite's header string makes an Nsight export; a JSON object naming
+ * "kernels" in its first 64 KiB a workload, else one naming "traceEvents"
+ * (or a *.pt.trace.json file), or a JSON array, a Kineto trace; a
+ * directory, "-kernel name" or a kernel list an Accel-Sim trace; then
+ * .sqlite/.db, .traceg/.g; anything else is taken for a workload.
  *
  * Return: VGPU_REC_*, or -errno if @path cannot be read.
  */

@@ -64,16 +64,25 @@ static inline void vgpu_fuzz_after_load(int ret, const char *path,
 	vgpu_rec_free(rec);
 }
 
-/* Write @data to a private file ending in @suffix; its path. */
+static char vgpu_fuzz_path[64];
+
+static void vgpu_fuzz_cleanup(void)
+{
+	unlink(vgpu_fuzz_path);
+}
+
+/* Write @data to a private file ending in @suffix (removed at exit). */
 static inline const char *vgpu_fuzz_file(const uint8_t *data, size_t size,
 					 const char *suffix)
 {
-	static char path[64];
+	char *path = vgpu_fuzz_path;
 	FILE *f;
 
-	if (!path[0])
-		snprintf(path, sizeof(path), "/tmp/vgpu-fuzz-%d%s",
+	if (!path[0]) {
+		snprintf(path, sizeof(vgpu_fuzz_path), "/tmp/vgpu-fuzz-%d%s",
 			 (int)getpid(), suffix);
+		atexit(vgpu_fuzz_cleanup);
+	}
 	f = fopen(path, "w");
 	VGPU_FUZZ_CHECK(f);
 	VGPU_FUZZ_CHECK(fwrite(data, 1, size, f) == size);

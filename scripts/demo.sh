@@ -112,7 +112,8 @@ printf "%-20s %9s %9s\n" "" drain switch
 for m in drain switch; do
 	$B/vgpu-sim run --preempt $m $B/vm-bin/workloads/replay-tenants.json \
 		> $B/demo/replay-$m.sim
-	sed -n "s/^@@t $m //p" $LOG > $B/demo/replay-$m.vgpuctl
+	sed -n "s/^@@t $m //p" $LOG |
+		grep -E '^(kernel|makespan|trace_hash)=' > $B/demo/replay-$m.vgpuctl
 	grep -E '^(kernel|makespan|trace_hash)=' $B/demo/replay-$m.sim |
 		cmp -s - $B/demo/replay-$m.vgpuctl && a=yes || a=NO
 	echo "agrees=$a" >> $B/demo/replay-$m.sim

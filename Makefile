@@ -62,7 +62,7 @@ OPT_SIM_OBJS	:= $(patsubst userspace/sim/%.c,$(BUILD)/opt/sim/%.o,$(SIM_SRCS))
 ASAN_SIM_OBJS	:= $(patsubst userspace/sim/%.c,$(BUILD)/asan/sim/%.o,$(SIM_SRCS))
 CORE_TESTS	:= $(patsubst selftests/core/%.c,$(BUILD)/asan/selftests/core/%,$(CORE_TEST_SRCS))
 
-NATIVE_LIBS	:= -ljson-c $(NL_LIBS) -lm
+NATIVE_LIBS	:= -ljson-c -lsqlite3 $(NL_LIBS) -lm
 
 .PHONY: all module native sim policies core-tests deps ksrc check check-core vm-bin tools \
 	checkpatch sparse check-vm check-debug debug-kernel demo clean netlink-spec \
@@ -197,7 +197,7 @@ $(BUILD)/vm-bin/%_test32: selftests/vgpu/%_test.c uapi/linux/vgpu_dispatch.h \
 
 # Workloads and vgpu-sim's output for them (selftests/vgpu/determinism.sh).
 $(BUILD)/vm-bin/workloads/.stamp: $(BUILD)/vgpu-sim scripts/make-vm-workloads \
-		scripts/gen-workloads.py $(wildcard examples/*.json) $(POLICY_SOS)
+		scripts/gen-workloads.py scripts/gen-trace $(wildcard examples/*.json) $(POLICY_SOS)
 	@scripts/make-vm-workloads $(BUILD)/vm-bin/workloads
 	@touch $@
 

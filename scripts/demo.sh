@@ -4,7 +4,8 @@
 # demo.sh - `make demo`: boot Debian's 6.1 kernel in QEMU, load
 # vgpu_dispatch.ko, run the standard and the fairness mix through vgpuctl
 # under drain, warp and switch preemption and print their metrics side by
-# side (checked against vgpu-sim), show `vgpuctl top` and debugfs during a
+# side (checked against vgpu-sim), replay two recorded tenants under drain
+# and switch (per-tenant metrics), show `vgpuctl top` and debugfs during a
 # run, record build/demo-trace.json (netlink events, Chrome trace JSON for
 # https://ui.perfetto.dev) and plot SM occupancy over time into
 # build/demo-occupancy.png (gnuplot).
@@ -26,6 +27,12 @@ scripts/vm-run --timeout 900 sh -c '
 			vgpuctl run -q --preempt $m $W/$wl.json > /tmp/out || exit 1
 			sed "s/^/@@r $wl $m /" /tmp/out
 		done
+	done
+	# a replay of two recorded tenants (issue 20), the shared run only
+	for m in drain switch; do
+		echo "== vgpuctl run --no-alone --preempt $m replay-tenants.json" >&2
+		vgpuctl run -q --no-alone --preempt $m $W/replay-tenants.json > /tmp/out || exit 1
+		sed "s/^/@@t $m /" /tmp/out
 	done
 	echo
 	echo "== while the standard mix runs on /dev/vgpu15 (preempt switch):"
@@ -50,7 +57,7 @@ scripts/vm-run --timeout 900 sh -c '
 ' | tr -d '\r' > $LOG || { cat $LOG; echo "demo: the VM run failed (log: $LOG)" >&2; exit 1; }
 
 # Everything but the metric lines and the trace, as the VM printed it.
-sed -e '/^@@r /d' -e '/^@@trace-begin$/,/^@@trace-end$/d' $LOG
+sed -e '/^@@r /d' -e '/^@@t /d' -e '/^@@trace-begin$/,/^@@trace-end$/d' $LOG
 sed -n '/^@@trace-begin$/,/^@@trace-end$/p' $LOG | sed '1d;$d' > $B/demo-trace.json
 
 # The metrics side by side, each column checked against vgpu-sim run.
@@ -94,6 +101,36 @@ cat $LOG $B/demo/agree | awk '
 		}
 	}'
 grep -q "agrees=NO" $B/demo/agree && echo "demo: vgpuctl and vgpu-sim disagree (see $B/demo/)" >&2
+
+# The replay of two recorded tenants (scripts/make-vm-workloads: two small
+# LLM steps from scripts/gen-trace, the second at priority 1 arriving 5000
+# cycles later): per-tenant metrics of vgpu-sim run, whose kernel lines and
+# trace hash the module's run must reproduce.
+echo
+echo "== replay of two recorded tenants (vgpu-sim import of a Kineto trace and an Nsight export)"
+printf "%-20s %9s %9s\n" "" drain switch
+for m in drain switch; do
+	$B/vgpu-sim run --preempt $m $B/vm-bin/workloads/replay-tenants.json \
+		> $B/demo/replay-$m.sim
+	sed -n "s/^@@t $m //p" $LOG |
+		grep -E '^(kernel|makespan|trace_hash)=' > $B/demo/replay-$m.vgpuctl
+	grep -E '^(kernel|makespan|trace_hash)=' $B/demo/replay-$m.sim |
+		cmp -s - $B/demo/replay-$m.vgpuctl && a=yes || a=NO
+	echo "agrees=$a" >> $B/demo/replay-$m.sim
+done
+for k in "tenant=0 slowdown" "tenant=1 slowdown" tenant_stp tenant_antt \
+	 tenant_fairness agrees; do
+	printf "%-20s" "$(echo "$k" | sed 's/tenant=\([0-9]\) /tenant \1 /; s/agrees/same as module/')"
+	for m in drain switch; do
+		case $k in
+		tenant=*) v=$(sed -n "s/^${k% *} .* slowdown=//p" $B/demo/replay-$m.sim) ;;
+		*) v=$(sed -n "s/^$k=//p" $B/demo/replay-$m.sim) ;;
+		esac
+		printf " %9s" "$v"
+	done
+	printf "\n"
+done
+grep -q "agrees=NO" $B/demo/replay-*.sim && echo "demo: the module's replay differs from vgpu-sim's (see $B/demo/)" >&2
 
 scripts/demo-plot $B/demo-occupancy.png examples/standard-mix.json \
 	"standard mix, preempt drain: SM occupancy=$B/demo/standard-mix-drain.json" \

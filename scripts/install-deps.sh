@@ -12,7 +12,7 @@ set -eu
 PKGS="
 linux-headers-amd64 linux-image-amd64 linux-source-6.1
 qemu-system-x86 busybox-static cpio
-libnl-3-dev libnl-genl-3-dev libnl-utils libjson-c-dev
+libnl-3-dev libnl-genl-3-dev libnl-utils libjson-c-dev libsqlite3-dev sqlite3
 sparse bc flex bison libelf-dev libssl-dev rsync
 clang libclang-rt-14-dev dkms python3 gcc-multilib
 gnuplot-nox python3-sphinx dwarves

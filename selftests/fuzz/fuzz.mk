@@ -16,7 +16,7 @@ FUZZ_CFLAGS	:= $(NATIVE_CFLAGS) -O1 -fno-omit-frame-pointer \
 		   -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all
 # Inputs up to 4128 instructions, so the length limit is exercised too.
 FUZZ_MAX_LEN	?= 33024
-FUZZ_TARGETS	:= validator vasm
+FUZZ_TARGETS	:= validator vasm kineto nsys accelsim
 FUZZ_BINS	:= $(patsubst %,$(FUZZ_BUILD)/fuzz_%,$(FUZZ_TARGETS))
 
 .PHONY: fuzz-build check-fuzz
@@ -33,6 +33,18 @@ $(FUZZ_BUILD)/fuzz_vasm: selftests/fuzz/fuzz_vasm.c userspace/lib/vasm.c \
 	$(CLANG) $(FUZZ_CFLAGS) -o $@ selftests/fuzz/fuzz_vasm.c \
 		userspace/lib/vasm.c driver/core/isa.c
 
+# The recording readers (issue 20) with the mapping, the assembler and the
+# core they use.
+FUZZ_IMPORT_SRCS := userspace/lib/import.c userspace/lib/import_nsys.c \
+		    userspace/lib/import_kineto.c userspace/lib/import_accelsim.c \
+		    userspace/lib/workload.c userspace/lib/vasm.c $(CORE_SRCS)
+
+$(FUZZ_BUILD)/fuzz_kineto $(FUZZ_BUILD)/fuzz_nsys $(FUZZ_BUILD)/fuzz_accelsim: \
+		$(FUZZ_BUILD)/fuzz_%: selftests/fuzz/fuzz_%.c selftests/fuzz/fuzz_import.h \
+		$(FUZZ_IMPORT_SRCS) $(CORE_HDRS) $(LIB_HDRS)
+	@mkdir -p $(@D)
+	$(CLANG) $(FUZZ_CFLAGS) -o $@ $< $(FUZZ_IMPORT_SRCS) $(NATIVE_LIBS)
+
 fuzz-build: $(FUZZ_BINS)
 
 # One TAP line per harness: ok when libFuzzer exits 0 after FUZZ_SECONDS.
@@ -46,6 +58,9 @@ check-fuzz: fuzz-build
 		work=$(FUZZ_BUILD)/run-$$t; \
 		rm -rf $$work; mkdir -p $$work/corpus $$work/artifacts; \
 		cp selftests/fuzz/corpus/$$t/* $$work/corpus/ 2>/dev/null; \
+		for s in $$work/corpus/*.sql; do \
+			[ -f "$$s" ] && sqlite3 "$${s%.sql}.sqlite" < "$$s"; \
+		done; \
 		dict=; [ -f selftests/fuzz/$$t.dict ] && \
 			dict=-dict=selftests/fuzz/$$t.dict; \
 		echo "  FUZZ    $$t ($(FUZZ_SECONDS) s)"; \

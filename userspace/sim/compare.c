@@ -18,6 +18,7 @@
 
 #include "sim.h"
 #include "run.h"
+#include <vgpu/import.h>
 
 #define VGPU_CMP_MAX	16	/* policies in one table */
 
@@ -96,7 +97,7 @@ static int vgpu_sim_compare(int argc, char **argv)
 		if (!name[i])
 			return vgpu_sim_usage_error("compare", "%s", err);
 	}
-	if (vgpu_workload_load(file, &wl, err, sizeof(err))) {
+	if (vgpu_workload_load_any(file, &wl, err, sizeof(err))) {
 		fprintf(stderr, "vgpu-sim compare: %s\n", err);
 		vgpu_workload_free(&wl);
 		return 1;

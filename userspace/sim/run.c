@@ -15,6 +15,7 @@
 
 #include "sim.h"
 #include "run.h"
+#include <vgpu/import.h>
 #include <vgpu/metrics.h>
 
 /* Stop a run that goes on for this many cycles (a SPIN never cancelled). */
@@ -469,7 +470,7 @@ static int vgpu_sim_run(int argc, char **argv)
 	vgpu_policy_registry_init(&policies);
 	memset(&shared, 0, sizeof(shared));
 	memset(&res, 0, sizeof(res));
-	if (vgpu_workload_load(o.file, &wl, err, sizeof(err))) {
+	if (vgpu_workload_load_any(o.file, &wl, err, sizeof(err))) {
 		fprintf(stderr, "vgpu-sim run: %s\n", err);
 		vgpu_workload_free(&wl);
 		return 1;
@@ -500,6 +501,11 @@ static int vgpu_sim_run(int argc, char **argv)
 	       res.m.fairness);
 	printf("preempt_latency_max=%llu\n", (unsigned long long)res.lat_max);
 	printf("trace_hash=0x%016llx\n", (unsigned long long)res.hash);
+	if (vgpu_sim_tenants(&wl, &policies, &shared, stdout, err,
+			     sizeof(err))) {
+		fprintf(stderr, "vgpu-sim run: %s: %s\n", o.file, err);
+		goto out;
+	}
 	if (o.trace && vgpu_chrome_trace_write(o.trace, &wl, &shared, err,
 					       sizeof(err))) {
 		fprintf(stderr, "vgpu-sim run: %s\n", err);

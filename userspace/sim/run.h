@@ -117,4 +117,21 @@ int vgpu_sim_measure(struct vgpu_workload *wl, struct list_head *policies,
 		     FILE *out, char *err, size_t errlen);
 void vgpu_sim_result_fini(struct vgpu_sim_result *res);
 
+/**
+ * vgpu_sim_tenants() - the per-tenant report (tenants.c, issue 20)
+ * @wl: the workload
+ * @policies: the policy registry
+ * @shared: its shared run
+ * @out: where the lines go
+ * @err: error message
+ * @errlen: its size
+ *
+ * Prints nothing for a workload of one tenant.
+ *
+ * Return: 0, or -1 with @err set.
+ */
+int vgpu_sim_tenants(const struct vgpu_workload *wl,
+		     struct list_head *policies, const struct vgpu_run *shared,
+		     FILE *out, char *err, size_t errlen);
+
 #endif /* VGPU_SIM_RUN_H */

@@ -37,6 +37,7 @@ struct vgpu_sim_cmd {
 	X(maxrun)		\
 	X(run)			\
 	X(compare)		\
+	X(import)		\
 	X(exec)			\
 	X(bench)
 

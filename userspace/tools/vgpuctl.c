@@ -29,6 +29,7 @@
 
 #include <vgpu/vgpu.h>
 #include <vgpu/workload.h>
+#include <vgpu/import.h>
 #include <vgpu/metrics.h>
 
 struct vgpu_cmd {
@@ -864,7 +865,7 @@ static int vgpu_cmd_run(int argc, char **argv)
 			argv[0]);
 		return 2;
 	}
-	ret = vgpu_workload_load(argv[optind], &wl, err, sizeof(err));
+	ret = vgpu_workload_load_any(argv[optind], &wl, err, sizeof(err));
 	if (ret) {
 		fprintf(stderr, "vgpuctl %s: %s\n", argv[0], err);
 		vgpu_workload_free(&wl);

@@ -1,0 +1,21 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * fuzz_nsys.c - libFuzzer harness of the Nsight Systems SQLite export
+ * reader (userspace/lib/import_nsys.c, issue 20): the input is written to
+ * a file and opened with libsqlite3; it either loads or fails with -EINVAL
+ * naming the file; a loaded recording maps.  The seeds are databases made
+ * from selftests/fuzz/corpus/nsys/ *.sql (make check-fuzz).
+ */
+#include "fuzz_import.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	const char *path = vgpu_fuzz_file(data, size, ".sqlite");
+	struct vgpu_recording rec;
+	char err[512] = "";
+	int ret;
+
+	ret = vgpu_rec_load(path, VGPU_REC_NSYS, &rec, err, sizeof(err));
+	vgpu_fuzz_after_load(ret, path, err, &rec);
+	return 0;
+}

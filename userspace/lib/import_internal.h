@@ -1,0 +1,78 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * import_internal.h - what the recording importers share (import.c,
+ * import_nsys.c, import_kineto.c, import_accelsim.c).  Not installed.
+ */
+#ifndef VGPU_IMPORT_INTERNAL_H
+#define VGPU_IMPORT_INTERNAL_H
+
+#include <stdarg.h>
+#include <stddef.h>
+
+#include <vgpu/import.h>
+
+/**
+ * struct vgpu_rec_ctx - one load: where its errors go
+ * @path: the file named in messages
+ * @err: the message buffer
+ * @errlen: its size
+ * @failed: an error was recorded (the first one wins)
+ */
+struct vgpu_rec_ctx {
+	const char *path;
+	char *err;
+	size_t errlen;
+	int failed;
+};
+
+/**
+ * vgpu_rec_err() - record "FILE: RECORD: FIELD: message"
+ * @c: the load
+ * @record: which record ("row 3", "traceEvents[2]", "(file)")
+ * @field: which field ("gridX", "args.grid", "(syntax)")
+ * @fmt: printf format of the message
+ *
+ * Return: -EINVAL.
+ */
+int vgpu_rec_err(struct vgpu_rec_ctx *c, const char *record,
+		 const char *field, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+
+/**
+ * vgpu_rec_push() - append a zeroed kernel to @rec
+ * @rec: the recording
+ *
+ * Return: the new kernel, or NULL when out of memory.
+ */
+struct vgpu_rec_kernel *vgpu_rec_push(struct vgpu_recording *rec);
+
+/**
+ * vgpu_rec_set_name() - copy a recorded name, truncated
+ * @k: the kernel
+ * @s: the name (NULL or empty: "kernel")
+ */
+void vgpu_rec_set_name(struct vgpu_rec_kernel *k, const char *s);
+
+/**
+ * vgpu_rec_read_file() - a whole file in memory, NUL-terminated
+ * @path: the file
+ * @len: its length
+ *
+ * Return: the text (free()), or NULL with errno set.
+ */
+char *vgpu_rec_read_file(const char *path, size_t *len);
+
+int vgpu_rec_load_nsys(struct vgpu_rec_ctx *c, struct vgpu_recording *rec);
+int vgpu_rec_load_kineto(struct vgpu_rec_ctx *c, struct vgpu_recording *rec,
+			 const char *text, size_t len);
+int vgpu_rec_load_accelsim(struct vgpu_rec_ctx *c, struct vgpu_recording *rec);
+
+/**
+ * vgpu_rec_accelsim_class() - the ISA class of a SASS opcode
+ * @opcode: e.g. "LDG.E.128", "IMAD.MOV.U32", "HMMA.16816.F32"
+ *
+ * Return: 0..6 (MOV, LOAD, STORE, MMA, CMP, BRA, ALU).
+ */
+int vgpu_rec_accelsim_class(const char *opcode);
+
+#endif /* VGPU_IMPORT_INTERNAL_H */

@@ -62,7 +62,7 @@ OPT_SIM_OBJS	:= $(patsubst userspace/sim/%.c,$(BUILD)/opt/sim/%.o,$(SIM_SRCS))
 ASAN_SIM_OBJS	:= $(patsubst userspace/sim/%.c,$(BUILD)/asan/sim/%.o,$(SIM_SRCS))
 CORE_TESTS	:= $(patsubst selftests/core/%.c,$(BUILD)/asan/selftests/core/%,$(CORE_TEST_SRCS))
 
-NATIVE_LIBS	:= -ljson-c $(NL_LIBS) -lm
+NATIVE_LIBS	:= -ljson-c $(NL_LIBS) -lm -pthread
 
 .PHONY: all module native sim policies core-tests deps ksrc check check-core vm-bin tools \
 	checkpatch sparse check-vm check-debug debug-kernel demo clean netlink-spec \

@@ -1,9 +1,10 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 #
-# vgpu-sim bench bitmap: output format only (F32, F40-F42).  The ratios
-# are a benchmark on the -O2 build (Documentation/performance.rst), not a
-# timed test.  Run from the repository root; prints TAP.
+# vgpu-sim bench bitmap and bench scale: output format only (F32,
+# F40-F42, F50, F51).  The ratios and speed-ups are benchmarks on the -O2
+# build (Documentation/performance.rst), not timed tests.  Run from the
+# repository root; prints TAP.
 set -u
 SIM=${VGPU_SIM:-build/vgpu-sim-asan}
 n=0
@@ -11,7 +12,7 @@ fail=0
 ok() { n=$((n + 1)); echo "ok $n - $1"; }
 nok() { n=$((n + 1)); fail=1; echo "not ok $n - $1"; }
 
-echo "1..7"
+echo "1..11"
 out=$("$SIM" bench bitmap --queries 2000 2>&1)
 rc=$?
 [ $rc -eq 0 ] && ok "bench bitmap runs" || nok "bench bitmap runs (rc $rc)"
@@ -38,6 +39,29 @@ else
 fi
 "$SIM" bench bitmap --queries 0 >/dev/null 2>&1
 [ $? -eq 2 ] && ok "--queries 0: exit 2" || nok "--queries 0: exit 2"
+# vgpu-sim bench scale: the cost curve and the speed-up (format only)
+out=$("$SIM" bench scale --quick 2>&1)
+rc=$?
+[ $rc -eq 0 ] && ok "bench scale runs" || nok "bench scale runs (rc $rc): $out"
+miss=
+for s in 4 132 1024; do
+	for b in 100 1000 10000; do
+		echo "$out" | grep -Eq "^cost sms=$s blocks=$b ns_per_block=[0-9]+\.[0-9] ns_per_decision=[0-9]+\.[0-9] decisions=[0-9]+$" ||
+			miss="$miss [$s SMs, $b blocks]"
+	done
+done
+[ -z "$miss" ] && ok "bench scale: a cost line per SM count and block count" ||
+	nok "bench scale: cost lines missing:$miss"
+echo "$out" | grep -Eq '^cost per block largest/smallest = [0-9]+\.[0-9]{2}$' &&
+	[ "$(echo "$out" | grep -Ec '^parallel (h100 sms=132|1024sm sms=1024) threads=[12] blocks=[0-9]+ seconds=[0-9.]+ trace_hash=0x[0-9a-f]{16}$')" -eq 4 ] &&
+	ok "bench scale: the flatness ratio and four parallel runs" ||
+	nok "bench scale: flatness ratio or parallel runs"
+if [ "$(echo "$out" | tail -n 2 | sed -E 's/[0-9]+\.[0-9]{2}$/X/')" = "speedup h100 2/1 threads = X
+speedup 1024sm 2/1 threads = X" ]; then
+	ok "bench scale: the last two lines are the speed-ups"
+else
+	nok "bench scale: the last two lines are the speed-ups"
+fi
 "$SIM" bench nosuch >/dev/null 2>&1
 [ $? -eq 2 ] && ok "unknown benchmark: exit 2" || nok "unknown benchmark: exit 2"
 "$SIM" bench >/dev/null 2>&1

@@ -12,7 +12,10 @@
  * A team is the calling thread plus n - 1 helpers.  Each epoch, every
  * member claims chunks of consecutive SMs from a shared counter until none
  * is left (SMs differ in load, so the work is not split up front); the
- * caller returns once every helper has finished its last chunk.  Epochs
+ * caller returns once every SM is done.  It never waits for a helper that
+ * has not claimed anything: on a busy machine a helper that is not
+ * running costs nothing, and one that wakes late finds no work left (or
+ * works on the next epoch, whose claims it sees after the dispatch).  Epochs
  * are short (64 cycles by default), so members wait for the next epoch and
  * for each other by spinning a little before sleeping on a condition
  * variable; and an epoch in which fewer than VGPU_TEAM_MIN_BUSY SMs per
@@ -43,13 +46,13 @@
  * @th: the helpers' threads (n - 1)
  * @next: first SM not yet claimed in this epoch
  * @gen: epoch generation; a change starts the helpers
- * @left: helpers still advancing SMs in this epoch
+ * @done: SMs advanced in this epoch
  * @sleepers: helpers asleep on @go
- * @waiting: the caller is asleep on @done
+ * @waiting: the caller is asleep on @finished
  * @stop: the helpers exit
  * @lock: protects the sleeps
  * @go: a new epoch (or @stop)
- * @done: the last helper finished
+ * @finished: the last SM is done
  */
 struct vgpu_sim_team {
 	struct vgpu_gpu *g;
@@ -59,13 +62,13 @@ struct vgpu_sim_team {
 	pthread_t *th;
 	atomic_uint next;
 	atomic_uint gen;
-	atomic_uint left;
+	atomic_uint done;
 	atomic_uint sleepers;
 	atomic_bool waiting;
 	atomic_bool stop;
 	pthread_mutex_t lock;
 	pthread_cond_t go;
-	pthread_cond_t done;
+	pthread_cond_t finished;
 };
 
 static inline void vgpu_team_relax(void)
@@ -75,13 +78,25 @@ static inline void vgpu_team_relax(void)
 #endif
 }
 
-/* Claim chunks of SMs until none is left. */
-static void vgpu_team_work(struct vgpu_sim_team *t)
+/*
+ * Claim chunks of SMs until none is left.  A claim (seq_cst) that sees the
+ * counter reset for an epoch sees that epoch's dispatch; adding to @done
+ * publishes the SMs' state to the caller.
+ */
+static void vgpu_team_work(struct vgpu_sim_team *t, bool helper)
 {
-	u32 nsm = t->g->cfg.num_sms, first;
+	u32 nsm = t->g->cfg.num_sms, first, n;
 
-	while ((first = atomic_fetch_add(&t->next, t->chunk)) < nsm)
-		vgpu_gpu_advance_range(t->g, first, t->chunk);
+	while ((first = atomic_fetch_add(&t->next, t->chunk)) < nsm) {
+		n = min(t->chunk, nsm - first);
+		vgpu_gpu_advance_range(t->g, first, n);
+		if (atomic_fetch_add(&t->done, n) + n == nsm && helper &&
+		    atomic_load(&t->waiting)) {
+			pthread_mutex_lock(&t->lock);
+			pthread_cond_signal(&t->finished);
+			pthread_mutex_unlock(&t->lock);
+		}
+	}
 }
 
 static void *vgpu_team_helper(void *arg)
@@ -104,16 +119,8 @@ static void *vgpu_team_helper(void *arg)
 		}
 		if (atomic_load(&t->stop))
 			return NULL;
-		/* acquire (seq_cst): the controller's writes are visible */
 		seen = atomic_load(&t->gen);
-		vgpu_team_work(t);
-		/* release: this epoch's SM writes before the caller goes on */
-		if (atomic_fetch_sub(&t->left, 1) == 1 &&
-		    atomic_load(&t->waiting)) {
-			pthread_mutex_lock(&t->lock);
-			pthread_cond_signal(&t->done);
-			pthread_mutex_unlock(&t->lock);
-		}
+		vgpu_team_work(t, true);
 	}
 }
 
@@ -155,7 +162,7 @@ int vgpu_sim_team_start(struct vgpu_sim_team **tp, struct vgpu_gpu *g,
 		t->chunk = 1;
 	pthread_mutex_init(&t->lock, NULL);
 	pthread_cond_init(&t->go, NULL);
-	pthread_cond_init(&t->done, NULL);
+	pthread_cond_init(&t->finished, NULL);
 	for (i = 0; i < threads - 1; i++) {
 		ret = pthread_create(&t->th[i], NULL, vgpu_team_helper, t);
 		if (ret) {
@@ -179,7 +186,7 @@ int vgpu_sim_team_start(struct vgpu_sim_team **tp, struct vgpu_gpu *g,
  */
 void vgpu_sim_team_advance(struct vgpu_sim_team *t, struct vgpu_gpu *g)
 {
-	u32 i, busy = 0;
+	u32 i, busy = 0, nsm;
 
 	for (i = 0; t && i < g->cfg.num_sms && busy < t->min_busy; i++)
 		busy += !vgpu_gpu_sm_empty(g, i);
@@ -187,23 +194,24 @@ void vgpu_sim_team_advance(struct vgpu_sim_team *t, struct vgpu_gpu *g)
 		vgpu_gpu_advance_range(g, 0, g->cfg.num_sms);
 		return;
 	}
+	atomic_store(&t->done, 0);
+	/* seq_cst: a claim that sees the reset sees the dispatch's writes */
 	atomic_store(&t->next, 0);
-	atomic_store(&t->left, t->n - 1);
-	/* release (seq_cst): the dispatch's writes before the helpers start */
 	atomic_fetch_add(&t->gen, 1);
 	if (atomic_load(&t->sleepers)) {
 		pthread_mutex_lock(&t->lock);
 		pthread_cond_broadcast(&t->go);
 		pthread_mutex_unlock(&t->lock);
 	}
-	vgpu_team_work(t);
-	for (i = 0; i < VGPU_TEAM_SPIN && atomic_load(&t->left); i++)
+	vgpu_team_work(t, false);
+	nsm = g->cfg.num_sms;
+	for (i = 0; i < VGPU_TEAM_SPIN && atomic_load(&t->done) != nsm; i++)
 		vgpu_team_relax();
-	if (atomic_load(&t->left)) {
+	if (atomic_load(&t->done) != nsm) {
 		pthread_mutex_lock(&t->lock);
 		atomic_store(&t->waiting, true);
-		while (atomic_load(&t->left))
-			pthread_cond_wait(&t->done, &t->lock);
+		while (atomic_load(&t->done) != nsm)
+			pthread_cond_wait(&t->finished, &t->lock);
 		atomic_store(&t->waiting, false);
 		pthread_mutex_unlock(&t->lock);
 	}
@@ -225,7 +233,7 @@ void vgpu_sim_team_stop(struct vgpu_sim_team *t)
 	pthread_mutex_unlock(&t->lock);
 	for (i = 0; i + 1 < t->n; i++)
 		pthread_join(t->th[i], NULL);
-	pthread_cond_destroy(&t->done);
+	pthread_cond_destroy(&t->finished);
 	pthread_cond_destroy(&t->go);
 	pthread_mutex_destroy(&t->lock);
 	free(t->th);

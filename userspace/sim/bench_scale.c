@@ -161,6 +161,8 @@ static int vgpu_bench_scale(int argc, char **argv)
 {
 	static const struct option opts[] = {
 		{ "quick", no_argument, NULL, 'q' },
+		{ "sms", required_argument, NULL, 's' },
+		{ "blocks", required_argument, NULL, 'b' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -172,7 +174,7 @@ static int vgpu_bench_scale(int argc, char **argv)
 	static const u32 blocks[] = { 10000, 100000, 1000000 };
 	double lo = 0, hi = 0, ns, h100, big;
 	struct vgpu_bs_result r;
-	u32 div = 1, iters = 100, i, j;
+	u32 div = 1, iters = 100, i, j, only_sms = 0, only_blocks = 0;
 	int c;
 
 	optind = 1;
@@ -186,6 +188,18 @@ static int vgpu_bench_scale(int argc, char **argv)
 			div = 100;
 			iters = 2;
 			break;
+		case 's':
+			if (!vgpu_sim_parse_u32(optarg, &only_sms) || !only_sms ||
+			    only_sms > VGPU_MAX_SMS)
+				return vgpu_sim_usage_error("bench scale",
+					"--sms takes 1..%u", VGPU_MAX_SMS);
+			break;
+		case 'b':
+			if (!vgpu_sim_parse_u32(optarg, &only_blocks) ||
+			    !only_blocks)
+				return vgpu_sim_usage_error("bench scale",
+							    "bad --blocks");
+			break;
 		default:
 			return VGPU_SIM_EXIT_USAGE;
 		}
@@ -196,6 +210,19 @@ static int vgpu_bench_scale(int argc, char **argv)
 					    argv[optind]);
 
 	printf("cost: h100 kind, one kernel of one-warp blocks (MOV ALU ALU EXIT), 1 thread\n");
+	if (only_sms || only_blocks) {
+		/* one case, for a profiler */
+		if (!only_sms || !only_blocks)
+			return vgpu_sim_usage_error("bench scale",
+				"--sms and --blocks go together");
+		if (vgpu_bs_run(only_sms, 1, shortp, ARRAY_SIZE(shortp),
+				only_blocks, 32, &r))
+			return 1;
+		printf("cost sms=%u blocks=%" PRIu64 " ns_per_block=%.1f ns_per_decision=%.1f decisions=%" PRIu64 "\n",
+		       only_sms, r.blocks, r.seconds * 1e9 / r.blocks,
+		       r.dispatch * 1e9 / r.decisions, r.decisions);
+		return 0;
+	}
 	for (i = 0; i < ARRAY_SIZE(sms); i++) {
 		for (j = 0; j < ARRAY_SIZE(blocks); j++) {
 			if (vgpu_bs_run(sms[i], 1, shortp, ARRAY_SIZE(shortp),
@@ -224,8 +251,9 @@ static int vgpu_bench_scale(int argc, char **argv)
 const struct vgpu_sim_cmd vgpu_sim_bench_scale = {
 	.name = "scale",
 	.summary = "cost per block and decision by SMs and blocks; speed-up of 2 threads over 1",
-	.usage = "[--quick]\n"
+	.usage = "[--quick] [--sms N --blocks N]\n"
 		 "  --quick  every case 100 times smaller (format test)\n"
+		 "  --sms N --blocks N  that cost case only (for a profiler)\n"
 		 "Prints 'cost sms=S blocks=B ns_per_block=X ns_per_decision=Y ...'\n"
 		 "for S = 4, 132, 1024 and B = 10k, 100k, 1M, then one 'parallel ...'\n"
 		 "line per run and last 'speedup h100 2/1 threads = X' and\n"

@@ -208,13 +208,13 @@ static int vgpu_bench_scale(int argc, char **argv)
 		return vgpu_sim_usage_error("bench scale",
 					    "unexpected argument '%s'",
 					    argv[optind]);
+	if (!only_sms != !only_blocks)
+		return vgpu_sim_usage_error("bench scale",
+					    "--sms and --blocks go together");
 
 	printf("cost: h100 kind, one kernel of one-warp blocks (MOV ALU ALU EXIT), 1 thread\n");
 	if (only_sms || only_blocks) {
 		/* one case, for a profiler */
-		if (!only_sms || !only_blocks)
-			return vgpu_sim_usage_error("bench scale",
-				"--sms and --blocks go together");
 		if (vgpu_bs_run(only_sms, 1, shortp, ARRAY_SIZE(shortp),
 				only_blocks, 32, &r))
 			return 1;

@@ -145,9 +145,10 @@ static double vgpu_bs_speedup(const char *name, u32 num_sms, u32 iters,
 				name);
 			return 0;
 		}
-		printf("parallel %s sms=%u threads=%u blocks=%" PRIu64 " seconds=%.3f trace_hash=0x%016" PRIx64 "\n",
+		/* the dispatch is serial: 1 / (s + (1 - s) / 2) bounds 2/1 */
+		printf("parallel %s sms=%u threads=%u blocks=%" PRIu64 " seconds=%.3f dispatch_share=%.3f trace_hash=0x%016" PRIx64 "\n",
 		       name, num_sms, t + 1, r[t].blocks, r[t].seconds,
-		       r[t].hash);
+		       r[t].dispatch / r[t].seconds, r[t].hash);
 	}
 	if (r[0].hash != r[1].hash) {
 		fprintf(stderr, "vgpu-sim bench scale: %s: trace hash depends on the threads (F51)\n",

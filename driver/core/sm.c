@@ -717,7 +717,7 @@ static __always_inline void vgpu_sm_issue(struct vgpu_sm *sm, u32 p, u64 t,
 					  u32 *win)
 {
 	struct vgpu_sm_subpart *sp = &sm->sp[p];
-	u32 pr = __ffs64(sp->mask), idx, held, c, need, next;
+	u32 pr = __ffs64(sm->sp_mask[p]), idx, held, c, need, next;
 	struct vgpu_wq *q = &sp->ready[pr];
 	const struct vgpu_insn *in;
 	struct vgpu_warp *w;
@@ -728,8 +728,8 @@ static __always_inline void vgpu_sm_issue(struct vgpu_sm *sm, u32 p, u64 t,
 	q->head = next;
 	if (next == VGPU_WARP_NONE) {
 		q->tail = VGPU_WARP_NONE;
-		sp->mask &= ~BIT(pr);
-		if (!sp->mask)
+		sm->sp_mask[p] &= ~BIT(pr);
+		if (!sm->sp_mask[p])
 			sm->ready_sp &= ~BIT(p);
 	}
 	w->insns++;

@@ -9,13 +9,15 @@
 # recorded for it in
 # selftests/core/trace-hashes.txt (recorded single-threaded), and the whole
 # output (per-kernel times, metrics) and the Chrome trace must be the same
-# bytes for every N.  The sanitised build runs the examples with 3
-# threads too.  Run from the repository root; prints TAP.
+# bytes for every N.  The ASan and ThreadSanitizer builds run the examples
+# with 3 threads too (a race report fails the run).  Run from the
+# repository root; prints TAP.
 set -u
 # every epoch handed off to the helpers, however few SMs are busy
 export VGPU_SIM_TEAM_MIN_BUSY=0
 SIM=${VGPU_SIM:-build/vgpu-sim}
 ASAN=${VGPU_SIM_ASAN:-build/vgpu-sim-asan}
+TSAN=${VGPU_SIM_TSAN:-build/vgpu-sim-tsan}
 REC=selftests/core/trace-hashes.txt
 TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"' EXIT
@@ -69,13 +71,18 @@ wl=examples/child-mix.json
 	ok "child-mix.json: the same Chrome trace with 4 threads" ||
 	nok "child-mix.json: Chrome traces differ with 4 threads"
 
-bad=
-for wl in examples/*.json; do
-	a=$("$ASAN" run "$wl" --threads 3 2>&1) || bad="$bad [$wl: $(echo "$a" | tail -n 1)]"
-	[ "$a" = "$("$SIM" run "$wl" 2>&1)" ] || bad="$bad [$wl: differs]"
+# ThreadSanitizer: no data race between the helpers and the controller
+export TSAN_OPTIONS=halt_on_error=1
+for san in "$ASAN" "$TSAN"; do
+	bad=
+	for wl in examples/*.json; do
+		a=$("$san" run "$wl" --threads 3 2>&1) ||
+			bad="$bad [$wl: $(echo "$a" | grep -m1 -E 'ThreadSanitizer|ERROR' || echo "$a" | tail -n 1)]"
+		[ "$a" = "$("$SIM" run "$wl" 2>&1)" ] || bad="$bad [$wl: differs]"
+	done
+	[ -z "$bad" ] && ok "$san, 3 threads: every example as with one" ||
+		nok "$san:$bad"
 done
-[ -z "$bad" ] && ok "sanitised build, 3 threads: every example as with one" ||
-	nok "sanitised build:$bad"
 
 for arg in 0 257 x ''; do
 	"$SIM" run examples/mix.json --threads "$arg" > /dev/null 2>&1

@@ -53,8 +53,8 @@ done
 [ -z "$miss" ] && ok "bench scale: a cost line per SM count and block count" ||
 	nok "bench scale: cost lines missing:$miss"
 echo "$out" | grep -Eq '^cost per block largest/smallest = [0-9]+\.[0-9]{2}$' &&
-	[ "$(echo "$out" | grep -Ec '^parallel (h100 sms=132|1024sm sms=1024) threads=[12] blocks=[0-9]+ seconds=[0-9.]+ dispatch_share=[0-9]\.[0-9]{3} trace_hash=0x[0-9a-f]{16}$')" -eq 4 ] &&
-	ok "bench scale: the flatness ratio and four parallel runs" ||
+	[ "$(echo "$out" | grep -Ec '^parallel (h100 sms=132|1024sm sms=1024) threads=[12] blocks=[0-9]+ seconds=[0-9.]+ dispatch_share=[0-9]\.[0-9]{3} trace_hash=0x[0-9a-f]{16}$')" -eq 12 ] &&
+	ok "bench scale: the flatness ratio and twelve parallel runs" ||
 	nok "bench scale: flatness ratio or parallel runs"
 if [ "$(echo "$out" | tail -n 2 | sed -E 's/[0-9]+\.[0-9]{2}$/X/')" = "speedup h100 2/1 threads = X
 speedup 1024sm 2/1 threads = X" ]; then

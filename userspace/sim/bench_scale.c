@@ -13,9 +13,9 @@
  * 2. Across cores: the h100 preset (132 SMs) and a 1024-SM device run
  *    ALU-heavy blocks (8 warps, "LOOP n / 15 x ALU / BRA / ENDLOOP /
  *    EXIT") with the SMs of each epoch advanced by 1 and by 2 threads
- *    (userspace/sim/epoch.c); the speed-up is the ratio of the wall times,
- *    and the two runs must end with the same trace hash (F51), or the
- *    benchmark fails.
+ *    (userspace/sim/epoch.c), three times each, alternately; the speed-up
+ *    is the ratio of the fastest wall times, and every run must end with
+ *    the same trace hash (F51), or the benchmark fails.
  *
  * Figures are recorded in Documentation/performance.rst; --quick makes
  * every case 100 times smaller (the format test of make check).
@@ -30,6 +30,7 @@
 #include "run.h"
 
 #define VGPU_BS_BODY		16	/* LOOP body: 15 x ALU, BRA */
+#define VGPU_BS_REPEAT		3	/* runs per thread count, the fastest counts */
 
 static double vgpu_bs_now(void)
 {
@@ -126,8 +127,8 @@ static double vgpu_bs_speedup(const char *name, u32 num_sms, u32 iters,
 			      u32 waves)
 {
 	struct vgpu_insn prog[VGPU_BS_BODY + 3];
-	struct vgpu_bs_result r[2];
-	u32 n = 0, i, t;
+	struct vgpu_bs_result r[2], one;
+	u32 n = 0, i, t, k;
 
 	memset(prog, 0, sizeof(prog));
 	prog[n].op = VGPU_OP_LOOP;
@@ -137,23 +138,30 @@ static double vgpu_bs_speedup(const char *name, u32 num_sms, u32 iters,
 	prog[n++].op = VGPU_OP_BRA;
 	prog[n++].op = VGPU_OP_ENDLOOP;
 	prog[n++].op = VGPU_OP_EXIT;
-	for (t = 0; t < 2; t++) {
+	/*
+	 * 1, 2, 1, 2, 1, 2 threads: the fastest of each count, so that a
+	 * spell of load from elsewhere hits both alike and is left out
+	 */
+	for (k = 0; k < 2 * VGPU_BS_REPEAT; k++) {
+		t = k % 2;
 		/* 8 blocks of 8 warps fill an SM of the h100 kind */
 		if (vgpu_bs_run(num_sms, t + 1, prog, n, num_sms * 8 * waves,
-				256, &r[t])) {
+				256, &one)) {
 			fprintf(stderr, "vgpu-sim bench scale: %s run failed\n",
 				name);
 			return 0;
 		}
 		/* the dispatch is serial: 1 / (s + (1 - s) / 2) bounds 2/1 */
 		printf("parallel %s sms=%u threads=%u blocks=%" PRIu64 " seconds=%.3f dispatch_share=%.3f trace_hash=0x%016" PRIx64 "\n",
-		       name, num_sms, t + 1, r[t].blocks, r[t].seconds,
-		       r[t].dispatch / r[t].seconds, r[t].hash);
-	}
-	if (r[0].hash != r[1].hash) {
-		fprintf(stderr, "vgpu-sim bench scale: %s: trace hash depends on the threads (F51)\n",
-			name);
-		return 0;
+		       name, num_sms, t + 1, one.blocks, one.seconds,
+		       one.dispatch / one.seconds, one.hash);
+		if (k < 2 || one.seconds < r[t].seconds)
+			r[t] = one;
+		if (one.hash != r[0].hash) {
+			fprintf(stderr, "vgpu-sim bench scale: %s: trace hash depends on the threads (F51)\n",
+				name);
+			return 0;
+		}
 	}
 	return r[0].seconds / r[1].seconds;
 }
@@ -257,7 +265,7 @@ const struct vgpu_sim_cmd vgpu_sim_bench_scale = {
 		 "  --sms N --blocks N  that cost case only (for a profiler)\n"
 		 "Prints 'cost sms=S blocks=B ns_per_block=X ns_per_decision=Y ...'\n"
 		 "for S = 4, 132, 1024 and B = 10k, 100k, 1M, then one 'parallel ...'\n"
-		 "line per run and last 'speedup h100 2/1 threads = X' and\n"
+		 "line per run (three per thread count) and last 'speedup h100 2/1 threads = X' and\n"
 		 "'speedup 1024sm 2/1 threads = X'.",
 	.run = vgpu_bench_scale,
 };

@@ -265,7 +265,8 @@ const struct vgpu_sim_cmd vgpu_sim_bench_scale = {
 		 "  --sms N --blocks N  that cost case only (for a profiler)\n"
 		 "Prints 'cost sms=S blocks=B ns_per_block=X ns_per_decision=Y ...'\n"
 		 "for S = 4, 132, 1024 and B = 10k, 100k, 1M, then one 'parallel ...'\n"
-		 "line per run (three per thread count) and last 'speedup h100 2/1 threads = X' and\n"
+		 "line per run (three per thread count) and last\n"
+		 "'speedup h100 2/1 threads = X' and\n"
 		 "'speedup 1024sm 2/1 threads = X'.",
 	.run = vgpu_bench_scale,
 };

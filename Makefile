@@ -62,7 +62,7 @@ OPT_SIM_OBJS	:= $(patsubst userspace/sim/%.c,$(BUILD)/opt/sim/%.o,$(SIM_SRCS))
 ASAN_SIM_OBJS	:= $(patsubst userspace/sim/%.c,$(BUILD)/asan/sim/%.o,$(SIM_SRCS))
 CORE_TESTS	:= $(patsubst selftests/core/%.c,$(BUILD)/asan/selftests/core/%,$(CORE_TEST_SRCS))
 
-NATIVE_LIBS	:= -ljson-c -lsqlite3 $(NL_LIBS) -lm
+NATIVE_LIBS	:= -ljson-c -lsqlite3 $(NL_LIBS) -lm -pthread
 
 .PHONY: all module native sim policies core-tests deps ksrc check check-core vm-bin tools \
 	checkpatch sparse check-vm check-debug debug-kernel demo clean netlink-spec \
@@ -112,7 +112,13 @@ $(BUILD)/vgpu-sim: $(OPT_SIM_OBJS) $(OPT_LIB_OBJS) $(OPT_CORE_OBJS)
 $(BUILD)/vgpu-sim-asan: $(ASAN_SIM_OBJS) $(ASAN_LIB_OBJS) $(ASAN_CORE_OBJS)
 	$(CC) $(ASAN_CFLAGS) -o $@ $^ $(NATIVE_LIBS)
 
-sim: $(BUILD)/vgpu-sim $(BUILD)/vgpu-sim-asan
+# ThreadSanitizer build for vgpu-sim run --threads (selftests/core/cli_threads.sh).
+$(BUILD)/vgpu-sim-tsan: $(SIM_SRCS) $(LIB_SRCS) $(CORE_SRCS) $(CORE_HDRS) \
+		$(LIB_HDRS) $(SIM_HDRS)
+	$(CC) $(NATIVE_CFLAGS) -O1 -fsanitize=thread -o $@ $(SIM_SRCS) \
+		$(LIB_SRCS) $(CORE_SRCS) $(NATIVE_LIBS)
+
+sim: $(BUILD)/vgpu-sim $(BUILD)/vgpu-sim-asan $(BUILD)/vgpu-sim-tsan
 
 # Scheduling policies (issue 17): each examples/policies/NAME.c is a shared
 # object for vgpu-sim here and a kernel module vgpu_policy_NAME.ko built

@@ -238,6 +238,107 @@ static __always_inline u32 vgpu_bmap_run_pow(const u64 *map, u32 nbits,
 	return run;
 }
 
+/*
+ * One shift-and-AND step of F40 on a map of at most two words held in
+ * registers: (*lo, *hi) &= (a_lo, a_hi) >> d, 1 <= d < 64.
+ */
+static __always_inline void vgpu_bmap_and_shr2(u64 *lo, u64 *hi, u64 a_lo,
+					       u64 a_hi, u32 d)
+{
+	*lo &= (a_lo >> d) | (a_hi << (64 - d));
+	*hi &= a_hi >> d;
+}
+
+/*
+ * One branch-free descent step: x_(L+d) = x_L & (x_L >> d) for d <= L;
+ * kept, and L += d, only if some run of L + d is left.
+ */
+static __always_inline void vgpu_bmap_descend2(u64 *lo, u64 *hi, u32 *run,
+					       u32 d)
+{
+	u64 tl = *lo, th = *hi, m;
+
+	vgpu_bmap_and_shr2(&tl, &th, *lo, *hi, d);
+	m = -(u64)((tl | th) != 0);
+	*lo = (tl & m) | (*lo & ~m);
+	*hi = (th & m) | (*hi & ~m);
+	*run += d & (u32)m;
+}
+
+/*
+ * Exact search on a map of at most 128 bits held in two registers.  The
+ * doubling x_1, x_2, x_4, x_8, x_16 runs unconditionally (a dependent
+ * chain of four two-word steps, no table); when x_16 is empty, which
+ * random maps nearly always give, the answer lies in [L, 2L) for L = 8 if
+ * x_8 is non-empty, else 4, and three branch-free descent steps (d = 4,
+ * 2, 1; a step that would pass 2L finds nothing) finish it.  Shorter and
+ * longer runs take the general path.
+ */
+static __always_inline u32 vgpu_bmap_run_two(u64 lo, u64 hi)
+{
+	u64 l2 = lo, h2 = hi, l4, h4, l8, h8, l16, h16, m;
+	u32 run, d;
+
+	vgpu_bmap_and_shr2(&l2, &h2, lo, hi, 1);
+	l4 = l2;
+	h4 = h2;
+	vgpu_bmap_and_shr2(&l4, &h4, l2, h2, 2);
+	l8 = l4;
+	h8 = h4;
+	vgpu_bmap_and_shr2(&l8, &h8, l4, h4, 4);
+	l16 = l8;
+	h16 = h8;
+	vgpu_bmap_and_shr2(&l16, &h16, l8, h8, 8);
+	if (likely(!(l16 | h16) && (l4 | h4))) {
+		m = -(u64)((l8 | h8) != 0);
+		lo = (l8 & m) | (l4 & ~m);
+		hi = (h8 & m) | (h4 & ~m);
+		run = 4 + (4 & (u32)m);
+		vgpu_bmap_descend2(&lo, &hi, &run, 4);
+		vgpu_bmap_descend2(&lo, &hi, &run, 2);
+		vgpu_bmap_descend2(&lo, &hi, &run, 1);
+		return run;
+	}
+	if (!(lo | hi))
+		return 0;
+	if (!(l4 | h4)) {
+		/* a run of 1 .. 3: from x_1 */
+		run = 1;
+		vgpu_bmap_descend2(&lo, &hi, &run, 1);
+		vgpu_bmap_descend2(&lo, &hi, &run, 1);
+		return run;
+	}
+	/* a run of 16 or more: keep doubling from x_16, then descend */
+	lo = l16;
+	hi = h16;
+	run = 16;
+	for (;;) {
+		l2 = lo;
+		h2 = hi;
+		if (run < 64) {
+			vgpu_bmap_and_shr2(&l2, &h2, lo, hi, run);
+		} else {
+			l2 &= h2;
+			h2 = 0;
+		}
+		if (!(l2 | h2))
+			break;
+		lo = l2;
+		hi = h2;
+		run *= 2;
+	}
+	for (d = run / 2; d; d /= 2) {
+		if (d < 64) {
+			vgpu_bmap_descend2(&lo, &hi, &run, d);
+		} else if (lo & hi) {
+			lo &= hi;
+			hi = 0;
+			run += d;
+		}
+	}
+	return run;
+}
+
 /**
  * vgpu_bmap_run_doubling() - exact largest free run for any width (F40)
  * @map: the map
@@ -277,23 +378,30 @@ u32 vgpu_bmap_run_doubling(const u64 *map, u32 nbits)
 	return run;
 }
 
+/* The 256-bit search out of line: vgpu_bmap_run_exact() needs no frame. */
+static noinline u32 vgpu_bmap_run_four(const u64 *map, u32 nbits)
+{
+	return vgpu_bmap_run_pow(map, nbits, 4);
+}
+
 /**
  * vgpu_bmap_run_exact() - exact largest free run (F40)
  * @map: the map
  * @nbits: number of units, up to VGPU_BMAP_MAX_BITS
  *
- * O(log n) shift-and-AND steps; specialised for one, two and four words.
+ * O(log n) shift-and-AND steps; maps of up to 128 bits are searched in
+ * registers (vgpu_bmap_run_two()), up to 256 with a table of x_(2^j).
  *
  * Return: length of the longest run of set bits.
  */
 u32 vgpu_bmap_run_exact(const u64 *map, u32 nbits)
 {
 	if (nbits <= 64)
-		return vgpu_bmap_run_pow(map, nbits, 1);
+		return vgpu_bmap_run_two(map[0], 0);
 	if (nbits <= 128)
-		return vgpu_bmap_run_pow(map, nbits, 2);
+		return vgpu_bmap_run_two(map[0], map[1]);
 	if (nbits <= 256)
-		return vgpu_bmap_run_pow(map, nbits, 4);
+		return vgpu_bmap_run_four(map, nbits);
 	return vgpu_bmap_run_doubling(map, nbits);
 }
 
@@ -364,6 +472,84 @@ static __always_inline u32 vgpu_bmap_next_clear(const u64 *map, u32 nw,
 		w = ~map[i];
 	}
 	return min(i * 64 + (u32)__ffs64(w), lim);
+}
+
+/**
+ * vgpu_bmap_run_ctz() - reference largest free run: a walk over the runs
+ * @map: the map
+ * @nbits: number of units
+ *
+ * The find_next_bit() / find_next_zero_bit() walk: from each run's first
+ * set bit to the next clear one, a word at a time with count-trailing-
+ * zeros.  A second reference for the exact search (and its benchmark).
+ *
+ * Return: length of the longest run of set bits.
+ */
+u32 vgpu_bmap_run_ctz(const u64 *map, u32 nbits)
+{
+	u32 nw = VGPU_BMAP_NWORDS(nbits), pos = 0, s, e, best = 0;
+
+	for (;;) {
+		s = vgpu_bmap_next_set(map, nw, pos);
+		if (s >= nbits)
+			return best;
+		e = vgpu_bmap_next_clear(map, nw, s, nbits);
+		best = max(best, e - s);
+		pos = e;
+	}
+}
+
+/**
+ * vgpu_bmap_find_run_naive() - reference first fit: a plain bit loop
+ * @map: the map
+ * @nbits: number of units
+ * @len: run length wanted
+ *
+ * Return: as vgpu_bmap_find_run().
+ */
+int vgpu_bmap_find_run_naive(const u64 *map, u32 nbits, u32 len)
+{
+	u32 i, run = 0;
+
+	if (!len)
+		return 0;
+	for (i = 0; i < nbits; i++) {
+		run = vgpu_bmap_test(map, i) ? run + 1 : 0;
+		if (run == len)
+			return i + 1 - len;
+	}
+	return -ENOSPC;
+}
+
+/**
+ * vgpu_bmap_find_run_ctz() - reference first fit: a walk over the runs
+ * @map: the map
+ * @nbits: number of units
+ * @len: run length wanted
+ *
+ * The find_next_bit() / find_next_zero_bit() walk over every free
+ * stretch until one holds @len units (vgpu_bmap_first_run() without its
+ * bound on the walk).
+ *
+ * Return: as vgpu_bmap_find_run().
+ */
+int vgpu_bmap_find_run_ctz(const u64 *map, u32 nbits, u32 len)
+{
+	u32 nw = VGPU_BMAP_NWORDS(nbits), pos = 0, s, e;
+
+	if (!len)
+		return 0;
+	if (len > nbits)
+		return -ENOSPC;
+	for (;;) {
+		s = vgpu_bmap_next_set(map, nw, pos);
+		if (s >= nbits || len > nbits - s)
+			return -ENOSPC;
+		e = vgpu_bmap_next_clear(map, nw, s, s + len);
+		if (e - s >= len)
+			return s;
+		pos = e;
+	}
 }
 
 /*

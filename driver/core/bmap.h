@@ -126,6 +126,9 @@ static inline bool vgpu_bmap_test(const u64 *map, u32 bit)
 }
 
 u32 vgpu_bmap_run_naive(const u64 *map, u32 nbits);
+u32 vgpu_bmap_run_ctz(const u64 *map, u32 nbits);
+int vgpu_bmap_find_run_naive(const u64 *map, u32 nbits, u32 len);
+int vgpu_bmap_find_run_ctz(const u64 *map, u32 nbits, u32 len);
 u32 vgpu_bmap_run_exact(const u64 *map, u32 nbits);
 u32 vgpu_bmap_run_doubling(const u64 *map, u32 nbits);
 int vgpu_bmap_find_run(const u64 *map, u32 nbits, u32 len);

@@ -64,16 +64,17 @@ void vgpu_sm_emit(struct vgpu_sm *sm, u32 type, const struct vgpu_sm_block *b,
 static void vgpu_sm_wheel_drain(struct vgpu_sm *sm, u32 slot)
 {
 	struct vgpu_wq *q = &sm->wheel[slot];
-	u32 idx = q->head, next;
+	u32 idx = q->head, next, n = 0;
 
 	vgpu_wq_init(q);
 	sm->wheel_map[slot / 64] &= ~BIT_ULL(slot % 64);
 	while (idx != VGPU_WARP_NONE) {
 		next = sm->warps[idx].next;
 		vgpu_sm_ready_put(sm, idx);
-		sm->wheel_count--;
+		n++;
 		idx = next;
 	}
+	sm->wheel_count -= n;
 }
 
 /* Rotate the power window buckets up to cycle @t (F25 input). */
@@ -507,11 +508,8 @@ static bool vgpu_sm_warp_start(struct vgpu_sm *sm, u32 slot, u32 p)
 	w->need = 0;
 	w->want = 0;
 	w->hold = 0;
-	w->bid = b->block_idx;
 	w->prog = b->kernel->prog;
-	w->match = b->kernel->match;
 	w->insns = 0;
-	memset(w->cls, 0, sizeof(w->cls));
 	b->warp[i] = idx;
 	b->next_start++;
 	vgpu_sm_ready_put(sm, idx);
@@ -619,9 +617,10 @@ static void vgpu_sm_exec_ctrl(struct vgpu_sm *sm, u32 idx,
 
 	switch (in->op) {
 	case VGPU_OP_LOOP:
-		n = vgpu_isa_loop_count_items(in, w->bid, w->wid, b->items);
+		n = vgpu_isa_loop_count_items(in, b->block_idx, w->wid,
+					      b->items);
 		if (!n) {
-			w->pc = w->match[w->pc] + 1;
+			w->pc = b->kernel->match[w->pc] + 1;
 		} else {
 			f = &w->loop[w->depth++];
 			f->start = w->pc + 1;
@@ -709,44 +708,50 @@ static void vgpu_sm_exec_ctrl(struct vgpu_sm *sm, u32 idx,
 	vgpu_sm_wheel_put(sm, idx, next);
 }
 
-/* Step 4 for sub-partition @p: issue one instruction. */
-static inline void vgpu_sm_issue(struct vgpu_sm *sm, u32 p)
+/*
+ * Step 4 for sub-partition @p: issue one instruction.  @t is the current
+ * cycle (sm->now) and @win the current power window bucket, both loaded
+ * once per cycle by vgpu_sm_run().
+ */
+static __always_inline void vgpu_sm_issue(struct vgpu_sm *sm, u32 p, u64 t,
+					  u32 *win)
 {
 	struct vgpu_sm_subpart *sp = &sm->sp[p];
-	u32 pr = __ffs64(sp->mask), idx, held, c;
+	u32 pr = __ffs64(sm->sp_mask[p]), idx, held, c, need, next;
 	struct vgpu_wq *q = &sp->ready[pr];
 	const struct vgpu_insn *in;
 	struct vgpu_warp *w;
 
 	idx = q->head;
 	w = &sm->warps[idx];
-	q->head = w->next;
-	if (q->head == VGPU_WARP_NONE) {
+	next = w->next;
+	q->head = next;
+	if (next == VGPU_WARP_NONE) {
 		q->tail = VGPU_WARP_NONE;
-		sp->mask &= ~BIT(pr);
-		if (!sp->mask)
+		sm->sp_mask[p] &= ~BIT(pr);
+		if (!sm->sp_mask[p])
 			sm->ready_sp &= ~BIT(p);
 	}
 	w->insns++;
 	sm->stats.issued++;
-	if (unlikely(w->need)) {
+	need = w->need;
+	if (unlikely(need)) {
 		held = sm->block[w->slot].arb.held[w->wid];
-		if (held != w->need) {	/* retry a lock taken away (F35) */
-			vgpu_sm_lock(sm, idx, __ffs64(w->need & ~held), false);
+		if (held != need) {	/* retry a lock taken away (F35) */
+			vgpu_sm_lock(sm, idx, __ffs64(need & ~held), false);
 			return;
 		}
 	}
 	in = &w->prog[w->pc];
 	if (likely(in->op <= VGPU_OP_ALU)) {
 		c = in->op - VGPU_OP_MOV;
-		w->cls[c]++;
 		w->pc++;
 		sm->stats.cls[c]++;
 		/* MMA counts its size in base tiles (a = 0 elsewhere) */
-		sm->win[sm->win_cur][c] += 1U << in->a;
-		if (unlikely(w->need))
+		win[c] += 1U << in->a;
+		if (unlikely(need))
 			vgpu_sm_hold_check(sm, w);
-		vgpu_sm_wheel_put(sm, idx, sm->now + sm->timing.latency[c]);
+		vgpu_sm_wheel_put(sm, idx, t + sm->timing.latency[c]);
 		return;
 	}
 	vgpu_sm_exec_ctrl(sm, idx, w, in);
@@ -791,7 +796,7 @@ static u64 vgpu_sm_next_event(const struct vgpu_sm *sm, u64 t, u64 end)
 u64 vgpu_sm_run(struct vgpu_sm *sm, u64 cycles, u32 flags)
 {
 	u64 t = sm->now, start = t, end, m;
-	u32 slot, p;
+	u32 slot, p, *win;
 
 	if (check_add_overflow(t, cycles, &end))
 		end = ~0ULL;
@@ -816,9 +821,10 @@ u64 vgpu_sm_run(struct vgpu_sm *sm, u64 cycles, u32 flags)
 			t = vgpu_sm_next_event(sm, t, end);
 			continue;
 		}
+		win = sm->win[sm->win_cur];
 		for (m = sm->ready_sp; m; m &= m - 1) {
 			p = __ffs64(m);
-			vgpu_sm_issue(sm, p);
+			vgpu_sm_issue(sm, p, t, win);
 		}
 		t++;
 		if (unlikely(sm->stop))

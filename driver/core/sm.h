@@ -73,11 +73,12 @@ struct vgpu_wq {
 
 /**
  * struct vgpu_sm_subpart - issue state of one sub-partition
- * @mask: bit p set when @ready[p] is not empty
  * @ready: ready warps per competition priority, round-robin within one
+ *
+ * Its mask of non-empty queues is &vgpu_sm.sp_mask: 128 bytes a
+ * sub-partition keeps the address of a queue a shift and an add.
  */
 struct vgpu_sm_subpart {
-	u32 mask;
 	struct vgpu_wq ready[VGPU_MAX_PRIOS];
 };
 
@@ -193,6 +194,7 @@ struct vgpu_sm_stats {
  * @start_wake: earliest @ready_at of a block whose warps wait for a state
  *	sync, VGPU_SM_NO_WAKE if none
  * @ready_sp: sub-partitions with a ready warp
+ * @sp_mask: per sub-partition, bit p set when its ready[p] is not empty
  * @sp: per sub-partition ready queues
  * @wheel_count: warps waiting for a latency
  * @wheel_map: non-empty slots of @wheel
@@ -232,6 +234,7 @@ struct vgpu_sm {
 	u8 phase;
 	u64 start_wake;
 	u32 ready_sp;
+	u32 sp_mask[VGPU_MAX_SUBPARTS];
 	struct vgpu_sm_subpart sp[VGPU_MAX_SUBPARTS];
 	u32 wheel_count;
 	u64 wheel_map[VGPU_WHEEL_SLOTS / 64];

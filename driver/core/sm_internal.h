@@ -38,7 +38,7 @@ static inline void vgpu_sm_ready_put(struct vgpu_sm *sm, u32 idx)
 
 	w->state = VGPU_WARP_READY;
 	if (vgpu_wq_push(sm->warps, &sp->ready[w->prio], idx)) {
-		sp->mask |= BIT(w->prio);
+		sm->sp_mask[w->subpart] |= BIT(w->prio);
 		sm->ready_sp |= BIT(w->subpart);
 	}
 }

@@ -26,9 +26,9 @@ static void vgpu_sm_filter_out(struct vgpu_sm *sm, u64 kill)
 			}
 			*q = keep;
 			if (keep.head == VGPU_WARP_NONE)
-				sm->sp[p].mask &= ~BIT(i);
+				sm->sp_mask[p] &= ~BIT(i);
 		}
-		if (!sm->sp[p].mask)
+		if (!sm->sp_mask[p])
 			sm->ready_sp &= ~BIT(p);
 	}
 	for (i = 0; i < VGPU_WHEEL_SLOTS; i++) {

@@ -12,7 +12,8 @@
  * Allowed here: fixed-width types, bool, errno values, memset/memcpy/
  * memmove, min/max/clamp, ARRAY_SIZE, DIV_ROUND_UP/round_up, BIT/GENMASK, the
  * 64-bit bit helpers (__ffs64, fls64, hweight64), struct list_head and its
- * helpers, check_add/mul_overflow, likely/unlikely, static_assert and div_u64.
+ * helpers, check_add/mul_overflow, likely/unlikely, noinline, static_assert
+ * and div_u64.
  */
 #ifndef VGPU_OS_H
 #define VGPU_OS_H

@@ -55,12 +55,12 @@ struct vgpu_loop_frame {
  *	some away, the warp re-acquires them before going on
  * @want: mutex the warp waits for in state VGPU_WARP_WAIT_LOCK
  * @hold: timed instructions executed since it last had no lock (hold_max)
- * @bid: block index within the grid (LOOP counts)
+ * @insns: instructions issued (low 32 bits, what WARP_EXIT reports)
  * @prog: the kernel's program
- * @match: the kernel's LOOP/ENDLOOP links
- * @insns: instructions issued
- * @cls: timed instructions issued per class (MOV .. ALU)
  * @loop: loop stack, VGPU_ISA_MAX_NEST frames
+ *
+ * The block index and the LOOP/ENDLOOP links, needed only by control
+ * instructions, are the block's (struct vgpu_sm_block): 64 bytes a context.
  */
 struct vgpu_warp {
 	u32 next;
@@ -74,11 +74,8 @@ struct vgpu_warp {
 	u16 need;
 	u16 want;
 	u32 hold;
-	u32 bid;
+	u32 insns;
 	const struct vgpu_insn *prog;
-	const u16 *match;
-	u64 insns;
-	u64 cls[VGPU_ISA_NUM_CLASSES];
 	struct vgpu_loop_frame loop[VGPU_ISA_MAX_NEST];
 };
 
@@ -95,6 +92,13 @@ struct vgpu_worker_pool {
 	u32 free;
 	u32 nfree;
 };
+
+/*
+ * Pool indices become addresses on every step of the engine: a power of
+ * two keeps that a shift.
+ */
+static_assert(!(sizeof(struct vgpu_warp) & (sizeof(struct vgpu_warp) - 1)),
+	      "struct vgpu_warp: a power-of-two stride");
 
 void vgpu_worker_pool_init(struct vgpu_worker_pool *pool,
 			   struct vgpu_warp *storage, u32 size);

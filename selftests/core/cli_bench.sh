@@ -1,9 +1,10 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 #
-# vgpu-sim bench bitmap: output format only (F40-F42).  The >= 10x figure
-# is a benchmark on the -O2 build (Documentation/performance.rst), not a
-# timed test.  Run from the repository root; prints TAP.
+# vgpu-sim bench bitmap and bench scale: output format only (F32,
+# F40-F42, F50, F51).  The ratios and speed-ups are benchmarks on the -O2
+# build (Documentation/performance.rst), not timed tests.  Run from the
+# repository root; prints TAP.
 set -u
 SIM=${VGPU_SIM:-build/vgpu-sim-asan}
 n=0
@@ -11,22 +12,55 @@ fail=0
 ok() { n=$((n + 1)); echo "ok $n - $1"; }
 nok() { n=$((n + 1)); fail=1; echo "not ok $n - $1"; }
 
-echo "1..5"
+echo "1..11"
 out=$("$SIM" bench bitmap --queries 2000 2>&1)
 rc=$?
 [ $rc -eq 0 ] && ok "bench bitmap runs" || nok "bench bitmap runs (rc $rc)"
-if echo "$out" | grep -Eq '^naive +[0-9.]+ ns/query' &&
-   echo "$out" | grep -Eq '^exact +[0-9.]+ ns/query' &&
-   echo "$out" | grep -Eq '^grouped +[0-9.]+ ns/query' &&
-   echo "$out" | grep -Eq '^sampled +[0-9.]+ ns/query'; then
-	ok "ns/query for naive, exact, grouped, sampled"
+# every figure line: "<label> <ns> ns/query"
+miss=
+for l in naive ctz exact grouped sampled 'fit naive' 'fit ctz' 'fit exact' \
+	 'fit xk' 'wide naive' 'wide ctz' 'wide exact' 'wide fit naive' \
+	 'wide fit ctz' 'wide fit exact' 'wide fit xk'; do
+	echo "$out" | grep -Eq "^$l +[0-9]+\.[0-9] ns/query" || miss="$miss [$l]"
+done
+[ -z "$miss" ] && ok "ns/query for every search, 128 and 2048 bits" ||
+	nok "ns/query missing for$miss"
+miss=
+for l in 'wide ratio naive/exact' 'wide ratio ctz/exact' \
+	 'fit ratio naive/exact' 'fit ratio ctz/exact'; do
+	echo "$out" | grep -Eq "^$l = [0-9]+\.[0-9]$" || miss="$miss [$l]"
+done
+[ -z "$miss" ] && ok "wide and first-fit ratios" || nok "ratios missing:$miss"
+if [ "$(echo "$out" | tail -n 2 | sed -E 's/[0-9]+\.[0-9]$/X/')" = "ratio naive/exact = X
+ratio ctz/exact = X" ]; then
+	ok "last two lines are the 128-bit ratios"
 else
-	nok "ns/query for naive, exact, grouped, sampled"
+	nok "last two lines are the 128-bit ratios"
 fi
-if echo "$out" | tail -n 1 | grep -Eq '^ratio naive/exact = [0-9]+\.[0-9]+$'; then
-	ok "last line is the ratio"
+"$SIM" bench bitmap --queries 0 >/dev/null 2>&1
+[ $? -eq 2 ] && ok "--queries 0: exit 2" || nok "--queries 0: exit 2"
+# vgpu-sim bench scale: the cost curve and the speed-up (format only)
+out=$("$SIM" bench scale --quick 2>&1)
+rc=$?
+[ $rc -eq 0 ] && ok "bench scale runs" || nok "bench scale runs (rc $rc): $out"
+miss=
+for s in 4 132 1024; do
+	for b in 100 1000 10000; do
+		echo "$out" | grep -Eq "^cost sms=$s blocks=$b ns_per_block=[0-9]+\.[0-9] ns_per_decision=[0-9]+\.[0-9] decisions=[0-9]+$" ||
+			miss="$miss [$s SMs, $b blocks]"
+	done
+done
+[ -z "$miss" ] && ok "bench scale: a cost line per SM count and block count" ||
+	nok "bench scale: cost lines missing:$miss"
+echo "$out" | grep -Eq '^cost per block largest/smallest = [0-9]+\.[0-9]{2}$' &&
+	[ "$(echo "$out" | grep -Ec '^parallel (h100 sms=132|1024sm sms=1024) threads=[12] blocks=[0-9]+ seconds=[0-9.]+ dispatch_share=[0-9]\.[0-9]{3} trace_hash=0x[0-9a-f]{16}$')" -eq 12 ] &&
+	ok "bench scale: the flatness ratio and twelve parallel runs" ||
+	nok "bench scale: flatness ratio or parallel runs"
+if [ "$(echo "$out" | tail -n 2 | sed -E 's/[0-9]+\.[0-9]{2}$/X/')" = "speedup h100 2/1 threads = X
+speedup 1024sm 2/1 threads = X" ]; then
+	ok "bench scale: the last two lines are the speed-ups"
 else
-	nok "last line is the ratio"
+	nok "bench scale: the last two lines are the speed-ups"
 fi
 "$SIM" bench nosuch >/dev/null 2>&1
 [ $? -eq 2 ] && ok "unknown benchmark: exit 2" || nok "unknown benchmark: exit 2"

@@ -38,7 +38,9 @@ printf 'LOCK 99\nEXIT\n' > "$tmp/bad.vasm"
 "$SIM" exec "$tmp/bad.vasm" > "$tmp/out" 2>&1
 [ $? -eq 1 ] && grep -q 'bad.vasm:1:' "$tmp/out" && ok "invalid program: exit 1 with the line" ||
 	nok "invalid program: $(cat "$tmp/out")"
-g=$("$SIM" bench exec --iters 50 --blocks 4 2>&1)
-echo "$g" | tail -n 1 | grep -Eq '^exec [0-9]+\.[0-9] M warp-instructions/s$' &&
+g=$("$SIM" bench exec --iters 50 --blocks 4 --short-blocks 200 2>&1)
+echo "$g" | grep -Eq '^short M warp-instructions/s = [0-9]+\.[0-9]$' &&
+	echo "$g" | grep -Eq '^short blocks/s = [0-9]+$' &&
+	echo "$g" | tail -n 1 | grep -Eq '^M warp-instructions/s = [0-9]+\.[0-9]$' &&
 	ok "bench exec format" || nok "bench exec: $g"
 exit $fail

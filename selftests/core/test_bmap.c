@@ -161,12 +161,18 @@ TEST(random_maps_vs_reference)
 		ASSERT_EQ(ref, got) TH_LOG("exact map %u width %u", n, nbits);
 		got = vgpu_bmap_run_doubling(w, nbits);
 		ASSERT_EQ(ref, got) TH_LOG("doubling map %u width %u", n, nbits);
+		got = vgpu_bmap_run_ctz(w, nbits);
+		ASSERT_EQ(ref, got) TH_LOG("ctz walk map %u width %u", n, nbits);
 
 		len = vgpu_test_below(&r, ref + 3);
 		fit = vgpu_bmap_find_run(w, nbits, len);
 		want = vgpu_test_find_naive(w, nbits, len);
 		ASSERT_EQ((int)want < 0 ? -ENOSPC : (int)want, fit)
 			TH_LOG("find map %u width %u len %u", n, nbits, len);
+		ASSERT_EQ(fit, vgpu_bmap_find_run_naive(w, nbits, len));
+		ASSERT_EQ(fit, vgpu_bmap_find_run_ctz(w, nbits, len))
+			TH_LOG("ctz first fit map %u width %u len %u", n,
+			       nbits, len);
 
 		z = vgpu_test_divisor(&r, nbits);
 		g = nbits / z;
@@ -190,6 +196,38 @@ TEST(random_maps_vs_reference)
 	}
 }
 
+/*
+ * Every single run of length 1 .. width at every position of 64- and
+ * 128-bit maps, alone and next to a shorter one: each path of the
+ * register search (runs under 4, 4 .. 15, 16 and more, across the word
+ * border) gives the length itself.
+ */
+TEST(every_run_in_registers)
+{
+	u32 widths[] = { 64, 128, 100, 65 }, t, len, at, other;
+	u64 w[VGPU_BMAP_WORDS];
+
+	for (t = 0; t < ARRAY_SIZE(widths); t++) {
+		u32 nbits = widths[t];
+
+		for (len = 1; len <= nbits; len++) {
+			for (at = 0; at + len <= nbits; at++) {
+				vgpu_bmap_zero(w, nbits);
+				vgpu_bmap_set_range(w, at, len);
+				ASSERT_EQ(len, vgpu_bmap_run_exact(w, nbits))
+					TH_LOG("width %u run %u at %u", nbits,
+					       len, at);
+				/* a shorter run two units after it */
+				other = len / 2;
+				if (!other || at + len + 1 + other > nbits)
+					continue;
+				vgpu_bmap_set_range(w, at + len + 1, other);
+				ASSERT_EQ(len, vgpu_bmap_run_exact(w, nbits));
+			}
+		}
+	}
+}
+
 /* The shared-memory maps are wider than 256 units: the doubling path. */
 TEST(wide_maps_vs_reference)
 {
@@ -203,10 +241,13 @@ TEST(wide_maps_vs_reference)
 		vgpu_test_map(&r, w, nbits);
 		ref = vgpu_bmap_run_naive(w, nbits);
 		ASSERT_EQ(ref, vgpu_bmap_run_exact(w, nbits));
+		ASSERT_EQ(ref, vgpu_bmap_run_ctz(w, nbits));
 		len = vgpu_test_below(&r, ref + 3);
 		want = vgpu_test_find_naive(w, nbits, len);
 		ASSERT_EQ(want < 0 ? -ENOSPC : want,
 			  vgpu_bmap_find_run(w, nbits, len));
+		ASSERT_EQ(want < 0 ? -ENOSPC : want,
+			  vgpu_bmap_find_run_ctz(w, nbits, len));
 	}
 }
 

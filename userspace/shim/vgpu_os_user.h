@@ -30,6 +30,9 @@ typedef int64_t s64;
 #ifndef __always_inline
 #define __always_inline inline __attribute__((__always_inline__))
 #endif
+#ifndef noinline
+#define noinline __attribute__((__noinline__))
+#endif
 #define __maybe_unused __attribute__((__unused__))
 #define __must_check __attribute__((__warn_unused_result__))
 #define likely(x) __builtin_expect(!!(x), 1)

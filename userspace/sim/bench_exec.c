@@ -5,7 +5,10 @@
  *
  * One SM of the chosen preset runs blocks of an ALU-heavy loop,
  * "LOOP n / 15 x ALU / BRA / ENDLOOP / EXIT", with the SM full (as many
- * whole blocks as fit, refilled as they complete).
+ * whole blocks as fit, refilled as they complete).  Then short blocks, the
+ * shape of replayed inference kernels: one warp, "MOV / ALU / ALU / EXIT",
+ * as many resident as fit, refilled as they complete: warp-instructions/s
+ * and blocks/s.
  */
 #include <getopt.h>
 #include <inttypes.h>
@@ -27,18 +30,54 @@ static double vgpu_bench_exec_now(void)
 	return ts.tv_sec + ts.tv_nsec * 1e-9;
 }
 
+/*
+ * Run @blocks blocks of @k on a fresh @sm, keeping it full; returns the
+ * wall time.
+ */
+static double vgpu_bench_exec_fill(struct vgpu_sm *sm,
+				   const struct vgpu_config *cfg,
+				   const struct vgpu_isa_timing *timing,
+				   struct vgpu_worker_pool *pool,
+				   const struct vgpu_kernel_desc *k,
+				   uint32_t blocks)
+{
+	uint32_t next = 0;
+	double t0;
+
+	vgpu_worker_pool_init(pool, pool->warps, cfg->max_warps_per_sm);
+	vgpu_sm_init(sm, cfg, timing, pool, 0);
+	t0 = vgpu_bench_exec_now();
+	for (;;) {
+		while (next < blocks &&
+		       !vgpu_sm_block_add(sm, k, next, 0, VGPU_PLACE_BLOCK))
+			next++;
+		if (vgpu_sm_idle(sm))
+			break;
+		vgpu_sm_run(sm, ~0ULL >> 1, VGPU_SM_RUN_STOP_BLOCK);
+	}
+	return vgpu_bench_exec_now() - t0;
+}
+
 static int vgpu_bench_exec(int argc, char **argv)
 {
 	static const struct option opts[] = {
 		{ "preset", required_argument, NULL, 'p' },
 		{ "iters", required_argument, NULL, 'i' },
 		{ "blocks", required_argument, NULL, 'b' },
+		{ "short-blocks", required_argument, NULL, 's' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
+	static const struct vgpu_insn shortp[] = {
+		{ .op = VGPU_OP_MOV }, { .op = VGPU_OP_ALU },
+		{ .op = VGPU_OP_ALU }, { .op = VGPU_OP_EXIT },
+	};
 	struct vgpu_insn prog[VGPU_BENCH_EXEC_BODY + 3];
-	u16 match[VGPU_BENCH_EXEC_BODY + 3];
-	uint32_t iters = 20000, blocks = 64, next = 0, n = 0, i;
+	u16 match[VGPU_BENCH_EXEC_BODY + 3], smatch[ARRAY_SIZE(shortp)];
+	uint32_t iters = 20000, blocks = 64, nshort = 1000000, n = 0, i;
+	struct vgpu_kernel_desc ks;
+	double sdt;
+	u64 sissued;
 	const char *preset = "a100";
 	struct vgpu_isa_timing timing;
 	struct vgpu_worker_pool pool;
@@ -46,7 +85,7 @@ static int vgpu_bench_exec(int argc, char **argv)
 	struct vgpu_config cfg;
 	struct vgpu_warp *warps;
 	struct vgpu_sm *sm;
-	double t0, dt;
+	double dt;
 	int c;
 
 	optind = 1;
@@ -70,6 +109,11 @@ static int vgpu_bench_exec(int argc, char **argv)
 				return vgpu_sim_usage_error("bench exec",
 							    "bad --blocks");
 			break;
+		case 's':
+			if (!vgpu_sim_parse_u32(optarg, &nshort) || !nshort)
+				return vgpu_sim_usage_error("bench exec",
+							    "bad --short-blocks");
+			break;
 		default:
 			return vgpu_sim_usage_error("bench exec", "bad option");
 		}
@@ -90,7 +134,14 @@ static int vgpu_bench_exec(int argc, char **argv)
 	k.grid = blocks;
 	k.threads = 256;
 	k.regs_per_thread = 32;
-	if (vgpu_kernel_desc_init(&k, &cfg, prog, n, match)) {
+	memset(&ks, 0, sizeof(ks));
+	ks.id = 2;
+	ks.grid = nshort;
+	ks.threads = 32;
+	ks.regs_per_thread = 32;
+	if (vgpu_kernel_desc_init(&k, &cfg, prog, n, match) ||
+	    vgpu_kernel_desc_init(&ks, &cfg, shortp, ARRAY_SIZE(shortp),
+				  smatch)) {
 		fprintf(stderr, "vgpu-sim bench exec: probe kernel rejected\n");
 		return 1;
 	}
@@ -101,24 +152,22 @@ static int vgpu_bench_exec(int argc, char **argv)
 		return 1;
 	}
 	vgpu_isa_timing_default(&timing);
-	vgpu_worker_pool_init(&pool, warps, cfg.max_warps_per_sm);
-	vgpu_sm_init(sm, &cfg, &timing, &pool, 0);
-	t0 = vgpu_bench_exec_now();
-	for (;;) {
-		while (next < blocks &&
-		       !vgpu_sm_block_add(sm, &k, next, 0, VGPU_PLACE_BLOCK))
-			next++;
-		if (vgpu_sm_idle(sm))
-			break;
-		vgpu_sm_run(sm, ~0ULL >> 1, VGPU_SM_RUN_STOP_BLOCK);
-	}
-	dt = vgpu_bench_exec_now() - t0;
+	pool.warps = warps;
+	sdt = vgpu_bench_exec_fill(sm, &cfg, &timing, &pool, &ks, nshort);
+	sissued = sm->stats.issued;
+	vgpu_sm_fini(sm);
+	dt = vgpu_bench_exec_fill(sm, &cfg, &timing, &pool, &k, blocks);
 	printf("preset %s, 1 SM, %u blocks x %u warps, %u iterations of %u instructions\n",
 	       cfg.name, blocks, k.shape.warps, iters, VGPU_BENCH_EXEC_BODY + 1);
 	printf("warp-instructions %" PRIu64 " in %" PRIu64 " cycles (%.3f per cycle)\n",
 	       (uint64_t)sm->stats.issued, (uint64_t)sm->stats.last_done + 1,
 	       (double)sm->stats.issued / (sm->stats.last_done + 1));
-	printf("exec %.1f M warp-instructions/s\n",
+	printf("short blocks: %u of 1 warp, MOV ALU ALU EXIT, as many resident as fit\n",
+	       nshort);
+	printf("short M warp-instructions/s = %.1f\n",
+	       sdt > 0 ? sissued / sdt / 1e6 : 0.0);
+	printf("short blocks/s = %.0f\n", sdt > 0 ? nshort / sdt : 0.0);
+	printf("M warp-instructions/s = %.1f\n",
 	       dt > 0 ? sm->stats.issued / dt / 1e6 : 0.0);
 	vgpu_sm_fini(sm);
 	free(sm);
@@ -133,6 +182,8 @@ const struct vgpu_sim_cmd vgpu_sim_bench_exec = {
 		 "  --preset P  configuration (default a100)\n"
 		 "  --iters N   loop iterations per warp, 1..65535 (default 20000)\n"
 		 "  --blocks N  blocks of 256 threads (default 64)\n"
-		 "Last line: exec <M> M warp-instructions/s",
+		 "  --short-blocks N  one-warp blocks of 4 instructions (default 1000000)\n"
+		 "Prints 'short M warp-instructions/s = X', 'short blocks/s = X' and\n"
+		 "last 'M warp-instructions/s = X' (the ALU loop).",
 	.run = vgpu_bench_exec,
 };

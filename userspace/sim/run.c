@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * vgpu-sim run FILE [--trace OUT.json] [--policy NAME|FILE.so] [--preempt MODE]
- *	[--pack auto|block|sm]
+ *	[--pack auto|block|sm] [--threads N]
  *
  * Runs a workload (Documentation/workloads.rst) through the global
  * controller and the SMs of driver/core, epoch by epoch (SPEC F51), then
@@ -17,6 +17,9 @@
 #include "run.h"
 #include <vgpu/import.h>
 #include <vgpu/metrics.h>
+
+/* --threads: threads advancing the SMs of an epoch (F51). */
+#define VGPU_RUN_MAX_THREADS	256
 
 /* Stop a run that goes on for this many cycles (a SPIN never cancelled). */
 #define VGPU_RUN_MAX_CYCLES	(1ULL << 36)
@@ -53,6 +56,7 @@ void vgpu_run_fini(struct vgpu_run *r)
 			free(r->tree[i].tmpl[j].match);
 		free(r->tree[i].store);
 	}
+	vgpu_sim_team_stop(r->team);
 	free(r->tree);
 	free(r->push);
 	free(r->ev);
@@ -245,6 +249,11 @@ int vgpu_run_workload(const struct vgpu_workload *wl, int only,
 	ret = vgpu_run_pushes(wl, only, r, err, errlen);
 	if (ret)
 		return ret;
+	ret = vgpu_sim_team_start(&r->team, g, r->threads);
+	if (ret) {
+		snprintf(err, errlen, "threads: %s", strerror(-ret));
+		return ret;
+	}
 	while (!vgpu_gpu_idle(g)) {
 		if (g->stats.decisions != last_decisions) {
 			last_decisions = g->stats.decisions;
@@ -285,8 +294,10 @@ int vgpu_run_workload(const struct vgpu_workload *wl, int only,
 				 (unsigned long long)g->now);
 			return -ETIME;
 		}
-		vgpu_gpu_advance_range(g, 0, wl->cfg.num_sms);
+		vgpu_sim_team_advance(r->team, g);
 	}
+	vgpu_sim_team_stop(r->team);
+	r->team = NULL;
 	if (r->oom) {
 		snprintf(err, errlen, "out of memory");
 		return -ENOMEM;
@@ -300,6 +311,7 @@ struct vgpu_run_opts {
 	const char *policy;
 	int preempt;
 	int pack;
+	uint32_t threads;
 };
 
 static int vgpu_run_parse(int argc, char **argv, struct vgpu_run_opts *o)
@@ -317,7 +329,8 @@ static int vgpu_run_parse(int argc, char **argv, struct vgpu_run_opts *o)
 		} else if (!strcmp(argv[i], "--trace") ||
 			   !strcmp(argv[i], "--policy") ||
 			   !strcmp(argv[i], "--preempt") ||
-			   !strcmp(argv[i], "--pack")) {
+			   !strcmp(argv[i], "--pack") ||
+			   !strcmp(argv[i], "--threads")) {
 			if (i + 1 >= argc)
 				return vgpu_sim_usage_error("run",
 							    "%s needs a value",
@@ -326,6 +339,12 @@ static int vgpu_run_parse(int argc, char **argv, struct vgpu_run_opts *o)
 				o->trace = argv[++i];
 			} else if (!strcmp(argv[i], "--policy")) {
 				o->policy = argv[++i];
+			} else if (!strcmp(argv[i], "--threads")) {
+				if (!vgpu_sim_parse_u32(argv[++i], &o->threads) ||
+				    !o->threads || o->threads > VGPU_RUN_MAX_THREADS)
+					return vgpu_sim_usage_error("run",
+						"--threads takes 1..%u, not '%s'",
+						VGPU_RUN_MAX_THREADS, argv[i]);
 			} else if (!strcmp(argv[i], "--pack")) {
 				o->pack = vgpu_pack_parse(argv[++i]);
 				if (o->pack < 0)
@@ -425,6 +444,7 @@ int vgpu_sim_measure(struct vgpu_workload *wl, struct list_head *policies,
 				res->lat_max = lat;
 		}
 		vgpu_run_fini(&alone);
+		alone.threads = shared->threads;
 		if (vgpu_run_workload(wl, i, policies, &alone, why,
 				      sizeof(why))) {
 			snprintf(err, errlen, "alone run of %s: %s",
@@ -491,6 +511,7 @@ static int vgpu_sim_run(int argc, char **argv)
 	if (o.pack >= 0)
 		wl.params.pack = o.pack;
 	shared.keep_events = !!o.trace;
+	shared.threads = o.threads;
 	if (vgpu_sim_measure(&wl, &policies, &shared, &res, stdout, err,
 			     sizeof(err))) {
 		fprintf(stderr, "vgpu-sim run: %s: %s\n", o.file, err);
@@ -522,6 +543,8 @@ out:
 const struct vgpu_sim_cmd vgpu_sim_cmd_run = {
 	.name = "run",
 	.summary = "run a workload file, print per-kernel times and STP/ANTT/fairness",
-	.usage = "FILE [--trace OUT.json] [--policy NAME|FILE.so] [--preempt drain|warp|switch] [--pack auto|block|sm]",
+	.usage = "FILE [--trace OUT.json] [--policy NAME|FILE.so] [--preempt drain|warp|switch] [--pack auto|block|sm] [--threads N]\n"
+		 "  --threads N  advance the SMs of each epoch on N threads (default 1);\n"
+		 "               every output is the same for every N (F51)",
 	.run = vgpu_sim_run,
 };

@@ -38,6 +38,9 @@ struct vgpu_run_tree {
  * @nev: their number
  * @evcap: capacity of @ev
  * @oom: recording ran out of memory
+ * @threads: threads advancing the SMs in each epoch (0 or 1: the caller
+ *	alone); the result is the same for every value (F51)
+ * @team: those threads while the run goes on
  */
 struct vgpu_run {
 	struct vgpu_gpu g;
@@ -51,14 +54,24 @@ struct vgpu_run {
 	size_t nev;
 	size_t evcap;
 	bool oom;
+	uint32_t threads;
+	struct vgpu_sim_team *team;
 };
+
+struct vgpu_sim_team;
+
+int vgpu_sim_team_start(struct vgpu_sim_team **tp, struct vgpu_gpu *g,
+			uint32_t threads);
+void vgpu_sim_team_advance(struct vgpu_sim_team *t, struct vgpu_gpu *g);
+void vgpu_sim_team_stop(struct vgpu_sim_team *t);
 
 /**
  * vgpu_run_workload() - simulate a workload until every kernel finished
  * @wl: the workload
  * @only: index of the one kernel to run alone (arriving at 0), or -1
  * @policies: policy registry
- * @r: result (zeroed by the caller; release with vgpu_run_fini())
+ * @r: result (zeroed by the caller but for @r->threads; release with
+ *	vgpu_run_fini())
  * @err: error message
  * @errlen: its size
  *

@@ -45,7 +45,8 @@ struct vgpu_sim_cmd {
 #define VGPU_SIM_BENCHES(X)	\
 	X(bitmap)		\
 	X(exec)			\
-	X(dispatch)
+	X(dispatch)		\
+	X(scale)
 
 #define VGPU_SIM_DECLARE_CMD(n) extern const struct vgpu_sim_cmd vgpu_sim_cmd_##n;
 #define VGPU_SIM_DECLARE_BENCH(n) extern const struct vgpu_sim_cmd vgpu_sim_bench_##n;

@@ -1,0 +1,28 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# bench.sh - the output format of vgpu_bench (make bench-module; SPEC F60,
+# issue 21), not its timings: a short run with two rounds prints every
+# figure and ratio.  Runs in the VM from /vgpu; prints TAP.
+n=0
+fail=0
+ok() { n=$((n + 1)); echo "ok $n bench.$1"; }
+nok() { n=$((n + 1)); fail=1; echo "not ok $n bench.$1${2:+ # $2}"; }
+
+out=$(vgpu_bench 256 2 2>&1)
+rc=$?
+[ $rc -eq 0 ] && ok runs || nok runs "exit $rc: $(echo "$out" | tail -n 1)"
+[ "$(echo "$out" | grep -Ec '^round [12]: get_info_ns=[0-9]+ submit_ns=[0-9]+ submit_wait_ns=[0-9]+ batch64_ns=[0-9]+ ratios [0-9]+\.[0-9]{2} [0-9]+\.[0-9]{2}$')" -eq 2 ] &&
+	ok rounds || nok rounds
+miss=
+for l in get_info_ns submit_ns submit_wait_ns batch64_ns_per_kernel; do
+	echo "$out" | grep -Eq "^$l=[0-9]+$" || miss="$miss $l"
+done
+[ -z "$miss" ] && ok medians || nok medians "missing:$miss"
+echo "$out" | grep -Eq '^ratio submit/get_info = [0-9]+\.[0-9]{2} \(median; target <= 2\.5\)$' &&
+	echo "$out" | grep -Eq '^ratio submit_wait/get_info = [0-9]+\.[0-9]{2} \(median; target <= 10\)$' &&
+	ok ratios || nok ratios
+echo "$out" | tail -n 1 | grep -Eq '^batch64 kernels/s = [0-9]+ \(median\)$' &&
+	ok batch_kernels_per_s || nok batch_kernels_per_s
+echo "1..$n"
+exit $fail

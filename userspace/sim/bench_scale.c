@@ -1,0 +1,272 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * vgpu-sim bench scale: how the simulator scales (SPEC F50, F51).
+ *
+ * 1. The cost curve, one thread: devices of the h100 kind with 4, 132 and
+ *    1024 SMs run one kernel of 10 k, 100 k and 1 M short blocks (one
+ *    warp, "MOV / ALU / ALU / EXIT", the shape of replayed inference
+ *    kernels) to the end: wall time per block (dispatch, advance and
+ *    collection, everything but setup) and time in vgpu_gpu_dispatch() per
+ *    dispatch decision.  One "cost" line per case, for gnuplot
+ *    (scripts/plot-scale.gp), then the largest over the smallest cost per
+ *    block.
+ * 2. Across cores: the h100 preset (132 SMs) and a 1024-SM device run
+ *    ALU-heavy blocks (8 warps, "LOOP n / 15 x ALU / BRA / ENDLOOP /
+ *    EXIT") with the SMs of each epoch advanced by 1 and by 2 threads
+ *    (userspace/sim/epoch.c), three times each, alternately; the speed-up
+ *    is the ratio of the fastest wall times, and every run must end with
+ *    the same trace hash (F51), or the benchmark fails.
+ *
+ * Figures are recorded in Documentation/performance.rst; --quick makes
+ * every case 100 times smaller (the format test of make check).
+ */
+#include <getopt.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "sim.h"
+#include "run.h"
+
+#define VGPU_BS_BODY		16	/* LOOP body: 15 x ALU, BRA */
+#define VGPU_BS_REPEAT		3	/* runs per thread count, the fastest counts */
+
+static double vgpu_bs_now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+/**
+ * struct vgpu_bs_result - what one run measured
+ * @seconds: wall time from the first dispatch to idle
+ * @dispatch: of which in vgpu_gpu_dispatch()
+ * @decisions: dispatch decisions
+ * @blocks: blocks completed
+ * @hash: trace hash at the end
+ */
+struct vgpu_bs_result {
+	double seconds;
+	double dispatch;
+	u64 decisions;
+	u64 blocks;
+	u64 hash;
+};
+
+/*
+ * Run one kernel of @grid blocks of @prog on @num_sms SMs of the h100 kind
+ * to the end, the SMs of each epoch advanced by @threads threads.
+ */
+static int vgpu_bs_run(u32 num_sms, u32 threads, const struct vgpu_insn *prog,
+		       u32 n_insns, u32 grid, u32 block_threads,
+		       struct vgpu_bs_result *res)
+{
+	struct vgpu_sim_team *team = NULL;
+	struct vgpu_gpu_params p;
+	struct vgpu_gpu_kernel k;
+	struct list_head pol;
+	struct vgpu_config cfg;
+	struct vgpu_gpu g;
+	double t0, t;
+	u16 *match;
+	size_t size;
+	void *mem;
+	int ret = -1;
+
+	vgpu_config_preset(&cfg, "h100");
+	cfg.num_sms = num_sms;
+	vgpu_gpu_params_default(&p, &cfg);
+	p.max_channels = 1;
+	vgpu_policy_registry_init(&pol);
+	size = vgpu_gpu_mem_size(&cfg, &p);
+	mem = aligned_alloc(64, (size + 63) & ~(size_t)63);
+	match = calloc(n_insns, sizeof(*match));
+	if (!mem || !match || vgpu_gpu_init(&g, mem, size, &cfg, &p, &pol)) {
+		free(match);
+		free(mem);
+		return -1;
+	}
+	memset(&k, 0, sizeof(k));
+	k.grid = grid;
+	k.threads = block_threads;
+	k.regs = 32;
+	k.prog = prog;
+	k.n_insns = n_insns;
+	k.match = match;
+	vgpu_gpu_channel_add(&g, 0, 0);
+	if (vgpu_gpu_submit(&g, &k) || vgpu_sim_team_start(&team, &g, threads))
+		goto out;
+	res->dispatch = 0;
+	t0 = vgpu_bs_now();
+	for (;;) {
+		t = vgpu_bs_now();
+		vgpu_gpu_dispatch(&g);
+		res->dispatch += vgpu_bs_now() - t;
+		if (vgpu_gpu_idle(&g))
+			break;
+		vgpu_sim_team_advance(team, &g);
+	}
+	res->seconds = vgpu_bs_now() - t0;
+	res->decisions = g.stats.decisions;
+	res->blocks = k.done_units;
+	res->hash = vgpu_gpu_trace_hash(&g);
+	ret = k.state == VGPU_KS_DONE && res->blocks == grid ? 0 : -1;
+out:
+	vgpu_sim_team_stop(team);
+	vgpu_gpu_fini(&g);
+	free(match);
+	free(mem);
+	return ret;
+}
+
+/* The speed-up of 2 threads over 1 on @num_sms SMs; 0 on failure. */
+static double vgpu_bs_speedup(const char *name, u32 num_sms, u32 iters,
+			      u32 waves)
+{
+	struct vgpu_insn prog[VGPU_BS_BODY + 3];
+	struct vgpu_bs_result r[2], one;
+	u32 n = 0, i, t, k;
+
+	memset(prog, 0, sizeof(prog));
+	prog[n].op = VGPU_OP_LOOP;
+	prog[n++].imm = VGPU_LOOP_IMM(iters, 0);
+	for (i = 0; i < VGPU_BS_BODY - 1; i++)
+		prog[n++].op = VGPU_OP_ALU;
+	prog[n++].op = VGPU_OP_BRA;
+	prog[n++].op = VGPU_OP_ENDLOOP;
+	prog[n++].op = VGPU_OP_EXIT;
+	/*
+	 * 1, 2, 1, 2, 1, 2 threads: the fastest of each count, so that a
+	 * spell of load from elsewhere hits both alike and is left out
+	 */
+	for (k = 0; k < 2 * VGPU_BS_REPEAT; k++) {
+		t = k % 2;
+		/* 8 blocks of 8 warps fill an SM of the h100 kind */
+		if (vgpu_bs_run(num_sms, t + 1, prog, n, num_sms * 8 * waves,
+				256, &one)) {
+			fprintf(stderr, "vgpu-sim bench scale: %s run failed\n",
+				name);
+			return 0;
+		}
+		/* the dispatch is serial: 1 / (s + (1 - s) / 2) bounds 2/1 */
+		printf("parallel %s sms=%u threads=%u blocks=%" PRIu64 " seconds=%.3f dispatch_share=%.3f trace_hash=0x%016" PRIx64 "\n",
+		       name, num_sms, t + 1, one.blocks, one.seconds,
+		       one.dispatch / one.seconds, one.hash);
+		if (k < 2 || one.seconds < r[t].seconds)
+			r[t] = one;
+		if (one.hash != r[0].hash) {
+			fprintf(stderr, "vgpu-sim bench scale: %s: trace hash depends on the threads (F51)\n",
+				name);
+			return 0;
+		}
+	}
+	return r[0].seconds / r[1].seconds;
+}
+
+static int vgpu_bench_scale(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "quick", no_argument, NULL, 'q' },
+		{ "sms", required_argument, NULL, 's' },
+		{ "blocks", required_argument, NULL, 'b' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	static const struct vgpu_insn shortp[] = {
+		{ .op = VGPU_OP_MOV }, { .op = VGPU_OP_ALU },
+		{ .op = VGPU_OP_ALU }, { .op = VGPU_OP_EXIT },
+	};
+	static const u32 sms[] = { 4, 132, 1024 };
+	static const u32 blocks[] = { 10000, 100000, 1000000 };
+	double lo = 0, hi = 0, ns, h100, big;
+	struct vgpu_bs_result r;
+	u32 div = 1, iters = 100, i, j, only_sms = 0, only_blocks = 0;
+	int c;
+
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+		switch (c) {
+		case 'h':
+			vgpu_sim_print_usage(stdout, "vgpu-sim bench",
+					     &vgpu_sim_bench_scale);
+			return 0;
+		case 'q':
+			div = 100;
+			iters = 2;
+			break;
+		case 's':
+			if (!vgpu_sim_parse_u32(optarg, &only_sms) || !only_sms ||
+			    only_sms > VGPU_MAX_SMS)
+				return vgpu_sim_usage_error("bench scale",
+					"--sms takes 1..%u", VGPU_MAX_SMS);
+			break;
+		case 'b':
+			if (!vgpu_sim_parse_u32(optarg, &only_blocks) ||
+			    !only_blocks)
+				return vgpu_sim_usage_error("bench scale",
+							    "bad --blocks");
+			break;
+		default:
+			return VGPU_SIM_EXIT_USAGE;
+		}
+	}
+	if (optind < argc)
+		return vgpu_sim_usage_error("bench scale",
+					    "unexpected argument '%s'",
+					    argv[optind]);
+	if (!only_sms != !only_blocks)
+		return vgpu_sim_usage_error("bench scale",
+					    "--sms and --blocks go together");
+
+	printf("cost: h100 kind, one kernel of one-warp blocks (MOV ALU ALU EXIT), 1 thread\n");
+	if (only_sms || only_blocks) {
+		/* one case, for a profiler */
+		if (vgpu_bs_run(only_sms, 1, shortp, ARRAY_SIZE(shortp),
+				only_blocks, 32, &r))
+			return 1;
+		printf("cost sms=%u blocks=%" PRIu64 " ns_per_block=%.1f ns_per_decision=%.1f decisions=%" PRIu64 "\n",
+		       only_sms, r.blocks, r.seconds * 1e9 / r.blocks,
+		       r.dispatch * 1e9 / r.decisions, r.decisions);
+		return 0;
+	}
+	for (i = 0; i < ARRAY_SIZE(sms); i++) {
+		for (j = 0; j < ARRAY_SIZE(blocks); j++) {
+			if (vgpu_bs_run(sms[i], 1, shortp, ARRAY_SIZE(shortp),
+					blocks[j] / div, 32, &r)) {
+				fprintf(stderr, "vgpu-sim bench scale: cost run failed\n");
+				return 1;
+			}
+			ns = r.seconds * 1e9 / r.blocks;
+			lo = lo && lo < ns ? lo : ns;
+			hi = hi > ns ? hi : ns;
+			printf("cost sms=%u blocks=%" PRIu64 " ns_per_block=%.1f ns_per_decision=%.1f decisions=%" PRIu64 "\n",
+			       sms[i], r.blocks, ns,
+			       r.dispatch * 1e9 / r.decisions, r.decisions);
+		}
+	}
+	printf("cost per block largest/smallest = %.2f\n", hi / lo);
+	h100 = vgpu_bs_speedup("h100", 132, iters, 2);
+	big = vgpu_bs_speedup("1024sm", 1024, iters, 1);
+	if (!h100 || !big)
+		return 1;
+	printf("speedup h100 2/1 threads = %.2f\n", h100);
+	printf("speedup 1024sm 2/1 threads = %.2f\n", big);
+	return 0;
+}
+
+const struct vgpu_sim_cmd vgpu_sim_bench_scale = {
+	.name = "scale",
+	.summary = "cost per block and decision by SMs and blocks; speed-up of 2 threads over 1",
+	.usage = "[--quick] [--sms N --blocks N]\n"
+		 "  --quick  every case 100 times smaller (format test)\n"
+		 "  --sms N --blocks N  that cost case only (for a profiler)\n"
+		 "Prints 'cost sms=S blocks=B ns_per_block=X ns_per_decision=Y ...'\n"
+		 "for S = 4, 132, 1024 and B = 10k, 100k, 1M, then one 'parallel ...'\n"
+		 "line per run (three per thread count) and last\n"
+		 "'speedup h100 2/1 threads = X' and\n"
+		 "'speedup 1024sm 2/1 threads = X'.",
+	.run = vgpu_bench_scale,
+};

@@ -65,7 +65,7 @@ CORE_TESTS	:= $(patsubst selftests/core/%.c,$(BUILD)/asan/selftests/core/%,$(COR
 NATIVE_LIBS	:= -ljson-c -lsqlite3 $(NL_LIBS) -lm -pthread
 
 .PHONY: all module native sim policies core-tests deps ksrc check check-core vm-bin tools \
-	checkpatch sparse check-vm check-debug debug-kernel demo clean netlink-spec \
+	checkpatch sparse layering check-vm check-debug debug-kernel demo clean netlink-spec \
 	install modules_install vm-shell check-vm-lts check-dkms bench-module lib check-fuzz-module syzkaller-desc mutate htmldocs \
 	soak check-rt
 
@@ -320,6 +320,18 @@ checkpatch: ksrc
 netlink-spec: deps
 	@scripts/check-netlink-spec $(RESULTS)
 
+# No call cycle or upward call among driver/*.c (issue 19).
+layering:
+	@mkdir -p $(RESULTS)
+	@{ echo "TAP version 13"; echo "1..1"; \
+	   if out=$$(scripts/check-layering); then \
+		echo "ok 1 layering: driver/*.c call no file above them"; \
+	   else echo "$$out" | sed 's/^/# /'; \
+		echo "not ok 1 layering: driver/*.c call no file above them"; fi; \
+	 } > $(RESULTS)/layering.tap
+	@echo "  CHECK   layering: $$(tail -1 $(RESULTS)/layering.tap)"
+	@! grep -q '^not ok' $(RESULTS)/layering.tap || { grep '^#' $(RESULTS)/layering.tap; exit 1; }
+
 # selftests/syzkaller/vgpu.txt against the uapi headers (issue 9).
 # Mutation testing of driver/core (issue 18): scripts/mutate, about a
 # minute per mutant; not part of make check.  Results: build/mutate.txt.
@@ -348,7 +360,7 @@ check-dkms: deps
 check:
 	@rm -rf $(RESULTS)
 	@mkdir -p $(RESULTS)
-	@for step in check-core checkpatch sparse netlink-spec syzkaller-desc check-dkms check-vm check-vm-lts; do \
+	@for step in check-core checkpatch sparse layering netlink-spec syzkaller-desc check-dkms check-vm check-vm-lts; do \
 		$(MAKE) --no-print-directory $$step || \
 		echo "not ok 1 make $$step exited non-zero" > $(RESULTS)/step-$$step.tap; \
 	done

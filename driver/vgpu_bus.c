@@ -29,31 +29,33 @@
 #include "vgpu_compat.h"
 #include "vgpu_drv.h"
 
-static LIST_HEAD(vgpu_devices);
 /*
- * Protects vgpu_devices and serialises instance creation and removal: held
- * across the whole of vgpu_device_create() and vgpu_device_destroy(), so an
- * index is free again only once nothing of its instance is left.
+ * Instances are devices on this bus, vgpu<N>, bound to the one driver
+ * below: its probe and remove bring them up and down (vgpu_dev.c).
  */
-static DEFINE_MUTEX(vgpu_devices_lock);
-
-static struct vgpu_device *vgpu_bus_find_locked(u32 index)
+static int vgpu_bus_probe(struct device *dev)
 {
-	struct vgpu_device *vdev;
-
-	lockdep_assert_held(&vgpu_devices_lock);
-	list_for_each_entry(vdev, &vgpu_devices, node)
-		if (vdev->index == index)
-			return vdev;
-	return NULL;
+	return vgpu_device_probe(to_vgpu_device(dev));
 }
+
+static void vgpu_bus_remove(struct device *dev)
+{
+	vgpu_device_remove(to_vgpu_device(dev));
+}
+
+static struct bus_type vgpu_bus_type;
 
 /**
  * vgpu_bus_add_device() - create instance @index
  * @index: N of /dev/vgpuN, below VGPU_MAX_DEVICES
  * @opts: its configuration and options
  *
- * Return: 0, -EINVAL, -EEXIST or the error of vgpu_device_create().
+ * Under vgpu_devices_lock from the test of @index to the list insertion,
+ * so two creations of one index cannot both get past the test, and a
+ * removal of the same index waits for this one to finish.
+ *
+ * Return: 0, -EINVAL (index, options), -EEXIST, -ENOMEM or the error of
+ * device_add() or of the probe.
  */
 int vgpu_bus_add_device(u32 index, const struct vgpu_dev_opts *opts)
 {
@@ -63,22 +65,55 @@ int vgpu_bus_add_device(u32 index, const struct vgpu_dev_opts *opts)
 	if (index >= VGPU_MAX_DEVICES)
 		return -EINVAL;
 	mutex_lock(&vgpu_devices_lock);
-	if (vgpu_bus_find_locked(index)) {
+	if (vgpu_device_find_locked(index)) {
 		ret = -EEXIST;
 		goto out_unlock;
 	}
-	ret = vgpu_device_create(index, opts, &vdev);
-	if (ret)
+	vdev = vgpu_device_alloc(index, opts);
+	if (IS_ERR(vdev)) {
+		ret = PTR_ERR(vdev);
 		goto out_unlock;
+	}
+	vdev->dev.bus = &vgpu_bus_type;
+	ret = dev_set_name(&vdev->dev, "%s", vdev->name);
+	if (ret)
+		goto err_put;
+	/* the probe runs in here; its failure leaves the device unbound */
+	ret = device_add(&vdev->dev);
+	if (ret)
+		goto err_put;
+	if (!vdev->dev.driver) {
+		ret = vdev->probe_err;
+		goto err_del;
+	}
 	list_add_tail(&vdev->node, &vgpu_devices);
+	mutex_unlock(&vgpu_devices_lock);
+	return 0;
+
+err_del:
+	device_del(&vdev->dev);
+err_put:
+	vgpu_device_put(vdev);
 out_unlock:
 	mutex_unlock(&vgpu_devices_lock);
 	return ret;
 }
 
+/* Take an instance off the bus (remove, then the list's reference). */
+static void vgpu_bus_unregister(struct vgpu_device *vdev)
+{
+	lockdep_assert_held(&vgpu_devices_lock);
+	list_del_init(&vdev->node);
+	device_unregister(&vdev->dev);
+}
+
 /**
  * vgpu_bus_del_device() - remove instance @index
  * @index: N of /dev/vgpuN
+ *
+ * The whole removal runs under vgpu_devices_lock: the index, /dev/vgpuN
+ * and the debugfs directory are free again only when this returns, so a
+ * new_device racing with it gets -EEXIST, never a half-made instance.
  *
  * Return: 0 or -ENOENT.
  */
@@ -86,42 +121,12 @@ int vgpu_bus_del_device(u32 index)
 {
 	struct vgpu_device *vdev;
 
-	/*
-	 * Destroy under the lock: the index, /dev/vgpuN and the debugfs
-	 * directory are free again only when this returns, so a new_device
-	 * racing with us gets -EEXIST instead of a half-made instance
-	 * (issue 16: it used to come up without its debugfs directory).
-	 */
 	mutex_lock(&vgpu_devices_lock);
-	vdev = vgpu_bus_find_locked(index);
-	if (vdev) {
-		list_del_init(&vdev->node);
-		vgpu_device_destroy(vdev);
-	}
+	vdev = vgpu_device_find_locked(index);
+	if (vdev)
+		vgpu_bus_unregister(vdev);
 	mutex_unlock(&vgpu_devices_lock);
 	return vdev ? 0 : -ENOENT;
-}
-
-/**
- * vgpu_bus_get_from() - the instance with the lowest index >= @index
- * @index: where to start
- *
- * For netlink (vgpu_netlink.c): lookups and dumps that resume from a cursor.
- *
- * Return: the device with a reference held (vgpu_device_put()), or NULL.
- */
-struct vgpu_device *vgpu_bus_get_from(u32 index)
-{
-	struct vgpu_device *vdev, *best = NULL;
-
-	mutex_lock(&vgpu_devices_lock);
-	list_for_each_entry(vdev, &vgpu_devices, node)
-		if (vdev->index >= index && (!best || vdev->index < best->index))
-			best = vdev;
-	if (best)
-		kref_get(&best->ref);
-	mutex_unlock(&vgpu_devices_lock);
-	return best;
 }
 
 static ssize_t new_device_store(VGPU_BUS_CONST struct bus_type *bus,
@@ -180,34 +185,52 @@ ATTRIBUTE_GROUPS(vgpu_bus);
 static struct bus_type vgpu_bus_type = {
 	.name		= "vgpu",
 	.bus_groups	= vgpu_bus_groups,
+	.probe		= vgpu_bus_probe,
+	.remove		= vgpu_bus_remove,
+};
+
+static struct device_driver vgpu_bus_driver = {
+	.name		= "vgpu_dispatch",
+	.bus		= &vgpu_bus_type,
+	.owner		= THIS_MODULE,
 };
 
 /**
- * vgpu_bus_init() - register /sys/bus/vgpu
+ * vgpu_bus_init() - register /sys/bus/vgpu and its driver
  *
- * Return: 0 or the error of bus_register().
+ * Return: 0 or the error of bus_register() or driver_register().
  */
 int vgpu_bus_init(void)
 {
-	return bus_register(&vgpu_bus_type);
+	int ret;
+
+	ret = bus_register(&vgpu_bus_type);
+	if (ret)
+		return ret;
+	ret = driver_register(&vgpu_bus_driver);
+	if (ret)
+		goto err_bus_unregister;
+	return 0;
+
+err_bus_unregister:
+	bus_unregister(&vgpu_bus_type);
+	return ret;
 }
 
 /**
- * vgpu_bus_fini() - unregister /sys/bus/vgpu and remove every instance
+ * vgpu_bus_fini() - remove every instance, unregister the driver and the bus
+ *
+ * Module exit: no new_device or del_device writer is left (the module
+ * reference of the sysfs files keeps it loaded while one runs).
  */
 void vgpu_bus_fini(void)
 {
 	struct vgpu_device *vdev, *tmp;
-	LIST_HEAD(doomed);
-
-	/* no new_device / del_device can run once this returns */
-	bus_unregister(&vgpu_bus_type);
 
 	mutex_lock(&vgpu_devices_lock);
-	list_splice_init(&vgpu_devices, &doomed);
+	list_for_each_entry_safe(vdev, tmp, &vgpu_devices, node)
+		vgpu_bus_unregister(vdev);
 	mutex_unlock(&vgpu_devices_lock);
-	list_for_each_entry_safe(vdev, tmp, &doomed, node) {
-		list_del_init(&vdev->node);
-		vgpu_device_destroy(vdev);
-	}
+	driver_unregister(&vgpu_bus_driver);
+	bus_unregister(&vgpu_bus_type);
 }

@@ -1,39 +1,23 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * vgpu_channel.c - per-file object tables and channels (SPEC F11, F60).
+ * vgpu_channel.c - channels (SPEC F11, F60) and their ioctls,
+ * CHANNEL_CREATE and CHANNEL_DESTROY.
  *
  * Every object a file creates lives in one of its xarrays under a handle
- * that is only meaningful to that file; release() tears them all down.
+ * that is only meaningful to that file; release() tears them all down
+ * (vgpu_dev.c).
  */
 #include <linux/capability.h>
 #include <linux/slab.h>
 
 #include "vgpu_drv.h"
 
-/**
- * vgpu_file_init() - initialise the state of a new open file
- * @vf: the file state
- * @vdev: its device; the caller passes on a reference it holds
- *
- * Return: 0.
- */
-int vgpu_file_init(struct vgpu_file *vf, struct vgpu_device *vdev)
-{
-	vf->vdev = vdev;
-	vf->tenant = atomic_inc_return(&vdev->next_tenant);
-	mutex_init(&vf->lock);
-	xa_init_flags(&vf->channels, XA_FLAGS_ALLOC1);
-	xa_init_flags(&vf->kernels, XA_FLAGS_ALLOC1);
-	atomic_set(&vf->nr_done, 0);
-	return 0;
-}
-
 static void vgpu_channel_free(struct vgpu_file *vf, struct vgpu_channel *ch)
 {
 	struct vgpu_device *vdev = vf->vdev;
 
 	lockdep_assert_held(&vf->lock);
-	vgpu_kernels_cancel_channel(vf, ch);
+	vgpu_jobs_cancel_channel(vf, ch);
 	vgpu_sched_channel_remove(&vdev->sched, ch->core_ch);
 	vf->nr_channels--;
 	mutex_lock(&vdev->lock);
@@ -43,44 +27,31 @@ static void vgpu_channel_free(struct vgpu_file *vf, struct vgpu_channel *ch)
 }
 
 /**
- * vgpu_file_fini() - cancel and free everything an open file owns
- * @vf: the file state (the device reference is the caller's to drop)
+ * vgpu_channels_release_all() - free every channel of a file
+ * @vf: the file, locked, being released; its kernels are gone
+ *	(vgpu_jobs_release_all())
  */
-void vgpu_file_fini(struct vgpu_file *vf)
+void vgpu_channels_release_all(struct vgpu_file *vf)
 {
 	struct vgpu_channel *ch;
 	unsigned long handle;
-	u64 cycle;
 
-	mutex_lock(&vf->lock);
-	if (vf->gate_held) {
-		vgpu_sched_gate(&vf->vdev->sched, false, &cycle);
-		vf->gate_held = false;
-	}
-	vgpu_kernels_release_all(vf);
+	lockdep_assert_held(&vf->lock);
 	xa_for_each(&vf->channels, handle, ch) {
 		xa_erase(&vf->channels, handle);
 		vgpu_channel_free(vf, ch);
 	}
-	mutex_unlock(&vf->lock);
-	xa_destroy(&vf->kernels);
-	xa_destroy(&vf->channels);
-	mutex_destroy(&vf->lock);
 }
 
-/**
- * vgpu_channel_create() - create a channel owned by @vf
- * @vf: the owning file
- * @prio: priority, below vgpu_device.default_prio only with CAP_SYS_NICE
- * @timeout: hang timeout in virtual cycles, 0 for the device default
- * @handle: the new channel's handle on success
- *
- * Return: 0; -EINVAL for a priority or timeout out of range; -EPERM for a
- * privileged priority without CAP_SYS_NICE; -ENOSPC when the file or the
- * device has reached its channel limit; -ENOMEM.
+/*
+ * Create a channel owned by @vf with priority @prio (below the device's
+ * default_prio only with CAP_SYS_NICE) and hang timeout @timeout (0: the
+ * device's default).  0; -EINVAL for a priority or timeout out of range;
+ * -EPERM for a privileged priority without CAP_SYS_NICE; -ENOSPC when the
+ * file or the device has reached its channel limit; -ENOMEM.
  */
-int vgpu_channel_create(struct vgpu_file *vf, u32 prio, u64 timeout,
-			u32 *handle)
+static int vgpu_channel_create(struct vgpu_file *vf, u32 prio, u64 timeout,
+			       u32 *handle)
 {
 	struct vgpu_device *vdev = vf->vdev;
 	struct vgpu_channel *ch;
@@ -140,17 +111,12 @@ err_limit:
 	return ret;
 }
 
-/**
- * vgpu_channel_destroy() - destroy a channel of @vf
- * @vf: the owning file
- * @handle: the channel's handle
- *
- * Kernels of the channel that have not finished are cancelled; their
- * handles stay valid until released.
- *
- * Return: 0, or -ENOENT if @vf has no channel @handle.
+/*
+ * Destroy channel @handle of @vf: 0, or -ENOENT.  Kernels of the channel
+ * that have not finished are cancelled; their handles stay valid until
+ * released.
  */
-int vgpu_channel_destroy(struct vgpu_file *vf, u32 handle)
+static int vgpu_channel_destroy(struct vgpu_file *vf, u32 handle)
 {
 	struct vgpu_channel *ch;
 
@@ -160,4 +126,60 @@ int vgpu_channel_destroy(struct vgpu_file *vf, u32 handle)
 		vgpu_channel_free(vf, ch);
 	mutex_unlock(&vf->lock);
 	return ch ? 0 : -ENOENT;
+}
+
+/**
+ * vgpu_ioctl_channel_create() - VGPU_IOCTL_CHANNEL_CREATE (F11)
+ * @vf: the file
+ * @arg: struct vgpu_channel_create
+ *
+ * Return: 0 with the handle in @arg; -EINVAL (flags, pad, handle, priority
+ * or timeout); -EPERM; -ENOSPC; -ENOMEM.
+ */
+int vgpu_ioctl_channel_create(struct vgpu_file *vf, void *arg)
+{
+	struct vgpu_channel_create *cc = arg;
+	u32 handle;
+	int ret;
+
+	if (cc->flags & ~VGPU_CHANNEL_FLAGS_ALL)
+		return -EINVAL;
+	if (cc->pad || cc->handle)
+		return -EINVAL;
+	ret = vgpu_channel_create(vf, cc->priority, cc->timeout_cycles, &handle);
+	if (ret)
+		return ret;
+	cc->handle = handle;
+	return 0;
+}
+
+/**
+ * vgpu_ioctl_channel_create_undo() - take back a CHANNEL_CREATE whose
+ * result was lost
+ * @vf: the file
+ * @arg: struct vgpu_channel_create of the successful create
+ *
+ * The handle never reached the caller: the channel never existed.
+ */
+void vgpu_ioctl_channel_create_undo(struct vgpu_file *vf, void *arg)
+{
+	struct vgpu_channel_create *cc = arg;
+
+	vgpu_channel_destroy(vf, cc->handle);
+}
+
+/**
+ * vgpu_ioctl_channel_destroy() - VGPU_IOCTL_CHANNEL_DESTROY
+ * @vf: the file
+ * @arg: struct vgpu_channel_destroy
+ *
+ * Return: 0; -EINVAL (flags); -ENOENT (not a channel of this file).
+ */
+int vgpu_ioctl_channel_destroy(struct vgpu_file *vf, void *arg)
+{
+	struct vgpu_channel_destroy *cd = arg;
+
+	if (cd->flags)
+		return -EINVAL;
+	return vgpu_channel_destroy(vf, cd->handle);
 }

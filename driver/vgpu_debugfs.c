@@ -17,6 +17,7 @@
 #include <linux/slab.h>
 #include <linux/uaccess.h>
 
+#include "names.h"
 #include "vgpu_drv.h"
 #include "vgpu_obs.h"
 
@@ -61,18 +62,6 @@ static const char *vgpu_dbg_state(u32 state)
 	return state < ARRAY_SIZE(names) ? names[state] : "?";
 }
 
-static const char *vgpu_dbg_preempt(u32 mode)
-{
-	switch (mode) {
-	case VGPU_PREEMPT_DRAIN:
-		return "drain";
-	case VGPU_PREEMPT_WARP:
-		return "warp";
-	default:
-		return "switch";
-	}
-}
-
 /* A cycle, or "-" for VGPU_GPU_NO_CYCLE. */
 static void vgpu_dbg_cycle(struct seq_buf *sb, u64 c)
 {
@@ -105,10 +94,8 @@ static void vgpu_dbg_config(struct seq_buf *sb, struct vgpu_device *vdev,
 	seq_buf_printf(sb, "warp_size %u\nnum_prios %u\n", c->warp_size,
 		       c->num_prios);
 	seq_buf_printf(sb, "policy %s\npreempt %s\npack %s\nepoch %u\ng_max %u\n",
-		       p->policy, vgpu_dbg_preempt(p->preempt),
-		       p->pack == VGPU_PACK_BLOCK ? "block" :
-		       p->pack == VGPU_PACK_SM ? "sm" : "auto",
-		       p->epoch, p->g_max);
+		       p->policy, vgpu_gpu_preempt_name(p->preempt),
+		       vgpu_gpu_pack_name(p->pack), p->epoch, p->g_max);
 	seq_buf_printf(sb, "task_slots %u\nmax_channels %u\n", p->task_slots,
 		       p->max_channels);
 	vgpu_dbg_puts(sb, "windows");
@@ -122,7 +109,7 @@ static void vgpu_dbg_config(struct seq_buf *sb, struct vgpu_device *vdev,
 	seq_buf_printf(sb, "save_slots %u\nsync_cost %u\n", p->save_slots,
 		       p->sync_cost);
 	seq_buf_printf(sb, "clock %s\nfreq_khz %u\nworkers %u\n",
-		       s->opts.clock == VGPU_CLOCK_PACED ? "paced" : "free",
+		       vgpu_sched_clock_name(s->opts.clock),
 		       s->opts.freq_khz, s->nworkers);
 	seq_buf_printf(sb, "default_timeout %llu\nqueued_limit %u\n",
 		       READ_ONCE(vdev->limits.default_timeout),
@@ -520,7 +507,7 @@ static int vgpu_dbg_open_common(struct inode *inode, struct file *file,
 		return ret;
 	}
 	/* debugfs holds off removal during open: the device is alive */
-	kref_get(&vdev->ref);
+	vgpu_device_get(vdev);
 	return 0;
 }
 

@@ -1,6 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * vgpu_dev.c - device instances (/dev/vgpuN) and open files.
+ * vgpu_dev.c - device instances (/dev/vgpuN): their options, the list of
+ * them, probe and remove (called by the bus, vgpu_bus.c), and the open
+ * files of their misc devices.
+ *
+ * The lifetime is the netdevsim one: vgpu_bus.c allocates an instance
+ * (vgpu_device_alloc()) and adds its &struct device to the bus, whose probe
+ * brings it up (vgpu_device_probe()); removal from the bus takes it down
+ * (vgpu_device_remove()) and the last reference frees it
+ * (vgpu_device_release()).
  */
 #include <linux/compat.h>
 #include <linux/fs.h>
@@ -8,7 +16,88 @@
 #include <linux/poll.h>
 #include <linux/slab.h>
 
+#include "names.h"
 #include "vgpu_drv.h"
+
+/*
+ * The instances on the bus, by index.  vgpu_devices_lock protects the list
+ * and serialises instance creation and removal (vgpu_bus.c holds it across
+ * device_add() and device_unregister()), so an index is free again only
+ * once nothing of its instance is registered any more.
+ */
+LIST_HEAD(vgpu_devices);
+DEFINE_MUTEX(vgpu_devices_lock);	/* protects vgpu_devices */
+
+/**
+ * vgpu_device_find_locked() - the instance with index @index
+ * @index: N of /dev/vgpuN
+ *
+ * Return: the device (no reference taken: valid while vgpu_devices_lock is
+ * held), or NULL.
+ */
+struct vgpu_device *vgpu_device_find_locked(u32 index)
+{
+	struct vgpu_device *vdev;
+
+	lockdep_assert_held(&vgpu_devices_lock);
+	list_for_each_entry(vdev, &vgpu_devices, node)
+		if (vdev->index == index)
+			return vdev;
+	return NULL;
+}
+
+/**
+ * vgpu_device_get_from() - the instance with the lowest index >= @index
+ * @index: where to start
+ *
+ * For netlink (vgpu_netlink.c): lookups and dumps that resume from a cursor.
+ *
+ * Return: the device with a reference held (vgpu_device_put()), or NULL.
+ */
+struct vgpu_device *vgpu_device_get_from(u32 index)
+{
+	struct vgpu_device *vdev, *best = NULL;
+
+	mutex_lock(&vgpu_devices_lock);
+	list_for_each_entry(vdev, &vgpu_devices, node)
+		if (vdev->index >= index && (!best || vdev->index < best->index))
+			best = vdev;
+	if (best)
+		vgpu_device_get(best);
+	mutex_unlock(&vgpu_devices_lock);
+	return best;
+}
+
+/* The state of a new open file; it holds a reference on @vdev. */
+static void vgpu_file_init(struct vgpu_file *vf, struct vgpu_device *vdev)
+{
+	vgpu_device_get(vdev);
+	vf->vdev = vdev;
+	vf->tenant = atomic_inc_return(&vdev->next_tenant);
+	mutex_init(&vf->lock);
+	xa_init_flags(&vf->channels, XA_FLAGS_ALLOC1);
+	xa_init_flags(&vf->kernels, XA_FLAGS_ALLOC1);
+	atomic_set(&vf->nr_done, 0);
+}
+
+/* Cancel and free everything an open file owns, drop its reference. */
+static void vgpu_file_fini(struct vgpu_file *vf)
+{
+	u64 cycle;
+
+	mutex_lock(&vf->lock);
+	if (vf->gate_held) {
+		vgpu_sched_gate(&vf->vdev->sched, false, &cycle);
+		vf->gate_held = false;
+	}
+	vgpu_jobs_release_all(vf);
+	vgpu_channels_release_all(vf);
+	mutex_unlock(&vf->lock);
+	xa_destroy(&vf->kernels);
+	xa_destroy(&vf->channels);
+	mutex_destroy(&vf->lock);
+	vgpu_device_put(vf->vdev);
+}
 
 static int vgpu_fop_open(struct inode *inode, struct file *file)
 {
@@ -20,7 +109,6 @@ static int vgpu_fop_open(struct inode *inode, struct file *file)
 	vf = kzalloc(sizeof(*vf), GFP_KERNEL);
 	if (!vf)
 		return -ENOMEM;
-	kref_get(&vdev->ref);
 	vgpu_file_init(vf, vdev);
 	file->private_data = vf;
 	return 0;
@@ -31,7 +119,6 @@ static int vgpu_fop_release(struct inode *inode, struct file *file)
 	struct vgpu_file *vf = file->private_data;
 
 	vgpu_file_fini(vf);
-	vgpu_device_put(vf->vdev);
 	kfree(vf);
 	return 0;
 }
@@ -64,40 +151,6 @@ static const struct file_operations vgpu_fops = {
 	.show_fdinfo	= vgpu_fdinfo_show,
 };
 
-static void vgpu_device_free(struct kref *ref)
-{
-	struct vgpu_device *vdev = container_of(ref, struct vgpu_device, ref);
-
-	vgpu_obs_device_fini(vdev);
-	if (vdev->sched.gpu)
-		vgpu_sched_fini(&vdev->sched);
-	mutex_destroy(&vdev->lock);
-	kfree(vdev);
-}
-
-/**
- * vgpu_device_put() - drop a reference on a device instance
- * @vdev: the device
- *
- * The last reference frees it.
- */
-void vgpu_device_put(struct vgpu_device *vdev)
-{
-	kref_put(&vdev->ref, vgpu_device_free);
-}
-
-/**
- * vgpu_device_alive() - tell whether a device instance is still registered
- * @vdev: the device
- *
- * Return: false once vgpu_device_destroy() has started on @vdev.
- */
-bool vgpu_device_alive(struct vgpu_device *vdev)
-{
-	/* lockless: also called from wait conditions, which must not sleep */
-	return !READ_ONCE(vdev->dead);
-}
-
 static int vgpu_opt_u32(const char *val, u32 *out)
 {
 	return kstrtou32(val, 0, out);
@@ -115,89 +168,100 @@ static int vgpu_dev_opt_cfg(struct vgpu_dev_opts *o, const char *key,
 	return 1;	/* not a configuration key */
 }
 
+/* "windows": lengths of T1..Ty, decreasing (F22); "0" turns them off. */
+static int vgpu_dev_opt_windows(struct vgpu_gpu_params *p, char *val)
+{
+	u32 n = 0;
+	char *w;
+	int ret;
+
+	if (!strcmp(val, "0")) {
+		p->num_windows = 0;
+		return 0;
+	}
+	while ((w = strsep(&val, ",")) != NULL) {
+		if (n >= VGPU_GPU_MAX_WINDOWS)
+			return -EINVAL;
+		ret = vgpu_opt_u32(w, &p->window[n++]);
+		if (ret)
+			return ret;
+	}
+	p->num_windows = n;
+	return 0;
+}
+
+/**
+ * struct vgpu_dev_key - one scheduling key of a new_device line
+ * @key: its name
+ * @off: offset of its field in &struct vgpu_dev_opts
+ * @type: how the value is read: a u32 or u64 number, a name (@parse), a
+ *	policy name, or window lengths
+ * @parse: for a name: its value, or -EINVAL (driver/core/names.h)
+ */
+struct vgpu_dev_key {
+	const char *key;
+	size_t off;
+	enum { VGPU_KEY_U32, VGPU_KEY_U64, VGPU_KEY_NAME, VGPU_KEY_POLICY,
+	       VGPU_KEY_WINDOWS } type;
+	int (*parse)(const char *name);
+};
+
+#define VGPU_KEY(name, field, t) \
+	{ name, offsetof(struct vgpu_dev_opts, field), VGPU_KEY_##t }
+#define VGPU_KEY_NAMED(name, field, fn) \
+	{ name, offsetof(struct vgpu_dev_opts, field), VGPU_KEY_NAME, fn }
+
 /* Scheduling keys (pass 2, after the defaults for the configuration). */
+static const struct vgpu_dev_key vgpu_dev_keys[] = {
+	VGPU_KEY("policy", sched.params.policy, POLICY),
+	VGPU_KEY_NAMED("preempt", sched.params.preempt, vgpu_gpu_preempt_parse),
+	VGPU_KEY_NAMED("pack", sched.params.pack, vgpu_gpu_pack_parse),
+	VGPU_KEY_NAMED("clock", sched.clock, vgpu_sched_clock_parse),
+	VGPU_KEY("windows", sched.params, WINDOWS),
+	VGPU_KEY("timeout", timeout, U64),
+	VGPU_KEY("max_arrival", max_arrival, U64),
+	VGPU_KEY("epoch", sched.params.epoch, U32),
+	VGPU_KEY("workers", sched.workers, U32),
+	VGPU_KEY("freq_khz", sched.freq_khz, U32),
+	VGPU_KEY("g_max", sched.params.g_max, U32),
+	VGPU_KEY("task_slots", sched.params.task_slots, U32),
+	VGPU_KEY("switch_cost", sched.params.switch_cost, U32),
+	VGPU_KEY("sync_cost", sched.params.sync_cost, U32),
+	VGPU_KEY("save_slots", sched.params.save_slots, U32),
+	VGPU_KEY("channels", sched.params.max_channels, U32),
+};
+
+/* Set the scheduling key @key to @val: 0 or -EINVAL (or kstrto*()'s). */
 static int vgpu_dev_opt_sched(struct vgpu_dev_opts *o, const char *key,
 			      char *val)
 {
-	struct vgpu_gpu_params *p = &o->sched.params;
-	char *w;
-	u32 n = 0;
-	int ret;
+	const struct vgpu_dev_key *k;
+	void *field;
+	int v;
 
-	if (!strcmp(key, "policy")) {
-		if (strscpy(p->policy, val, sizeof(p->policy)) < 0)
-			return -EINVAL;
-		return 0;
-	}
-	if (!strcmp(key, "preempt")) {
-		if (!strcmp(val, "drain"))
-			p->preempt = VGPU_PREEMPT_DRAIN;
-		else if (!strcmp(val, "warp"))
-			p->preempt = VGPU_PREEMPT_WARP;
-		else if (!strcmp(val, "switch"))
-			p->preempt = VGPU_PREEMPT_SWITCH;
-		else
-			return -EINVAL;
-		return 0;
-	}
-	if (!strcmp(key, "pack")) {
-		if (!strcmp(val, "auto"))
-			p->pack = VGPU_PACK_AUTO;
-		else if (!strcmp(val, "block"))
-			p->pack = VGPU_PACK_BLOCK;
-		else if (!strcmp(val, "sm"))
-			p->pack = VGPU_PACK_SM;
-		else
-			return -EINVAL;
-		return 0;
-	}
-	if (!strcmp(key, "clock")) {
-		if (!strcmp(val, "free"))
-			o->sched.clock = VGPU_CLOCK_FREE;
-		else if (!strcmp(val, "paced"))
-			o->sched.clock = VGPU_CLOCK_PACED;
-		else
-			return -EINVAL;
-		return 0;
-	}
-	if (!strcmp(key, "windows")) {
-		/* lengths of T1..Ty, decreasing (F22); "0" turns them off */
-		if (!strcmp(val, "0")) {
-			p->num_windows = 0;
+	for (k = vgpu_dev_keys; k < vgpu_dev_keys + ARRAY_SIZE(vgpu_dev_keys);
+	     k++) {
+		if (strcmp(key, k->key))
+			continue;
+		field = (u8 *)o + k->off;
+		switch (k->type) {
+		case VGPU_KEY_U32:
+			return vgpu_opt_u32(val, field);
+		case VGPU_KEY_U64:
+			return kstrtou64(val, 0, field);
+		case VGPU_KEY_NAME:
+			v = k->parse(val);
+			if (v < 0)
+				return v;
+			*(u32 *)field = v;
 			return 0;
+		case VGPU_KEY_POLICY:
+			return strscpy(field, val, VGPU_POLICY_NAME_LEN) < 0 ?
+			       -EINVAL : 0;
+		case VGPU_KEY_WINDOWS:
+			return vgpu_dev_opt_windows(field, val);
 		}
-		while ((w = strsep(&val, ",")) != NULL) {
-			if (n >= VGPU_GPU_MAX_WINDOWS)
-				return -EINVAL;
-			ret = vgpu_opt_u32(w, &p->window[n++]);
-			if (ret)
-				return ret;
-		}
-		p->num_windows = n;
-		return 0;
 	}
-	if (!strcmp(key, "timeout"))
-		return kstrtou64(val, 0, &o->timeout);
-	if (!strcmp(key, "max_arrival"))
-		return kstrtou64(val, 0, &o->max_arrival);
-	if (!strcmp(key, "epoch"))
-		return vgpu_opt_u32(val, &p->epoch);
-	if (!strcmp(key, "workers"))
-		return vgpu_opt_u32(val, &o->sched.workers);
-	if (!strcmp(key, "freq_khz"))
-		return vgpu_opt_u32(val, &o->sched.freq_khz);
-	if (!strcmp(key, "g_max"))
-		return vgpu_opt_u32(val, &p->g_max);
-	if (!strcmp(key, "task_slots"))
-		return vgpu_opt_u32(val, &p->task_slots);
-	if (!strcmp(key, "switch_cost"))
-		return vgpu_opt_u32(val, &p->switch_cost);
-	if (!strcmp(key, "sync_cost"))
-		return vgpu_opt_u32(val, &p->sync_cost);
-	if (!strcmp(key, "save_slots"))
-		return vgpu_opt_u32(val, &p->save_slots);
-	if (!strcmp(key, "channels"))
-		return vgpu_opt_u32(val, &p->max_channels);
 	return -EINVAL;		/* unknown key */
 }
 
@@ -276,37 +340,58 @@ int vgpu_dev_opts_parse(struct vgpu_dev_opts *o, char *line)
 	return 0;
 }
 
+/*
+ * The last reference is gone (struct device's release): free what probe
+ * made and remove left, then the instance.  Probe undoes its own steps on
+ * failure, so only a scheduler still set up is left to free.
+ */
+static void vgpu_device_release(struct device *dev)
+{
+	struct vgpu_device *vdev = to_vgpu_device(dev);
+
+	if (vdev->sched.gpu)
+		vgpu_sched_fini(&vdev->sched);
+	vgpu_obs_device_fini(vdev);
+	mutex_destroy(&vdev->lock);
+	kfree(vdev);
+}
+
 /**
- * vgpu_device_create() - create and register a device instance
+ * vgpu_device_alloc() - a new instance, not yet on the bus
  * @index: N of /dev/vgpuN
  * @opts: configuration and scheduling options (vgpu_dev_opts_parse())
- * @out: the new device on success
  *
- * Return: 0, -EINVAL for invalid options, -ENOMEM, or the error of
- * misc_register() or of the scheduler's threads.
+ * Every option is checked here, so that the probe of a device added to the
+ * bus fails only for lack of resources.  The caller sets the bus and adds
+ * the device (device_add()), or drops it with vgpu_device_put().
+ *
+ * Return: the device (device_initialize()d, one reference), ERR_PTR(-EINVAL)
+ * for invalid options or ERR_PTR(-ENOMEM).
  */
-int vgpu_device_create(u32 index, const struct vgpu_dev_opts *opts,
-		       struct vgpu_device **out)
+struct vgpu_device *vgpu_device_alloc(u32 index,
+				      const struct vgpu_dev_opts *opts)
 {
 	struct vgpu_device *vdev;
-	const char *bad_field;
-	int ret;
+	const char *bad = NULL;
 
+	if (vgpu_config_validate(&opts->cfg, &bad) ||
+	    vgpu_sched_opts_check(&opts->sched, &opts->cfg, &bad)) {
+		pr_debug("vgpu_dispatch: vgpu%u: invalid %s\n", index,
+			 bad ? bad : "parameter");
+		return ERR_PTR(-EINVAL);
+	}
 	vdev = kzalloc(sizeof(*vdev), GFP_KERNEL);
 	if (!vdev)
-		return -ENOMEM;
-	kref_init(&vdev->ref);
+		return ERR_PTR(-ENOMEM);
+	device_initialize(&vdev->dev);
+	vdev->dev.release = vgpu_device_release;
 	mutex_init(&vdev->lock);
 	INIT_LIST_HEAD(&vdev->node);
 	vdev->index = index;
+	vdev->dev.id = index;
 	snprintf(vdev->name, sizeof(vdev->name), "vgpu%u", index);
-
+	vdev->opts = *opts;
 	vdev->cfg = opts->cfg;
-	ret = vgpu_config_validate(&vdev->cfg, &bad_field);
-	if (ret) {
-		pr_debug("vgpu_dispatch: %s: invalid %s\n", vdev->name, bad_field);
-		goto err_config;
-	}
 
 	vdev->limits.channels_per_file = VGPU_DEF_CHANNELS_PER_FILE;
 	vdev->limits.channels = opts->sched.params.max_channels;
@@ -317,45 +402,65 @@ int vgpu_device_create(u32 index, const struct vgpu_dev_opts *opts,
 	vdev->limits.max_arrival = opts->max_arrival;
 	/* the upper half of the priorities is open to everybody */
 	vdev->default_prio = vdev->cfg.num_prios / 2;
+	return vdev;
+}
 
-	ret = vgpu_sched_init(&vdev->sched, vdev, &opts->sched);
+/**
+ * vgpu_device_probe() - bring an instance added to the bus up
+ * @vdev: the device, from vgpu_device_alloc()
+ *
+ * The scheduler and its threads, the observability state and event sink,
+ * debugfs, then /dev/vgpuN; each step undone by its own label on failure
+ * (netdevsim's nsim_drv_probe() is the model).
+ *
+ * Return: 0, -ENOMEM, or the error of the scheduler's threads or of
+ * misc_register().
+ */
+int vgpu_device_probe(struct vgpu_device *vdev)
+{
+	int ret;
+
+	ret = vgpu_sched_init(&vdev->sched, vdev, &vdev->opts.sched,
+			      &vgpu_job_backend_ops);
 	if (ret)
-		goto err_sched;
-	ret = vgpu_obs_device_init(vdev);	/* event sink, debugfs */
+		goto err;
+	ret = vgpu_obs_device_init(vdev);	/* counters, event sink */
 	if (ret)
-		goto err_misc;
+		goto err_sched_fini;
+	vgpu_debugfs_device_add(vdev);
 
 	vdev->misc.minor = MISC_DYNAMIC_MINOR;
 	vdev->misc.name = vdev->name;
 	vdev->misc.fops = &vgpu_fops;
 	vdev->misc.mode = 0666;
+	vdev->misc.parent = &vdev->dev;
 	ret = misc_register(&vdev->misc);
 	if (ret)
-		goto err_misc;
-
-	*out = vdev;
+		goto err_debugfs_remove;
 	return 0;
 
-err_misc:
-	vgpu_sched_stop(&vdev->sched);
-err_sched:
-err_config:
-	vgpu_device_put(vdev);
+err_debugfs_remove:
+	vgpu_debugfs_device_remove(vdev);	/* and the counters with it */
+	vgpu_obs_device_fini(vdev);
+err_sched_fini:
+	vgpu_sched_fini(&vdev->sched);
+err:
+	vdev->probe_err = ret;	/* for vgpu_bus_add_device() */
 	return ret;
 }
 
 /**
- * vgpu_device_destroy() - unregister a device instance
+ * vgpu_device_remove() - take an instance down (removal from the bus)
  * @vdev: the device
  *
  * New opens fail once this returns; files still open get -ENODEV from every
- * call, and the device is freed when the last of them closes.
+ * call, and the device is freed when the last reference goes.
  */
-void vgpu_device_destroy(struct vgpu_device *vdev)
+void vgpu_device_remove(struct vgpu_device *vdev)
 {
 	WRITE_ONCE(vdev->dead, true);
 	misc_deregister(&vdev->misc);
 	vgpu_sched_stop(&vdev->sched);
+	vgpu_debugfs_device_remove(vdev);
 	vgpu_obs_device_remove(vdev);
-	vgpu_device_put(vdev);
 }

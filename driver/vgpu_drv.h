@@ -4,18 +4,22 @@
  *
  * DOC: object model
  *
- * A &struct vgpu_device is one emulated GPU: a misc device /dev/vgpuN with its
- * own configuration (&struct vgpu_config, SPEC F01-F03).  Every open file is a
- * &struct vgpu_file that holds a reference on its device, so a device removed
- * while files are open stays allocated, marked dead, until the last file
- * closes; calls on such files fail with -ENODEV.
+ * A &struct vgpu_device is one emulated GPU: a &struct device vgpuN on the
+ * bus /sys/bus/vgpu (vgpu_bus.c, the netdevsim way), bound to the driver
+ * vgpu_dispatch whose probe gives it a scheduler, debugfs and a misc device
+ * /dev/vgpuN, with its own configuration (&struct vgpu_config, SPEC
+ * F01-F03).  The struct device's reference count is the instance's:
+ * every open file, debugfs reader and netlink request holds one, so a device
+ * removed while files are open stays allocated, marked dead, until the last
+ * reference goes (vgpu_device_release()); calls on such files fail with
+ * -ENODEV.
  *
  * Objects created through a file (channels, later kernels) belong to it:
  * they live in the file's handle tables and release() cancels and frees
  * them.  A handle of another file is -ENOENT.
  *
  * Lock order (outer first):
- *   vgpu_devices_lock (vgpu_bus.c: list of instances)
+ *   vgpu_devices_lock (vgpu_dev.c: list of instances)
  *     vgpu_file.lock
  *       vgpu_sched.lock (vgpu_sched.h)
  *         vgpu_device.lock
@@ -24,7 +28,7 @@
 #define VGPU_DRV_H
 
 #include <linux/bits.h>
-#include <linux/kref.h>
+#include <linux/device.h>
 #include <linux/list.h>
 #include <linux/minmax.h>
 #include <linux/miscdevice.h>
@@ -37,7 +41,6 @@
 #include "vgpu_sched.h"
 
 #define VGPU_MAX_DEVICES	16
-#define VGPU_NAME_MAX		15
 #define VGPU_DEV_MAX_OPTS	32	/* words of a new_device line */
 
 /* Default limits of a device instance (struct vgpu_limits). */
@@ -90,11 +93,29 @@ struct vgpu_limits {
 };
 
 /**
+ * struct vgpu_dev_opts - everything a new device instance is made of
+ * @cfg: configuration (preset or custom, F01-F03)
+ * @sched: scheduling options (policy, preemption, windows, epoch, clock...)
+ * @timeout: default hang timeout of channels in virtual cycles (F53)
+ * @max_arrival: the latest arrival cycle SUBMIT accepts (new_device's
+ *	max_arrival=)
+ */
+struct vgpu_dev_opts {
+	struct vgpu_config cfg;
+	struct vgpu_sched_opts sched;
+	u64 timeout;
+	u64 max_arrival;
+};
+
+/**
  * struct vgpu_device - one emulated GPU instance
- * @misc: the misc device /dev/vgpu<index>
- * @node: entry in the device list of vgpu_bus.c; protected by
- *	vgpu_devices_lock
- * @ref: references: the device list holds one, every open file one
+ * @dev: the instance on the bus; its reference count keeps the whole
+ *	structure (vgpu_device_get(), vgpu_device_put()), its release frees it
+ * @misc: the misc device /dev/vgpu<index>, registered by probe
+ * @node: entry in the device list (vgpu_devices in vgpu_dev.c); protected
+ *	by vgpu_devices_lock
+ * @opts: the options it was created with, immutable
+ * @probe_err: why the probe failed (vgpu_bus_add_device() returns it)
  * @lock: protects @nr_channels
  * @dead: set once the instance is being removed; written once with
  *	WRITE_ONCE(), read locklessly (vgpu_device_alive())
@@ -112,9 +133,11 @@ struct vgpu_limits {
  * @obs: observability: counters, debugfs, knobs (vgpu_obs.h)
  */
 struct vgpu_device {
+	struct device dev;
 	struct miscdevice misc;
 	struct list_head node;
-	struct kref ref;
+	struct vgpu_dev_opts opts;
+	int probe_err;
 	struct mutex lock; /* protects @nr_channels */
 	bool dead;
 	u32 index;
@@ -137,7 +160,7 @@ struct vgpu_device {
  * @next_channel: where the cyclic search for the next channel handle
  *	starts, so a destroyed channel's handle stays -ENOENT until the 31-bit
  *	handle space wraps; protected by @lock
- * @kernels: kernel handle -> &struct vgpu_kobj; updated under @lock
+ * @kernels: kernel handle -> &struct vgpu_job; updated under @lock
  * @nr_kernels: entries in @kernels; protected by @lock
  * @next_kernel: the same for kernel handles; protected by @lock
  * @nr_children: child descriptors its kernels reserved (their child
@@ -174,7 +197,7 @@ struct vgpu_file {
  * @prio: priority, 0 is the highest, immutable
  * @timeout: hang timeout of its kernels in virtual cycles, immutable
  * @core_ch: the core's channel number, immutable
- * @kernels: its kernels that still have a handle (&vgpu_kobj.ch_node);
+ * @kernels: its kernels that still have a handle (&vgpu_job.ch_node);
  *	protected by the owner's &vgpu_file.lock
  */
 struct vgpu_channel {
@@ -185,49 +208,62 @@ struct vgpu_channel {
 	struct list_head kernels;
 };
 
-/**
- * struct vgpu_dev_opts - everything a new device instance is made of
- * @cfg: configuration (preset or custom, F01-F03)
- * @sched: scheduling options (policy, preemption, windows, epoch, clock...)
- * @timeout: default hang timeout of channels in virtual cycles (F53)
- * @max_arrival: the latest arrival cycle SUBMIT accepts (new_device's
- *	max_arrival=)
+extern struct list_head vgpu_devices;
+extern struct mutex vgpu_devices_lock;
+
+static inline struct vgpu_device *to_vgpu_device(struct device *dev)
+{
+	return container_of(dev, struct vgpu_device, dev);
+}
+
+/* Take a reference on @vdev (it stays allocated, perhaps removed). */
+static inline void vgpu_device_get(struct vgpu_device *vdev)
+{
+	get_device(&vdev->dev);
+}
+
+/* Drop a reference on @vdev: the last one frees it. */
+static inline void vgpu_device_put(struct vgpu_device *vdev)
+{
+	put_device(&vdev->dev);
+}
+
+/*
+ * Is @vdev still registered?  False once its removal started.  Lockless:
+ * also called from wait conditions, which must not sleep.
  */
-struct vgpu_dev_opts {
-	struct vgpu_config cfg;
-	struct vgpu_sched_opts sched;
-	u64 timeout;
-	u64 max_arrival;
-};
+static inline bool vgpu_device_alive(struct vgpu_device *vdev)
+{
+	return !READ_ONCE(vdev->dead);
+}
 
 int vgpu_dev_opts_parse(struct vgpu_dev_opts *o, char *line);
-int vgpu_device_create(u32 index, const struct vgpu_dev_opts *opts,
-		       struct vgpu_device **out);
-void vgpu_device_destroy(struct vgpu_device *vdev);
-void vgpu_device_put(struct vgpu_device *vdev);
-bool vgpu_device_alive(struct vgpu_device *vdev);
+struct vgpu_device *vgpu_device_alloc(u32 index,
+				      const struct vgpu_dev_opts *opts);
+int vgpu_device_probe(struct vgpu_device *vdev);
+void vgpu_device_remove(struct vgpu_device *vdev);
+struct vgpu_device *vgpu_device_find_locked(u32 index);
+struct vgpu_device *vgpu_device_get_from(u32 index);
 
 int vgpu_bus_init(void);
 void vgpu_bus_fini(void);
 int vgpu_bus_add_device(u32 index, const struct vgpu_dev_opts *opts);
 int vgpu_bus_del_device(u32 index);
-struct vgpu_device *vgpu_bus_get_from(u32 index);
 
-int vgpu_file_init(struct vgpu_file *vf, struct vgpu_device *vdev);
-void vgpu_file_fini(struct vgpu_file *vf);
-int vgpu_channel_create(struct vgpu_file *vf, u32 prio, u64 timeout,
-			u32 *handle);
-int vgpu_channel_destroy(struct vgpu_file *vf, u32 handle);
-void vgpu_kernels_release_all(struct vgpu_file *vf);
-void vgpu_kernels_cancel_channel(struct vgpu_file *vf, struct vgpu_channel *ch);
+int vgpu_ioctl_channel_create(struct vgpu_file *vf, void *arg);
+void vgpu_ioctl_channel_create_undo(struct vgpu_file *vf, void *arg);
+int vgpu_ioctl_channel_destroy(struct vgpu_file *vf, void *arg);
+void vgpu_channels_release_all(struct vgpu_file *vf);
+
+void vgpu_jobs_release_all(struct vgpu_file *vf);
+void vgpu_jobs_cancel_channel(struct vgpu_file *vf, struct vgpu_channel *ch);
+extern const struct vgpu_sched_backend_ops vgpu_job_backend_ops;
 
 int vgpu_ioctl_submit(struct vgpu_file *vf, void *arg);
 int vgpu_ioctl_wait(struct vgpu_file *vf, void *arg);
 int vgpu_ioctl_query(struct vgpu_file *vf, void *arg);
 void vgpu_ioctl_query_commit(struct vgpu_file *vf, void *arg);
 int vgpu_ioctl_cancel(struct vgpu_file *vf, void *arg);
-int vgpu_ioctl_gate(struct vgpu_file *vf, void *arg);
-void vgpu_ioctl_gate_undo(struct vgpu_file *vf, void *arg);
 int vgpu_ioctl_queue_push(struct vgpu_file *vf, void *arg);
 
 long vgpu_ioctl(struct file *file, unsigned int cmd, unsigned long arg);

@@ -1,6 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * vgpu_ioctl.c - ioctl dispatch of /dev/vgpuN (uapi/linux/vgpu_dispatch.h).
+ * vgpu_ioctl.c - ioctl dispatch of /dev/vgpuN (uapi/linux/vgpu_dispatch.h)
+ * and the device's own commands, GET_INFO and GATE; the commands of an
+ * object live with it (CHANNEL_* in vgpu_channel.c, the kernel commands in
+ * vgpu_kernel.c).
  *
  * Extension rule (Documentation/uapi.rst): size-versioned structs.  The size
  * in the ioctl number is the caller's struct size; the argument is copied in
@@ -129,38 +132,54 @@ static int vgpu_ioctl_get_info(struct vgpu_file *vf, void *arg)
 	return 0;
 }
 
-static int vgpu_ioctl_channel_create(struct vgpu_file *vf, void *arg)
+/*
+ * VGPU_IOCTL_GATE (F52): 0; -EINVAL (flags, cycle, unknown op; closing
+ * twice or opening a gate this file does not hold).
+ */
+static int vgpu_ioctl_gate(struct vgpu_file *vf, void *arg)
 {
-	struct vgpu_channel_create *cc = arg;
-	u32 handle;
+	struct vgpu_gate *gate = arg;
+	bool close;
+	u64 cycle;
 	int ret;
 
-	if (cc->flags & ~VGPU_CHANNEL_FLAGS_ALL)
+	if (gate->flags || gate->cycle)
 		return -EINVAL;
-	if (cc->pad || cc->handle)
+	if (gate->op != VGPU_GATE_CLOSE && gate->op != VGPU_GATE_OPEN)
 		return -EINVAL;
-	ret = vgpu_channel_create(vf, cc->priority, cc->timeout_cycles, &handle);
-	if (ret)
-		return ret;
-	cc->handle = handle;
-	return 0;
+	close = gate->op == VGPU_GATE_CLOSE;
+
+	mutex_lock(&vf->lock);
+	if (vf->gate_held == close) {
+		ret = -EINVAL;
+		goto out;
+	}
+	ret = vgpu_sched_gate(&vf->vdev->sched, close, &cycle);
+	if (!ret) {
+		vf->gate_held = close;
+		gate->cycle = cycle;
+	}
+out:
+	mutex_unlock(&vf->lock);
+	return ret;
 }
 
-/* The handle never reached the caller: the channel never existed. */
-static void vgpu_ioctl_channel_create_undo(struct vgpu_file *vf, void *arg)
+/*
+ * Take back a GATE whose result was lost.  The gate is a count of holders,
+ * so the opposite operation always succeeds; dispatch that happened while
+ * it was open stays done.
+ */
+static void vgpu_ioctl_gate_undo(struct vgpu_file *vf, void *arg)
 {
-	struct vgpu_channel_create *cc = arg;
+	struct vgpu_gate *gate = arg;
+	bool close = gate->op == VGPU_GATE_CLOSE;
+	u64 cycle;
 
-	vgpu_channel_destroy(vf, cc->handle);
-}
-
-static int vgpu_ioctl_channel_destroy(struct vgpu_file *vf, void *arg)
-{
-	struct vgpu_channel_destroy *cd = arg;
-
-	if (cd->flags)
-		return -EINVAL;
-	return vgpu_channel_destroy(vf, cd->handle);
+	mutex_lock(&vf->lock);
+	if (vf->gate_held == close &&
+	    !vgpu_sched_gate(&vf->vdev->sched, !close, &cycle))
+		vf->gate_held = !close;
+	mutex_unlock(&vf->lock);
 }
 
 static const struct vgpu_ioctl_desc vgpu_ioctls[] = {

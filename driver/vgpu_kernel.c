@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * vgpu_kernel.c - kernels submitted through a file: SUBMIT, WAIT, QUERY,
- * CANCEL and GATE (SPEC F10, F52, F53, F60).
+ * vgpu_kernel.c - kernels submitted through a file, &struct vgpu_job: the
+ * ioctls SUBMIT, WAIT, QUERY, CANCEL and QUEUE_PUSH (SPEC F10, F14, F53,
+ * F60).
  *
- * A &struct vgpu_kobj lives in its file's kernel table under a handle.  The
+ * A job lives in its file's kernel table under a handle.  The
  * table's reference and any waiter's keep it allocated; the core stops
  * looking at it once it is finished (completed or cancelled), and a handle
  * is only released (QUERY with VGPU_QUERY_RELEASE, or close) after that.
@@ -20,52 +21,54 @@
 #include "isa.h"
 #include "occupancy.h"
 
-static void vgpu_kobj_free(struct vgpu_kobj *ko)
+static void vgpu_job_free(struct vgpu_job *job)
 {
 	u32 i;
 
-	for (i = 0; ko->tmpl && i < ko->k.n_tmpl; i++) {
-		kvfree(ko->tmpl[i].match);
-		kvfree(ko->tmpl[i].prog);
+	for (i = 0; job->tmpl && i < job->k.n_tmpl; i++) {
+		kvfree(job->tmpl[i].match);
+		kvfree(job->tmpl[i].prog);
 	}
-	kfree(ko->tmpl);
-	kvfree(ko->child_store);
-	if (ko->prog != ko->prog_inline)
-		kvfree(ko->prog);	/* @match is in the same block */
-	kfree(ko);
+	kfree(job->tmpl);
+	kvfree(job->child_store);
+	if (job->prog != job->prog_inline)
+		kvfree(job->prog);	/* @match is in the same block */
+	kfree(job);
 }
 
-static void vgpu_kobj_release(struct kref *ref)
+static void vgpu_job_release(struct kref *ref)
 {
-	vgpu_kobj_free(container_of(ref, struct vgpu_kobj, ref));
+	vgpu_job_free(container_of(ref, struct vgpu_job, ref));
 }
 
-/**
- * vgpu_kobj_put() - drop a reference on a kernel object
- * @ko: the kernel object; freed with the last reference
- */
-void vgpu_kobj_put(struct vgpu_kobj *ko)
+/* Drop a reference on a job; the last one frees it. */
+static void vgpu_job_put(struct vgpu_job *job)
 {
-	kref_put(&ko->ref, vgpu_kobj_release);
+	kref_put(&job->ref, vgpu_job_release);
 }
 
-/* Drop @ko's handle; it must be finished.  Under vf->lock. */
-static void vgpu_kobj_unlink(struct vgpu_file *vf, struct vgpu_kobj *ko)
+/* What the scheduler hands back through (vgpu_sched_init()). */
+const struct vgpu_sched_backend_ops vgpu_job_backend_ops = {
+	.put_job	= vgpu_job_put,
+};
+
+/* Drop @job's handle; it must be finished.  Under vf->lock. */
+static void vgpu_job_unlink(struct vgpu_file *vf, struct vgpu_job *job)
 {
 	lockdep_assert_held(&vf->lock);
-	xa_erase(&vf->kernels, ko->handle);
-	if (ko->ch)
-		list_del(&ko->ch_node);
-	ko->ch = NULL;
+	xa_erase(&vf->kernels, job->handle);
+	if (job->ch)
+		list_del(&job->ch_node);
+	job->ch = NULL;
 	vf->nr_kernels--;
-	vf->nr_children -= ko->k.child_budget;
-	vf->prog_bytes -= ko->bytes;
+	vf->nr_children -= job->k.child_budget;
+	vf->prog_bytes -= job->bytes;
 	atomic_dec(&vf->nr_done);
-	vgpu_kobj_put(ko);
+	vgpu_job_put(job);
 }
 
 /* A teardown cancelled @n kernels in this hold of s->lock: keep the most. */
-static void vgpu_kernels_teardown_note(struct vgpu_sched *s, unsigned int n)
+static void vgpu_jobs_teardown_note(struct vgpu_sched *s, unsigned int n)
 {
 	lockdep_assert_held(&s->lock);
 	if (n > s->stats.teardown_max)
@@ -73,40 +76,40 @@ static void vgpu_kernels_teardown_note(struct vgpu_sched *s, unsigned int n)
 }
 
 /**
- * vgpu_kernels_cancel_channel() - cancel every kernel of a channel
+ * vgpu_jobs_cancel_channel() - cancel every kernel of a channel
  * @vf: the owning file, locked
  * @ch: the channel; its kernels lose their channel link
  *
  * &vgpu_sched.lock is dropped every VGPU_SCHED_BATCH kernels: a channel of
  * thousands does not hold up the other users of the device.
  */
-void vgpu_kernels_cancel_channel(struct vgpu_file *vf, struct vgpu_channel *ch)
+void vgpu_jobs_cancel_channel(struct vgpu_file *vf, struct vgpu_channel *ch)
 {
 	struct vgpu_sched *s = &vf->vdev->sched;
-	struct vgpu_kobj *ko;
+	struct vgpu_job *job;
 	unsigned int n = 0;
 
 	lockdep_assert_held(&vf->lock);
 	mutex_lock(&s->lock);
-	while ((ko = list_first_entry_or_null(&ch->kernels, struct vgpu_kobj,
-					      ch_node))) {
-		vgpu_sched_cancel_locked(s, ko, -ECANCELED);
-		list_del(&ko->ch_node);
-		ko->ch = NULL;
+	while ((job = list_first_entry_or_null(&ch->kernels, struct vgpu_job,
+					       ch_node))) {
+		vgpu_sched_cancel_locked(s, job, -ECANCELED);
+		list_del(&job->ch_node);
+		job->ch = NULL;
 		if (++n == VGPU_SCHED_BATCH) {
-			vgpu_kernels_teardown_note(s, n);
+			vgpu_jobs_teardown_note(s, n);
 			n = 0;
 			vgpu_sched_unlock(s);
 			cond_resched();
 			mutex_lock(&s->lock);
 		}
 	}
-	vgpu_kernels_teardown_note(s, n);
+	vgpu_jobs_teardown_note(s, n);
 	vgpu_sched_unlock(s);
 }
 
 /**
- * vgpu_kernels_release_all() - cancel and free every kernel of a file
+ * vgpu_jobs_release_all() - cancel and free every kernel of a file
  * @vf: the file, locked, being released
  *
  * Linear in the file's kernels, and &vgpu_sched.lock is dropped every
@@ -114,34 +117,34 @@ void vgpu_kernels_cancel_channel(struct vgpu_file *vf, struct vgpu_channel *ch)
  * core has forgotten the ones already cancelled): closing a file with
  * 4,096 queued kernels does not hold up the other users of the device.
  */
-void vgpu_kernels_release_all(struct vgpu_file *vf)
+void vgpu_jobs_release_all(struct vgpu_file *vf)
 {
 	struct vgpu_sched *s = &vf->vdev->sched;
-	struct vgpu_kobj *ko;
+	struct vgpu_job *job;
 	unsigned long handle;
 	unsigned int n = 0;
 
 	lockdep_assert_held(&vf->lock);
 	mutex_lock(&s->lock);
-	xa_for_each(&vf->kernels, handle, ko) {
-		vgpu_sched_cancel_locked(s, ko, -ECANCELED);
+	xa_for_each(&vf->kernels, handle, job) {
+		vgpu_sched_cancel_locked(s, job, -ECANCELED);
 		if (++n == VGPU_SCHED_BATCH) {
-			vgpu_kernels_teardown_note(s, n);
+			vgpu_jobs_teardown_note(s, n);
 			n = 0;
 			vgpu_sched_unlock(s);
 			cond_resched();
 			mutex_lock(&s->lock);
 		}
 	}
-	vgpu_kernels_teardown_note(s, n);
+	vgpu_jobs_teardown_note(s, n);
 	vgpu_sched_unlock(s);
 	/* the file goes: no handle to erase one by one, no count to keep */
 	n = 0;
-	xa_for_each(&vf->kernels, handle, ko) {
-		if (ko->ch)
-			list_del(&ko->ch_node);
-		ko->ch = NULL;
-		vgpu_kobj_put(ko);
+	xa_for_each(&vf->kernels, handle, job) {
+		if (job->ch)
+			list_del(&job->ch_node);
+		job->ch = NULL;
+		vgpu_job_put(job);
 		if (!(++n % VGPU_SCHED_BATCH))
 			cond_resched();
 	}
@@ -250,12 +253,12 @@ static int vgpu_prog_check(const struct vgpu_isa_summary *sum, u32 flags,
 }
 
 /*
- * Copy, validate and charge the child templates of @d into @ko (F15).
- * On error what was allocated stays in @ko for vgpu_kobj_free().
+ * Copy, validate and charge the child templates of @d into @job (F15).
+ * On error what was allocated stays in @job for vgpu_job_free().
  */
-static int vgpu_kobj_templates(struct vgpu_kobj *ko,
-			       const struct vgpu_submit_desc *d,
-			       const struct vgpu_config *cfg)
+static int vgpu_job_templates(struct vgpu_job *job,
+			      const struct vgpu_submit_desc *d,
+			      const struct vgpu_config *cfg)
 {
 	u8 __user *ut = u64_to_user_ptr(d->templates);
 	struct vgpu_gpu_template *gt;
@@ -269,10 +272,10 @@ static int vgpu_kobj_templates(struct vgpu_kobj *ko,
 
 	if (!d->num_templates)
 		return 0;
-	ko->tmpl = kcalloc(d->num_templates, sizeof(*ko->tmpl), GFP_KERNEL);
-	if (!ko->tmpl)
+	job->tmpl = kcalloc(d->num_templates, sizeof(*job->tmpl), GFP_KERNEL);
+	if (!job->tmpl)
 		return -ENOMEM;
-	ko->k.n_tmpl = d->num_templates;
+	job->k.n_tmpl = d->num_templates;
 	for (i = 0; i < d->num_templates; i++) {
 		ret = copy_struct_from_user(&t, sizeof(t),
 					    ut + (size_t)i * d->template_size,
@@ -286,7 +289,7 @@ static int vgpu_kobj_templates(struct vgpu_kobj *ko,
 		    t.smem > cfg->smem_max_per_block ||
 		    !t.num_insns || t.num_insns > VGPU_ISA_MAX_INSNS)
 			return -EINVAL;
-		gt = &ko->tmpl[i];
+		gt = &job->tmpl[i];
 		prog = kvmalloc_array(t.num_insns, sizeof(*prog), GFP_KERNEL);
 		gt->prog = prog;
 		gt->match = kvmalloc_array(t.num_insns, sizeof(*gt->match),
@@ -319,9 +322,9 @@ static int vgpu_kobj_templates(struct vgpu_kobj *ko,
 		gt->smem = t.smem;
 		gt->flags = vgpu_kernel_flags(t.flags);
 		gt->n_insns = t.num_insns;
-		ko->bytes += (u64)t.num_insns * sizeof(*prog);
+		job->bytes += (u64)t.num_insns * sizeof(*prog);
 	}
-	ko->k.tmpl = ko->tmpl;
+	job->k.tmpl = job->tmpl;
 	return 0;
 }
 
@@ -329,16 +332,16 @@ static int vgpu_kobj_templates(struct vgpu_kobj *ko,
 #define VGPU_SUBMIT_ONSTACK	8
 
 /* Build one kernel object from a checked descriptor. */
-static int vgpu_kobj_create(struct vgpu_file *vf,
-			    const struct vgpu_submit_desc *d,
-			    struct vgpu_kobj **out)
+static int vgpu_job_create(struct vgpu_file *vf,
+			   const struct vgpu_submit_desc *d,
+			   struct vgpu_job **out)
 {
 	struct vgpu_device *vdev = vf->vdev;
 	struct vgpu_isa_summary sum;
 	struct vgpu_occupancy occ;
 	struct vgpu_isa_error err;
 	struct vgpu_channel *ch;
-	struct vgpu_kobj *ko;
+	struct vgpu_job *job;
 	int ret;
 
 	lockdep_assert_held(&vf->lock);
@@ -348,42 +351,42 @@ static int vgpu_kobj_create(struct vgpu_file *vf,
 
 	if (vgpu_obs_should_fail(&vdev->obs.fail_alloc))	/* debugfs knob */
 		return -ENOMEM;
-	ko = kzalloc(sizeof(*ko), GFP_KERNEL);
-	if (!ko)
+	job = kzalloc(sizeof(*job), GFP_KERNEL);
+	if (!job)
 		return -ENOMEM;
-	kref_init(&ko->ref);
-	INIT_LIST_HEAD(&ko->live_node);
-	INIT_LIST_HEAD(&ko->ch_node);
-	ko->owner = vf;
-	ko->ch = ch;
-	ko->user_data = d->user_data;
-	ko->timeout = ch->timeout;
+	kref_init(&job->ref);
+	INIT_LIST_HEAD(&job->live_node);
+	INIT_LIST_HEAD(&job->ch_node);
+	job->owner = vf;
+	job->ch = ch;
+	job->user_data = d->user_data;
+	job->timeout = ch->timeout;
 
-	if (d->num_insns <= VGPU_KOBJ_INLINE_INSNS) {
-		ko->prog = ko->prog_inline;
-		ko->match = ko->match_inline;
+	if (d->num_insns <= VGPU_JOB_INLINE_INSNS) {
+		job->prog = job->prog_inline;
+		job->match = job->match_inline;
 	} else {
 		/* num_insns is bounded by vgpu_desc_check(): no overflow */
-		ko->prog = kvmalloc(d->num_insns * (sizeof(*ko->prog) +
-						    sizeof(*ko->match)),
+		job->prog = kvmalloc(d->num_insns * (sizeof(*job->prog) +
+						    sizeof(*job->match)),
 				    GFP_KERNEL);
 		ret = -ENOMEM;
-		if (!ko->prog)
+		if (!job->prog)
 			goto err_free;
-		ko->match = (u16 *)(ko->prog + d->num_insns);
+		job->match = (u16 *)(job->prog + d->num_insns);
 	}
 	ret = -EFAULT;
-	if (copy_from_user(ko->prog, u64_to_user_ptr(d->program),
-			   array_size(d->num_insns, sizeof(*ko->prog))))
+	if (copy_from_user(job->prog, u64_to_user_ptr(d->program),
+			   array_size(d->num_insns, sizeof(*job->prog))))
 		goto err_free;
-	ret = vgpu_isa_validate(ko->prog, d->num_insns, &err);
+	ret = vgpu_isa_validate(job->prog, d->num_insns, &err);
 	if (ret) {
 		pr_debug("vgpu_dispatch: program rejected: rule %u at instruction %u\n",
 			 err.rule, err.index);
 		goto err_free;
 	}
 	if (d->affinity &&
-	    copy_from_user(ko->k.affinity, u64_to_user_ptr(d->affinity),
+	    copy_from_user(job->k.affinity, u64_to_user_ptr(d->affinity),
 			   d->affinity_bits / 8)) {
 		ret = -EFAULT;
 		goto err_free;
@@ -393,27 +396,27 @@ static int vgpu_kobj_create(struct vgpu_file *vf,
 	 * What the core would refuse: the submission is all or nothing, so
 	 * every kernel is checked before any goes in.
 	 */
-	ret = vgpu_isa_summarize(ko->prog, d->num_insns, &sum);
+	ret = vgpu_isa_summarize(job->prog, d->num_insns, &sum);
 	if (ret)
 		goto err_free;
 	ret = vgpu_prog_check(&sum, d->flags, d->num_templates);
 	if (ret)
 		goto err_free;
-	ret = vgpu_kobj_templates(ko, d, &vdev->cfg);
+	ret = vgpu_job_templates(job, d, &vdev->cfg);
 	if (ret)
 		goto err_free;
 	if (d->child_budget) {
-		ko->child_store = kvmalloc_array(d->child_budget,
-						 sizeof(*ko->child_store),
-						 GFP_KERNEL);
+		job->child_store = kvmalloc_array(d->child_budget,
+						  sizeof(*job->child_store),
+						  GFP_KERNEL);
 		ret = -ENOMEM;
-		if (!ko->child_store)
+		if (!job->child_store)
 			goto err_free;
 	}
-	ko->k.child_budget = d->child_budget;
-	ko->k.child_store = ko->child_store;
+	job->k.child_budget = d->child_budget;
+	job->k.child_store = job->child_store;
 	ret = -EINVAL;
-	if (d->affinity && !vgpu_affinity_any(ko->k.affinity,
+	if (d->affinity && !vgpu_affinity_any(job->k.affinity,
 					      vdev->cfg.num_sms))
 		goto err_free;
 	ret = vgpu_occupancy_formula(&vdev->cfg, d->threads, d->regs, d->smem,
@@ -423,35 +426,35 @@ static int vgpu_kobj_create(struct vgpu_file *vf,
 	if (ret)
 		goto err_free;
 
-	ko->k.channel = ch->core_ch;
-	ko->k.prio = d->flags & VGPU_KERNEL_PRIORITY ? d->priority : ch->prio;
-	ko->k.grid = d->grid;
-	ko->k.threads = d->threads;
-	ko->k.regs = d->regs;
-	ko->k.smem = d->smem;
-	ko->k.flags = vgpu_kernel_flags(d->flags);
-	ko->k.queue_n = d->queue_n;
-	ko->k.queue_cap = d->queue_cap;
-	ko->k.queue_timeout = d->queue_timeout;
-	ko->k.quota = d->quota;
-	ko->k.deadline = d->deadline;
-	ko->k.tenant = vf->tenant;
-	ko->k.arrival = d->arrival;	/* relative; vgpu_sched_submit() adds now */
+	job->k.channel = ch->core_ch;
+	job->k.prio = d->flags & VGPU_KERNEL_PRIORITY ? d->priority : ch->prio;
+	job->k.grid = d->grid;
+	job->k.threads = d->threads;
+	job->k.regs = d->regs;
+	job->k.smem = d->smem;
+	job->k.flags = vgpu_kernel_flags(d->flags);
+	job->k.queue_n = d->queue_n;
+	job->k.queue_cap = d->queue_cap;
+	job->k.queue_timeout = d->queue_timeout;
+	job->k.quota = d->quota;
+	job->k.deadline = d->deadline;
+	job->k.tenant = vf->tenant;
+	job->k.arrival = d->arrival;	/* relative; vgpu_sched_submit() adds now */
 	/* until the controller hands it to the core, nothing has happened */
-	ko->k.state = VGPU_KS_NEW;
-	ko->k.t_submit = VGPU_GPU_NO_CYCLE;
-	ko->k.t_dispatch = VGPU_GPU_NO_CYCLE;
-	ko->k.t_start = VGPU_GPU_NO_CYCLE;
-	ko->k.t_end = VGPU_GPU_NO_CYCLE;
-	ko->k.prog = ko->prog;
-	ko->k.match = ko->match;
-	ko->k.n_insns = d->num_insns;
-	ko->bytes += (u64)d->num_insns * sizeof(struct vgpu_insn);
-	*out = ko;
+	job->k.state = VGPU_KS_NEW;
+	job->k.t_submit = VGPU_GPU_NO_CYCLE;
+	job->k.t_dispatch = VGPU_GPU_NO_CYCLE;
+	job->k.t_start = VGPU_GPU_NO_CYCLE;
+	job->k.t_end = VGPU_GPU_NO_CYCLE;
+	job->k.prog = job->prog;
+	job->k.match = job->match;
+	job->k.n_insns = d->num_insns;
+	job->bytes += (u64)d->num_insns * sizeof(struct vgpu_insn);
+	*out = job;
 	return 0;
 
 err_free:
-	vgpu_kobj_free(ko);
+	vgpu_job_free(job);
 	return ret;
 }
 
@@ -460,7 +463,7 @@ err_free:
  * into the caller's descriptors.  -EFAULT if one could not be written.
  */
 static int vgpu_submit_put_handles(const struct vgpu_submit *sub,
-				   u8 __user *udescs, struct vgpu_kobj **kobjs,
+				   u8 __user *udescs, struct vgpu_job **jobs,
 				   u32 n, bool give)
 {
 	u32 __user *uh;
@@ -469,7 +472,7 @@ static int vgpu_submit_put_handles(const struct vgpu_submit *sub,
 	for (i = 0; i < n; i++) {
 		uh = (u32 __user *)(udescs + (size_t)i * sub->desc_size +
 				    offsetof(struct vgpu_submit_desc, handle));
-		if (put_user(give ? kobjs[i]->handle : 0, uh) && give)
+		if (put_user(give ? jobs[i]->handle : 0, uh) && give)
 			return -EFAULT;
 	}
 	return 0;
@@ -493,7 +496,7 @@ int vgpu_ioctl_submit(struct vgpu_file *vf, void *arg)
 	struct vgpu_device *vdev = vf->vdev;
 	struct vgpu_submit *sub = arg;
 	/* the common single-kernel SUBMIT allocates only its kernel */
-	struct vgpu_kobj *kobjs_buf[VGPU_SUBMIT_ONSTACK], **kobjs = kobjs_buf;
+	struct vgpu_job *jobs_buf[VGPU_SUBMIT_ONSTACK], **jobs = jobs_buf;
 	struct vgpu_submit_desc d;
 	u8 __user *udescs;
 	u64 bytes = 0, ndesc = 0;
@@ -510,8 +513,8 @@ int vgpu_ioctl_submit(struct vgpu_file *vf, void *arg)
 	udescs = u64_to_user_ptr(sub->descs);
 
 	if (sub->count > VGPU_SUBMIT_ONSTACK) {
-		kobjs = kcalloc(sub->count, sizeof(*kobjs), GFP_KERNEL);
-		if (!kobjs)
+		jobs = kcalloc(sub->count, sizeof(*jobs), GFP_KERNEL);
+		if (!jobs)
 			return -ENOMEM;
 	}
 
@@ -537,10 +540,10 @@ int vgpu_ioctl_submit(struct vgpu_file *vf, void *arg)
 		if (vf->nr_kernels + vf->nr_children + ndesc >
 		    vdev->limits.kernels_per_file)
 			goto err_unwind;
-		ret = vgpu_kobj_create(vf, &d, &kobjs[n]);
+		ret = vgpu_job_create(vf, &d, &jobs[n]);
 		if (ret)
 			goto err_unwind;
-		bytes += kobjs[n]->bytes;
+		bytes += jobs[n]->bytes;
 	}
 
 	ret = -ENOSPC;
@@ -549,16 +552,16 @@ int vgpu_ioctl_submit(struct vgpu_file *vf, void *arg)
 
 	for (i = 0; i < n; i++) {
 		/* cyclic, as channel handles (1: wrapped) */
-		ret = xa_alloc_cyclic(&vf->kernels, &id, kobjs[i], xa_limit_31b,
+		ret = xa_alloc_cyclic(&vf->kernels, &id, jobs[i], xa_limit_31b,
 				      &vf->next_kernel, GFP_KERNEL);
 		if (ret < 0) {
 			if (ret == -EBUSY)
 				ret = -ENOSPC;
 			while (i--)
-				xa_erase(&vf->kernels, kobjs[i]->handle);
+				xa_erase(&vf->kernels, jobs[i]->handle);
 			goto err_unwind;
 		}
-		kobjs[i]->handle = id;
+		jobs[i]->handle = id;
 	}
 
 	/*
@@ -567,49 +570,49 @@ int vgpu_ioctl_submit(struct vgpu_file *vf, void *arg)
 	 * leaves nothing queued.  Nobody sees them meanwhile: lookups take
 	 * vf->lock.
 	 */
-	ret = vgpu_submit_put_handles(sub, udescs, kobjs, n, true);
+	ret = vgpu_submit_put_handles(sub, udescs, jobs, n, true);
 	if (!ret)
-		ret = vgpu_sched_submit(&vdev->sched, kobjs, n);
+		ret = vgpu_sched_submit(&vdev->sched, jobs, n);
 	if (ret) {
-		vgpu_submit_put_handles(sub, udescs, kobjs, n, false);
+		vgpu_submit_put_handles(sub, udescs, jobs, n, false);
 		for (i = 0; i < n; i++)
-			xa_erase(&vf->kernels, kobjs[i]->handle);
+			xa_erase(&vf->kernels, jobs[i]->handle);
 		goto err_unwind;
 	}
 
 	for (i = 0; i < n; i++)
-		list_add_tail(&kobjs[i]->ch_node, &kobjs[i]->ch->kernels);
+		list_add_tail(&jobs[i]->ch_node, &jobs[i]->ch->kernels);
 	vf->nr_kernels += n;
 	vf->nr_children += ndesc - n;
 	vf->prog_bytes += bytes;
 	mutex_unlock(&vf->lock);
-	if (kobjs != kobjs_buf)
-		kfree(kobjs);
+	if (jobs != jobs_buf)
+		kfree(jobs);
 	return ret;
 
 err_unwind:
 	mutex_unlock(&vf->lock);
 	while (n--)
-		vgpu_kobj_free(kobjs[n]);
-	if (kobjs != kobjs_buf)
-		kfree(kobjs);
+		vgpu_job_free(jobs[n]);
+	if (jobs != jobs_buf)
+		kfree(jobs);
 	return ret;
 }
 
-static bool vgpu_kobj_finished(struct vgpu_kobj *ko)
+static bool vgpu_job_finished(struct vgpu_job *job)
 {
 	/* pairs with the release in vgpu_sched_retire_locked() */
-	return smp_load_acquire(&ko->finished);
+	return smp_load_acquire(&job->finished);
 }
 
 /* Are the waited-for kernels done (any / all)?  Lowest finished index. */
-static bool vgpu_wait_done(struct vgpu_kobj **kos, u32 n, bool all, u32 *first)
+static bool vgpu_wait_done(struct vgpu_job **jobs, u32 n, bool all, u32 *first)
 {
 	u32 i, done = 0;
 
 	*first = n;
 	for (i = 0; i < n; i++) {
-		if (!vgpu_kobj_finished(kos[i]))
+		if (!vgpu_job_finished(jobs[i]))
 			continue;
 		if (*first == n)
 			*first = i;
@@ -618,10 +621,10 @@ static bool vgpu_wait_done(struct vgpu_kobj **kos, u32 n, bool all, u32 *first)
 	return all ? done == n : done > 0;
 }
 
-static bool vgpu_wait_cond(struct vgpu_device *vdev, struct vgpu_kobj **kos,
+static bool vgpu_wait_cond(struct vgpu_device *vdev, struct vgpu_job **jobs,
 			   u32 n, bool all, u32 *first)
 {
-	return vgpu_wait_done(kos, n, all, first) || !vgpu_device_alive(vdev);
+	return vgpu_wait_done(jobs, n, all, first) || !vgpu_device_alive(vdev);
 }
 
 /* Has the absolute CLOCK_MONOTONIC @deadline of a WAIT passed? */
@@ -653,7 +656,7 @@ int vgpu_ioctl_wait(struct vgpu_file *vf, void *arg)
 	wait_queue_head_t *wq;
 	bool help;
 	/* the common short waits need no allocation */
-	struct vgpu_kobj *kos_buf[VGPU_WAIT_ONSTACK], **kos = kos_buf;
+	struct vgpu_job *jobs_buf[VGPU_WAIT_ONSTACK], **jobs = jobs_buf;
 	u32 handles_buf[VGPU_WAIT_ONSTACK], *handles = handles_buf;
 	u32 i, n = 0, first = 0;
 	ktime_t timeout;
@@ -670,9 +673,9 @@ int vgpu_ioctl_wait(struct vgpu_file *vf, void *arg)
 				      array_size(w->count, sizeof(u32)));
 		if (IS_ERR(handles))
 			return PTR_ERR(handles);
-		kos = kcalloc(w->count, sizeof(*kos), GFP_KERNEL);
+		jobs = kcalloc(w->count, sizeof(*jobs), GFP_KERNEL);
 		ret = -ENOMEM;
-		if (!kos)
+		if (!jobs)
 			goto out_handles;
 	} else if (copy_from_user(handles, u64_to_user_ptr(w->handles),
 				  array_size(w->count, sizeof(u32)))) {
@@ -681,13 +684,13 @@ int vgpu_ioctl_wait(struct vgpu_file *vf, void *arg)
 
 	mutex_lock(&vf->lock);
 	for (n = 0; n < w->count; n++) {
-		kos[n] = xa_load(&vf->kernels, handles[n]);
-		if (!kos[n]) {
+		jobs[n] = xa_load(&vf->kernels, handles[n]);
+		if (!jobs[n]) {
 			mutex_unlock(&vf->lock);
 			ret = -ENOENT;
 			goto out_put;
 		}
-		kref_get(&kos[n]->ref);
+		kref_get(&jobs[n]->ref);
 	}
 	mutex_unlock(&vf->lock);
 
@@ -700,7 +703,7 @@ int vgpu_ioctl_wait(struct vgpu_file *vf, void *arg)
 	help = !vgpu_wait_expired(w->timeout_ns) &&
 	       vgpu_sched_help_begin(&vdev->sched);
 	for (i = 0; help && i < VGPU_WAIT_HELP_EPOCHS; i++) {
-		if (vgpu_wait_cond(vdev, kos, n, all, &first) ||
+		if (vgpu_wait_cond(vdev, jobs, n, all, &first) ||
 		    (i && vgpu_wait_expired(w->timeout_ns)) ||
 		    !vgpu_sched_help(&vdev->sched))
 			break;
@@ -710,7 +713,7 @@ int vgpu_ioctl_wait(struct vgpu_file *vf, void *arg)
 
 	wq = &vdev->sched.done_wq;
 	if (w->timeout_ns == VGPU_WAIT_FOREVER) {
-		ret = wait_event_interruptible(*wq, vgpu_wait_cond(vdev, kos, n,
+		ret = wait_event_interruptible(*wq, vgpu_wait_cond(vdev, jobs, n,
 								   all, &first));
 	} else {
 		/*
@@ -720,16 +723,16 @@ int vgpu_ioctl_wait(struct vgpu_file *vf, void *arg)
 		now = ktime_get_ns();
 		rem = w->timeout_ns > now ? w->timeout_ns - now : 0;
 		if (rem <= 0) {
-			ret = vgpu_wait_cond(vdev, kos, n, all, &first) ? 0 : -ETIME;
+			ret = vgpu_wait_cond(vdev, jobs, n, all, &first) ? 0 : -ETIME;
 		} else {
 			timeout = ns_to_ktime(rem);
-#define VGPU_WAIT_COND vgpu_wait_cond(vdev, kos, n, all, &first)
+#define VGPU_WAIT_COND vgpu_wait_cond(vdev, jobs, n, all, &first)
 			ret = wait_event_interruptible_hrtimeout(*wq, VGPU_WAIT_COND,
 								 timeout);
 #undef VGPU_WAIT_COND
 		}
 	}
-	if (!ret && !vgpu_wait_done(kos, n, all, &first))
+	if (!ret && !vgpu_wait_done(jobs, n, all, &first))
 		ret = -ENODEV;
 	if (!ret) {
 		w->first = first;
@@ -738,9 +741,9 @@ int vgpu_ioctl_wait(struct vgpu_file *vf, void *arg)
 
 out_put:
 	for (i = 0; i < n; i++)
-		vgpu_kobj_put(kos[i]);
-	if (kos != kos_buf)
-		kfree(kos);
+		vgpu_job_put(jobs[i]);
+	if (jobs != jobs_buf)
+		kfree(jobs);
 out_handles:
 	if (handles != handles_buf)
 		kfree(handles);
@@ -777,7 +780,7 @@ int vgpu_ioctl_query(struct vgpu_file *vf, void *arg)
 	struct vgpu_sched *s = &vf->vdev->sched;
 	struct vgpu_kernel_query *q = arg;
 	u32 handle = q->handle, flags = q->flags;
-	struct vgpu_kobj *ko;
+	struct vgpu_job *job;
 	bool finished;
 	int ret = 0;
 
@@ -789,8 +792,8 @@ int vgpu_ioctl_query(struct vgpu_file *vf, void *arg)
 		return -EINVAL;
 
 	mutex_lock(&vf->lock);
-	ko = xa_load(&vf->kernels, handle);
-	if (!ko) {
+	job = xa_load(&vf->kernels, handle);
+	if (!job) {
 		ret = -ENOENT;
 		goto out;
 	}
@@ -798,32 +801,32 @@ int vgpu_ioctl_query(struct vgpu_file *vf, void *arg)
 	memset(q, 0, sizeof(*q));
 	q->handle = handle;
 	q->flags = flags;
-	q->state = vgpu_kstate_to_uapi(ko->k.state);
-	q->error = ko->error;
-	q->t_submit = ko->k.t_submit;
-	q->t_dispatch = ko->k.t_dispatch;
-	q->t_complete = vgpu_gpu_kernel_finished(&ko->k) ? ko->k.t_end :
+	q->state = vgpu_kstate_to_uapi(job->k.state);
+	q->error = job->error;
+	q->t_submit = job->k.t_submit;
+	q->t_dispatch = job->k.t_dispatch;
+	q->t_complete = vgpu_gpu_kernel_finished(&job->k) ? job->k.t_end :
 			VGPU_NO_CYCLE;
-	q->t_start = ko->k.t_start;
+	q->t_start = job->k.t_start;
 	/* the core sets the deadline when the kernel reaches it */
-	q->t_deadline = ko->k.t_submit == VGPU_GPU_NO_CYCLE ? VGPU_NO_CYCLE :
-			ko->k.deadline_at;
-	if (ko->k.deadline_missed)
+	q->t_deadline = job->k.t_submit == VGPU_GPU_NO_CYCLE ? VGPU_NO_CYCLE :
+			job->k.deadline_at;
+	if (job->k.deadline_missed)
 		q->status |= VGPU_KSTATUS_DEADLINE_MISSED;
 	/* a queue kernel's blocks are those its items launched (F14) */
-	if (ko->k.flags & VGPU_KF_QUEUE)
-		q->blocks_done = ko->k.done_units;
+	if (job->k.flags & VGPU_KF_QUEUE)
+		q->blocks_done = job->k.done_units;
 	else
-		q->blocks_done = ko->k.state == VGPU_KS_DONE ? ko->k.grid :
-				 min(ko->k.done_units, ko->k.grid);
-	q->preemptions = ko->k.preempted;
-	q->user_data = ko->user_data;
+		q->blocks_done = job->k.state == VGPU_KS_DONE ? job->k.grid :
+				 min(job->k.done_units, job->k.grid);
+	q->preemptions = job->k.preempted;
+	q->user_data = job->user_data;
 	/*
 	 * Decide on the release from the same snapshot: a kernel that
 	 * finishes once s->lock is dropped must not be released with the
 	 * state it had before (found by make soak).
 	 */
-	finished = vgpu_kobj_finished(ko);
+	finished = vgpu_job_finished(job);
 	mutex_unlock(&s->lock);
 
 	/* the release itself waits for the result to reach the caller */
@@ -847,14 +850,14 @@ out:
 void vgpu_ioctl_query_commit(struct vgpu_file *vf, void *arg)
 {
 	struct vgpu_kernel_query *q = arg;
-	struct vgpu_kobj *ko;
+	struct vgpu_job *job;
 
 	if (!(q->flags & VGPU_QUERY_RELEASE))
 		return;
 	mutex_lock(&vf->lock);
-	ko = xa_load(&vf->kernels, q->handle);
-	if (ko && vgpu_kobj_finished(ko))
-		vgpu_kobj_unlink(vf, ko);
+	job = xa_load(&vf->kernels, q->handle);
+	if (job && vgpu_job_finished(job))
+		vgpu_job_unlink(vf, job);
 	mutex_unlock(&vf->lock);
 }
 
@@ -869,79 +872,22 @@ int vgpu_ioctl_cancel(struct vgpu_file *vf, void *arg)
 {
 	struct vgpu_sched *s = &vf->vdev->sched;
 	struct vgpu_kernel_cancel *c = arg;
-	struct vgpu_kobj *ko;
+	struct vgpu_job *job;
 	int ret = 0;
 
 	if (c->flags)
 		return -EINVAL;
 	mutex_lock(&vf->lock);
-	ko = xa_load(&vf->kernels, c->handle);
-	if (ko) {
+	job = xa_load(&vf->kernels, c->handle);
+	if (job) {
 		mutex_lock(&s->lock);
-		vgpu_sched_cancel_locked(s, ko, -ECANCELED);
+		vgpu_sched_cancel_locked(s, job, -ECANCELED);
 		vgpu_sched_unlock(s);
 	} else {
 		ret = -ENOENT;
 	}
 	mutex_unlock(&vf->lock);
 	return ret;
-}
-
-/**
- * vgpu_ioctl_gate() - VGPU_IOCTL_GATE (F52)
- * @vf: the file
- * @arg: struct vgpu_gate
- *
- * Return: 0; -EINVAL (flags, cycle, unknown op; closing twice or opening a
- * gate this file does not hold).
- */
-int vgpu_ioctl_gate(struct vgpu_file *vf, void *arg)
-{
-	struct vgpu_gate *gate = arg;
-	bool close;
-	u64 cycle;
-	int ret;
-
-	if (gate->flags || gate->cycle)
-		return -EINVAL;
-	if (gate->op != VGPU_GATE_CLOSE && gate->op != VGPU_GATE_OPEN)
-		return -EINVAL;
-	close = gate->op == VGPU_GATE_CLOSE;
-
-	mutex_lock(&vf->lock);
-	if (vf->gate_held == close) {
-		ret = -EINVAL;
-		goto out;
-	}
-	ret = vgpu_sched_gate(&vf->vdev->sched, close, &cycle);
-	if (!ret) {
-		vf->gate_held = close;
-		gate->cycle = cycle;
-	}
-out:
-	mutex_unlock(&vf->lock);
-	return ret;
-}
-
-/**
- * vgpu_ioctl_gate_undo() - take back a GATE whose result was lost
- * @vf: the file
- * @arg: struct vgpu_gate of the successful vgpu_ioctl_gate()
- *
- * The gate is a count of holders, so the opposite operation always
- * succeeds; dispatch that happened while it was open stays done.
- */
-void vgpu_ioctl_gate_undo(struct vgpu_file *vf, void *arg)
-{
-	struct vgpu_gate *gate = arg;
-	bool close = gate->op == VGPU_GATE_CLOSE;
-	u64 cycle;
-
-	mutex_lock(&vf->lock);
-	if (vf->gate_held == close &&
-	    !vgpu_sched_gate(&vf->vdev->sched, !close, &cycle))
-		vf->gate_held = !close;
-	mutex_unlock(&vf->lock);
 }
 
 /**
@@ -967,7 +913,7 @@ int vgpu_ioctl_queue_push(struct vgpu_file *vf, void *arg)
 	struct vgpu_queue_push *qp = arg;
 	bool close = qp->flags & VGPU_QUEUE_CLOSE;
 	struct vgpu_qpush *rec;
-	struct vgpu_kobj *ko;
+	struct vgpu_job *job;
 	u64 at;
 	int ret;
 
@@ -980,34 +926,34 @@ int vgpu_ioctl_queue_push(struct vgpu_file *vf, void *arg)
 		return -ENOMEM;
 
 	mutex_lock(&vf->lock);
-	ko = xa_load(&vf->kernels, qp->handle);
-	if (!ko) {
+	job = xa_load(&vf->kernels, qp->handle);
+	if (!job) {
 		ret = -ENOENT;
 		goto out_file;
 	}
 	mutex_lock(&s->lock);
 	ret = -EINVAL;
-	if (!(ko->k.flags & VGPU_KF_QUEUE) || ko->finished || ko->q_closing ||
-	    qp->items > ko->k.queue_cap)
+	if (!(job->k.flags & VGPU_KF_QUEUE) || job->finished || job->q_closing ||
+	    qp->items > job->k.queue_cap)
 		goto out_sched;
 	ret = -ENOSPC;
-	if ((u64)ko->k.q_wait + ko->k.q_pending + ko->q_incoming + qp->items >
-	    ko->k.queue_cap)
+	if ((u64)job->k.q_wait + job->k.q_pending + job->q_incoming + qp->items >
+	    job->k.queue_cap)
 		goto out_sched;
 	ret = -EAGAIN;
 	if (atomic_inc_return(&s->nr_pushes) > vf->vdev->limits.queued) {
 		atomic_dec(&s->nr_pushes);
 		goto out_sched;
 	}
-	at = max(vgpu_clock_after(s->gpu->now, qp->arrival), ko->q_last);
-	ko->q_last = at;
-	ko->q_incoming += qp->items;
-	ko->q_closing |= close;
+	at = max(vgpu_clock_after(s->gpu->now, qp->arrival), job->q_last);
+	job->q_last = at;
+	job->q_incoming += qp->items;
+	job->q_closing |= close;
 	rec->p.arrival = at;
 	rec->p.items = qp->items;
 	rec->p.flags = close ? VGPU_GPU_PUSH_CLOSE : 0;
-	kref_get(&ko->ref);
-	rec->ko = ko;
+	kref_get(&job->ref);
+	rec->job = job;
 	vgpu_sched_push_locked(s, rec);
 	rec = NULL;
 	qp->cycle = at;

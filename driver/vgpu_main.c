@@ -44,12 +44,13 @@ static int __init vgpu_init(void)
 		goto err_alloc;
 	}
 
-	ret = vgpu_obs_init();	/* debugfs root, netlink family */
+	vgpu_debugfs_init();	/* debugfs failures are not errors */
+	ret = vgpu_netlink_init();
 	if (ret)
-		goto err_alloc;
+		goto err_debugfs;
 	ret = vgpu_bus_init();
 	if (ret)
-		goto err_obs;
+		goto err_netlink;
 
 	for (i = 0; i < vgpu_num_devices; i++) {
 		ret = vgpu_bus_add_device(i, opts);
@@ -67,8 +68,10 @@ static int __init vgpu_init(void)
 
 err_devices:
 	vgpu_bus_fini();
-err_obs:
-	vgpu_obs_exit();
+err_netlink:
+	vgpu_netlink_exit();
+err_debugfs:
+	vgpu_debugfs_exit();
 err_alloc:
 	kfree(line);
 	kfree(opts);
@@ -78,7 +81,8 @@ err_alloc:
 static void __exit vgpu_exit(void)
 {
 	vgpu_bus_fini();
-	vgpu_obs_exit();
+	vgpu_netlink_exit();
+	vgpu_debugfs_exit();
 }
 
 module_init(vgpu_init);

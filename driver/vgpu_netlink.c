@@ -8,11 +8,13 @@
  * Documentation/netlink.rst and Documentation/netlink/specs/vgpu.yaml
  * describe the messages; uapi/linux/vgpu_netlink.h holds the numbers.
  *
- * Locking: a request takes a reference on its device (vgpu_bus_get_from())
+ * Locking: a request takes a reference on its device (vgpu_device_get_from())
  * and fills its message under &vgpu_sched.lock; dumps keep the next device
  * index in cb->args[0] and hold no lock or reference between callbacks.
- * Events are sent from the core's event sink, under &vgpu_sched.lock.
+ * Events are sent from the core's event sink, under &vgpu_sched.lock
+ * (vgpu_obs.c, to which vgpu_netlink_init() hands the family).
  */
+#include <linux/build_bug.h>
 #include <linux/slab.h>
 #include <net/genetlink.h>
 
@@ -59,29 +61,10 @@ static const struct genl_multicast_group vgpu_nl_mcgrps[] = {
 
 static struct genl_family vgpu_nl_family;
 
-static u32 vgpu_nl_preempt_to_uapi(u32 mode)
-{
-	switch (mode) {
-	case VGPU_PREEMPT_DRAIN:
-		return VGPU_PREEMPT_MODE_DRAIN;
-	case VGPU_PREEMPT_WARP:
-		return VGPU_PREEMPT_MODE_WARP;
-	default:
-		return VGPU_PREEMPT_MODE_SWITCH;
-	}
-}
-
-static u32 vgpu_nl_preempt_from_uapi(u32 mode)
-{
-	switch (mode) {
-	case VGPU_PREEMPT_MODE_DRAIN:
-		return VGPU_PREEMPT_DRAIN;
-	case VGPU_PREEMPT_MODE_WARP:
-		return VGPU_PREEMPT_WARP;
-	default:
-		return VGPU_PREEMPT_SWITCH;
-	}
-}
+/* The uapi's preemption modes are the core's (one table: names.c). */
+static_assert(VGPU_PREEMPT_MODE_DRAIN == VGPU_PREEMPT_DRAIN);
+static_assert(VGPU_PREEMPT_MODE_WARP == VGPU_PREEMPT_WARP);
+static_assert(VGPU_PREEMPT_MODE_SWITCH == VGPU_PREEMPT_SWITCH);
 
 /* Device and configuration attributes; under vgpu_sched.lock. */
 static int vgpu_nl_put_dev(struct sk_buff *skb, struct vgpu_device *vdev)
@@ -96,8 +79,7 @@ static int vgpu_nl_put_dev(struct sk_buff *skb, struct vgpu_device *vdev)
 	    nla_put_u32(skb, VGPU_A_NUM_SMS, vdev->cfg.num_sms) ||
 	    nla_put_u32(skb, VGPU_A_NUM_PRIOS, vdev->cfg.num_prios) ||
 	    nla_put_string(skb, VGPU_A_POLICY, p->policy) ||
-	    nla_put_u32(skb, VGPU_A_PREEMPT,
-			vgpu_nl_preempt_to_uapi(p->preempt)) ||
+	    nla_put_u32(skb, VGPU_A_PREEMPT, p->preempt) ||
 	    nla_put(skb, VGPU_A_WINDOWS, p->num_windows * sizeof(u32),
 		    p->window) ||
 	    nla_put_u32(skb, VGPU_A_EPOCH, p->epoch) ||
@@ -271,7 +253,7 @@ static struct vgpu_device *vgpu_nl_device(struct genl_info *info)
 		return ERR_PTR(-EINVAL);
 	}
 	index = nla_get_u32(info->attrs[VGPU_A_DEV_INDEX]);
-	vdev = vgpu_bus_get_from(index);
+	vdev = vgpu_device_get_from(index);
 	if (vdev && vdev->index != index) {
 		vgpu_device_put(vdev);
 		vdev = NULL;
@@ -326,7 +308,7 @@ static int vgpu_nl_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
 	int ret = 0;
 
 	/* cb->args[0]: the next device index to report */
-	while ((vdev = vgpu_bus_get_from(cb->args[0]))) {
+	while ((vdev = vgpu_device_get_from(cb->args[0]))) {
 		ret = vgpu_nl_fill(skb, vdev, cmd, NETLINK_CB(cb->skb).portid,
 				   cb->nlh->nlmsg_seq, NLM_F_MULTI, false);
 		cb->args[0] = vdev->index + (ret ? 0 : 1);
@@ -370,8 +352,8 @@ static int vgpu_nl_config_set_doit(struct sk_buff *skb, struct genl_info *info)
 		for (i = 0; i < nwin; i++)
 			windows[i] = g->p.window[i];
 	}
-	preempt = tb[VGPU_A_PREEMPT] ?
-		  vgpu_nl_preempt_from_uapi(nla_get_u32(tb[VGPU_A_PREEMPT])) :
+	/* at most VGPU_PREEMPT_MODE_SWITCH (vgpu_nl_policy) */
+	preempt = tb[VGPU_A_PREEMPT] ? nla_get_u32(tb[VGPU_A_PREEMPT]) :
 		  g->p.preempt;
 	/* validate everything before changing anything */
 	if (tb[VGPU_A_POLICY] &&
@@ -437,71 +419,18 @@ static struct genl_family vgpu_nl_family __ro_after_init = {
 };
 
 /**
- * vgpu_netlink_event() - multicast one event to the "events" group
- * @vdev: the device; &vgpu_sched.lock held
- * @type: VGPU_EVENT_*
- * @cycle: virtual cycle
- * @kernel: kernel id
- * @block: block index or ~0
- * @sm: SM index or ~0
- * @prio: priority or ~0
- *
- * Every event takes a sequence number; one over the device's per-epoch
- * budget, or that cannot be allocated, is counted as dropped.  Nothing is
- * built when nobody listens.
- */
-void vgpu_netlink_event(struct vgpu_device *vdev, u32 type, u64 cycle,
-			u32 kernel, u32 block, u32 sm, u32 prio)
-{
-	struct vgpu_obs *o = &vdev->obs;
-	u64 seq = o->ev_seq++;
-	struct sk_buff *msg;
-	void *hdr;
-
-	lockdep_assert_held(&vdev->sched.lock);
-	if (!genl_has_listeners(&vgpu_nl_family, &init_net, 0))
-		return;
-	if (o->budget_epoch != vdev->sched.stats.epochs) {
-		o->budget_epoch = vdev->sched.stats.epochs;
-		o->budget_used = 0;
-	}
-	if (o->budget_used >= o->budget)
-		goto drop;
-	msg = genlmsg_new(NLMSG_GOODSIZE, GFP_KERNEL);
-	if (!msg)
-		goto drop;
-	hdr = genlmsg_put(msg, 0, 0, &vgpu_nl_family, 0, VGPU_CMD_EVENT);
-	if (!hdr)
-		goto drop_free;
-	if (nla_put_u32(msg, VGPU_A_DEV_INDEX, vdev->index) ||
-	    nla_put_u32(msg, VGPU_A_EV_TYPE, type) ||
-	    nla_put_u64_64bit(msg, VGPU_A_EV_SEQ, seq, VGPU_A_PAD) ||
-	    nla_put_u64_64bit(msg, VGPU_A_EV_CYCLE, cycle, VGPU_A_PAD) ||
-	    nla_put_u32(msg, VGPU_A_EV_KERNEL, kernel) ||
-	    nla_put_u32(msg, VGPU_A_EV_BLOCK, block) ||
-	    nla_put_u32(msg, VGPU_A_EV_SM, sm) ||
-	    nla_put_u32(msg, VGPU_A_EV_PRIO, prio))
-		goto drop_free;
-	genlmsg_end(msg, hdr);
-	o->budget_used++;
-	o->ev_sent++;
-	genlmsg_multicast(&vgpu_nl_family, msg, 0, 0, GFP_KERNEL);
-	return;
-
-drop_free:
-	nlmsg_free(msg);
-drop:
-	o->ev_dropped++;
-}
-
-/**
  * vgpu_netlink_init() - register the family
  *
  * Return: 0 or the error of genl_register_family().
  */
 int vgpu_netlink_init(void)
 {
-	return genl_register_family(&vgpu_nl_family);
+	int ret;
+
+	ret = genl_register_family(&vgpu_nl_family);
+	if (!ret)
+		vgpu_obs_set_family(&vgpu_nl_family);
+	return ret;
 }
 
 /**
@@ -509,5 +438,6 @@ int vgpu_netlink_init(void)
  */
 void vgpu_netlink_exit(void)
 {
+	vgpu_obs_set_family(NULL);
 	genl_unregister_family(&vgpu_nl_family);
 }

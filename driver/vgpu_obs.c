@@ -5,6 +5,7 @@
  */
 #include <linux/slab.h>
 #include <linux/wait.h>
+#include <net/genetlink.h>
 
 #include <linux/vgpu_netlink.h>
 
@@ -14,54 +15,102 @@
 #define CREATE_TRACE_POINTS
 #include "vgpu_trace.h"
 
+/* The netlink family events go to; NULL while it is not registered. */
+static struct genl_family *vgpu_obs_family;
+
 /**
- * vgpu_obs_init() - module-wide observability: debugfs root, netlink family
+ * vgpu_obs_set_family() - where netlink events go
+ * @family: the registered "vgpu" family (vgpu_netlink.c), or NULL
  *
- * Return: 0 or the error of genl_register_family().
+ * Module init and exit only, while no device exists.
  */
-int vgpu_obs_init(void)
+void vgpu_obs_set_family(struct genl_family *family)
 {
-	int ret;
-
-	vgpu_debugfs_init();
-	ret = vgpu_netlink_init();
-	if (ret)
-		vgpu_debugfs_exit();
-	return ret;
-}
-
-/**
- * vgpu_obs_exit() - undo vgpu_obs_init(); every device is gone
- */
-void vgpu_obs_exit(void)
-{
-	vgpu_netlink_exit();
-	vgpu_debugfs_exit();
+	vgpu_obs_family = family;
 }
 
 /*
- * Kernel id -> kobj, for events of the dispatch.  The one-entry cache is
+ * Kernel id -> job, for events of the dispatch.  The one-entry cache is
  * dropped at the CANCEL, FAIL or KERNEL_DONE event of its kernel: the only
- * ways a kernel leaves the core, so it never points to a freed kobj.  A
- * child kernel (F15) has no kobj.
+ * ways a kernel leaves the core, so it never points to a freed job.  A
+ * child kernel (F15) has no job.
  */
-static struct vgpu_kobj *vgpu_obs_lookup(struct vgpu_sched *s, u32 id)
+static struct vgpu_job *vgpu_obs_lookup(struct vgpu_sched *s, u32 id)
 {
 	struct vgpu_obs *o = &s->vdev->obs;
-	struct vgpu_kobj *ko;
+	struct vgpu_job *job;
 
 	if (o->last && o->last_id == id)
 		return o->last;
 	if (id >= VGPU_GPU_CHILD_ID0)
 		return NULL;
-	list_for_each_entry(ko, &s->live, live_node) {
-		if (ko->k.id == id) {
-			o->last = ko;
+	list_for_each_entry(job, &s->live, live_node) {
+		if (job->k.id == id) {
+			o->last = job;
 			o->last_id = id;
-			return ko;
+			return job;
 		}
 	}
 	return NULL;
+}
+
+/*
+ * Multicast one event to the "events" group.
+ * @vdev: the device; &vgpu_sched.lock held
+ * @type: VGPU_EVENT_*
+ * @cycle: virtual cycle
+ * @kernel: kernel id
+ * @block: block index or ~0
+ * @sm: SM index or ~0
+ * @prio: priority or ~0
+ *
+ * Every event takes a sequence number; one over the device's per-epoch
+ * budget, or that cannot be allocated, is counted as dropped.  Nothing is
+ * built when nobody listens.
+ */
+static void vgpu_obs_event(struct vgpu_device *vdev, u32 type, u64 cycle,
+			   u32 kernel, u32 block, u32 sm, u32 prio)
+{
+	struct vgpu_obs *o = &vdev->obs;
+	u64 seq = o->ev_seq++;
+	struct sk_buff *msg;
+	void *hdr;
+
+	lockdep_assert_held(&vdev->sched.lock);
+	if (!vgpu_obs_family ||
+	    !genl_has_listeners(vgpu_obs_family, &init_net, 0))
+		return;
+	if (o->budget_epoch != vdev->sched.stats.epochs) {
+		o->budget_epoch = vdev->sched.stats.epochs;
+		o->budget_used = 0;
+	}
+	if (o->budget_used >= o->budget)
+		goto drop;
+	msg = genlmsg_new(NLMSG_GOODSIZE, GFP_KERNEL);
+	if (!msg)
+		goto drop;
+	hdr = genlmsg_put(msg, 0, 0, vgpu_obs_family, 0, VGPU_CMD_EVENT);
+	if (!hdr)
+		goto drop_free;
+	if (nla_put_u32(msg, VGPU_A_DEV_INDEX, vdev->index) ||
+	    nla_put_u32(msg, VGPU_A_EV_TYPE, type) ||
+	    nla_put_u64_64bit(msg, VGPU_A_EV_SEQ, seq, VGPU_A_PAD) ||
+	    nla_put_u64_64bit(msg, VGPU_A_EV_CYCLE, cycle, VGPU_A_PAD) ||
+	    nla_put_u32(msg, VGPU_A_EV_KERNEL, kernel) ||
+	    nla_put_u32(msg, VGPU_A_EV_BLOCK, block) ||
+	    nla_put_u32(msg, VGPU_A_EV_SM, sm) ||
+	    nla_put_u32(msg, VGPU_A_EV_PRIO, prio))
+		goto drop_free;
+	genlmsg_end(msg, hdr);
+	o->budget_used++;
+	o->ev_sent++;
+	genlmsg_multicast(vgpu_obs_family, msg, 0, 0, GFP_KERNEL);
+	return;
+
+drop_free:
+	nlmsg_free(msg);
+drop:
+	o->ev_dropped++;
 }
 
 static void vgpu_obs_forget(struct vgpu_obs *o, u32 id)
@@ -85,7 +134,7 @@ static void vgpu_obs_sink(void *cookie, const struct vgpu_event *ev)
 	struct vgpu_sched *s = &vdev->sched;
 	struct vgpu_obs *o = &vdev->obs;
 	struct vgpu_obs_count *pc = NULL, *sc = NULL;
-	struct vgpu_kobj *ko = NULL;
+	struct vgpu_job *job = NULL;
 	u32 dev = vdev->index, prio = VGPU_EV_NONE;
 
 	lockdep_assert_held(&s->lock);
@@ -94,9 +143,9 @@ static void vgpu_obs_sink(void *cookie, const struct vgpu_event *ev)
 		return;
 	}
 	if (ev->kernel != VGPU_EV_NONE)
-		ko = vgpu_obs_lookup(s, ev->kernel);
-	if (ko) {
-		prio = ko->k.prio;
+		job = vgpu_obs_lookup(s, ev->kernel);
+	if (job) {
+		prio = job->k.prio;
 		pc = vgpu_obs_prio(vdev, prio);
 	}
 	if (ev->sm < vdev->cfg.num_sms)
@@ -107,14 +156,14 @@ static void vgpu_obs_sink(void *cookie, const struct vgpu_event *ev)
 		trace_vgpu_kernel_submit(dev, ev->kernel, ev->block, ev->warp,
 					 ev->sm, ev->arg0, ev->cycle);
 		/* a child's channel is its tree's: count submissions only */
-		if (ko && ev->arg1 < s->opts.params.max_channels)
+		if (job && ev->arg1 < s->opts.params.max_channels)
 			o->chan[ev->arg1].submitted++;
 		if (pc)
 			pc->submitted++;
-		if (ko)
-			ko->owner->usage.submitted++;
-		vgpu_netlink_event(vdev, VGPU_EVENT_SUBMIT, ev->cycle,
-				   ev->kernel, ev->block, ev->sm, ev->arg0);
+		if (job)
+			job->owner->usage.submitted++;
+		vgpu_obs_event(vdev, VGPU_EVENT_SUBMIT, ev->cycle,
+			       ev->kernel, ev->block, ev->sm, ev->arg0);
 		break;
 	case VGPU_GEV_DISPATCH:
 		trace_vgpu_block_dispatch(dev, ev->kernel, ev->block, ev->warp,
@@ -123,10 +172,10 @@ static void vgpu_obs_sink(void *cookie, const struct vgpu_event *ev)
 			sc->blocks++;
 		if (pc)
 			pc->blocks++;
-		if (ko)
-			o->chan[ko->k.channel].blocks++;
-		vgpu_netlink_event(vdev, VGPU_EVENT_DISPATCH, ev->cycle,
-				   ev->kernel, ev->block, ev->sm, prio);
+		if (job)
+			o->chan[job->k.channel].blocks++;
+		vgpu_obs_event(vdev, VGPU_EVENT_DISPATCH, ev->cycle,
+			       ev->kernel, ev->block, ev->sm, prio);
 		break;
 	case VGPU_GEV_PREEMPT:
 		trace_vgpu_preempt(dev, ev->kernel, ev->block, ev->warp, ev->sm,
@@ -135,10 +184,10 @@ static void vgpu_obs_sink(void *cookie, const struct vgpu_event *ev)
 			sc->preempted++;
 		if (pc)
 			pc->preempted++;
-		if (ko)
-			o->chan[ko->k.channel].preempted++;
-		vgpu_netlink_event(vdev, VGPU_EVENT_PREEMPT, ev->cycle,
-				   ev->kernel, ev->block, ev->sm, prio);
+		if (job)
+			o->chan[job->k.channel].preempted++;
+		vgpu_obs_event(vdev, VGPU_EVENT_PREEMPT, ev->cycle,
+			       ev->kernel, ev->block, ev->sm, prio);
 		break;
 	case VGPU_EV_WARP_START:
 		trace_vgpu_warp_start(dev, ev->kernel, ev->block, ev->warp,
@@ -151,10 +200,10 @@ static void vgpu_obs_sink(void *cookie, const struct vgpu_event *ev)
 			sc->blocks_done++;
 		if (pc)
 			pc->blocks_done++;
-		if (ko) {
-			o->chan[ko->k.channel].blocks_done++;
-			ko->owner->usage.busy_cycles += ev->arg1;
-			ko->owner->usage.blocks_done++;
+		if (job) {
+			o->chan[job->k.channel].blocks_done++;
+			job->owner->usage.busy_cycles += ev->arg1;
+			job->owner->usage.blocks_done++;
 		}
 		break;
 	case VGPU_GEV_KERNEL_DONE:
@@ -162,12 +211,12 @@ static void vgpu_obs_sink(void *cookie, const struct vgpu_event *ev)
 					   ev->sm, prio, ev->cycle);
 		if (pc)
 			pc->completed++;
-		if (ko) {
-			o->chan[ko->k.channel].completed++;
-			ko->owner->usage.completed++;
+		if (job) {
+			o->chan[job->k.channel].completed++;
+			job->owner->usage.completed++;
 		}
-		vgpu_netlink_event(vdev, VGPU_EVENT_COMPLETE, ev->cycle,
-				   ev->kernel, ev->block, ev->sm, prio);
+		vgpu_obs_event(vdev, VGPU_EVENT_COMPLETE, ev->cycle,
+			       ev->kernel, ev->block, ev->sm, prio);
 		vgpu_obs_forget(o, ev->kernel);
 		break;
 	case VGPU_GEV_LAUNCH:	/* kernel: the child; sm, block: the launcher */
@@ -177,8 +226,8 @@ static void vgpu_obs_sink(void *cookie, const struct vgpu_event *ev)
 	case VGPU_GEV_FAIL:
 		trace_vgpu_kernel_fail(dev, ev->kernel, ev->block, ev->warp,
 				       ev->sm, prio, ev->cycle);
-		vgpu_netlink_event(vdev, VGPU_EVENT_FAIL, ev->cycle,
-				   ev->kernel, ev->block, ev->sm, prio);
+		vgpu_obs_event(vdev, VGPU_EVENT_FAIL, ev->cycle,
+			       ev->kernel, ev->block, ev->sm, prio);
 		vgpu_obs_forget(o, ev->kernel);
 		break;
 	case VGPU_EV_SYNC:	/* F17; arg1: low 32 bits of the ready cycle */
@@ -211,8 +260,7 @@ static void vgpu_obs_sink(void *cookie, const struct vgpu_event *ev)
  * vgpu_obs_device_init() - observability of a new device
  * @vdev: the device; its scheduler is initialised, its threads idle
  *
- * Allocates the counters, installs the event sink and creates the debugfs
- * directory (debugfs failures are not errors).
+ * Allocates the counters and installs the event sink.
  *
  * Return: 0 or -ENOMEM.
  */
@@ -238,8 +286,6 @@ int vgpu_obs_device_init(struct vgpu_device *vdev)
 	mutex_lock(&s->lock);
 	vgpu_gpu_set_sink(s->gpu, vgpu_obs_sink, vdev);
 	mutex_unlock(&s->lock);
-
-	vgpu_debugfs_device_add(vdev);
 	return 0;
 }
 
@@ -247,12 +293,10 @@ int vgpu_obs_device_init(struct vgpu_device *vdev)
  * vgpu_obs_device_remove() - the device is being destroyed
  * @vdev: the device; its threads are stopped
  *
- * Removes its debugfs directory (waiting for reads in progress) and clears
- * a forced hang.
+ * Clears a forced hang.
  */
 void vgpu_obs_device_remove(struct vgpu_device *vdev)
 {
-	vgpu_debugfs_device_remove(vdev);
 	WRITE_ONCE(vdev->obs.hang, false);
 }
 
@@ -264,7 +308,6 @@ void vgpu_obs_device_fini(struct vgpu_device *vdev)
 {
 	struct vgpu_obs *o = &vdev->obs;
 
-	vgpu_debugfs_device_remove(vdev);
 	kfree(o->sm_refs);
 	kfree(o->prio);
 	kfree(o->chan);
@@ -335,23 +378,23 @@ void vgpu_obs_policy_errors(struct vgpu_sched *s)
 	if (n == vdev->obs.policy_errors)
 		return;
 	vdev->obs.policy_errors = n;
-	vgpu_netlink_event(vdev, VGPU_EVENT_POLICY_ERROR, s->gpu->now,
-			   VGPU_EV_NONE, VGPU_EV_NONE, VGPU_EV_NONE,
-			   VGPU_EV_NONE);
+	vgpu_obs_event(vdev, VGPU_EVENT_POLICY_ERROR, s->gpu->now,
+		       VGPU_EV_NONE, VGPU_EV_NONE, VGPU_EV_NONE,
+		       VGPU_EV_NONE);
 }
 
 /**
  * vgpu_obs_hang() - a kernel hit its channel's hang timeout (F53)
  * @s: the scheduler, locked
- * @ko: the kernel, about to be cancelled with -ETIMEDOUT
+ * @job: the kernel, about to be cancelled with -ETIMEDOUT
  */
-void vgpu_obs_hang(struct vgpu_sched *s, struct vgpu_kobj *ko)
+void vgpu_obs_hang(struct vgpu_sched *s, struct vgpu_job *job)
 {
 	struct vgpu_device *vdev = s->vdev;
 
 	lockdep_assert_held(&s->lock);
-	trace_vgpu_hang(vdev->index, ko->k.id, VGPU_EV_NONE, VGPU_EV_NONE,
-			VGPU_EV_NONE, ko->k.prio, s->gpu->now);
-	vgpu_netlink_event(vdev, VGPU_EVENT_HANG, s->gpu->now, ko->k.id,
-			   VGPU_EV_NONE, VGPU_EV_NONE, ko->k.prio);
+	trace_vgpu_hang(vdev->index, job->k.id, VGPU_EV_NONE, VGPU_EV_NONE,
+			VGPU_EV_NONE, job->k.prio, s->gpu->now);
+	vgpu_obs_event(vdev, VGPU_EVENT_HANG, s->gpu->now, job->k.id,
+		       VGPU_EV_NONE, VGPU_EV_NONE, job->k.prio);
 }

@@ -32,7 +32,7 @@ struct file;
 struct vgpu_device;
 struct vgpu_file;
 struct vgpu_sched;
-struct vgpu_kobj;
+struct vgpu_job;
 
 #define VGPU_OBS_DEF_BUDGET	1024	/* netlink events per epoch */
 #define VGPU_OBS_MAX_BUDGET	65536
@@ -112,7 +112,7 @@ struct vgpu_obs {
 	u64 ev_sent;
 	u64 ev_dropped;
 	bool verbose;
-	struct vgpu_kobj *last;
+	struct vgpu_job *last;
 	u32 last_id;
 	u64 policy_errors;
 };
@@ -137,15 +137,16 @@ struct vgpu_file_usage {
 	u64 completed;
 };
 
-int vgpu_obs_init(void);
-void vgpu_obs_exit(void);
+struct genl_family;
+
+void vgpu_obs_set_family(struct genl_family *family);
 int vgpu_obs_device_init(struct vgpu_device *vdev);
 void vgpu_obs_device_remove(struct vgpu_device *vdev);
 void vgpu_obs_device_fini(struct vgpu_device *vdev);
 bool vgpu_obs_should_fail(atomic_t *knob);
 bool vgpu_obs_hung(struct vgpu_sched *s);
 void vgpu_obs_epoch(struct vgpu_sched *s);
-void vgpu_obs_hang(struct vgpu_sched *s, struct vgpu_kobj *ko);
+void vgpu_obs_hang(struct vgpu_sched *s, struct vgpu_job *job);
 void vgpu_obs_policy_errors(struct vgpu_sched *s);
 
 int vgpu_debugfs_init(void);
@@ -155,8 +156,6 @@ void vgpu_debugfs_device_remove(struct vgpu_device *vdev);
 
 int vgpu_netlink_init(void);
 void vgpu_netlink_exit(void);
-void vgpu_netlink_event(struct vgpu_device *vdev, u32 type, u64 cycle,
-			u32 kernel, u32 block, u32 sm, u32 prio);
 
 void vgpu_fdinfo_show(struct seq_file *m, struct file *file);
 

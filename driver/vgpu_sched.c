@@ -154,6 +154,38 @@ void vgpu_sched_opts_default(struct vgpu_sched_opts *o,
 	o->freq_khz = 1000000;	/* 1 GHz */
 }
 
+static const char *const vgpu_sched_clock_names[] = {
+	[VGPU_CLOCK_FREE] = "free",
+	[VGPU_CLOCK_PACED] = "paced",
+};
+
+/**
+ * vgpu_sched_clock_name() - name of a clock mode
+ * @clock: VGPU_CLOCK_*
+ *
+ * Return: "free", "paced", or "?" for another value (the convention of the
+ * core's names.h).
+ */
+const char *vgpu_sched_clock_name(u32 clock)
+{
+	return clock < ARRAY_SIZE(vgpu_sched_clock_names) ?
+	       vgpu_sched_clock_names[clock] : "?";
+}
+
+/**
+ * vgpu_sched_clock_parse() - clock mode of a name
+ * @name: "free" or "paced"
+ *
+ * Return: VGPU_CLOCK_*, or -EINVAL for another name.
+ */
+int vgpu_sched_clock_parse(const char *name)
+{
+	int i = match_string(vgpu_sched_clock_names,
+			     ARRAY_SIZE(vgpu_sched_clock_names), name);
+
+	return i < 0 ? -EINVAL : i;
+}
+
 /* Anything for the controller to do?  Called under s->lock. */
 static bool vgpu_sched_busy_locked(struct vgpu_sched *s)
 {
@@ -241,28 +273,28 @@ static void vgpu_sched_kick_soon(struct vgpu_sched *s)
 }
 
 /*
- * A kernel left the core (or never entered it): wake its waiters.  The kobj
+ * A kernel left the core (or never entered it): wake its waiters.  The job
  * stays allocated while its handle exists.
  */
-static void vgpu_sched_retire_locked(struct vgpu_sched *s, struct vgpu_kobj *ko)
+static void vgpu_sched_retire_locked(struct vgpu_sched *s, struct vgpu_job *job)
 {
 	lockdep_assert_held(&s->lock);
-	list_del_init(&ko->live_node);
-	if (ko->linked)
+	list_del_init(&job->live_node);
+	if (job->linked)
 		s->nr_live--;
 	atomic_dec(&s->nr_unfinished);
-	if (ko->k.state == VGPU_KS_DONE) {
+	if (job->k.state == VGPU_KS_DONE) {
 		s->stats.completed++;
-	} else if (ko->k.state == VGPU_KS_FAILED) {
+	} else if (job->k.state == VGPU_KS_FAILED) {
 		/* a LAUNCH in its tree went beyond a limit (F15) */
 		s->stats.failed++;
-		ko->error = ko->k.error;
+		job->error = job->k.error;
 	} else {
 		s->stats.cancelled++;
 	}
-	atomic_inc(&ko->owner->nr_done);
-	/* pairs with vgpu_kobj_finished(): the state above is visible first */
-	smp_store_release(&ko->finished, true);
+	atomic_inc(&job->owner->nr_done);
+	/* pairs with vgpu_job_finished(): the state above is visible first */
+	smp_store_release(&job->finished, true);
 	wake_up_all(&s->done_wq);
 }
 
@@ -276,7 +308,7 @@ static void vgpu_sched_link_pushes_locked(struct vgpu_sched *s);
 static void vgpu_sched_link_locked(struct vgpu_sched *s)
 {
 	struct vgpu_gpu *g = s->gpu;
-	struct vgpu_kobj *ko, *tmp;
+	struct vgpu_job *job, *tmp;
 	LIST_HEAD(batch);
 	int ret;
 
@@ -284,23 +316,23 @@ static void vgpu_sched_link_locked(struct vgpu_sched *s)
 	spin_lock(&s->incoming_lock);
 	list_splice_init(&s->incoming, &batch);
 	spin_unlock(&s->incoming_lock);
-	list_for_each_entry_safe(ko, tmp, &batch, live_node) {
-		list_del_init(&ko->live_node);
-		ko->k.arrival = vgpu_clock_after(g->now, ko->k.arrival);
-		ko->k.id = s->next_id++;
+	list_for_each_entry_safe(job, tmp, &batch, live_node) {
+		list_del_init(&job->live_node);
+		job->k.arrival = vgpu_clock_after(g->now, job->k.arrival);
+		job->k.id = s->next_id++;
 		/* the core numbers child kernels from there on (F15) */
 		if (s->next_id == VGPU_GPU_CHILD_ID0)
 			s->next_id = 0;
-		ret = vgpu_gpu_submit(g, &ko->k);
-		/* vgpu_kobj_create() made every check of the core: cannot fail */
+		ret = vgpu_gpu_submit(g, &job->k);
+		/* vgpu_job_create() made every check of the core: cannot fail */
 		if (WARN_ON(ret)) {
-			ko->k.state = VGPU_KS_CANCELLED;
-			ko->error = ret;
-			vgpu_sched_retire_locked(s, ko);
+			job->k.state = VGPU_KS_CANCELLED;
+			job->error = ret;
+			vgpu_sched_retire_locked(s, job);
 			continue;
 		}
-		ko->linked = true;
-		list_add_tail(&ko->live_node, &s->live);
+		job->linked = true;
+		list_add_tail(&job->live_node, &s->live);
 		s->nr_live++;
 		s->stats.submitted++;
 		/* the dispatch at this boundary has not seen it yet */
@@ -351,8 +383,8 @@ void vgpu_sched_unlock(struct vgpu_sched *s)
 	list_splice_init(&s->push_dead, &dead);
 	mutex_unlock(&s->lock);
 	list_for_each_entry_safe(qp, tmp, &dead, node) {
-		if (qp->ko)
-			vgpu_kobj_put(qp->ko);
+		if (qp->job)
+			s->ops->put_job(qp->job);
 		kfree(qp);
 		atomic_dec(&s->nr_pushes);
 		if (!(++n % VGPU_SCHED_BATCH))
@@ -368,7 +400,7 @@ void vgpu_sched_unlock(struct vgpu_sched *s)
 static void vgpu_sched_link_pushes_locked(struct vgpu_sched *s)
 {
 	struct vgpu_qpush *qp, *tmp;
-	struct vgpu_kobj *ko;
+	struct vgpu_job *job;
 	LIST_HEAD(batch);
 
 	lockdep_assert_held(&s->lock);
@@ -377,39 +409,39 @@ static void vgpu_sched_link_pushes_locked(struct vgpu_sched *s)
 	spin_unlock(&s->incoming_lock);
 	list_for_each_entry_safe(qp, tmp, &batch, node) {
 		list_del_init(&qp->node);
-		ko = qp->ko;
-		ko->q_incoming -= qp->p.items;
+		job = qp->job;
+		job->q_incoming -= qp->p.items;
 		/* the ioctl made the core's checks: only a finished kernel */
-		if (!ko->linked || ko->finished ||
-		    WARN_ON_ONCE(vgpu_gpu_queue_push(s->gpu, &ko->k, &qp->p))) {
+		if (!job->linked || job->finished ||
+		    WARN_ON_ONCE(vgpu_gpu_queue_push(s->gpu, &job->k, &qp->p))) {
 			vgpu_sched_push_free_locked(s, qp);
 			continue;
 		}
 		/* the core's record lives until its kernel finishes at most */
-		qp->ko = NULL;
-		vgpu_kobj_put(ko);
+		qp->job = NULL;
+		s->ops->put_job(job);
 		/* items arriving now join at this boundary, as in vgpu-sim */
 		s->dispatched = false;
 	}
 }
 
-/* Drop the pushes of @ko not yet handed to the core (F14). */
+/* Drop the pushes of @job not yet handed to the core (F14). */
 static void vgpu_sched_push_purge_locked(struct vgpu_sched *s,
-					 struct vgpu_kobj *ko)
+					 struct vgpu_job *job)
 {
 	struct vgpu_qpush *qp, *tmp;
 	LIST_HEAD(drop);
 
-	if (!ko->q_incoming && !ko->q_closing)
+	if (!job->q_incoming && !job->q_closing)
 		return;
 	spin_lock(&s->incoming_lock);
 	list_for_each_entry_safe(qp, tmp, &s->incoming_push, node)
-		if (qp->ko == ko)
+		if (qp->job == job)
 			list_move_tail(&qp->node, &drop);
 	spin_unlock(&s->incoming_lock);
 	list_for_each_entry_safe(qp, tmp, &drop, node) {
 		list_del(&qp->node);
-		ko->q_incoming -= qp->p.items;
+		job->q_incoming -= qp->p.items;
 		vgpu_sched_push_free_locked(s, qp);
 	}
 }
@@ -434,28 +466,28 @@ void vgpu_sched_push_locked(struct vgpu_sched *s, struct vgpu_qpush *qp)
 /**
  * vgpu_sched_cancel_locked() - cancel a kernel
  * @s: the scheduler, locked
- * @ko: the kernel
+ * @job: the kernel
  * @error: why: -ECANCELED or -ETIMEDOUT
  */
-void vgpu_sched_cancel_locked(struct vgpu_sched *s, struct vgpu_kobj *ko,
+void vgpu_sched_cancel_locked(struct vgpu_sched *s, struct vgpu_job *job,
 			      int error)
 {
 	lockdep_assert_held(&s->lock);
-	if (ko->finished)
+	if (job->finished)
 		return;
-	vgpu_sched_push_purge_locked(s, ko);
-	if (ko->linked) {
-		vgpu_gpu_cancel(s->gpu, &ko->k);
+	vgpu_sched_push_purge_locked(s, job);
+	if (job->linked) {
+		vgpu_gpu_cancel(s->gpu, &job->k);
 		vgpu_sched_push_reap_locked(s);
 	} else {
 		/* still queued by SUBMIT: it never reaches the core */
 		spin_lock(&s->incoming_lock);
-		list_del_init(&ko->live_node);
+		list_del_init(&job->live_node);
 		spin_unlock(&s->incoming_lock);
-		ko->k.state = VGPU_KS_CANCELLED;
+		job->k.state = VGPU_KS_CANCELLED;
 	}
-	ko->error = error;
-	vgpu_sched_retire_locked(s, ko);
+	job->error = error;
+	vgpu_sched_retire_locked(s, job);
 }
 
 /*
@@ -465,25 +497,25 @@ void vgpu_sched_cancel_locked(struct vgpu_sched *s, struct vgpu_kobj *ko,
 static void vgpu_sched_reap_locked(struct vgpu_sched *s)
 {
 	struct vgpu_gpu *g = s->gpu;
-	struct vgpu_kobj *ko, *tmp;
+	struct vgpu_job *job, *tmp;
 
 	vgpu_obs_policy_errors(s);
 	vgpu_sched_push_reap_locked(s);
-	list_for_each_entry_safe(ko, tmp, &s->live, live_node) {
-		if (vgpu_gpu_kernel_finished(&ko->k)) {
-			vgpu_sched_retire_locked(s, ko);
+	list_for_each_entry_safe(job, tmp, &s->live, live_node) {
+		if (vgpu_gpu_kernel_finished(&job->k)) {
+			vgpu_sched_retire_locked(s, job);
 			continue;
 		}
 		/*
 		 * Idle time the clock skipped (someone's far arrival) is not
 		 * time this kernel could have run: it does not count.
 		 */
-		if (ko->k.t_dispatch != VGPU_GPU_NO_CYCLE &&
-		    g->now - ko->k.t_dispatch -
-		    (g->skipped - ko->k.skip_dispatch) > ko->timeout) {
+		if (job->k.t_dispatch != VGPU_GPU_NO_CYCLE &&
+		    g->now - job->k.t_dispatch -
+		    (g->skipped - job->k.skip_dispatch) > job->timeout) {
 			s->stats.hangs++;
-			vgpu_obs_hang(s, ko);	/* tracepoint, netlink event */
-			vgpu_sched_cancel_locked(s, ko, -ETIMEDOUT);
+			vgpu_obs_hang(s, job);	/* tracepoint, netlink event */
+			vgpu_sched_cancel_locked(s, job, -ETIMEDOUT);
 		}
 	}
 }
@@ -766,11 +798,27 @@ static int vgpu_sched_worker_fn(void *arg)
 	return 0;
 }
 
+static void vgpu_sched_stop_threads(struct vgpu_sched *s)
+{
+	u32 i;
+
+	if (s->ctl) {
+		kthread_stop(s->ctl);
+		s->ctl = NULL;
+	}
+	for (i = 0; s->workers && i < s->nworkers; i++) {
+		if (s->workers[i].task)
+			kthread_stop(s->workers[i].task);
+		s->workers[i].task = NULL;
+	}
+}
+
 static int vgpu_sched_start_workers(struct vgpu_sched *s)
 {
 	u32 nsms = s->gpu->cfg.num_sms, per, extra, first = 0, i;
 	unsigned int cpu = cpumask_first(cpu_online_mask);
 	struct vgpu_worker *w;
+	int ret;
 
 	s->nworkers = s->opts.workers ? s->opts.workers : num_online_cpus();
 	s->nworkers = clamp_t(u32, s->nworkers, 1, nsms);
@@ -796,52 +844,70 @@ static int vgpu_sched_start_workers(struct vgpu_sched *s)
 		w->task = kthread_create(vgpu_sched_worker_fn, w, "vgpu%u/w%u",
 					 s->vdev->index, i);
 		if (IS_ERR(w->task)) {
-			int ret = PTR_ERR(w->task);
-
+			ret = PTR_ERR(w->task);
 			w->task = NULL;
-			return ret;
+			goto err_threads_stop;
 		}
 		/* bound to one CPU each, round-robin over the online ones (F50) */
 		set_cpus_allowed_ptr(w->task, cpumask_of(w->cpu));
 		wake_up_process(w->task);
 	}
 	return 0;
+
+err_threads_stop:
+	vgpu_sched_stop_threads(s);
+	kfree(s->workers);
+	s->workers = NULL;
+	return ret;
 }
 
-static void vgpu_sched_stop_threads(struct vgpu_sched *s)
+/**
+ * vgpu_sched_opts_check() - are these scheduling options valid?
+ * @o: the options
+ * @cfg: the device configuration they are for
+ * @bad: the name of the first invalid field, on failure
+ *
+ * The core's parameters (vgpu_gpu_params_validate()), the clock, the
+ * workers and the policy, which must be registered.
+ *
+ * Return: 0 or -EINVAL.
+ */
+int vgpu_sched_opts_check(const struct vgpu_sched_opts *o,
+			  const struct vgpu_config *cfg, const char **bad)
 {
-	u32 i;
-
-	if (s->ctl) {
-		kthread_stop(s->ctl);
-		s->ctl = NULL;
-	}
-	for (i = 0; s->workers && i < s->nworkers; i++) {
-		if (s->workers[i].task)
-			kthread_stop(s->workers[i].task);
-		s->workers[i].task = NULL;
-	}
+	if (vgpu_gpu_params_validate(&o->params, cfg, bad))
+		return -EINVAL;
+	*bad = o->clock > VGPU_CLOCK_PACED ? "clock" :
+	       !o->freq_khz ? "freq_khz" :
+	       o->workers > nr_cpu_ids ? "workers" :
+	       !vgpu_sched_policy_exists(o->params.policy) ? "policy" : NULL;
+	return *bad ? -EINVAL : 0;
 }
 
 /**
  * vgpu_sched_init() - create a device's core and its threads
  * @s: the scheduler to initialise
  * @vdev: its device
- * @opts: options (validated here)
+ * @opts: options, checked by vgpu_sched_opts_check()
+ * @ops: the backend ops it hands jobs back through
  *
- * Return: 0, -EINVAL for invalid options (a pr_debug names the field),
- * -ENOMEM, or the error of kthread creation.
+ * Each step is undone by its own label on failure, and @s->gpu is NULL
+ * afterwards.
+ *
+ * Return: 0, -EINVAL for a policy unregistered meanwhile, -ENOMEM, or the
+ * error of kthread creation.
  */
 int vgpu_sched_init(struct vgpu_sched *s, struct vgpu_device *vdev,
-		    const struct vgpu_sched_opts *opts)
+		    const struct vgpu_sched_opts *opts,
+		    const struct vgpu_sched_backend_ops *ops)
 {
 	const struct vgpu_config *cfg = &vdev->cfg;
-	const char *bad = NULL;
 	size_t size;
 	int ret;
 
 	memset(s, 0, sizeof(*s));
 	s->vdev = vdev;
+	s->ops = ops;
 	s->opts = *opts;
 	mutex_init(&s->lock);
 	init_waitqueue_head(&s->ctl_wq);
@@ -860,74 +926,66 @@ int vgpu_sched_init(struct vgpu_sched *s, struct vgpu_device *vdev,
 		      HRTIMER_MODE_REL_SOFT);
 	vgpu_policies_init();
 
-	ret = vgpu_gpu_params_validate(&s->opts.params, cfg, &bad);
-	if (!ret && (s->opts.clock > VGPU_CLOCK_PACED || !s->opts.freq_khz ||
-		     s->opts.workers > nr_cpu_ids)) {
-		bad = s->opts.clock > VGPU_CLOCK_PACED ? "clock" :
-		      !s->opts.freq_khz ? "freq_khz" : "workers";
-		ret = -EINVAL;
-	}
-	if (ret) {
-		pr_debug("vgpu_dispatch: %s: invalid %s\n", vdev->name,
-			 bad ? bad : "parameter");
-		goto err_params;
-	}
-
 	ret = -ENOMEM;
 	s->gpu = kzalloc(sizeof(*s->gpu), GFP_KERNEL);
 	if (!s->gpu)
-		goto err_gpu;
+		goto err_mutex_destroy;
 	size = vgpu_gpu_mem_size(cfg, &s->opts.params);
 	s->mem = kvzalloc(size, GFP_KERNEL);
 	if (!s->mem)
-		goto err_mem;
+		goto err_gpu_free;
 	s->chan_ids = bitmap_zalloc(s->opts.params.max_channels, GFP_KERNEL);
 	if (!s->chan_ids)
-		goto err_chan;
+		goto err_mem_free;
 
 	mutex_lock(&vgpu_policies_lock);
 	ret = vgpu_gpu_init(s->gpu, s->mem, size, cfg, &s->opts.params,
 			    &vgpu_policies);
-	if (!ret && !try_module_get(s->gpu->policy->owner))
-		ret = -ENOENT;
-	if (!ret)
-		s->gpu->policy->users++;
-	mutex_unlock(&vgpu_policies_lock);
 	if (ret) {
+		mutex_unlock(&vgpu_policies_lock);
 		pr_debug("vgpu_dispatch: %s: unknown policy %s\n", vdev->name,
 			 s->opts.params.policy);
 		ret = -EINVAL;
-		goto err_init;
+		goto err_chan_free;
 	}
+	/* a policy module being unloaded is no longer there to choose */
+	if (!try_module_get(s->gpu->policy->owner)) {
+		mutex_unlock(&vgpu_policies_lock);
+		ret = -EINVAL;
+		goto err_gpu_fini;
+	}
+	s->gpu->policy->users++;
+	mutex_unlock(&vgpu_policies_lock);
 
 	ret = vgpu_sched_start_workers(s);
 	if (ret)
-		goto err_threads;
+		goto err_policy_put;
 	/* the controller also advances worker 0's SMs, on worker 0's CPU */
 	s->ctl = kthread_create(vgpu_sched_ctl_fn, s, "vgpu%u/ctl", vdev->index);
 	if (IS_ERR(s->ctl)) {
 		ret = PTR_ERR(s->ctl);
 		s->ctl = NULL;
-		goto err_threads;
+		goto err_workers_stop;
 	}
 	set_cpus_allowed_ptr(s->ctl, cpumask_of(s->workers[0].cpu));
 	wake_up_process(s->ctl);
 	return 0;
 
-err_threads:
+err_workers_stop:
 	vgpu_sched_stop_threads(s);
 	kfree(s->workers);
+err_policy_put:
 	vgpu_sched_policy_put(s);
+err_gpu_fini:
 	vgpu_gpu_fini(s->gpu);
-err_init:
+err_chan_free:
 	bitmap_free(s->chan_ids);
-err_chan:
+err_mem_free:
 	kvfree(s->mem);
-err_mem:
+err_gpu_free:
 	kfree(s->gpu);
 	s->gpu = NULL;
-err_gpu:
-err_params:
+err_mutex_destroy:
 	mutex_destroy(&s->lock);
 	return ret;
 }
@@ -968,6 +1026,7 @@ void vgpu_sched_fini(struct vgpu_sched *s)
 	bitmap_free(s->chan_ids);
 	kvfree(s->mem);
 	kfree(s->gpu);
+	s->gpu = NULL;
 	mutex_destroy(&s->lock);
 }
 
@@ -1014,7 +1073,7 @@ void vgpu_sched_channel_remove(struct vgpu_sched *s, u32 core_ch)
 /**
  * vgpu_sched_submit() - queue kernels for the core, all or nothing
  * @s: the scheduler
- * @kobjs: the kernels, every core check made (vgpu_kobj_create()); their
+ * @jobs: the kernels, every core check made (vgpu_job_create()); their
  *	@arrival field holds the delay after the clock at which the controller
  *	hands them to the core
  * @n: how many
@@ -1025,7 +1084,7 @@ void vgpu_sched_channel_remove(struct vgpu_sched *s, u32 core_ch)
  *
  * Return: 0, or -EAGAIN when the device's queue is full.
  */
-int vgpu_sched_submit(struct vgpu_sched *s, struct vgpu_kobj **kobjs, u32 n)
+int vgpu_sched_submit(struct vgpu_sched *s, struct vgpu_job **jobs, u32 n)
 {
 	u32 i;
 
@@ -1037,7 +1096,7 @@ int vgpu_sched_submit(struct vgpu_sched *s, struct vgpu_kobj **kobjs, u32 n)
 	}
 	spin_lock(&s->incoming_lock);
 	for (i = 0; i < n; i++)
-		list_add_tail(&kobjs[i]->live_node, &s->incoming);
+		list_add_tail(&jobs[i]->live_node, &s->incoming);
 	spin_unlock(&s->incoming_lock);
 	vgpu_sched_kick_soon(s);
 	return 0;

@@ -85,6 +85,20 @@ struct vgpu_sched_opts {
 	u32 freq_khz;
 };
 
+struct vgpu_job;
+
+/**
+ * struct vgpu_sched_backend_ops - what the scheduler hands back to its user
+ * @put_job: drop a reference the scheduler held on a job (a push record's
+ *	on its kernel, F14); may free it.  Called without &vgpu_sched.lock.
+ *
+ * As &drm_sched_backend_ops.free_job: the scheduler does not call into the
+ * layer that makes jobs (vgpu_kernel.c), it is given this table.
+ */
+struct vgpu_sched_backend_ops {
+	void (*put_job)(struct vgpu_job *job);
+};
+
 /**
  * struct vgpu_worker - one worker thread (F50)
  * @task: the thread (NULL for worker 0: the controller thread does its
@@ -132,6 +146,7 @@ struct vgpu_sched_stats {
 /**
  * struct vgpu_sched - the scheduler of one device
  * @vdev: the device
+ * @ops: the backend ops of its user, immutable
  * @lock: serialises every call into the core except the workers' SM
  *	advance, which runs while the controller holds it
  * @gpu: the core's global controller, in @mem; protected by @lock
@@ -145,11 +160,11 @@ struct vgpu_sched_stats {
  * @pending: workers still running the current epoch
  * @epoch_done: completed by the last worker of an epoch
  * @done_wq: WAIT and poll() sleep here; woken at every kernel completion
- * @live: kernels handed to the core and unfinished (&vgpu_kobj.live_node);
+ * @live: kernels handed to the core and unfinished (&vgpu_job.live_node);
  *	protected by @lock
  * @nr_live: entries in @live; protected by @lock
  * @incoming: kernels SUBMIT queued for the controller to hand to the core
- *	(&vgpu_kobj.live_node); protected by @incoming_lock
+ *	(&vgpu_job.live_node); protected by @incoming_lock
  * @incoming_push: QUEUE_PUSHes for the controller to hand to the core
  *	after the kernels of @incoming (&vgpu_qpush.node, F14); protected by
  *	@incoming_lock
@@ -180,6 +195,7 @@ struct vgpu_sched_stats {
  */
 struct vgpu_sched {
 	struct vgpu_device *vdev;
+	const struct vgpu_sched_backend_ops *ops;
 	struct mutex lock; /* see above */
 	struct vgpu_gpu *gpu;
 	void *mem;
@@ -214,8 +230,8 @@ struct vgpu_sched {
 	atomic_t helpers;
 };
 
-/* Programs up to this long live in their &struct vgpu_kobj. */
-#define VGPU_KOBJ_INLINE_INSNS	8
+/* Programs up to this long live in their &struct vgpu_job. */
+#define VGPU_JOB_INLINE_INSNS	8
 
 /*
  * Kernels cancelled, or push records freed, in a row by a teardown: a file
@@ -225,7 +241,8 @@ struct vgpu_sched {
 #define VGPU_SCHED_BATCH	16
 
 /**
- * struct vgpu_kobj - a kernel submitted through a file
+ * struct vgpu_job - a kernel submitted through a file (a job, in the DRM
+ * scheduler's word; the core's &vgpu_gpu_kernel is inside)
  * @k: the core's descriptor; protected by &vgpu_sched.lock
  * @prog: the program, copied from userspace and validated: in
  *	@prog_inline, or one allocation holding @prog then @match
@@ -258,7 +275,7 @@ struct vgpu_sched {
  * @prog_inline: short programs, saving SUBMIT two allocations (F60)
  * @match_inline: their links
  */
-struct vgpu_kobj {
+struct vgpu_job {
 	struct vgpu_gpu_kernel k;
 	struct vgpu_insn *prog;
 	u16 *match;
@@ -279,34 +296,37 @@ struct vgpu_kobj {
 	struct list_head live_node;
 	struct list_head ch_node;
 	struct kref ref;
-	struct vgpu_insn prog_inline[VGPU_KOBJ_INLINE_INSNS];
-	u16 match_inline[VGPU_KOBJ_INLINE_INSNS];
+	struct vgpu_insn prog_inline[VGPU_JOB_INLINE_INSNS];
+	u16 match_inline[VGPU_JOB_INLINE_INSNS];
 };
 
 /**
  * struct vgpu_qpush - a QUEUE_PUSH on its way to the core (F14)
  * @p: the core's record; the core owns it from vgpu_gpu_queue_push() until
  *	vgpu_gpu_push_reap() returns it
- * @ko: its kernel, a reference held while the push is on
+ * @job: its kernel, a reference held while the push is on
  *	&vgpu_sched.incoming_push
  * @node: link in &vgpu_sched.incoming_push
  */
 struct vgpu_qpush {
 	struct vgpu_gpu_push p;
-	struct vgpu_kobj *ko;
+	struct vgpu_job *job;
 	struct list_head node;
 };
-
-void vgpu_kobj_put(struct vgpu_kobj *ko);
 
 int __vgpu_dispatch_policy_register(struct vgpu_sched_ops *pol,
 				    struct module *owner);
 void vgpu_dispatch_policy_unregister(struct vgpu_sched_ops *pol);
 
+const char *vgpu_sched_clock_name(u32 clock);
+int vgpu_sched_clock_parse(const char *name);
 void vgpu_sched_opts_default(struct vgpu_sched_opts *o,
 			     const struct vgpu_config *cfg);
+int vgpu_sched_opts_check(const struct vgpu_sched_opts *o,
+			  const struct vgpu_config *cfg, const char **bad);
 int vgpu_sched_init(struct vgpu_sched *s, struct vgpu_device *vdev,
-		    const struct vgpu_sched_opts *opts);
+		    const struct vgpu_sched_opts *opts,
+		    const struct vgpu_sched_backend_ops *ops);
 void vgpu_sched_stop(struct vgpu_sched *s);
 bool vgpu_sched_help_begin(struct vgpu_sched *s);
 bool vgpu_sched_help(struct vgpu_sched *s);
@@ -316,10 +336,10 @@ void vgpu_sched_fini(struct vgpu_sched *s);
 
 int vgpu_sched_channel_add(struct vgpu_sched *s, u32 prio, u32 *core_ch);
 void vgpu_sched_channel_remove(struct vgpu_sched *s, u32 core_ch);
-int vgpu_sched_submit(struct vgpu_sched *s, struct vgpu_kobj **kobjs, u32 n);
+int vgpu_sched_submit(struct vgpu_sched *s, struct vgpu_job **jobs, u32 n);
 void vgpu_sched_push_locked(struct vgpu_sched *s, struct vgpu_qpush *qp);
 void vgpu_sched_unlock(struct vgpu_sched *s);
-void vgpu_sched_cancel_locked(struct vgpu_sched *s, struct vgpu_kobj *ko,
+void vgpu_sched_cancel_locked(struct vgpu_sched *s, struct vgpu_job *job,
 			      int error);
 int vgpu_sched_gate(struct vgpu_sched *s, bool hold, u64 *cycle);
 bool vgpu_sched_policy_exists(const char *name);

@@ -1,13 +1,16 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * vgpu_bus_test.c - device instances created and removed at runtime through
- * /sys/bus/vgpu/{new,del}_device (SPEC F61), and -ENODEV for files left
- * open on a removed instance.
+ * /sys/bus/vgpu/{new,del}_device (SPEC F61), as devices on that bus bound
+ * to its driver (issue 19), and -ENODEV for files left open on a removed
+ * instance.
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <pthread.h>
 #include <stdbool.h>
+#include <stdio.h>
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/stat.h>
@@ -65,6 +68,39 @@ TEST(new_and_del)
 	close(fd);
 	ASSERT_EQ(0, vgpu_sysfs_write(DEL_DEVICE, "5\n"));
 	EXPECT_FALSE(vgpu_exists("/dev/vgpu5"));
+}
+
+/*
+ * Issue 19: an instance is a device vgpuN on the bus, bound to the driver
+ * vgpu_dispatch, its misc device a child of it; all gone after del_device.
+ */
+TEST(instance_is_a_bus_device)
+{
+	char link[PATH_MAX];
+	ssize_t n;
+
+	ASSERT_EQ(0, vgpu_sysfs_write(NEW_DEVICE, "6 small"));
+	EXPECT_TRUE(vgpu_exists("/sys/bus/vgpu/devices/vgpu6"));
+	n = readlink("/sys/bus/vgpu/devices/vgpu6/driver", link,
+		     sizeof(link) - 1);
+	ASSERT_LT(0, n);
+	link[n] = '\0';
+	EXPECT_STREQ("vgpu_dispatch", strrchr(link, '/') + 1);
+	EXPECT_TRUE(vgpu_exists("/sys/bus/vgpu/drivers/vgpu_dispatch/vgpu6"));
+	EXPECT_TRUE(vgpu_exists("/sys/bus/vgpu/devices/vgpu6/misc/vgpu6"));
+	ASSERT_EQ(0, vgpu_sysfs_write(DEL_DEVICE, "6"));
+	EXPECT_FALSE(vgpu_exists("/sys/bus/vgpu/devices/vgpu6"));
+	EXPECT_FALSE(vgpu_exists("/dev/vgpu6"));
+}
+
+/* A new_device refused for its options leaves no device on the bus. */
+TEST(refused_leaves_nothing)
+{
+	EXPECT_EQ(EINVAL, vgpu_sysfs_write(NEW_DEVICE, "6 small policy=nosuch"));
+	EXPECT_EQ(EINVAL, vgpu_sysfs_write(NEW_DEVICE, "6 small epoch=0"));
+	EXPECT_FALSE(vgpu_exists("/sys/bus/vgpu/devices/vgpu6"));
+	EXPECT_FALSE(vgpu_exists("/dev/vgpu6"));
+	EXPECT_EQ(ENOENT, vgpu_sysfs_write(DEL_DEVICE, "6"));
 }
 
 TEST(default_preset_is_small)
@@ -250,6 +286,75 @@ TEST(del_new_race)
 	TH_LOG("%d of 40 rounds created the instance again", made);
 	EXPECT_EQ(0, missing);
 	EXPECT_FALSE(vgpu_exists("/dev/vgpu7"));
+}
+
+#define STORM_THREADS	4
+#define STORM_ROUNDS	150
+
+/**
+ * struct storm - what one thread of new_del_storm saw
+ * @made: its new_device writes that succeeded
+ * @gone: its del_device writes that succeeded
+ * @other: writes that failed with anything but EEXIST / ENOENT
+ */
+struct storm {
+	int made, gone, other;
+};
+
+/* new_device and del_device of index 3, one after the other. */
+static void *storm_fn(void *arg)
+{
+	struct storm *st = arg;
+	int i, ret;
+
+	for (i = 0; i < STORM_ROUNDS; i++) {
+		ret = vgpu_sysfs_write(NEW_DEVICE, "3 small");
+		if (!ret)
+			st->made++;
+		else if (ret != EEXIST)
+			st->other++;
+		ret = vgpu_sysfs_write(DEL_DEVICE, "3");
+		if (!ret)
+			st->gone++;
+		else if (ret != ENOENT)
+			st->other++;
+	}
+	return NULL;
+}
+
+/*
+ * Issue 19: new_device and del_device of one index from several threads at
+ * once.  Creation and removal of an index are serialised under the list
+ * lock, so every write either succeeds or finds the index taken (EEXIST)
+ * or free (ENOENT); successes alternate, so creations minus removals is 1
+ * exactly when the instance exists at the end (and the kernel log has no
+ * duplicate-name splat: vm-run fails on a WARN).
+ */
+TEST(new_del_storm)
+{
+	struct storm st[STORM_THREADS] = {};
+	pthread_t t[STORM_THREADS];
+	int i, made = 0, gone = 0, other = 0;
+	bool there;
+
+	for (i = 0; i < STORM_THREADS; i++)
+		ASSERT_EQ(0, pthread_create(&t[i], NULL, storm_fn, &st[i]));
+	for (i = 0; i < STORM_THREADS; i++) {
+		ASSERT_EQ(0, pthread_join(t[i], NULL));
+		made += st[i].made;
+		gone += st[i].gone;
+		other += st[i].other;
+	}
+	there = vgpu_exists("/dev/vgpu3");
+	TH_LOG("%d created, %d removed", made, gone);
+	EXPECT_EQ(0, other);
+	EXPECT_LE(1, made);
+	EXPECT_EQ(there ? 1 : 0, made - gone);
+	EXPECT_EQ(there, vgpu_exists("/sys/bus/vgpu/devices/vgpu3"));
+	EXPECT_EQ(there, vgpu_exists("/sys/kernel/debug/vgpu/vgpu3"));
+	if (there)
+		EXPECT_EQ(0, vgpu_sysfs_write(DEL_DEVICE, "3"));
+	EXPECT_FALSE(vgpu_exists("/sys/bus/vgpu/devices/vgpu3"));
 }
 
 /* Unprivileged users cannot create instances (sysfs mode 0200). */

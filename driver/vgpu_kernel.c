@@ -15,11 +15,12 @@
 #include <linux/mm.h>
 #include <linux/sched/signal.h>
 #include <linux/slab.h>
+#include <linux/string.h>
 #include <linux/uaccess.h>
 
 #include "vgpu_drv.h"
+#include "check.h"
 #include "isa.h"
-#include "occupancy.h"
 
 static void vgpu_job_free(struct vgpu_job *job)
 {
@@ -155,7 +156,12 @@ void vgpu_jobs_release_all(struct vgpu_file *vf)
 	atomic_set(&vf->nr_done, 0);
 }
 
-/* Check one descriptor against the uapi rules and the device. */
+/*
+ * Check one descriptor against the uapi rules: its flags and pads, the
+ * uapi's maxima, the bounds of what SUBMIT allocates and copies for it, its
+ * priority.  What the core would refuse, vgpu_gpu_kernel_check() tells
+ * once the kernel is built (vgpu_job_create()).
+ */
 static int vgpu_desc_check(const struct vgpu_device *vdev,
 			   const struct vgpu_submit_desc *d)
 {
@@ -165,23 +171,11 @@ static int vgpu_desc_check(const struct vgpu_device *vdev,
 	if (d->flags & ~VGPU_KERNEL_FLAGS_ALL || d->pad2 || d->handle ||
 	    d->pad3)
 		return -EINVAL;
-	/* F14: a queue kernel has the queue fields and no grid */
-	if (d->flags & VGPU_KERNEL_QUEUE) {
-		if (d->grid || !d->queue_n || d->queue_n > VGPU_MAX_COALESCE ||
-		    !d->queue_cap || d->queue_cap > VGPU_MAX_QUEUE_ITEMS ||
-		    !d->queue_timeout ||
-		    d->queue_timeout > VGPU_GPU_MAX_QTIMEOUT)
-			return -EINVAL;
-	} else if (d->queue_n || d->queue_cap || d->queue_timeout ||
-		   !d->grid || d->grid > VGPU_MAX_GRID) {
+	if (d->grid > VGPU_MAX_GRID)
 		return -EINVAL;
-	}
-	/* F15: templates and the child budget */
+	/* F15: templates and the child budget, allocated for it */
 	if (d->num_templates > VGPU_MAX_TEMPLATES ||
 	    d->child_budget > VGPU_MAX_CHILDREN)
-		return -EINVAL;
-	/* issue 17: a relative deadline, counted when missed */
-	if (d->deadline > VGPU_MAX_DEADLINE)
 		return -EINVAL;
 	if (!d->num_templates && (d->templates || d->template_size))
 		return -EINVAL;
@@ -215,17 +209,6 @@ static int vgpu_desc_check(const struct vgpu_device *vdev,
 	return 0;
 }
 
-/* Does an affinity mask name at least one of the device's SMs? */
-static bool vgpu_affinity_any(const u64 *aff, u32 num_sms)
-{
-	u32 i;
-
-	for (i = 0; i < num_sms; i++)
-		if (aff[i / 64] & BIT_ULL(i % 64))
-			return true;
-	return false;
-}
-
 /* What a kernel's or a template's flags mean to the core. */
 static u32 vgpu_kernel_flags(u32 flags)
 {
@@ -234,22 +217,6 @@ static u32 vgpu_kernel_flags(u32 flags)
 	       (flags & VGPU_KERNEL_THROTTLE ? VGPU_KF_THROTTLE : 0) |
 	       (flags & VGPU_KERNEL_HEAD ? VGPU_KF_HEAD : 0) |
 	       (flags & VGPU_KERNEL_QUEUE ? VGPU_KF_QUEUE : 0);
-}
-
-/*
- * A program whose LAUNCHes and flags suit a submission with @ntmpl
- * templates (F15): every LAUNCH names one of them, and an independent
- * kernel (split apart by F24) has neither BAR nor LAUNCH.
- */
-static int vgpu_prog_check(const struct vgpu_isa_summary *sum, u32 flags,
-			   u32 ntmpl)
-{
-	if (sum->launch_mask >> ntmpl)
-		return -EINVAL;
-	if ((sum->uses_bar || sum->uses_launch) &&
-	    (flags & VGPU_KERNEL_INDEPENDENT))
-		return -EINVAL;
-	return 0;
 }
 
 /*
@@ -262,8 +229,6 @@ static int vgpu_job_templates(struct vgpu_job *job,
 {
 	u8 __user *ut = u64_to_user_ptr(d->templates);
 	struct vgpu_gpu_template *gt;
-	struct vgpu_isa_summary sum;
-	struct vgpu_occupancy occ;
 	struct vgpu_isa_error err;
 	struct vgpu_template t;
 	struct vgpu_insn *prog;
@@ -305,17 +270,6 @@ static int vgpu_job_templates(struct vgpu_job *job,
 				 i, err.rule, err.index);
 			return ret;
 		}
-		ret = vgpu_isa_summarize(prog, t.num_insns, &sum);
-		if (!ret)
-			ret = vgpu_prog_check(&sum, t.flags, d->num_templates);
-		if (ret)
-			return ret;
-		ret = vgpu_occupancy_formula(cfg, t.threads, t.regs, t.smem,
-					     &occ);
-		if (!ret && !occ.blocks)
-			ret = -E2BIG;	/* no SM can ever hold one block */
-		if (ret)
-			return ret;
 		gt->grid = t.grid;
 		gt->threads = t.threads;
 		gt->regs = t.regs;
@@ -337,8 +291,6 @@ static int vgpu_job_create(struct vgpu_file *vf,
 			   struct vgpu_job **out)
 {
 	struct vgpu_device *vdev = vf->vdev;
-	struct vgpu_isa_summary sum;
-	struct vgpu_occupancy occ;
 	struct vgpu_isa_error err;
 	struct vgpu_channel *ch;
 	struct vgpu_job *job;
@@ -392,16 +344,6 @@ static int vgpu_job_create(struct vgpu_file *vf,
 		goto err_free;
 	}
 
-	/*
-	 * What the core would refuse: the submission is all or nothing, so
-	 * every kernel is checked before any goes in.
-	 */
-	ret = vgpu_isa_summarize(job->prog, d->num_insns, &sum);
-	if (ret)
-		goto err_free;
-	ret = vgpu_prog_check(&sum, d->flags, d->num_templates);
-	if (ret)
-		goto err_free;
 	ret = vgpu_job_templates(job, d, &vdev->cfg);
 	if (ret)
 		goto err_free;
@@ -415,15 +357,9 @@ static int vgpu_job_create(struct vgpu_file *vf,
 	}
 	job->k.child_budget = d->child_budget;
 	job->k.child_store = job->child_store;
+	/* uapi: a mask given names SMs (an all-zero one means all to the core) */
 	ret = -EINVAL;
-	if (d->affinity && !vgpu_affinity_any(job->k.affinity,
-					      vdev->cfg.num_sms))
-		goto err_free;
-	ret = vgpu_occupancy_formula(&vdev->cfg, d->threads, d->regs, d->smem,
-				     &occ);
-	if (!ret && !occ.blocks)
-		ret = -E2BIG;	/* no SM can ever hold one block */
-	if (ret)
+	if (d->affinity && !memchr_inv(job->k.affinity, 0, d->affinity_bits / 8))
 		goto err_free;
 
 	job->k.channel = ch->core_ch;
@@ -450,6 +386,14 @@ static int vgpu_job_create(struct vgpu_file *vf,
 	job->k.match = job->match;
 	job->k.n_insns = d->num_insns;
 	job->bytes += (u64)d->num_insns * sizeof(struct vgpu_insn);
+	/*
+	 * What the core would refuse: the submission is all or nothing, so
+	 * every kernel is checked before any goes in, and the controller's
+	 * vgpu_gpu_submit() then takes it.
+	 */
+	ret = vgpu_gpu_kernel_check(&vdev->cfg, &vdev->empty_sm, &job->k);
+	if (ret)
+		goto err_free;
 	*out = job;
 	return 0;
 

@@ -323,9 +323,15 @@ static void vgpu_sched_link_locked(struct vgpu_sched *s)
 		/* the core numbers child kernels from there on (F15) */
 		if (s->next_id == VGPU_GPU_CHILD_ID0)
 			s->next_id = 0;
+		/*
+		 * SUBMIT made every check of the core that does not depend on
+		 * its state (vgpu_gpu_kernel_check()), and the state it
+		 * depends on is ours: the channel lives while its kernels
+		 * do, ids are unique.  Should the core refuse all the same,
+		 * the kernel finishes cancelled with the core's error.
+		 */
 		ret = vgpu_gpu_submit(g, &job->k);
-		/* vgpu_job_create() made every check of the core: cannot fail */
-		if (WARN_ON(ret)) {
+		if (ret) {
 			job->k.state = VGPU_KS_CANCELLED;
 			job->error = ret;
 			vgpu_sched_retire_locked(s, job);

@@ -1,0 +1,17 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * What vgpu_gpu_submit() would refuse, as one pure check (check.c): the
+ * module's SUBMIT calls it, so a kernel it queues is never refused later.
+ */
+#ifndef VGPU_CORE_CHECK_H
+#define VGPU_CORE_CHECK_H
+
+#include "vgpu_os.h"
+#include "gpu.h"
+#include "resource.h"
+
+int vgpu_gpu_kernel_check(const struct vgpu_config *cfg,
+			  const struct vgpu_sm_res *empty,
+			  const struct vgpu_gpu_kernel *k);
+
+#endif /* VGPU_CORE_CHECK_H */

@@ -1,0 +1,232 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * vgpu_gpu_kernel_check() (issue 19): the module's SUBMIT calls it instead
+ * of repeating the core's checks, so it must refuse exactly what
+ * vgpu_gpu_submit() refuses, with the same error.  Every case states its
+ * expected result from the spec and the "small" preset (4 SMs, 4
+ * sub-partitions of 16384 registers in units of 256, 1024 threads and
+ * 163 KiB of shared memory per block, 1024 bytes reserved per block, 164
+ * KiB per SM), and both functions must give it.
+ */
+#include <stdint.h>
+#include <string.h>
+
+#include "kselftest_harness.h"
+#undef ARRAY_SIZE	/* the shim brings the kernel's */
+#include "vgpu_test_gpu.h"
+#include "check.h"
+
+static struct vgpu_tg T;
+static struct vgpu_sm_res EMPTY;
+static struct vgpu_gpu_template TMPL[2];
+static struct vgpu_gpu_kernel CHILDREN[4];
+static bool LIVE;
+
+/* A fresh device and a valid one-block kernel of @src on channel 0. */
+static struct vgpu_gpu_kernel *fresh(const char *src)
+{
+	if (LIVE)
+		vgpu_tg_fini(&T);
+	if (vgpu_tg_init(&T, NULL, NULL))
+		abort();
+	LIVE = true;
+	vgpu_sm_res_init(&EMPTY, &T.g.cfg);
+	return vgpu_tg_kernel(&T, 0, 0, 1, 32, 0, src);
+}
+
+/* A template of @src, valid, kept in T (its program and links). */
+static void tmpl(struct vgpu_gpu_template *t, const char *src)
+{
+	struct vgpu_gpu_kernel *k = vgpu_tg_kernel(&T, 0, 0, 1, 32, 0, src);
+
+	memset(t, 0, sizeof(*t));
+	t->grid = 1;
+	t->threads = 32;
+	t->regs = 32;
+	t->prog = k->prog;
+	t->n_insns = k->n_insns;
+	t->match = k->match;
+}
+
+/* The check and the core agree, and both give @want. */
+#define AGREE(k, want) do {						\
+	int c_ = vgpu_gpu_kernel_check(&T.g.cfg, &EMPTY, (k));		\
+	int s_ = vgpu_gpu_submit(&T.g, (k));				\
+	EXPECT_EQ((want), c_);						\
+	EXPECT_EQ((want), s_);						\
+} while (0)
+
+FIXTURE(check) { int unused; };
+FIXTURE_SETUP(check) { LIVE = false; }
+FIXTURE_TEARDOWN(check)
+{
+	if (LIVE)
+		vgpu_tg_fini(&T);
+	LIVE = false;
+}
+
+TEST_F(check, valid)
+{
+	AGREE(fresh("EXIT\n"), 0);
+}
+
+TEST_F(check, fields)
+{
+	struct vgpu_gpu_kernel *k;
+
+	k = fresh("EXIT\n");
+	k->flags = BIT(31);			/* no such flag */
+	AGREE(k, -EINVAL);
+	k = fresh("EXIT\n");
+	k->prio = 4;				/* 4 priorities: 0..3 */
+	AGREE(k, -EINVAL);
+	k = fresh("EXIT\n");
+	k->threads = 0;
+	AGREE(k, -EINVAL);
+	k = fresh("EXIT\n");
+	k->deadline = VGPU_GPU_MAX_DEADLINE + 1;
+	AGREE(k, -EINVAL);
+	k = fresh("EXIT\n");
+	k->deadline = VGPU_GPU_MAX_DEADLINE;
+	AGREE(k, 0);
+	k = fresh("EXIT\n");
+	k->grid = 0;				/* F10: a grid kernel has blocks */
+	AGREE(k, -EINVAL);
+	k = fresh("EXIT\n");
+	k->child_budget = 1;			/* without its storage */
+	AGREE(k, -EINVAL);
+	k = fresh("EXIT\n");
+	k->child_budget = 4;
+	k->child_store = CHILDREN;
+	AGREE(k, 0);
+}
+
+/* F14: a queue kernel has its queue fields and no grid. */
+TEST_F(check, queue)
+{
+	struct vgpu_gpu_kernel *k;
+
+	k = fresh("EXIT\n");
+	k->flags = VGPU_KF_QUEUE;
+	k->grid = 0;
+	k->queue_n = 1;
+	k->queue_cap = 8;
+	k->queue_timeout = 100;
+	AGREE(k, 0);
+	k = fresh("EXIT\n");
+	k->flags = VGPU_KF_QUEUE;		/* and a grid */
+	k->queue_n = 1;
+	k->queue_cap = 8;
+	k->queue_timeout = 100;
+	AGREE(k, -EINVAL);
+	k = fresh("EXIT\n");
+	k->queue_n = 1;				/* queue fields, no queue */
+	AGREE(k, -EINVAL);
+}
+
+/* F24, F15: an independent kernel has no BAR; LAUNCH names a template. */
+TEST_F(check, program)
+{
+	struct vgpu_gpu_kernel *k;
+
+	k = fresh("BAR\nEXIT\n");
+	AGREE(k, 0);
+	k = fresh("BAR\nEXIT\n");
+	k->flags = VGPU_KF_INDEPENDENT;
+	AGREE(k, -EINVAL);
+	k = fresh("LAUNCH 0\nEXIT\n");		/* no template 0 */
+	k->child_budget = 1;
+	k->child_store = CHILDREN;
+	AGREE(k, -EINVAL);
+	k = fresh("LAUNCH 0\nEXIT\n");
+	tmpl(&TMPL[0], "EXIT\n");
+	k->n_tmpl = 1;
+	k->tmpl = TMPL;
+	k->child_budget = 1;
+	k->child_store = CHILDREN;
+	AGREE(k, 0);
+}
+
+/*
+ * F02, F31: 1024 threads are 32 warps, 8 per sub-partition; at 64
+ * registers a warp takes 8 units of 256 and 8 warps the 64 units of a
+ * sub-partition; at 65, 9 units each no longer fit.  163 KiB of shared
+ * memory and the 1 KiB reserve are the 164 KiB of an SM.
+ */
+TEST_F(check, block_fits_an_empty_sm)
+{
+	struct vgpu_gpu_kernel *k;
+
+	k = fresh("EXIT\n");
+	k->threads = 1024;
+	k->regs = 64;
+	AGREE(k, 0);
+	k = fresh("EXIT\n");
+	k->threads = 1024;
+	k->regs = 65;
+	AGREE(k, -E2BIG);
+	k = fresh("EXIT\n");
+	k->threads = 1056;			/* above 1024 per block */
+	AGREE(k, -E2BIG);
+	k = fresh("EXIT\n");
+	k->smem = 163 * 1024;
+	AGREE(k, 0);
+	k = fresh("EXIT\n");
+	k->smem = 163 * 1024 + 1;
+	AGREE(k, -E2BIG);
+}
+
+/* F25: an affinity mask must name one of the 4 SMs; none set is all. */
+TEST_F(check, affinity)
+{
+	struct vgpu_gpu_kernel *k;
+
+	k = fresh("EXIT\n");
+	k->affinity[0] = BIT_ULL(3);
+	AGREE(k, 0);
+	k = fresh("EXIT\n");
+	k->affinity[0] = BIT_ULL(4);		/* SM 4 does not exist */
+	AGREE(k, -EINVAL);
+	k = fresh("EXIT\n");
+	k->affinity[1] = 1;			/* SM 64 neither */
+	AGREE(k, -EINVAL);
+}
+
+/* F15: each template is checked as a kernel of its own. */
+TEST_F(check, templates)
+{
+	struct vgpu_gpu_kernel *k;
+
+	k = fresh("EXIT\n");
+	tmpl(&TMPL[0], "EXIT\n");
+	TMPL[0].grid = 0;
+	k->n_tmpl = 1;
+	k->tmpl = TMPL;
+	AGREE(k, -EINVAL);
+	k = fresh("EXIT\n");
+	tmpl(&TMPL[0], "EXIT\n");
+	TMPL[0].flags = VGPU_KF_QUEUE;		/* not a template's flag */
+	k->n_tmpl = 1;
+	k->tmpl = TMPL;
+	AGREE(k, -EINVAL);
+	k = fresh("EXIT\n");
+	tmpl(&TMPL[0], "EXIT\n");
+	TMPL[0].threads = 1024;
+	TMPL[0].regs = 65;
+	k->n_tmpl = 1;
+	k->tmpl = TMPL;
+	AGREE(k, -E2BIG);
+	k = fresh("EXIT\n");
+	tmpl(&TMPL[0], "LAUNCH 1\nEXIT\n");	/* names the second one */
+	tmpl(&TMPL[1], "EXIT\n");
+	k->n_tmpl = 2;
+	k->tmpl = TMPL;
+	AGREE(k, 0);
+	k = fresh("EXIT\n");
+	tmpl(&TMPL[0], "LAUNCH 1\nEXIT\n");	/* a template it lacks */
+	k->n_tmpl = 1;
+	k->tmpl = TMPL;
+	AGREE(k, -EINVAL);
+}
+
+TEST_HARNESS_MAIN

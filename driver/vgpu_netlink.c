@@ -357,7 +357,7 @@ static int vgpu_nl_config_set_doit(struct sk_buff *skb, struct genl_info *info)
 		  g->p.preempt;
 	/* validate everything before changing anything */
 	if (tb[VGPU_A_POLICY] &&
-	    !vgpu_sched_policy_exists(nla_data(tb[VGPU_A_POLICY]))) {
+	    !vgpu_policy_exists(nla_data(tb[VGPU_A_POLICY]))) {
 		NL_SET_ERR_MSG_ATTR(info->extack, tb[VGPU_A_POLICY],
 				    "unknown policy");
 		ret = -ENOENT;

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * vgpu_sched.c - controller and worker threads driving the core's global
- * controller (SPEC F50-F53); see the DOC block in vgpu_sched.h.
+ * controller (SPEC F50-F53); see the DOC block in vgpu_sched.h.  The
+ * registry of policies it chooses from is vgpu_policy.c.
  */
 #include <linux/bitmap.h>
 #include <linux/cpumask.h>
@@ -18,38 +19,6 @@
 #include "vgpu_drv.h"
 #include "vgpu_sched.h"
 
-/* Registry of scheduling policies (F27): the core's list, our lock. */
-static LIST_HEAD(vgpu_policies);
-static DEFINE_MUTEX(vgpu_policies_lock);
-static bool vgpu_policies_ready;
-
-static void vgpu_policies_init(void)
-{
-	mutex_lock(&vgpu_policies_lock);
-	if (!vgpu_policies_ready) {
-		vgpu_policy_registry_init(&vgpu_policies);
-		vgpu_policies_ready = true;
-	}
-	mutex_unlock(&vgpu_policies_lock);
-}
-
-/**
- * vgpu_sched_policy_exists() - is @name a registered policy?
- * @name: policy name
- *
- * Return: true if vgpu_sched_policy_set_locked() would accept it.
- */
-bool vgpu_sched_policy_exists(const char *name)
-{
-	bool ret;
-
-	vgpu_policies_init();
-	mutex_lock(&vgpu_policies_lock);
-	ret = vgpu_policy_find(&vgpu_policies, name);
-	mutex_unlock(&vgpu_policies_lock);
-	return ret;
-}
-
 /**
  * vgpu_sched_policy_set_locked() - switch a live device's policy (F27)
  * @s: the scheduler, locked
@@ -57,87 +26,15 @@ bool vgpu_sched_policy_exists(const char *name)
  *
  * Under &vgpu_sched.lock the device is between two epochs: the new
  * policy makes the decisions of the next boundary on, nothing queued or
- * running is touched.  The device holds a reference on the module of the
- * policy it uses (&vgpu_sched_ops.owner), so that module cannot go away
- * under it.
+ * running is touched (vgpu_policy_use()).
  *
  * Return: 0 or -ENOENT (not registered, or its module is going away).
  */
 int vgpu_sched_policy_set_locked(struct vgpu_sched *s, const char *name)
 {
-	struct vgpu_sched_ops *old = s->gpu->policy, *pol;
-	int ret = -ENOENT;
-
 	lockdep_assert_held(&s->lock);
-	mutex_lock(&vgpu_policies_lock);
-	pol = vgpu_policy_find(&vgpu_policies, name);
-	/* a policy module being unloaded is no longer there to choose */
-	if (pol && (pol == old || try_module_get(pol->owner))) {
-		/* found under the same lock: it cannot fail */
-		ret = vgpu_gpu_set_policy(s->gpu, &vgpu_policies, name);
-		if (pol != old) {
-			pol->users++;
-			old->users--;
-			module_put(old->owner);
-		}
-	}
-	mutex_unlock(&vgpu_policies_lock);
-	return ret;
+	return vgpu_policy_use(s->gpu, name);
 }
-
-/* The device stops using its policy: drop the pin on its module. */
-static void vgpu_sched_policy_put(struct vgpu_sched *s)
-{
-	mutex_lock(&vgpu_policies_lock);
-	s->gpu->policy->users--;
-	module_put(s->gpu->policy->owner);
-	mutex_unlock(&vgpu_policies_lock);
-}
-
-/**
- * __vgpu_dispatch_policy_register() - add a scheduling policy (SPEC F27)
- * @pol: the policy's ops table (driver/core/policy.h); its name must be
- *	unique; it stays registered until
- *	vgpu_dispatch_policy_unregister()
- * @owner: the module holding @pol (vgpu_dispatch_policy_register() passes
- *	THIS_MODULE): every device using the policy holds a reference on it
- *
- * Another module can thus register its own policy, the way TCP congestion
- * control algorithms or I/O schedulers register; devices select it by name
- * (new_device policy=NAME).
- *
- * Return: 0; -EINVAL for a bad name or a first-fit table without an SM
- * choice; -EEXIST for a name already registered.
- */
-int __vgpu_dispatch_policy_register(struct vgpu_sched_ops *pol,
-				    struct module *owner)
-{
-	int ret;
-
-	pol->owner = owner;
-	pol->users = 0;
-	vgpu_policies_init();
-	mutex_lock(&vgpu_policies_lock);
-	ret = vgpu_policy_register(&vgpu_policies, pol);
-	mutex_unlock(&vgpu_policies_lock);
-	return ret;
-}
-EXPORT_SYMBOL_GPL(__vgpu_dispatch_policy_register);
-
-/**
- * vgpu_dispatch_policy_unregister() - remove a policy added with
- * vgpu_dispatch_policy_register()
- * @pol: the policy
- */
-void vgpu_dispatch_policy_unregister(struct vgpu_sched_ops *pol)
-{
-	mutex_lock(&vgpu_policies_lock);
-	/* its devices pin its module: only a caller's bug gets here */
-	WARN_ON(pol->users);
-	vgpu_policy_unregister(pol);
-	mutex_unlock(&vgpu_policies_lock);
-}
-EXPORT_SYMBOL_GPL(vgpu_dispatch_policy_unregister);
 
 /**
  * vgpu_sched_opts_default() - default scheduling options of a device
@@ -886,7 +783,7 @@ int vgpu_sched_opts_check(const struct vgpu_sched_opts *o,
 	*bad = o->clock > VGPU_CLOCK_PACED ? "clock" :
 	       !o->freq_khz ? "freq_khz" :
 	       o->workers > nr_cpu_ids ? "workers" :
-	       !vgpu_sched_policy_exists(o->params.policy) ? "policy" : NULL;
+	       !vgpu_policy_exists(o->params.policy) ? "policy" : NULL;
 	return *bad ? -EINVAL : 0;
 }
 
@@ -930,7 +827,6 @@ int vgpu_sched_init(struct vgpu_sched *s, struct vgpu_device *vdev,
 	atomic_set(&s->helpers, 0);
 	hrtimer_setup(&s->kick_timer, vgpu_sched_kick_fn, CLOCK_MONOTONIC,
 		      HRTIMER_MODE_REL_SOFT);
-	vgpu_policies_init();
 
 	ret = -ENOMEM;
 	s->gpu = kzalloc(sizeof(*s->gpu), GFP_KERNEL);
@@ -944,28 +840,16 @@ int vgpu_sched_init(struct vgpu_sched *s, struct vgpu_device *vdev,
 	if (!s->chan_ids)
 		goto err_mem_free;
 
-	mutex_lock(&vgpu_policies_lock);
-	ret = vgpu_gpu_init(s->gpu, s->mem, size, cfg, &s->opts.params,
-			    &vgpu_policies);
+	ret = vgpu_policy_gpu_init(s->gpu, s->mem, size, cfg, &s->opts.params);
 	if (ret) {
-		mutex_unlock(&vgpu_policies_lock);
 		pr_debug("vgpu_dispatch: %s: unknown policy %s\n", vdev->name,
 			 s->opts.params.policy);
-		ret = -EINVAL;
 		goto err_chan_free;
 	}
-	/* a policy module being unloaded is no longer there to choose */
-	if (!try_module_get(s->gpu->policy->owner)) {
-		mutex_unlock(&vgpu_policies_lock);
-		ret = -EINVAL;
-		goto err_gpu_fini;
-	}
-	s->gpu->policy->users++;
-	mutex_unlock(&vgpu_policies_lock);
 
 	ret = vgpu_sched_start_workers(s);
 	if (ret)
-		goto err_policy_put;
+		goto err_gpu_fini;
 	/* the controller also advances worker 0's SMs, on worker 0's CPU */
 	s->ctl = kthread_create(vgpu_sched_ctl_fn, s, "vgpu%u/ctl", vdev->index);
 	if (IS_ERR(s->ctl)) {
@@ -980,10 +864,8 @@ int vgpu_sched_init(struct vgpu_sched *s, struct vgpu_device *vdev,
 err_workers_stop:
 	vgpu_sched_stop_threads(s);
 	kfree(s->workers);
-err_policy_put:
-	vgpu_sched_policy_put(s);
 err_gpu_fini:
-	vgpu_gpu_fini(s->gpu);
+	vgpu_policy_gpu_fini(s->gpu);
 err_chan_free:
 	bitmap_free(s->chan_ids);
 err_mem_free:
@@ -1027,8 +909,7 @@ void vgpu_sched_fini(struct vgpu_sched *s)
 		!list_empty(&s->incoming_push) || !list_empty(&s->push_dead) ||
 		atomic_read(&s->nr_pushes));
 	kfree(s->workers);
-	vgpu_sched_policy_put(s);
-	vgpu_gpu_fini(s->gpu);
+	vgpu_policy_gpu_fini(s->gpu);
 	bitmap_free(s->chan_ids);
 	kvfree(s->mem);
 	kfree(s->gpu);

@@ -44,8 +44,8 @@
  * every result, is the same.
  *
  * Lock order (outer first): vgpu_file.lock, vgpu_sched.lock,
- * vgpu_device.lock; vgpu_policies_lock (vgpu_sched.c) nests inside
- * vgpu_sched.lock (vgpu_sched_policy_set_locked()); vgpu_sched.incoming_lock
+ * vgpu_device.lock; vgpu_policies_lock (vgpu_policy.c) nests inside
+ * vgpu_sched.lock (vgpu_policy_use()); vgpu_sched.incoming_lock
  * (a spinlock) is innermost.
  */
 #ifndef VGPU_SCHED_H
@@ -314,9 +314,12 @@ struct vgpu_qpush {
 	struct list_head node;
 };
 
-int __vgpu_dispatch_policy_register(struct vgpu_sched_ops *pol,
-				    struct module *owner);
-void vgpu_dispatch_policy_unregister(struct vgpu_sched_ops *pol);
+bool vgpu_policy_exists(const char *name);
+int vgpu_policy_use(struct vgpu_gpu *g, const char *name);
+int vgpu_policy_gpu_init(struct vgpu_gpu *g, void *mem, size_t size,
+			 const struct vgpu_config *cfg,
+			 const struct vgpu_gpu_params *p);
+void vgpu_policy_gpu_fini(struct vgpu_gpu *g);
 
 const char *vgpu_sched_clock_name(u32 clock);
 int vgpu_sched_clock_parse(const char *name);
@@ -342,7 +345,6 @@ void vgpu_sched_unlock(struct vgpu_sched *s);
 void vgpu_sched_cancel_locked(struct vgpu_sched *s, struct vgpu_job *job,
 			      int error);
 int vgpu_sched_gate(struct vgpu_sched *s, bool hold, u64 *cycle);
-bool vgpu_sched_policy_exists(const char *name);
 int vgpu_sched_policy_set_locked(struct vgpu_sched *s, const char *name);
 
 #endif /* VGPU_SCHED_H */

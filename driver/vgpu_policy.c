@@ -1,0 +1,167 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * vgpu_policy.c - the registry of scheduling policies (SPEC F27, issue 17):
+ * the core's list of &struct vgpu_sched_ops under our lock, the policies
+ * other modules register (vgpu_policy.h), and the devices' use of them,
+ * each device pinning the module of its policy.
+ */
+#include <linux/module.h>
+#include <linux/mutex.h>
+
+#include "vgpu_policy.h"
+#include "vgpu_sched.h"
+
+/* Registry of scheduling policies (F27): the core's list, our lock. */
+static LIST_HEAD(vgpu_policies);
+static DEFINE_MUTEX(vgpu_policies_lock);
+static bool vgpu_policies_ready;
+
+static void vgpu_policies_init(void)
+{
+	mutex_lock(&vgpu_policies_lock);
+	if (!vgpu_policies_ready) {
+		vgpu_policy_registry_init(&vgpu_policies);
+		vgpu_policies_ready = true;
+	}
+	mutex_unlock(&vgpu_policies_lock);
+}
+
+/**
+ * vgpu_policy_exists() - is @name a registered policy?
+ * @name: policy name
+ *
+ * Return: true if vgpu_policy_use() would accept it.
+ */
+bool vgpu_policy_exists(const char *name)
+{
+	bool ret;
+
+	vgpu_policies_init();
+	mutex_lock(&vgpu_policies_lock);
+	ret = vgpu_policy_find(&vgpu_policies, name);
+	mutex_unlock(&vgpu_policies_lock);
+	return ret;
+}
+
+/**
+ * vgpu_policy_use() - switch a live device's core to another policy (F27)
+ * @g: the core, its device's &vgpu_sched.lock held
+ * @name: policy name
+ *
+ * The device holds a reference on the module of the policy it uses
+ * (&vgpu_sched_ops.owner), so that module cannot go away under it.
+ *
+ * Return: 0 or -ENOENT (not registered, or its module is going away).
+ */
+int vgpu_policy_use(struct vgpu_gpu *g, const char *name)
+{
+	struct vgpu_sched_ops *old = g->policy, *pol;
+	int ret = -ENOENT;
+
+	mutex_lock(&vgpu_policies_lock);
+	pol = vgpu_policy_find(&vgpu_policies, name);
+	/* a policy module being unloaded is no longer there to choose */
+	if (pol && (pol == old || try_module_get(pol->owner))) {
+		/* found under the same lock: it cannot fail */
+		ret = vgpu_gpu_set_policy(g, &vgpu_policies, name);
+		if (pol != old) {
+			pol->users++;
+			old->users--;
+			module_put(old->owner);
+		}
+	}
+	mutex_unlock(&vgpu_policies_lock);
+	return ret;
+}
+
+/**
+ * vgpu_policy_gpu_init() - vgpu_gpu_init() with the registered policies
+ * @g: the core to initialise
+ * @mem: its memory, vgpu_gpu_mem_size() bytes
+ * @size: that size
+ * @cfg: the configuration
+ * @p: the parameters; @p->policy names a registered policy
+ *
+ * The device pins the module of its policy until vgpu_policy_gpu_fini().
+ *
+ * Return: 0, or -EINVAL (the policy is not registered, or its module is
+ * going away).
+ */
+int vgpu_policy_gpu_init(struct vgpu_gpu *g, void *mem, size_t size,
+			 const struct vgpu_config *cfg,
+			 const struct vgpu_gpu_params *p)
+{
+	int ret = -EINVAL;
+
+	vgpu_policies_init();
+	mutex_lock(&vgpu_policies_lock);
+	if (vgpu_gpu_init(g, mem, size, cfg, p, &vgpu_policies))
+		goto out_unlock;
+	if (!try_module_get(g->policy->owner)) {
+		vgpu_gpu_fini(g);
+		goto out_unlock;
+	}
+	g->policy->users++;
+	ret = 0;
+out_unlock:
+	mutex_unlock(&vgpu_policies_lock);
+	return ret;
+}
+
+/**
+ * vgpu_policy_gpu_fini() - undo vgpu_policy_gpu_init()
+ * @g: the core; the device stops using its policy (the pin goes)
+ */
+void vgpu_policy_gpu_fini(struct vgpu_gpu *g)
+{
+	mutex_lock(&vgpu_policies_lock);
+	g->policy->users--;
+	module_put(g->policy->owner);
+	mutex_unlock(&vgpu_policies_lock);
+	vgpu_gpu_fini(g);
+}
+
+/**
+ * __vgpu_dispatch_policy_register() - add a scheduling policy (SPEC F27)
+ * @pol: the policy's ops table (driver/core/policy.h); its name must be
+ *	unique; it stays registered until
+ *	vgpu_dispatch_policy_unregister()
+ * @owner: the module holding @pol (vgpu_dispatch_policy_register() passes
+ *	THIS_MODULE): every device using the policy holds a reference on it
+ *
+ * Another module can thus register its own policy, the way TCP congestion
+ * control algorithms or I/O schedulers register; devices select it by name
+ * (new_device policy=NAME).
+ *
+ * Return: 0; -EINVAL for a bad name or a first-fit table without an SM
+ * choice; -EEXIST for a name already registered.
+ */
+int __vgpu_dispatch_policy_register(struct vgpu_sched_ops *pol,
+				    struct module *owner)
+{
+	int ret;
+
+	pol->owner = owner;
+	pol->users = 0;
+	vgpu_policies_init();
+	mutex_lock(&vgpu_policies_lock);
+	ret = vgpu_policy_register(&vgpu_policies, pol);
+	mutex_unlock(&vgpu_policies_lock);
+	return ret;
+}
+EXPORT_SYMBOL_GPL(__vgpu_dispatch_policy_register);
+
+/**
+ * vgpu_dispatch_policy_unregister() - remove a policy added with
+ * vgpu_dispatch_policy_register()
+ * @pol: the policy
+ */
+void vgpu_dispatch_policy_unregister(struct vgpu_sched_ops *pol)
+{
+	mutex_lock(&vgpu_policies_lock);
+	/* its devices pin its module: only a caller's bug gets here */
+	WARN_ON(pol->users);
+	vgpu_policy_unregister(pol);
+	mutex_unlock(&vgpu_policies_lock);
+}
+EXPORT_SYMBOL_GPL(vgpu_dispatch_policy_unregister);

@@ -327,8 +327,10 @@ static void *storm_fn(void *arg)
  * once.  Creation and removal of an index are serialised under the list
  * lock, so every write either succeeds or finds the index taken (EEXIST)
  * or free (ENOENT); successes alternate, so creations minus removals is 1
- * exactly when the instance exists at the end (and the kernel log has no
- * duplicate-name splat: vm-run fails on a WARN).
+ * exactly when the instance exists at the end.  A removal that dropped
+ * the lock before unregistering lets a creation collide with the old
+ * device's name: writes still end in EEXIST, but the kernel log shows
+ * sysfs' duplicate-name call trace, which fails vm-run (seen).
  */
 TEST(new_del_storm)
 {

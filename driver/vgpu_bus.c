@@ -83,7 +83,7 @@ int vgpu_bus_add_device(u32 index, const struct vgpu_dev_opts *opts)
 	if (ret)
 		goto err_put;
 	if (!vdev->dev.driver) {
-		ret = vdev->probe_err ?: -ENODEV;
+		ret = vdev->probe_err;
 		goto err_del;
 	}
 	list_add_tail(&vdev->node, &vgpu_devices);

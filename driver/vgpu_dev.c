@@ -385,6 +385,8 @@ struct vgpu_device *vgpu_device_alloc(u32 index,
 		return ERR_PTR(-ENOMEM);
 	device_initialize(&vdev->dev);
 	vdev->dev.release = vgpu_device_release;
+	/* unbound without our probe run: the driver core's allocations failed */
+	vdev->probe_err = -ENOMEM;
 	mutex_init(&vdev->lock);
 	INIT_LIST_HEAD(&vdev->node);
 	vdev->index = index;

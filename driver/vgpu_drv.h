@@ -116,7 +116,8 @@ struct vgpu_dev_opts {
  * @node: entry in the device list (vgpu_devices in vgpu_dev.c); protected
  *	by vgpu_devices_lock
  * @opts: the options it was created with, immutable
- * @probe_err: why the probe failed (vgpu_bus_add_device() returns it)
+ * @probe_err: why the device is not bound (vgpu_bus_add_device() returns
+ *	it): the probe's error, -ENOMEM if the driver core failed before it
  * @lock: protects @nr_channels
  * @dead: set once the instance is being removed; written once with
  *	WRITE_ONCE(), read locklessly (vgpu_device_alive())

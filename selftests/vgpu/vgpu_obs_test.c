@@ -168,7 +168,7 @@ TEST_F(obs, views_after_gated_batch)
 	ASSERT_LT(0, slurp(DBG "sm"));
 	EXPECT_EQ(1, lines_with(vgpu_buf, "0 2 "));
 	EXPECT_EQ(1, lines_with(vgpu_buf, "1 - "));
-	EXPECT_NE(NULL, strstr(vgpu_buf, " 60 1/32 0/32 1304 60,60,60,60 0 0 0 |"))
+	EXPECT_NE(NULL, strstr(vgpu_buf, " 60 1/32 0/32 1304 60,60,60,60 0 ready 0 0 |"))
 		TH_LOG("%s", vgpu_buf);
 
 	/* block table of SM 0: 4 warps, one per sub-partition, at unit 0 */

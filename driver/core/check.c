@@ -16,26 +16,50 @@
 #include "gpu_internal.h"
 #include "isa.h"
 
+/* A block's shape: vgpu_block_shape_init() and its scalar registers. */
+static int vgpu_check_shape(const struct vgpu_config *cfg,
+			    struct vgpu_block_shape *shape, u32 threads,
+			    u32 regs, u32 smem, u32 sregs, u32 barriers)
+{
+	if (vgpu_block_shape_init(shape, cfg, threads, regs, smem, barriers,
+				  NULL))
+		return -E2BIG;
+	return vgpu_block_shape_set_sregs(shape, cfg, sregs) ? -E2BIG : 0;
+}
+
 /*
- * One kernel's or template's program and block: what vgpu_kernel_desc_init()
- * and the tests after it in vgpu_gpu_submit() refuse.
+ * One kernel's or template's program and block, in the order of
+ * vgpu_gpu_submit(): its shape (-E2BIG), the program and its shape with
+ * the barrier (what vgpu_kernel_desc_init() refuses, -EINVAL), PUSH only
+ * with a target (kernels, F14), BAR and LAUNCH (F24, F15), the fit on an
+ * empty SM (-E2BIG).  @k is the kernel, NULL for a template.
  */
 static int vgpu_check_block(const struct vgpu_config *cfg,
 			    const struct vgpu_sm_res *empty,
+			    const struct vgpu_gpu_kernel *k,
 			    const struct vgpu_insn *prog, u32 n_insns,
-			    u32 threads, u32 regs, u32 smem, u32 flags,
-			    u32 n_tmpl)
+			    u32 threads, u32 regs, u32 smem, u32 sregs,
+			    u32 flags, u32 n_tmpl)
 {
 	struct vgpu_isa_summary sum;
 	struct vgpu_block_shape shape;
+	u32 i;
 
-	if (vgpu_block_shape_init(&shape, cfg, threads, regs, smem, 0, NULL))
+	if (vgpu_check_shape(cfg, &shape, threads, regs, smem, sregs, 0))
 		return -E2BIG;
-	if (vgpu_isa_summarize(prog, n_insns, &sum))
+	/* F35: one level per warp of a block, each a priority level */
+	if (k && k->n_warp_prio && k->n_warp_prio != shape.warps)
 		return -EINVAL;
-	if (vgpu_block_shape_init(&shape, cfg, threads, regs, smem,
-				  sum.uses_bar ? 1 : 0, NULL))
-		return -E2BIG;
+	for (i = 0; k && i < k->n_warp_prio; i++)
+		if (k->warp_prio[i] >= cfg->num_prios)
+			return -EINVAL;
+	if (vgpu_isa_summarize(prog, n_insns, &sum) ||
+	    vgpu_check_shape(cfg, &shape, threads, regs, smem, sregs,
+			     sum.uses_bar ? 1 : 0))
+		return -EINVAL;
+	/* F14: a program with PUSH has a target, and only such a program */
+	if (k && sum.uses_push != !!k->push_to)
+		return -EINVAL;
 	/* a split breaks blocks apart: no BAR, no LAUNCH (F24, F15) */
 	if ((sum.uses_bar || sum.uses_launch) && (flags & VGPU_KF_INDEPENDENT))
 		return -EINVAL;
@@ -76,8 +100,9 @@ static bool vgpu_check_aff_empty(const u64 *aff, u32 num_sms)
  * device's state (the channel exists, the id is unused).
  *
  * Return: 0; -EINVAL for what vgpu_gpu_submit() refuses with -EINVAL (a
- * field, the program, an independent kernel with BAR or LAUNCH, a LAUNCH
- * of a template it does not have, an affinity naming no SM of @cfg, a bad
+ * field, the warp levels, the program, PUSH without a target or a target
+ * without PUSH, an independent kernel with BAR or LAUNCH, a LAUNCH of a
+ * template it does not have, an affinity naming no SM of @cfg, a bad
  * template); -E2BIG for a block, its own or a template's, that can never
  * fit an empty SM.
  */
@@ -97,8 +122,8 @@ int vgpu_gpu_kernel_check(const struct vgpu_config *cfg,
 	    k->child_budget > VGPU_MAX_CHILDREN ||
 	    (k->child_budget && !k->child_store))
 		return -EINVAL;
-	ret = vgpu_check_block(cfg, empty, k->prog, k->n_insns, k->threads,
-			       k->regs, k->smem, k->flags, k->n_tmpl);
+	ret = vgpu_check_block(cfg, empty, k, k->prog, k->n_insns, k->threads,
+			       k->regs, k->smem, k->sregs, k->flags, k->n_tmpl);
 	if (ret)
 		return ret;
 	if (vgpu_check_aff_empty(k->affinity, cfg->num_sms))
@@ -109,9 +134,9 @@ int vgpu_gpu_kernel_check(const struct vgpu_config *cfg,
 		    !t->grid || !t->threads || !t->prog || !t->n_insns ||
 		    !t->match)
 			return -EINVAL;
-		ret = vgpu_check_block(cfg, empty, t->prog, t->n_insns,
-				       t->threads, t->regs, t->smem, t->flags,
-				       k->n_tmpl);
+		ret = vgpu_check_block(cfg, empty, NULL, t->prog, t->n_insns,
+				       t->threads, t->regs, t->smem, 0,
+				       t->flags, k->n_tmpl);
 		if (ret)
 			return ret;
 	}

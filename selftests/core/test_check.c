@@ -176,6 +176,39 @@ TEST_F(check, block_fits_an_empty_sm)
 	AGREE(k, -E2BIG);
 }
 
+/* F35: one level per warp (64 threads: 2 warps), each below 4 levels. */
+TEST_F(check, warp_levels)
+{
+	struct vgpu_gpu_kernel *k;
+
+	k = fresh("EXIT\n");
+	k->threads = 64;
+	k->n_warp_prio = 2;
+	k->warp_prio[0] = 3;
+	AGREE(k, 0);
+	k = fresh("EXIT\n");
+	k->threads = 64;
+	k->n_warp_prio = 1;
+	AGREE(k, -EINVAL);
+	k = fresh("EXIT\n");
+	k->threads = 64;
+	k->n_warp_prio = 2;
+	k->warp_prio[1] = 4;
+	AGREE(k, -EINVAL);
+}
+
+/* F14: a program with PUSH has a target, and only such a program. */
+TEST_F(check, push_target)
+{
+	struct vgpu_gpu_kernel *k;
+
+	k = fresh("PUSH 3\nEXIT\n");
+	AGREE(k, -EINVAL);
+	k = fresh("EXIT\n");
+	k->push_to = &CHILDREN[0];
+	AGREE(k, -EINVAL);
+}
+
 /* F25: an affinity mask must name one of the 4 SMs; none set is all. */
 TEST_F(check, affinity)
 {

@@ -263,7 +263,7 @@ TEST(del_new_race)
 
 	race_stop = false;
 	ASSERT_EQ(0, pthread_create(&reader, NULL, race_read, NULL));
-	for (round = 0; round < 40; round++) {
+	for (round = 0; round < 20; round++) {
 		ASSERT_EQ(0, vgpu_sysfs_write(NEW_DEVICE, "7 small"));
 		race_deleted = false;
 		ASSERT_EQ(0, pthread_create(&del, NULL, race_del, NULL));
@@ -283,7 +283,7 @@ TEST(del_new_race)
 	}
 	race_stop = true;
 	ASSERT_EQ(0, pthread_join(reader, NULL));
-	TH_LOG("%d of 40 rounds created the instance again", made);
+	TH_LOG("%d of 20 rounds created the instance again", made);
 	EXPECT_EQ(0, missing);
 	EXPECT_FALSE(vgpu_exists("/dev/vgpu7"));
 }

@@ -93,6 +93,8 @@ static void vgpu_dbg_config(struct seq_buf *sb, struct vgpu_device *vdev,
 		       c->smem_max_per_block, c->max_threads_per_block);
 	seq_buf_printf(sb, "warp_size %u\nnum_prios %u\n", c->warp_size,
 		       c->num_prios);
+	seq_buf_printf(sb, "sregs_per_subpart %u\nsreg_unit %u\n",
+		       c->sregs_per_subpart, c->sreg_unit);
 	seq_buf_printf(sb, "policy %s\npreempt %s\npack %s\nepoch %u\ng_max %u\n",
 		       p->policy, vgpu_gpu_preempt_name(p->preempt),
 		       vgpu_gpu_pack_name(p->pack), p->epoch, p->g_max);
@@ -108,6 +110,12 @@ static void vgpu_dbg_config(struct seq_buf *sb, struct vgpu_device *vdev,
 		       p->throttle_sms, s->gpu->throttle_share);
 	seq_buf_printf(sb, "save_slots %u\nsync_cost %u\n", p->save_slots,
 		       p->sync_cost);
+	seq_buf_printf(sb, "search %s\nsearch_group %u\nsearch_latency %u\n",
+		       vgpu_gpu_search_name(p->search), p->search_group,
+		       p->search_latency);
+	seq_buf_printf(sb, "combo %u\nres_weight %u,%u,%u,%u\n", p->combo,
+		       p->res_weight[0], p->res_weight[1], p->res_weight[2],
+		       p->res_weight[3]);
 	seq_buf_printf(sb, "clock %s\nfreq_khz %u\nworkers %u\n",
 		       vgpu_sched_clock_name(s->opts.clock),
 		       s->opts.freq_khz, s->nworkers);

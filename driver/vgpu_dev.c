@@ -165,6 +165,11 @@ static int vgpu_dev_opt_cfg(struct vgpu_dev_opts *o, const char *key,
 		strscpy(o->cfg.name, "custom", sizeof(o->cfg.name));
 		return vgpu_opt_u32(val, &o->cfg.num_sms);
 	}
+	/* the scalar register file (seed 001 [0042]), off in the presets */
+	if (!strcmp(key, "sregs_per_subpart"))
+		return vgpu_opt_u32(val, &o->cfg.sregs_per_subpart);
+	if (!strcmp(key, "sreg_unit"))
+		return vgpu_opt_u32(val, &o->cfg.sreg_unit);
 	return 1;	/* not a configuration key */
 }
 
@@ -216,6 +221,11 @@ static const struct vgpu_dev_key vgpu_dev_keys[] = {
 	VGPU_KEY("policy", sched.params.policy, POLICY),
 	VGPU_KEY_NAMED("preempt", sched.params.preempt, vgpu_gpu_preempt_parse),
 	VGPU_KEY_NAMED("pack", sched.params.pack, vgpu_gpu_pack_parse),
+	VGPU_KEY_NAMED("search", sched.params.search, vgpu_gpu_search_parse),
+	VGPU_KEY("search_group", sched.params.search_group, U32),
+	VGPU_KEY("search_latency", sched.params.search_latency, U32),
+	VGPU_KEY("combo", sched.params.combo, U32),
+	VGPU_KEY("throttle_sms", sched.params.throttle_sms, U32),
 	VGPU_KEY_NAMED("clock", sched.clock, vgpu_sched_clock_parse),
 	VGPU_KEY("windows", sched.params, WINDOWS),
 	VGPU_KEY("timeout", timeout, U64),
@@ -273,7 +283,10 @@ static int vgpu_dev_opt_sched(struct vgpu_dev_opts *o, const char *key,
  * Keys: num_sms (a custom configuration from the preset's per-SM limits),
  * policy, preempt (drain|warp|switch), windows (comma-separated lengths, or
  * 0), epoch, workers, clock (free|paced), freq_khz, timeout, g_max,
- * task_slots, switch_cost, sync_cost (F17), save_slots, channels.
+ * task_slots, switch_cost, sync_cost (F17), save_slots, channels, pack,
+ * search (exact|grouped|sampled), search_group, search_latency (F40-F42),
+ * combo (F25), throttle_sms (F26), sregs_per_subpart and sreg_unit (the
+ * scalar register file).
  *
  * Return: 0 or -EINVAL (unknown preset or key, malformed or invalid value).
  */

@@ -34,7 +34,7 @@
 /* uapi rule 1: every struct a multiple of 8 bytes, sizes pinned. */
 static_assert(sizeof(struct vgpu_dev_config) == 80);
 static_assert(sizeof(struct vgpu_info) == 176);
-static_assert(sizeof(struct vgpu_submit_desc) == VGPU_SUBMIT_DESC_SIZE_VER2);
+static_assert(sizeof(struct vgpu_submit_desc) == VGPU_SUBMIT_DESC_SIZE_VER3);
 static_assert(sizeof(struct vgpu_template) == VGPU_TEMPLATE_SIZE_VER0);
 static_assert(sizeof(struct vgpu_queue_push) == VGPU_QUEUE_PUSH_SIZE_VER1);
 static_assert(sizeof(struct vgpu_submit) == VGPU_SUBMIT_SIZE_VER0);

@@ -206,6 +206,10 @@ static int vgpu_desc_check(const struct vgpu_device *vdev,
 	if (d->affinity && (d->affinity_bits % 64 || d->affinity_bits < min_bits ||
 			    d->affinity_bits > VGPU_GPU_AFF_WORDS * 64))
 		return -EINVAL;
+	/* F35: one level per warp, bounded before anything is copied */
+	if (!d->warp_prio != !d->num_warp_prio ||
+	    d->num_warp_prio > VGPU_MAX_BLOCK_WARPS)
+		return -EINVAL;
 	return 0;
 }
 
@@ -344,6 +348,14 @@ static int vgpu_job_create(struct vgpu_file *vf,
 		goto err_free;
 	}
 
+	if (d->num_warp_prio &&
+	    copy_from_user(job->k.warp_prio, u64_to_user_ptr(d->warp_prio),
+			   d->num_warp_prio)) {
+		ret = -EFAULT;
+		goto err_free;
+	}
+	job->k.n_warp_prio = d->num_warp_prio;
+
 	ret = vgpu_job_templates(job, d, &vdev->cfg);
 	if (ret)
 		goto err_free;
@@ -368,6 +380,7 @@ static int vgpu_job_create(struct vgpu_file *vf,
 	job->k.threads = d->threads;
 	job->k.regs = d->regs;
 	job->k.smem = d->smem;
+	job->k.sregs = d->sregs;
 	job->k.flags = vgpu_kernel_flags(d->flags);
 	job->k.queue_n = d->queue_n;
 	job->k.queue_cap = d->queue_cap;

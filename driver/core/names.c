@@ -21,6 +21,12 @@ static const char *const vgpu_gpu_pack_names[] = {
 	[VGPU_PACK_SM] = "sm",
 };
 
+static const char *const vgpu_gpu_search_names[] = {
+	[VGPU_SEARCH_EXACT] = "exact",
+	[VGPU_SEARCH_GROUPED] = "grouped",
+	[VGPU_SEARCH_SAMPLED] = "sampled",
+};
+
 static const char *vgpu_name_of(const char *const *names, u32 n, u32 v)
 {
 	return v < n && names[v] ? names[v] : "?";
@@ -82,4 +88,28 @@ int vgpu_gpu_pack_parse(const char *name)
 {
 	return vgpu_name_parse(vgpu_gpu_pack_names,
 			       ARRAY_SIZE(vgpu_gpu_pack_names), name);
+}
+
+/**
+ * vgpu_gpu_search_name() - name of a largest-run search mode (F40-F42)
+ * @mode: VGPU_SEARCH_*
+ *
+ * Return: "exact", "grouped", "sampled", or "?" for another value.
+ */
+const char *vgpu_gpu_search_name(u32 mode)
+{
+	return vgpu_name_of(vgpu_gpu_search_names,
+			    ARRAY_SIZE(vgpu_gpu_search_names), mode);
+}
+
+/**
+ * vgpu_gpu_search_parse() - largest-run search mode of a name
+ * @name: "exact", "grouped" or "sampled"
+ *
+ * Return: VGPU_SEARCH_*, or -EINVAL for another name.
+ */
+int vgpu_gpu_search_parse(const char *name)
+{
+	return vgpu_name_parse(vgpu_gpu_search_names,
+			       ARRAY_SIZE(vgpu_gpu_search_names), name);
 }

@@ -12,5 +12,7 @@ const char *vgpu_gpu_preempt_name(u32 mode);
 int vgpu_gpu_preempt_parse(const char *name);
 const char *vgpu_gpu_pack_name(u32 pack);
 int vgpu_gpu_pack_parse(const char *name);
+const char *vgpu_gpu_search_name(u32 mode);
+int vgpu_gpu_search_parse(const char *name);
 
 #endif /* VGPU_CORE_NAMES_H */

@@ -476,6 +476,16 @@ TEST(scalar_register_file)
 	EXPECT_EQ(64, sm.sreg_free);
 	for (i = 0; i < 4; i++)
 		EXPECT_EQ(16, vgpu_bmap_weight(sm.sregs[i], 16));
+	/* whole units, at most VGPU_MAX_REG_UNITS of them */
+	c.sregs_per_subpart = 1000;
+	EXPECT_EQ(-EINVAL, vgpu_config_validate(&c, &bad));
+	EXPECT_STREQ("sregs_per_subpart", bad);
+	c.sregs_per_subpart = (VGPU_MAX_REG_UNITS + 1) * 64;
+	EXPECT_EQ(-EINVAL, vgpu_config_validate(&c, &bad));
+	EXPECT_STREQ("sregs_per_subpart", bad);
+	c.sregs_per_subpart = VGPU_MAX_REG_UNITS * 64;
+	EXPECT_EQ(0, vgpu_config_validate(&c, &bad));
+	c.sregs_per_subpart = 1024;
 	/* a scalar file asks for a unit; a unit asks for a file */
 	c.sreg_unit = 48;
 	EXPECT_EQ(-EINVAL, vgpu_config_validate(&c, &bad));

@@ -545,4 +545,143 @@ TEST(tracepoints_preempt_warps_mutex)
 	EXPECT_LT(w[1], arb);
 }
 
+/*
+ * F35, seed 003's example through the module ([0044]-[0052]): the host
+ * gives each warp its task's real-time level (vgpu_submit_desc.warp_prio).
+ * Two warps; warp 1 (level 0) loops 10 ALUs before LOCK 0, warp 0 (level
+ * 1) takes mutex 0 first and holds it for 40 ALUs.  Warp 1's request wins
+ * the arbitration against the lower-priority owner (the arbiter takes the
+ * mutex from warp 0), and warp 0 gets it back after warp 1's UNLOCK: two
+ * arbitrated grants, warp 1's first.  With equal levels warp 1 waits for
+ * the UNLOCK: one grant, warp 1's.  The levels are checked like every
+ * other field: one per warp, each below num_prios, a readable pointer.
+ */
+static const struct vgpu_insn vgpu_prog_seed003[] = {
+	{ .op = VGPU_OP_LOOP, .a = VGPU_LOOP_SEL_WID, .b = 2,
+	  .imm = VGPU_LOOP_IMM(0, 10) },
+	{ .op = VGPU_OP_ALU },
+	{ .op = VGPU_OP_ENDLOOP },
+	{ .op = VGPU_OP_LOCK, .a = 0 },
+	{ .op = VGPU_OP_LOOP, .imm = VGPU_LOOP_IMM(40, 0) },
+	{ .op = VGPU_OP_ALU },
+	{ .op = VGPU_OP_ENDLOOP },
+	{ .op = VGPU_OP_UNLOCK, .a = 0 },
+	{ .op = VGPU_OP_EXIT },
+};
+
+TEST(seed003_warp_levels_through_the_module)
+{
+	__u8 lv[2][2] = { { 1, 0 }, { 0, 0 } }, bad[2] = { 0, 4 };
+	int n = 0, fd, r, g1, g0;
+	char *lines[4096], *p, *save = NULL, want[96];
+	struct vgpu_submit_desc d;
+	__u32 ch = 0, h[2];
+
+	if (access(TR "events/vgpu/enable", W_OK))
+		SKIP(return, "no tracefs");
+	put("/sys/bus/vgpu/del_device", "7");
+	ASSERT_EQ(0, put("/sys/bus/vgpu/new_device", "7 small"));
+	fd = vgpu_test_open(DEV);
+	ASSERT_LE(0, fd);
+	ASSERT_EQ(0, vgpu_test_channel(fd, 0, 0, &ch));
+	/* the checks first: count, level, pointer, scalar registers */
+	VGPU_DESC(&d, ch, vgpu_prog_seed003);
+	d.threads = 64;
+	d.warp_prio = (uintptr_t)lv[0];
+	d.num_warp_prio = 1;
+	EXPECT_EQ(EINVAL, vgpu_test_submit(fd, &d, 1));
+	d.num_warp_prio = 65;
+	EXPECT_EQ(EINVAL, vgpu_test_submit(fd, &d, 1));
+	d.num_warp_prio = 0;
+	EXPECT_EQ(EINVAL, vgpu_test_submit(fd, &d, 1));
+	d.num_warp_prio = 2;
+	d.warp_prio = (uintptr_t)bad;
+	EXPECT_EQ(EINVAL, vgpu_test_submit(fd, &d, 1));
+	d.warp_prio = 8;
+	EXPECT_EQ(EFAULT, vgpu_test_submit(fd, &d, 1));
+	d.warp_prio = 0;
+	d.num_warp_prio = 0;
+	d.sregs = 64;		/* "small" has no scalar register file */
+	EXPECT_EQ(E2BIG, vgpu_test_submit(fd, &d, 1));
+	d.sregs = 0;
+
+	ASSERT_EQ(0, put(TR "events/vgpu/filter", "dev == 7"));
+	r = open(TR "trace", O_WRONLY | O_TRUNC);
+	ASSERT_LE(0, r);
+	close(r);
+	ASSERT_EQ(0, put(TR "events/vgpu/enable", "1"));
+	for (r = 0; r < 2; r++) {
+		VGPU_DESC(&d, ch, vgpu_prog_seed003);
+		d.threads = 64;
+		d.warp_prio = (uintptr_t)lv[r];
+		d.num_warp_prio = 2;
+		ASSERT_EQ(0, vgpu_test_submit(fd, &d, 1));
+		h[r] = d.handle;
+		ASSERT_EQ(0, vgpu_test_wait(fd, &h[r], 1, 0, VGPU_WAIT_FOREVER,
+					    NULL));
+	}
+	ASSERT_EQ(0, put(TR "events/vgpu/enable", "0"));
+	put(TR "events/vgpu/filter", "0");
+	close(fd);
+	put("/sys/bus/vgpu/del_device", "7");
+
+	ASSERT_LT(0, slurp(TR "trace"));
+	for (p = strtok_r(vgpu_buf, "\n", &save); p && n < 4096;
+	     p = strtok_r(NULL, "\n", &save))
+		if (strstr(p, ": vgpu_mutex_arbitrate: "))
+			lines[n++] = p;
+	/* kernel 0: levels 1, 0 (the arbiter takes it); kernel 1: equal */
+	snprintf(want, sizeof(want), "dev=7 kernel=0 block=0 warp=1 ");
+	g1 = find_ev(lines, n, 0, want);
+	snprintf(want, sizeof(want), "dev=7 kernel=0 block=0 warp=0 ");
+	g0 = find_ev(lines, n, 0, want);
+	ASSERT_LE(0, g1);
+	ASSERT_LE(0, g0);
+	EXPECT_LT(g1, g0);
+	EXPECT_LE(0, find_ev(lines, n, 0, "dev=7 kernel=1 block=0 warp=1 "));
+	EXPECT_EQ(-1, find_ev(lines, n, 0, "dev=7 kernel=1 block=0 warp=0 "));
+}
+
+/*
+ * The device options of issue 18 on new_device: the largest-run search
+ * (F40-F42, seed 001 [0041]), its group and latency, the "combined"
+ * weight (F25 [0283]), the throttle SMs (F26) and the scalar register file
+ * (seed 001 [0042]), shown in debugfs "config"; a bad name or a grouped
+ * search without a group is -EINVAL; a kernel's scalar registers go
+ * through SUBMIT on a device with the file.
+ */
+TEST(issue18_device_options)
+{
+	struct vgpu_submit_desc d;
+	__u32 ch = 0, h;
+	int fd;
+
+	put("/sys/bus/vgpu/del_device", "7");
+	EXPECT_EQ(EINVAL, put("/sys/bus/vgpu/new_device", "7 small search=fuzzy"));
+	EXPECT_EQ(EINVAL, put("/sys/bus/vgpu/new_device", "7 small search=grouped"));
+	EXPECT_EQ(EINVAL, put("/sys/bus/vgpu/new_device",
+			      "7 small search_latency=4"));
+	EXPECT_EQ(EINVAL, put("/sys/bus/vgpu/new_device",
+			      "7 small sreg_unit=64"));
+	ASSERT_EQ(0, put("/sys/bus/vgpu/new_device",
+			 "7 small search=grouped search_group=41 search_latency=3 combo=70 throttle_sms=2 sregs_per_subpart=1024 sreg_unit=64"));
+	ASSERT_LT(0, slurp(DBG "config"));
+	EXPECT_NE(NULL, strstr(vgpu_buf, "\nsearch grouped\nsearch_group 41\nsearch_latency 3\ncombo 70\n"));
+	EXPECT_NE(NULL, strstr(vgpu_buf, "\nthrottle_sms 2\n"));
+	EXPECT_NE(NULL, strstr(vgpu_buf, "\nsregs_per_subpart 1024\nsreg_unit 64\n"));
+	fd = vgpu_test_open(DEV);
+	ASSERT_LE(0, fd);
+	ASSERT_EQ(0, vgpu_test_channel(fd, 0, 0, &ch));
+	VGPU_DESC(&d, ch, vgpu_prog_alu);
+	d.sregs = 320;
+	ASSERT_EQ(0, vgpu_test_submit(fd, &d, 1));
+	h = d.handle;
+	EXPECT_EQ(0, vgpu_test_wait(fd, &h, 1, 0, VGPU_WAIT_FOREVER, NULL));
+	d.sregs = 2048;		/* more than a sub-partition's file */
+	d.handle = 0;
+	EXPECT_EQ(E2BIG, vgpu_test_submit(fd, &d, 1));
+	close(fd);
+	put("/sys/bus/vgpu/del_device", "7");
+}
+
 TEST_HARNESS_MAIN

@@ -46,11 +46,14 @@
 #define VGPU_CAP_HEAD		_BITULL(7)	/* VGPU_KERNEL_HEAD (F16) */
 #define VGPU_CAP_DEADLINE	_BITULL(8)	/* vgpu_submit_desc.deadline */
 #define VGPU_CAP_MMA_SIZE	_BITULL(9)	/* MMA operand a (F25) */
+#define VGPU_CAP_WARP_PRIO	_BITULL(10)	/* vgpu_submit_desc.warp_prio */
+#define VGPU_CAP_SREGS		_BITULL(11)	/* vgpu_submit_desc.sregs */
 #define VGPU_CAP_ALL		(VGPU_CAP_GET_INFO | VGPU_CAP_CHANNELS | \
 				 VGPU_CAP_KERNELS | VGPU_CAP_GATE | \
 				 VGPU_CAP_POLL | VGPU_CAP_QUEUE | \
 				 VGPU_CAP_CHILD | VGPU_CAP_HEAD | \
-				 VGPU_CAP_DEADLINE | VGPU_CAP_MMA_SIZE)
+				 VGPU_CAP_DEADLINE | VGPU_CAP_MMA_SIZE | \
+				 VGPU_CAP_WARP_PRIO | VGPU_CAP_SREGS)
 
 /* Presets (struct vgpu_dev_config.preset), SPEC F03. */
 #define VGPU_PRESET_CUSTOM	0
@@ -313,6 +316,20 @@ struct vgpu_template {
  *	after it counts as a deadline miss (statistics ``deadline_misses``);
  *	a scheduling policy may order kernels by it (the edf example, issue
  *	17).  Not for child or queue kernels' items: theirs is their tree's.
+ *
+ * Appended in VGPU_SUBMIT_DESC_SIZE_VER3 (all zero = as before):
+ *
+ * @warp_prio: in: user pointer to @num_warp_prio __u8 levels, one per warp
+ *	of a block, or 0 (VGPU_CAP_WARP_PRIO; F35, seed 003: the host sets
+ *	each warp's competition priority from its task's real-time level):
+ *	warp w competes for mutexes at the kernel's priority + level w
+ *	(capped at the lowest); each level < vgpu_dev_config.num_prios
+ * @num_warp_prio: in: 0, or the warps of a block (ceil(threads /
+ *	warp_size)); other counts are -EINVAL
+ * @sregs: in: scalar registers per warp, 0 for none (VGPU_CAP_SREGS; seed
+ *	001 [0042]): one contiguous run in the scalar register file of the
+ *	warp's sub-partition; -E2BIG on a device without one (new_device
+ *	sregs_per_subpart) or where a block never fits
  */
 struct vgpu_submit_desc {
 	__u32 channel;
@@ -342,11 +359,16 @@ struct vgpu_submit_desc {
 	__u32 pad3;
 	/* VGPU_SUBMIT_DESC_SIZE_VER2 */
 	__u64 deadline;
+	/* VGPU_SUBMIT_DESC_SIZE_VER3 */
+	__u64 warp_prio;
+	__u32 num_warp_prio;
+	__u32 sregs;
 };
 
 #define VGPU_SUBMIT_DESC_SIZE_VER0	80
 #define VGPU_SUBMIT_DESC_SIZE_VER1	120
 #define VGPU_SUBMIT_DESC_SIZE_VER2	128
+#define VGPU_SUBMIT_DESC_SIZE_VER3	144
 
 /* struct vgpu_submit.flags: none defined yet. */
 #define VGPU_SUBMIT_FLAGS_ALL	0

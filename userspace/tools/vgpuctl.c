@@ -285,6 +285,11 @@ static int vgpu_run_submit(struct vgpu_dev *const *kd,
 		if (only >= 0 && i != (uint32_t)only)
 			continue;
 		wk = &wl->kernels[i];
+		if (wk->push_to || wk->records) {
+			fprintf(stderr, "vgpuctl run: kernel %s: push_to and queue records (PUSH, F14) cannot go through the uapi yet\n",
+				wk->name);
+			return -EINVAL;
+		}
 		if (wk->prio_wid_mod || wk->cancel_at) {
 			fprintf(stderr, "vgpuctl run: kernel %s: prio_wid_mod and cancel_at cannot go through the uapi\n",
 				wk->name);
@@ -308,6 +313,10 @@ static int vgpu_run_submit(struct vgpu_dev *const *kd,
 		d.smem = wk->smem;
 		d.quota = wk->quota;
 		d.deadline = wk->deadline;
+		/* F35 levels per warp and scalar registers (VER3) */
+		d.warp_prio = wk->n_warp_prio ? (uintptr_t)wk->warp_prio : 0;
+		d.num_warp_prio = wk->n_warp_prio;
+		d.sregs = wk->sregs;
 		d.num_insns = wk->prog.n;
 		d.program = (uintptr_t)wk->prog.insns;
 		for (w = 0; w < VGPU_GPU_AFF_WORDS; w++) {

@@ -1057,6 +1057,63 @@ TEST(f35_warp_levels_from_the_host)
 	vgpu_tg_fini(&T);
 }
 
+/*
+ * F41 at the boundary: a block that needs exactly the grouped run fits.
+ * The spinner holds units 0-7, groups of 32: the grouped run is 1,280
+ * units, and a block of 1,280 units (163,840 - 1,024 bytes + the reserve)
+ * is dispatched at 64.
+ */
+TEST(f41_grouped_run_fits_exactly)
+{
+	struct vgpu_gpu_params p;
+	struct vgpu_gpu_kernel *a, *b;
+
+	vgpu_tg_params_small(&p, VGPU_PREEMPT_DRAIN);
+	p.search = VGPU_SEARCH_GROUPED;
+	p.search_group = 32;
+	ASSERT_EQ(0, vgpu_tg_init(&T, NULL, &p));
+	a = vgpu_tg_kernel(&T, 0, 0, 1, 32, 0, VGPU_SPIN);
+	a->affinity[0] = 1;
+	b = vgpu_tg_kernel(&T, 1, 0, 1, 32, 64, VGPU_SHORT);
+	b->smem = 1280 * 128 - 1024;
+	b->affinity[0] = 1;
+	ASSERT_EQ(0, vgpu_gpu_submit(&T.g, a));
+	ASSERT_EQ(0, vgpu_gpu_submit(&T.g, b));
+	vgpu_tg_until(&T, 1024);
+	EXPECT_EQ(64, b->t_dispatch);
+	vgpu_gpu_cancel(&T.g, a);
+	vgpu_tg_fini(&T);
+}
+
+/*
+ * The "does not fit anywhere" cache of a dispatch call only learns from
+ * kernels that may use every SM: A (priority 0, SM 0 only, full) does not
+ * fit, B (priority 1, the same block, any SM) goes to SM 1 at once.
+ */
+TEST(nofit_cache_ignores_affine_kernels)
+{
+	struct vgpu_gpu_params p;
+	struct vgpu_gpu_kernel *f, *a, *b;
+
+	vgpu_tg_params_small(&p, VGPU_PREEMPT_DRAIN);
+	ASSERT_EQ(0, vgpu_tg_init(&T, NULL, &p));
+	f = vgpu_tg_kernel(&T, 0, 3, 2, 1024, 0, VGPU_SPIN);
+	f->affinity[0] = 1;
+	a = vgpu_tg_kernel(&T, 1, 0, 1, 1024, 64, VGPU_SHORT);
+	a->affinity[0] = 1;
+	b = vgpu_tg_kernel(&T, 2, 1, 1, 1024, 64, VGPU_SHORT);
+	ASSERT_EQ(0, vgpu_gpu_submit(&T.g, f));
+	ASSERT_EQ(0, vgpu_gpu_submit(&T.g, a));
+	ASSERT_EQ(0, vgpu_gpu_submit(&T.g, b));
+	vgpu_tg_until(&T, 1024);
+	EXPECT_EQ(VGPU_GPU_NO_CYCLE, a->t_dispatch);
+	EXPECT_EQ(64, b->t_dispatch);
+	EXPECT_NE(0, vgpu_first_sm(b));
+	vgpu_gpu_cancel(&T.g, f);
+	vgpu_gpu_cancel(&T.g, a);
+	vgpu_tg_fini(&T);
+}
+
 /* F25 weighted remaining resources: the emptiest SM wins. */
 /*
  * F25 "resource" (seed 001 embodiment 9) against rr and avail on one

@@ -517,4 +517,26 @@ TEST(combined_weighs_free_against_power)
 	EXPECT_EQ(1, ops->select_sm(&ctx, c, 2));
 }
 
+/*
+ * F25 "power": the least power history wins, and equal figures go to the
+ * lower rank in the fixed SM list (SM 7, rank 0, after SM 5, rank 1).
+ */
+TEST(power_ties_by_the_sm_list)
+{
+	u16 rank[8] = { [5] = 1, [7] = 0 };
+	struct vgpu_policy_sm c[2] = {
+		{ .sm = 5, .power = 100 }, { .sm = 7, .power = 100 },
+	};
+	struct vgpu_policy_ctx ctx = { .sm_rank = rank };
+	struct vgpu_sched_ops *ops;
+	struct list_head reg;
+
+	vgpu_policy_registry_init(&reg);
+	ops = vgpu_policy_find(&reg, "power");
+	ASSERT_NE(NULL, ops);
+	EXPECT_EQ(1, ops->select_sm(&ctx, c, 2));
+	c[1].power = 101;
+	EXPECT_EQ(0, ops->select_sm(&ctx, c, 2));
+}
+
 TEST_HARNESS_MAIN

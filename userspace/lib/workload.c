@@ -901,6 +901,15 @@ static int vgpu_wl_kernel(struct vgpu_wl_ctx *c, struct vgpu_workload *wl,
 	}
 	if (ret)
 		return ret;
+	/* F35: one level per warp of a block */
+	if (k->n_warp_prio &&
+	    k->n_warp_prio != (k->threads + wl->cfg.warp_size - 1) /
+			      wl->cfg.warp_size)
+		return vgpu_wl_err(c, pos, "warp_prio",
+				   "%u levels for blocks of %u warps",
+				   k->n_warp_prio,
+				   (k->threads + wl->cfg.warp_size - 1) /
+				   wl->cfg.warp_size);
 	/* F14: PUSH feeds an earlier queue kernel, named by push_to */
 	for (i = 0; push_name && i < idx; i++)
 		if (!strcmp(wl->kernels[i].name, push_name))

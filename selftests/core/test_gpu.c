@@ -1114,6 +1114,28 @@ TEST(nofit_cache_ignores_affine_kernels)
 	vgpu_tg_fini(&T);
 }
 
+/*
+ * F22 windows: only the first num_windows lengths count, whatever the
+ * array holds beyond them.  T1 = 1,000, T2 = 500 (a stale 300 after
+ * them): the period is 1,500; cycle 100 is in T1, 1,200 in T2, 1,600 in
+ * T1 of the second period.
+ */
+TEST(f22_windows_only_the_first_num_windows)
+{
+	struct vgpu_gpu_params p;
+
+	vgpu_tg_params_small(&p, VGPU_PREEMPT_DRAIN);
+	p.num_windows = 2;
+	p.window[0] = 1000;
+	p.window[1] = 500;
+	p.window[2] = 300;
+	ASSERT_EQ(0, vgpu_tg_init(&T, NULL, &p));
+	EXPECT_EQ(0, vgpu_gpu_window_at(&T.g, 100));
+	EXPECT_EQ(1, vgpu_gpu_window_at(&T.g, 1200));
+	EXPECT_EQ(0, vgpu_gpu_window_at(&T.g, 1600));
+	vgpu_tg_fini(&T);
+}
+
 /* F25 weighted remaining resources: the emptiest SM wins. */
 /*
  * F25 "resource" (seed 001 embodiment 9) against rr and avail on one

@@ -441,8 +441,11 @@ TEST(select_sm_candidates_are_fresh)
 	struct vgpu_gpu_kernel *k;
 	u32 m, i, seed = 12345;
 
-	/* then once more with one block shape: the sets live longest */
-	for (m = 0; m < 2 * ARRAY_SIZE(modes); m++) {
+	/*
+	 * then once more with one block shape: the sets live longest; and a
+	 * third time with shapes that differ in shared memory alone
+	 */
+	for (m = 0; m < 3 * ARRAY_SIZE(modes); m++) {
 		vgpu_tg_params_small(&p, modes[m % ARRAY_SIZE(modes)]);
 		ASSERT_EQ(0, vgpu_tg_init(&T, NULL, &p));
 		ASSERT_EQ(0, vgpu_tg_use_policy(&T, &oracle));
@@ -462,6 +465,8 @@ TEST(select_sm_candidates_are_fresh)
 				k->regs = 32;
 				k->smem = 0;
 			}
+			if (m >= 2 * ARRAY_SIZE(modes))
+				k->smem = (i % 2) * 96 * 1024;
 			if (i % 3 == 1)
 				k->affinity[0] = 0x5;
 			ASSERT_EQ(0, vgpu_gpu_submit(&T.g, k));

@@ -58,6 +58,12 @@ check-fuzz: fuzz-build
 		work=$(FUZZ_BUILD)/run-$$t; \
 		rm -rf $$work; mkdir -p $$work/corpus $$work/artifacts; \
 		cp selftests/fuzz/corpus/$$t/* $$work/corpus/ 2>/dev/null; \
+		case $$t in \
+		kineto) cp selftests/core/import/kineto-*.json $$work/corpus/ ;; \
+		nsys) cp selftests/core/import/nsys-*.sql $$work/corpus/ ;; \
+		accelsim) cp selftests/core/import/accelsim/*.traceg \
+			$$work/corpus/ ;; \
+		esac; \
 		for s in $$work/corpus/*.sql; do \
 			[ -f "$$s" ] && sqlite3 "$${s%.sql}.sqlite" < "$$s"; \
 		done; \

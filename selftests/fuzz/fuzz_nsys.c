@@ -4,7 +4,8 @@
  * reader (userspace/lib/import_nsys.c, issue 20): the input is written to
  * a file and opened with libsqlite3; it either loads or fails with -EINVAL
  * naming the file; a loaded recording maps.  The seeds are databases made
- * from selftests/fuzz/corpus/nsys/ *.sql (make check-fuzz).
+ * from the test recordings, selftests/core/import/nsys-*.sql (make
+ * check-fuzz).
  */
 #include "fuzz_import.h"
 

@@ -13,6 +13,8 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include <json-c/json.h>
+
 #include "import_internal.h"
 #include "occupancy.h"
 #include "timing.h"
@@ -32,6 +34,46 @@ int vgpu_rec_err(struct vgpu_rec_ctx *c, const char *record,
 	if (c->err && c->errlen)
 		snprintf(c->err, c->errlen, "%s: %s: %s: %s", c->path, record,
 			 field, msg);
+	return -EINVAL;
+}
+
+int vgpu_rec_json_parse(struct vgpu_rec_ctx *c, const char *text, size_t len,
+			struct json_object **root)
+{
+	struct json_tokener *tok;
+	enum json_tokener_error jerr;
+	size_t off, i, line = 1, col = 1;
+	char pos[48];
+
+	tok = json_tokener_new();
+	if (!tok)
+		return -ENOMEM;
+	*root = json_tokener_parse_ex(tok, text, len);
+	jerr = json_tokener_get_error(tok);
+	off = json_tokener_get_parse_end(tok);
+	json_tokener_free(tok);
+	while (*root && off < len && (text[off] == ' ' || text[off] == '\n' ||
+				      text[off] == '\t' || text[off] == '\r'))
+		off++;
+	if (*root && jerr == json_tokener_success && off >= len)
+		return 0;
+	if (jerr == json_tokener_continue)
+		jerr = json_tokener_error_parse_eof;
+	for (i = 0; i < off && i < len; i++) {
+		if (text[i] == '\n') {
+			line++;
+			col = 1;
+		} else {
+			col++;
+		}
+	}
+	snprintf(pos, sizeof(pos), "%zu:%zu", line, col);
+	vgpu_rec_err(c, pos, "(syntax)", "%s",
+		     *root ? "trailing data after the document" :
+		     json_tokener_error_desc(jerr));
+	if (*root)
+		json_object_put(*root);
+	*root = NULL;
 	return -EINVAL;
 }
 

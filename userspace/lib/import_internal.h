@@ -38,6 +38,21 @@ int vgpu_rec_err(struct vgpu_rec_ctx *c, const char *record,
 		 const char *field, const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));
 
+struct json_object;
+
+/**
+ * vgpu_rec_json_parse() - parse one whole JSON document
+ * @c: the load; a syntax error names its line and column
+ * @text: the document, @len bytes (not NUL-terminated)
+ * @len: its length
+ * @root: out: the document (json_object_put() it) on success
+ *
+ * Return: 0; -ENOMEM; or -EINVAL, recorded in @c, for a syntax error or
+ * anything but white space after the document.
+ */
+int vgpu_rec_json_parse(struct vgpu_rec_ctx *c, const char *text, size_t len,
+			struct json_object **root);
+
 /**
  * vgpu_rec_push() - append a zeroed kernel to @rec
  * @rec: the recording

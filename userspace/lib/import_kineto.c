@@ -172,39 +172,13 @@ static int vgpu_kin_cmp(const void *a, const void *b)
 int vgpu_rec_load_kineto(struct vgpu_rec_ctx *c, struct vgpu_recording *rec,
 			 const char *text, size_t len)
 {
-	struct json_tokener *tok;
-	enum json_tokener_error jerr;
 	json_object *root, *events = NULL;
-	size_t off, i, n, line = 1, col = 1;
-	char pos[48];
-	int ret = 0;
+	size_t i, n;
+	int ret;
 
-	tok = json_tokener_new();
-	if (!tok)
-		return -ENOMEM;
-	root = json_tokener_parse_ex(tok, text, len);
-	jerr = json_tokener_get_error(tok);
-	off = json_tokener_get_parse_end(tok);
-	while (root && off < len && (text[off] == ' ' || text[off] == '\n' ||
-				     text[off] == '\t' || text[off] == '\r'))
-		off++;
-	if (!root || jerr != json_tokener_success || off < len) {
-		if (jerr == json_tokener_continue)
-			jerr = json_tokener_error_parse_eof;
-		for (i = 0; i < off && i < len; i++) {
-			if (text[i] == '\n') {
-				line++;
-				col = 1;
-			} else {
-				col++;
-			}
-		}
-		snprintf(pos, sizeof(pos), "%zu:%zu", line, col);
-		ret = vgpu_rec_err(c, pos, "(syntax)", "%s",
-				   root ? "trailing data after the document" :
-				   json_tokener_error_desc(jerr));
-		goto out;
-	}
+	ret = vgpu_rec_json_parse(c, text, len, &root);
+	if (ret)
+		return ret;
 	if (json_object_is_type(root, json_type_array))
 		events = root;
 	else if (json_object_is_type(root, json_type_object))
@@ -225,8 +199,6 @@ int vgpu_rec_load_kineto(struct vgpu_rec_ctx *c, struct vgpu_recording *rec,
 	if (!ret && rec->n)
 		qsort(rec->k, rec->n, sizeof(*rec->k), vgpu_kin_cmp);
 out:
-	if (root)
-		json_object_put(root);
-	json_tokener_free(tok);
+	json_object_put(root);
 	return ret;
 }

@@ -5,7 +5,6 @@
  * (LINE:COLUMN for syntax errors, a JSON path otherwise) and the field.
  */
 #include <errno.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,31 +12,7 @@
 
 #include <vgpu/workload.h>
 
-struct vgpu_wl_ctx {
-	const char *path;
-	char *err;
-	size_t errlen;
-	int failed;
-};
-
-__attribute__((format(printf, 4, 5)))
-static int vgpu_wl_err(struct vgpu_wl_ctx *c, const char *pos,
-		       const char *field, const char *fmt, ...)
-{
-	char msg[256];
-	va_list ap;
-
-	if (c->failed)
-		return -EINVAL;
-	c->failed = 1;
-	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
-	va_end(ap);
-	if (c->err && c->errlen)
-		snprintf(c->err, c->errlen, "%s: %s: %s: %s", c->path, pos,
-			 field, msg);
-	return -EINVAL;
-}
+#include "import_internal.h"
 
 /* Name @mode in @names (@n entries), "?" beyond them. */
 static const char *vgpu_wl_name_of(const char *const *names, unsigned int n,
@@ -119,25 +94,25 @@ static const char *const vgpu_wl_class_names[VGPU_ISA_NUM_CLASSES] = {
 };
 
 /* An unsigned integer <= max. */
-static int vgpu_wl_uint(struct vgpu_wl_ctx *c, const char *pos,
+static int vgpu_wl_uint(struct vgpu_rec_ctx *c, const char *pos,
 			const char *field, json_object *v, uint64_t max,
 			uint64_t *out)
 {
 	int64_t x;
 
 	if (!json_object_is_type(v, json_type_int))
-		return vgpu_wl_err(c, pos, field, "expected an integer");
+		return vgpu_rec_err(c, pos, field, "expected an integer");
 	errno = 0;
 	x = json_object_get_int64(v);
 	if (x < 0 || errno || (uint64_t)x > max)
-		return vgpu_wl_err(c, pos, field,
-				   "expected an integer in 0..%llu",
-				   (unsigned long long)max);
+		return vgpu_rec_err(c, pos, field,
+				    "expected an integer in 0..%llu",
+				    (unsigned long long)max);
 	*out = (uint64_t)x;
 	return 0;
 }
 
-static int vgpu_wl_u32(struct vgpu_wl_ctx *c, const char *pos,
+static int vgpu_wl_u32(struct vgpu_rec_ctx *c, const char *pos,
 		       const char *field, json_object *v, uint32_t max,
 		       uint32_t *out)
 {
@@ -149,11 +124,11 @@ static int vgpu_wl_u32(struct vgpu_wl_ctx *c, const char *pos,
 	return ret;
 }
 
-static int vgpu_wl_str(struct vgpu_wl_ctx *c, const char *pos,
+static int vgpu_wl_str(struct vgpu_rec_ctx *c, const char *pos,
 		       const char *field, json_object *v, const char **out)
 {
 	if (!json_object_is_type(v, json_type_string))
-		return vgpu_wl_err(c, pos, field, "expected a string");
+		return vgpu_rec_err(c, pos, field, "expected a string");
 	*out = json_object_get_string(v);
 	return 0;
 }
@@ -177,13 +152,13 @@ static const struct vgpu_wl_cfg_field vgpu_wl_cfg_fields[] = {
 	VGPU_WL_CFG(sreg_unit),
 };
 
-static int vgpu_wl_config(struct vgpu_wl_ctx *c, json_object *o,
+static int vgpu_wl_config(struct vgpu_rec_ctx *c, json_object *o,
 			  struct vgpu_config *cfg)
 {
 	size_t i;
 
 	if (!json_object_is_type(o, json_type_object))
-		return vgpu_wl_err(c, "device", "config", "expected an object");
+		return vgpu_rec_err(c, "device", "config", "expected an object");
 	json_object_object_foreach(o, key, v) {
 		for (i = 0; i < sizeof(vgpu_wl_cfg_fields) /
 			    sizeof(vgpu_wl_cfg_fields[0]); i++)
@@ -191,8 +166,8 @@ static int vgpu_wl_config(struct vgpu_wl_ctx *c, json_object *o,
 				break;
 		if (i == sizeof(vgpu_wl_cfg_fields) /
 			 sizeof(vgpu_wl_cfg_fields[0]))
-			return vgpu_wl_err(c, "device.config", key,
-					   "unknown field");
+			return vgpu_rec_err(c, "device.config", key,
+					    "unknown field");
 		if (vgpu_wl_u32(c, "device.config", key, v, UINT32_MAX,
 				(uint32_t *)((char *)cfg +
 					     vgpu_wl_cfg_fields[i].off)))
@@ -202,7 +177,7 @@ static int vgpu_wl_config(struct vgpu_wl_ctx *c, json_object *o,
 	return 0;
 }
 
-static int vgpu_wl_class_table(struct vgpu_wl_ctx *c, const char *field,
+static int vgpu_wl_class_table(struct vgpu_rec_ctx *c, const char *field,
 			       json_object *o, uint32_t *out)
 {
 	char pos[64];
@@ -210,21 +185,21 @@ static int vgpu_wl_class_table(struct vgpu_wl_ctx *c, const char *field,
 
 	snprintf(pos, sizeof(pos), "device.%s", field);
 	if (!json_object_is_type(o, json_type_object))
-		return vgpu_wl_err(c, "device", field, "expected an object");
+		return vgpu_rec_err(c, "device", field, "expected an object");
 	json_object_object_foreach(o, key, v) {
 		for (i = 0; i < VGPU_ISA_NUM_CLASSES; i++)
 			if (!strcmp(key, vgpu_wl_class_names[i]))
 				break;
 		if (i == VGPU_ISA_NUM_CLASSES)
-			return vgpu_wl_err(c, pos, key,
-					   "unknown instruction class");
+			return vgpu_rec_err(c, pos, key,
+					    "unknown instruction class");
 		if (vgpu_wl_u32(c, pos, key, v, VGPU_MAX_ENERGY, &out[i]))
 			return -EINVAL;
 	}
 	return 0;
 }
 
-static int vgpu_wl_u32_array(struct vgpu_wl_ctx *c, const char *pos,
+static int vgpu_wl_u32_array(struct vgpu_rec_ctx *c, const char *pos,
 			     const char *field, json_object *v,
 			     uint32_t maxn, uint32_t maxv, uint32_t *out,
 			     uint32_t *n)
@@ -232,10 +207,10 @@ static int vgpu_wl_u32_array(struct vgpu_wl_ctx *c, const char *pos,
 	size_t i, len;
 
 	if (!json_object_is_type(v, json_type_array))
-		return vgpu_wl_err(c, pos, field, "expected an array");
+		return vgpu_rec_err(c, pos, field, "expected an array");
 	len = json_object_array_length(v);
 	if (len > maxn)
-		return vgpu_wl_err(c, pos, field, "more than %u entries", maxn);
+		return vgpu_rec_err(c, pos, field, "more than %u entries", maxn);
 	for (i = 0; i < len; i++)
 		if (vgpu_wl_u32(c, pos, field, json_object_array_get_idx(v, i),
 				maxv, &out[i]))
@@ -244,7 +219,7 @@ static int vgpu_wl_u32_array(struct vgpu_wl_ctx *c, const char *pos,
 	return 0;
 }
 
-static int vgpu_wl_device(struct vgpu_wl_ctx *c, json_object *dev,
+static int vgpu_wl_device(struct vgpu_rec_ctx *c, json_object *dev,
 			  struct vgpu_workload *wl)
 {
 	struct vgpu_gpu_params *p = &wl->params;
@@ -254,20 +229,20 @@ static int vgpu_wl_device(struct vgpu_wl_ctx *c, json_object *dev,
 	int mode;
 
 	if (dev && !json_object_is_type(dev, json_type_object))
-		return vgpu_wl_err(c, "(top)", "device", "expected an object");
+		return vgpu_rec_err(c, "(top)", "device", "expected an object");
 	s = "small";
 	if (dev && json_object_object_get_ex(dev, "preset", &v) &&
 	    vgpu_wl_str(c, "device", "preset", v, &s))
 		return -EINVAL;
 	if (vgpu_config_preset(&wl->cfg, s))
-		return vgpu_wl_err(c, "device", "preset",
-				   "unknown preset '%s' (small, a100, h100)", s);
+		return vgpu_rec_err(c, "device", "preset",
+				    "unknown preset '%s' (small, a100, h100)", s);
 	if (dev && json_object_object_get_ex(dev, "config", &v) &&
 	    vgpu_wl_config(c, v, &wl->cfg))
 		return -EINVAL;
 	if (vgpu_config_validate(&wl->cfg, &bad))
-		return vgpu_wl_err(c, "device.config", bad ? bad : "?",
-				   "invalid configuration");
+		return vgpu_rec_err(c, "device.config", bad ? bad : "?",
+				    "invalid configuration");
 	vgpu_gpu_params_default(p, &wl->cfg);
 	if (!dev)
 		return 0;
@@ -278,35 +253,35 @@ static int vgpu_wl_device(struct vgpu_wl_ctx *c, json_object *dev,
 			if (vgpu_wl_str(c, "device", key, val, &s))
 				return -EINVAL;
 			if (!*s || strlen(s) >= VGPU_POLICY_NAME_LEN)
-				return vgpu_wl_err(c, "device", key,
-						   "bad policy name");
+				return vgpu_rec_err(c, "device", key,
+						    "bad policy name");
 			snprintf(p->policy, sizeof(p->policy), "%s", s);
 		} else if (!strcmp(key, "preempt")) {
 			if (vgpu_wl_str(c, "device", key, val, &s))
 				return -EINVAL;
 			mode = vgpu_preempt_parse(s);
 			if (mode < 0)
-				return vgpu_wl_err(c, "device", key,
-						   "unknown mode '%s' (drain, warp, switch)",
-						   s);
+				return vgpu_rec_err(c, "device", key,
+						    "unknown mode '%s' (drain, warp, switch)",
+						    s);
 			p->preempt = mode;
 		} else if (!strcmp(key, "pack")) {
 			if (vgpu_wl_str(c, "device", key, val, &s))
 				return -EINVAL;
 			mode = vgpu_pack_parse(s);
 			if (mode < 0)
-				return vgpu_wl_err(c, "device", key,
-						   "unknown mode '%s' (auto, block, sm)",
-						   s);
+				return vgpu_rec_err(c, "device", key,
+						    "unknown mode '%s' (auto, block, sm)",
+						    s);
 			p->pack = mode;
 		} else if (!strcmp(key, "search")) {
 			if (vgpu_wl_str(c, "device", key, val, &s))
 				return -EINVAL;
 			mode = vgpu_search_parse(s);
 			if (mode < 0)
-				return vgpu_wl_err(c, "device", key,
-						   "unknown mode '%s' (exact, grouped, sampled)",
-						   s);
+				return vgpu_rec_err(c, "device", key,
+						    "unknown mode '%s' (exact, grouped, sampled)",
+						    s);
 			p->search = mode;
 		} else if (!strcmp(key, "search_group")) {
 			if (vgpu_wl_u32(c, "device", key, val,
@@ -363,13 +338,13 @@ static int vgpu_wl_device(struct vgpu_wl_ctx *c, json_object *dev,
 				return -EINVAL;
 		} else if (!strcmp(key, "throttle")) {
 			if (!json_object_is_type(val, json_type_boolean))
-				return vgpu_wl_err(c, "device", key,
-						   "expected true or false");
+				return vgpu_rec_err(c, "device", key,
+						    "expected true or false");
 			p->throttle = json_object_get_boolean(val);
 		} else if (!strcmp(key, "calibrate")) {
 			if (!json_object_is_type(val, json_type_boolean))
-				return vgpu_wl_err(c, "device", key,
-						   "expected true or false");
+				return vgpu_rec_err(c, "device", key,
+						    "expected true or false");
 			p->calibrate = json_object_get_boolean(val);
 		} else if (!strcmp(key, "throttle_sms")) {
 			if (vgpu_wl_u32(c, "device", key, val, VGPU_MAX_SMS,
@@ -392,16 +367,16 @@ static int vgpu_wl_device(struct vgpu_wl_ctx *c, json_object *dev,
 					      p->res_weight, &n))
 				return -EINVAL;
 			if (n != 4)
-				return vgpu_wl_err(c, "device", key,
-						   "expected 4 weights");
+				return vgpu_rec_err(c, "device", key,
+						    "expected 4 weights");
 		} else if (!strcmp(key, "res_energy")) {
 			if (vgpu_wl_u32_array(c, "device", key, val, 4,
 					      VGPU_MAX_ENERGY, p->res_energy,
 					      &n))
 				return -EINVAL;
 			if (n != 4)
-				return vgpu_wl_err(c, "device", key,
-						   "expected 4 energies");
+				return vgpu_rec_err(c, "device", key,
+						    "expected 4 energies");
 		} else if (!strcmp(key, "combo")) {
 			if (vgpu_wl_u32(c, "device", key, val, 100, &p->combo))
 				return -EINVAL;
@@ -414,16 +389,16 @@ static int vgpu_wl_device(struct vgpu_wl_ctx *c, json_object *dev,
 				wl->sm_order[i] = tmp[i];
 			wl->n_sm_order = n;
 		} else {
-			return vgpu_wl_err(c, "device", key, "unknown field");
+			return vgpu_rec_err(c, "device", key, "unknown field");
 		}
 	}
 	if (vgpu_gpu_params_validate(p, &wl->cfg, &bad))
-		return vgpu_wl_err(c, "device", bad ? bad : "?",
-				   "invalid value");
+		return vgpu_rec_err(c, "device", bad ? bad : "?",
+				    "invalid value");
 	return 0;
 }
 
-static int vgpu_wl_program(struct vgpu_wl_ctx *c, const char *pos,
+static int vgpu_wl_program(struct vgpu_rec_ctx *c, const char *pos,
 			   const char *field, json_object *v,
 			   struct vgpu_vasm_prog *prog)
 {
@@ -446,8 +421,8 @@ static int vgpu_wl_program(struct vgpu_wl_ctx *c, const char *pos,
 
 			if (!json_object_is_type(e, json_type_string)) {
 				free(src);
-				return vgpu_wl_err(c, pos, field,
-						   "expected strings (lines)");
+				return vgpu_rec_err(c, pos, field,
+						    "expected strings (lines)");
 			}
 			line = json_object_get_string(e);
 			nsrc = realloc(src, len + strlen(line) + 2);
@@ -462,8 +437,8 @@ static int vgpu_wl_program(struct vgpu_wl_ctx *c, const char *pos,
 			src[len] = 0;
 		}
 	} else {
-		return vgpu_wl_err(c, pos, field,
-				   "expected vasm text or an array of lines");
+		return vgpu_rec_err(c, pos, field,
+				    "expected vasm text or an array of lines");
 	}
 	snprintf(name, sizeof(name), "%s: %s.%s", c->path, pos, field);
 	ret = vgpu_vasm_assemble(name, src ? src : "", len, 0, prog, msg,
@@ -472,11 +447,11 @@ static int vgpu_wl_program(struct vgpu_wl_ctx *c, const char *pos,
 	if (ret == -ENOMEM)
 		return ret;
 	if (ret)
-		return vgpu_wl_err(c, pos, field, "%s", msg);
+		return vgpu_rec_err(c, pos, field, "%s", msg);
 	return 0;
 }
 
-static int vgpu_wl_program_file(struct vgpu_wl_ctx *c, const char *pos,
+static int vgpu_wl_program_file(struct vgpu_rec_ctx *c, const char *pos,
 				json_object *v, struct vgpu_vasm_prog *prog)
 {
 	char msg[512], file[1024];
@@ -495,7 +470,7 @@ static int vgpu_wl_program_file(struct vgpu_wl_ctx *c, const char *pos,
 	if (ret == -ENOMEM)
 		return ret;
 	if (ret)
-		return vgpu_wl_err(c, pos, "program_file", "%s", msg);
+		return vgpu_rec_err(c, pos, "program_file", "%s", msg);
 	return 0;
 }
 
@@ -509,14 +484,14 @@ static const struct {
 	{ "head", VGPU_KF_HEAD },
 };
 
-static int vgpu_wl_kernel_flags(struct vgpu_wl_ctx *c, const char *pos,
+static int vgpu_wl_kernel_flags(struct vgpu_rec_ctx *c, const char *pos,
 				json_object *v, uint32_t *flags)
 {
 	size_t i, j, n;
 	const char *s = NULL;
 
 	if (!json_object_is_type(v, json_type_array))
-		return vgpu_wl_err(c, pos, "flags", "expected an array");
+		return vgpu_rec_err(c, pos, "flags", "expected an array");
 	n = json_object_array_length(v);
 	for (i = 0; i < n; i++) {
 		if (vgpu_wl_str(c, pos, "flags",
@@ -527,16 +502,16 @@ static int vgpu_wl_kernel_flags(struct vgpu_wl_ctx *c, const char *pos,
 			if (!strcmp(s, vgpu_wl_flags[j].name))
 				break;
 		if (j == sizeof(vgpu_wl_flags) / sizeof(vgpu_wl_flags[0]))
-			return vgpu_wl_err(c, pos, "flags",
-					   "unknown flag '%s' (independent, sequential, throttle, head)",
-					   s);
+			return vgpu_rec_err(c, pos, "flags",
+					    "unknown flag '%s' (independent, sequential, throttle, head)",
+					    s);
 		*flags |= vgpu_wl_flags[j].flag;
 	}
 	return 0;
 }
 
 /* The LAUNCHes of @p name templates below @n; no LAUNCH when independent. */
-static int vgpu_wl_launch_check(struct vgpu_wl_ctx *c, const char *pos,
+static int vgpu_wl_launch_check(struct vgpu_rec_ctx *c, const char *pos,
 				const struct vgpu_vasm_prog *p, uint32_t n,
 				uint32_t flags)
 {
@@ -546,20 +521,20 @@ static int vgpu_wl_launch_check(struct vgpu_wl_ctx *c, const char *pos,
 		if (p->insns[i].op != VGPU_OP_LAUNCH)
 			continue;
 		if (flags & VGPU_KF_INDEPENDENT)
-			return vgpu_wl_err(c, pos, "program",
-					   "line %u: LAUNCH in an independent kernel (a split would run it once per warp)",
-					   p->lines[i]);
+			return vgpu_rec_err(c, pos, "program",
+					    "line %u: LAUNCH in an independent kernel (a split would run it once per warp)",
+					    p->lines[i]);
 		if (p->insns[i].a >= n)
-			return vgpu_wl_err(c, pos, "program",
-					   "line %u: LAUNCH %u: only %u template%s",
-					   p->lines[i], p->insns[i].a, n,
-					   n == 1 ? "" : "s");
+			return vgpu_rec_err(c, pos, "program",
+					    "line %u: LAUNCH %u: only %u template%s",
+					    p->lines[i], p->insns[i].a, n,
+					    n == 1 ? "" : "s");
 	}
 	return 0;
 }
 
 /* One child template (F15): grid, threads, regs, smem, flags, program. */
-static int vgpu_wl_template(struct vgpu_wl_ctx *c, struct vgpu_workload *wl,
+static int vgpu_wl_template(struct vgpu_rec_ctx *c, struct vgpu_workload *wl,
 			    const char *kpos, uint32_t idx, json_object *o,
 			    struct vgpu_wl_template *t)
 {
@@ -570,7 +545,7 @@ static int vgpu_wl_template(struct vgpu_wl_ctx *c, struct vgpu_workload *wl,
 
 	snprintf(pos, sizeof(pos), "%s.templates[%u]", kpos, idx);
 	if (!json_object_is_type(o, json_type_object))
-		return vgpu_wl_err(c, pos, "(template)", "expected an object");
+		return vgpu_rec_err(c, pos, "(template)", "expected an object");
 	t->regs = 32;
 	json_object_object_foreach(o, key, v) {
 		if (!strcmp(key, "grid")) {
@@ -578,14 +553,14 @@ static int vgpu_wl_template(struct vgpu_wl_ctx *c, struct vgpu_workload *wl,
 			ret = vgpu_wl_u32(c, pos, key, v, VGPU_MAX_GRID,
 					  &t->grid);
 			if (!ret && !t->grid)
-				ret = vgpu_wl_err(c, pos, key, "must be >= 1");
+				ret = vgpu_rec_err(c, pos, key, "must be >= 1");
 		} else if (!strcmp(key, "threads")) {
 			have_threads = true;
 			ret = vgpu_wl_u32(c, pos, key, v,
 					  wl->cfg.max_threads_per_block,
 					  &t->threads);
 			if (!ret && !t->threads)
-				ret = vgpu_wl_err(c, pos, key, "must be >= 1");
+				ret = vgpu_rec_err(c, pos, key, "must be >= 1");
 		} else if (!strcmp(key, "regs")) {
 			ret = vgpu_wl_u32(c, pos, key, v,
 					  VGPU_MAX_REGS_PER_THREAD, &t->regs);
@@ -596,34 +571,34 @@ static int vgpu_wl_template(struct vgpu_wl_ctx *c, struct vgpu_workload *wl,
 			ret = vgpu_wl_kernel_flags(c, pos, v, &flags);
 			if (!ret && (flags & ~(VGPU_KF_INDEPENDENT |
 					       VGPU_KF_SEQUENTIAL)))
-				ret = vgpu_wl_err(c, pos, key,
-						  "a template may be independent or sequential only (it runs in its parent's mode)");
+				ret = vgpu_rec_err(c, pos, key,
+						   "a template may be independent or sequential only (it runs in its parent's mode)");
 			t->flags = flags;
 		} else if (!strcmp(key, "program") ||
 			   !strcmp(key, "program_file")) {
 			if (have_prog)
-				return vgpu_wl_err(c, pos, key,
-						   "program given twice");
+				return vgpu_rec_err(c, pos, key,
+						    "program given twice");
 			have_prog = true;
 			ret = !strcmp(key, "program") ?
 			      vgpu_wl_program(c, pos, key, v, &t->prog) :
 			      vgpu_wl_program_file(c, pos, v, &t->prog);
 		} else {
-			ret = vgpu_wl_err(c, pos, key, "unknown field");
+			ret = vgpu_rec_err(c, pos, key, "unknown field");
 		}
 		if (ret)
 			return ret;
 	}
 	if (!have_grid)
-		return vgpu_wl_err(c, pos, "grid", "missing");
+		return vgpu_rec_err(c, pos, "grid", "missing");
 	if (!have_threads)
-		return vgpu_wl_err(c, pos, "threads", "missing");
+		return vgpu_rec_err(c, pos, "threads", "missing");
 	if (!have_prog)
-		return vgpu_wl_err(c, pos, "program", "missing");
+		return vgpu_rec_err(c, pos, "program", "missing");
 	return 0;
 }
 
-static int vgpu_wl_templates(struct vgpu_wl_ctx *c, struct vgpu_workload *wl,
+static int vgpu_wl_templates(struct vgpu_rec_ctx *c, struct vgpu_workload *wl,
 			     const char *pos, json_object *v,
 			     struct vgpu_wl_kernel *k)
 {
@@ -631,11 +606,11 @@ static int vgpu_wl_templates(struct vgpu_wl_ctx *c, struct vgpu_workload *wl,
 	int ret;
 
 	if (!json_object_is_type(v, json_type_array))
-		return vgpu_wl_err(c, pos, "templates", "expected an array");
+		return vgpu_rec_err(c, pos, "templates", "expected an array");
 	n = json_object_array_length(v);
 	if (n > VGPU_MAX_TEMPLATES)
-		return vgpu_wl_err(c, pos, "templates", "more than %u entries",
-				   VGPU_MAX_TEMPLATES);
+		return vgpu_rec_err(c, pos, "templates", "more than %u entries",
+				    VGPU_MAX_TEMPLATES);
 	for (i = 0; i < n; i++) {
 		/* counted first: vgpu_workload_free() frees what was parsed */
 		k->n_templates = i + 1;
@@ -649,7 +624,7 @@ static int vgpu_wl_templates(struct vgpu_wl_ctx *c, struct vgpu_workload *wl,
 }
 
 /* One entry of "push": {"at": C, "items": N, "close": B}. */
-static int vgpu_wl_push(struct vgpu_wl_ctx *c, const char *kpos, uint32_t idx,
+static int vgpu_wl_push(struct vgpu_rec_ctx *c, const char *kpos, uint32_t idx,
 			json_object *o, struct vgpu_wl_kernel *k)
 {
 	struct vgpu_wl_push *p = &k->pushes[idx];
@@ -659,7 +634,7 @@ static int vgpu_wl_push(struct vgpu_wl_ctx *c, const char *kpos, uint32_t idx,
 
 	snprintf(pos, sizeof(pos), "%s.queue.push[%u]", kpos, idx);
 	if (!json_object_is_type(o, json_type_object))
-		return vgpu_wl_err(c, pos, "(push)", "expected an object");
+		return vgpu_rec_err(c, pos, "(push)", "expected an object");
 	json_object_object_foreach(o, key, v) {
 		if (!strcmp(key, "at")) {
 			ret = vgpu_wl_uint(c, pos, key, v, 1ULL << 48, &p->at);
@@ -669,23 +644,23 @@ static int vgpu_wl_push(struct vgpu_wl_ctx *c, const char *kpos, uint32_t idx,
 					  &p->items);
 		} else if (!strcmp(key, "close")) {
 			if (!json_object_is_type(v, json_type_boolean))
-				return vgpu_wl_err(c, pos, key,
-						   "expected true or false");
+				return vgpu_rec_err(c, pos, key,
+						    "expected true or false");
 			p->close = json_object_get_boolean(v);
 		} else {
-			ret = vgpu_wl_err(c, pos, key, "unknown field");
+			ret = vgpu_rec_err(c, pos, key, "unknown field");
 		}
 		if (ret)
 			return ret;
 	}
 	if (!have_items && !p->close)
-		return vgpu_wl_err(c, pos, "items", "missing");
+		return vgpu_rec_err(c, pos, "items", "missing");
 	if (!p->items && !p->close)
-		return vgpu_wl_err(c, pos, "items",
-				   "must be >= 1 (or the push closes)");
+		return vgpu_rec_err(c, pos, "items",
+				    "must be >= 1 (or the push closes)");
 	if (p->close && idx + 1 != k->n_pushes)
-		return vgpu_wl_err(c, pos, "close",
-				   "only the last push may close the queue");
+		return vgpu_rec_err(c, pos, "close",
+				    "only the last push may close the queue");
 	return 0;
 }
 
@@ -694,7 +669,7 @@ static int vgpu_wl_push(struct vgpu_wl_ctx *c, const char *kpos, uint32_t idx,
  * (F14).  "n", "cap" and "timeout" come first in the check, whatever their
  * order in the file, so that "push" is checked against "cap".
  */
-static int vgpu_wl_queue(struct vgpu_wl_ctx *c, const char *kpos,
+static int vgpu_wl_queue(struct vgpu_rec_ctx *c, const char *kpos,
 			 json_object *o, struct vgpu_wl_kernel *k)
 {
 	json_object *v, *push = NULL;
@@ -704,19 +679,19 @@ static int vgpu_wl_queue(struct vgpu_wl_ctx *c, const char *kpos,
 
 	snprintf(pos, sizeof(pos), "%s.queue", kpos);
 	if (!json_object_is_type(o, json_type_object))
-		return vgpu_wl_err(c, kpos, "queue", "expected an object");
+		return vgpu_rec_err(c, kpos, "queue", "expected an object");
 	json_object_object_foreach(o, key, val) {
 		if (strcmp(key, "n") && strcmp(key, "cap") &&
 		    strcmp(key, "timeout") && strcmp(key, "push") &&
 		    strcmp(key, "records"))
-			return vgpu_wl_err(c, pos, key, "unknown field");
+			return vgpu_rec_err(c, pos, key, "unknown field");
 	}
 	k->flags |= VGPU_KF_QUEUE;
 	if (!json_object_object_get_ex(o, "n", &v))
-		return vgpu_wl_err(c, pos, "n", "missing");
+		return vgpu_rec_err(c, pos, "n", "missing");
 	ret = vgpu_wl_u32(c, pos, "n", v, VGPU_MAX_COALESCE, &k->queue_n);
 	if (!ret && !k->queue_n)
-		ret = vgpu_wl_err(c, pos, "n", "must be >= 1");
+		ret = vgpu_rec_err(c, pos, "n", "must be >= 1");
 	if (ret)
 		return ret;
 	k->queue_cap = VGPU_MAX_QUEUE_ITEMS;
@@ -724,16 +699,16 @@ static int vgpu_wl_queue(struct vgpu_wl_ctx *c, const char *kpos,
 		ret = vgpu_wl_u32(c, pos, "cap", v, VGPU_MAX_QUEUE_ITEMS,
 				  &k->queue_cap);
 		if (!ret && !k->queue_cap)
-			ret = vgpu_wl_err(c, pos, "cap", "must be >= 1");
+			ret = vgpu_rec_err(c, pos, "cap", "must be >= 1");
 		if (ret)
 			return ret;
 	}
 	if (!json_object_object_get_ex(o, "timeout", &v))
-		return vgpu_wl_err(c, pos, "timeout", "missing");
+		return vgpu_rec_err(c, pos, "timeout", "missing");
 	ret = vgpu_wl_uint(c, pos, "timeout", v, VGPU_GPU_MAX_QTIMEOUT,
 			   &k->queue_timeout);
 	if (!ret && !k->queue_timeout)
-		ret = vgpu_wl_err(c, pos, "timeout", "must be >= 1");
+		ret = vgpu_rec_err(c, pos, "timeout", "must be >= 1");
 	if (ret)
 		return ret;
 	if (json_object_object_get_ex(o, "records", &v)) {
@@ -744,10 +719,10 @@ static int vgpu_wl_queue(struct vgpu_wl_ctx *c, const char *kpos,
 	}
 	if (json_object_object_get_ex(o, "push", &push)) {
 		if (!json_object_is_type(push, json_type_array))
-			return vgpu_wl_err(c, pos, "push", "expected an array");
+			return vgpu_rec_err(c, pos, "push", "expected an array");
 		k->n_pushes = json_object_array_length(push);
 		if (k->n_pushes > 65536)
-			return vgpu_wl_err(c, pos, "push", "too many pushes");
+			return vgpu_rec_err(c, pos, "push", "too many pushes");
 		k->pushes = calloc(k->n_pushes ? k->n_pushes : 1,
 				   sizeof(*k->pushes));
 		if (!k->pushes)
@@ -760,7 +735,7 @@ static int vgpu_wl_queue(struct vgpu_wl_ctx *c, const char *kpos,
 	return ret;
 }
 
-static int vgpu_wl_kernel(struct vgpu_wl_ctx *c, struct vgpu_workload *wl,
+static int vgpu_wl_kernel(struct vgpu_rec_ctx *c, struct vgpu_workload *wl,
 			  uint32_t idx, json_object *o)
 {
 	struct vgpu_wl_kernel *k = &wl->kernels[idx];
@@ -773,7 +748,7 @@ static int vgpu_wl_kernel(struct vgpu_wl_ctx *c, struct vgpu_workload *wl,
 
 	snprintf(pos, sizeof(pos), "kernels[%u]", idx);
 	if (!json_object_is_type(o, json_type_object))
-		return vgpu_wl_err(c, pos, "(kernel)", "expected an object");
+		return vgpu_rec_err(c, pos, "(kernel)", "expected an object");
 	k->regs = 32;
 	json_object_object_foreach(o, key, v) {
 		if (!strcmp(key, "name")) {
@@ -781,8 +756,8 @@ static int vgpu_wl_kernel(struct vgpu_wl_ctx *c, struct vgpu_workload *wl,
 				return -EINVAL;
 			if (!*s || strlen(s) >= VGPU_WL_NAME_LEN ||
 			    strpbrk(s, " \t\n="))
-				return vgpu_wl_err(c, pos, key,
-						   "1-63 characters, no blanks or '='");
+				return vgpu_rec_err(c, pos, key,
+						    "1-63 characters, no blanks or '='");
 			snprintf(k->name, sizeof(k->name), "%s", s);
 		} else if (!strcmp(key, "channel")) {
 			ret = vgpu_wl_u32(c, pos, key, v,
@@ -805,14 +780,14 @@ static int vgpu_wl_kernel(struct vgpu_wl_ctx *c, struct vgpu_workload *wl,
 			have_grid = true;
 			ret = vgpu_wl_u32(c, pos, key, v, 1U << 24, &k->grid);
 			if (!ret && !k->grid)
-				ret = vgpu_wl_err(c, pos, key, "must be >= 1");
+				ret = vgpu_rec_err(c, pos, key, "must be >= 1");
 		} else if (!strcmp(key, "threads")) {
 			have_threads = true;
 			ret = vgpu_wl_u32(c, pos, key, v,
 					  wl->cfg.max_threads_per_block,
 					  &k->threads);
 			if (!ret && !k->threads)
-				ret = vgpu_wl_err(c, pos, key, "must be >= 1");
+				ret = vgpu_rec_err(c, pos, key, "must be >= 1");
 		} else if (!strcmp(key, "regs")) {
 			ret = vgpu_wl_u32(c, pos, key, v,
 					  VGPU_MAX_REGS_PER_THREAD, &k->regs);
@@ -848,8 +823,8 @@ static int vgpu_wl_kernel(struct vgpu_wl_ctx *c, struct vgpu_workload *wl,
 			for (i = 0; !ret && i < n; i++)
 				k->affinity[aff[i] / 64] |= 1ULL << (aff[i] % 64);
 			if (!ret && !n)
-				ret = vgpu_wl_err(c, pos, key,
-						  "must list at least one SM");
+				ret = vgpu_rec_err(c, pos, key,
+						   "must list at least one SM");
 		} else if (!strcmp(key, "templates")) {
 			ret = vgpu_wl_templates(c, wl, pos, v, k);
 		} else if (!strcmp(key, "child_budget")) {
@@ -859,37 +834,37 @@ static int vgpu_wl_kernel(struct vgpu_wl_ctx *c, struct vgpu_workload *wl,
 			ret = vgpu_wl_queue(c, pos, v, k);
 		} else if (!strcmp(key, "program")) {
 			if (have_prog)
-				return vgpu_wl_err(c, pos, key,
-						   "program given twice");
+				return vgpu_rec_err(c, pos, key,
+						    "program given twice");
 			have_prog = true;
 			ret = vgpu_wl_program(c, pos, key, v, &k->prog);
 		} else if (!strcmp(key, "program_file")) {
 			if (have_prog)
-				return vgpu_wl_err(c, pos, key,
-						   "program given twice");
+				return vgpu_rec_err(c, pos, key,
+						    "program given twice");
 			have_prog = true;
 			ret = vgpu_wl_program_file(c, pos, v, &k->prog);
 		} else {
-			ret = vgpu_wl_err(c, pos, key, "unknown field");
+			ret = vgpu_rec_err(c, pos, key, "unknown field");
 		}
 		if (ret)
 			return ret;
 	}
 	if (!k->name[0])
-		return vgpu_wl_err(c, pos, "name", "missing");
+		return vgpu_rec_err(c, pos, "name", "missing");
 	if ((k->flags & VGPU_KF_QUEUE) && have_grid)
-		return vgpu_wl_err(c, pos, "grid",
-				   "a queue kernel has no grid (its blocks come from pushed items)");
+		return vgpu_rec_err(c, pos, "grid",
+				    "a queue kernel has no grid (its blocks come from pushed items)");
 	if ((k->flags & VGPU_KF_QUEUE) && !k->cancel_at &&
 	    (!k->n_pushes || !k->pushes[k->n_pushes - 1].close))
-		return vgpu_wl_err(c, pos, "queue",
-				   "never closed: end \"push\" with {\"at\": C, \"close\": true} (or set cancel_at)");
+		return vgpu_rec_err(c, pos, "queue",
+				    "never closed: end \"push\" with {\"at\": C, \"close\": true} (or set cancel_at)");
 	if (!have_grid && !(k->flags & VGPU_KF_QUEUE))
-		return vgpu_wl_err(c, pos, "grid", "missing");
+		return vgpu_rec_err(c, pos, "grid", "missing");
 	if (!have_threads)
-		return vgpu_wl_err(c, pos, "threads", "missing");
+		return vgpu_rec_err(c, pos, "threads", "missing");
 	if (!have_prog)
-		return vgpu_wl_err(c, pos, "program", "missing");
+		return vgpu_rec_err(c, pos, "program", "missing");
 	ret = vgpu_wl_launch_check(c, pos, &k->prog, k->n_templates, k->flags);
 	for (i = 0; !ret && i < k->n_templates; i++) {
 		char tpos[64];
@@ -905,72 +880,49 @@ static int vgpu_wl_kernel(struct vgpu_wl_ctx *c, struct vgpu_workload *wl,
 	if (k->n_warp_prio &&
 	    k->n_warp_prio != (k->threads + wl->cfg.warp_size - 1) /
 			      wl->cfg.warp_size)
-		return vgpu_wl_err(c, pos, "warp_prio",
-				   "%u levels for blocks of %u warps",
-				   k->n_warp_prio,
-				   (k->threads + wl->cfg.warp_size - 1) /
-				   wl->cfg.warp_size);
+		return vgpu_rec_err(c, pos, "warp_prio",
+				    "%u levels for blocks of %u warps",
+				    k->n_warp_prio,
+				    (k->threads + wl->cfg.warp_size - 1) /
+				    wl->cfg.warp_size);
 	/* F14: PUSH feeds an earlier queue kernel, named by push_to */
 	for (i = 0; push_name && i < idx; i++)
 		if (!strcmp(wl->kernels[i].name, push_name))
 			break;
 	if (push_name && (i == idx || !(wl->kernels[i].flags & VGPU_KF_QUEUE)))
-		return vgpu_wl_err(c, pos, "push_to",
-				   "'%s' is not an earlier queue kernel",
-				   push_name);
+		return vgpu_rec_err(c, pos, "push_to",
+				    "'%s' is not an earlier queue kernel",
+				    push_name);
 	if (push_name)
 		k->push_to = i + 1;
 	for (i = 0; i < idx; i++) {
 		if (!strcmp(wl->kernels[i].name, k->name))
-			return vgpu_wl_err(c, pos, "name",
-					   "'%s' already used by kernels[%u]",
-					   k->name, i);
+			return vgpu_rec_err(c, pos, "name",
+					    "'%s' already used by kernels[%u]",
+					    k->name, i);
 		/* a channel belongs to one open file through the module */
 		if (wl->kernels[i].channel == k->channel &&
 		    wl->kernels[i].tenant != k->tenant)
-			return vgpu_wl_err(c, pos, "tenant",
-					   "channel %u is tenant %u's (kernels[%u])",
-					   k->channel, wl->kernels[i].tenant, i);
+			return vgpu_rec_err(c, pos, "tenant",
+					    "channel %u is tenant %u's (kernels[%u])",
+					    k->channel, wl->kernels[i].tenant, i);
 	}
 	return 0;
 }
 
-static int vgpu_wl_parse(struct vgpu_wl_ctx *c, const char *text, size_t len,
+static int vgpu_wl_parse(struct vgpu_rec_ctx *c, const char *text, size_t len,
 			 struct vgpu_workload *wl)
 {
-	struct json_tokener *tok;
-	enum json_tokener_error jerr;
 	json_object *root, *v, *dev = NULL, *kernels = NULL;
-	size_t off, i, n, line = 1, col = 1;
-	char pos[48];
-	int ret = 0;
+	size_t i, n;
+	int ret;
 
-	tok = json_tokener_new();
-	if (!tok)
-		return -ENOMEM;
-	root = json_tokener_parse_ex(tok, text, len);
-	jerr = json_tokener_get_error(tok);
-	off = json_tokener_get_parse_end(tok);
-	if (!root || jerr != json_tokener_success || off < len) {
-		if (jerr == json_tokener_continue)
-			jerr = json_tokener_error_parse_eof;
-		for (i = 0; i < off && i < len; i++) {
-			if (text[i] == '\n') {
-				line++;
-				col = 1;
-			} else {
-				col++;
-			}
-		}
-		snprintf(pos, sizeof(pos), "%zu:%zu", line, col);
-		ret = vgpu_wl_err(c, pos, "(syntax)", "%s",
-				  root ? "trailing data after the document" :
-				  json_tokener_error_desc(jerr));
-		goto out;
-	}
+	ret = vgpu_rec_json_parse(c, text, len, &root);
+	if (ret)
+		return ret;
 	if (!json_object_is_type(root, json_type_object)) {
-		ret = vgpu_wl_err(c, "(top)", "(document)",
-				  "expected an object");
+		ret = vgpu_rec_err(c, "(top)", "(document)",
+				   "expected an object");
 		goto out;
 	}
 	json_object_object_foreach(root, key, val) {
@@ -979,7 +931,7 @@ static int vgpu_wl_parse(struct vgpu_wl_ctx *c, const char *text, size_t len,
 		else if (!strcmp(key, "kernels"))
 			kernels = val;
 		else if (strcmp(key, "comment") && strcmp(key, "name")) {
-			ret = vgpu_wl_err(c, "(top)", key, "unknown field");
+			ret = vgpu_rec_err(c, "(top)", key, "unknown field");
 			goto out;
 		}
 	}
@@ -988,13 +940,13 @@ static int vgpu_wl_parse(struct vgpu_wl_ctx *c, const char *text, size_t len,
 		goto out;
 	if (!kernels || !json_object_is_type(kernels, json_type_array) ||
 	    !json_object_array_length(kernels)) {
-		ret = vgpu_wl_err(c, "(top)", "kernels",
-				  "expected a non-empty array");
+		ret = vgpu_rec_err(c, "(top)", "kernels",
+				   "expected a non-empty array");
 		goto out;
 	}
 	n = json_object_array_length(kernels);
 	if (n > 65536) {
-		ret = vgpu_wl_err(c, "(top)", "kernels", "too many kernels");
+		ret = vgpu_rec_err(c, "(top)", "kernels", "too many kernels");
 		goto out;
 	}
 	wl->kernels = calloc(n, sizeof(*wl->kernels));
@@ -1010,16 +962,14 @@ static int vgpu_wl_parse(struct vgpu_wl_ctx *c, const char *text, size_t len,
 			goto out;
 	}
 out:
-	if (root)
-		json_object_put(root);
-	json_tokener_free(tok);
+	json_object_put(root);
 	return ret;
 }
 
 int vgpu_workload_load(const char *path, struct vgpu_workload *wl,
 		       char *err, size_t errlen)
 {
-	struct vgpu_wl_ctx c = { .path = path, .err = err, .errlen = errlen };
+	struct vgpu_rec_ctx c = { .path = path, .err = err, .errlen = errlen };
 	char *text = NULL;
 	size_t len = 0, cap = 0, got;
 	FILE *f;

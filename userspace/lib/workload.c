@@ -13,80 +13,46 @@
 #include <vgpu/workload.h>
 
 #include "import_internal.h"
+#include "names.h"
 
-/* Name @mode in @names (@n entries), "?" beyond them. */
-static const char *vgpu_wl_name_of(const char *const *names, unsigned int n,
-				   unsigned int mode)
-{
-	return mode < n ? names[mode] : "?";
-}
-
-/* Index of @name in @names (@n entries), or -1. */
-static int vgpu_wl_index_of(const char *const *names, unsigned int n,
-			    const char *name)
-{
-	unsigned int i;
-
-	for (i = 0; i < n; i++)
-		if (!strcmp(name, names[i]))
-			return i;
-	return -1;
-}
-
-#define VGPU_WL_N(a)	(sizeof(a) / sizeof((a)[0]))
-
-static const char *const vgpu_wl_pack_names[] = {
-	[VGPU_PACK_AUTO] = "auto",
-	[VGPU_PACK_BLOCK] = "block",
-	[VGPU_PACK_SM] = "sm",
-};
-
+/*
+ * The mode names are the core's (driver/core/names.c, one table each);
+ * the library's calls answer -1 for a name it does not know.
+ */
 const char *vgpu_pack_name(unsigned int mode)
 {
-	return vgpu_wl_name_of(vgpu_wl_pack_names,
-			       VGPU_WL_N(vgpu_wl_pack_names), mode);
+	return vgpu_gpu_pack_name(mode);
 }
 
 int vgpu_pack_parse(const char *name)
 {
-	return vgpu_wl_index_of(vgpu_wl_pack_names,
-				VGPU_WL_N(vgpu_wl_pack_names), name);
-}
+	int v = vgpu_gpu_pack_parse(name);
 
-static const char *const vgpu_wl_search_names[] = {
-	[VGPU_SEARCH_EXACT] = "exact",
-	[VGPU_SEARCH_GROUPED] = "grouped",
-	[VGPU_SEARCH_SAMPLED] = "sampled",
-};
+	return v < 0 ? -1 : v;
+}
 
 const char *vgpu_search_name(unsigned int mode)
 {
-	return vgpu_wl_name_of(vgpu_wl_search_names,
-			       VGPU_WL_N(vgpu_wl_search_names), mode);
+	return vgpu_gpu_search_name(mode);
 }
 
 int vgpu_search_parse(const char *name)
 {
-	return vgpu_wl_index_of(vgpu_wl_search_names,
-				VGPU_WL_N(vgpu_wl_search_names), name);
-}
+	int v = vgpu_gpu_search_parse(name);
 
-static const char *const vgpu_wl_preempt_names[] = {
-	[VGPU_PREEMPT_DRAIN] = "drain",
-	[VGPU_PREEMPT_WARP] = "warp",
-	[VGPU_PREEMPT_SWITCH] = "switch",
-};
+	return v < 0 ? -1 : v;
+}
 
 const char *vgpu_preempt_name(unsigned int mode)
 {
-	return vgpu_wl_name_of(vgpu_wl_preempt_names,
-			       VGPU_WL_N(vgpu_wl_preempt_names), mode);
+	return vgpu_gpu_preempt_name(mode);
 }
 
 int vgpu_preempt_parse(const char *name)
 {
-	return vgpu_wl_index_of(vgpu_wl_preempt_names,
-				VGPU_WL_N(vgpu_wl_preempt_names), name);
+	int v = vgpu_gpu_preempt_parse(name);
+
+	return v < 0 ? -1 : v;
 }
 
 static const char *const vgpu_wl_class_names[VGPU_ISA_NUM_CLASSES] = {

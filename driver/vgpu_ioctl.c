@@ -33,8 +33,8 @@
 
 /* uapi rule 1: every struct a multiple of 8 bytes, sizes pinned. */
 static_assert(sizeof(struct vgpu_dev_config) == 80);
-static_assert(sizeof(struct vgpu_info) == 176);
-static_assert(sizeof(struct vgpu_submit_desc) == VGPU_SUBMIT_DESC_SIZE_VER3);
+static_assert(sizeof(struct vgpu_info) == VGPU_INFO_SIZE_VER1);
+static_assert(sizeof(struct vgpu_submit_desc) == VGPU_SUBMIT_DESC_SIZE_VER4);
 static_assert(sizeof(struct vgpu_template) == VGPU_TEMPLATE_SIZE_VER0);
 static_assert(sizeof(struct vgpu_queue_push) == VGPU_QUEUE_PUSH_SIZE_VER1);
 static_assert(sizeof(struct vgpu_submit) == VGPU_SUBMIT_SIZE_VER0);
@@ -121,6 +121,8 @@ static int vgpu_ioctl_get_info(struct vgpu_file *vf, void *arg)
 	info->max_queued = vdev->limits.queued;
 	info->max_prog_bytes_per_file = vdev->limits.prog_bytes_per_file;
 	info->workers = vdev->sched.nworkers;
+	info->sregs_per_subpart = vdev->cfg.sregs_per_subpart;
+	info->sreg_unit = vdev->cfg.sreg_unit;
 	mutex_lock(&vdev->lock);
 	info->live_channels = vdev->nr_channels;
 	mutex_unlock(&vdev->lock);

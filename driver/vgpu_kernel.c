@@ -22,19 +22,30 @@
 #include "check.h"
 #include "isa.h"
 
+/*
+ * Free @job, then drop the reference it holds on its PUSH target (F14)
+ * and free that one too if it was the last, and so on: iteratively, as a
+ * chain of queue kernels feeding each other is as long as a file makes it.
+ */
 static void vgpu_job_free(struct vgpu_job *job)
 {
+	struct vgpu_job *next;
 	u32 i;
 
-	for (i = 0; job->tmpl && i < job->k.n_tmpl; i++) {
-		kvfree(job->tmpl[i].match);
-		kvfree(job->tmpl[i].prog);
-	}
-	kfree(job->tmpl);
-	kvfree(job->child_store);
-	if (job->prog != job->prog_inline)
-		kvfree(job->prog);	/* @match is in the same block */
-	kfree(job);
+	do {
+		next = job->push_target;
+		for (i = 0; job->tmpl && i < job->k.n_tmpl; i++) {
+			kvfree(job->tmpl[i].match);
+			kvfree(job->tmpl[i].prog);
+		}
+		kfree(job->tmpl);
+		kvfree(job->child_store);
+		kvfree(job->dev_push);
+		if (job->prog != job->prog_inline)
+			kvfree(job->prog);	/* @match is in the same block */
+		kfree(job);
+		job = next;
+	} while (job && refcount_dec_and_test(&job->ref.refcount));
 }
 
 static void vgpu_job_release(struct kref *ref)
@@ -210,6 +221,41 @@ static int vgpu_desc_check(const struct vgpu_device *vdev,
 	if (!d->warp_prio != !d->num_warp_prio ||
 	    d->num_warp_prio > VGPU_MAX_BLOCK_WARPS)
 		return -EINVAL;
+	/* F14: a queue kernel's records of PUSHes, allocated for it */
+	if (d->push_records && (!(d->flags & VGPU_KERNEL_QUEUE) ||
+				d->push_records > d->queue_cap))
+		return -EINVAL;
+	return 0;
+}
+
+static bool vgpu_job_finished(struct vgpu_job *job)
+{
+	/* pairs with the release in vgpu_sched_retire_locked() */
+	return smp_load_acquire(&job->finished);
+}
+
+/*
+ * F14: the queue kernel @d's PUSH instructions feed, referenced into
+ * @job; a kernel of @vf that can still take items.  Under vf->lock, which
+ * QUEUE_PUSH holds when it closes a queue.
+ */
+static int vgpu_job_push_target(struct vgpu_file *vf, struct vgpu_job *job,
+				const struct vgpu_submit_desc *d)
+{
+	struct vgpu_job *q;
+
+	lockdep_assert_held(&vf->lock);
+	if (!d->push_to)
+		return 0;
+	q = xa_load(&vf->kernels, d->push_to);
+	if (!q)
+		return -ENOENT;
+	if (!(q->k.flags & VGPU_KF_QUEUE) || vgpu_job_finished(q) ||
+	    q->q_closing)
+		return -EINVAL;
+	kref_get(&q->ref);
+	job->push_target = q;
+	job->k.push_to = &q->k;
 	return 0;
 }
 
@@ -369,6 +415,24 @@ static int vgpu_job_create(struct vgpu_file *vf,
 	}
 	job->k.child_budget = d->child_budget;
 	job->k.child_store = job->child_store;
+	ret = vgpu_job_push_target(vf, job, d);
+	if (ret)
+		goto err_free;
+	if (d->push_records) {
+		/* charged as program bytes: refuse before allocating */
+		ret = -ENOSPC;
+		if ((u64)d->push_records * sizeof(*job->dev_push) >
+		    vdev->limits.prog_bytes_per_file)
+			goto err_free;
+		job->dev_push = kvcalloc(d->push_records,
+					 sizeof(*job->dev_push), GFP_KERNEL);
+		ret = -ENOMEM;
+		if (!job->dev_push)
+			goto err_free;
+		job->bytes += (u64)d->push_records * sizeof(*job->dev_push);
+	}
+	job->k.dev_push = job->dev_push;
+	job->k.n_dev_push = d->push_records;
 	/* uapi: a mask given names SMs (an all-zero one means all to the core) */
 	ret = -EINVAL;
 	if (d->affinity && !memchr_inv(job->k.affinity, 0, d->affinity_bits / 8))
@@ -444,8 +508,9 @@ static int vgpu_submit_put_handles(const struct vgpu_submit *sub,
  * Return: 0; -EINVAL (flags, pads, count, desc_size, a descriptor or its
  * program); -EPERM (a privileged priority without CAP_SYS_NICE); -E2BIG (a
  * block that can never fit an SM, or unknown non-zero descriptor bytes);
- * -EFAULT; -ENOENT (a channel not of this file); -ENOSPC (kernel handles,
- * child descriptors or program bytes of the file at their limit); -EAGAIN
+ * -EFAULT; -ENOENT (a channel or PUSH target not of this file); -ENOSPC
+ * (kernel handles, child descriptors or program bytes of the file at their
+ * limit, push records included); -EAGAIN
  * (the device's queue is full); -ENOMEM.
  */
 int vgpu_ioctl_submit(struct vgpu_file *vf, void *arg)
@@ -554,12 +619,6 @@ err_unwind:
 	if (jobs != jobs_buf)
 		kfree(jobs);
 	return ret;
-}
-
-static bool vgpu_job_finished(struct vgpu_job *job)
-{
-	/* pairs with the release in vgpu_sched_retire_locked() */
-	return smp_load_acquire(&job->finished);
 }
 
 /* Are the waited-for kernels done (any / all)?  Lowest finished index. */

@@ -47,6 +47,13 @@ static const struct nla_policy vgpu_nl_policy[VGPU_A_MAX + 1] = {
 	[VGPU_A_EVENT_BUDGET] = NLA_POLICY_FULL_RANGE(NLA_U32,
 						      &vgpu_nl_budget_range),
 	[VGPU_A_SYNC_COST] = NLA_POLICY_MAX(NLA_U32, VGPU_MAX_LATENCY),
+	[VGPU_A_PACK] = NLA_POLICY_MAX(NLA_U32, VGPU_PACK_MODE_SM),
+	[VGPU_A_SEARCH] = NLA_POLICY_MAX(NLA_U32, VGPU_SEARCH_MODE_SAMPLED),
+	[VGPU_A_SEARCH_GROUP] = { .type = NLA_U32 },
+	[VGPU_A_SEARCH_LATENCY] = NLA_POLICY_MAX(NLA_U32,
+						 VGPU_SEARCH_MAX_LATENCY),
+	[VGPU_A_THROTTLE_SMS] = { .type = NLA_U32 },
+	[VGPU_A_COMBO] = NLA_POLICY_MAX(NLA_U32, 100),
 };
 
 /*
@@ -65,14 +72,22 @@ static struct genl_family vgpu_nl_family;
 static_assert(VGPU_PREEMPT_MODE_DRAIN == VGPU_PREEMPT_DRAIN);
 static_assert(VGPU_PREEMPT_MODE_WARP == VGPU_PREEMPT_WARP);
 static_assert(VGPU_PREEMPT_MODE_SWITCH == VGPU_PREEMPT_SWITCH);
+static_assert(VGPU_PACK_MODE_AUTO == VGPU_PACK_AUTO);
+static_assert(VGPU_PACK_MODE_BLOCK == VGPU_PACK_BLOCK);
+static_assert(VGPU_PACK_MODE_SM == VGPU_PACK_SM);
+static_assert(VGPU_SEARCH_MODE_EXACT == VGPU_SEARCH_EXACT);
+static_assert(VGPU_SEARCH_MODE_GROUPED == VGPU_SEARCH_GROUPED);
+static_assert(VGPU_SEARCH_MODE_SAMPLED == VGPU_SEARCH_SAMPLED);
 
 /* Device and configuration attributes; under vgpu_sched.lock. */
 static int vgpu_nl_put_dev(struct sk_buff *skb, struct vgpu_device *vdev)
 {
 	struct vgpu_sched *s = &vdev->sched;
 	const struct vgpu_gpu_params *p = &s->gpu->p;
+	struct vgpu_gpu_dispatch_opts o;
 
 	lockdep_assert_held(&s->lock);
+	vgpu_gpu_get_dispatch(s->gpu, &o);
 	if (nla_put_u32(skb, VGPU_A_DEV_INDEX, vdev->index) ||
 	    nla_put_string(skb, VGPU_A_DEV_NAME, vdev->name) ||
 	    nla_put_string(skb, VGPU_A_PRESET, vdev->cfg.name) ||
@@ -90,9 +105,47 @@ static int vgpu_nl_put_dev(struct sk_buff *skb, struct vgpu_device *vdev)
 	    nla_put_u32(skb, VGPU_A_CLOCK, s->opts.clock) ||
 	    nla_put_u32(skb, VGPU_A_FREQ_KHZ, s->opts.freq_khz) ||
 	    nla_put_u32(skb, VGPU_A_TASK_SLOTS, p->task_slots) ||
-	    nla_put_u32(skb, VGPU_A_SYNC_COST, p->sync_cost))
+	    nla_put_u32(skb, VGPU_A_SYNC_COST, p->sync_cost) ||
+	    nla_put_u32(skb, VGPU_A_PACK, o.pack) ||
+	    nla_put_u32(skb, VGPU_A_SEARCH, o.search) ||
+	    nla_put_u32(skb, VGPU_A_SEARCH_GROUP, o.search_group) ||
+	    nla_put_u32(skb, VGPU_A_SEARCH_LATENCY, o.search_latency) ||
+	    nla_put_u32(skb, VGPU_A_THROTTLE_SMS, o.throttle_sms) ||
+	    nla_put_u32(skb, VGPU_A_THROTTLE,
+			s->gpu->throttle_state != VGPU_THROTTLE_OFF) ||
+	    nla_put_u32(skb, VGPU_A_COMBO, o.combo) ||
+	    nla_put_u32(skb, VGPU_A_SREGS_PER_SUBPART,
+			vdev->cfg.sregs_per_subpart) ||
+	    nla_put_u32(skb, VGPU_A_SREG_UNIT, vdev->cfg.sreg_unit))
 		return -EMSGSIZE;
 	return 0;
+}
+
+/* CONFIG_SET's dispatch options (F23, F25, F26, F40-F42) over @o. */
+static void vgpu_nl_get_dispatch(struct nlattr **tb,
+				 struct vgpu_gpu_dispatch_opts *o)
+{
+	static const struct {
+		int attr;
+		size_t off;
+	} map[] = {
+		{ VGPU_A_PACK, offsetof(struct vgpu_gpu_dispatch_opts, pack) },
+		{ VGPU_A_SEARCH,
+		  offsetof(struct vgpu_gpu_dispatch_opts, search) },
+		{ VGPU_A_SEARCH_GROUP,
+		  offsetof(struct vgpu_gpu_dispatch_opts, search_group) },
+		{ VGPU_A_SEARCH_LATENCY,
+		  offsetof(struct vgpu_gpu_dispatch_opts, search_latency) },
+		{ VGPU_A_THROTTLE_SMS,
+		  offsetof(struct vgpu_gpu_dispatch_opts, throttle_sms) },
+		{ VGPU_A_COMBO, offsetof(struct vgpu_gpu_dispatch_opts, combo) },
+	};
+	u32 i;
+
+	for (i = 0; i < ARRAY_SIZE(map); i++)
+		if (tb[map[i].attr])
+			*(u32 *)((u8 *)o + map[i].off) =
+				nla_get_u32(tb[map[i].attr]);
 }
 
 static int vgpu_nl_put64(struct sk_buff *skb, int type, u64 v)
@@ -324,6 +377,7 @@ static int vgpu_nl_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
 
 static int vgpu_nl_config_set_doit(struct sk_buff *skb, struct genl_info *info)
 {
+	struct vgpu_gpu_dispatch_opts disp, saved;
 	struct nlattr **tb = info->attrs;
 	u32 windows[VGPU_GPU_MAX_WINDOWS];
 	struct vgpu_device *vdev;
@@ -363,8 +417,23 @@ static int vgpu_nl_config_set_doit(struct sk_buff *skb, struct genl_info *info)
 		ret = -ENOENT;
 		goto out;
 	}
+	/* the dispatch options first; undone if the rest is refused */
+	vgpu_gpu_get_dispatch(g, &saved);
+	disp = saved;
+	vgpu_nl_get_dispatch(tb, &disp);
+	ret = vgpu_gpu_set_dispatch(g, &disp, &bad);
+	if (ret) {
+		if (ret == -EBUSY)
+			NL_SET_ERR_MSG(info->extack,
+				       "throttle-sms: not while in throttle mode");
+		else
+			NL_SET_ERR_MSG(info->extack,
+				       "search-group or throttle-sms: out of range for this device");
+		goto out;
+	}
 	ret = vgpu_gpu_set_sched(g, preempt, nwin, windows, &bad);
 	if (ret) {
+		WARN_ON(vgpu_gpu_set_dispatch(g, &saved, &bad));
 		NL_SET_ERR_MSG_ATTR(info->extack, tb[VGPU_A_WINDOWS],
 				    "windows: at most one per priority, each 1..2^20 cycles, not increasing");
 		goto out;

@@ -228,6 +228,10 @@ static void vgpu_sched_link_locked(struct vgpu_sched *s)
 		 * the kernel finishes cancelled with the core's error.
 		 */
 		ret = vgpu_gpu_submit(g, &job->k);
+		/* F14: its PUSH target finished or closed since SUBMIT */
+		if (ret && job->push_target &&
+		    vgpu_gpu_push_target_check(&job->k))
+			ret = -EPIPE;
 		if (ret) {
 			job->k.state = VGPU_KS_CANCELLED;
 			job->error = ret;

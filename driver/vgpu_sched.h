@@ -251,7 +251,13 @@ struct vgpu_sched {
  *	and links, or NULL; the core uses them until @k is finished
  * @child_store: descriptors of its tree's children, @k.child_budget of
  *	them (F15), or NULL
- * @bytes: program bytes charged to the owner, the templates' included
+ * @push_target: the queue kernel its PUSH instructions feed (F14), a
+ *	reference held until this job is freed; NULL without PUSH
+ * @dev_push: (queue kernel, F14) records of the PUSHes feeding it,
+ *	@k.n_dev_push of them, or NULL; the core uses them until @k is
+ *	finished
+ * @bytes: program bytes charged to the owner, the templates' and the push
+ *	records' included
  * @owner: the file it belongs to
  * @ch: its channel
  * @handle: handle in the owner's table, immutable
@@ -281,6 +287,8 @@ struct vgpu_job {
 	u16 *match;
 	struct vgpu_gpu_template *tmpl;
 	struct vgpu_gpu_kernel *child_store;
+	struct vgpu_job *push_target;
+	struct vgpu_gpu_push *dev_push;
 	u64 bytes;
 	struct vgpu_file *owner;
 	struct vgpu_channel *ch;

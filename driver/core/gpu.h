@@ -861,6 +861,7 @@ void vgpu_gpu_set_sm_rank(struct vgpu_gpu *g, const u16 *order, u32 n);
 int vgpu_gpu_channel_add(struct vgpu_gpu *g, u32 ch, u32 prio);
 int vgpu_gpu_channel_remove(struct vgpu_gpu *g, u32 ch);
 int vgpu_gpu_submit(struct vgpu_gpu *g, struct vgpu_gpu_kernel *k);
+int vgpu_gpu_push_target_check(const struct vgpu_gpu_kernel *k);
 int vgpu_gpu_cancel(struct vgpu_gpu *g, struct vgpu_gpu_kernel *k);
 int vgpu_gpu_queue_push(struct vgpu_gpu *g, struct vgpu_gpu_kernel *k,
 			struct vgpu_gpu_push *p);

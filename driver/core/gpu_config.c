@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Changing a live device's scheduling parameters (SPEC F22, F23, F63):
- * used by the netlink CONFIG_SET command.
+ * Changing a live device's scheduling parameters (SPEC F22, F23, F25,
+ * F26, F40-F42, F63): used by the netlink CONFIG_SET command.
  */
 #include "gpu_config.h"
 
@@ -39,5 +39,65 @@ int vgpu_gpu_set_sched(struct vgpu_gpu *g, u32 preempt, u32 num_windows,
 	g->p.num_windows = p.num_windows;
 	for (i = 0; i < VGPU_GPU_MAX_WINDOWS; i++)
 		g->p.window[i] = p.window[i];
+	return 0;
+}
+
+/**
+ * vgpu_gpu_get_dispatch() - the dispatch options in force
+ * @g: the device
+ * @o: filled with them
+ */
+void vgpu_gpu_get_dispatch(const struct vgpu_gpu *g,
+			   struct vgpu_gpu_dispatch_opts *o)
+{
+	o->pack = g->p.pack;
+	o->search = g->p.search;
+	o->search_group = g->p.search_group;
+	o->search_latency = g->p.search_latency;
+	o->throttle_sms = g->p.throttle_sms;
+	o->combo = g->p.combo;
+}
+
+/**
+ * vgpu_gpu_set_dispatch() - change the dispatch options
+ * @g: the device, between two epochs
+ * @o: the new options, all of them (vgpu_gpu_get_dispatch() for the rest)
+ * @bad_field: set to the name of the first bad field on -EINVAL or -EBUSY
+ *
+ * Nothing changes unless the whole set is valid.  The next decision packs
+ * and weighs with the new values; a new search mode recomputes every SM's
+ * largest free runs before they are matched against again (F40-F42), a
+ * block already decided keeps the latency it was given.  The SMs of
+ * throttle mode change only while the device is not in it or draining
+ * into it (F26: they hold its pooled shared memory).
+ *
+ * Return: 0; -EINVAL with *@bad_field naming the offending field; -EBUSY
+ * (throttle_sms) while throttle mode is entered or in force.
+ */
+int vgpu_gpu_set_dispatch(struct vgpu_gpu *g,
+			  const struct vgpu_gpu_dispatch_opts *o,
+			  const char **bad_field)
+{
+	struct vgpu_gpu_params p = g->p;
+	u32 i;
+
+	p.pack = o->pack;
+	p.search = o->search;
+	p.search_group = o->search_group;
+	p.search_latency = o->search_latency;
+	p.throttle_sms = o->throttle_sms;
+	p.combo = o->combo;
+	if (vgpu_gpu_params_validate(&p, &g->cfg, bad_field))
+		return -EINVAL;
+	if (p.throttle_sms != g->p.throttle_sms &&
+	    g->throttle_state != VGPU_THROTTLE_OFF) {
+		*bad_field = "throttle_sms";
+		return -EBUSY;
+	}
+	/* every SM's runs and every fit cached against them, as at init */
+	if (p.search != g->p.search || p.search_group != g->p.search_group)
+		for (i = 0; i < g->cfg.num_sms; i++)
+			g->fit_dirty[i] = 0xff;
+	g->p = p;
 	return 0;
 }

@@ -20,11 +20,8 @@
  */
 int vgpu_gpu_queue_check(const struct vgpu_gpu_kernel *k)
 {
-	/* a PUSH's target takes items (F14); the program is checked later */
-	if (k->push_to && (!(k->push_to->flags & VGPU_KF_QUEUE) ||
-			   k->push_to->state == VGPU_KS_NEW ||
-			   vgpu_gpu_kernel_finished(k->push_to) ||
-			   k->push_to->q_closing))
+	/* a PUSH's target is a queue kernel (F14): its state is the device's */
+	if (k->push_to && !(k->push_to->flags & VGPU_KF_QUEUE))
 		return -EINVAL;
 	if (!(k->flags & VGPU_KF_QUEUE))
 		return !k->grid || k->queue_n || k->queue_cap ||
@@ -34,6 +31,26 @@ int vgpu_gpu_queue_check(const struct vgpu_gpu_kernel *k)
 	if (k->grid || !k->queue_n || k->queue_n > VGPU_MAX_COALESCE ||
 	    !k->queue_cap || k->queue_cap > VGPU_MAX_QUEUE_ITEMS ||
 	    !k->queue_timeout || k->queue_timeout > VGPU_GPU_MAX_QTIMEOUT)
+		return -EINVAL;
+	return 0;
+}
+
+/**
+ * vgpu_gpu_push_target_check() - can a kernel's PUSH target take items?
+ * @k: a kernel with @k->push_to set, or without
+ *
+ * F14: the target was submitted before @k (it has entered the device),
+ * has not finished and has not been closed.  The device's state, not the
+ * kernel's: vgpu_gpu_submit() checks it, vgpu_gpu_kernel_check() does not.
+ *
+ * Return: 0 or -EINVAL.
+ */
+int vgpu_gpu_push_target_check(const struct vgpu_gpu_kernel *k)
+{
+	const struct vgpu_gpu_kernel *q = k->push_to;
+
+	if (q && (q->state == VGPU_KS_NEW || vgpu_gpu_kernel_finished(q) ||
+		  q->q_closing))
 		return -EINVAL;
 	return 0;
 }

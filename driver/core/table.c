@@ -10,6 +10,7 @@
  * orders of policy_default.c.
  */
 #include "vgpu_os.h"
+#include "check.h"
 #include "gpu_internal.h"
 #include "policy_default.h"
 
@@ -36,42 +37,29 @@ static bool vgpu_gpu_aff_any(const struct vgpu_gpu_kernel *k)
 }
 
 /*
- * Validate and link the templates of a submitted kernel once for its whole
- * tree (F15): each must be a valid kernel whose block fits an empty SM and
- * whose LAUNCHes name templates of the same array.
+ * Link the templates of a submitted kernel once for its whole tree (F15):
+ * vgpu_gpu_kernel_check() has passed them, so building their descriptors
+ * cannot fail (checked all the same: a template is never half built).
  */
 static int vgpu_gpu_tmpl_init(struct vgpu_gpu *g, struct vgpu_gpu_kernel *k)
 {
-	struct vgpu_sm_res *empty = &g->scratch;
 	struct vgpu_gpu_template *t;
 	struct vgpu_kernel_desc *d;
 	u32 i;
 
-	vgpu_sm_res_init(empty, &g->cfg);
 	for (i = 0; i < k->n_tmpl; i++) {
 		t = &k->tmpl[i];
 		d = &t->desc;
-		if (t->flags & ~(VGPU_KF_INDEPENDENT | VGPU_KF_SEQUENTIAL) ||
-		    !t->grid || !t->threads || !t->prog || !t->n_insns ||
-		    !t->match)
-			return -EINVAL;
 		memset(d, 0, sizeof(*d));
 		d->grid = t->grid;
 		d->threads = t->threads;
 		d->regs_per_thread = t->regs;
 		d->smem_bytes = t->smem;
 		if (vgpu_block_shape_init(&d->shape, &g->cfg, t->threads,
-					  t->regs, t->smem, 0, NULL))
-			return -E2BIG;
-		if (vgpu_kernel_desc_init(d, &g->cfg, t->prog, t->n_insns,
+					  t->regs, t->smem, 0, NULL) ||
+		    vgpu_kernel_desc_init(d, &g->cfg, t->prog, t->n_insns,
 					  t->match))
 			return -EINVAL;
-		if (((d->sum.uses_bar || d->sum.uses_launch) &&
-		     (t->flags & VGPU_KF_INDEPENDENT)) ||
-		    d->sum.launch_mask >> k->n_tmpl)
-			return -EINVAL;
-		if (!vgpu_sm_res_block_fits(empty, &d->shape))
-			return -E2BIG;
 	}
 	return 0;
 }
@@ -102,13 +90,12 @@ int vgpu_gpu_submit(struct vgpu_gpu *g, struct vgpu_gpu_kernel *k)
 	u32 i;
 	int ret;
 
-	if (k->flags & ~VGPU_KF_ALL || k->prio >= g->cfg.num_prios ||
-	    !k->prog || !k->n_insns || !k->match || !k->threads ||
-	    k->deadline > VGPU_GPU_MAX_DEADLINE || vgpu_gpu_queue_check(k))
-		return -EINVAL;
-	if (k->n_tmpl > VGPU_MAX_TEMPLATES || (k->n_tmpl && !k->tmpl) ||
-	    k->child_budget > VGPU_MAX_CHILDREN ||
-	    (k->child_budget && !k->child_store))
+	/* the one check of a kernel's own fields (check.c, issue 19) */
+	vgpu_sm_res_init(empty, &g->cfg);
+	ret = vgpu_gpu_kernel_check(&g->cfg, empty, k);
+	if (ret)
+		return ret;
+	if (vgpu_gpu_push_target_check(k))
 		return -EINVAL;
 	if (k->channel >= g->p.max_channels || !g->chan[k->channel].used)
 		return -ENOENT;
@@ -126,27 +113,12 @@ int vgpu_gpu_submit(struct vgpu_gpu *g, struct vgpu_gpu_kernel *k)
 	d->smem_bytes = k->smem;
 	d->sregs = k->sregs;
 	d->prio_wid_mod = k->prio_wid_mod;
+	d->warp_prio = k->n_warp_prio ? k->warp_prio : NULL;
+	/* passed by vgpu_gpu_kernel_check(): these cannot fail */
 	if (vgpu_block_shape_init(&d->shape, &g->cfg, k->threads, k->regs,
 				  k->smem, 0, NULL) ||
-	    vgpu_block_shape_set_sregs(&d->shape, &g->cfg, k->sregs))
-		return -E2BIG;
-	/* F35: one level per warp of a block, each a priority level */
-	if (k->n_warp_prio && k->n_warp_prio != d->shape.warps)
-		return -EINVAL;
-	for (i = 0; i < k->n_warp_prio; i++)
-		if (k->warp_prio[i] >= g->cfg.num_prios)
-			return -EINVAL;
-	d->warp_prio = k->n_warp_prio ? k->warp_prio : NULL;
-	if (vgpu_kernel_desc_init(d, &g->cfg, k->prog, k->n_insns, k->match))
-		return -EINVAL;
-	/* F14: a program with PUSH has a target, and only such a program */
-	if (d->sum.uses_push != !!k->push_to)
-		return -EINVAL;
-	/* a split breaks blocks apart: no BAR, no LAUNCH (F24, F15) */
-	if ((d->sum.uses_bar || d->sum.uses_launch) &&
-	    (k->flags & VGPU_KF_INDEPENDENT))
-		return -EINVAL;
-	if (d->sum.launch_mask >> k->n_tmpl)
+	    vgpu_block_shape_set_sregs(&d->shape, &g->cfg, k->sregs) ||
+	    vgpu_kernel_desc_init(d, &g->cfg, k->prog, k->n_insns, k->match))
 		return -EINVAL;
 	/* word by word: SUBMIT pays this for every kernel (F60) */
 	any = vgpu_gpu_aff_any(k);
@@ -157,11 +129,6 @@ int vgpu_gpu_submit(struct vgpu_gpu *g, struct vgpu_gpu_kernel *k)
 		if (k->affinity[i] != valid)
 			k->aff_all = false;
 	}
-	if (!vgpu_gpu_aff_any(k))
-		return -EINVAL;
-	vgpu_sm_res_init(empty, &g->cfg);
-	if (!vgpu_sm_res_block_fits(empty, &d->shape))
-		return -E2BIG;
 	ret = vgpu_gpu_tmpl_init(g, k);
 	if (ret)
 		return ret;

@@ -38,7 +38,7 @@ struct reply {
 	__u64 prio[4][NS + 1];
 	__u64 ch[NS + 1];
 	int nch, nsm;
-	__u64 sm_blocks_done, sm_syncs;
+	__u64 sm_blocks_done, sm_syncs, sm_blocks[8];
 	/* events */
 	int nev;
 	__u32 ev_type[256], ev_kernel[256];
@@ -99,6 +99,9 @@ static int valid_cb(struct nl_msg *msg, void *arg)
 			r->nsm++;
 			r->sm_blocks_done += tmp[VGPU_A_STATS_BLOCKS_DONE];
 			r->sm_syncs += tmp[VGPU_A_STATS_SYNCS];
+			if (tmp[VGPU_A_STATS_ID] < 8)
+				r->sm_blocks[tmp[VGPU_A_STATS_ID]] =
+					tmp[VGPU_A_STATS_BLOCKS];
 			break;
 		case VGPU_A_CHANNEL_STATS:
 			parse_nest(a, r->ch);
@@ -519,6 +522,200 @@ TEST_F(nl, config_set_sync_cost)
 	ASSERT_EQ(0, transact(self->sk, req(self->fam, VGPU_CMD_STATS_GET, 0,
 					    DEV), r));
 	EXPECT_EQ(syncs, r->st[VGPU_A_STATS_SYNCS]);
+}
+
+/* DEV_GET's dispatch options of device DEV into @o, in attribute order. */
+static int dispatch_opts(struct nl_sock *sk, int fam, struct reply *r,
+			 __u64 *o)
+{
+	static const int attr[] = { VGPU_A_PACK, VGPU_A_SEARCH,
+				    VGPU_A_SEARCH_GROUP, VGPU_A_SEARCH_LATENCY,
+				    VGPU_A_THROTTLE_SMS, VGPU_A_COMBO };
+	int ret, i;
+
+	ret = transact(sk, req(fam, VGPU_CMD_DEV_GET, 0, DEV), r);
+	for (i = 0; i < 6; i++)
+		o[i] = r->a[attr[i]];
+	return ret;
+}
+
+/*
+ * Issue 18 points 5-7 through netlink: DEV_GET reports the dispatch
+ * options with new_device's defaults ("small": 4 SMs, so throttle_sms 1 =
+ * 4 / 4; combo 50; no scalar file), CONFIG_SET changes them together, and
+ * a refused set changes nothing: grouped search without a group size
+ * (-EINVAL), a group of 2^17 units, wider than any map (-EINVAL), exact
+ * search with a group size (-EINVAL), latency 4, combo 101 and search
+ * mode 3 (-ERANGE, the attribute policy's maxima), throttle_sms 5 on 4
+ * SMs (-EINVAL), a bad window given with good options (-EINVAL: the
+ * options are taken back).
+ */
+TEST_F(nl, config_set_dispatch_options)
+{
+	const __u64 dflt[6] = { VGPU_PACK_MODE_AUTO, VGPU_SEARCH_MODE_EXACT,
+				0, 0, 1, 50 };
+	const __u64 want[6] = { VGPU_PACK_MODE_SM, VGPU_SEARCH_MODE_GROUPED,
+				4, 3, 2, 80 };
+	struct reply *r = &self->r;
+	struct nl_msg *m;
+	__u64 o[6];
+	int i;
+
+	ASSERT_EQ(0, dispatch_opts(self->sk, self->fam, r, o));
+	for (i = 0; i < 6; i++)
+		EXPECT_EQ(dflt[i], o[i]);
+	EXPECT_EQ(0, r->a[VGPU_A_THROTTLE]);
+	EXPECT_EQ(0, r->a[VGPU_A_SREGS_PER_SUBPART]);
+	EXPECT_EQ(0, r->a[VGPU_A_SREG_UNIT]);
+
+	m = config(self->fam, DEV);
+	nla_put_u32(m, VGPU_A_PACK, want[0]);
+	nla_put_u32(m, VGPU_A_SEARCH, want[1]);
+	nla_put_u32(m, VGPU_A_SEARCH_GROUP, want[2]);
+	nla_put_u32(m, VGPU_A_SEARCH_LATENCY, want[3]);
+	nla_put_u32(m, VGPU_A_THROTTLE_SMS, want[4]);
+	nla_put_u32(m, VGPU_A_COMBO, want[5]);
+	ASSERT_EQ(0, transact(self->sk, m, r));
+	ASSERT_EQ(0, dispatch_opts(self->sk, self->fam, r, o));
+	for (i = 0; i < 6; i++)
+		EXPECT_EQ(want[i], o[i]);
+
+	/* each refused set leaves everything as it was */
+	m = config(self->fam, DEV);
+	nla_put_u32(m, VGPU_A_PACK, VGPU_PACK_MODE_BLOCK);
+	nla_put_u32(m, VGPU_A_SEARCH_GROUP, 0);	/* grouped needs one */
+	EXPECT_EQ(EINVAL, transact(self->sk, m, r));
+	m = config(self->fam, DEV);
+	nla_put_u32(m, VGPU_A_SEARCH_GROUP, 1 << 17);
+	EXPECT_EQ(EINVAL, transact(self->sk, m, r));
+	m = config(self->fam, DEV);
+	nla_put_u32(m, VGPU_A_SEARCH, VGPU_SEARCH_MODE_EXACT);	/* group kept */
+	EXPECT_EQ(EINVAL, transact(self->sk, m, r));
+	m = config(self->fam, DEV);
+	nla_put_u32(m, VGPU_A_SEARCH_LATENCY, 4);
+	EXPECT_EQ(ERANGE, transact(self->sk, m, r));
+	m = config(self->fam, DEV);
+	nla_put_u32(m, VGPU_A_COMBO, 101);
+	EXPECT_EQ(ERANGE, transact(self->sk, m, r));
+	m = config(self->fam, DEV);
+	nla_put_u32(m, VGPU_A_SEARCH, 3);
+	EXPECT_EQ(ERANGE, transact(self->sk, m, r));
+	m = config(self->fam, DEV);
+	nla_put_u32(m, VGPU_A_PACK, VGPU_PACK_MODE_BLOCK);
+	nla_put_u32(m, VGPU_A_THROTTLE_SMS, 5);
+	EXPECT_EQ(EINVAL, transact(self->sk, m, r));
+	/* a bad window after good options: the options are taken back */
+	m = config(self->fam, DEV);
+	nla_put_u32(m, VGPU_A_PACK, VGPU_PACK_MODE_BLOCK);
+	nla_put(m, VGPU_A_WINDOWS, 4, &(__u32){ 0 });
+	EXPECT_EQ(EINVAL, transact(self->sk, m, r));
+	ASSERT_EQ(0, dispatch_opts(self->sk, self->fam, r, o));
+	for (i = 0; i < 6; i++)
+		EXPECT_EQ(want[i], o[i]);
+
+	/* back to exact: the group size goes with it */
+	m = config(self->fam, DEV);
+	nla_put_u32(m, VGPU_A_SEARCH, VGPU_SEARCH_MODE_EXACT);
+	nla_put_u32(m, VGPU_A_SEARCH_GROUP, 0);
+	ASSERT_EQ(0, transact(self->sk, m, r));
+	ASSERT_EQ(0, dispatch_opts(self->sk, self->fam, r, o));
+	EXPECT_EQ(VGPU_SEARCH_MODE_EXACT, o[1]);
+	EXPECT_EQ(0, o[2]);
+}
+
+/*
+ * Issue 18 point 5 through netlink: under rr, eight one-warp blocks of one
+ * kernel on the 4-SM device.  pack=block (seed 002: an SM chosen per
+ * block) spreads them two per SM; pack=sm (seed 000, F23 (a): min(
+ * undispatched, fit) blocks to the chosen SM) puts all eight on one.
+ */
+TEST_F(nl, config_set_pack_spreads_or_packs)
+{
+	const __u32 mode[2] = { VGPU_PACK_MODE_BLOCK, VGPU_PACK_MODE_SM };
+	struct reply *r = &self->r;
+	struct vgpu_submit_desc d;
+	__u64 before[4], most;
+	struct nl_msg *m;
+	int i, j;
+
+	for (j = 0; j < 2; j++) {
+		m = config(self->fam, DEV);
+		nla_put_u32(m, VGPU_A_PACK, mode[j]);
+		ASSERT_EQ(0, transact(self->sk, m, r));
+		ASSERT_EQ(0, transact(self->sk, req(self->fam,
+						     VGPU_CMD_STATS_GET, 0,
+						     DEV), r));
+		ASSERT_EQ(4, r->nsm);
+		memcpy(before, r->sm_blocks, sizeof(before));
+		VGPU_DESC(&d, self->ch, vgpu_prog_alu);
+		d.grid = 8;
+		d.threads = 32;
+		ASSERT_EQ(0, vgpu_test_submit(self->fd, &d, 1));
+		ASSERT_EQ(0, vgpu_test_wait(self->fd, &d.handle, 1, 0,
+					    VGPU_WAIT_FOREVER, NULL));
+		memset(r, 0, sizeof(*r));
+		ASSERT_EQ(0, transact(self->sk, req(self->fam,
+						     VGPU_CMD_STATS_GET, 0,
+						     DEV), r));
+		most = 0;
+		for (i = 0; i < 4; i++) {
+			__u64 n = r->sm_blocks[i] - before[i];
+
+			if (mode[j] == VGPU_PACK_MODE_BLOCK)
+				EXPECT_EQ(2, n);
+			most = n > most ? n : most;
+		}
+		EXPECT_EQ(mode[j] == VGPU_PACK_MODE_SM ? 8 : 2, most);
+	}
+}
+
+/*
+ * F26 through netlink: while a THROTTLE kernel holds the device in
+ * throttle mode (it spins until cancelled), DEV_GET says so and the SMs of
+ * the mode cannot change (-EBUSY; the pack given with them is not taken
+ * either); once it is cancelled and an ordinary kernel ran (which needs
+ * the mode off), they can.
+ */
+TEST_F(nl, config_set_throttle_sms_busy)
+{
+	struct reply *r = &self->r;
+	struct vgpu_submit_desc d;
+	struct nl_msg *m;
+	__u32 h, i;
+
+	VGPU_DESC(&d, self->ch, vgpu_prog_spin);
+	d.flags |= VGPU_KERNEL_THROTTLE;
+	ASSERT_EQ(0, vgpu_test_submit(self->fd, &d, 1));
+	h = d.handle;
+	for (i = 0; i < 1000000; i++) {
+		ASSERT_EQ(0, transact(self->sk, req(self->fam,
+						     VGPU_CMD_DEV_GET, 0,
+						     DEV), r));
+		if (r->a[VGPU_A_THROTTLE])
+			break;
+		sched_yield();
+	}
+	ASSERT_EQ(1, r->a[VGPU_A_THROTTLE]);
+	m = config(self->fam, DEV);
+	nla_put_u32(m, VGPU_A_PACK, VGPU_PACK_MODE_SM);
+	nla_put_u32(m, VGPU_A_THROTTLE_SMS, 2);
+	EXPECT_EQ(EBUSY, transact(self->sk, m, r));
+	EXPECT_NE(NULL, strstr(r->ext, "throttle"));
+	ASSERT_EQ(0, transact(self->sk, req(self->fam, VGPU_CMD_DEV_GET, 0,
+					    DEV), r));
+	EXPECT_EQ(1, r->a[VGPU_A_THROTTLE_SMS]);
+	EXPECT_EQ(VGPU_PACK_MODE_AUTO, r->a[VGPU_A_PACK]);
+
+	ASSERT_EQ(0, vgpu_test_cancel(self->fd, h));
+	ASSERT_NE(~0U, h = submit(self->fd, self->ch, 2));
+	ASSERT_EQ(0, vgpu_test_wait(self->fd, &h, 1, 0, VGPU_WAIT_FOREVER, NULL));
+	m = config(self->fam, DEV);
+	nla_put_u32(m, VGPU_A_THROTTLE_SMS, 2);
+	ASSERT_EQ(0, transact(self->sk, m, r));
+	ASSERT_EQ(0, transact(self->sk, req(self->fam, VGPU_CMD_DEV_GET, 0,
+					    DEV), r));
+	EXPECT_EQ(2, r->a[VGPU_A_THROTTLE_SMS]);
+	EXPECT_EQ(0, r->a[VGPU_A_THROTTLE]);
 }
 
 /*

@@ -653,6 +653,7 @@ TEST(seed003_warp_levels_through_the_module)
 TEST(issue18_device_options)
 {
 	struct vgpu_submit_desc d;
+	struct vgpu_info info;
 	__u32 ch = 0, h;
 	int fd;
 
@@ -671,6 +672,10 @@ TEST(issue18_device_options)
 	EXPECT_NE(NULL, strstr(vgpu_buf, "\nsregs_per_subpart 1024\nsreg_unit 64\n"));
 	fd = vgpu_test_open(DEV);
 	ASSERT_LE(0, fd);
+	/* GET_INFO VER1 reports the scalar file (seed 001 [0042]) */
+	info = vgpu_test_info(fd);
+	EXPECT_EQ(1024, info.sregs_per_subpart);
+	EXPECT_EQ(64, info.sreg_unit);
 	ASSERT_EQ(0, vgpu_test_channel(fd, 0, 0, &ch));
 	VGPU_DESC(&d, ch, vgpu_prog_alu);
 	d.sregs = 320;

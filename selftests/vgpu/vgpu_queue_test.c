@@ -258,6 +258,126 @@ TEST_F(q, enospc)
 				    VGPU_WAIT_FOREVER, NULL));
 }
 
+/* PUSH 4: warp 0 of each block writes 4 items to its push target (F14) */
+static const struct vgpu_insn p_push4[] = {
+	{ .op = VGPU_OP_PUSH, .imm = 4 }, I(EXIT),
+};
+
+/* Submit the pusher of p_push4 on @ch feeding @to; its handle or ~0. */
+static __u32 submit_pusher(int fd, __u32 ch, __u32 to, __u32 grid)
+{
+	struct vgpu_submit_desc d;
+
+	VGPU_DESC(&d, ch, p_push4);
+	d.threads = 32;
+	d.grid = grid;
+	d.push_to = to;
+	return vgpu_test_submit(fd, &d, 1) ? ~0U : d.handle;
+}
+
+/*
+ * F14 through the uapi (SUBMIT VER4, seed 002: a task continues through a
+ * queue task): a queue kernel of 4 items per block with 2 push records;
+ * a kernel of 2 blocks on another channel, each block's warp 0 pushing 4
+ * items to it, then the queue closed at 2,000.  The 8 items make 2 full
+ * blocks, no partial one; both kernels finish without error.
+ */
+TEST_F(q, dev_push_feeds_queue)
+{
+	struct vgpu_kernel_query kq;
+	struct vgpu_submit_desc d;
+	struct vgpu_info info = vgpu_test_info(self->fd);
+	__u32 ch2 = 0, p;
+
+	EXPECT_EQ(VGPU_CAP_DEV_PUSH, info.caps & VGPU_CAP_DEV_PUSH);
+	ASSERT_EQ(0, vgpu_test_channel(self->fd, 2, 0, &ch2));
+	QDESC(&d, self->ch, p_items, 4, 64, 100000);
+	d.push_records = 2;
+	ASSERT_EQ(0, vgpu_test_gate(self->fd, VGPU_GATE_CLOSE, NULL));
+	ASSERT_EQ(0, vgpu_test_submit(self->fd, &d, 1));
+	ASSERT_NE(~0U, p = submit_pusher(self->fd, ch2, d.handle, 2));
+	ASSERT_EQ(0, push(self->fd, d.handle, 0, VGPU_QUEUE_CLOSE, 2000, NULL));
+	ASSERT_EQ(0, vgpu_test_gate(self->fd, VGPU_GATE_OPEN, NULL));
+	ASSERT_EQ(0, vgpu_test_wait(self->fd, &d.handle, 1, 0,
+				    VGPU_WAIT_FOREVER, NULL));
+	ASSERT_EQ(0, vgpu_test_wait(self->fd, &p, 1, 0, VGPU_WAIT_FOREVER,
+				    NULL));
+	ASSERT_EQ(0, vgpu_test_query(self->fd, p, 0, &kq));
+	EXPECT_EQ(VGPU_KSTATE_DONE, kq.state);
+	EXPECT_EQ(0, kq.error);
+	ASSERT_EQ(0, vgpu_test_query(self->fd, d.handle, 0, &kq));
+	EXPECT_EQ(VGPU_KSTATE_DONE, kq.state);
+	EXPECT_EQ(2, kq.blocks_done);
+	ASSERT_LT(0, slurp(DBG "stats"));
+	EXPECT_EQ(8, keyval("queue_items"));
+	EXPECT_EQ(2, keyval("queue_blocks"));
+	EXPECT_EQ(0, keyval("queue_partial"));
+}
+
+/*
+ * Every errno of push_to and push_records (SUBMIT VER4, F14): a PUSH
+ * program without a target, a target that is not a queue kernel, a handle
+ * of no kernel (-ENOENT), a target given to a program without PUSH,
+ * records on an ordinary kernel or above queue_cap, a closed target; and
+ * at run time, a target without records (-ENOSPC) and one closed before
+ * the PUSH ran (-EPIPE) fail the pusher, QUERY says why.
+ */
+TEST_F(q, dev_push_errnos)
+{
+	struct vgpu_kernel_query kq;
+	struct vgpu_submit_desc d, q0, q1;
+	__u32 ch2 = 0, ch3 = 0, p, h;
+
+	/* a queue kernel waiting for items holds its channel's head (F11) */
+	ASSERT_EQ(0, vgpu_test_channel(self->fd, 2, 0, &ch2));
+	ASSERT_EQ(0, vgpu_test_channel(self->fd, 2, 0, &ch3));
+	ASSERT_EQ(0, vgpu_test_gate(self->fd, VGPU_GATE_CLOSE, NULL));
+	QDESC(&q0, self->ch, p_items, 4, 64, 100000);	/* no records */
+	ASSERT_EQ(0, vgpu_test_submit(self->fd, &q0, 1));
+	ASSERT_EQ(0, vgpu_test_submit_at(self->fd, ch2, 0, &h));
+
+	EXPECT_EQ(~0U, submit_pusher(self->fd, ch2, 0, 1));
+	EXPECT_EQ(EINVAL, errno);
+	EXPECT_EQ(~0U, submit_pusher(self->fd, ch2, h, 1));
+	EXPECT_EQ(EINVAL, errno);
+	EXPECT_EQ(~0U, submit_pusher(self->fd, ch2, 0x7fff0000, 1));
+	EXPECT_EQ(ENOENT, errno);
+	VGPU_DESC(&d, ch2, vgpu_prog_alu);
+	d.push_to = q0.handle;
+	EXPECT_EQ(EINVAL, vgpu_test_submit(self->fd, &d, 1) ? errno : 0);
+	VGPU_DESC(&d, ch2, vgpu_prog_alu);
+	d.push_records = 1;
+	EXPECT_EQ(EINVAL, vgpu_test_submit(self->fd, &d, 1) ? errno : 0);
+	QDESC(&d, ch2, p_items, 4, 8, 100000);
+	d.push_records = 9;
+	EXPECT_EQ(EINVAL, vgpu_test_submit(self->fd, &d, 1) ? errno : 0);
+
+	/* -EPIPE: q1 is closed at once, before the pusher's PUSH runs */
+	QDESC(&q1, ch3, p_items, 4, 64, 100000);
+	q1.push_records = 4;
+	ASSERT_EQ(0, vgpu_test_submit(self->fd, &q1, 1));
+	ASSERT_NE(~0U, p = submit_pusher(self->fd, ch2, q1.handle, 1));
+	ASSERT_EQ(0, push(self->fd, q1.handle, 0, VGPU_QUEUE_CLOSE, 0, NULL));
+	/* closed: no more pushers */
+	EXPECT_EQ(~0U, submit_pusher(self->fd, ch2, q1.handle, 1));
+	EXPECT_EQ(EINVAL, errno);
+	ASSERT_EQ(0, vgpu_test_gate(self->fd, VGPU_GATE_OPEN, NULL));
+	ASSERT_EQ(0, vgpu_test_wait(self->fd, &p, 1, 0, VGPU_WAIT_FOREVER,
+				    NULL));
+	ASSERT_EQ(0, vgpu_test_query(self->fd, p, 0, &kq));
+	EXPECT_EQ(EPIPE, -kq.error);
+
+	/* -ENOSPC: q0 has no record for a PUSH */
+	ASSERT_NE(~0U, p = submit_pusher(self->fd, ch2, q0.handle, 1));
+	ASSERT_EQ(0, vgpu_test_wait(self->fd, &p, 1, 0, VGPU_WAIT_FOREVER,
+				    NULL));
+	ASSERT_EQ(0, vgpu_test_query(self->fd, p, 0, &kq));
+	EXPECT_EQ(ENOSPC, -kq.error);
+	ASSERT_EQ(0, push(self->fd, q0.handle, 0, VGPU_QUEUE_CLOSE, 0, NULL));
+	ASSERT_EQ(0, vgpu_test_wait(self->fd, &q0.handle, 1, 0,
+				    VGPU_WAIT_FOREVER, NULL));
+}
+
 /* The arrival of a push never comes before the kernel's previous one. */
 TEST_F(q, arrival_in_push_order)
 {

@@ -48,12 +48,14 @@
 #define VGPU_CAP_MMA_SIZE	_BITULL(9)	/* MMA operand a (F25) */
 #define VGPU_CAP_WARP_PRIO	_BITULL(10)	/* vgpu_submit_desc.warp_prio */
 #define VGPU_CAP_SREGS		_BITULL(11)	/* vgpu_submit_desc.sregs */
+#define VGPU_CAP_DEV_PUSH	_BITULL(12)	/* vgpu_submit_desc.push_to */
 #define VGPU_CAP_ALL		(VGPU_CAP_GET_INFO | VGPU_CAP_CHANNELS | \
 				 VGPU_CAP_KERNELS | VGPU_CAP_GATE | \
 				 VGPU_CAP_POLL | VGPU_CAP_QUEUE | \
 				 VGPU_CAP_CHILD | VGPU_CAP_HEAD | \
 				 VGPU_CAP_DEADLINE | VGPU_CAP_MMA_SIZE | \
-				 VGPU_CAP_WARP_PRIO | VGPU_CAP_SREGS)
+				 VGPU_CAP_WARP_PRIO | VGPU_CAP_SREGS | \
+				 VGPU_CAP_DEV_PUSH)
 
 /* Presets (struct vgpu_dev_config.preset), SPEC F03. */
 #define VGPU_PRESET_CUSTOM	0
@@ -135,6 +137,14 @@ struct vgpu_dev_config {
  *
  * Fields after @config were appended after version 0 of the struct
  * (VGPU_INFO_SIZE_VER0); see the extension rule above.
+ *
+ * Appended in VGPU_INFO_SIZE_VER1 (zero on a module that predates them):
+ *
+ * @sregs_per_subpart: out: scalar registers per sub-partition, the second
+ *	register file of seed 001 [0042] (new_device sregs_per_subpart); 0
+ *	without one (vgpu_submit_desc.sregs is then -E2BIG)
+ * @sreg_unit: out: its allocation unit (a warp's scalar registers are
+ *	rounded up to it); 0 without a scalar file
  */
 struct vgpu_info {
 	__u32 flags;
@@ -159,9 +169,13 @@ struct vgpu_info {
 	__u32 live_kernels;
 	__u64 cycle;
 	__u64 trace_hash;
+	/* VGPU_INFO_SIZE_VER1 */
+	__u32 sregs_per_subpart;
+	__u32 sreg_unit;
 };
 
 #define VGPU_INFO_SIZE_VER0	120
+#define VGPU_INFO_SIZE_VER1	184
 
 /* struct vgpu_channel_create.flags: none defined yet. */
 #define VGPU_CHANNEL_FLAGS_ALL	0
@@ -330,6 +344,21 @@ struct vgpu_template {
  *	001 [0042]): one contiguous run in the scalar register file of the
  *	warp's sub-partition; -E2BIG on a device without one (new_device
  *	sregs_per_subpart) or where a block never fits
+ *
+ * Appended in VGPU_SUBMIT_DESC_SIZE_VER4 (all zero = as before):
+ *
+ * @push_to: in: handle of a queue kernel (VGPU_KERNEL_QUEUE) of this file,
+ *	submitted by an earlier SUBMIT, that the PUSH instructions of this
+ *	kernel's program feed (VGPU_CAP_DEV_PUSH; F14, seed 002: a task
+ *	continues through a queue task); 0 for a program without PUSH.  PUSH
+ *	without @push_to or @push_to without PUSH: -EINVAL; a handle not of
+ *	this file: -ENOENT; not a queue kernel, finished or closed: -EINVAL.
+ *	A PUSH executed after the target finished or was closed fails the
+ *	kernel with -EPIPE, one the target has no record or room for with
+ *	-ENOSPC (VGPU_IOCTL_QUERY's error)
+ * @push_records: in: with VGPU_KERNEL_QUEUE, PUSH instructions whose items
+ *	may wait in it at once, 0..@queue_cap (records the queue kernel owns,
+ *	charged to the file's program bytes); else zero
  */
 struct vgpu_submit_desc {
 	__u32 channel;
@@ -363,12 +392,16 @@ struct vgpu_submit_desc {
 	__u64 warp_prio;
 	__u32 num_warp_prio;
 	__u32 sregs;
+	/* VGPU_SUBMIT_DESC_SIZE_VER4 */
+	__u32 push_to;
+	__u32 push_records;
 };
 
 #define VGPU_SUBMIT_DESC_SIZE_VER0	80
 #define VGPU_SUBMIT_DESC_SIZE_VER1	120
 #define VGPU_SUBMIT_DESC_SIZE_VER2	128
 #define VGPU_SUBMIT_DESC_SIZE_VER3	144
+#define VGPU_SUBMIT_DESC_SIZE_VER4	152
 
 /* struct vgpu_submit.flags: none defined yet. */
 #define VGPU_SUBMIT_FLAGS_ALL	0

@@ -21,6 +21,20 @@ enum vgpu_preempt_mode {
 	VGPU_PREEMPT_MODE_SWITCH,
 };
 
+/* Blocks one decision places (VGPU_A_PACK), as new_device's pack= key. */
+enum vgpu_pack_mode {
+	VGPU_PACK_MODE_AUTO,	/* block under rr and avail, else sm */
+	VGPU_PACK_MODE_BLOCK,	/* one block per decision (seed 002) */
+	VGPU_PACK_MODE_SM,	/* as many as fit the SM (seed 000, F23 (a)) */
+};
+
+/* Largest free run search (VGPU_A_SEARCH), as new_device's search= key. */
+enum vgpu_search_mode {
+	VGPU_SEARCH_MODE_EXACT,		/* F40 */
+	VGPU_SEARCH_MODE_GROUPED,	/* F41: whole groups of search-group */
+	VGPU_SEARCH_MODE_SAMPLED,	/* F42: powers of two */
+};
+
 /* Event types of the "events" multicast group (VGPU_A_EV_TYPE). */
 enum vgpu_nl_event {
 	VGPU_EVENT_SUBMIT = 1,
@@ -62,6 +76,15 @@ enum {
 	VGPU_A_EV_SM,
 	VGPU_A_EV_PRIO,
 	VGPU_A_SYNC_COST,
+	VGPU_A_PACK,
+	VGPU_A_SEARCH,
+	VGPU_A_SEARCH_GROUP,
+	VGPU_A_SEARCH_LATENCY,
+	VGPU_A_THROTTLE_SMS,
+	VGPU_A_THROTTLE,
+	VGPU_A_COMBO,
+	VGPU_A_SREGS_PER_SUBPART,
+	VGPU_A_SREG_UNIT,
 
 	__VGPU_A_MAX,
 	VGPU_A_MAX = (__VGPU_A_MAX - 1)

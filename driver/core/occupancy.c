@@ -10,9 +10,13 @@
  *     regs:   subparts * floor(reg units per sub-partition / Rw) / W
  *     smem:   shared memory units / S
  *     blocks: max_blocks_per_sm
- *   with W warps per block, Rw register units per warp and S shared memory
- *   units per block (reserve included).  Blocks over a per-block limit
- *   (threads, 255 registers per thread, smem_max_per_block) give 0.
+ *     sregs:  subparts * floor(scalar units per sub-partition / Sw) / W
+ *   with W warps per block, Rw register units per warp, S shared memory
+ *   units per block (reserve included) and Sw scalar register units per
+ *   warp (the second register file of seed 001 [0042], when the device
+ *   has one).  Blocks over a per-block limit (threads, 255 registers per
+ *   thread, smem_max_per_block, a warp's scalar registers above a
+ *   sub-partition's file) give 0.
  *
  * The unit tests check the two agree over a sweep of shapes on both
  * presets, and match NVIDIA's published examples.
@@ -24,7 +28,8 @@
 
 /* lim[] below is indexed by the bit numbers of the limiters. */
 static_assert(VGPU_LIMIT_WARPS == BIT(0) && VGPU_LIMIT_REGS == BIT(1) &&
-	      VGPU_LIMIT_SMEM == BIT(2) && VGPU_LIMIT_BLOCKS == BIT(3),
+	      VGPU_LIMIT_SMEM == BIT(2) && VGPU_LIMIT_BLOCKS == BIT(3) &&
+	      VGPU_LIMIT_BARRIERS == BIT(4) && VGPU_LIMIT_SREGS == BIT(5),
 	      "limiter bits");
 
 /*
@@ -32,7 +37,7 @@ static_assert(VGPU_LIMIT_WARPS == BIT(0) && VGPU_LIMIT_REGS == BIT(1) &&
  * also the SM resources that could not hold even one such block.
  */
 static u32 vgpu_occupancy_zero(const struct vgpu_config *cfg, u32 threads,
-			       u32 regs_per_thread, u32 smem_bytes)
+			       u32 regs_per_thread, u32 smem_bytes, u32 sregs)
 {
 	u64 warps = DIV_ROUND_UP((u64)threads, cfg->warp_size);
 	u64 ru = DIV_ROUND_UP((u64)regs_per_thread * cfg->warp_size,
@@ -48,7 +53,35 @@ static u32 vgpu_occupancy_zero(const struct vgpu_config *cfg, u32 threads,
 		why |= VGPU_LIMIT_REGS;
 	if (su > vgpu_config_smem_units(cfg))
 		why |= VGPU_LIMIT_SMEM;
+	if (sregs && sregs > cfg->sregs_per_subpart)
+		why |= VGPU_LIMIT_SREGS;
 	return why;
+}
+
+/*
+ * The block's shape with its scalar registers; -EINVAL for 0 threads,
+ * else 0 with *@why the per-block limits it is over (0: it can run).
+ */
+static int vgpu_occupancy_shape(struct vgpu_block_shape *s,
+				const struct vgpu_config *cfg, u32 threads,
+				u32 regs_per_thread, u32 smem_bytes, u32 sregs,
+				u32 *why)
+{
+	int ret;
+
+	*why = 0;
+	ret = vgpu_block_shape_init(s, cfg, threads, regs_per_thread,
+				    smem_bytes, 0, why);
+	if (ret == -EINVAL)
+		return ret;
+	if (!ret && vgpu_block_shape_set_sregs(s, cfg, sregs))
+		ret = -E2BIG;
+	if (ret)
+		*why |= vgpu_occupancy_zero(cfg, threads, regs_per_thread,
+					    smem_bytes, sregs);
+	else
+		*why = 0;
+	return 0;
 }
 
 /**
@@ -57,28 +90,27 @@ static u32 vgpu_occupancy_zero(const struct vgpu_config *cfg, u32 threads,
  * @threads: threads per block (>= 1)
  * @regs_per_thread: registers per thread
  * @smem_bytes: static + dynamic shared memory per block
+ * @sregs: scalar registers per warp, 0 for none (seed 001 [0042])
  * @occ: out: blocks, warps and binding limiters
  *
  * Return: 0, or -EINVAL for 0 threads.
  */
 int vgpu_occupancy_formula(const struct vgpu_config *cfg, u32 threads,
-			   u32 regs_per_thread, u32 smem_bytes,
+			   u32 regs_per_thread, u32 smem_bytes, u32 sregs,
 			   struct vgpu_occupancy *occ)
 {
 	struct vgpu_block_shape s;
-	u32 lim[4], q = cfg->subparts, n, i, why;
+	u32 lim[6], q = cfg->subparts, n = VGPU_OCC_INF, i, why;
 	int ret;
 
-	ret = vgpu_block_shape_init(&s, cfg, threads, regs_per_thread,
-				    smem_bytes, 0, &why);
-	if (ret == -EINVAL)
+	ret = vgpu_occupancy_shape(&s, cfg, threads, regs_per_thread,
+				   smem_bytes, sregs, &why);
+	if (ret)
 		return ret;
-	if (ret) {
+	if (why) {
 		occ->blocks = 0;
 		occ->warps = 0;
-		occ->limit = why | vgpu_occupancy_zero(cfg, threads,
-						       regs_per_thread,
-						       smem_bytes);
+		occ->limit = why;
 		return 0;
 	}
 	lim[0] = min(cfg->max_warps_per_sm, q * cfg->warps_per_subpart) /
@@ -88,13 +120,18 @@ int vgpu_occupancy_formula(const struct vgpu_config *cfg, u32 threads,
 	lim[2] = s.smem_units ? vgpu_config_smem_units(cfg) / s.smem_units :
 				VGPU_OCC_INF;
 	lim[3] = cfg->max_blocks_per_sm;
-	n = min(min(lim[0], lim[1]), min(lim[2], lim[3]));
+	lim[4] = VGPU_OCC_INF;		/* the block takes no barrier */
+	lim[5] = s.sreg_units ?
+		 q * (vgpu_config_sreg_units(cfg) / s.sreg_units) / s.warps :
+		 VGPU_OCC_INF;
+	for (i = 0; i < ARRAY_SIZE(lim); i++)
+		n = min(n, lim[i]);
 	occ->blocks = n;
 	occ->warps = n * s.warps;
 	occ->limit = 0;
 	for (i = 0; i < ARRAY_SIZE(lim); i++)
 		if (lim[i] == n)
-			occ->limit |= BIT(i);	/* VGPU_LIMIT_WARPS .. BLOCKS */
+			occ->limit |= BIT(i);	/* VGPU_LIMIT_WARPS .. SREGS */
 	return 0;
 }
 
@@ -104,6 +141,7 @@ int vgpu_occupancy_formula(const struct vgpu_config *cfg, u32 threads,
  * @threads: threads per block (>= 1)
  * @regs_per_thread: registers per thread
  * @smem_bytes: static + dynamic shared memory per block
+ * @sregs: scalar registers per warp, 0 for none (seed 001 [0042])
  * @occ: out: blocks, warps and binding limiters
  *
  * Allocates blocks on an empty SM with vgpu_sm_res_alloc_block() until one
@@ -113,7 +151,7 @@ int vgpu_occupancy_formula(const struct vgpu_config *cfg, u32 threads,
  * Return: 0, or -EINVAL for 0 threads.
  */
 int vgpu_occupancy_place(const struct vgpu_config *cfg, u32 threads,
-			 u32 regs_per_thread, u32 smem_bytes,
+			 u32 regs_per_thread, u32 smem_bytes, u32 sregs,
 			 struct vgpu_occupancy *occ)
 {
 	struct vgpu_block_place place;
@@ -122,18 +160,15 @@ int vgpu_occupancy_place(const struct vgpu_config *cfg, u32 threads,
 	u32 why;
 	int ret;
 
-	ret = vgpu_block_shape_init(&s, cfg, threads, regs_per_thread,
-				    smem_bytes, 0, &why);
-	if (ret == -EINVAL)
+	ret = vgpu_occupancy_shape(&s, cfg, threads, regs_per_thread,
+				   smem_bytes, sregs, &why);
+	if (ret)
 		return ret;
 	occ->blocks = 0;
 	occ->warps = 0;
 	occ->limit = why;
-	if (ret) {
-		occ->limit |= vgpu_occupancy_zero(cfg, threads, regs_per_thread,
-						  smem_bytes);
+	if (why)
 		return 0;
-	}
 	vgpu_sm_res_init(&sm, cfg);
 	while (!vgpu_sm_res_alloc_block(&sm, &s, &place))
 		occ->blocks++;

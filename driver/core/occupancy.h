@@ -22,10 +22,10 @@ struct vgpu_occupancy {
 };
 
 int vgpu_occupancy_formula(const struct vgpu_config *cfg, u32 threads,
-			   u32 regs_per_thread, u32 smem_bytes,
+			   u32 regs_per_thread, u32 smem_bytes, u32 sregs,
 			   struct vgpu_occupancy *occ);
 int vgpu_occupancy_place(const struct vgpu_config *cfg, u32 threads,
-			 u32 regs_per_thread, u32 smem_bytes,
+			 u32 regs_per_thread, u32 smem_bytes, u32 sregs,
 			 struct vgpu_occupancy *occ);
 
 #endif /* VGPU_CORE_OCCUPANCY_H */

@@ -38,7 +38,7 @@ expect_usage() {
 	fi
 }
 
-echo "1..21"
+echo "1..25"
 for p in a100 h100; do
 	expect "$p 128x37 -> 12 (regs)" "blocks=12 warps=48 limit=regs" \
 		--preset $p --threads 128 --regs 37 --smem 0
@@ -69,6 +69,15 @@ expect "too much smem: cannot run" "blocks=0 warps=0 limit=smem" \
 	--preset a100 --threads 32 --regs 16 --smem 166913
 expect "formula agrees" "blocks=2 warps=14 limit=regs" \
 	--preset a100 --threads 224 --regs 92 --smem 0 --formula
+S="--sregs-per-subpart 1024 --sreg-unit 64"
+expect "scalar file binds (seed 001 [0042])" "blocks=3 warps=12 limit=sregs" \
+	--preset h100 --threads 128 --regs 32 --sregs 320 $S
+expect "scalar file binds, formula" "blocks=3 warps=12 limit=sregs" \
+	--preset h100 --threads 128 --regs 32 --sregs 320 $S --formula
+expect "scalar registers on a device without the file" \
+	"blocks=0 warps=0 limit=sregs" --preset h100 --threads 128 --regs 32 --sregs 4
+expect_usage "scalar unit not a power of two" --preset h100 --threads 1 \
+	--regs 1 --sregs-per-subpart 1024 --sreg-unit 48
 expect_usage "unknown preset" --preset b200 --threads 1 --regs 1
 expect_usage "missing --threads" --preset a100 --regs 1
 expect_usage "bad number" --preset a100 --threads 12x --regs 1

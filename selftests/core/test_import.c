@@ -720,7 +720,7 @@ TEST(duration_alone_within_10pct)
 		for (s = 0; s < sizeof(shape) / sizeof(shape[0]); s++) {
 			ASSERT_EQ(0, vgpu_occupancy_formula(&cfg,
 				shape[s].threads, shape[s].regs,
-				shape[s].smem, &occ));
+				shape[s].smem, 0, &occ));
 			grids[0] = 1;
 			grids[1] = occ.blocks * cfg.num_sms;
 			grids[2] = grids[1] * 5 / 2;

@@ -16,8 +16,8 @@ static void vgpu_test_occ(struct __test_metadata *_metadata, const char *preset,
 	struct vgpu_config c;
 
 	ASSERT_EQ(0, vgpu_config_preset(&c, preset));
-	ASSERT_EQ(0, vgpu_occupancy_place(&c, t, r, smem, &a));
-	ASSERT_EQ(0, vgpu_occupancy_formula(&c, t, r, smem, &b));
+	ASSERT_EQ(0, vgpu_occupancy_place(&c, t, r, smem, 0, &a));
+	ASSERT_EQ(0, vgpu_occupancy_formula(&c, t, r, smem, 0, &b));
 	EXPECT_EQ(blocks, a.blocks) TH_LOG("%s %u x %u smem %u", preset, t, r, smem);
 	EXPECT_EQ(blocks, b.blocks);
 	EXPECT_EQ(limit, a.limit) TH_LOG("%s %u x %u smem %u", preset, t, r, smem);
@@ -97,8 +97,8 @@ TEST(sweep_place_equals_formula)
 		for (t = 32; t <= 1024; t += 32)
 			for (r = 1; r <= 255; r++)
 				for (s = 0; s < ARRAY_SIZE(smems); s++) {
-					ASSERT_EQ(0, vgpu_occupancy_place(&c, t, r, smems[s], &a));
-					ASSERT_EQ(0, vgpu_occupancy_formula(&c, t, r, smems[s], &b));
+					ASSERT_EQ(0, vgpu_occupancy_place(&c, t, r, smems[s], 0, &a));
+					ASSERT_EQ(0, vgpu_occupancy_formula(&c, t, r, smems[s], 0, &b));
 					ASSERT_EQ(b.blocks, a.blocks)
 						TH_LOG("%s %u x %u smem %u", presets[p], t, r, smems[s]);
 					ASSERT_EQ(b.limit, a.limit)
@@ -111,14 +111,82 @@ TEST(sweep_place_equals_formula)
 	TH_LOG("%u shapes agree", n);
 }
 
+/*
+ * The scalar register file (seed 001 [0042]) as a fifth limiter, by hand:
+ * h100 with 1,024 scalar registers per sub-partition in units of 64 (16
+ * units).  128 threads (4 warps) x 32 registers: warps allow 16 blocks,
+ * registers 16 (1,024 per warp = 4 units of 256; 64 units per
+ * sub-partition: 16 warps each, 64 / 4 = 16 blocks).  320 scalar
+ * registers a warp = 5 units: 3 warps per sub-partition, 12 per SM, 3
+ * blocks; 256 = 4 units: 4 warps each, 4 blocks; 1,025 > the file:
+ * none; and a device without the file runs no block that wants one.
+ */
+TEST(scalar_file)
+{
+	static const struct {
+		u32 sregs, blocks, limit;
+	} v[] = {
+		{ 0, 16, VGPU_LIMIT_WARPS | VGPU_LIMIT_REGS },
+		{ 320, 3, VGPU_LIMIT_SREGS },
+		{ 256, 4, VGPU_LIMIT_SREGS },
+		{ 64, 16, VGPU_LIMIT_WARPS | VGPU_LIMIT_REGS |
+			  VGPU_LIMIT_SREGS },
+		{ 1025, 0, VGPU_LIMIT_SREGS },
+	};
+	struct vgpu_occupancy a, b;
+	struct vgpu_config c;
+	u32 i;
+
+	ASSERT_EQ(0, vgpu_config_preset(&c, "h100"));
+	ASSERT_EQ(0, vgpu_occupancy_formula(&c, 128, 32, 0, 4, &a));
+	EXPECT_EQ(0, a.blocks);
+	EXPECT_EQ(VGPU_LIMIT_SREGS, a.limit);
+	c.sregs_per_subpart = 1024;
+	c.sreg_unit = 64;
+	ASSERT_EQ(0, vgpu_config_validate(&c, NULL));
+	for (i = 0; i < ARRAY_SIZE(v); i++) {
+		ASSERT_EQ(0, vgpu_occupancy_place(&c, 128, 32, 0, v[i].sregs,
+						  &a));
+		ASSERT_EQ(0, vgpu_occupancy_formula(&c, 128, 32, 0,
+						    v[i].sregs, &b));
+		EXPECT_EQ(v[i].blocks, a.blocks) TH_LOG("sregs %u", v[i].sregs);
+		EXPECT_EQ(v[i].blocks, b.blocks) TH_LOG("sregs %u", v[i].sregs);
+		EXPECT_EQ(v[i].limit, a.limit) TH_LOG("sregs %u", v[i].sregs);
+		EXPECT_EQ(v[i].limit, b.limit) TH_LOG("sregs %u", v[i].sregs);
+	}
+}
+
+/* Placement and formula agree with a scalar file too. */
+TEST(sweep_scalar_file)
+{
+	struct vgpu_occupancy a, b;
+	struct vgpu_config c;
+	u32 t, r, sr;
+
+	ASSERT_EQ(0, vgpu_config_preset(&c, "a100"));
+	c.sregs_per_subpart = 2048;
+	c.sreg_unit = 32;
+	ASSERT_EQ(0, vgpu_config_validate(&c, NULL));
+	for (t = 32; t <= 1024; t += 96)
+		for (r = 8; r <= 255; r += 23)
+			for (sr = 0; sr <= 2048; sr += 97) {
+				ASSERT_EQ(0, vgpu_occupancy_place(&c, t, r, 0, sr, &a));
+				ASSERT_EQ(0, vgpu_occupancy_formula(&c, t, r, 0, sr, &b));
+				ASSERT_EQ(b.blocks, a.blocks)
+					TH_LOG("%u x %u sregs %u", t, r, sr);
+				ASSERT_EQ(b.limit, a.limit)
+					TH_LOG("%u x %u sregs %u", t, r, sr);
+			}
+}
+
 TEST(zero_threads)
 {
 	struct vgpu_occupancy o;
 	struct vgpu_config c;
 
 	ASSERT_EQ(0, vgpu_config_preset(&c, "a100"));
-	EXPECT_EQ(-EINVAL, vgpu_occupancy_place(&c, 0, 1, 0, &o));
-	EXPECT_EQ(-EINVAL, vgpu_occupancy_formula(&c, 0, 1, 0, &o));
+	EXPECT_EQ(-EINVAL, vgpu_occupancy_place(&c, 0, 1, 0, 0, &o));
+	EXPECT_EQ(-EINVAL, vgpu_occupancy_formula(&c, 0, 1, 0, 0, &o));
 }
 
 TEST_HARNESS_MAIN

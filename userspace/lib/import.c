@@ -387,7 +387,7 @@ int vgpu_import_program(const struct vgpu_config *cfg, uint32_t threads,
 
 	memset(prog, 0, sizeof(*prog));
 	*clamped = false;
-	if (vgpu_occupancy_formula(cfg, threads, regs, smem, &occ) ||
+	if (vgpu_occupancy_formula(cfg, threads, regs, smem, 0, &occ) ||
 	    !occ.blocks)
 		return -E2BIG;
 	vgpu_isa_timing_default(&tm);
@@ -499,7 +499,8 @@ static const char *vgpu_imp_fit(const struct vgpu_config *cfg,
 			 rk->smem, cfg->smem_max_per_block);
 		return why;
 	}
-	if (vgpu_occupancy_formula(cfg, *threads, rk->regs, rk->smem, &occ) ||
+	if (vgpu_occupancy_formula(cfg, *threads, rk->regs, rk->smem, 0,
+				   &occ) ||
 	    !occ.blocks) {
 		snprintf(why, whylen,
 			 "a block (%llu threads, %u registers, %u bytes) never fits an SM",

@@ -947,14 +947,15 @@ int vgpu_ioctl_queue_push(struct vgpu_file *vf, void *arg)
 		ret = -ENOENT;
 		goto out_file;
 	}
+	rec->p.items = qp->items;
+	rec->p.flags = close ? VGPU_GPU_PUSH_CLOSE : 0;
 	mutex_lock(&s->lock);
 	ret = -EINVAL;
-	if (!(job->k.flags & VGPU_KF_QUEUE) || job->finished || job->q_closing ||
-	    qp->items > job->k.queue_cap)
+	if (job->finished || job->q_closing)	/* perhaps not in the core yet */
 		goto out_sched;
-	ret = -ENOSPC;
-	if ((u64)job->k.q_wait + job->k.q_pending + job->q_incoming + qp->items >
-	    job->k.queue_cap)
+	/* the core's one check; the items on their way are held in q_held */
+	ret = vgpu_gpu_push_check(&job->k, &rec->p);
+	if (ret)
 		goto out_sched;
 	ret = -EAGAIN;
 	if (atomic_inc_return(&s->nr_pushes) > vf->vdev->limits.queued) {
@@ -963,11 +964,9 @@ int vgpu_ioctl_queue_push(struct vgpu_file *vf, void *arg)
 	}
 	at = max(vgpu_clock_after(s->gpu->now, qp->arrival), job->q_last);
 	job->q_last = at;
-	job->q_incoming += qp->items;
+	job->k.q_held += qp->items;
 	job->q_closing |= close;
 	rec->p.arrival = at;
-	rec->p.items = qp->items;
-	rec->p.flags = close ? VGPU_GPU_PUSH_CLOSE : 0;
 	kref_get(&job->ref);
 	rec->job = job;
 	vgpu_sched_push_locked(s, rec);

@@ -317,8 +317,11 @@ static void vgpu_sched_link_pushes_locked(struct vgpu_sched *s)
 	list_for_each_entry_safe(qp, tmp, &batch, node) {
 		list_del_init(&qp->node);
 		job = qp->job;
-		job->q_incoming -= qp->p.items;
-		/* the ioctl made the core's checks: only a finished kernel */
+		job->k.q_held -= qp->p.items;
+		/*
+		 * The ioctl made the core's check (vgpu_gpu_push_check()) and
+		 * held the room for the items: only a finished kernel.
+		 */
 		if (!job->linked || job->finished ||
 		    WARN_ON_ONCE(vgpu_gpu_queue_push(s->gpu, &job->k, &qp->p))) {
 			vgpu_sched_push_free_locked(s, qp);
@@ -339,7 +342,7 @@ static void vgpu_sched_push_purge_locked(struct vgpu_sched *s,
 	struct vgpu_qpush *qp, *tmp;
 	LIST_HEAD(drop);
 
-	if (!job->q_incoming && !job->q_closing)
+	if (!job->k.q_held && !job->q_closing)
 		return;
 	spin_lock(&s->incoming_lock);
 	list_for_each_entry_safe(qp, tmp, &s->incoming_push, node)
@@ -348,7 +351,7 @@ static void vgpu_sched_push_purge_locked(struct vgpu_sched *s,
 	spin_unlock(&s->incoming_lock);
 	list_for_each_entry_safe(qp, tmp, &drop, node) {
 		list_del(&qp->node);
-		job->q_incoming -= qp->p.items;
+		job->k.q_held -= qp->p.items;
 		vgpu_sched_push_free_locked(s, qp);
 	}
 }

@@ -268,8 +268,6 @@ struct vgpu_sched {
  * @finished: the core is done with @k; set under &vgpu_sched.lock, read
  *	locklessly by waiters
  * @linked: handed to the core; protected by &vgpu_sched.lock
- * @q_incoming: (queue kernel, F14) items of its pushes on
- *	&vgpu_sched.incoming_push; protected by &vgpu_sched.lock
  * @q_last: arrival cycle of its latest push; protected by
  *	&vgpu_sched.lock
  * @q_closing: a push with VGPU_QUEUE_CLOSE was made; protected by
@@ -298,7 +296,6 @@ struct vgpu_job {
 	int error;
 	bool finished;
 	bool linked;
-	u32 q_incoming;
 	u64 q_last;
 	bool q_closing;
 	struct list_head live_node;

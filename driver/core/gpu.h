@@ -367,6 +367,11 @@ struct vgpu_gpu_push {
  *	of PUSH instructions feeding it (F14), or NULL
  * @n_dev_push: PUSHes to it that may have items waiting at once,
  *	0..queue_cap; one more fails the pushing kernel with -ENOSPC
+ * @q_held: with VGPU_KF_QUEUE, items of pushes the host accepted and has
+ *	not handed to vgpu_gpu_queue_push() yet (the module's QUEUE_PUSH
+ *	between the ioctl and the next boundary): they count against
+ *	queue_cap for every push, the PUSH instruction's too; kept by the
+ *	caller, 0 when pushes go to the core at once
  * @queue_n: with VGPU_KF_QUEUE, work items per block, the coalescing N
  *	(F14), 1..VGPU_MAX_COALESCE; @grid is 0; else 0
  * @queue_cap: with VGPU_KF_QUEUE, most items waiting or pushed and not
@@ -515,6 +520,7 @@ struct vgpu_gpu_kernel {
 	struct vgpu_gpu_kernel *push_to;
 	struct vgpu_gpu_push *dev_push;
 	u32 n_dev_push;
+	u32 q_held;
 	u32 queue_n;
 	u32 queue_cap;
 	u64 queue_timeout;
@@ -862,6 +868,8 @@ int vgpu_gpu_channel_add(struct vgpu_gpu *g, u32 ch, u32 prio);
 int vgpu_gpu_channel_remove(struct vgpu_gpu *g, u32 ch);
 int vgpu_gpu_submit(struct vgpu_gpu *g, struct vgpu_gpu_kernel *k);
 int vgpu_gpu_push_target_check(const struct vgpu_gpu_kernel *k);
+int vgpu_gpu_push_check(const struct vgpu_gpu_kernel *k,
+			const struct vgpu_gpu_push *p);
 int vgpu_gpu_cancel(struct vgpu_gpu *g, struct vgpu_gpu_kernel *k);
 int vgpu_gpu_queue_push(struct vgpu_gpu *g, struct vgpu_gpu_kernel *k,
 			struct vgpu_gpu_push *p);

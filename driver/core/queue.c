@@ -173,19 +173,48 @@ static void vgpu_gpu_push_insert(struct vgpu_gpu *g, struct vgpu_gpu_kernel *k,
 int vgpu_gpu_queue_push(struct vgpu_gpu *g, struct vgpu_gpu_kernel *k,
 			struct vgpu_gpu_push *p)
 {
-	if (!(k->flags & VGPU_KF_QUEUE) || k->state == VGPU_KS_NEW ||
-	    vgpu_gpu_kernel_finished(k) || k->q_closing ||
-	    p->flags & ~VGPU_GPU_PUSH_CLOSE || p->items > k->queue_cap ||
-	    (!p->items && !(p->flags & VGPU_GPU_PUSH_CLOSE)))
+	int ret;
+
+	if (k->state == VGPU_KS_NEW)
 		return -EINVAL;
-	if ((u64)k->q_wait + k->q_pending + p->items > k->queue_cap)
-		return -ENOSPC;
+	ret = vgpu_gpu_push_check(k, p);
+	if (ret)
+		return ret;
 	if (p->arrival < k->q_last)
 		p->arrival = k->q_last;
 	k->q_last = p->arrival;
 	if (p->flags & VGPU_GPU_PUSH_CLOSE)
 		k->q_closing = true;
 	vgpu_gpu_push_insert(g, k, p);
+	return 0;
+}
+
+/**
+ * vgpu_gpu_push_check() - would vgpu_gpu_queue_push() take this push?
+ * @k: a submitted kernel (entered the device or not yet)
+ * @p: the push, @p->items and @p->flags set
+ *
+ * The one check of a push (F14): a host that queues pushes before it
+ * hands them to the core checks them here, holds their items in
+ * @k->q_held (so that nothing, a PUSH instruction neither, takes their
+ * room meanwhile), and vgpu_gpu_queue_push() then cannot refuse them.
+ *
+ * Return: 0; -EINVAL if @k is not an unfinished queue kernel, was closed
+ * by an earlier push, or @p has unknown flags, more than queue_cap items
+ * or none without VGPU_GPU_PUSH_CLOSE; -ENOSPC if more than queue_cap
+ * items would wait, those held included.
+ */
+int vgpu_gpu_push_check(const struct vgpu_gpu_kernel *k,
+			const struct vgpu_gpu_push *p)
+{
+	if (!(k->flags & VGPU_KF_QUEUE) || vgpu_gpu_kernel_finished(k) ||
+	    k->q_closing || p->flags & ~VGPU_GPU_PUSH_CLOSE ||
+	    p->items > k->queue_cap ||
+	    (!p->items && !(p->flags & VGPU_GPU_PUSH_CLOSE)))
+		return -EINVAL;
+	if ((u64)k->q_wait + k->q_pending + k->q_held + p->items >
+	    k->queue_cap)
+		return -ENOSPC;
 	return 0;
 }
 
@@ -422,7 +451,8 @@ void vgpu_gpu_dev_push(struct vgpu_gpu *g, u32 i, const struct vgpu_event *ev)
 		vgpu_gpu_fail(g, p, -EPIPE);
 		return;
 	}
-	if ((u64)q->q_wait + q->q_pending + ev->arg0 > q->queue_cap) {
+	if ((u64)q->q_wait + q->q_pending + q->q_held + ev->arg0 >
+	    q->queue_cap) {
 		vgpu_gpu_fail(g, p, -ENOSPC);
 		return;
 	}

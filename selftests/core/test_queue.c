@@ -477,6 +477,43 @@ TEST(f14_push_refused_fails_the_kernel)
 }
 
 /*
+ * F14, items a host holds for pushes on their way (the module's QUEUE_PUSH
+ * between its ioctl and the next boundary, q_held) count against
+ * queue_cap for everyone: cap 8 with 6 held, a PUSH 3 finds no room
+ * (-ENOSPC), with 5 held it fits exactly (8); vgpu_gpu_push_check(), the
+ * host's check of its own pushes, counts them the same way.
+ */
+TEST(f14_held_items_count_for_push)
+{
+	static struct vgpu_gpu_push rec[2];
+	struct vgpu_gpu_push hp = { .items = 3 };
+	struct vgpu_gpu_kernel *q, *w;
+	struct vgpu_gpu_params p;
+	u32 held;
+
+	for (held = 5; held <= 6; held++) {
+		vgpu_params_small(&p);
+		ASSERT_EQ(0, vgpu_tg_init(&T, NULL, &p));
+		q = vgpu_q_kernel(0, 4, 8, 200, VGPU_ITEMS);
+		q->dev_push = rec;
+		q->n_dev_push = 2;
+		q->q_held = held;
+		ASSERT_EQ(0, vgpu_gpu_submit(&T.g, q));
+		EXPECT_EQ(held == 5 ? 0 : -ENOSPC, vgpu_gpu_push_check(q, &hp));
+		w = vgpu_tg_kernel(&T, 1, 0, 1, 32, 0, "PUSH 3\nEXIT\n");
+		w->push_to = q;
+		ASSERT_EQ(0, vgpu_gpu_submit(&T.g, w));
+		vgpu_tg_until(&T, 256);
+		EXPECT_EQ(held == 5 ? VGPU_KS_DONE : VGPU_KS_FAILED, w->state);
+		EXPECT_EQ(held == 5 ? 0 : -ENOSPC, w->error);
+		EXPECT_EQ(held == 5 ? 1 : 0, T.g.stats.dev_pushes);
+		q->q_held = 0;
+		vgpu_gpu_cancel(&T.g, q);
+		vgpu_tg_fini(&T);
+	}
+}
+
+/*
  * F14 with the rest of the controller: a sequential queue kernel has one
  * block in flight; a queue kernel holds its channel until it is closed
  * and drained (F11), then the next kernel of the channel starts.

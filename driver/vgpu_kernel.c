@@ -87,6 +87,24 @@ static void vgpu_jobs_teardown_note(struct vgpu_sched *s, unsigned int n)
 		s->stats.teardown_max = n;
 }
 
+/*
+ * Cancel @job in a teardown, s->lock held; every VGPU_SCHED_BATCH kernels
+ * (*@n counts them) the lock is dropped once, so that a teardown of
+ * thousands does not hold up the other users of the device.
+ */
+static void vgpu_jobs_teardown_cancel(struct vgpu_sched *s,
+				      struct vgpu_job *job, unsigned int *n)
+{
+	vgpu_sched_cancel_locked(s, job, -ECANCELED);
+	if (++*n < VGPU_SCHED_BATCH)
+		return;
+	vgpu_jobs_teardown_note(s, *n);
+	*n = 0;
+	vgpu_sched_unlock(s);
+	cond_resched();
+	mutex_lock(&s->lock);
+}
+
 /**
  * vgpu_jobs_cancel_channel() - cancel every kernel of a channel
  * @vf: the owning file, locked
@@ -105,16 +123,9 @@ void vgpu_jobs_cancel_channel(struct vgpu_file *vf, struct vgpu_channel *ch)
 	mutex_lock(&s->lock);
 	while ((job = list_first_entry_or_null(&ch->kernels, struct vgpu_job,
 					       ch_node))) {
-		vgpu_sched_cancel_locked(s, job, -ECANCELED);
-		list_del(&job->ch_node);
+		vgpu_jobs_teardown_cancel(s, job, &n);
+		list_del(&job->ch_node);	/* the list is under vf->lock */
 		job->ch = NULL;
-		if (++n == VGPU_SCHED_BATCH) {
-			vgpu_jobs_teardown_note(s, n);
-			n = 0;
-			vgpu_sched_unlock(s);
-			cond_resched();
-			mutex_lock(&s->lock);
-		}
 	}
 	vgpu_jobs_teardown_note(s, n);
 	vgpu_sched_unlock(s);
@@ -138,16 +149,8 @@ void vgpu_jobs_release_all(struct vgpu_file *vf)
 
 	lockdep_assert_held(&vf->lock);
 	mutex_lock(&s->lock);
-	xa_for_each(&vf->kernels, handle, job) {
-		vgpu_sched_cancel_locked(s, job, -ECANCELED);
-		if (++n == VGPU_SCHED_BATCH) {
-			vgpu_jobs_teardown_note(s, n);
-			n = 0;
-			vgpu_sched_unlock(s);
-			cond_resched();
-			mutex_lock(&s->lock);
-		}
-	}
+	xa_for_each(&vf->kernels, handle, job)
+		vgpu_jobs_teardown_cancel(s, job, &n);
 	vgpu_jobs_teardown_note(s, n);
 	vgpu_sched_unlock(s);
 	/* the file goes: no handle to erase one by one, no count to keep */

@@ -90,6 +90,20 @@ TEST(params_bounds)
 	p.num_windows = cfg.num_prios + 1;
 	EXPECT_EQ(-EINVAL, vgpu_gpu_params_validate(&p, &cfg, &bad));
 	EXPECT_STREQ("windows", bad);
+	/* a_h and the emulated energies of every resource (F25) */
+	for (i = 0; i < ARRAY_SIZE(p.res_weight); i++) {
+		vgpu_gpu_params_default(&p, &cfg);
+		p.res_weight[i] = VGPU_POWER_WEIGHT_MAX;
+		p.res_energy[i] = VGPU_MAX_ENERGY;
+		EXPECT_EQ(0, vgpu_gpu_params_validate(&p, &cfg, &bad));
+		p.res_weight[i] = VGPU_POWER_WEIGHT_MAX + 1;
+		EXPECT_EQ(-EINVAL, vgpu_gpu_params_validate(&p, &cfg, &bad));
+		EXPECT_STREQ("res_weight", bad);
+		p.res_weight[i] = 0;
+		p.res_energy[i] = VGPU_MAX_ENERGY + 1;
+		EXPECT_EQ(-EINVAL, vgpu_gpu_params_validate(&p, &cfg, &bad));
+		EXPECT_STREQ("res_energy", bad);
+	}
 }
 
 /* Every controller event type has its own name, the last one too. */

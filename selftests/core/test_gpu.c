@@ -14,6 +14,7 @@
 #include "kselftest_harness.h"
 #undef ARRAY_SIZE	/* the shim brings the kernel's */
 #include "vgpu_test_gpu.h"
+#include "names.h"
 #include <vgpu/metrics.h>
 
 static struct vgpu_tg T;
@@ -104,6 +105,33 @@ TEST(params_bounds)
 		EXPECT_EQ(-EINVAL, vgpu_gpu_params_validate(&p, &cfg, &bad));
 		EXPECT_STREQ("res_energy", bad);
 	}
+}
+
+/* The one name table (names.c): each mode's name and back, and "?". */
+TEST(mode_names)
+{
+	static const char *const pre[] = { "drain", "warp", "switch" };
+	static const char *const pack[] = { "auto", "block", "sm" };
+	static const char *const search[] = { "exact", "grouped", "sampled" };
+	u32 i;
+
+	for (i = 0; i < 3; i++) {
+		EXPECT_STREQ(pre[i], vgpu_gpu_preempt_name(i));
+		EXPECT_EQ((int)i, vgpu_gpu_preempt_parse(pre[i]));
+		EXPECT_STREQ(pack[i], vgpu_gpu_pack_name(i));
+		EXPECT_EQ((int)i, vgpu_gpu_pack_parse(pack[i]));
+		EXPECT_STREQ(search[i], vgpu_gpu_search_name(i));
+		EXPECT_EQ((int)i, vgpu_gpu_search_parse(search[i]));
+	}
+	EXPECT_EQ(VGPU_PREEMPT_SWITCH, vgpu_gpu_preempt_parse("switch"));
+	EXPECT_EQ(VGPU_PACK_SM, vgpu_gpu_pack_parse("sm"));
+	EXPECT_EQ(VGPU_SEARCH_SAMPLED, vgpu_gpu_search_parse("sampled"));
+	EXPECT_STREQ("?", vgpu_gpu_preempt_name(3));
+	EXPECT_STREQ("?", vgpu_gpu_pack_name(3));
+	EXPECT_STREQ("?", vgpu_gpu_search_name(3));
+	EXPECT_EQ(-EINVAL, vgpu_gpu_preempt_parse("Warp"));
+	EXPECT_EQ(-EINVAL, vgpu_gpu_pack_parse(""));
+	EXPECT_EQ(-EINVAL, vgpu_gpu_search_parse("exactly"));
 }
 
 /* Every controller event type has its own name, the last one too. */

@@ -201,7 +201,7 @@ TEST(preempt_chooses_the_sm)
 static u32 liar_sm(const struct vgpu_policy_ctx *ctx,
 		   const struct vgpu_policy_sm *c, u32 n)
 {
-	return n + 7;
+	return n;	/* the first index past the candidates */
 }
 
 static u32 liar_pack(const struct vgpu_gpu *g,
@@ -213,12 +213,12 @@ static u32 liar_pack(const struct vgpu_gpu *g,
 static u32 liar_preempt(const struct vgpu_gpu *g,
 			const struct vgpu_gpu_kernel *k)
 {
-	return g->cfg.num_sms + 3;
+	return g->cfg.num_sms;	/* the first SM that does not exist */
 }
 
 /*
- * Refused answers: an SM index past the candidates, more blocks than
- * there are, an SM that does not exist.  Each is counted and the default
+ * Refused answers, each just past its bound: the SM index n of n
+ * candidates, one block more than there are, SM num_sms.  Each is counted and the default
  * used: the same SMs as f25_rr's round robin and f23_preempt_warp's SM 0,
  * every kernel completes.
  */

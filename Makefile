@@ -218,12 +218,12 @@ $(BUILD)/vgpuctl: userspace/tools/vgpuctl.c $(OPT_LIB_OBJS) $(OPT_CORE_OBJS) \
 tools: $(BUILD)/vgpuctl
 
 # ---------------------------------------------------------------------------
-# libvgpu: libvgpu.so.0 (soname, export list userspace/lib/libvgpu.map),
+# libvgpu: libvgpu.so.1 (soname, export list userspace/lib/libvgpu.map),
 # libvgpu.a, libvgpu.pc; `make install PREFIX=... DESTDIR=...` installs them
 # with the public headers, vgpuctl, vgpu-sim and the man pages.
 # ---------------------------------------------------------------------------
-LIBVGPU_VERSION	:= 0.1.0
-LIBVGPU_SONAME	:= libvgpu.so.0
+LIBVGPU_VERSION	:= 1.0.0
+LIBVGPU_SONAME	:= libvgpu.so.1
 PIC_CORE_OBJS	:= $(patsubst driver/core/%.c,$(BUILD)/pic/core/%.o,$(CORE_SRCS))
 LIBVGPU_OBJS	:= $(OPT_LIB_OBJS) $(PIC_CORE_OBJS)
 PREFIX		?= /usr/local

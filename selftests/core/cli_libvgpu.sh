@@ -17,20 +17,20 @@ check() { if eval "$2"; then ok "$1"; else nok "$1"; fi; }
 
 echo "TAP version 13"
 echo "1..9"
-check "soname is libvgpu.so.0" \
-	"readelf -d $LIB/libvgpu.so | grep -q 'Library soname: \[libvgpu.so.0\]'"
-sed -n 's/^	\(vgpu_[a-z0-9_]*\);$/\1/p' userspace/lib/libvgpu.map | sort > "$TMP/want"
+check "soname is libvgpu.so.1" \
+	"readelf -d $LIB/libvgpu.so | grep -q 'Library soname: \[libvgpu.so.1\]'"
+sed -n 's/^	\(vgpul_[a-z0-9_]*\);$/\1/p' userspace/lib/libvgpu.map | sort > "$TMP/want"
 nm -D --defined-only $LIB/libvgpu.so | awk '$2 == "T" { sub(/@.*/, "", $3); print $3 }' |
 	sort > "$TMP/have"
 check "exports exactly the version script ($(wc -l < "$TMP/want") functions)" \
 	"cmp -s $TMP/want $TMP/have"
 check "every export is in vgpu.h, vasm.h, metrics.h or workload.h" \
 	"! for f in \$(cat $TMP/want); do grep -q \"\\<\$f(\" userspace/include/vgpu/*.h || echo \$f; done | grep -q ."
-check "symbols are versioned LIBVGPU_0" \
-	"nm -D --defined-only $LIB/libvgpu.so | grep -q ' vgpu_submit@@LIBVGPU_0$'"
+check "symbols are versioned LIBVGPU_1" \
+	"nm -D --defined-only $LIB/libvgpu.so | grep -q ' vgpul_submit@@LIBVGPU_1$'"
 check "make install PREFIX=/usr DESTDIR=... (pkg-config file names /usr)" \
 	"make --no-print-directory -s install PREFIX=/usr DESTDIR=$TMP/root > $TMP/install.log 2>&1"
-for f in usr/lib/libvgpu.so.0 usr/lib/libvgpu.a usr/lib/pkgconfig/libvgpu.pc \
+for f in usr/lib/libvgpu.so.1 usr/lib/libvgpu.a usr/lib/pkgconfig/libvgpu.pc \
 	 usr/include/vgpu/vgpu.h usr/include/linux/vgpu_netlink.h usr/bin/vgpuctl \
 	 usr/share/man/man1/vgpuctl.1 usr/share/man/man3/libvgpu.3; do
 	[ -e "$TMP/root/$f" ] || echo "missing $f" >> "$TMP/missing"
@@ -45,10 +45,10 @@ int main(void)
 {
 	struct vgpu_dev dev;
 
-	if (vgpu_dev_open(99, &dev) != -ENOENT)
+	if (vgpul_dev_open(99, &dev) != -ENOENT)
 		return 1;
-	puts(vgpu_nl_preempt_name(VGPU_PREEMPT_MODE_SWITCH));
-	return strstr(vgpu_strerror(-ENOENT), "modprobe") ? 0 : 1;
+	puts(vgpul_nl_preempt_name(VGPU_PREEMPT_MODE_SWITCH));
+	return strstr(vgpul_strerror(-ENOENT), "modprobe") ? 0 : 1;
 }
 PROG
 # a second install without DESTDIR, into a prefix the compiler can use
@@ -56,8 +56,8 @@ make --no-print-directory -s install PREFIX=$TMP/pfx > "$TMP/install2.log" 2>&1
 PC="env PKG_CONFIG_PATH=$TMP/pfx/lib/pkgconfig pkg-config"
 check "builds and runs against the shared library" \
 	"cc -o $TMP/p $TMP/p.c \$($PC --cflags --libs libvgpu) && LD_LIBRARY_PATH=$TMP/pfx/lib $TMP/p | grep -q '^switch$'"
-check "the program needs libvgpu.so.0" \
-	"readelf -d $TMP/p | grep -q 'NEEDED.*\[libvgpu.so.0\]'"
+check "the program needs libvgpu.so.1" \
+	"readelf -d $TMP/p | grep -q 'NEEDED.*\[libvgpu.so.1\]'"
 check "builds against the static library" \
 	"cc -static -o $TMP/ps $TMP/p.c \$($PC --cflags libvgpu) $TMP/pfx/lib/libvgpu.a \$($PC --static --libs libvgpu | sed 's/-L[^ ]* //; s/-lvgpu//') 2>/dev/null && $TMP/ps | grep -q '^switch$'"
 exit $fail

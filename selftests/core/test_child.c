@@ -43,7 +43,7 @@ static struct vgpu_gpu_template *vgpu_t_template(u32 r, u32 i, u32 threads,
 	struct vgpu_gpu_template *t = &vgpu_t_tmpl[r][i];
 	char err[256];
 
-	if (vgpu_vasm_assemble("tmpl", src, strlen(src), 0,
+	if (vgpul_vasm_assemble("tmpl", src, strlen(src), 0,
 			       &vgpu_t_tprog[r][i], err, sizeof(err))) {
 		fprintf(stderr, "# template: %s\n", err);
 		abort();
@@ -75,7 +75,7 @@ static void vgpu_t_fini(void)
 	vgpu_tg_fini(&T);
 	for (r = 0; r < VGPU_T_ROOTS; r++)
 		for (i = 0; i < VGPU_MAX_TEMPLATES; i++)
-			vgpu_vasm_free(&vgpu_t_tprog[r][i]);
+			vgpul_vasm_free(&vgpu_t_tprog[r][i]);
 }
 
 /* Nothing left anywhere: no kernel, empty SMs, every save record free. */

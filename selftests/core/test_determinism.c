@@ -139,7 +139,7 @@ static int vgpu_det_run(struct vgpu_test_engine *te,
 	u32 i, k, added = 0;
 
 	for (k = 0; k < te->nk; k++)
-		vgpu_vasm_free(&te->prog[k]);
+		vgpul_vasm_free(&te->prog[k]);
 	te->nk = 0;
 	te->record = false;
 	if (vgpu_te_init(te))

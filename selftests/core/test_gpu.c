@@ -1578,7 +1578,7 @@ TEST(f67_metrics_check_value)
 	struct vgpu_metrics m;
 	char buf[64];
 
-	vgpu_metrics_compute(alone, shared, 2, &m);
+	vgpul_metrics_compute(alone, shared, 2, &m);
 	snprintf(buf, sizeof(buf), "%.3f %.3f %.3f", m.stp, m.antt,
 		 m.fairness);
 	EXPECT_STREQ("1.467 1.375 0.833", buf);

@@ -125,10 +125,10 @@ static int vgpu_ti_import(const char *path, int fmt, struct vgpu_workload *wl,
 	int ret;
 
 	memset(wl, 0, sizeof(*wl));
-	ret = vgpu_rec_load(path, fmt, &rec, err, len);
+	ret = vgpul_rec_load(path, fmt, &rec, err, len);
 	if (!ret)
-		ret = vgpu_import_map(&rec, 1, &o, wl, st, err, len);
-	vgpu_rec_free(&rec);
+		ret = vgpul_import_map(&rec, 1, &o, wl, st, err, len);
+	vgpul_rec_free(&rec);
 	return ret;
 }
 
@@ -150,8 +150,8 @@ TEST(kineto_fields)
 	struct vgpu_recording rec;
 	char err[512];
 
-	ASSERT_EQ(VGPU_REC_KINETO, vgpu_rec_detect(DATA "kineto-small.json"));
-	ASSERT_EQ(0, vgpu_rec_load(DATA "kineto-small.json", VGPU_REC_AUTO,
+	ASSERT_EQ(VGPU_REC_KINETO, vgpul_rec_detect(DATA "kineto-small.json"));
+	ASSERT_EQ(0, vgpul_rec_load(DATA "kineto-small.json", VGPU_REC_AUTO,
 				   &rec, err, sizeof(err))) TH_LOG("%s", err);
 	ASSERT_EQ(3, rec.n);
 	EXPECT_EQ(1700000000010000ULL, rec.k[0].start);
@@ -160,7 +160,7 @@ TEST(kineto_fields)
 	EXPECT_EQ(13, rec.k[1].stream);
 	EXPECT_EQ(0, rec.k[0].device);
 	EXPECT_STREQ("traceEvents[2]", rec.k[0].record);
-	vgpu_rec_free(&rec);
+	vgpul_rec_free(&rec);
 	ASSERT_EQ(0, vgpu_ti_import(DATA "kineto-small.json", VGPU_REC_AUTO,
 				    &wl, &st, err, sizeof(err)))
 		TH_LOG("%s", err);
@@ -169,7 +169,7 @@ TEST(kineto_fields)
 	EXPECT_EQ(3, st.mapped);
 	EXPECT_EQ(0, st.skipped);
 	EXPECT_EQ(2, st.channels);
-	vgpu_workload_free(&wl);
+	vgpul_workload_free(&wl);
 }
 
 /*
@@ -196,8 +196,8 @@ TEST(nsys_fields)
 	sql = vgpu_ti_slurp(DATA "nsys-small.sql");
 	ASSERT_EQ(0, vgpu_ti_sqlite(db, sql));
 	free(sql);
-	EXPECT_EQ(VGPU_REC_NSYS, vgpu_rec_detect(db));
-	ASSERT_EQ(0, vgpu_rec_load(db, VGPU_REC_AUTO, &rec, err,
+	EXPECT_EQ(VGPU_REC_NSYS, vgpul_rec_detect(db));
+	ASSERT_EQ(0, vgpul_rec_load(db, VGPU_REC_AUTO, &rec, err,
 				   sizeof(err))) TH_LOG("%s", err);
 	ASSERT_EQ(5, rec.n);
 	EXPECT_EQ(4242, rec.k[0].pid);
@@ -206,7 +206,7 @@ TEST(nsys_fields)
 	EXPECT_STREQ("row 1", rec.k[0].record);
 	EXPECT_STREQ("row 3", rec.k[1].record);
 	EXPECT_EQ(1040000, rec.k[0].end);
-	vgpu_rec_free(&rec);
+	vgpul_rec_free(&rec);
 	ASSERT_EQ(0, vgpu_ti_import(db, VGPU_REC_AUTO, &wl, &st, err,
 				    sizeof(err))) TH_LOG("%s", err);
 	vgpu_ti_check(_metadata, &wl, w, 4);
@@ -214,7 +214,7 @@ TEST(nsys_fields)
 	EXPECT_EQ(4, st.mapped);
 	EXPECT_EQ(1, st.skipped);
 	EXPECT_EQ(3, st.channels);
-	vgpu_workload_free(&wl);
+	vgpul_workload_free(&wl);
 	vgpu_ti_rmdir(dir);
 }
 
@@ -234,10 +234,10 @@ TEST(accelsim_fields)
 	char err[512];
 	int c;
 
-	EXPECT_EQ(VGPU_REC_ACCELSIM, vgpu_rec_detect(DATA "accelsim"));
+	EXPECT_EQ(VGPU_REC_ACCELSIM, vgpul_rec_detect(DATA "accelsim"));
 	EXPECT_EQ(VGPU_REC_ACCELSIM,
-		  vgpu_rec_detect(DATA "accelsim/kernelslist.g"));
-	ASSERT_EQ(0, vgpu_rec_load(DATA "accelsim", VGPU_REC_AUTO, &rec, err,
+		  vgpul_rec_detect(DATA "accelsim/kernelslist.g"));
+	ASSERT_EQ(0, vgpul_rec_load(DATA "accelsim", VGPU_REC_AUTO, &rec, err,
 				   sizeof(err))) TH_LOG("%s", err);
 	ASSERT_EQ(2, rec.n);
 	EXPECT_EQ(2, rec.k[0].warps);
@@ -247,7 +247,7 @@ TEST(accelsim_fields)
 	EXPECT_EQ(3, rec.k[1].stream);
 	EXPECT_FALSE(rec.k[0].timed);
 	EXPECT_STREQ("kernel-2.traceg", rec.k[1].record);
-	vgpu_rec_free(&rec);
+	vgpul_rec_free(&rec);
 	ASSERT_EQ(0, vgpu_ti_import(DATA "accelsim/kernelslist.g",
 				    VGPU_REC_ACCELSIM, &wl, &st, err,
 				    sizeof(err))) TH_LOG("%s", err);
@@ -262,7 +262,7 @@ TEST(accelsim_fields)
 	EXPECT_EQ(1, sum.class_count[4]);
 	EXPECT_EQ(2, sum.class_count[5]);
 	EXPECT_EQ(2, sum.class_count[6]);
-	vgpu_workload_free(&wl);
+	vgpul_workload_free(&wl);
 }
 
 /* Formats by content, then by extension. */
@@ -271,15 +271,15 @@ TEST(detect)
 	char dir[64], path[128], *big;
 	size_t i;
 
-	EXPECT_EQ(VGPU_REC_WORKLOAD, vgpu_rec_detect("examples/standard-mix.json"));
-	EXPECT_EQ(VGPU_REC_KINETO, vgpu_rec_detect(DATA "kineto-small.json"));
+	EXPECT_EQ(VGPU_REC_WORKLOAD, vgpul_rec_detect("examples/standard-mix.json"));
+	EXPECT_EQ(VGPU_REC_KINETO, vgpul_rec_detect(DATA "kineto-small.json"));
 	EXPECT_EQ(VGPU_REC_ACCELSIM,
-		  vgpu_rec_detect(DATA "accelsim/kernel-2.traceg"));
-	EXPECT_EQ(-ENOENT, vgpu_rec_detect(DATA "no-such-file"));
+		  vgpul_rec_detect(DATA "accelsim/kernel-2.traceg"));
+	EXPECT_EQ(-ENOENT, vgpul_rec_detect(DATA "no-such-file"));
 	vgpu_ti_tmpdir(dir, sizeof(dir));
 	snprintf(path, sizeof(path), "%s/a.json", dir);
 	vgpu_ti_write(path, "  [ {\"ph\": \"X\"} ]");
-	EXPECT_EQ(VGPU_REC_KINETO, vgpu_rec_detect(path));
+	EXPECT_EQ(VGPU_REC_KINETO, vgpul_rec_detect(path));
 	/* the events after 20 KB of device properties */
 	big = malloc(32768);
 	ASSERT_NE(NULL, big);
@@ -289,19 +289,19 @@ TEST(detect)
 		 "\"], \"traceEvents\": []}");
 	vgpu_ti_write(path, big);
 	free(big);
-	EXPECT_EQ(VGPU_REC_KINETO, vgpu_rec_detect(path));
+	EXPECT_EQ(VGPU_REC_KINETO, vgpul_rec_detect(path));
 	vgpu_ti_write(path, "{ \"comment\": \"traceEvents\", \"kernels\": [] }");
-	EXPECT_EQ(VGPU_REC_WORKLOAD, vgpu_rec_detect(path));
+	EXPECT_EQ(VGPU_REC_WORKLOAD, vgpul_rec_detect(path));
 	snprintf(path, sizeof(path), "%s/x.db", dir);
 	vgpu_ti_write(path, "not yet written");
-	EXPECT_EQ(VGPU_REC_NSYS, vgpu_rec_detect(path));
+	EXPECT_EQ(VGPU_REC_NSYS, vgpul_rec_detect(path));
 	snprintf(path, sizeof(path), "%s/list", dir);
 	vgpu_ti_write(path, "MemcpyHtoD,0x1,4\nkernel-1.traceg\n");
-	EXPECT_EQ(VGPU_REC_ACCELSIM, vgpu_rec_detect(path));
+	EXPECT_EQ(VGPU_REC_ACCELSIM, vgpul_rec_detect(path));
 	vgpu_ti_rmdir(dir);
-	EXPECT_EQ(VGPU_REC_NSYS, vgpu_rec_format_parse("nsys"));
-	EXPECT_EQ(-1, vgpu_rec_format_parse("workload"));
-	EXPECT_STREQ("accelsim", vgpu_rec_format_name(VGPU_REC_ACCELSIM));
+	EXPECT_EQ(VGPU_REC_NSYS, vgpul_rec_format_parse("nsys"));
+	EXPECT_EQ(-1, vgpul_rec_format_parse("workload"));
+	EXPECT_STREQ("accelsim", vgpul_rec_format_name(VGPU_REC_ACCELSIM));
 }
 
 /* Opcode classes of Accel-Sim's SASS names. */
@@ -337,9 +337,9 @@ TEST(write_roundtrip)
 	snprintf(out, sizeof(out), "%s/w.json", dir);
 	f = fopen(out, "w");
 	ASSERT_NE(NULL, f);
-	ASSERT_EQ(0, vgpu_workload_write(f, &a));
+	ASSERT_EQ(0, vgpul_workload_write(f, &a));
 	fclose(f);
-	ASSERT_EQ(0, vgpu_workload_load(out, &b, err, sizeof(err)))
+	ASSERT_EQ(0, vgpul_workload_load(out, &b, err, sizeof(err)))
 		TH_LOG("%s", err);
 	ASSERT_EQ(a.nkernels, b.nkernels);
 	EXPECT_STREQ("h100", b.cfg.name);
@@ -357,8 +357,8 @@ TEST(write_roundtrip)
 				    a.kernels[i].prog.n *
 				    sizeof(struct vgpu_insn)));
 	}
-	vgpu_workload_free(&a);
-	vgpu_workload_free(&b);
+	vgpul_workload_free(&a);
+	vgpul_workload_free(&b);
 	vgpu_ti_rmdir(dir);
 }
 
@@ -374,11 +374,11 @@ TEST(tenants_and_clock)
 	struct vgpu_workload wl;
 	char err[512];
 
-	ASSERT_EQ(0, vgpu_rec_load(DATA "kineto-small.json", VGPU_REC_AUTO,
+	ASSERT_EQ(0, vgpul_rec_load(DATA "kineto-small.json", VGPU_REC_AUTO,
 				   &rec[0], err, sizeof(err)));
-	ASSERT_EQ(0, vgpu_rec_load(DATA "accelsim", VGPU_REC_AUTO, &rec[1],
+	ASSERT_EQ(0, vgpul_rec_load(DATA "accelsim", VGPU_REC_AUTO, &rec[1],
 				   err, sizeof(err)));
-	ASSERT_EQ(0, vgpu_import_map(rec, 2, &o, &wl, &st, err, sizeof(err)))
+	ASSERT_EQ(0, vgpul_import_map(rec, 2, &o, &wl, &st, err, sizeof(err)))
 		TH_LOG("%s", err);
 	ASSERT_EQ(5, wl.nkernels);
 	EXPECT_STREQ("a100", wl.cfg.name);
@@ -392,9 +392,9 @@ TEST(tenants_and_clock)
 	EXPECT_EQ(5000, wl.kernels[3].arrival);
 	EXPECT_EQ(2, wl.kernels[3].channel);
 	EXPECT_EQ(3, wl.kernels[4].channel);
-	vgpu_workload_free(&wl);
-	vgpu_rec_free(&rec[0]);
-	vgpu_rec_free(&rec[1]);
+	vgpul_workload_free(&wl);
+	vgpul_rec_free(&rec[0]);
+	vgpul_rec_free(&rec[1]);
 }
 
 /* Each case: one file's text and the message the load must give. */
@@ -420,13 +420,13 @@ static void vgpu_ti_bad_files(struct __test_metadata *_metadata,
 			vgpu_ti_write(path, b[i].text);
 		}
 		err[0] = 0;
-		EXPECT_EQ(-EINVAL, vgpu_rec_load(path, fmt, &rec, err,
+		EXPECT_EQ(-EINVAL, vgpul_rec_load(path, fmt, &rec, err,
 						 sizeof(err)))
 			TH_LOG("case %zu", i);
 		snprintf(want, sizeof(want), "%s: %s", path, b[i].msg);
 		EXPECT_EQ(0, strncmp(err, want, strlen(want)))
 			TH_LOG("case %zu: got '%s', want '%s'", i, err, want);
-		vgpu_rec_free(&rec);
+		vgpul_rec_free(&rec);
 	}
 	vgpu_ti_rmdir(dir);
 }
@@ -538,11 +538,11 @@ TEST(nsys_errors)
 	vgpu_ti_tmpdir(dir, sizeof(dir));
 	snprintf(path, sizeof(path), "%s/x.sqlite", dir);
 	vgpu_ti_write(path, "SQLite format 3 but not really a database file at all, no............................................................................");
-	EXPECT_EQ(-EINVAL, vgpu_rec_load(path, VGPU_REC_AUTO, &rec, err,
+	EXPECT_EQ(-EINVAL, vgpul_rec_load(path, VGPU_REC_AUTO, &rec, err,
 					 sizeof(err)));
 	EXPECT_NE(NULL, strstr(err, "x.sqlite: (file): (sqlite): "))
 		TH_LOG("%s", err);
-	vgpu_rec_free(&rec);
+	vgpul_rec_free(&rec);
 	vgpu_ti_rmdir(dir);
 }
 
@@ -593,18 +593,18 @@ TEST(accelsim_errors)
 	vgpu_ti_tmpdir(dir, sizeof(dir));
 	snprintf(list, sizeof(list), "%s/kernelslist.g", dir);
 	vgpu_ti_write(list, "MemcpyHtoD,0x1,4\nlaunch kernel 1\n");
-	EXPECT_EQ(-EINVAL, vgpu_rec_load(dir, VGPU_REC_AUTO, &rec, err,
+	EXPECT_EQ(-EINVAL, vgpul_rec_load(dir, VGPU_REC_AUTO, &rec, err,
 					 sizeof(err)));
 	snprintf(path, sizeof(path),
 		 "%s: line 2: (command): expected kernel-N.traceg", list);
 	EXPECT_EQ(0, strncmp(err, path, strlen(path))) TH_LOG("%s", err);
-	vgpu_rec_free(&rec);
+	vgpul_rec_free(&rec);
 	vgpu_ti_write(list, "kernel-9.traceg\n");
-	EXPECT_EQ(-ENOENT, vgpu_rec_load(list, VGPU_REC_ACCELSIM, &rec, err,
+	EXPECT_EQ(-ENOENT, vgpul_rec_load(list, VGPU_REC_ACCELSIM, &rec, err,
 					 sizeof(err)));
 	snprintf(path, sizeof(path), "%s/kernel-9.traceg: ", dir);
 	EXPECT_EQ(0, strncmp(err, path, strlen(path))) TH_LOG("%s", err);
-	vgpu_rec_free(&rec);
+	vgpul_rec_free(&rec);
 	vgpu_ti_rmdir(dir);
 }
 
@@ -641,10 +641,10 @@ TEST(skipped_reasons)
 			 "{\"ph\": \"X\", \"cat\": \"kernel\", \"name\": \"fine\", \"ts\": 3, \"dur\": 2, \"args\": {\"stream\": 1, \"grid\": [1, 1, 1], \"block\": [32, 1, 1], \"registers per thread\": 32, \"shared memory\": 0}}]}",
 			 c[i].args);
 		vgpu_ti_write(path, text);
-		ASSERT_EQ(0, vgpu_rec_load(path, VGPU_REC_AUTO, &rec, err,
+		ASSERT_EQ(0, vgpul_rec_load(path, VGPU_REC_AUTO, &rec, err,
 					   sizeof(err))) TH_LOG("%s", err);
 		o.report = open_memstream(&rep, &replen);
-		ASSERT_EQ(0, vgpu_import_map(&rec, 1, &o, &wl, &st, err,
+		ASSERT_EQ(0, vgpul_import_map(&rec, 1, &o, &wl, &st, err,
 					     sizeof(err)));
 		fclose(o.report);
 		EXPECT_EQ(1, st.skipped);
@@ -655,8 +655,8 @@ TEST(skipped_reasons)
 		EXPECT_NE(NULL, strstr(rep, c[i].why)) TH_LOG("%s", rep);
 		free(rep);
 		rep = NULL;
-		vgpu_workload_free(&wl);
-		vgpu_rec_free(&rec);
+		vgpul_workload_free(&wl);
+		vgpul_rec_free(&rec);
 	}
 	vgpu_ti_rmdir(dir);
 }
@@ -716,7 +716,7 @@ TEST(duration_alone_within_10pct)
 
 	for (p = 0; p < 3; p++) {
 		ASSERT_EQ(0, vgpu_config_preset(&cfg, presets[p]));
-		mhz = vgpu_rec_clock_mhz(presets[p]);
+		mhz = vgpul_rec_clock_mhz(presets[p]);
 		for (s = 0; s < sizeof(shape) / sizeof(shape[0]); s++) {
 			ASSERT_EQ(0, vgpu_occupancy_formula(&cfg,
 				shape[s].threads, shape[s].regs,
@@ -732,14 +732,14 @@ TEST(duration_alone_within_10pct)
 						continue;
 					cases++;
 					want = (uint64_t)us[d] * mhz;
-					ASSERT_EQ(0, vgpu_import_program(&cfg,
+					ASSERT_EQ(0, vgpul_import_program(&cfg,
 						shape[s].threads, shape[s].regs,
 						shape[s].smem, grids[g], want,
 						&prog, &clamped));
 					got = vgpu_ti_alone(&cfg, grids[g],
 						shape[s].threads, shape[s].regs,
 						shape[s].smem, &prog);
-					vgpu_vasm_free(&prog);
+					vgpul_vasm_free(&prog);
 					EXPECT_FALSE(clamped);
 					EXPECT_GE(want / 10,
 						  got > want ? got - want :
@@ -773,15 +773,15 @@ TEST(duration_clamped)
 	bool clamped;
 
 	ASSERT_EQ(0, vgpu_config_preset(&cfg, "h100"));
-	ASSERT_EQ(0, vgpu_import_program(&cfg, 128, 32, 0, 1, 10, &prog,
+	ASSERT_EQ(0, vgpul_import_program(&cfg, 128, 32, 0, 1, 10, &prog,
 					 &clamped));
 	EXPECT_TRUE(clamped);
-	vgpu_vasm_free(&prog);
-	ASSERT_EQ(0, vgpu_import_program(&cfg, 128, 32, 0, 1, 10000, &prog,
+	vgpul_vasm_free(&prog);
+	ASSERT_EQ(0, vgpul_import_program(&cfg, 128, 32, 0, 1, 10000, &prog,
 					 &clamped));
 	EXPECT_FALSE(clamped);
-	vgpu_vasm_free(&prog);
-	EXPECT_EQ(-E2BIG, vgpu_import_program(&cfg, 1024, 255, 0, 1, 10000,
+	vgpul_vasm_free(&prog);
+	EXPECT_EQ(-E2BIG, vgpul_import_program(&cfg, 1024, 255, 0, 1, 10000,
 					      &prog, &clamped));
 }
 

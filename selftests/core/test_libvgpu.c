@@ -19,17 +19,17 @@
 
 TEST(strerror_messages)
 {
-	EXPECT_NE(NULL, strstr(vgpu_strerror(-ENOENT), "modprobe vgpu_dispatch"));
-	EXPECT_NE(NULL, strstr(vgpu_strerror(-EPERM), "CAP_NET_ADMIN"));
-	EXPECT_NE(NULL, strstr(vgpu_strerror(-EPERM), "CAP_SYS_NICE"));
-	EXPECT_NE(NULL, strstr(vgpu_strerror(-EPROTONOSUPPORT), "module"));
-	EXPECT_STREQ(strerror(EINVAL), vgpu_strerror(-EINVAL));
-	EXPECT_STREQ("wait timed out", vgpu_strerror(-ETIME));
-	EXPECT_NE(NULL, strstr(vgpu_strerror(-EAGAIN), "queue"));
-	EXPECT_NE(NULL, strstr(vgpu_strerror(-ENOSPC), "release finished"));
+	EXPECT_NE(NULL, strstr(vgpul_strerror(-ENOENT), "modprobe vgpu_dispatch"));
+	EXPECT_NE(NULL, strstr(vgpul_strerror(-EPERM), "CAP_NET_ADMIN"));
+	EXPECT_NE(NULL, strstr(vgpul_strerror(-EPERM), "CAP_SYS_NICE"));
+	EXPECT_NE(NULL, strstr(vgpul_strerror(-EPROTONOSUPPORT), "module"));
+	EXPECT_STREQ(strerror(EINVAL), vgpul_strerror(-EINVAL));
+	EXPECT_STREQ("wait timed out", vgpul_strerror(-ETIME));
+	EXPECT_NE(NULL, strstr(vgpul_strerror(-EAGAIN), "queue"));
+	EXPECT_NE(NULL, strstr(vgpul_strerror(-ENOSPC), "release finished"));
 	/* the errors of a failed kernel (QUERY, F15) */
-	EXPECT_NE(NULL, strstr(vgpu_strerror(-ELOOP), "VGPU_MAX_DEPTH"));
-	EXPECT_NE(NULL, strstr(vgpu_strerror(-EDQUOT), "child budget"));
+	EXPECT_NE(NULL, strstr(vgpul_strerror(-ELOOP), "VGPU_MAX_DEPTH"));
+	EXPECT_NE(NULL, strstr(vgpul_strerror(-EDQUOT), "child budget"));
 }
 
 TEST(open_missing_device)
@@ -37,8 +37,8 @@ TEST(open_missing_device)
 	struct vgpu_dev dev = { .fd = -1 };
 
 	/* indexes stop at 15: /dev/vgpu99 never exists */
-	EXPECT_EQ(-ENOENT, vgpu_dev_open(99, &dev));
-	EXPECT_EQ(0, vgpu_dev_exists(99));
+	EXPECT_EQ(-ENOENT, vgpul_dev_open(99, &dev));
+	EXPECT_EQ(0, vgpul_dev_exists(99));
 	EXPECT_EQ(-1, dev.fd);
 }
 
@@ -56,22 +56,22 @@ TEST(wrappers_on_a_non_device)
 	ASSERT_EQ(0, pipe(p));
 	dev.fd = p[0];
 	dev.index = 0;
-	EXPECT_EQ(-ENOTTY, vgpu_get_info(&dev, &info));
-	EXPECT_EQ(-ENOTTY, vgpu_channel_create(&dev, 0, 0, &h));
+	EXPECT_EQ(-ENOTTY, vgpul_get_info(&dev, &info));
+	EXPECT_EQ(-ENOTTY, vgpul_channel_create(&dev, 0, 0, &h));
 	EXPECT_EQ(0, h);
-	EXPECT_EQ(-ENOTTY, vgpu_channel_destroy(&dev, 1));
+	EXPECT_EQ(-ENOTTY, vgpul_channel_destroy(&dev, 1));
 	memset(&d, 0, sizeof(d));
-	EXPECT_EQ(-ENOTTY, vgpu_submit(&dev, &d));
-	EXPECT_EQ(-ENOTTY, vgpu_submit_batch(&dev, &d, 1));
-	EXPECT_EQ(-ENOTTY, vgpu_wait(&dev, &handle, 1, VGPU_WAIT_ALL,
-				     vgpu_deadline_ns(0), NULL));
-	EXPECT_EQ(-ENOTTY, vgpu_query(&dev, 1, 0, &q));
+	EXPECT_EQ(-ENOTTY, vgpul_submit(&dev, &d));
+	EXPECT_EQ(-ENOTTY, vgpul_submit_batch(&dev, &d, 1));
+	EXPECT_EQ(-ENOTTY, vgpul_wait(&dev, &handle, 1, VGPU_WAIT_ALL,
+				     vgpul_deadline_ns(0), NULL));
+	EXPECT_EQ(-ENOTTY, vgpul_query(&dev, 1, 0, &q));
 	EXPECT_EQ(1, q.handle);
-	EXPECT_EQ(-ENOTTY, vgpu_cancel(&dev, 1));
-	EXPECT_EQ(-ENOTTY, vgpu_gate(&dev, VGPU_GATE_CLOSE, &cyc));
-	vgpu_dev_close(&dev);
+	EXPECT_EQ(-ENOTTY, vgpul_cancel(&dev, 1));
+	EXPECT_EQ(-ENOTTY, vgpul_gate(&dev, VGPU_GATE_CLOSE, &cyc));
+	vgpul_dev_close(&dev);
 	EXPECT_EQ(-1, dev.fd);
-	EXPECT_EQ(-EBADF, vgpu_ioctl(p[0], VGPU_IOCTL_GET_INFO, &info));
+	EXPECT_EQ(-EBADF, vgpul_ioctl(p[0], VGPU_IOCTL_GET_INFO, &info));
 	close(p[1]);
 }
 
@@ -82,13 +82,13 @@ TEST(poll_helper)
 
 	ASSERT_EQ(0, pipe(p));
 	dev.fd = p[0];
-	EXPECT_EQ(0, vgpu_poll(&dev, 0));
+	EXPECT_EQ(0, vgpul_poll(&dev, 0));
 	ASSERT_EQ(1, write(p[1], "x", 1));
-	EXPECT_EQ(1, vgpu_poll(&dev, -1));
+	EXPECT_EQ(1, vgpul_poll(&dev, -1));
 	close(p[0]);
 	close(p[1]);
 	dev.fd = p[0];
-	EXPECT_EQ(-EBADF, vgpu_poll(&dev, 0));
+	EXPECT_EQ(-EBADF, vgpul_poll(&dev, 0));
 }
 
 TEST(deadlines)
@@ -96,10 +96,10 @@ TEST(deadlines)
 	struct timespec ts;
 	int64_t now, d;
 
-	EXPECT_EQ(VGPU_WAIT_FOREVER, vgpu_deadline_ns(-1));
+	EXPECT_EQ(VGPU_WAIT_FOREVER, vgpul_deadline_ns(-1));
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	now = (int64_t)ts.tv_sec * 1000000000LL + ts.tv_nsec;
-	d = vgpu_deadline_ns(5000000000LL);
+	d = vgpul_deadline_ns(5000000000LL);
 	EXPECT_GE(d, now + 5000000000LL);
 	EXPECT_LT(d, now + 6000000000LL);
 }
@@ -109,18 +109,18 @@ TEST(netlink_names)
 	unsigned int i;
 
 	for (i = VGPU_PREEMPT_MODE_DRAIN; i <= VGPU_PREEMPT_MODE_SWITCH; i++)
-		EXPECT_EQ((int)i, vgpu_nl_preempt_parse(vgpu_nl_preempt_name(i)));
-	EXPECT_EQ(-EINVAL, vgpu_nl_preempt_parse("never"));
-	EXPECT_STREQ("?", vgpu_nl_preempt_name(3));
-	EXPECT_STREQ("dispatch", vgpu_nl_event_name(VGPU_EVENT_DISPATCH));
-	EXPECT_STREQ("hang", vgpu_nl_event_name(VGPU_EVENT_HANG));
-	EXPECT_STREQ("?", vgpu_nl_event_name(0));
-	EXPECT_STREQ("?", vgpu_nl_event_name(99));
+		EXPECT_EQ((int)i, vgpul_nl_preempt_parse(vgpul_nl_preempt_name(i)));
+	EXPECT_EQ(-EINVAL, vgpul_nl_preempt_parse("never"));
+	EXPECT_STREQ("?", vgpul_nl_preempt_name(3));
+	EXPECT_STREQ("dispatch", vgpul_nl_event_name(VGPU_EVENT_DISPATCH));
+	EXPECT_STREQ("hang", vgpul_nl_event_name(VGPU_EVENT_HANG));
+	EXPECT_STREQ("?", vgpul_nl_event_name(0));
+	EXPECT_STREQ("?", vgpul_nl_event_name(99));
 	for (i = VGPU_A_STATS_ID; i <= VGPU_A_STATS_MAX; i++)
-		EXPECT_NE(NULL, vgpu_nl_stat_name(i));
+		EXPECT_NE(NULL, vgpul_nl_stat_name(i));
 	EXPECT_STREQ("events_dropped",
-		     vgpu_nl_stat_name(VGPU_A_STATS_EVENTS_DROPPED));
-	EXPECT_EQ(NULL, vgpu_nl_stat_name(VGPU_A_STATS_MAX + 1));
+		     vgpul_nl_stat_name(VGPU_A_STATS_EVENTS_DROPPED));
+	EXPECT_EQ(NULL, vgpul_nl_stat_name(VGPU_A_STATS_MAX + 1));
 }
 
 TEST(dev_add_options_too_long)
@@ -129,7 +129,7 @@ TEST(dev_add_options_too_long)
 
 	memset(opts, 'x', sizeof(opts) - 1);
 	opts[sizeof(opts) - 1] = 0;
-	EXPECT_EQ(-E2BIG, vgpu_dev_add(3, opts));
+	EXPECT_EQ(-E2BIG, vgpul_dev_add(3, opts));
 }
 
 TEST_HARNESS_MAIN

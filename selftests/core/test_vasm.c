@@ -17,7 +17,7 @@
 static int vgpu_t_asm(const char *src, unsigned int flags,
 		      struct vgpu_vasm_prog *p, char *err, size_t errlen)
 {
-	return vgpu_vasm_assemble("t.vasm", src, strlen(src), flags, p, err,
+	return vgpul_vasm_assemble("t.vasm", src, strlen(src), flags, p, err,
 				  errlen);
 }
 
@@ -73,7 +73,7 @@ TEST(every_mnemonic)
 	EXPECT_EQ(15, p.insns[11].a);
 	EXPECT_EQ(15, p.insns[12].a);
 	EXPECT_EQ(0, vgpu_isa_validate(p.insns, p.n, NULL));
-	vgpu_vasm_free(&p);
+	vgpul_vasm_free(&p);
 }
 
 /* F04: the LOOP count grammar reduces to base + step * (index % mod). */
@@ -115,7 +115,7 @@ TEST(loop_expressions)
 		EXPECT_EQ(0, p.insns[0].c);
 		EXPECT_EQ(t[i].base, VGPU_LOOP_BASE(p.insns[0].imm));
 		EXPECT_EQ(t[i].step, VGPU_LOOP_STEP(p.insns[0].imm));
-		vgpu_vasm_free(&p);
+		vgpul_vasm_free(&p);
 	}
 }
 
@@ -142,11 +142,11 @@ TEST(loop_items)
 	EXPECT_EQ(5, vgpu_isa_loop_count(&p.insns[0], 7, 3));
 	/* the validator's bound knows a block has at most 128 items */
 	EXPECT_EQ(5 + 3 * VGPU_MAX_COALESCE, vgpu_isa_loop_max(&p.insns[0]));
-	vgpu_vasm_format_insn(&p.insns[0], buf, sizeof(buf));
+	vgpul_vasm_format_insn(&p.insns[0], buf, sizeof(buf));
 	EXPECT_STREQ("LOOP 5+3*(items%255)", buf);
-	vgpu_vasm_format_insn(&p.insns[2], buf, sizeof(buf));
+	vgpul_vasm_format_insn(&p.insns[2], buf, sizeof(buf));
 	EXPECT_STREQ("LOOP 2*(1+items%4)", buf);
-	vgpu_vasm_free(&p);
+	vgpul_vasm_free(&p);
 	ASM_ERROR("LOOP items%0\n", "t.vasm:1: modulus must be 1..255");
 }
 
@@ -168,7 +168,7 @@ TEST(loop_expression_values)
 				  vgpu_isa_loop_count(&p.insns[2], bid, wid));
 		}
 	}
-	vgpu_vasm_free(&p);
+	vgpul_vasm_free(&p);
 }
 
 /* Syntax errors carry FILE:LINE of the offending line. */
@@ -220,14 +220,14 @@ TEST(nul_byte)
 	struct vgpu_vasm_prog p;
 	char err[256];
 
-	EXPECT_EQ(-EINVAL, vgpu_vasm_assemble("t.vasm", src, sizeof(src) - 1,
+	EXPECT_EQ(-EINVAL, vgpul_vasm_assemble("t.vasm", src, sizeof(src) - 1,
 					      0, &p, err, sizeof(err)));
 	EXPECT_STREQ("t.vasm:3: NUL byte in source", err);
 	/* no trailing newline, no NUL terminator needed */
-	EXPECT_EQ(0, vgpu_vasm_assemble("t.vasm", "ALU\nEXITXXX", 8, 0, &p,
+	EXPECT_EQ(0, vgpul_vasm_assemble("t.vasm", "ALU\nEXITXXX", 8, 0, &p,
 					err, sizeof(err)));
 	EXPECT_EQ(2, p.n);
-	vgpu_vasm_free(&p);
+	vgpul_vasm_free(&p);
 }
 
 /* Deep parentheses are refused, not recursed into. */
@@ -274,7 +274,7 @@ TEST(validator_errors_with_lines)
 	EXPECT_EQ(0, vgpu_t_asm("LOCK 1\nEXIT\n", VGPU_VASM_NO_VALIDATE, &p,
 				err, sizeof(err)));
 	EXPECT_EQ(2, p.n);
-	vgpu_vasm_free(&p);
+	vgpul_vasm_free(&p);
 	/* a NULL or tiny message buffer is fine */
 	EXPECT_EQ(-EINVAL, vgpu_t_asm("FROB\n", 0, &p, NULL, 0));
 	EXPECT_EQ(-EINVAL, vgpu_t_asm("FROB\n", 0, &p, err, 4));
@@ -330,15 +330,15 @@ TEST(disassemble_text)
 	char err[256], out[512], small[8];
 
 	ASSERT_EQ(0, vgpu_t_asm(src, 0, &p, err, sizeof(err)));
-	EXPECT_EQ(strlen(want), vgpu_vasm_disassemble(p.insns, p.n, out,
+	EXPECT_EQ(strlen(want), vgpul_vasm_disassemble(p.insns, p.n, out,
 						      sizeof(out)));
 	EXPECT_STREQ(want, out);
 	/* truncation: the full length is still returned */
-	EXPECT_EQ(strlen(want), vgpu_vasm_disassemble(p.insns, p.n, small,
+	EXPECT_EQ(strlen(want), vgpul_vasm_disassemble(p.insns, p.n, small,
 						      sizeof(small)));
 	EXPECT_EQ(0, strncmp(small, want, sizeof(small) - 1));
 	EXPECT_EQ('\0', small[sizeof(small) - 1]);
-	vgpu_vasm_free(&p);
+	vgpul_vasm_free(&p);
 }
 
 static void vgpu_t_roundtrip(struct __test_metadata *_metadata,
@@ -346,17 +346,17 @@ static void vgpu_t_roundtrip(struct __test_metadata *_metadata,
 {
 	struct vgpu_vasm_prog back;
 	char err[256];
-	size_t len = vgpu_vasm_disassemble(insns, n, NULL, 0);
+	size_t len = vgpul_vasm_disassemble(insns, n, NULL, 0);
 	char *text = malloc(len + 1);
 
 	ASSERT_NE(NULL, text);
-	ASSERT_EQ(len, vgpu_vasm_disassemble(insns, n, text, len + 1));
-	ASSERT_EQ(0, vgpu_vasm_assemble("rt.vasm", text, len,
+	ASSERT_EQ(len, vgpul_vasm_disassemble(insns, n, text, len + 1));
+	ASSERT_EQ(0, vgpul_vasm_assemble("rt.vasm", text, len,
 					VGPU_VASM_NO_VALIDATE, &back, err,
 					sizeof(err))) TH_LOG("%s", err);
 	ASSERT_EQ(n, back.n);
 	EXPECT_EQ(0, n ? memcmp(back.insns, insns, n * sizeof(*insns)) : 0);
-	vgpu_vasm_free(&back);
+	vgpul_vasm_free(&back);
 	free(text);
 }
 
@@ -379,11 +379,11 @@ TEST(roundtrip)
 	for (i = 0; i < ARRAY_SIZE(files); i++) {
 		struct vgpu_vasm_prog p;
 
-		ASSERT_EQ(0, vgpu_vasm_assemble_file(files[i], 0, &p, err,
+		ASSERT_EQ(0, vgpul_vasm_assemble_file(files[i], 0, &p, err,
 						     sizeof(err)))
 			TH_LOG("%s", err);
 		vgpu_t_roundtrip(_metadata, p.insns, p.n);
-		vgpu_vasm_free(&p);
+		vgpul_vasm_free(&p);
 	}
 	/* arbitrary, mostly invalid instructions round-trip as well */
 	for (k = 0; k < 2000; k++) {
@@ -415,7 +415,7 @@ TEST(examples_valid)
 	unsigned int i;
 
 	for (i = 0; i < ARRAY_SIZE(files); i++) {
-		ASSERT_EQ(0, vgpu_vasm_assemble_file(files[i], 0, &p, err,
+		ASSERT_EQ(0, vgpul_vasm_assemble_file(files[i], 0, &p, err,
 						     sizeof(err)))
 			TH_LOG("%s", err);
 		EXPECT_EQ(0, vgpu_isa_summarize(p.insns, p.n, &s));
@@ -425,9 +425,9 @@ TEST(examples_valid)
 			EXPECT_EQ(0x7, s.mutex_mask);
 		if (i == 3)
 			EXPECT_TRUE(s.uses_spin);
-		vgpu_vasm_free(&p);
+		vgpul_vasm_free(&p);
 	}
-	EXPECT_EQ(-ENOENT, vgpu_vasm_assemble_file("examples/vasm/none.vasm",
+	EXPECT_EQ(-ENOENT, vgpul_vasm_assemble_file("examples/vasm/none.vasm",
 						   0, &p, err, sizeof(err)));
 	EXPECT_STREQ("examples/vasm/none.vasm: No such file or directory", err);
 }

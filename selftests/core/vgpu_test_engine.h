@@ -95,7 +95,7 @@ static inline int vgpu_te_kernel(struct vgpu_test_engine *te, const char *src,
 
 	if (i >= VGPU_TEST_MAX_KERNELS)
 		return -1;
-	if (vgpu_vasm_assemble("test", src, strlen(src), 0, &te->prog[i],
+	if (vgpul_vasm_assemble("test", src, strlen(src), 0, &te->prog[i],
 			       err, sizeof(err))) {
 		fprintf(stderr, "%s\n", err);
 		return -1;
@@ -121,7 +121,7 @@ static inline void vgpu_te_free(struct vgpu_test_engine *te)
 	if (!te)
 		return;
 	for (i = 0; i < te->nk; i++)
-		vgpu_vasm_free(&te->prog[i]);
+		vgpul_vasm_free(&te->prog[i]);
 	free(te);
 }
 

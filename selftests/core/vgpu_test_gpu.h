@@ -118,7 +118,7 @@ static inline void vgpu_tg_fini(struct vgpu_tg *t)
 
 	vgpu_gpu_fini(&t->g);
 	for (i = 0; i < t->nk; i++)
-		vgpu_vasm_free(&t->prog[i]);
+		vgpul_vasm_free(&t->prog[i]);
 	free(t->ev);
 	free(t->mem);
 }
@@ -132,7 +132,7 @@ vgpu_tg_kernel(struct vgpu_tg *t, u32 ch, u32 prio, u32 grid, u32 threads,
 	char err[256];
 
 	if (t->nk >= VGPU_TG_MAX_K ||
-	    vgpu_vasm_assemble("test", src, strlen(src), 0, &t->prog[t->nk],
+	    vgpul_vasm_assemble("test", src, strlen(src), 0, &t->prog[t->nk],
 			       err, sizeof(err))) {
 		fprintf(stderr, "# vgpu_tg_kernel: %s\n", err);
 		abort();

@@ -14,7 +14,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	char err[512] = "";
 	int ret;
 
-	ret = vgpu_rec_load(path, VGPU_REC_ACCELSIM, &rec, err, sizeof(err));
+	ret = vgpul_rec_load(path, VGPU_REC_ACCELSIM, &rec, err, sizeof(err));
 	vgpu_fuzz_after_load(ret, path, err, &rec);
 	return 0;
 }

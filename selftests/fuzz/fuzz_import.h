@@ -53,15 +53,15 @@ static inline void vgpu_fuzz_after_load(int ret, const char *path,
 		/* big recordings: the mapping of the first few is enough */
 		if (rec->n > 64)
 			rec->n = 64;
-		ret = vgpu_import_map(rec, 1, &o, &wl, &st, merr,
+		ret = vgpul_import_map(rec, 1, &o, &wl, &st, merr,
 				      sizeof(merr));
 		VGPU_FUZZ_CHECK(ret == 0 || ret == -EINVAL);
 		if (!ret)
 			VGPU_FUZZ_CHECK(st.mapped + st.skipped == st.kernels &&
 					st.mapped == wl.nkernels);
-		vgpu_workload_free(&wl);
+		vgpul_workload_free(&wl);
 	}
-	vgpu_rec_free(rec);
+	vgpul_rec_free(rec);
 }
 
 static char vgpu_fuzz_path[64];

@@ -15,7 +15,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	int ret;
 
 	ret = vgpu_rec_load_kineto(&c, &rec, (const char *)data, size);
-	if (!ret && !rec.n) {	/* vgpu_rec_load() refuses it */
+	if (!ret && !rec.n) {	/* vgpul_rec_load() refuses it */
 		ret = -EINVAL;
 		snprintf(err, sizeof(err), "fuzz.json: no kernels");
 	}

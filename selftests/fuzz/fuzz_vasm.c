@@ -36,12 +36,12 @@ static void vgpu_fuzz_roundtrip(const struct vgpu_insn *insns, u32 n)
 	char *text;
 	int ret;
 
-	len = vgpu_vasm_disassemble(insns, n, NULL, 0);
+	len = vgpul_vasm_disassemble(insns, n, NULL, 0);
 	text = malloc(len + 1);
 	VGPU_FUZZ_CHECK(text);
-	VGPU_FUZZ_CHECK(vgpu_vasm_disassemble(insns, n, text, len + 1) == len);
+	VGPU_FUZZ_CHECK(vgpul_vasm_disassemble(insns, n, text, len + 1) == len);
 	VGPU_FUZZ_CHECK(strlen(text) == len);
-	ret = vgpu_vasm_assemble("dis.vasm", text, len, VGPU_VASM_NO_VALIDATE,
+	ret = vgpul_vasm_assemble("dis.vasm", text, len, VGPU_VASM_NO_VALIDATE,
 				 &back, err, sizeof(err));
 	if (ret) {
 		fprintf(stderr, "%s\n", err);
@@ -49,7 +49,7 @@ static void vgpu_fuzz_roundtrip(const struct vgpu_insn *insns, u32 n)
 	}
 	VGPU_FUZZ_CHECK(back.n == n);
 	VGPU_FUZZ_CHECK(!n || !memcmp(back.insns, insns, n * sizeof(*insns)));
-	vgpu_vasm_free(&back);
+	vgpul_vasm_free(&back);
 	free(text);
 }
 
@@ -61,7 +61,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	char err[256];
 	int ret;
 
-	ret = vgpu_vasm_assemble("fuzz.vasm", (const char *)data, size, 0,
+	ret = vgpul_vasm_assemble("fuzz.vasm", (const char *)data, size, 0,
 				 &prog, err, sizeof(err));
 	VGPU_FUZZ_CHECK(ret == 0 || ret == -EINVAL);
 	if (ret) {
@@ -72,7 +72,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		for (i = 1; i < prog.n; i++)
 			VGPU_FUZZ_CHECK(prog.lines[i] >= prog.lines[i - 1]);
 		vgpu_fuzz_roundtrip(prog.insns, prog.n);
-		vgpu_vasm_free(&prog);
+		vgpul_vasm_free(&prog);
 	}
 
 	raw = malloc(n ? n * sizeof(*raw) : 1);

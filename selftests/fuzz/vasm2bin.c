@@ -28,7 +28,7 @@ int main(int argc, char **argv)
 		fprintf(stderr, "usage: %s [-n] IN.vasm OUT.bin\n", argv[0]);
 		return 2;
 	}
-	if (vgpu_vasm_assemble_file(argv[1], flags, &prog, err, sizeof(err))) {
+	if (vgpul_vasm_assemble_file(argv[1], flags, &prog, err, sizeof(err))) {
 		fprintf(stderr, "%s\n", err);
 		return 1;
 	}
@@ -38,6 +38,6 @@ int main(int argc, char **argv)
 		perror(argv[2]);
 		return 1;
 	}
-	vgpu_vasm_free(&prog);
+	vgpul_vasm_free(&prog);
 	return 0;
 }

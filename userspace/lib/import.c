@@ -147,7 +147,7 @@ static const char *const vgpu_rec_format_names[] = {
 	[VGPU_REC_WORKLOAD] = "workload",
 };
 
-int vgpu_rec_format_parse(const char *name)
+int vgpul_rec_format_parse(const char *name)
 {
 	int i;
 
@@ -157,7 +157,7 @@ int vgpu_rec_format_parse(const char *name)
 	return -1;
 }
 
-const char *vgpu_rec_format_name(int format)
+const char *vgpul_rec_format_name(int format)
 {
 	if (format < 0 || format > VGPU_REC_WORKLOAD)
 		return "?";
@@ -171,7 +171,7 @@ static bool vgpu_rec_ends_with(const char *s, const char *suffix)
 	return a >= b && !strcasecmp(s + a - b, suffix);
 }
 
-int vgpu_rec_detect(const char *path)
+int vgpul_rec_detect(const char *path)
 {
 	static __thread char head[65536];
 	struct stat st;
@@ -213,7 +213,7 @@ int vgpu_rec_detect(const char *path)
 	return VGPU_REC_WORKLOAD;
 }
 
-int vgpu_rec_load(const char *path, int format, struct vgpu_recording *rec,
+int vgpul_rec_load(const char *path, int format, struct vgpu_recording *rec,
 		  char *err, size_t errlen)
 {
 	struct vgpu_rec_ctx c = { .path = path, .err = err, .errlen = errlen };
@@ -225,7 +225,7 @@ int vgpu_rec_load(const char *path, int format, struct vgpu_recording *rec,
 	if (err && errlen)
 		err[0] = 0;
 	if (format == VGPU_REC_AUTO) {
-		format = vgpu_rec_detect(path);
+		format = vgpul_rec_detect(path);
 		if (format < 0) {
 			if (err && errlen)
 				snprintf(err, errlen, "%s: %s", path,
@@ -268,14 +268,14 @@ int vgpu_rec_load(const char *path, int format, struct vgpu_recording *rec,
 	return ret;
 }
 
-void vgpu_rec_free(struct vgpu_recording *rec)
+void vgpul_rec_free(struct vgpu_recording *rec)
 {
 	free(rec->k);
 	free(rec->path);
 	memset(rec, 0, sizeof(*rec));
 }
 
-uint32_t vgpu_rec_clock_mhz(const char *preset)
+uint32_t vgpul_rec_clock_mhz(const char *preset)
 {
 	if (!strcmp(preset, "small"))
 		return 1000;
@@ -350,7 +350,7 @@ static int vgpu_imp_assemble(char *text, size_t len,
 	char msg[256];
 	int ret;
 
-	ret = vgpu_vasm_assemble("import", text, len, 0, prog, msg,
+	ret = vgpul_vasm_assemble("import", text, len, 0, prog, msg,
 				 sizeof(msg));
 	free(text);
 	return ret == -ENOMEM ? -ENOMEM : ret ? -EINVAL : 0;
@@ -371,7 +371,7 @@ static int vgpu_imp_assemble(char *text, size_t len,
 #define VGPU_IMP_DEFAULT_CHANNELS	64	/* vgpu_gpu_params_default() */
 #define VGPU_IMP_C0	3	/* LOOP, the EXIT cycle, the first start */
 
-int vgpu_import_program(const struct vgpu_config *cfg, uint32_t threads,
+int vgpul_import_program(const struct vgpu_config *cfg, uint32_t threads,
 			uint32_t regs, uint32_t smem, uint32_t grid,
 			uint64_t cycles, struct vgpu_vasm_prog *prog,
 			bool *clamped)
@@ -524,7 +524,7 @@ static void vgpu_imp_name(char *dst, size_t len, const char *src, size_t idx)
 	snprintf(dst, len, "%s#%zu", base, idx);
 }
 
-int vgpu_import_map(const struct vgpu_recording *recs, size_t nrecs,
+int vgpul_import_map(const struct vgpu_recording *recs, size_t nrecs,
 		    const struct vgpu_import_opts *opts,
 		    struct vgpu_workload *wl, struct vgpu_import_stats *st,
 		    char *err, size_t errlen)
@@ -555,7 +555,7 @@ int vgpu_import_map(const struct vgpu_recording *recs, size_t nrecs,
 	}
 	vgpu_gpu_params_default(&wl->params, &wl->cfg);
 	mhz = opts && opts->clock_mhz ? opts->clock_mhz :
-	      vgpu_rec_clock_mhz(preset);
+	      vgpul_rec_clock_mhz(preset);
 	for (r = 0; r < nrecs; r++)
 		total += recs[r].n;
 	st->kernels = total;
@@ -619,14 +619,14 @@ int vgpu_import_map(const struct vgpu_recording *recs, size_t nrecs,
 					(rk->start - first) * mhz / 1000);
 				cyc = (uint64_t)((unsigned __int128)
 					(rk->end - rk->start) * mhz / 1000);
-				ret = vgpu_import_program(&wl->cfg, threads,
+				ret = vgpul_import_program(&wl->cfg, threads,
 							  rk->regs, rk->smem,
 							  grid, cyc, &k->prog,
 							  &clamped);
 			} else if (rk->warps) {
 				ret = vgpu_imp_counted(rk, &k->prog);
 			} else {
-				ret = vgpu_vasm_assemble("import",
+				ret = vgpul_vasm_assemble("import",
 					VGPU_IMP_DEFAULT_PROG,
 					strlen(VGPU_IMP_DEFAULT_PROG), 0,
 					&k->prog, NULL, 0);
@@ -673,14 +673,14 @@ int vgpu_import_map(const struct vgpu_recording *recs, size_t nrecs,
 /* One program as a JSON array of lines. */
 static int vgpu_imp_write_prog(FILE *f, const struct vgpu_vasm_prog *prog)
 {
-	size_t len = vgpu_vasm_disassemble(prog->insns, prog->n, NULL, 0);
+	size_t len = vgpul_vasm_disassemble(prog->insns, prog->n, NULL, 0);
 	char *text = malloc(len + 1), *line, *save = NULL;
 	const char *sep = "";
 	char *p;
 
 	if (!text)
 		return -ENOMEM;
-	vgpu_vasm_disassemble(prog->insns, prog->n, text, len + 1);
+	vgpul_vasm_disassemble(prog->insns, prog->n, text, len + 1);
 	fprintf(f, "[");
 	for (line = strtok_r(text, "\n", &save); line;
 	     line = strtok_r(NULL, "\n", &save)) {
@@ -694,7 +694,7 @@ static int vgpu_imp_write_prog(FILE *f, const struct vgpu_vasm_prog *prog)
 	return 0;
 }
 
-int vgpu_workload_write(FILE *f, const struct vgpu_workload *wl)
+int vgpul_workload_write(FILE *f, const struct vgpu_workload *wl)
 {
 	const struct vgpu_wl_kernel *k;
 	uint32_t i;
@@ -718,20 +718,20 @@ int vgpu_workload_write(FILE *f, const struct vgpu_workload *wl)
 	return ferror(f) ? -EIO : 0;
 }
 
-int vgpu_workload_load_any(const char *path, struct vgpu_workload *wl,
+int vgpul_workload_load_any(const char *path, struct vgpu_workload *wl,
 			   char *err, size_t errlen)
 {
 	struct vgpu_import_opts opts = { .report = stderr };
 	struct vgpu_import_stats st;
 	struct vgpu_recording rec;
-	int fmt = vgpu_rec_detect(path), ret;
+	int fmt = vgpul_rec_detect(path), ret;
 
 	if (fmt < 0 || fmt == VGPU_REC_WORKLOAD)
-		return vgpu_workload_load(path, wl, err, errlen);
+		return vgpul_workload_load(path, wl, err, errlen);
 	memset(wl, 0, sizeof(*wl));
-	ret = vgpu_rec_load(path, fmt, &rec, err, errlen);
+	ret = vgpul_rec_load(path, fmt, &rec, err, errlen);
 	if (!ret)
-		ret = vgpu_import_map(&rec, 1, &opts, wl, &st, err, errlen);
-	vgpu_rec_free(&rec);
+		ret = vgpul_import_map(&rec, 1, &opts, wl, &st, err, errlen);
+	vgpul_rec_free(&rec);
 	return ret;
 }

@@ -6,7 +6,7 @@
 
 #include <vgpu/metrics.h>
 
-void vgpu_metrics_compute(const uint64_t *alone, const uint64_t *shared,
+void vgpul_metrics_compute(const uint64_t *alone, const uint64_t *shared,
 			  unsigned int n, struct vgpu_metrics *m)
 {
 	double np, np_min = 0, np_max = 0, slow = 0;

@@ -548,7 +548,7 @@ static void vgpu_vasm_reset(struct vgpu_vasm_ctx *ctx)
 	ctx->cap = 0;
 }
 
-int vgpu_vasm_assemble(const char *name, const char *src, size_t len,
+int vgpul_vasm_assemble(const char *name, const char *src, size_t len,
 		       unsigned int flags, struct vgpu_vasm_prog *prog,
 		       char *err, size_t errlen)
 {
@@ -610,7 +610,7 @@ int vgpu_vasm_assemble(const char *name, const char *src, size_t len,
 		prog->index = verr.index;
 		if (verr.index < ctx.n) {
 			ctx.line = ctx.lines[verr.index];
-			vgpu_vasm_format_insn(&ctx.insns[verr.index], text,
+			vgpul_vasm_format_insn(&ctx.insns[verr.index], text,
 					      sizeof(text));
 			ret = vgpu_vasm_error(&ctx, "instruction %u (%s): %s",
 					      verr.index, text,
@@ -633,7 +633,7 @@ fail:
 	return ret;
 }
 
-int vgpu_vasm_assemble_file(const char *path, unsigned int flags,
+int vgpul_vasm_assemble_file(const char *path, unsigned int flags,
 			    struct vgpu_vasm_prog *prog, char *err,
 			    size_t errlen)
 {
@@ -680,12 +680,12 @@ int vgpu_vasm_assemble_file(const char *path, unsigned int flags,
 		return -EIO;
 	}
 	fclose(f);
-	ret = vgpu_vasm_assemble(path, src, len, flags, prog, err, errlen);
+	ret = vgpul_vasm_assemble(path, src, len, flags, prog, err, errlen);
 	free(src);
 	return ret;
 }
 
-void vgpu_vasm_free(struct vgpu_vasm_prog *prog)
+void vgpul_vasm_free(struct vgpu_vasm_prog *prog)
 {
 	free(prog->insns);
 	free(prog->lines);
@@ -713,7 +713,7 @@ static int vgpu_vasm_format_loop(const struct vgpu_insn *in, char *buf,
 	return snprintf(buf, len, "LOOP %u+%u*(%s%%%u)", base, step, s, mod);
 }
 
-int vgpu_vasm_format_insn(const struct vgpu_insn *in, char *buf, size_t len)
+int vgpul_vasm_format_insn(const struct vgpu_insn *in, char *buf, size_t len)
 {
 	const char *name = vgpu_isa_op_name(in->op);
 	bool canon;
@@ -760,7 +760,7 @@ int vgpu_vasm_format_insn(const struct vgpu_insn *in, char *buf, size_t len)
 			in->op, in->a, in->b, in->c, in->imm);
 }
 
-size_t vgpu_vasm_disassemble(const struct vgpu_insn *insns, unsigned int n,
+size_t vgpul_vasm_disassemble(const struct vgpu_insn *insns, unsigned int n,
 			     char *buf, size_t len)
 {
 	unsigned int i, depth = 0;
@@ -777,7 +777,7 @@ size_t vgpu_vasm_disassemble(const struct vgpu_insn *insns, unsigned int n,
 		l = snprintf(line, sizeof(line), "%*s",
 			     (int)(4 * min(depth, (unsigned int)VGPU_ISA_MAX_NEST)),
 			     "");
-		l += vgpu_vasm_format_insn(&insns[i], line + l,
+		l += vgpul_vasm_format_insn(&insns[i], line + l,
 					   sizeof(line) - l - 1);
 		line[l++] = '\n';
 		line[l] = '\0';

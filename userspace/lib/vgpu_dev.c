@@ -15,14 +15,14 @@
 #include <vgpu/vgpu.h>
 
 /**
- * vgpu_ioctl() - ioctl() that restarts on EINTR and EAGAIN (like drmIoctl)
+ * vgpul_ioctl() - ioctl() that restarts on EINTR and EAGAIN (like drmIoctl)
  * @fd: device file descriptor
  * @cmd: ioctl number
  * @arg: argument
  *
  * Return: the ioctl's non-negative result or a negative errno.
  */
-int vgpu_ioctl(int fd, unsigned long cmd, void *arg)
+int vgpul_ioctl(int fd, unsigned long cmd, void *arg)
 {
 	int ret;
 
@@ -44,14 +44,14 @@ static int vgpu_ioctl_eintr(int fd, unsigned long cmd, void *arg)
 }
 
 /**
- * vgpu_dev_open() - open /dev/vgpu<index>
+ * vgpul_dev_open() - open /dev/vgpu<index>
  * @index: device index
  * @dev: filled on success
  *
  * Return: 0 or a negative errno (-ENOENT: no such device, is the module
  * loaded?).
  */
-int vgpu_dev_open(unsigned int index, struct vgpu_dev *dev)
+int vgpul_dev_open(unsigned int index, struct vgpu_dev *dev)
 {
 	char path[32];
 	int fd;
@@ -66,10 +66,10 @@ int vgpu_dev_open(unsigned int index, struct vgpu_dev *dev)
 }
 
 /**
- * vgpu_dev_close() - close a device opened by vgpu_dev_open()
+ * vgpul_dev_close() - close a device opened by vgpul_dev_open()
  * @dev: the device; everything its file owns is cancelled and freed
  */
-void vgpu_dev_close(struct vgpu_dev *dev)
+void vgpul_dev_close(struct vgpu_dev *dev)
 {
 	if (dev->fd >= 0)
 		close(dev->fd);
@@ -77,25 +77,25 @@ void vgpu_dev_close(struct vgpu_dev *dev)
 }
 
 /**
- * vgpu_get_info() - VGPU_IOCTL_GET_INFO
+ * vgpul_get_info() - VGPU_IOCTL_GET_INFO
  * @dev: the device
  * @info: filled with version, capabilities and configuration
  *
  * Return: 0 or a negative errno.
  */
-int vgpu_get_info(struct vgpu_dev *dev, struct vgpu_info *info)
+int vgpul_get_info(struct vgpu_dev *dev, struct vgpu_info *info)
 {
 	memset(info, 0, sizeof(*info));
-	return vgpu_ioctl(dev->fd, VGPU_IOCTL_GET_INFO, info);
+	return vgpul_ioctl(dev->fd, VGPU_IOCTL_GET_INFO, info);
 }
 
 /**
- * vgpu_strerror() - human-readable message for a libvgpu error
+ * vgpul_strerror() - human-readable message for a libvgpu error
  * @err: a negative errno returned by libvgpu
  *
  * Return: a static string.
  */
-const char *vgpu_strerror(int err)
+const char *vgpul_strerror(int err)
 {
 	switch (-err) {
 	case ENOENT:
@@ -124,7 +124,7 @@ const char *vgpu_strerror(int err)
 }
 
 /**
- * vgpu_channel_create() - VGPU_IOCTL_CHANNEL_CREATE
+ * vgpul_channel_create() - VGPU_IOCTL_CHANNEL_CREATE
  * @dev: the device
  * @priority: 0 (highest) .. num_prios - 1
  * @timeout_cycles: hang timeout of the channel's kernels, 0 = default
@@ -133,7 +133,7 @@ const char *vgpu_strerror(int err)
  * Return: 0 or a negative errno (-EPERM: a priority above default_prio
  * needs CAP_SYS_NICE).
  */
-int vgpu_channel_create(struct vgpu_dev *dev, unsigned int priority,
+int vgpul_channel_create(struct vgpu_dev *dev, unsigned int priority,
 			uint64_t timeout_cycles, uint32_t *handle)
 {
 	struct vgpu_channel_create cc;
@@ -142,40 +142,40 @@ int vgpu_channel_create(struct vgpu_dev *dev, unsigned int priority,
 	memset(&cc, 0, sizeof(cc));
 	cc.priority = priority;
 	cc.timeout_cycles = timeout_cycles;
-	ret = vgpu_ioctl(dev->fd, VGPU_IOCTL_CHANNEL_CREATE, &cc);
+	ret = vgpul_ioctl(dev->fd, VGPU_IOCTL_CHANNEL_CREATE, &cc);
 	if (!ret)
 		*handle = cc.handle;
 	return ret;
 }
 
 /**
- * vgpu_channel_destroy() - VGPU_IOCTL_CHANNEL_DESTROY
+ * vgpul_channel_destroy() - VGPU_IOCTL_CHANNEL_DESTROY
  * @dev: the device
  * @handle: a channel of this file; its unfinished kernels are cancelled
  *
  * Return: 0 or a negative errno.
  */
-int vgpu_channel_destroy(struct vgpu_dev *dev, uint32_t handle)
+int vgpul_channel_destroy(struct vgpu_dev *dev, uint32_t handle)
 {
 	struct vgpu_channel_destroy cd = { .handle = handle };
 
-	return vgpu_ioctl(dev->fd, VGPU_IOCTL_CHANNEL_DESTROY, &cd);
+	return vgpul_ioctl(dev->fd, VGPU_IOCTL_CHANNEL_DESTROY, &cd);
 }
 
 /**
- * vgpu_submit_batch() - VGPU_IOCTL_SUBMIT of several kernels
+ * vgpul_submit_batch() - VGPU_IOCTL_SUBMIT of several kernels
  * @dev: the device
  * @descs: @count descriptors; each handle field must be zero and is set
  * @count: 1..VGPU_MAX_SUBMIT
  *
- * All or nothing: on error no kernel was submitted.  Unlike vgpu_ioctl()
+ * All or nothing: on error no kernel was submitted.  Unlike vgpul_ioctl()
  * this does not retry on EAGAIN: the device's queue of unfinished kernels
  * is full, and retrying at once would spin (forever with the gate closed).
  *
  * Return: 0, -EAGAIN (queue full: wait for completions and retry), or
  * another negative errno.
  */
-int vgpu_submit_batch(struct vgpu_dev *dev, struct vgpu_submit_desc *descs,
+int vgpul_submit_batch(struct vgpu_dev *dev, struct vgpu_submit_desc *descs,
 		      unsigned int count)
 {
 	struct vgpu_submit sub;
@@ -188,24 +188,24 @@ int vgpu_submit_batch(struct vgpu_dev *dev, struct vgpu_submit_desc *descs,
 }
 
 /**
- * vgpu_submit() - VGPU_IOCTL_SUBMIT of one kernel
+ * vgpul_submit() - VGPU_IOCTL_SUBMIT of one kernel
  * @dev: the device
  * @desc: the kernel; its handle field is set on success
  *
  * Return: 0 or a negative errno.
  */
-int vgpu_submit(struct vgpu_dev *dev, struct vgpu_submit_desc *desc)
+int vgpul_submit(struct vgpu_dev *dev, struct vgpu_submit_desc *desc)
 {
-	return vgpu_submit_batch(dev, desc, 1);
+	return vgpul_submit_batch(dev, desc, 1);
 }
 
 /**
- * vgpu_deadline_ns() - absolute CLOCK_MONOTONIC time for vgpu_wait()
+ * vgpul_deadline_ns() - absolute CLOCK_MONOTONIC time for vgpul_wait()
  * @rel_ns: nanoseconds from now; negative selects VGPU_WAIT_FOREVER
  *
  * Return: the deadline in ns.
  */
-int64_t vgpu_deadline_ns(int64_t rel_ns)
+int64_t vgpul_deadline_ns(int64_t rel_ns)
 {
 	struct timespec ts;
 
@@ -216,12 +216,12 @@ int64_t vgpu_deadline_ns(int64_t rel_ns)
 }
 
 /**
- * vgpu_wait() - VGPU_IOCTL_WAIT
+ * vgpul_wait() - VGPU_IOCTL_WAIT
  * @dev: the device
  * @handles: @count kernel handles
  * @count: 1..VGPU_MAX_WAIT
  * @flags: VGPU_WAIT_ALL or 0 (any)
- * @deadline_ns: absolute CLOCK_MONOTONIC deadline (vgpu_deadline_ns()) or
+ * @deadline_ns: absolute CLOCK_MONOTONIC deadline (vgpul_deadline_ns()) or
  *	VGPU_WAIT_FOREVER
  * @first: if not NULL, the index of the lowest finished kernel
  *
@@ -229,7 +229,7 @@ int64_t vgpu_deadline_ns(int64_t rel_ns)
  *
  * Return: 0, -ETIME at the deadline, or another negative errno.
  */
-int vgpu_wait(struct vgpu_dev *dev, const uint32_t *handles,
+int vgpul_wait(struct vgpu_dev *dev, const uint32_t *handles,
 	      unsigned int count, unsigned int flags, int64_t deadline_ns,
 	      unsigned int *first)
 {
@@ -241,14 +241,14 @@ int vgpu_wait(struct vgpu_dev *dev, const uint32_t *handles,
 	w.count = count;
 	w.handles = (uintptr_t)handles;
 	w.timeout_ns = deadline_ns;
-	ret = vgpu_ioctl(dev->fd, VGPU_IOCTL_WAIT, &w);
+	ret = vgpul_ioctl(dev->fd, VGPU_IOCTL_WAIT, &w);
 	if (!ret && first)
 		*first = w.first;
 	return ret;
 }
 
 /**
- * vgpu_query() - VGPU_IOCTL_QUERY
+ * vgpul_query() - VGPU_IOCTL_QUERY
  * @dev: the device
  * @handle: a kernel handle of this file
  * @flags: VGPU_QUERY_RELEASE to free the handle of a finished kernel
@@ -256,31 +256,31 @@ int vgpu_wait(struct vgpu_dev *dev, const uint32_t *handles,
  *
  * Return: 0 or a negative errno.
  */
-int vgpu_query(struct vgpu_dev *dev, uint32_t handle, unsigned int flags,
+int vgpul_query(struct vgpu_dev *dev, uint32_t handle, unsigned int flags,
 	       struct vgpu_kernel_query *q)
 {
 	memset(q, 0, sizeof(*q));
 	q->handle = handle;
 	q->flags = flags;
-	return vgpu_ioctl(dev->fd, VGPU_IOCTL_QUERY, q);
+	return vgpul_ioctl(dev->fd, VGPU_IOCTL_QUERY, q);
 }
 
 /**
- * vgpu_cancel() - VGPU_IOCTL_CANCEL
+ * vgpul_cancel() - VGPU_IOCTL_CANCEL
  * @dev: the device
  * @handle: a kernel handle of this file (finished: no-op)
  *
  * Return: 0 or a negative errno.
  */
-int vgpu_cancel(struct vgpu_dev *dev, uint32_t handle)
+int vgpul_cancel(struct vgpu_dev *dev, uint32_t handle)
 {
 	struct vgpu_kernel_cancel c = { .handle = handle };
 
-	return vgpu_ioctl(dev->fd, VGPU_IOCTL_CANCEL, &c);
+	return vgpul_ioctl(dev->fd, VGPU_IOCTL_CANCEL, &c);
 }
 
 /**
- * vgpu_queue_push() - VGPU_IOCTL_QUEUE_PUSH: work items for a queue kernel
+ * vgpul_queue_push() - VGPU_IOCTL_QUEUE_PUSH: work items for a queue kernel
  * @dev: the device
  * @handle: a VGPU_KERNEL_QUEUE kernel of this file
  * @items: items to append (0 with VGPU_QUEUE_CLOSE only closes)
@@ -289,14 +289,14 @@ int vgpu_cancel(struct vgpu_dev *dev, uint32_t handle)
  *	clock the gate holds) at which the items arrive
  * @cycle: if not NULL, the cycle at which they arrive
  *
- * Like vgpu_submit(), this does not retry on EAGAIN (the device's push
+ * Like vgpul_submit(), this does not retry on EAGAIN (the device's push
  * records are at their limit: wait for items to launch and retry).
  *
  * Return: 0 or a negative errno: -ENOSPC (more than queue_cap items would
  * wait, pushes not yet arrived included), -EINVAL (not a queue kernel,
  * closed, finished, bad flags), -ENOENT, -EAGAIN.
  */
-int vgpu_queue_push(struct vgpu_dev *dev, uint32_t handle, uint32_t items,
+int vgpul_queue_push(struct vgpu_dev *dev, uint32_t handle, uint32_t items,
 		    unsigned int flags, uint64_t arrival, uint64_t *cycle)
 {
 	struct vgpu_queue_push p;
@@ -314,33 +314,33 @@ int vgpu_queue_push(struct vgpu_dev *dev, uint32_t handle, uint32_t items,
 }
 
 /**
- * vgpu_gate() - VGPU_IOCTL_GATE
+ * vgpul_gate() - VGPU_IOCTL_GATE
  * @dev: the device
  * @op: VGPU_GATE_CLOSE or VGPU_GATE_OPEN
  * @cycle: if not NULL, the device clock after the operation
  *
  * Return: 0 or a negative errno.
  */
-int vgpu_gate(struct vgpu_dev *dev, unsigned int op, uint64_t *cycle)
+int vgpul_gate(struct vgpu_dev *dev, unsigned int op, uint64_t *cycle)
 {
 	struct vgpu_gate g = { .op = op };
 	int ret;
 
-	ret = vgpu_ioctl(dev->fd, VGPU_IOCTL_GATE, &g);
+	ret = vgpul_ioctl(dev->fd, VGPU_IOCTL_GATE, &g);
 	if (!ret && cycle)
 		*cycle = g.cycle;
 	return ret;
 }
 
 /**
- * vgpu_poll() - wait until poll() reports a completion on the device
+ * vgpul_poll() - wait until poll() reports a completion on the device
  * @dev: the device
  * @timeout_ms: as for poll(), -1 without a limit
  *
  * Return: 1 when a kernel of this file has finished, 0 on timeout, or a
  * negative errno.
  */
-int vgpu_poll(struct vgpu_dev *dev, int timeout_ms)
+int vgpul_poll(struct vgpu_dev *dev, int timeout_ms)
 {
 	struct pollfd p = { .fd = dev->fd, .events = POLLIN };
 	int ret;

@@ -23,10 +23,10 @@
  * struct vgpu_nl - a connection to the family
  * @sk: request socket
  * @family: resolved family id
- * @ev_sk: event socket (NULL until vgpu_nl_subscribe())
+ * @ev_sk: event socket (NULL until vgpul_nl_subscribe())
  * @ev_fn: event callback
  * @ev_arg: its argument
- * @ev_count: events delivered by the current vgpu_nl_recv_events()
+ * @ev_count: events delivered by the current vgpul_nl_recv_events()
  * @ev_stop: the callback asked to stop
  * @overruns: times the event socket's buffer overflowed (ENOBUFS)
  */
@@ -158,13 +158,13 @@ static struct nl_msg *vgpu_nl_msg(struct vgpu_nl *nl, int cmd, int flags)
 }
 
 /**
- * vgpu_nl_open() - connect to the generic netlink family "vgpu"
- * @nlp: the connection, release with vgpu_nl_close()
+ * vgpul_nl_open() - connect to the generic netlink family "vgpu"
+ * @nlp: the connection, release with vgpul_nl_close()
  *
  * Return: 0, -EPROTONOSUPPORT when the family is not registered (module
  * not loaded), or another negative errno.
  */
-int vgpu_nl_open(struct vgpu_nl **nlp)
+int vgpul_nl_open(struct vgpu_nl **nlp)
 {
 	struct vgpu_nl *nl;
 	int ret;
@@ -196,10 +196,10 @@ err:
 }
 
 /**
- * vgpu_nl_close() - close a connection of vgpu_nl_open()
+ * vgpul_nl_close() - close a connection of vgpul_nl_open()
  * @nl: the connection (NULL: nothing)
  */
-void vgpu_nl_close(struct vgpu_nl *nl)
+void vgpul_nl_close(struct vgpu_nl *nl)
 {
 	if (!nl)
 		return;
@@ -261,14 +261,14 @@ static int vgpu_nl_dev_one(struct nlattr **tb, void *arg)
 }
 
 /**
- * vgpu_nl_dev_get() - DEV_GET of one device
+ * vgpul_nl_dev_get() - DEV_GET of one device
  * @nl: the connection
  * @index: device index
  * @dev: the device's configuration
  *
  * Return: 0 or a negative errno (-ENODEV: no such device).
  */
-int vgpu_nl_dev_get(struct vgpu_nl *nl, unsigned int index,
+int vgpul_nl_dev_get(struct vgpu_nl *nl, unsigned int index,
 		    struct vgpu_nl_dev *dev)
 {
 	struct nl_msg *msg = vgpu_nl_msg(nl, VGPU_CMD_DEV_GET, 0);
@@ -303,7 +303,7 @@ static int vgpu_nl_dev_list_one(struct nlattr **tb, void *arg)
 }
 
 /**
- * vgpu_nl_dev_list() - DEV_GET dump: every device in index order
+ * vgpul_nl_dev_list() - DEV_GET dump: every device in index order
  * @nl: the connection
  * @devs: room for @max devices
  * @max: entries in @devs
@@ -311,7 +311,7 @@ static int vgpu_nl_dev_list_one(struct nlattr **tb, void *arg)
  * Return: the number of devices (may exceed @max; only @max are stored)
  * or a negative errno.
  */
-int vgpu_nl_dev_list(struct vgpu_nl *nl, struct vgpu_nl_dev *devs,
+int vgpul_nl_dev_list(struct vgpu_nl *nl, struct vgpu_nl_dev *devs,
 		     unsigned int max)
 {
 	struct vgpu_nl_list l = { .devs = devs, .max = max };
@@ -394,14 +394,14 @@ static int vgpu_nl_stats_valid(struct nl_msg *msg, void *arg)
 }
 
 /**
- * vgpu_nl_stats_get() - STATS_GET of one device (with SM and channel nests)
+ * vgpul_nl_stats_get() - STATS_GET of one device (with SM and channel nests)
  * @nl: the connection
  * @index: device index
- * @st: the counters; release with vgpu_nl_stats_free()
+ * @st: the counters; release with vgpul_nl_stats_free()
  *
  * Return: 0 or a negative errno (-ENODEV: no such device).
  */
-int vgpu_nl_stats_get(struct vgpu_nl *nl, unsigned int index,
+int vgpul_nl_stats_get(struct vgpu_nl *nl, unsigned int index,
 		      struct vgpu_nl_stats *st)
 {
 	struct vgpu_nl_stats_req sr = { .st = st };
@@ -445,15 +445,15 @@ int vgpu_nl_stats_get(struct vgpu_nl *nl, unsigned int index,
 out:
 	nl_cb_put(cb);
 	if (ret)
-		vgpu_nl_stats_free(st);
+		vgpul_nl_stats_free(st);
 	return ret;
 }
 
 /**
- * vgpu_nl_stats_free() - release the arrays of vgpu_nl_stats_get()
+ * vgpul_nl_stats_free() - release the arrays of vgpul_nl_stats_get()
  * @st: the counters
  */
-void vgpu_nl_stats_free(struct vgpu_nl_stats *st)
+void vgpul_nl_stats_free(struct vgpu_nl_stats *st)
 {
 	free(st->sm);
 	free(st->prio);
@@ -463,7 +463,7 @@ void vgpu_nl_stats_free(struct vgpu_nl_stats *st)
 }
 
 /**
- * vgpu_nl_config_set() - CONFIG_SET (needs CAP_NET_ADMIN)
+ * vgpul_nl_config_set() - CONFIG_SET (needs CAP_NET_ADMIN)
  * @nl: the connection
  * @index: device index
  * @cfg: the fields named in @cfg->set
@@ -473,7 +473,7 @@ void vgpu_nl_stats_free(struct vgpu_nl_stats *st)
  * Return: 0 or a negative errno: -EPERM (needs CAP_NET_ADMIN), -ENOENT
  * (unknown policy), -EINVAL or -ERANGE (bad value), -ENODEV.
  */
-int vgpu_nl_config_set(struct vgpu_nl *nl, unsigned int index,
+int vgpul_nl_config_set(struct vgpu_nl *nl, unsigned int index,
 		       const struct vgpu_nl_config *cfg)
 {
 	struct nl_msg *msg = vgpu_nl_msg(nl, VGPU_CMD_CONFIG_SET, 0);
@@ -539,9 +539,9 @@ static int vgpu_nl_event_cb(struct nl_msg *msg, void *arg)
 }
 
 /**
- * vgpu_nl_subscribe() - join the "events" multicast group
+ * vgpul_nl_subscribe() - join the "events" multicast group
  * @nl: the connection
- * @fn: called for every event by vgpu_nl_recv_events(); a non-zero return
+ * @fn: called for every event by vgpul_nl_recv_events(); a non-zero return
  *	stops that call
  * @arg: passed to @fn
  *
@@ -549,7 +549,7 @@ static int vgpu_nl_event_cb(struct nl_msg *msg, void *arg)
  *
  * Return: 0 or a negative errno.
  */
-int vgpu_nl_subscribe(struct vgpu_nl *nl, vgpu_nl_event_fn fn, void *arg)
+int vgpul_nl_subscribe(struct vgpu_nl *nl, vgpu_nl_event_fn fn, void *arg)
 {
 	int grp, ret;
 
@@ -583,30 +583,30 @@ int vgpu_nl_subscribe(struct vgpu_nl *nl, vgpu_nl_event_fn fn, void *arg)
 }
 
 /**
- * vgpu_nl_event_fd() - file descriptor of the event socket (for poll())
+ * vgpul_nl_event_fd() - file descriptor of the event socket (for poll())
  * @nl: the connection
  *
- * Return: the fd, or -EINVAL before vgpu_nl_subscribe().
+ * Return: the fd, or -EINVAL before vgpul_nl_subscribe().
  */
-int vgpu_nl_event_fd(struct vgpu_nl *nl)
+int vgpul_nl_event_fd(struct vgpu_nl *nl)
 {
 	return nl->ev_sk ? nl_socket_get_fd(nl->ev_sk) : -EINVAL;
 }
 
 /**
- * vgpu_nl_recv_events() - deliver pending events to the callback
+ * vgpul_nl_recv_events() - deliver pending events to the callback
  * @nl: a subscribed connection
  * @timeout_ms: wait this long for the first event (0: do not wait, -1:
  *	without a limit)
  *
  * Delivers every event already queued, then returns.  A receive buffer
  * overflow (ENOBUFS: events lost in the socket) is counted in
- * vgpu_nl_overruns() and not an error.
+ * vgpul_nl_overruns() and not an error.
  *
  * Return: the number of events delivered (0 on timeout) or a negative
  * errno.
  */
-int vgpu_nl_recv_events(struct vgpu_nl *nl, int timeout_ms)
+int vgpul_nl_recv_events(struct vgpu_nl *nl, int timeout_ms)
 {
 	struct pollfd p;
 	int ret;
@@ -637,12 +637,12 @@ int vgpu_nl_recv_events(struct vgpu_nl *nl, int timeout_ms)
 }
 
 /**
- * vgpu_nl_overruns() - event socket buffer overruns so far
+ * vgpul_nl_overruns() - event socket buffer overruns so far
  * @nl: the connection
  *
  * Return: the count.
  */
-uint64_t vgpu_nl_overruns(struct vgpu_nl *nl)
+uint64_t vgpul_nl_overruns(struct vgpu_nl *nl)
 {
 	return nl->overruns;
 }
@@ -682,12 +682,12 @@ static const char *const vgpu_nl_stat_names[] = {
 };
 
 /**
- * vgpu_nl_stat_name() - name of a counter
+ * vgpul_nl_stat_name() - name of a counter
  * @attr: VGPU_A_STATS_*
  *
  * Return: "submitted", ..., or NULL for an unknown attribute.
  */
-const char *vgpu_nl_stat_name(unsigned int attr)
+const char *vgpul_nl_stat_name(unsigned int attr)
 {
 	if (attr >= sizeof(vgpu_nl_stat_names) / sizeof(vgpu_nl_stat_names[0]))
 		return NULL;
@@ -695,13 +695,13 @@ const char *vgpu_nl_stat_name(unsigned int attr)
 }
 
 /**
- * vgpu_nl_event_name() - name of an event type
+ * vgpul_nl_event_name() - name of an event type
  * @type: enum vgpu_nl_event
  *
  * Return: "submit", "dispatch", "preempt", "complete", "hang", "fail",
  * "policy_error" or "?".
  */
-const char *vgpu_nl_event_name(unsigned int type)
+const char *vgpul_nl_event_name(unsigned int type)
 {
 	static const char *const names[] = {
 		[VGPU_EVENT_SUBMIT] = "submit",
@@ -725,24 +725,24 @@ static const char *const vgpu_nl_preempt_names[] = {
 };
 
 /**
- * vgpu_nl_preempt_name() - name of a preemption mode
+ * vgpul_nl_preempt_name() - name of a preemption mode
  * @mode: enum vgpu_preempt_mode
  *
  * Return: "drain", "warp", "switch" or "?".
  */
-const char *vgpu_nl_preempt_name(unsigned int mode)
+const char *vgpul_nl_preempt_name(unsigned int mode)
 {
 	return mode <= VGPU_PREEMPT_MODE_SWITCH ?
 	       vgpu_nl_preempt_names[mode] : "?";
 }
 
 /**
- * vgpu_nl_preempt_parse() - preemption mode by name
+ * vgpul_nl_preempt_parse() - preemption mode by name
  * @name: "drain", "warp" or "switch"
  *
  * Return: enum vgpu_preempt_mode or -EINVAL.
  */
-int vgpu_nl_preempt_parse(const char *name)
+int vgpul_nl_preempt_parse(const char *name)
 {
 	unsigned int i;
 

@@ -36,7 +36,7 @@ static int vgpu_sysfs_write(const char *file, const char *line)
 }
 
 /**
- * vgpu_dev_add() - create device instance /dev/vgpu<index>
+ * vgpul_dev_add() - create device instance /dev/vgpu<index>
  * @index: 0..15
  * @options: preset and options as for new_device ("h100 policy=avail"),
  *	or NULL for the default preset
@@ -44,7 +44,7 @@ static int vgpu_sysfs_write(const char *file, const char *line)
  * Return: 0 or a negative errno: -ENOENT (module not loaded), -EACCES
  * (needs root), -EEXIST (index in use), -EINVAL (bad options).
  */
-int vgpu_dev_add(unsigned int index, const char *options)
+int vgpul_dev_add(unsigned int index, const char *options)
 {
 	char line[512];
 	int n;
@@ -57,7 +57,7 @@ int vgpu_dev_add(unsigned int index, const char *options)
 }
 
 /**
- * vgpu_dev_del() - destroy device instance /dev/vgpu<index>
+ * vgpul_dev_del() - destroy device instance /dev/vgpu<index>
  * @index: the device
  *
  * Open files keep working until closed; their calls fail with -ENODEV.
@@ -65,7 +65,7 @@ int vgpu_dev_add(unsigned int index, const char *options)
  * Return: 0 or a negative errno: -ENODEV (no such device), -ENOENT (module
  * not loaded), -EACCES (needs root).
  */
-int vgpu_dev_del(unsigned int index)
+int vgpul_dev_del(unsigned int index)
 {
 	char line[16];
 	int ret;
@@ -79,12 +79,12 @@ int vgpu_dev_del(unsigned int index)
 }
 
 /**
- * vgpu_dev_exists() - whether /dev/vgpu<index> exists
+ * vgpul_dev_exists() - whether /dev/vgpu<index> exists
  * @index: the device
  *
  * Return: 1 or 0.
  */
-int vgpu_dev_exists(unsigned int index)
+int vgpul_dev_exists(unsigned int index)
 {
 	char path[32];
 

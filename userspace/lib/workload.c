@@ -19,36 +19,36 @@
  * The mode names are the core's (driver/core/names.c, one table each);
  * the library's calls answer -1 for a name it does not know.
  */
-const char *vgpu_pack_name(unsigned int mode)
+const char *vgpul_pack_name(unsigned int mode)
 {
 	return vgpu_gpu_pack_name(mode);
 }
 
-int vgpu_pack_parse(const char *name)
+int vgpul_pack_parse(const char *name)
 {
 	int v = vgpu_gpu_pack_parse(name);
 
 	return v < 0 ? -1 : v;
 }
 
-const char *vgpu_search_name(unsigned int mode)
+const char *vgpul_search_name(unsigned int mode)
 {
 	return vgpu_gpu_search_name(mode);
 }
 
-int vgpu_search_parse(const char *name)
+int vgpul_search_parse(const char *name)
 {
 	int v = vgpu_gpu_search_parse(name);
 
 	return v < 0 ? -1 : v;
 }
 
-const char *vgpu_preempt_name(unsigned int mode)
+const char *vgpul_preempt_name(unsigned int mode)
 {
 	return vgpu_gpu_preempt_name(mode);
 }
 
-int vgpu_preempt_parse(const char *name)
+int vgpul_preempt_parse(const char *name)
 {
 	int v = vgpu_gpu_preempt_parse(name);
 
@@ -225,7 +225,7 @@ static int vgpu_wl_device(struct vgpu_rec_ctx *c, json_object *dev,
 		} else if (!strcmp(key, "preempt")) {
 			if (vgpu_wl_str(c, "device", key, val, &s))
 				return -EINVAL;
-			mode = vgpu_preempt_parse(s);
+			mode = vgpul_preempt_parse(s);
 			if (mode < 0)
 				return vgpu_rec_err(c, "device", key,
 						    "unknown mode '%s' (drain, warp, switch)",
@@ -234,7 +234,7 @@ static int vgpu_wl_device(struct vgpu_rec_ctx *c, json_object *dev,
 		} else if (!strcmp(key, "pack")) {
 			if (vgpu_wl_str(c, "device", key, val, &s))
 				return -EINVAL;
-			mode = vgpu_pack_parse(s);
+			mode = vgpul_pack_parse(s);
 			if (mode < 0)
 				return vgpu_rec_err(c, "device", key,
 						    "unknown mode '%s' (auto, block, sm)",
@@ -243,7 +243,7 @@ static int vgpu_wl_device(struct vgpu_rec_ctx *c, json_object *dev,
 		} else if (!strcmp(key, "search")) {
 			if (vgpu_wl_str(c, "device", key, val, &s))
 				return -EINVAL;
-			mode = vgpu_search_parse(s);
+			mode = vgpul_search_parse(s);
 			if (mode < 0)
 				return vgpu_rec_err(c, "device", key,
 						    "unknown mode '%s' (exact, grouped, sampled)",
@@ -407,7 +407,7 @@ static int vgpu_wl_program(struct vgpu_rec_ctx *c, const char *pos,
 				    "expected vasm text or an array of lines");
 	}
 	snprintf(name, sizeof(name), "%s: %s.%s", c->path, pos, field);
-	ret = vgpu_vasm_assemble(name, src ? src : "", len, 0, prog, msg,
+	ret = vgpul_vasm_assemble(name, src ? src : "", len, 0, prog, msg,
 				 sizeof(msg));
 	free(src);
 	if (ret == -ENOMEM)
@@ -432,7 +432,7 @@ static int vgpu_wl_program_file(struct vgpu_rec_ctx *c, const char *pos,
 			 (int)(slash - c->path), c->path, s);
 	else
 		snprintf(file, sizeof(file), "%s", s);
-	ret = vgpu_vasm_assemble_file(file, 0, prog, msg, sizeof(msg));
+	ret = vgpul_vasm_assemble_file(file, 0, prog, msg, sizeof(msg));
 	if (ret == -ENOMEM)
 		return ret;
 	if (ret)
@@ -578,7 +578,7 @@ static int vgpu_wl_templates(struct vgpu_rec_ctx *c, struct vgpu_workload *wl,
 		return vgpu_rec_err(c, pos, "templates", "more than %u entries",
 				    VGPU_MAX_TEMPLATES);
 	for (i = 0; i < n; i++) {
-		/* counted first: vgpu_workload_free() frees what was parsed */
+		/* counted first: vgpul_workload_free() frees what was parsed */
 		k->n_templates = i + 1;
 		ret = vgpu_wl_template(c, wl, pos, i,
 				       json_object_array_get_idx(v, i),
@@ -932,7 +932,7 @@ out:
 	return ret;
 }
 
-int vgpu_workload_load(const char *path, struct vgpu_workload *wl,
+int vgpul_workload_load(const char *path, struct vgpu_workload *wl,
 		       char *err, size_t errlen)
 {
 	struct vgpu_rec_ctx c = { .path = path, .err = err, .errlen = errlen };
@@ -986,15 +986,15 @@ int vgpu_workload_load(const char *path, struct vgpu_workload *wl,
 	return ret;
 }
 
-void vgpu_workload_free(struct vgpu_workload *wl)
+void vgpul_workload_free(struct vgpu_workload *wl)
 {
 	uint32_t i, j;
 
 	for (i = 0; wl->kernels && i < wl->nkernels; i++) {
-		vgpu_vasm_free(&wl->kernels[i].prog);
+		vgpul_vasm_free(&wl->kernels[i].prog);
 		free(wl->kernels[i].pushes);
 		for (j = 0; j < wl->kernels[i].n_templates; j++)
-			vgpu_vasm_free(&wl->kernels[i].templates[j].prog);
+			vgpul_vasm_free(&wl->kernels[i].templates[j].prog);
 	}
 	free(wl->kernels);
 	wl->kernels = NULL;

@@ -68,7 +68,7 @@ static int vgpu_sim_compare(int argc, char **argv)
 			} else if (!strcmp(argv[i], "--trace-dir")) {
 				dir = argv[++i];
 			} else {
-				preempt = vgpu_preempt_parse(argv[++i]);
+				preempt = vgpul_preempt_parse(argv[++i]);
 				if (preempt < 0)
 					return vgpu_sim_usage_error("compare",
 						"unknown preemption mode '%s' (drain, warp, switch)",
@@ -97,9 +97,9 @@ static int vgpu_sim_compare(int argc, char **argv)
 		if (!name[i])
 			return vgpu_sim_usage_error("compare", "%s", err);
 	}
-	if (vgpu_workload_load_any(file, &wl, err, sizeof(err))) {
+	if (vgpul_workload_load_any(file, &wl, err, sizeof(err))) {
 		fprintf(stderr, "vgpu-sim compare: %s\n", err);
-		vgpu_workload_free(&wl);
+		vgpul_workload_free(&wl);
 		return 1;
 	}
 	if (preempt >= 0)
@@ -162,7 +162,7 @@ static int vgpu_sim_compare(int argc, char **argv)
 out:
 	for (i = 0; i < n; i++)
 		vgpu_sim_result_fini(&res[i]);
-	vgpu_workload_free(&wl);
+	vgpul_workload_free(&wl);
 	return rc;
 }
 

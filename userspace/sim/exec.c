@@ -72,7 +72,7 @@ static int vgpu_sim_exec_run(const char *path, struct vgpu_sim_exec_opts *o)
 	if (vgpu_config_preset(&cfg, o->preset))
 		return vgpu_sim_usage_error("exec", "unknown preset '%s'",
 					    o->preset);
-	if (vgpu_vasm_assemble_file(path, 0, &prog, err, sizeof(err))) {
+	if (vgpul_vasm_assemble_file(path, 0, &prog, err, sizeof(err))) {
 		fprintf(stderr, "vgpu-sim exec: %s\n", err);
 		return 1;
 	}
@@ -146,7 +146,7 @@ out:
 	free(sm);
 	free(warps);
 	free(match);
-	vgpu_vasm_free(&prog);
+	vgpul_vasm_free(&prog);
 	return rc;
 }
 

@@ -79,13 +79,13 @@ static int vgpu_sim_import(int argc, char **argv)
 			if (!strcmp(a, "-o")) {
 				out = argv[i];
 			} else if (!strcmp(a, "--format")) {
-				format = vgpu_rec_format_parse(argv[i]);
+				format = vgpul_rec_format_parse(argv[i]);
 				if (format < 0)
 					return vgpu_sim_usage_error("import",
 						"unknown format '%s' (auto, nsys, kineto, accelsim)",
 						argv[i]);
 			} else if (!strcmp(a, "--preset")) {
-				if (!vgpu_rec_clock_mhz(argv[i]))
+				if (!vgpul_rec_clock_mhz(argv[i]))
 					return vgpu_sim_usage_error("import",
 						"unknown preset '%s' (small, a100, h100)",
 						argv[i]);
@@ -142,14 +142,14 @@ static int vgpu_sim_import(int argc, char **argv)
 	opts.offset = offset;
 	memset(&wl, 0, sizeof(wl));
 	for (i = 0; i < nf; i++) {
-		ret = vgpu_rec_load(files[i], format, &recs[i], err,
+		ret = vgpul_rec_load(files[i], format, &recs[i], err,
 				    sizeof(err));
 		if (ret) {
 			fprintf(stderr, "vgpu-sim import: %s\n", err);
 			goto out;
 		}
 	}
-	if (vgpu_import_map(recs, nf, &opts, &wl, &st, err, sizeof(err))) {
+	if (vgpul_import_map(recs, nf, &opts, &wl, &st, err, sizeof(err))) {
 		fprintf(stderr, "vgpu-sim import: %s\n", err);
 		goto out;
 	}
@@ -159,7 +159,7 @@ static int vgpu_sim_import(int argc, char **argv)
 			strerror(errno));
 		goto out;
 	}
-	ret = vgpu_workload_write(f, &wl);
+	ret = vgpul_workload_write(f, &wl);
 	if (f != stdout && fclose(f))
 		ret = -EIO;
 	if (ret) {
@@ -173,9 +173,9 @@ static int vgpu_sim_import(int argc, char **argv)
 		st.channels, nf);
 	rc = 0;
 out:
-	vgpu_workload_free(&wl);
+	vgpul_workload_free(&wl);
 	for (i = 0; i < nf; i++)
-		vgpu_rec_free(&recs[i]);
+		vgpul_rec_free(&recs[i]);
 	return rc;
 }
 

@@ -133,7 +133,7 @@ static int vgpu_run_pushes(const struct vgpu_workload *wl, int only,
 			continue;
 		wk = &wl->kernels[i];
 		for (j = 0; j < wk->n_pushes; j++, p++) {
-			p->arrival = vgpu_wl_push_at(wk->pushes[j].at,
+			p->arrival = vgpul_wl_push_at(wk->pushes[j].at,
 						     wk->arrival, only >= 0);
 			p->items = wk->pushes[j].items;
 			p->flags = wk->pushes[j].close ? VGPU_GPU_PUSH_CLOSE : 0;
@@ -346,13 +346,13 @@ static int vgpu_run_parse(int argc, char **argv, struct vgpu_run_opts *o)
 						"--threads takes 1..%u, not '%s'",
 						VGPU_RUN_MAX_THREADS, argv[i]);
 			} else if (!strcmp(argv[i], "--pack")) {
-				o->pack = vgpu_pack_parse(argv[++i]);
+				o->pack = vgpul_pack_parse(argv[++i]);
 				if (o->pack < 0)
 					return vgpu_sim_usage_error("run",
 						"unknown packing '%s' (auto, block, sm)",
 						argv[i]);
 			} else {
-				o->preempt = vgpu_preempt_parse(argv[++i]);
+				o->preempt = vgpul_preempt_parse(argv[++i]);
 				if (o->preempt < 0)
 					return vgpu_sim_usage_error("run",
 						"unknown preemption mode '%s' (drain, warp, switch)",
@@ -453,7 +453,7 @@ int vgpu_sim_measure(struct vgpu_workload *wl, struct list_head *policies,
 		}
 		t_alone[i] = alone.k[i].t_end - alone.k[i].t_submit;
 	}
-	vgpu_metrics_compute(t_alone, res->turnaround, wl->nkernels, &res->m);
+	vgpul_metrics_compute(t_alone, res->turnaround, wl->nkernels, &res->m);
 	res->hash = vgpu_gpu_trace_hash(&shared->g);
 	res->policy_errors = shared->g.stats.policy_errors;
 	res->deadline_misses = shared->g.stats.deadline_misses;
@@ -490,9 +490,9 @@ static int vgpu_sim_run(int argc, char **argv)
 	vgpu_policy_registry_init(&policies);
 	memset(&shared, 0, sizeof(shared));
 	memset(&res, 0, sizeof(res));
-	if (vgpu_workload_load_any(o.file, &wl, err, sizeof(err))) {
+	if (vgpul_workload_load_any(o.file, &wl, err, sizeof(err))) {
 		fprintf(stderr, "vgpu-sim run: %s\n", err);
-		vgpu_workload_free(&wl);
+		vgpul_workload_free(&wl);
 		return 1;
 	}
 	if (o.policy) {
@@ -500,7 +500,7 @@ static int vgpu_sim_run(int argc, char **argv)
 							   err, sizeof(err));
 
 		if (!name) {
-			vgpu_workload_free(&wl);
+			vgpul_workload_free(&wl);
 			return vgpu_sim_usage_error("run", "%s", err);
 		}
 		snprintf(wl.params.policy, sizeof(wl.params.policy), "%s",
@@ -536,7 +536,7 @@ static int vgpu_sim_run(int argc, char **argv)
 out:
 	vgpu_sim_result_fini(&res);
 	vgpu_run_fini(&shared);
-	vgpu_workload_free(&wl);
+	vgpul_workload_free(&wl);
 	return rc;
 }
 

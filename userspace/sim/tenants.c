@@ -141,7 +141,7 @@ int vgpu_sim_tenants(const struct vgpu_workload *wl,
 			t_alone[nt] ? (double)t_shared[nt] / t_alone[nt] : 0.0);
 		nt++;
 	}
-	vgpu_metrics_compute(t_alone, t_shared, nt, &m);
+	vgpul_metrics_compute(t_alone, t_shared, nt, &m);
 	fprintf(out, "tenant_stp=%.3f\ntenant_antt=%.3f\ntenant_fairness=%.3f\n",
 		m.stp, m.antt, m.fairness);
 	rc = 0;

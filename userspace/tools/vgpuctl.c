@@ -93,12 +93,12 @@ static void vgpu_open_error(const char *cmd, unsigned int index, int err)
 			cmd, index);
 	else
 		fprintf(stderr, "vgpuctl %s: /dev/vgpu%u: %s\n", cmd, index,
-			vgpu_strerror(err));
+			vgpul_strerror(err));
 }
 
 static int vgpu_open_or_complain(const char *cmd, struct vgpu_dev *dev)
 {
-	int ret = vgpu_dev_open(vgpu_index, dev);
+	int ret = vgpul_dev_open(vgpu_index, dev);
 
 	if (ret)
 		vgpu_open_error(cmd, vgpu_index, ret);
@@ -107,14 +107,14 @@ static int vgpu_open_or_complain(const char *cmd, struct vgpu_dev *dev)
 
 static int vgpu_nl_or_complain(const char *cmd, struct vgpu_nl **nl)
 {
-	int ret = vgpu_nl_open(nl);
+	int ret = vgpul_nl_open(nl);
 
 	if (ret == -EPROTONOSUPPORT)
 		fprintf(stderr, "vgpuctl %s: no generic netlink family \"vgpu\": the module is not loaded (sudo modprobe vgpu_dispatch, or insmod driver/vgpu_dispatch.ko)\n",
 			cmd);
 	else if (ret)
 		fprintf(stderr, "vgpuctl %s: netlink: %s\n", cmd,
-			vgpu_strerror(ret));
+			vgpul_strerror(ret));
 	return ret;
 }
 
@@ -129,7 +129,7 @@ static void vgpu_nl_error(const char *cmd, const char *what, unsigned int dev,
 			cmd, what);
 	else
 		fprintf(stderr, "vgpuctl %s: %s on device %u: %s\n", cmd, what,
-			dev, vgpu_strerror(err));
+			dev, vgpul_strerror(err));
 }
 
 static void vgpu_dev_error(const char *cmd, const char *file, int err)
@@ -148,7 +148,7 @@ static void vgpu_dev_error(const char *cmd, const char *file, int err)
 			cmd);
 	else
 		fprintf(stderr, "vgpuctl %s: /sys/bus/vgpu/%s: %s%s\n", cmd,
-			file, vgpu_strerror(err),
+			file, vgpul_strerror(err),
 			err == -EINVAL ? " (bad index, preset or option; see Documentation/uapi.rst)" : "");
 }
 
@@ -239,8 +239,8 @@ static int vgpu_run_device_line(const struct vgpu_workload *wl, unsigned int id,
 				wl->cfg.num_sms);
 	off += snprintf(line + off, len - off,
 			" policy=%s preempt=%s pack=%s epoch=%u g_max=%u task_slots=%u switch_cost=%u channels=%u windows=",
-			p.policy, vgpu_preempt_name(p.preempt),
-			vgpu_pack_name(p.pack), p.epoch, p.g_max,
+			p.policy, vgpul_preempt_name(p.preempt),
+			vgpul_pack_name(p.pack), p.epoch, p.g_max,
 			p.task_slots, p.switch_cost, p.max_channels);
 	if (!p.num_windows)
 		off += snprintf(line + off, len - off, "0");
@@ -347,10 +347,10 @@ static int vgpu_run_submit(struct vgpu_dev *const *kd,
 		d.child_budget = wk->child_budget;
 		d.arrival = only >= 0 ? 0 : wk->arrival;
 		d.user_data = i;
-		ret = vgpu_submit(kd[i], &d);
+		ret = vgpul_submit(kd[i], &d);
 		if (ret) {
 			fprintf(stderr, "vgpuctl run: SUBMIT of %s: %s\n", wk->name,
-				vgpu_strerror(ret));
+				vgpul_strerror(ret));
 			return ret;
 		}
 		handles[i] = d.handle;
@@ -376,17 +376,17 @@ static int vgpu_run_pushes(struct vgpu_dev *const *kd,
 			continue;
 		wk = &wl->kernels[i];
 		for (j = 0; j < wk->n_pushes; j++) {
-			ret = vgpu_queue_push(kd[i], handles[i],
+			ret = vgpul_queue_push(kd[i], handles[i],
 					      wk->pushes[j].items,
 					      wk->pushes[j].close ?
 					      VGPU_QUEUE_CLOSE : 0,
-					      vgpu_wl_push_at(wk->pushes[j].at,
+					      vgpul_wl_push_at(wk->pushes[j].at,
 							      wk->arrival,
 							      only >= 0),
 					      NULL);
 			if (ret) {
 				fprintf(stderr, "vgpuctl run: QUEUE_PUSH %u of %s: %s\n",
-					j, wk->name, vgpu_strerror(ret));
+					j, wk->name, vgpul_strerror(ret));
 				return ret;
 			}
 		}
@@ -408,11 +408,11 @@ static void vgpu_run_progress(struct vgpu_dev *dev,
 		if (!mine[i])
 			continue;
 		total++;
-		if (!vgpu_query(kd[i], handles[i], 0, &q) &&
+		if (!vgpul_query(kd[i], handles[i], 0, &q) &&
 		    q.state >= VGPU_KSTATE_DONE)
 			done++;
 	}
-	if (vgpu_get_info(dev, &info))
+	if (vgpul_get_info(dev, &info))
 		info.cycle = 0;
 	fprintf(stderr, "\r\033[Kvgpuctl run: %s: %u/%u kernels finished, cycle %llu",
 		what, done, total, (unsigned long long)info.cycle);
@@ -445,7 +445,7 @@ static int vgpu_run_files_open(struct vgpu_run_files *f, struct vgpu_dev *dev,
 			dev = NULL;
 			continue;
 		}
-		ret = vgpu_dev_open(id, &f->more[t]);
+		ret = vgpul_dev_open(id, &f->more[t]);
 		if (ret) {
 			vgpu_open_error("run", id, ret);
 			return ret;
@@ -462,7 +462,7 @@ static void vgpu_run_files_close(struct vgpu_run_files *f)
 
 	for (t = 0; t < VGPU_GPU_MAX_CHANNELS; t++)
 		if (f->opened[t])
-			vgpu_dev_close(&f->more[t]);
+			vgpul_dev_close(&f->more[t]);
 }
 
 /* Wait for every kernel of @wl on @dev's files, a tenant at a time. */
@@ -484,9 +484,9 @@ static int vgpu_run_wait(struct vgpu_dev *dev, const struct vgpu_run_files *f,
 		for (i = 0; !ret && i < n; i += VGPU_MAX_WAIT) {
 			cnt = n - i < VGPU_MAX_WAIT ? n - i : VGPU_MAX_WAIT;
 			for (;;) {
-				ret = vgpu_wait(f->of[t], &wh[i], cnt,
+				ret = vgpul_wait(f->of[t], &wh[i], cnt,
 						VGPU_WAIT_ALL,
-						tty ? vgpu_deadline_ns(250000000) :
+						tty ? vgpul_deadline_ns(250000000) :
 						VGPU_WAIT_FOREVER, NULL);
 				if (ret != -ETIME || !tty)
 					break;
@@ -548,14 +548,14 @@ static int vgpu_run_on(struct vgpu_dev *dev, unsigned int id,
 		goto out;
 	for (i = 0; i < wl->nkernels; i++)
 		kd[i] = mine[i] ? f->of[wl->kernels[i].tenant] : dev;
-	ret = vgpu_gate(dev, VGPU_GATE_CLOSE, NULL);
+	ret = vgpul_gate(dev, VGPU_GATE_CLOSE, NULL);
 	for (i = 0; !ret && i < nch; i++)
-		ret = vgpu_channel_create(tenant[i] < VGPU_GPU_MAX_CHANNELS ?
+		ret = vgpul_channel_create(tenant[i] < VGPU_GPU_MAX_CHANNELS ?
 					  f->of[tenant[i]] : dev,
 					  prio[i], 0, &chan[i]);
 	if (ret) {
 		fprintf(stderr, "vgpuctl run: %s: %s%s\n", what,
-			i ? "CHANNEL_CREATE" : "GATE", vgpu_strerror(ret));
+			i ? "CHANNEL_CREATE" : "GATE", vgpul_strerror(ret));
 		goto out;
 	}
 	ret = vgpu_run_submit(kd, wl, only, chan, handles);
@@ -563,26 +563,26 @@ static int vgpu_run_on(struct vgpu_dev *dev, unsigned int id,
 		ret = vgpu_run_pushes(kd, wl, only, handles);
 	if (ret)
 		goto out;
-	ret = vgpu_gate(dev, VGPU_GATE_OPEN, NULL);
+	ret = vgpul_gate(dev, VGPU_GATE_OPEN, NULL);
 	if (ret) {
 		fprintf(stderr, "vgpuctl run: %s: GATE: %s\n", what,
-			vgpu_strerror(ret));
+			vgpul_strerror(ret));
 		goto out;
 	}
 	ret = vgpu_run_wait(dev, f, wl, what, handles, mine, wh, kd);
 	if (ret) {
 		fprintf(stderr, "vgpuctl run: %s: WAIT: %s\n", what,
-			vgpu_strerror(ret));
+			vgpul_strerror(ret));
 		goto out;
 	}
 	for (i = 0; i < wl->nkernels; i++) {
 		if (!mine[i])
 			continue;
-		ret = vgpu_query(kd[i], handles[i], VGPU_QUERY_RELEASE,
+		ret = vgpul_query(kd[i], handles[i], VGPU_QUERY_RELEASE,
 				 &res[i].q);
 		if (ret) {
 			fprintf(stderr, "vgpuctl run: %s: QUERY of %s: %s\n",
-				what, wl->kernels[i].name, vgpu_strerror(ret));
+				what, wl->kernels[i].name, vgpul_strerror(ret));
 			goto out;
 		}
 		res[i].ran = true;
@@ -607,7 +607,7 @@ static int vgpu_run_fresh(const struct vgpu_workload *wl, unsigned int id,
 	struct vgpu_dev dev;
 	int ret, ret2;
 
-	ret = vgpu_dev_add(id, strchr(line, ' ') + 1);
+	ret = vgpul_dev_add(id, strchr(line, ' ') + 1);
 	if (ret) {
 		fprintf(stderr, "vgpuctl run: new_device \"%.*s\": ",
 			(int)strcspn(line, "\n"), line);
@@ -619,21 +619,21 @@ static int vgpu_run_fresh(const struct vgpu_workload *wl, unsigned int id,
 		else if (ret == -EACCES || ret == -EPERM)
 			fprintf(stderr, "permission denied (device instances need root)\n");
 		else
-			fprintf(stderr, "%s\n", vgpu_strerror(ret));
+			fprintf(stderr, "%s\n", vgpul_strerror(ret));
 		return ret;
 	}
-	ret = vgpu_dev_open(id, &dev);
+	ret = vgpul_dev_open(id, &dev);
 	if (!ret) {
 		ret = vgpu_run_on(&dev, id, wl, only, what, res);
 		if (!ret && trace_hash) {
-			ret = vgpu_get_info(&dev, &info);
+			ret = vgpul_get_info(&dev, &info);
 			*trace_hash = info.trace_hash;
 		}
-		vgpu_dev_close(&dev);
+		vgpul_dev_close(&dev);
 	} else {
 		vgpu_open_error("run", id, ret);
 	}
-	ret2 = vgpu_dev_del(id);
+	ret2 = vgpul_dev_del(id);
 	if (ret2 && !ret) {
 		vgpu_dev_error("run", "del_device", ret2);
 		ret = ret2;
@@ -775,7 +775,7 @@ static int vgpu_run_measure(const struct vgpu_workload *wl, unsigned int id,
 		t_alone[i] = ares[i].q.t_complete - ares[i].q.t_submit;
 	}
 	if (alone)
-		vgpu_metrics_compute(t_alone, sum->turnaround, wl->nkernels,
+		vgpul_metrics_compute(t_alone, sum->turnaround, wl->nkernels,
 				     &sum->m);
 out:
 	free(res);
@@ -826,7 +826,7 @@ static int vgpu_cmd_run(int argc, char **argv)
 			}
 			break;
 		case 'p':
-			mode = vgpu_preempt_parse(optarg);
+			mode = vgpul_preempt_parse(optarg);
 			if (mode < 0) {
 				fprintf(stderr, "vgpuctl %s: unknown preemption mode '%s' (drain, warp, switch)\n",
 					argv[0], optarg);
@@ -874,17 +874,17 @@ static int vgpu_cmd_run(int argc, char **argv)
 			argv[0]);
 		return 2;
 	}
-	ret = vgpu_workload_load_any(argv[optind], &wl, err, sizeof(err));
+	ret = vgpul_workload_load_any(argv[optind], &wl, err, sizeof(err));
 	if (ret) {
 		fprintf(stderr, "vgpuctl %s: %s\n", argv[0], err);
-		vgpu_workload_free(&wl);
+		vgpul_workload_free(&wl);
 		return 2;
 	}
 	/* second pass over the options that change the workload */
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "+w:i:a:p:P:nqh", opts, NULL)) != -1)
 		if (c == 'p')
-			wl.params.preempt = vgpu_preempt_parse(optarg);
+			wl.params.preempt = vgpul_preempt_parse(optarg);
 	/* run: the last --policy; compare: each in turn */
 	n = compare ? npol : 1;
 	for (j = 0; j < n; j++) {
@@ -910,7 +910,7 @@ static int vgpu_cmd_run(int argc, char **argv)
 out:
 	for (j = 0; j < VGPU_CMP_MAX; j++)
 		free(sum[j].turnaround);
-	vgpu_workload_free(&wl);
+	vgpul_workload_free(&wl);
 	return ret ? 1 : 0;
 }
 
@@ -972,11 +972,11 @@ static int vgpu_cmd_info(int argc, char **argv)
 	}
 	if (vgpu_open_or_complain("info", &dev))
 		return 1;
-	ret = vgpu_get_info(&dev, &info);
-	vgpu_dev_close(&dev);
+	ret = vgpul_get_info(&dev, &info);
+	vgpul_dev_close(&dev);
 	if (ret) {
 		fprintf(stderr, "vgpuctl info: GET_INFO on /dev/vgpu%u: %s\n",
-			vgpu_index, vgpu_strerror(ret));
+			vgpu_index, vgpul_strerror(ret));
 		return 1;
 	}
 	c = &info.config;
@@ -1027,7 +1027,7 @@ static void vgpu_counters_json(const struct vgpu_nl_counters *c)
 	for (a = VGPU_A_STATS_ID; a <= VGPU_A_STATS_MAX; a++) {
 		if (!(c->present & (1ULL << a)))
 			continue;
-		printf("%s\"%s\":%llu", first ? "" : ",", vgpu_nl_stat_name(a),
+		printf("%s\"%s\":%llu", first ? "" : ",", vgpul_nl_stat_name(a),
 		       (unsigned long long)c->v[a]);
 		first = false;
 	}
@@ -1061,7 +1061,7 @@ static void vgpu_counters_table(const char *title,
 	printf("%s:\n ", title);
 	for (a = VGPU_A_STATS_ID; a <= VGPU_A_STATS_MAX; a++)
 		if (c[0].present & (1ULL << a))
-			printf(" %12s", vgpu_nl_stat_name(a));
+			printf(" %12s", vgpul_nl_stat_name(a));
 	putchar('\n');
 	for (i = 0; i < n; i++) {
 		putchar(' ');
@@ -1096,20 +1096,20 @@ static int vgpu_cmd_stats(int argc, char **argv)
 	if (vgpu_nl_or_complain("stats", &nl))
 		return 1;
 	if (vgpu_index_set) {
-		ret = vgpu_nl_dev_get(nl, vgpu_index, &devs[0]);
+		ret = vgpul_nl_dev_get(nl, vgpu_index, &devs[0]);
 		n = ret ? ret : 1;
 	} else {
-		n = vgpu_nl_dev_list(nl, devs, 16);
+		n = vgpul_nl_dev_list(nl, devs, 16);
 	}
 	if (n < 0) {
 		vgpu_nl_error("stats", "DEV_GET", vgpu_index, n);
-		vgpu_nl_close(nl);
+		vgpul_nl_close(nl);
 		return 1;
 	}
 	if (json)
 		putchar('[');
 	for (i = 0; i < n && i < 16; i++) {
-		ret = vgpu_nl_stats_get(nl, devs[i].index, &st);
+		ret = vgpul_nl_stats_get(nl, devs[i].index, &st);
 		if (ret == -ENODEV && !vgpu_index_set)
 			continue;	/* deleted meanwhile */
 		if (ret) {
@@ -1117,7 +1117,7 @@ static int vgpu_cmd_stats(int argc, char **argv)
 				printf("]\n");
 			fflush(stdout);
 			vgpu_nl_error("stats", "STATS_GET", devs[i].index, ret);
-			vgpu_nl_close(nl);
+			vgpul_nl_close(nl);
 			return 1;
 		}
 		if (json) {
@@ -1137,17 +1137,17 @@ static int vgpu_cmd_stats(int argc, char **argv)
 			for (a = VGPU_A_STATS_NOW; a <= VGPU_A_STATS_MAX; a++)
 				if (st.dev.present & (1ULL << a))
 					printf("  %-16s %llu\n",
-					       vgpu_nl_stat_name(a),
+					       vgpul_nl_stat_name(a),
 					       (unsigned long long)st.dev.v[a]);
 			vgpu_counters_table("sm", st.sm, st.n_sm);
 			vgpu_counters_table("prio", st.prio, st.n_prio);
 			vgpu_counters_table("channels", st.chan, st.n_chan);
 		}
-		vgpu_nl_stats_free(&st);
+		vgpul_nl_stats_free(&st);
 	}
 	if (json)
 		printf("]\n");
-	vgpu_nl_close(nl);
+	vgpul_nl_close(nl);
 	return 0;
 }
 
@@ -1162,7 +1162,7 @@ static void vgpu_config_show(const struct vgpu_nl_dev *d)
 	printf("  sms           %u\n", d->num_sms);
 	printf("  priorities    %u\n", d->num_prios);
 	printf("  policy        %s\n", d->policy);
-	printf("  preempt       %s\n", vgpu_nl_preempt_name(d->preempt));
+	printf("  preempt       %s\n", vgpul_nl_preempt_name(d->preempt));
 	printf("  windows       ");
 	if (!d->num_windows)
 		printf("off");
@@ -1221,7 +1221,7 @@ static int vgpu_cmd_config(int argc, char **argv)
 			snprintf(cfg.policy, sizeof(cfg.policy), "%s", v);
 			cfg.set |= VGPU_NL_SET_POLICY;
 		} else if (!strcmp(k, "preempt")) {
-			ret = vgpu_nl_preempt_parse(v);
+			ret = vgpul_nl_preempt_parse(v);
 			if (ret < 0) {
 				fprintf(stderr, "vgpuctl config: unknown preemption mode '%s' (drain, warp, switch)\n",
 					v);
@@ -1258,29 +1258,29 @@ bad:
 	if (vgpu_nl_or_complain("config", &nl))
 		return 1;
 	if (cfg.set) {
-		ret = vgpu_nl_config_set(nl, vgpu_index, &cfg);
+		ret = vgpul_nl_config_set(nl, vgpu_index, &cfg);
 		if (ret) {
 			if (ret == -ENOENT)
 				fprintf(stderr, "vgpuctl config: unknown policy '%s' (rr, avail, resource, power)\n",
 					cfg.policy);
 			else if (ret == -EINVAL || ret == -ERANGE)
 				fprintf(stderr, "vgpuctl config: the device rejected a value (%s; see the kernel's extack in Documentation/netlink.rst)\n",
-					vgpu_strerror(ret));
+					vgpul_strerror(ret));
 			else
 				vgpu_nl_error("config", "CONFIG_SET",
 					      vgpu_index, ret);
-			vgpu_nl_close(nl);
+			vgpul_nl_close(nl);
 			return 1;
 		}
 	}
-	ret = vgpu_nl_dev_get(nl, vgpu_index, &d);
+	ret = vgpul_nl_dev_get(nl, vgpu_index, &d);
 	if (ret) {
 		vgpu_nl_error("config", "DEV_GET", vgpu_index, ret);
-		vgpu_nl_close(nl);
+		vgpul_nl_close(nl);
 		return 1;
 	}
 	vgpu_config_show(&d);
-	vgpu_nl_close(nl);
+	vgpul_nl_close(nl);
 	return 0;
 }
 
@@ -1306,8 +1306,8 @@ static int vgpu_cmd_dev(int argc, char **argv)
 	if (!strcmp(argv[1], "list")) {
 		if (vgpu_nl_or_complain("dev list", &nl))
 			return 1;
-		n = vgpu_nl_dev_list(nl, devs, 16);
-		vgpu_nl_close(nl);
+		n = vgpul_nl_dev_list(nl, devs, 16);
+		vgpul_nl_close(nl);
 		if (n < 0) {
 			vgpu_nl_error("dev list", "DEV_GET", 0, n);
 			return 1;
@@ -1316,7 +1316,7 @@ static int vgpu_cmd_dev(int argc, char **argv)
 			printf("vgpu%u %s preset=%s sms=%u policy=%s preempt=%s\n",
 			       devs[i].index, devs[i].name, devs[i].preset,
 			       devs[i].num_sms, devs[i].policy,
-			       vgpu_nl_preempt_name(devs[i].preempt));
+			       vgpul_nl_preempt_name(devs[i].preempt));
 		return 0;
 	}
 	if (!vgpu_parse_u32(argv[2], &id) || id > 15) {
@@ -1335,7 +1335,7 @@ static int vgpu_cmd_dev(int argc, char **argv)
 			}
 			off += n;
 		}
-		ret = vgpu_dev_add(id, opts);
+		ret = vgpul_dev_add(id, opts);
 		if (ret) {
 			vgpu_dev_error("dev add", "new_device", ret);
 			return 1;
@@ -1348,7 +1348,7 @@ static int vgpu_cmd_dev(int argc, char **argv)
 			vgpu_cmd_usage(stderr, "dev");
 			return 2;
 		}
-		ret = vgpu_dev_del(id);
+		ret = vgpul_dev_del(id);
 		if (ret) {
 			vgpu_dev_error("dev del", "del_device", ret);
 			return 1;
@@ -1546,18 +1546,18 @@ static int vgpu_cmd_trace(int argc, char **argv)
 	}
 	if (vgpu_nl_or_complain("trace", &nl))
 		return 1;
-	ret = vgpu_nl_subscribe(nl, vgpu_tr_event, &t);
+	ret = vgpul_nl_subscribe(nl, vgpu_tr_event, &t);
 	if (ret) {
 		fprintf(stderr, "vgpuctl trace: joining the \"events\" group: %s\n",
-			vgpu_strerror(ret));
-		vgpu_nl_close(nl);
+			vgpul_strerror(ret));
+		vgpul_nl_close(nl);
 		return 1;
 	}
 	t.f = strcmp(out, "-") ? fopen(out, "w") : stdout;
 	if (!t.f) {
 		fprintf(stderr, "vgpuctl trace: cannot write %s: %s\n", out,
 			strerror(errno));
-		vgpu_nl_close(nl);
+		vgpul_nl_close(nl);
 		return 1;
 	}
 	fprintf(t.f, "{\"displayTimeUnit\":\"ns\",\"otherData\":{\"unit\":\"1 us = 1 virtual cycle\",\"source\":\"vgpuctl trace (netlink events)\"},\"traceEvents\":[\n{\"name\":\"trace\",\"ph\":\"M\",\"pid\":0,\"args\":{}}");
@@ -1585,10 +1585,10 @@ static int vgpu_cmd_trace(int argc, char **argv)
 			out);
 	}
 	for (;;) {
-		ret = vgpu_nl_recv_events(nl, 200);
+		ret = vgpul_nl_recv_events(nl, 200);
 		if (ret < 0) {
 			fprintf(stderr, "vgpuctl trace: receiving events: %s\n",
-				vgpu_strerror(ret));
+				vgpul_strerror(ret));
 			rc = 1;
 			break;
 		}
@@ -1596,7 +1596,7 @@ static int vgpu_cmd_trace(int argc, char **argv)
 			break;
 		if (child > 0 && waitpid(child, &status, WNOHANG) == child) {
 			/* everything the run caused is queued: drain it */
-			while (vgpu_nl_recv_events(nl, 0) > 0)
+			while (vgpul_nl_recv_events(nl, 0) > 0)
 				;
 			child = -1;
 			rc = WIFEXITED(status) ? WEXITSTATUS(status) : 1;
@@ -1620,9 +1620,9 @@ out:
 		(unsigned long long)t.dispatches,
 		(unsigned long long)t.preempts, (unsigned long long)t.slices,
 		(unsigned long long)t.lost,
-		(unsigned long long)vgpu_nl_overruns(nl), out);
+		(unsigned long long)vgpul_nl_overruns(nl), out);
 	free(t.k);
-	vgpu_nl_close(nl);
+	vgpul_nl_close(nl);
 	return rc;
 }
 
@@ -1675,9 +1675,9 @@ static int vgpu_top_once(struct vgpu_nl *nl, const struct vgpu_info *info,
 	bool dbg;
 	int ret;
 
-	ret = vgpu_nl_dev_get(nl, vgpu_index, &d);
+	ret = vgpul_nl_dev_get(nl, vgpu_index, &d);
 	if (!ret)
-		ret = vgpu_nl_stats_get(nl, vgpu_index, &st);
+		ret = vgpul_nl_stats_get(nl, vgpu_index, &st);
 	if (ret) {
 		vgpu_nl_error("top", "netlink", vgpu_index, ret);
 		return ret;
@@ -1690,7 +1690,7 @@ static int vgpu_top_once(struct vgpu_nl *nl, const struct vgpu_info *info,
 	printf("vgpuctl top - /dev/vgpu%u %s (%s, %u SMs)  cycle %llu  policy %s  preempt %s\n",
 	       vgpu_index, d.name, d.preset, c->num_sms,
 	       (unsigned long long)s->v[VGPU_A_STATS_NOW], d.policy,
-	       vgpu_nl_preempt_name(d.preempt));
+	       vgpul_nl_preempt_name(d.preempt));
 	printf("kernels: %llu submitted, %llu completed, %llu cancelled, %llu hangs; blocks %llu, preemptions %llu, events dropped %llu\n\n",
 	       (unsigned long long)s->v[VGPU_A_STATS_SUBMITTED],
 	       (unsigned long long)s->v[VGPU_A_STATS_COMPLETED],
@@ -1741,7 +1741,7 @@ static int vgpu_top_once(struct vgpu_nl *nl, const struct vgpu_info *info,
 	if (!st.n_chan)
 		printf("  (no channels)\n");
 	fflush(stdout);
-	vgpu_nl_stats_free(&st);
+	vgpul_nl_stats_free(&st);
 	return 0;
 }
 
@@ -1790,11 +1790,11 @@ static int vgpu_cmd_top(int argc, char **argv)
 	}
 	if (vgpu_open_or_complain("top", &dev))
 		return 1;
-	ret = vgpu_get_info(&dev, &info);
-	vgpu_dev_close(&dev);
+	ret = vgpul_get_info(&dev, &info);
+	vgpul_dev_close(&dev);
 	if (ret) {
 		fprintf(stderr, "vgpuctl top: GET_INFO: %s\n",
-			vgpu_strerror(ret));
+			vgpul_strerror(ret));
 		return 1;
 	}
 	if (vgpu_nl_or_complain("top", &nl))
@@ -1813,7 +1813,7 @@ static int vgpu_cmd_top(int argc, char **argv)
 		ts.tv_nsec = (interval % 1000) * 1000000L;
 		nanosleep(&ts, NULL);
 	}
-	vgpu_nl_close(nl);
+	vgpul_nl_close(nl);
 	return ret ? 1 : 0;
 }
 

@@ -10,7 +10,7 @@
  * Accel-Sim traces (kernelslist.g and the kernel-N.traceg headers, with
  * the instruction counts by class when the body is there).  One or more
  * recordings are then mapped onto a struct vgpu_workload for a preset
- * (vgpu_import_map()), as Documentation/workloads.rst describes.
+ * (vgpul_import_map()), as Documentation/workloads.rst describes.
  */
 #ifndef VGPU_IMPORT_H
 #define VGPU_IMPORT_H
@@ -22,7 +22,7 @@
 
 #include <vgpu/workload.h>
 
-/* Recording formats (vgpu_rec_load()). */
+/* Recording formats (vgpul_rec_load()). */
 #define VGPU_REC_AUTO		0	/* by content, then by extension */
 #define VGPU_REC_NSYS		1	/* Nsight Systems SQLite export */
 #define VGPU_REC_KINETO		2	/* Kineto / Chrome-trace JSON */
@@ -85,23 +85,23 @@ struct vgpu_recording {
 };
 
 /**
- * vgpu_rec_format_parse() - a format by name
+ * vgpul_rec_format_parse() - a format by name
  * @name: "auto", "nsys", "kineto" or "accelsim"
  *
  * Return: VGPU_REC_*, or -1.
  */
-int vgpu_rec_format_parse(const char *name);
+int vgpul_rec_format_parse(const char *name);
 
 /**
- * vgpu_rec_format_name() - name of a format
+ * vgpul_rec_format_name() - name of a format
  * @format: VGPU_REC_*
  *
  * Return: "auto", "nsys", "kineto", "accelsim", "workload" or "?".
  */
-const char *vgpu_rec_format_name(int format);
+const char *vgpul_rec_format_name(int format);
 
 /**
- * vgpu_rec_detect() - the format of a file, by content then extension
+ * vgpul_rec_detect() - the format of a file, by content then extension
  * @path: the file (or an Accel-Sim trace directory)
  *
  * SQLite's header string makes an Nsight export; a JSON object naming
@@ -112,40 +112,40 @@ const char *vgpu_rec_format_name(int format);
  *
  * Return: VGPU_REC_*, or -errno if @path cannot be read.
  */
-int vgpu_rec_detect(const char *path);
+int vgpul_rec_detect(const char *path);
 
 /**
- * vgpu_rec_load() - read a recording
+ * vgpul_rec_load() - read a recording
  * @path: the file (for Accel-Sim: kernelslist.g, a .traceg or their
  *	directory)
- * @format: VGPU_REC_* (VGPU_REC_AUTO: vgpu_rec_detect())
- * @rec: result (free with vgpu_rec_free(), also after an error)
+ * @format: VGPU_REC_* (VGPU_REC_AUTO: vgpul_rec_detect())
+ * @rec: result (free with vgpul_rec_free(), also after an error)
  * @err: first error, "FILE: RECORD: FIELD: message"
  * @errlen: size of @err
  *
  * Return: 0, -EINVAL for a malformed file, -ENOMEM, or -errno of a read.
  */
-int vgpu_rec_load(const char *path, int format, struct vgpu_recording *rec,
+int vgpul_rec_load(const char *path, int format, struct vgpu_recording *rec,
 		  char *err, size_t errlen);
 
 /**
- * vgpu_rec_free() - release a recording
+ * vgpul_rec_free() - release a recording
  * @rec: the recording (may be zeroed)
  */
-void vgpu_rec_free(struct vgpu_recording *rec);
+void vgpul_rec_free(struct vgpu_recording *rec);
 
 /**
- * vgpu_rec_clock_mhz() - the documented device clock of a preset
+ * vgpul_rec_clock_mhz() - the documented device clock of a preset
  * @preset: "small", "a100" or "h100"
  *
  * Return: MHz (1000, 1410, 1980), 0 for an unknown preset.
  */
-uint32_t vgpu_rec_clock_mhz(const char *preset);
+uint32_t vgpul_rec_clock_mhz(const char *preset);
 
 /**
  * struct vgpu_import_opts - how recordings become a workload
  * @preset: device preset ("h100" if NULL)
- * @clock_mhz: device clock, 0 = vgpu_rec_clock_mhz(@preset)
+ * @clock_mhz: device clock, 0 = vgpul_rec_clock_mhz(@preset)
  * @priority: per recording (tenant), NULL = all 0
  * @offset: per recording, cycles added to its arrivals, NULL = none
  * @report: where skipped and clamped kernels are listed, or NULL
@@ -176,62 +176,62 @@ struct vgpu_import_stats {
 };
 
 /**
- * vgpu_import_map() - map recordings onto a workload (issue 20 point 2)
+ * vgpul_import_map() - map recordings onto a workload (issue 20 point 2)
  * @recs: @nrecs recordings; recording i is tenant i
  * @nrecs: 1..256
  * @opts: options
- * @wl: result (free with vgpu_workload_free(), also after an error)
+ * @wl: result (free with vgpul_workload_free(), also after an error)
  * @st: what was mapped, skipped and clamped
  * @err: error message
  * @errlen: its size
  *
  * Return: 0, -EINVAL (nothing to run, too many channels), -ENOMEM.
  */
-int vgpu_import_map(const struct vgpu_recording *recs, size_t nrecs,
+int vgpul_import_map(const struct vgpu_recording *recs, size_t nrecs,
 		    const struct vgpu_import_opts *opts,
 		    struct vgpu_workload *wl, struct vgpu_import_stats *st,
 		    char *err, size_t errlen);
 
 /**
- * vgpu_import_program() - the program of a kernel that lasts @cycles alone
+ * vgpul_import_program() - the program of a kernel that lasts @cycles alone
  * @cfg: the device
  * @threads: threads per block
  * @regs: registers per thread
  * @smem: shared memory per block
  * @grid: blocks
  * @cycles: wanted duration alone on @cfg, in cycles
- * @prog: result (vgpu_vasm_free())
+ * @prog: result (vgpul_vasm_free())
  * @clamped: set when @cycles is below the shortest program
  *
  * Return: 0, -E2BIG if the block never fits an SM of @cfg, -ENOMEM.
  */
-int vgpu_import_program(const struct vgpu_config *cfg, uint32_t threads,
+int vgpul_import_program(const struct vgpu_config *cfg, uint32_t threads,
 			uint32_t regs, uint32_t smem, uint32_t grid,
 			uint64_t cycles, struct vgpu_vasm_prog *prog,
 			bool *clamped);
 
 /**
- * vgpu_workload_write() - write a workload as a workload file (JSON)
+ * vgpul_workload_write() - write a workload as a workload file (JSON)
  * @f: the stream
  * @wl: a workload without queue kernels or templates (an imported one)
  *
  * Return: 0 or -EIO.
  */
-int vgpu_workload_write(FILE *f, const struct vgpu_workload *wl);
+int vgpul_workload_write(FILE *f, const struct vgpu_workload *wl);
 
 /**
- * vgpu_workload_load_any() - a workload file or a recording
+ * vgpul_workload_load_any() - a workload file or a recording
  * @path: the file
- * @wl: as for vgpu_workload_load()
- * @err: as for vgpu_workload_load()
+ * @wl: as for vgpul_workload_load()
+ * @err: as for vgpul_workload_load()
  * @errlen: its size
  *
- * A recording (vgpu_rec_detect()) is mapped onto the h100 preset with the
+ * A recording (vgpul_rec_detect()) is mapped onto the h100 preset with the
  * default options; skipped kernels are listed on stderr.
  *
- * Return: as vgpu_workload_load().
+ * Return: as vgpul_workload_load().
  */
-int vgpu_workload_load_any(const char *path, struct vgpu_workload *wl,
+int vgpul_workload_load_any(const char *path, struct vgpu_workload *wl,
 			   char *err, size_t errlen);
 
 #endif /* VGPU_IMPORT_H */

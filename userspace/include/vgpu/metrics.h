@@ -23,13 +23,13 @@ struct vgpu_metrics {
 };
 
 /**
- * vgpu_metrics_compute() - STP, ANTT and fairness
+ * vgpul_metrics_compute() - STP, ANTT and fairness
  * @alone: turnaround of each program run alone (cycles, > 0)
  * @shared: turnaround of each in the shared run (cycles, > 0)
  * @n: number of programs; entries with a zero time are skipped
  * @m: result (all zero if nothing was counted)
  */
-void vgpu_metrics_compute(const uint64_t *alone, const uint64_t *shared,
+void vgpul_metrics_compute(const uint64_t *alone, const uint64_t *shared,
 			  unsigned int n, struct vgpu_metrics *m);
 
 #endif /* VGPU_METRICS_H */

@@ -15,13 +15,13 @@
 #include <stddef.h>
 #include <linux/vgpu_dispatch.h>
 
-/* vgpu_vasm_assemble() flags */
+/* vgpul_vasm_assemble() flags */
 #define VGPU_VASM_NO_VALIDATE	0x1u	/* skip the core validator */
 #define VGPU_VASM_FLAGS_ALL	VGPU_VASM_NO_VALIDATE
 
 /**
  * struct vgpu_vasm_prog - an assembled program
- * @insns: @n instructions (malloc'd, free with vgpu_vasm_free())
+ * @insns: @n instructions (malloc'd, free with vgpul_vasm_free())
  * @lines: source line (from 1) of each instruction (malloc'd)
  * @n: number of instructions
  * @rule: after a validator rejection, VGPU_ISA_ERR_*, else VGPU_ISA_OK
@@ -36,7 +36,7 @@ struct vgpu_vasm_prog {
 };
 
 /**
- * vgpu_vasm_assemble() - assemble .vasm source text
+ * vgpul_vasm_assemble() - assemble .vasm source text
  * @name: file name used in messages (NULL: "<input>")
  * @src: source text, @len bytes (need not be NUL-terminated)
  * @len: length of @src
@@ -48,43 +48,43 @@ struct vgpu_vasm_prog {
  *
  * Return: 0, -EINVAL for a syntax or validation error, -ENOMEM.
  */
-int vgpu_vasm_assemble(const char *name, const char *src, size_t len,
+int vgpul_vasm_assemble(const char *name, const char *src, size_t len,
 		       unsigned int flags, struct vgpu_vasm_prog *prog,
 		       char *err, size_t errlen);
 
 /**
- * vgpu_vasm_assemble_file() - read and assemble a .vasm file
+ * vgpul_vasm_assemble_file() - read and assemble a .vasm file
  * @path: file to read
  * @flags: VGPU_VASM_* flags
- * @prog: as for vgpu_vasm_assemble()
- * @err: as for vgpu_vasm_assemble(); I/O errors are "FILE: strerror"
+ * @prog: as for vgpul_vasm_assemble()
+ * @err: as for vgpul_vasm_assemble(); I/O errors are "FILE: strerror"
  * @errlen: size of @err
  *
  * Return: 0, -EINVAL, -ENOMEM or the negative errno of a failed read.
  */
-int vgpu_vasm_assemble_file(const char *path, unsigned int flags,
+int vgpul_vasm_assemble_file(const char *path, unsigned int flags,
 			    struct vgpu_vasm_prog *prog, char *err,
 			    size_t errlen);
 
 /**
- * vgpu_vasm_free() - release an assembled program
- * @prog: program filled by vgpu_vasm_assemble() (may be all zero)
+ * vgpul_vasm_free() - release an assembled program
+ * @prog: program filled by vgpul_vasm_assemble() (may be all zero)
  */
-void vgpu_vasm_free(struct vgpu_vasm_prog *prog);
+void vgpul_vasm_free(struct vgpu_vasm_prog *prog);
 
 /**
- * vgpu_vasm_format_insn() - one instruction as .vasm text
+ * vgpul_vasm_format_insn() - one instruction as .vasm text
  * @insn: the instruction (any bytes: a non-canonical one prints as .insn)
  * @buf: output buffer, always NUL-terminated if @len > 0
  * @len: size of @buf
  *
  * Return: the length of the text (like snprintf()).
  */
-int vgpu_vasm_format_insn(const struct vgpu_insn *insn, char *buf,
+int vgpul_vasm_format_insn(const struct vgpu_insn *insn, char *buf,
 			  size_t len);
 
 /**
- * vgpu_vasm_disassemble() - a program as .vasm text, one line per
+ * vgpul_vasm_disassemble() - a program as .vasm text, one line per
  *	instruction, loop bodies indented
  * @insns: the instructions (any bytes)
  * @n: number of instructions
@@ -97,7 +97,7 @@ int vgpu_vasm_format_insn(const struct vgpu_insn *insn, char *buf,
  * Return: the length of the full text (like snprintf()); the text was
  * truncated if the result is >= @len.
  */
-size_t vgpu_vasm_disassemble(const struct vgpu_insn *insns, unsigned int n,
+size_t vgpul_vasm_disassemble(const struct vgpu_insn *insns, unsigned int n,
 			     char *buf, size_t len);
 
 #endif /* VGPU_VASM_H */

@@ -3,14 +3,14 @@
  * vgpu.h - libvgpu, the C library of vgpu-dispatch (SPEC F66).
  *
  * Every function returns 0 (or a non-negative value) on success and a
- * negative errno on failure; vgpu_strerror() turns it into a message.
+ * negative errno on failure; vgpul_strerror() turns it into a message.
  * Documentation/man/libvgpu.3 describes the whole interface.
  *
- *  - devices: vgpu_dev_open(), vgpu_get_info(), the ioctl wrappers
- *    (channels, submit, wait, query, cancel, gate) and vgpu_poll();
- *  - device instances: vgpu_dev_add(), vgpu_dev_del() (/sys/bus/vgpu);
+ *  - devices: vgpul_dev_open(), vgpul_get_info(), the ioctl wrappers
+ *    (channels, submit, wait, query, cancel, gate) and vgpul_poll();
+ *  - device instances: vgpul_dev_add(), vgpul_dev_del() (/sys/bus/vgpu);
  *  - the generic netlink family "vgpu" (libnl-3, libnl-genl-3):
- *    vgpu_nl_open(), device list, statistics, configuration and events.
+ *    vgpul_nl_open(), device list, statistics, configuration and events.
  */
 #ifndef VGPU_VGPU_H
 #define VGPU_VGPU_H
@@ -34,35 +34,35 @@ struct vgpu_dev {
 	unsigned int index;
 };
 
-int vgpu_ioctl(int fd, unsigned long cmd, void *arg);
-int vgpu_dev_open(unsigned int index, struct vgpu_dev *dev);
-void vgpu_dev_close(struct vgpu_dev *dev);
-int vgpu_get_info(struct vgpu_dev *dev, struct vgpu_info *info);
-const char *vgpu_strerror(int err);
+int vgpul_ioctl(int fd, unsigned long cmd, void *arg);
+int vgpul_dev_open(unsigned int index, struct vgpu_dev *dev);
+void vgpul_dev_close(struct vgpu_dev *dev);
+int vgpul_get_info(struct vgpu_dev *dev, struct vgpu_info *info);
+const char *vgpul_strerror(int err);
 
 /* Channels, kernels and the gate (one wrapper per ioctl). */
-int vgpu_channel_create(struct vgpu_dev *dev, unsigned int priority,
+int vgpul_channel_create(struct vgpu_dev *dev, unsigned int priority,
 			uint64_t timeout_cycles, uint32_t *handle);
-int vgpu_channel_destroy(struct vgpu_dev *dev, uint32_t handle);
-int vgpu_submit(struct vgpu_dev *dev, struct vgpu_submit_desc *desc);
-int vgpu_submit_batch(struct vgpu_dev *dev, struct vgpu_submit_desc *descs,
+int vgpul_channel_destroy(struct vgpu_dev *dev, uint32_t handle);
+int vgpul_submit(struct vgpu_dev *dev, struct vgpu_submit_desc *desc);
+int vgpul_submit_batch(struct vgpu_dev *dev, struct vgpu_submit_desc *descs,
 		      unsigned int count);
-int64_t vgpu_deadline_ns(int64_t rel_ns);
-int vgpu_wait(struct vgpu_dev *dev, const uint32_t *handles,
+int64_t vgpul_deadline_ns(int64_t rel_ns);
+int vgpul_wait(struct vgpu_dev *dev, const uint32_t *handles,
 	      unsigned int count, unsigned int flags, int64_t deadline_ns,
 	      unsigned int *first);
-int vgpu_query(struct vgpu_dev *dev, uint32_t handle, unsigned int flags,
+int vgpul_query(struct vgpu_dev *dev, uint32_t handle, unsigned int flags,
 	       struct vgpu_kernel_query *q);
-int vgpu_cancel(struct vgpu_dev *dev, uint32_t handle);
-int vgpu_gate(struct vgpu_dev *dev, unsigned int op, uint64_t *cycle);
-int vgpu_queue_push(struct vgpu_dev *dev, uint32_t handle, uint32_t items,
+int vgpul_cancel(struct vgpu_dev *dev, uint32_t handle);
+int vgpul_gate(struct vgpu_dev *dev, unsigned int op, uint64_t *cycle);
+int vgpul_queue_push(struct vgpu_dev *dev, uint32_t handle, uint32_t items,
 		    unsigned int flags, uint64_t arrival, uint64_t *cycle);
-int vgpu_poll(struct vgpu_dev *dev, int timeout_ms);
+int vgpul_poll(struct vgpu_dev *dev, int timeout_ms);
 
 /* Device instances (/sys/bus/vgpu/new_device, del_device; root only). */
-int vgpu_dev_add(unsigned int index, const char *options);
-int vgpu_dev_del(unsigned int index);
-int vgpu_dev_exists(unsigned int index);
+int vgpul_dev_add(unsigned int index, const char *options);
+int vgpul_dev_del(unsigned int index);
+int vgpul_dev_exists(unsigned int index);
 
 /* The generic netlink family "vgpu" (uapi/linux/vgpu_netlink.h). */
 struct vgpu_nl;
@@ -192,25 +192,25 @@ struct vgpu_nl_ev {
 
 typedef int (*vgpu_nl_event_fn)(const struct vgpu_nl_ev *ev, void *arg);
 
-int vgpu_nl_open(struct vgpu_nl **nlp);
-void vgpu_nl_close(struct vgpu_nl *nl);
-int vgpu_nl_dev_get(struct vgpu_nl *nl, unsigned int index,
+int vgpul_nl_open(struct vgpu_nl **nlp);
+void vgpul_nl_close(struct vgpu_nl *nl);
+int vgpul_nl_dev_get(struct vgpu_nl *nl, unsigned int index,
 		    struct vgpu_nl_dev *dev);
-int vgpu_nl_dev_list(struct vgpu_nl *nl, struct vgpu_nl_dev *devs,
+int vgpul_nl_dev_list(struct vgpu_nl *nl, struct vgpu_nl_dev *devs,
 		     unsigned int max);
-int vgpu_nl_stats_get(struct vgpu_nl *nl, unsigned int index,
+int vgpul_nl_stats_get(struct vgpu_nl *nl, unsigned int index,
 		      struct vgpu_nl_stats *st);
-void vgpu_nl_stats_free(struct vgpu_nl_stats *st);
-int vgpu_nl_config_set(struct vgpu_nl *nl, unsigned int index,
+void vgpul_nl_stats_free(struct vgpu_nl_stats *st);
+int vgpul_nl_config_set(struct vgpu_nl *nl, unsigned int index,
 		       const struct vgpu_nl_config *cfg);
-int vgpu_nl_subscribe(struct vgpu_nl *nl, vgpu_nl_event_fn fn, void *arg);
-int vgpu_nl_event_fd(struct vgpu_nl *nl);
-int vgpu_nl_recv_events(struct vgpu_nl *nl, int timeout_ms);
-uint64_t vgpu_nl_overruns(struct vgpu_nl *nl);
-const char *vgpu_nl_stat_name(unsigned int attr);
-const char *vgpu_nl_event_name(unsigned int type);
-const char *vgpu_nl_preempt_name(unsigned int mode);
-int vgpu_nl_preempt_parse(const char *name);
+int vgpul_nl_subscribe(struct vgpu_nl *nl, vgpu_nl_event_fn fn, void *arg);
+int vgpul_nl_event_fd(struct vgpu_nl *nl);
+int vgpul_nl_recv_events(struct vgpu_nl *nl, int timeout_ms);
+uint64_t vgpul_nl_overruns(struct vgpu_nl *nl);
+const char *vgpul_nl_stat_name(unsigned int attr);
+const char *vgpul_nl_event_name(unsigned int type);
+const char *vgpul_nl_preempt_name(unsigned int mode);
+int vgpul_nl_preempt_parse(const char *name);
 
 #ifdef __cplusplus
 }

@@ -52,7 +52,7 @@ struct vgpu_wl_push {
 };
 
 /**
- * vgpu_wl_push_at() - arrival of a push in a run
+ * vgpul_wl_push_at() - arrival of a push in a run
  * @at: the push's cycle in the workload
  * @arrival: its kernel's arrival in the workload
  * @alone: the kernel runs alone, arriving at cycle 0 (F67)
@@ -60,7 +60,7 @@ struct vgpu_wl_push {
  * Return: @at, or for an alone run the same delay after the kernel's
  * arrival (0 if the push comes before it).
  */
-static inline uint64_t vgpu_wl_push_at(uint64_t at, uint64_t arrival,
+static inline uint64_t vgpul_wl_push_at(uint64_t at, uint64_t arrival,
 				       bool alone)
 {
 	if (!alone)
@@ -155,9 +155,9 @@ struct vgpu_workload {
 };
 
 /**
- * vgpu_workload_load() - read and check a workload file
+ * vgpul_workload_load() - read and check a workload file
  * @path: the file
- * @wl: result (free with vgpu_workload_free(), also after an error)
+ * @wl: result (free with vgpul_workload_free(), also after an error)
  * @err: first error as "FILE: POSITION: FIELD: message"; POSITION is
  *	LINE:COLUMN for JSON syntax errors and a JSON path such as
  *	kernels[2] for the others
@@ -166,61 +166,61 @@ struct vgpu_workload {
  * Return: 0, -EINVAL for a bad file, -ENOMEM, or a negative errno of a
  * failed read.
  */
-int vgpu_workload_load(const char *path, struct vgpu_workload *wl,
+int vgpul_workload_load(const char *path, struct vgpu_workload *wl,
 		       char *err, size_t errlen);
 
 /**
- * vgpu_workload_free() - release a workload
+ * vgpul_workload_free() - release a workload
  * @wl: the workload (may be zeroed)
  */
-void vgpu_workload_free(struct vgpu_workload *wl);
+void vgpul_workload_free(struct vgpu_workload *wl);
 
 /**
- * vgpu_preempt_name() - name of a preemption mode
+ * vgpul_preempt_name() - name of a preemption mode
  * @mode: VGPU_PREEMPT_*
  *
  * Return: "drain", "warp", "switch" or "?".
  */
-const char *vgpu_preempt_name(unsigned int mode);
+const char *vgpul_preempt_name(unsigned int mode);
 
 /**
- * vgpu_preempt_parse() - preemption mode by name
+ * vgpul_preempt_parse() - preemption mode by name
  * @name: "drain", "warp" or "switch"
  *
  * Return: VGPU_PREEMPT_*, or -1.
  */
-int vgpu_preempt_parse(const char *name);
+int vgpul_preempt_parse(const char *name);
 
 /**
- * vgpu_pack_name() - name of a device's block packing (device "pack")
+ * vgpul_pack_name() - name of a device's block packing (device "pack")
  * @mode: VGPU_PACK_*
  *
  * Return: "auto", "block", "sm" or "?".
  */
-const char *vgpu_pack_name(unsigned int mode);
+const char *vgpul_pack_name(unsigned int mode);
 
 /**
- * vgpu_pack_parse() - block packing by name
+ * vgpul_pack_parse() - block packing by name
  * @name: "auto", "block" or "sm"
  *
  * Return: VGPU_PACK_*, or -1.
  */
-int vgpu_pack_parse(const char *name);
+int vgpul_pack_parse(const char *name);
 
 /**
- * vgpu_search_name() - name of a device's largest-run search mode
+ * vgpul_search_name() - name of a device's largest-run search mode
  * @mode: VGPU_SEARCH_* (device "search", F40-F42)
  *
  * Return: "exact", "grouped", "sampled" or "?".
  */
-const char *vgpu_search_name(unsigned int mode);
+const char *vgpul_search_name(unsigned int mode);
 
 /**
- * vgpu_search_parse() - largest-run search mode by name
+ * vgpul_search_parse() - largest-run search mode by name
  * @name: "exact", "grouped" or "sampled"
  *
  * Return: VGPU_SEARCH_*, or -1.
  */
-int vgpu_search_parse(const char *name);
+int vgpul_search_parse(const char *name);
 
 #endif /* VGPU_WORKLOAD_H */

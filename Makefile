@@ -38,6 +38,8 @@ LIB_SRCS	:= $(wildcard userspace/lib/*.c)
 LIB_HDRS	:= $(wildcard userspace/lib/*.h userspace/include/vgpu/*.h)
 SIM_SRCS	:= $(wildcard userspace/sim/*.c)
 SIM_HDRS	:= $(wildcard userspace/sim/*.h)
+CTL_SRCS	:= $(wildcard userspace/tools/vgpuctl/*.c)
+CTL_HDRS	:= $(wildcard userspace/tools/vgpuctl/*.h)
 CORE_TEST_SRCS	:= $(wildcard selftests/core/test_*.c)
 
 # libnl-3 / libnl-genl-3 (libvgpu's netlink part, userspace/lib/vgpu_nl.c).
@@ -161,11 +163,11 @@ $(BUILD)/vm-bin/%: selftests/vgpu/%.c uapi/linux/vgpu_dispatch.h \
 		-static -pthread -o $@ $< $(VM_TEST_LIBS_$*)
 
 # Tools for the VM, linked statically (the guest has no libc).
-$(BUILD)/vm-bin/vgpuctl: userspace/tools/vgpuctl.c $(LIB_SRCS) $(CORE_SRCS) \
+$(BUILD)/vm-bin/vgpuctl: $(CTL_SRCS) $(CTL_HDRS) $(LIB_SRCS) $(CORE_SRCS) \
 		$(CORE_HDRS) $(LIB_HDRS)
 	@mkdir -p $(@D)
-	$(CC) $(VM_CFLAGS) $(NL_CFLAGS) -Iuserspace/shim -Idriver/core -static -o $@ \
-		userspace/tools/vgpuctl.c $(LIB_SRCS) $(CORE_SRCS) $(NATIVE_LIBS)
+	$(CC) $(VM_CFLAGS) $(NL_CFLAGS) -Iuserspace/shim -Idriver/core -Iuserspace/lib -static -o $@ \
+		$(CTL_SRCS) $(LIB_SRCS) $(CORE_SRCS) $(NATIVE_LIBS)
 
 $(BUILD)/vm-bin/vgpu-sim: $(SIM_SRCS) $(LIB_SRCS) $(CORE_SRCS) $(CORE_HDRS) \
 		$(LIB_HDRS) $(SIM_HDRS)
@@ -211,9 +213,10 @@ vm-bin: $(VM_TESTS) $(VM_TESTS32) $(VM_PROGS) $(VM_TOOLS) \
 	$(BUILD)/vm-bin/workloads/.stamp
 
 # Host tools.
-$(BUILD)/vgpuctl: userspace/tools/vgpuctl.c $(OPT_LIB_OBJS) $(OPT_CORE_OBJS) \
+$(BUILD)/vgpuctl: $(CTL_SRCS) $(CTL_HDRS) $(OPT_LIB_OBJS) $(OPT_CORE_OBJS) \
 		$(CORE_HDRS) $(LIB_HDRS)
-	$(CC) $(OPT_CFLAGS) -o $@ $< $(OPT_LIB_OBJS) $(OPT_CORE_OBJS) $(NATIVE_LIBS)
+	$(CC) $(OPT_CFLAGS) -o $@ $(CTL_SRCS) $(OPT_LIB_OBJS) $(OPT_CORE_OBJS) \
+		$(NATIVE_LIBS)
 
 tools: $(BUILD)/vgpuctl
 

@@ -1,0 +1,140 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * config.c - vgpuctl config: netlink DEV_GET / CONFIG_SET.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "vgpuctl.h"
+
+static void vgpu_config_show(const struct vgpu_nl_dev *d)
+{
+	unsigned int i;
+
+	printf("dev %u: %s\n", d->index, d->name);
+	printf("  preset        %s\n", d->preset);
+	printf("  sms           %u\n", d->num_sms);
+	printf("  priorities    %u\n", d->num_prios);
+	printf("  policy        %s\n", d->policy);
+	printf("  preempt       %s\n", vgpul_nl_preempt_name(d->preempt));
+	printf("  windows       ");
+	if (!d->num_windows)
+		printf("off");
+	for (i = 0; i < d->num_windows; i++)
+		printf("%s%u", i ? "," : "", d->windows[i]);
+	printf("\n  epoch         %u\n", d->epoch);
+	printf("  timeout       %llu\n", (unsigned long long)d->timeout);
+	printf("  event-budget  %u\n", d->event_budget);
+	printf("  clock         %s", d->clock ? "paced" : "free");
+	if (d->clock)
+		printf(" %u kHz", d->freq_khz);
+	printf("\n  task-slots    %u\n", d->task_slots);
+	printf("  sync-cost     %u\n", d->sync_cost);
+}
+
+static int vgpu_parse_windows(const char *s, struct vgpu_nl_config *cfg)
+{
+	char buf[256], *tok, *save = NULL;
+
+	cfg->num_windows = 0;
+	if (!strcmp(s, "off") || !strcmp(s, "0"))
+		return 0;
+	snprintf(buf, sizeof(buf), "%s", s);
+	for (tok = strtok_r(buf, ",", &save); tok;
+	     tok = strtok_r(NULL, ",", &save)) {
+		if (cfg->num_windows == VGPU_NL_MAX_WINDOWS ||
+		    !vgpuctl_parse_u32(tok, &cfg->windows[cfg->num_windows]))
+			return -EINVAL;
+		cfg->num_windows++;
+	}
+	return cfg->num_windows ? 0 : -EINVAL;
+}
+
+int vgpuctl_cmd_config(int argc, char **argv)
+{
+	struct vgpu_nl_config cfg;
+	struct vgpu_nl_dev d;
+	struct vgpu_nl *nl;
+	int i, ret;
+
+	if (vgpuctl_wants_help(argc, argv)) {
+		vgpuctl_cmd_usage(stdout, "config");
+		return 0;
+	}
+	memset(&cfg, 0, sizeof(cfg));
+	for (i = 1; i < argc; i += 2) {
+		const char *k = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
+
+		if (!v) {
+			fprintf(stderr, "vgpuctl config: %s needs a value\n", k);
+			return 2;
+		}
+		if (!strcmp(k, "policy")) {
+			if (strlen(v) >= sizeof(cfg.policy))
+				goto bad;
+			snprintf(cfg.policy, sizeof(cfg.policy), "%s", v);
+			cfg.set |= VGPU_NL_SET_POLICY;
+		} else if (!strcmp(k, "preempt")) {
+			ret = vgpul_nl_preempt_parse(v);
+			if (ret < 0) {
+				fprintf(stderr, "vgpuctl config: unknown preemption mode '%s' (drain, warp, switch)\n",
+					v);
+				return 2;
+			}
+			cfg.preempt = ret;
+			cfg.set |= VGPU_NL_SET_PREEMPT;
+		} else if (!strcmp(k, "windows")) {
+			if (vgpu_parse_windows(v, &cfg))
+				goto bad;
+			cfg.set |= VGPU_NL_SET_WINDOWS;
+		} else if (!strcmp(k, "timeout")) {
+			if (!vgpuctl_parse_u64(v, &cfg.timeout))
+				goto bad;
+			cfg.set |= VGPU_NL_SET_TIMEOUT;
+		} else if (!strcmp(k, "event-budget")) {
+			if (!vgpuctl_parse_u32(v, &cfg.event_budget))
+				goto bad;
+			cfg.set |= VGPU_NL_SET_BUDGET;
+		} else if (!strcmp(k, "sync-cost")) {
+			if (!vgpuctl_parse_u32(v, &cfg.sync_cost))
+				goto bad;
+			cfg.set |= VGPU_NL_SET_SYNC_COST;
+		} else {
+			fprintf(stderr, "vgpuctl config: unknown key '%s' (policy, preempt, windows, timeout, event-budget, sync-cost)\n",
+				k);
+			return 2;
+		}
+		continue;
+bad:
+		fprintf(stderr, "vgpuctl config: bad value '%s' for %s\n", v, k);
+		return 2;
+	}
+	if (vgpuctl_nl_or_complain("config", &nl))
+		return 1;
+	if (cfg.set) {
+		ret = vgpul_nl_config_set(nl, vgpuctl_index, &cfg);
+		if (ret) {
+			if (ret == -ENOENT)
+				fprintf(stderr, "vgpuctl config: unknown policy '%s' (rr, avail, resource, power)\n",
+					cfg.policy);
+			else if (ret == -EINVAL || ret == -ERANGE)
+				fprintf(stderr, "vgpuctl config: the device rejected a value (%s; see the kernel's extack in Documentation/netlink.rst)\n",
+					vgpul_strerror(ret));
+			else
+				vgpuctl_nl_error("config", "CONFIG_SET",
+					      vgpuctl_index, ret);
+			vgpul_nl_close(nl);
+			return 1;
+		}
+	}
+	ret = vgpul_nl_dev_get(nl, vgpuctl_index, &d);
+	if (ret) {
+		vgpuctl_nl_error("config", "DEV_GET", vgpuctl_index, ret);
+		vgpul_nl_close(nl);
+		return 1;
+	}
+	vgpu_config_show(&d);
+	vgpul_nl_close(nl);
+	return 0;
+}

@@ -1,0 +1,783 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * run.c - vgpuctl run and vgpuctl compare: a workload file or a recording
+ * through a fresh device instance of the module, then each kernel (and
+ * each tenant) alone; the lines of vgpu-sim run (SPEC F67, issue 20).
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "vgpuctl.h"
+#include <vgpu/workload.h>
+#include <vgpu/import.h>
+#include <vgpu/metrics.h>
+
+#define VGPU_RUN_DEFAULT_ID	15
+#define VGPU_CMP_MAX		16	/* policies of vgpuctl compare */
+
+/*
+ * The new_device line for a workload's device section, or an error when
+ * the section sets something new_device cannot express.
+ */
+static int vgpu_run_device_line(const struct vgpu_workload *wl, unsigned int id,
+				unsigned int workers, char *line, size_t len)
+{
+	struct vgpu_gpu_params want, p = wl->params;
+	struct vgpu_config base;
+	const char *preset = NULL;
+	static const char *const presets[] = { "small", "a100", "h100" };
+	unsigned int i, save_slots;
+	size_t off;
+
+	for (i = 0; i < 3 && !preset; i++) {
+		if (vgpu_config_preset(&base, presets[i]))
+			continue;
+		base.num_sms = wl->cfg.num_sms;
+		base.preset = wl->cfg.preset;
+		memcpy(base.name, wl->cfg.name, sizeof(base.name));
+		if (!memcmp(&base, &wl->cfg, sizeof(base)))
+			preset = presets[i];
+	}
+	if (!preset) {
+		fprintf(stderr, "vgpuctl run: the device configuration is not a preset with an optional num_sms\n");
+		return -EINVAL;
+	}
+	vgpu_config_preset(&base, preset);
+	vgpu_gpu_params_default(&want, &wl->cfg);
+	/* what new_device can set */
+	memcpy(want.policy, p.policy, sizeof(want.policy));
+	want.preempt = p.preempt;
+	want.pack = p.pack;
+	want.epoch = p.epoch;
+	want.g_max = p.g_max;
+	want.task_slots = p.task_slots;
+	want.switch_cost = p.switch_cost;
+	want.sync_cost = p.sync_cost;
+	save_slots = want.save_slots;
+	want.save_slots = p.save_slots;
+	want.max_channels = p.max_channels;
+	want.num_windows = p.num_windows;
+	memcpy(want.window, p.window, sizeof(want.window));
+	if (memcmp(&want, &p, sizeof(p))) {
+		fprintf(stderr, "vgpuctl run: the workload sets scheduling parameters new_device cannot express\n");
+		return -EINVAL;
+	}
+	off = snprintf(line, len, "%u %s", id, preset);
+	if (wl->cfg.num_sms != base.num_sms)
+		off += snprintf(line + off, len - off, " num_sms=%u",
+				wl->cfg.num_sms);
+	off += snprintf(line + off, len - off,
+			" policy=%s preempt=%s pack=%s epoch=%u g_max=%u task_slots=%u switch_cost=%u channels=%u windows=",
+			p.policy, vgpul_preempt_name(p.preempt),
+			vgpul_pack_name(p.pack), p.epoch, p.g_max,
+			p.task_slots, p.switch_cost, p.max_channels);
+	if (!p.num_windows)
+		off += snprintf(line + off, len - off, "0");
+	for (i = 0; i < p.num_windows; i++)
+		off += snprintf(line + off, len - off, "%s%u", i ? "," : "",
+				p.window[i]);
+	if (p.save_slots != save_slots)	/* F15: child-mix.json */
+		off += snprintf(line + off, len - off, " save_slots=%u",
+				p.save_slots);
+	if (p.sync_cost)	/* F17 */
+		off += snprintf(line + off, len - off, " sync_cost=%u",
+				p.sync_cost);
+	/* the run's own device: arrivals as far as workload files allow */
+	off += snprintf(line + off, len - off, " max_arrival=%llu",
+			1ULL << 48);
+	if (workers)
+		off += snprintf(line + off, len - off, " workers=%u", workers);
+	snprintf(line + off, len - off, "\n");
+	return 0;
+}
+
+static bool vgpu_run_quiet;	/* run -q: no progress on stderr */
+
+/* Results of one run through the module, per workload kernel. */
+struct vgpu_run_res {
+	struct vgpu_kernel_query q;
+	bool ran;
+};
+
+static int vgpu_run_submit(struct vgpu_dev *const *kd,
+			   const struct vgpu_workload *wl, int only,
+			   const uint32_t *chan, uint32_t *handles)
+{
+	struct vgpu_template tmpl[VGPU_MAX_TEMPLATES];
+	const struct vgpu_wl_template *wt;
+	struct vgpu_submit_desc d;
+	const struct vgpu_wl_kernel *wk;
+	uint32_t i, j, w;
+	int ret;
+
+	for (i = 0; i < wl->nkernels; i++) {
+		if (only >= 0 && i != (uint32_t)only)
+			continue;
+		wk = &wl->kernels[i];
+		if (wk->push_to || wk->records) {
+			fprintf(stderr, "vgpuctl run: kernel %s: push_to and queue records (PUSH, F14) cannot go through the uapi yet\n",
+				wk->name);
+			return -EINVAL;
+		}
+		if (wk->prio_wid_mod || wk->cancel_at) {
+			fprintf(stderr, "vgpuctl run: kernel %s: prio_wid_mod and cancel_at cannot go through the uapi\n",
+				wk->name);
+			return -EINVAL;
+		}
+		memset(&d, 0, sizeof(d));
+		d.channel = chan[wk->channel];
+		d.flags = VGPU_KERNEL_PRIORITY |
+			  (wk->flags & VGPU_KF_INDEPENDENT ? VGPU_KERNEL_INDEPENDENT : 0) |
+			  (wk->flags & VGPU_KF_SEQUENTIAL ? VGPU_KERNEL_SEQUENTIAL : 0) |
+			  (wk->flags & VGPU_KF_THROTTLE ? VGPU_KERNEL_THROTTLE : 0) |
+			  (wk->flags & VGPU_KF_HEAD ? VGPU_KERNEL_HEAD : 0) |
+			  (wk->flags & VGPU_KF_QUEUE ? VGPU_KERNEL_QUEUE : 0);
+		d.priority = wk->prio;
+		d.grid = wk->grid;
+		d.queue_n = wk->queue_n;
+		d.queue_cap = wk->queue_cap;
+		d.queue_timeout = wk->queue_timeout;
+		d.threads = wk->threads;
+		d.regs = wk->regs;
+		d.smem = wk->smem;
+		d.quota = wk->quota;
+		d.deadline = wk->deadline;
+		/* F35 levels per warp and scalar registers (VER3) */
+		d.warp_prio = wk->n_warp_prio ? (uintptr_t)wk->warp_prio : 0;
+		d.num_warp_prio = wk->n_warp_prio;
+		d.sregs = wk->sregs;
+		d.num_insns = wk->prog.n;
+		d.program = (uintptr_t)wk->prog.insns;
+		for (w = 0; w < VGPU_GPU_AFF_WORDS; w++) {
+			if (wk->affinity[w]) {
+				d.affinity = (uintptr_t)wk->affinity;
+				d.affinity_bits = VGPU_GPU_AFF_WORDS * 64;
+			}
+		}
+		/* F15: the child templates travel with the kernel */
+		memset(tmpl, 0, sizeof(tmpl));
+		for (j = 0; j < wk->n_templates; j++) {
+			wt = &wk->templates[j];
+			tmpl[j].grid = wt->grid;
+			tmpl[j].threads = wt->threads;
+			tmpl[j].regs = wt->regs;
+			tmpl[j].smem = wt->smem;
+			tmpl[j].flags =
+				(wt->flags & VGPU_KF_INDEPENDENT ? VGPU_KERNEL_INDEPENDENT : 0) |
+				(wt->flags & VGPU_KF_SEQUENTIAL ? VGPU_KERNEL_SEQUENTIAL : 0);
+			tmpl[j].num_insns = wt->prog.n;
+			tmpl[j].program = (uintptr_t)wt->prog.insns;
+		}
+		if (wk->n_templates) {
+			d.templates = (uintptr_t)tmpl;
+			d.num_templates = wk->n_templates;
+			d.template_size = sizeof(tmpl[0]);
+		}
+		d.child_budget = wk->child_budget;
+		d.arrival = only >= 0 ? 0 : wk->arrival;
+		d.user_data = i;
+		ret = vgpul_submit(kd[i], &d);
+		if (ret) {
+			fprintf(stderr, "vgpuctl run: SUBMIT of %s: %s\n", wk->name,
+				vgpul_strerror(ret));
+			return ret;
+		}
+		handles[i] = d.handle;
+	}
+	return 0;
+}
+
+/*
+ * The pushes of the queue kernels (F14), after every kernel, in kernel
+ * then file order (as vgpu-sim makes them), under the gate: each arrives
+ * at its cycle of the workload.
+ */
+static int vgpu_run_pushes(struct vgpu_dev *const *kd,
+			   const struct vgpu_workload *wl, int only,
+			   const uint32_t *handles)
+{
+	const struct vgpu_wl_kernel *wk;
+	uint32_t i, j;
+	int ret;
+
+	for (i = 0; i < wl->nkernels; i++) {
+		if (only >= 0 && i != (uint32_t)only)
+			continue;
+		wk = &wl->kernels[i];
+		for (j = 0; j < wk->n_pushes; j++) {
+			ret = vgpul_queue_push(kd[i], handles[i],
+					      wk->pushes[j].items,
+					      wk->pushes[j].close ?
+					      VGPU_QUEUE_CLOSE : 0,
+					      vgpul_wl_push_at(wk->pushes[j].at,
+							      wk->arrival,
+							      only >= 0),
+					      NULL);
+			if (ret) {
+				fprintf(stderr, "vgpuctl run: QUEUE_PUSH %u of %s: %s\n",
+					j, wk->name, vgpul_strerror(ret));
+				return ret;
+			}
+		}
+	}
+	return 0;
+}
+
+/* Progress on stderr (a tty only): kernels finished and the clock. */
+static void vgpu_run_progress(struct vgpu_dev *dev,
+			      struct vgpu_dev *const *kd, const char *what,
+			      const uint32_t *handles, const bool *mine,
+			      uint32_t n)
+{
+	struct vgpu_kernel_query q;
+	struct vgpu_info info;
+	uint32_t i, done = 0, total = 0;
+
+	for (i = 0; i < n; i++) {
+		if (!mine[i])
+			continue;
+		total++;
+		if (!vgpul_query(kd[i], handles[i], 0, &q) &&
+		    q.state >= VGPU_KSTATE_DONE)
+			done++;
+	}
+	if (vgpul_get_info(dev, &info))
+		info.cycle = 0;
+	fprintf(stderr, "\r\033[Kvgpuctl run: %s: %u/%u kernels finished, cycle %llu",
+		what, done, total, (unsigned long long)info.cycle);
+}
+
+/*
+ * The open files of a run: one per tenant of the workload (the module's
+ * tenants are its open files, &vgpu_gpu_kernel.tenant), the first tenant
+ * on the caller's @dev.
+ */
+struct vgpu_run_files {
+	struct vgpu_dev *of[VGPU_GPU_MAX_CHANNELS];	/* by tenant */
+	struct vgpu_dev more[VGPU_GPU_MAX_CHANNELS];
+	bool opened[VGPU_GPU_MAX_CHANNELS];
+};
+
+static int vgpu_run_files_open(struct vgpu_run_files *f, struct vgpu_dev *dev,
+			       unsigned int id, const struct vgpu_workload *wl,
+			       const bool *mine)
+{
+	uint32_t i, t;
+	int ret;
+
+	for (i = 0; i < wl->nkernels; i++) {
+		t = wl->kernels[i].tenant;
+		if (!mine[i] || f->of[t])
+			continue;
+		if (dev) {
+			f->of[t] = dev;
+			dev = NULL;
+			continue;
+		}
+		ret = vgpul_dev_open(id, &f->more[t]);
+		if (ret) {
+			vgpuctl_open_error("run", id, ret);
+			return ret;
+		}
+		f->opened[t] = true;
+		f->of[t] = &f->more[t];
+	}
+	return 0;
+}
+
+static void vgpu_run_files_close(struct vgpu_run_files *f)
+{
+	uint32_t t;
+
+	for (t = 0; t < VGPU_GPU_MAX_CHANNELS; t++)
+		if (f->opened[t])
+			vgpul_dev_close(&f->more[t]);
+}
+
+/* Wait for every kernel of @wl on @dev's files, a tenant at a time. */
+static int vgpu_run_wait(struct vgpu_dev *dev, const struct vgpu_run_files *f,
+			 const struct vgpu_workload *wl, const char *what,
+			 const uint32_t *handles, const bool *mine, uint32_t *wh,
+			 struct vgpu_dev *const *kd)
+{
+	bool tty = !vgpu_run_quiet && vgpuctl_fancy_tty(2);
+	uint32_t i, n, t, cnt;
+	int ret = 0;
+
+	for (t = 0; !ret && t < VGPU_GPU_MAX_CHANNELS; t++) {
+		if (!f->of[t])
+			continue;
+		for (i = 0, n = 0; i < wl->nkernels; i++)
+			if (mine[i] && wl->kernels[i].tenant == t)
+				wh[n++] = handles[i];
+		for (i = 0; !ret && i < n; i += VGPU_MAX_WAIT) {
+			cnt = n - i < VGPU_MAX_WAIT ? n - i : VGPU_MAX_WAIT;
+			for (;;) {
+				ret = vgpul_wait(f->of[t], &wh[i], cnt,
+						VGPU_WAIT_ALL,
+						tty ? vgpul_deadline_ns(250000000) :
+						VGPU_WAIT_FOREVER, NULL);
+				if (ret != -ETIME || !tty)
+					break;
+				vgpu_run_progress(dev, kd, what, handles, mine,
+						  wl->nkernels);
+			}
+		}
+	}
+	if (tty)
+		fprintf(stderr, "\r\033[K");
+	return ret;
+}
+
+/*
+ * Run the workload (or only kernel @only, arriving at 0) on device @id,
+ * open as @dev: gate closed, channels, submissions, gate open, wait,
+ * query.  Each further tenant of the workload gets a file of its own.
+ */
+static int vgpu_run_on(struct vgpu_dev *dev, unsigned int id,
+		       const struct vgpu_workload *wl, int only,
+		       const char *what, struct vgpu_run_res *res)
+{
+	uint32_t chan[VGPU_GPU_MAX_CHANNELS], prio[VGPU_GPU_MAX_CHANNELS];
+	uint32_t tenant[VGPU_GPU_MAX_CHANNELS];
+	uint32_t *handles, *wh, i, nch = 0;
+	struct vgpu_run_files *f;
+	struct vgpu_dev **kd;
+	bool *mine;
+	int ret;
+
+	handles = calloc(wl->nkernels + 1, sizeof(*handles));
+	wh = calloc(wl->nkernels + 1, sizeof(*wh));
+	mine = calloc(wl->nkernels + 1, sizeof(*mine));
+	kd = calloc(wl->nkernels + 1, sizeof(*kd));
+	f = calloc(1, sizeof(*f));
+	if (!handles || !wh || !mine || !kd || !f) {
+		ret = -ENOMEM;
+		goto out;
+	}
+	/* channels 0..max used, so that the core numbers them as vgpu-sim */
+	for (i = 0; i < VGPU_GPU_MAX_CHANNELS; i++) {
+		prio[i] = wl->cfg.num_prios - 1;
+		tenant[i] = VGPU_GPU_MAX_CHANNELS;
+	}
+	for (i = 0; i < wl->nkernels; i++) {
+		const struct vgpu_wl_kernel *wk = &wl->kernels[i];
+
+		if (only >= 0 && i != (uint32_t)only)
+			continue;
+		mine[i] = true;
+		if (wk->channel + 1 > nch)
+			nch = wk->channel + 1;
+		if (wk->prio < prio[wk->channel])
+			prio[wk->channel] = wk->prio;
+		tenant[wk->channel] = wk->tenant;
+	}
+	ret = vgpu_run_files_open(f, dev, id, wl, mine);
+	if (ret)
+		goto out;
+	for (i = 0; i < wl->nkernels; i++)
+		kd[i] = mine[i] ? f->of[wl->kernels[i].tenant] : dev;
+	ret = vgpul_gate(dev, VGPU_GATE_CLOSE, NULL);
+	for (i = 0; !ret && i < nch; i++)
+		ret = vgpul_channel_create(tenant[i] < VGPU_GPU_MAX_CHANNELS ?
+					  f->of[tenant[i]] : dev,
+					  prio[i], 0, &chan[i]);
+	if (ret) {
+		fprintf(stderr, "vgpuctl run: %s: %s%s\n", what,
+			i ? "CHANNEL_CREATE" : "GATE", vgpul_strerror(ret));
+		goto out;
+	}
+	ret = vgpu_run_submit(kd, wl, only, chan, handles);
+	if (!ret)
+		ret = vgpu_run_pushes(kd, wl, only, handles);
+	if (ret)
+		goto out;
+	ret = vgpul_gate(dev, VGPU_GATE_OPEN, NULL);
+	if (ret) {
+		fprintf(stderr, "vgpuctl run: %s: GATE: %s\n", what,
+			vgpul_strerror(ret));
+		goto out;
+	}
+	ret = vgpu_run_wait(dev, f, wl, what, handles, mine, wh, kd);
+	if (ret) {
+		fprintf(stderr, "vgpuctl run: %s: WAIT: %s\n", what,
+			vgpul_strerror(ret));
+		goto out;
+	}
+	for (i = 0; i < wl->nkernels; i++) {
+		if (!mine[i])
+			continue;
+		ret = vgpul_query(kd[i], handles[i], VGPU_QUERY_RELEASE,
+				 &res[i].q);
+		if (ret) {
+			fprintf(stderr, "vgpuctl run: %s: QUERY of %s: %s\n",
+				what, wl->kernels[i].name, vgpul_strerror(ret));
+			goto out;
+		}
+		res[i].ran = true;
+	}
+out:
+	if (f)
+		vgpu_run_files_close(f);
+	free(f);
+	free(kd);
+	free(handles);
+	free(wh);
+	free(mine);
+	return ret;
+}
+
+/* Create device @id from @line, run, destroy it. */
+static int vgpu_run_fresh(const struct vgpu_workload *wl, unsigned int id,
+			  const char *line, int only, const char *what,
+			  struct vgpu_run_res *res, uint64_t *trace_hash)
+{
+	struct vgpu_info info;
+	struct vgpu_dev dev;
+	int ret, ret2;
+
+	ret = vgpul_dev_add(id, strchr(line, ' ') + 1);
+	if (ret) {
+		fprintf(stderr, "vgpuctl run: new_device \"%.*s\": ",
+			(int)strcspn(line, "\n"), line);
+		if (ret == -EEXIST)
+			fprintf(stderr, "device %u exists (pick another with --id / --alone-id, or vgpuctl dev del %u)\n",
+				id, id);
+		else if (ret == -ENOENT)
+			fprintf(stderr, "/sys/bus/vgpu missing: the module is not loaded (sudo modprobe vgpu_dispatch)\n");
+		else if (ret == -EACCES || ret == -EPERM)
+			fprintf(stderr, "permission denied (device instances need root)\n");
+		else
+			fprintf(stderr, "%s\n", vgpul_strerror(ret));
+		return ret;
+	}
+	ret = vgpul_dev_open(id, &dev);
+	if (!ret) {
+		ret = vgpu_run_on(&dev, id, wl, only, what, res);
+		if (!ret && trace_hash) {
+			ret = vgpul_get_info(&dev, &info);
+			*trace_hash = info.trace_hash;
+		}
+		vgpul_dev_close(&dev);
+	} else {
+		vgpuctl_open_error("run", id, ret);
+	}
+	ret2 = vgpul_dev_del(id);
+	if (ret2 && !ret) {
+		vgpuctl_dev_error("run", "del_device", ret2);
+		ret = ret2;
+	}
+	return ret;
+}
+
+/*
+ * Did kernel @i arrive while the device was busy with lower-priority work
+ * only?  The uapi cannot see every SM, so this is the kernel-level view of
+ * Documentation/workloads.rst's rule: some kernel of lower priority was
+ * running at the arrival and none of equal or higher priority was.
+ */
+static bool vgpu_run_busy_arrival(const struct vgpu_workload *wl,
+				  const struct vgpu_run_res *res, uint32_t i)
+{
+	uint64_t t = res[i].q.t_submit;
+	bool lower = false;
+	uint32_t j;
+
+	for (j = 0; j < wl->nkernels; j++) {
+		const struct vgpu_kernel_query *q = &res[j].q;
+
+		if (j == i || !res[j].ran || q->t_start == VGPU_NO_CYCLE ||
+		    q->t_start > t || q->t_complete <= t)
+			continue;
+		if (wl->kernels[j].prio > wl->kernels[i].prio)
+			lower = true;
+		else
+			return false;
+	}
+	return lower;
+}
+
+/**
+ * struct vgpu_run_sum - what vgpuctl run and compare measure
+ * @turnaround: per workload kernel, 0 if it did not complete (malloc'd)
+ * @makespan: completion of the last kernel
+ * @lat_max: largest preemption latency
+ * @m: STP, ANTT, fairness (F67), with the alone runs
+ * @hash: trace hash of the shared run (F51)
+ */
+struct vgpu_run_sum {
+	uint64_t *turnaround;
+	uint64_t makespan;
+	uint64_t lat_max;
+	struct vgpu_metrics m;
+	uint64_t hash;
+};
+
+/*
+ * The shared run of @wl on device @id, then with @alone each kernel alone
+ * on @alone_id; kernel= lines to @out if not NULL.  0 or an errno.
+ */
+static int vgpu_run_measure(const struct vgpu_workload *wl, unsigned int id,
+			    unsigned int alone_id, unsigned int workers,
+			    bool alone, FILE *out, struct vgpu_run_sum *sum)
+{
+	uint64_t *t_alone = NULL, lat;
+	struct vgpu_run_res *res = NULL, *ares = NULL;
+	char line[512], what[96];
+	uint32_t i;
+	int ret;
+
+	memset(sum, 0, sizeof(*sum));
+	ret = vgpu_run_device_line(wl, id, workers, line, sizeof(line));
+	if (ret)
+		return ret;
+	res = calloc(wl->nkernels + 1, sizeof(*res));
+	ares = calloc(wl->nkernels + 1, sizeof(*ares));
+	t_alone = calloc(wl->nkernels + 1, sizeof(*t_alone));
+	sum->turnaround = calloc(wl->nkernels + 1, sizeof(*sum->turnaround));
+	if (!res || !ares || !t_alone || !sum->turnaround) {
+		fprintf(stderr, "vgpuctl run: out of memory\n");
+		ret = -ENOMEM;
+		goto out;
+	}
+	ret = vgpu_run_fresh(wl, id, line, -1, "shared run", res, &sum->hash);
+	if (ret)
+		goto out;
+	for (i = 0; i < wl->nkernels; i++) {
+		const struct vgpu_kernel_query *q = &res[i].q;
+
+		if (q->state == VGPU_KSTATE_FAILED) {	/* F15 limit */
+			if (out)
+				fprintf(out, "kernel=%s submit=%llu start=%lld end=failed error=%d\n",
+					wl->kernels[i].name,
+					(unsigned long long)q->t_submit,
+					q->t_start == VGPU_NO_CYCLE ? -1LL :
+					(long long)q->t_start, q->error);
+			continue;
+		}
+		if (q->state != VGPU_KSTATE_DONE) {
+			if (out)
+				fprintf(out, "kernel=%s submit=%llu start=%lld end=cancelled\n",
+					wl->kernels[i].name,
+					(unsigned long long)q->t_submit,
+					q->t_start == VGPU_NO_CYCLE ? -1LL :
+					(long long)q->t_start);
+			continue;
+		}
+		sum->turnaround[i] = q->t_complete - q->t_submit;
+		/* a queue kernel closed without items never started (F14) */
+		if (out)
+			fprintf(out, "kernel=%s submit=%llu start=%lld end=%llu turnaround=%llu\n",
+				wl->kernels[i].name,
+				(unsigned long long)q->t_submit,
+				q->t_start == VGPU_NO_CYCLE ? -1LL :
+				(long long)q->t_start,
+				(unsigned long long)q->t_complete,
+				(unsigned long long)sum->turnaround[i]);
+		if (q->t_complete > sum->makespan)
+			sum->makespan = q->t_complete;
+		if (q->t_start != VGPU_NO_CYCLE &&
+		    vgpu_run_busy_arrival(wl, res, i)) {
+			lat = q->t_start - q->t_submit;
+			if (lat > sum->lat_max)
+				sum->lat_max = lat;
+		}
+	}
+	if (out)
+		fflush(out);
+	for (i = 0; alone && i < wl->nkernels; i++) {
+		if (!sum->turnaround[i])
+			continue;
+		vgpu_run_device_line(wl, alone_id, workers, line,
+				     sizeof(line));
+		snprintf(what, sizeof(what), "alone run of %s",
+			 wl->kernels[i].name);
+		ret = vgpu_run_fresh(wl, alone_id, line, i, what, ares, NULL);
+		if (ret)
+			goto out;
+		if (ares[i].q.state != VGPU_KSTATE_DONE) {
+			fprintf(stderr, "vgpuctl run: %s did not complete (error %d)\n",
+				what, ares[i].q.error);
+			ret = -EIO;
+			goto out;
+		}
+		t_alone[i] = ares[i].q.t_complete - ares[i].q.t_submit;
+	}
+	if (alone)
+		vgpul_metrics_compute(t_alone, sum->turnaround, wl->nkernels,
+				     &sum->m);
+out:
+	free(res);
+	free(ares);
+	free(t_alone);
+	return ret;
+}
+
+static void vgpu_run_table(const struct vgpu_workload *wl,
+			   const char *const *pol,
+			   const struct vgpu_run_sum *sum, unsigned int n);
+
+int vgpuctl_cmd_run(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "workers", required_argument, NULL, 'w' },
+		{ "id", required_argument, NULL, 'i' },
+		{ "alone-id", required_argument, NULL, 'a' },
+		{ "preempt", required_argument, NULL, 'p' },
+		{ "policy", required_argument, NULL, 'P' },
+		{ "no-alone", no_argument, NULL, 'n' },
+		{ "quiet", no_argument, NULL, 'q' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	unsigned int workers = 0, id = VGPU_RUN_DEFAULT_ID;
+	unsigned int alone_id = VGPU_RUN_DEFAULT_ID - 1;
+	bool alone = true, compare = !strcmp(argv[0], "compare");
+	const char *pol[VGPU_CMP_MAX];
+	struct vgpu_run_sum sum[VGPU_CMP_MAX];
+	struct vgpu_workload wl;
+	unsigned int npol = 0, n, j;
+	char err[512];
+	int c, ret, mode;
+
+	memset(sum, 0, sizeof(sum));
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "+w:i:a:p:P:nqh", opts, NULL)) != -1) {
+		switch (c) {
+		case 'w':
+		case 'i':
+		case 'a':
+			if (!vgpuctl_parse_u32(optarg, c == 'w' ? &workers :
+					    c == 'i' ? &id : &alone_id)) {
+				fprintf(stderr, "vgpuctl %s: bad number '%s'\n",
+					argv[0], optarg);
+				return 2;
+			}
+			break;
+		case 'p':
+			mode = vgpul_preempt_parse(optarg);
+			if (mode < 0) {
+				fprintf(stderr, "vgpuctl %s: unknown preemption mode '%s' (drain, warp, switch)\n",
+					argv[0], optarg);
+				return 2;
+			}
+			break;
+		case 'P':
+			if (strlen(optarg) >= VGPU_POLICY_NAME_LEN) {
+				fprintf(stderr, "vgpuctl %s: policy name too long\n",
+					argv[0]);
+				return 2;
+			}
+			if (npol == VGPU_CMP_MAX) {
+				fprintf(stderr, "vgpuctl %s: at most %d policies\n",
+					argv[0], VGPU_CMP_MAX);
+				return 2;
+			}
+			pol[npol++] = optarg;
+			break;
+		case 'n':
+			alone = false;
+			break;
+		case 'q':
+			vgpu_run_quiet = true;
+			break;
+		case 'h':
+			vgpuctl_cmd_usage(stdout, argv[0]);
+			return 0;
+		default:
+			vgpuctl_cmd_usage(stderr, argv[0]);
+			return 2;
+		}
+	}
+	if (optind + 1 != argc) {
+		fprintf(stderr, "vgpuctl %s: which workload file?\n", argv[0]);
+		vgpuctl_cmd_usage(stderr, argv[0]);
+		return 2;
+	}
+	if (compare && npol < 1) {
+		fprintf(stderr, "vgpuctl compare: which policies? (--policy, twice or more)\n");
+		return 2;
+	}
+	if (id == alone_id) {
+		fprintf(stderr, "vgpuctl %s: --id and --alone-id must differ\n",
+			argv[0]);
+		return 2;
+	}
+	ret = vgpul_workload_load_any(argv[optind], &wl, err, sizeof(err));
+	if (ret) {
+		fprintf(stderr, "vgpuctl %s: %s\n", argv[0], err);
+		vgpul_workload_free(&wl);
+		return 2;
+	}
+	/* second pass over the options that change the workload */
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "+w:i:a:p:P:nqh", opts, NULL)) != -1)
+		if (c == 'p')
+			wl.params.preempt = vgpul_preempt_parse(optarg);
+	/* run: the last --policy; compare: each in turn */
+	n = compare ? npol : 1;
+	for (j = 0; j < n; j++) {
+		if (npol)
+			snprintf(wl.params.policy, sizeof(wl.params.policy),
+				 "%s", pol[compare ? j : npol - 1]);
+		ret = vgpu_run_measure(&wl, id, alone_id, workers, alone,
+				       compare ? NULL : stdout, &sum[j]);
+		if (ret)
+			goto out;
+	}
+	if (compare) {
+		vgpu_run_table(&wl, pol, sum, n);
+		goto out;
+	}
+	printf("makespan=%llu\n", (unsigned long long)sum[0].makespan);
+	if (alone)
+		printf("stp=%.3f\nantt=%.3f\nfairness=%.3f\n", sum[0].m.stp,
+		       sum[0].m.antt, sum[0].m.fairness);
+	printf("preempt_latency_max=%llu\n",
+	       (unsigned long long)sum[0].lat_max);
+	printf("trace_hash=0x%016llx\n", (unsigned long long)sum[0].hash);
+out:
+	for (j = 0; j < VGPU_CMP_MAX; j++)
+		free(sum[j].turnaround);
+	vgpul_workload_free(&wl);
+	return ret ? 1 : 0;
+}
+
+/* vgpuctl compare: one column per policy (as vgpu-sim compare). */
+static void vgpu_run_table(const struct vgpu_workload *wl,
+			   const char *const *pol,
+			   const struct vgpu_run_sum *sum, unsigned int n)
+{
+	char label[96];
+	unsigned int j;
+	uint32_t k;
+
+	printf("%-24s", "policy");
+	for (j = 0; j < n; j++)
+		printf(" %16s", pol[j]);
+	printf("\n");
+#define VGPU_RUN_ROW(label, fmt, expr) do {				\
+	printf("%-24s", label);						\
+	for (j = 0; j < n; j++)						\
+		printf(" %16" fmt, expr);				\
+	printf("\n");							\
+} while (0)
+	VGPU_RUN_ROW("makespan", PRIu64, sum[j].makespan);
+	VGPU_RUN_ROW("stp", ".3f", sum[j].m.stp);
+	VGPU_RUN_ROW("antt", ".3f", sum[j].m.antt);
+	VGPU_RUN_ROW("fairness", ".3f", sum[j].m.fairness);
+	VGPU_RUN_ROW("preempt_latency_max", PRIu64, sum[j].lat_max);
+	printf("%-24s", "trace_hash");
+	for (j = 0; j < n; j++)
+		printf(" %016" PRIx64, sum[j].hash);
+	printf("\n");
+	for (k = 0; k < wl->nkernels; k++) {
+		snprintf(label, sizeof(label), "turnaround %s",
+			 wl->kernels[k].name);
+		VGPU_RUN_ROW(label, PRIu64, sum[j].turnaround[k]);
+	}
+#undef VGPU_RUN_ROW
+}

@@ -1,0 +1,134 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * vgpuctl.h - what the command files of vgpuctl share (main.c dispatches,
+ * util.c holds the helpers, one file per command).  Internal to vgpuctl.
+ */
+#ifndef VGPUCTL_H
+#define VGPUCTL_H
+
+#include <signal.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include <vgpu/vgpu.h>
+
+/**
+ * struct vgpuctl_cmd - one command of vgpuctl
+ * @name: the word on the command line
+ * @usage: its arguments, for --help
+ * @help: what it does, for --help
+ * @run: entry point; argv[0] is @name; returns the exit status
+ */
+struct vgpuctl_cmd {
+	const char *name;
+	const char *usage;
+	const char *help;
+	int (*run)(int argc, char **argv);
+};
+
+extern unsigned int vgpuctl_index;	/* -d N */
+extern bool vgpuctl_index_set;		/* -d given */
+extern volatile sig_atomic_t vgpuctl_stop;	/* SIGINT / SIGTERM seen */
+
+/**
+ * vgpuctl_on_signal() - signal handler setting vgpuctl_stop
+ * @sig: the signal
+ */
+void vgpuctl_on_signal(int sig);
+
+/**
+ * vgpuctl_cmd_usage() - print a command's usage
+ * @f: stream
+ * @name: the command
+ */
+void vgpuctl_cmd_usage(FILE *f, const char *name);
+
+/**
+ * vgpuctl_wants_help() - does a command's argv ask for help?
+ * @argc: its argument count
+ * @argv: its arguments, argv[0] the command
+ *
+ * Return: true for -h or --help anywhere before "--".
+ */
+bool vgpuctl_wants_help(int argc, char **argv);
+
+/**
+ * vgpuctl_open_error() - explain a failed open of /dev/vgpu@index
+ * @cmd: the command, for the message
+ * @index: the device
+ * @err: negative errno
+ */
+void vgpuctl_open_error(const char *cmd, unsigned int index, int err);
+
+/**
+ * vgpuctl_open_or_complain() - open /dev/vgpuN of -d N, explaining failure
+ * @cmd: the command
+ * @dev: result
+ *
+ * Return: 0 or a negative errno (reported).
+ */
+int vgpuctl_open_or_complain(const char *cmd, struct vgpu_dev *dev);
+
+/**
+ * vgpuctl_nl_or_complain() - open the netlink family, explaining failure
+ * @cmd: the command
+ * @nl: result
+ *
+ * Return: 0 or a negative errno (reported).
+ */
+int vgpuctl_nl_or_complain(const char *cmd, struct vgpu_nl **nl);
+
+/**
+ * vgpuctl_nl_error() - explain a failed netlink request
+ * @cmd: the command
+ * @what: the request
+ * @dev: the device
+ * @err: negative errno
+ */
+void vgpuctl_nl_error(const char *cmd, const char *what, unsigned int dev,
+		      int err);
+
+/**
+ * vgpuctl_dev_error() - explain a failed write to /sys/bus/vgpu/@file
+ * @cmd: the command
+ * @file: new_device or del_device
+ * @err: negative errno
+ */
+void vgpuctl_dev_error(const char *cmd, const char *file, int err);
+
+/**
+ * vgpuctl_fancy_tty() - may @fd take redraws and progress lines?
+ * @fd: file descriptor
+ *
+ * Return: true for a terminal whose TERM is set and not "dumb".
+ */
+bool vgpuctl_fancy_tty(int fd);
+
+/**
+ * vgpuctl_parse_u64() - a whole unsigned number (C syntax: 0x.. and 0..)
+ * @s: the text
+ * @v: the value
+ *
+ * Return: true if @s is one.
+ */
+bool vgpuctl_parse_u64(const char *s, uint64_t *v);
+
+/**
+ * vgpuctl_parse_u32() - vgpuctl_parse_u64() for 32 bits
+ * @s: the text
+ * @v: the value
+ *
+ * Return: true if @s is one that fits.
+ */
+bool vgpuctl_parse_u32(const char *s, unsigned int *v);
+
+int vgpuctl_cmd_info(int argc, char **argv);
+int vgpuctl_cmd_stats(int argc, char **argv);
+int vgpuctl_cmd_config(int argc, char **argv);
+int vgpuctl_cmd_dev(int argc, char **argv);
+int vgpuctl_cmd_run(int argc, char **argv);
+int vgpuctl_cmd_trace(int argc, char **argv);
+int vgpuctl_cmd_top(int argc, char **argv);
+
+#endif /* VGPUCTL_H */

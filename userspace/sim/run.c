@@ -407,35 +407,14 @@ int vgpu_sim_measure(struct vgpu_workload *wl, struct list_head *policies,
 		goto out;
 	for (i = 0; i < wl->nkernels; i++) {
 		const struct vgpu_gpu_kernel *k = &shared->k[i];
+		struct vgpul_ktimes t;
 
-		if (k->state == VGPU_KS_FAILED) {	/* F15 limit */
-			if (out)
-				fprintf(out, "kernel=%s submit=%llu start=%lld end=failed error=%d\n",
-					wl->kernels[i].name,
-					(unsigned long long)k->t_submit,
-					k->t_start == VGPU_GPU_NO_CYCLE ? -1LL :
-					(long long)k->t_start, k->error);
+		vgpu_sim_ktime(k, &t);
+		res->turnaround[i] = vgpul_report_kernel(out,
+							 wl->kernels[i].name,
+							 &t);
+		if (t.state != VGPUL_KT_DONE)
 			continue;
-		}
-		if (k->state != VGPU_KS_DONE) {
-			if (out)
-				fprintf(out, "kernel=%s submit=%llu start=%lld end=cancelled\n",
-					wl->kernels[i].name,
-					(unsigned long long)k->t_submit,
-					k->t_start == VGPU_GPU_NO_CYCLE ? -1LL :
-					(long long)k->t_start);
-			continue;
-		}
-		res->turnaround[i] = k->t_end - k->t_submit;
-		/* a queue kernel closed without items never started (F14) */
-		if (out)
-			fprintf(out, "kernel=%s submit=%llu start=%lld end=%llu turnaround=%llu\n",
-				wl->kernels[i].name,
-				(unsigned long long)k->t_submit,
-				k->t_start == VGPU_GPU_NO_CYCLE ? -1LL :
-				(long long)k->t_start,
-				(unsigned long long)k->t_end,
-				(unsigned long long)res->turnaround[i]);
 		if (k->t_end > res->makespan)
 			res->makespan = k->t_end;
 		if (k->busy_arrival && k->t_start != VGPU_GPU_NO_CYCLE) {
@@ -517,11 +496,9 @@ static int vgpu_sim_run(int argc, char **argv)
 		fprintf(stderr, "vgpu-sim run: %s: %s\n", o.file, err);
 		goto out;
 	}
-	printf("makespan=%llu\n", (unsigned long long)res.makespan);
-	printf("stp=%.3f\nantt=%.3f\nfairness=%.3f\n", res.m.stp, res.m.antt,
-	       res.m.fairness);
-	printf("preempt_latency_max=%llu\n", (unsigned long long)res.lat_max);
-	printf("trace_hash=0x%016llx\n", (unsigned long long)res.hash);
+	vgpul_report_summary(stdout, &(struct vgpul_summary){
+		.makespan = res.makespan, .metrics = true, .m = res.m,
+		.lat_max = res.lat_max, .hash = res.hash });
 	if (vgpu_sim_tenants(&wl, &policies, &shared, stdout, err,
 			     sizeof(err))) {
 		fprintf(stderr, "vgpu-sim run: %s: %s\n", o.file, err);

@@ -13,6 +13,7 @@
 
 #include "gpu.h"
 #include <vgpu/metrics.h>
+#include <vgpu/report.h>
 #include <vgpu/workload.h>
 
 /**
@@ -129,6 +130,13 @@ int vgpu_sim_measure(struct vgpu_workload *wl, struct list_head *policies,
 		     struct vgpu_run *shared, struct vgpu_sim_result *res,
 		     FILE *out, char *err, size_t errlen);
 void vgpu_sim_result_fini(struct vgpu_sim_result *res);
+
+/**
+ * vgpu_sim_ktime() - a simulated kernel's times for the report
+ * @k: the kernel, after its run
+ * @t: result
+ */
+void vgpu_sim_ktime(const struct vgpu_gpu_kernel *k, struct vgpul_ktimes *t);
 
 /**
  * vgpu_sim_tenants() - the per-tenant report (tenants.c, issue 20)

@@ -68,6 +68,24 @@ check "tenant 1 has its priority and offset" \
 	"[ \$(grep -c '\"tenant\": 1, \"priority\": 2, \"arrival\": 7000,' $TMP/ten.json) -eq 2 ] && [ \$(grep -c '\"tenant\": 0, \"priority\": 0,' $TMP/ten.json) -eq 3 ]"
 "$SIM" run "$TMP/ten.json" > "$TMP/ten.out" 2>&1
 check "the tenants' workload runs" "[ \$? -eq 0 ] && [ \$(grep -c '^kernel=' $TMP/ten.out) -eq 5 ]"
+# The same shaping on run (issue 20 point 6): the unshaped import run with
+# --priority 1=2 --offset 1=7000 is the shaped import run; tenant 1 (the
+# Accel-Sim trace, untimed) arrives at its offset.
+"$SIM" import "$D/kineto-small.json" "$D/accelsim" -o "$TMP/ten0.json" > /dev/null 2>&1
+"$SIM" run "$TMP/ten0.json" > "$TMP/ten0.out" 2>&1
+"$SIM" run "$TMP/ten0.json" --priority 1=2 --offset 1=7000 > "$TMP/ten1.out" 2>&1
+check "run --priority 1=2 --offset 1=7000: the lines of the shaped import" \
+	"[ \$? -eq 0 ] && cmp -s $TMP/ten.out $TMP/ten1.out && ! cmp -s $TMP/ten0.out $TMP/ten1.out"
+check "run --offset 1=7000: tenant 1's two kernels arrive at 7000" \
+	"[ \$(grep -c '^kernel=[^ ]* submit=7000 ' $TMP/ten1.out) -eq 2 ] && [ \$(grep -c '^kernel=[^ ]* submit=7000 ' $TMP/ten0.out) -eq 0 ]"
+"$SIM" run "$D/kineto-small.json" --offset 0=1000 > "$TMP/rec1.out" 2>&1
+check "run RECORDING --offset 0=1000: its first kernel arrives at 1000" \
+	"[ \$? -eq 0 ] && head -n 1 $TMP/rec1.out | grep -q '^kernel=[^ ]* submit=1000 '"
+for bad in "--priority 2=1" "--priority 1=4" "--priority x=1" "--offset 1=-5" "--offset 0=281474976710657"; do
+	"$SIM" run "$TMP/ten0.json" $bad > "$TMP/bad.out" 2>&1
+	check "run $bad: usage error naming it" \
+		"[ \$? -eq 2 ] && grep -q \"bad ${bad%% *} '${bad#* }'\" $TMP/bad.out"
+done
 # The per-tenant report (F67 over tenants).  Two identical tenants that
 # each fill the small preset exactly (8 blocks of 32 warps: 2 per SM, one
 # wave) arriving together take two waves: slowdown 2 each, STP 1, ANTT 2,

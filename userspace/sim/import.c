@@ -17,31 +17,9 @@
 #include "sim.h"
 #include <vgpu/import.h>
 
+#include "cli.h"
+
 #define VGPU_IMPORT_MAX	256	/* recordings (tenants) */
-
-/* "TENANT=VALUE" with TENANT < @n. */
-static bool vgpu_import_pair(const char *s, uint32_t n, uint32_t *tenant,
-			     uint64_t *value)
-{
-	unsigned long long v;
-	char t[16], *end;
-	const char *eq = strchr(s, '=');
-
-	if (!eq || eq - s >= (long)sizeof(t) || eq == s)
-		return false;
-	memcpy(t, s, eq - s);
-	t[eq - s] = 0;
-	if (!vgpu_sim_parse_u32(t, tenant) || *tenant >= n)
-		return false;
-	if (eq[1] < '0' || eq[1] > '9')
-		return false;
-	errno = 0;
-	v = strtoull(eq + 1, &end, 10);
-	if (errno || *end)
-		return false;
-	*value = v;
-	return true;
-}
 
 static int vgpu_sim_import(int argc, char **argv)
 {
@@ -123,14 +101,14 @@ static int vgpu_sim_import(int argc, char **argv)
 	if (!out)
 		return vgpu_sim_usage_error("import", "-o OUT.json is required");
 	for (i = 0; i < np; i++) {
-		if (!vgpu_import_pair(prio_arg[i], nf, &t, &v) || v >= 4)
+		if (!vgpul_tenant_pair(prio_arg[i], nf, &t, &v) || v >= 4)
 			return vgpu_sim_usage_error("import",
 				"bad --priority '%s' (TENANT=P, TENANT < %u, P < 4)",
 				prio_arg[i], nf);
 		prio[t] = v;
 	}
 	for (i = 0; i < no; i++) {
-		if (!vgpu_import_pair(off_arg[i], nf, &t, &v) ||
+		if (!vgpul_tenant_pair(off_arg[i], nf, &t, &v) ||
 		    v > 1ULL << 48)
 			return vgpu_sim_usage_error("import",
 				"bad --offset '%s' (TENANT=CYCLES, TENANT < %u)",

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * vgpu-sim run FILE [--trace OUT.json] [--policy NAME|FILE.so] [--preempt MODE]
- *	[--pack auto|block|sm] [--threads N]
+ *	[--pack auto|block|sm] [--threads N] [--priority TENANT=P]
+ *	[--offset TENANT=CYCLES]
  *
  * Runs a workload (Documentation/workloads.rst) through the global
  * controller and the SMs of driver/core, epoch by epoch (SPEC F51), then
@@ -17,6 +18,8 @@
 #include "run.h"
 #include <vgpu/import.h>
 #include <vgpu/metrics.h>
+
+#include "cli.h"
 
 /* --threads: threads advancing the SMs of an epoch (F51). */
 #define VGPU_RUN_MAX_THREADS	256
@@ -305,6 +308,9 @@ int vgpu_run_workload(const struct vgpu_workload *wl, int only,
 	return 0;
 }
 
+/* --priority and --offset arguments of run (tenants, issue 20) */
+#define VGPU_RUN_MAX_SHAPE	256
+
 struct vgpu_run_opts {
 	const char *file;
 	const char *trace;
@@ -312,6 +318,9 @@ struct vgpu_run_opts {
 	int preempt;
 	int pack;
 	uint32_t threads;
+	const char *prio[VGPU_RUN_MAX_SHAPE];
+	const char *offset[VGPU_RUN_MAX_SHAPE];
+	unsigned int nprio, noffset;
 };
 
 static int vgpu_run_parse(int argc, char **argv, struct vgpu_run_opts *o)
@@ -330,13 +339,25 @@ static int vgpu_run_parse(int argc, char **argv, struct vgpu_run_opts *o)
 			   !strcmp(argv[i], "--policy") ||
 			   !strcmp(argv[i], "--preempt") ||
 			   !strcmp(argv[i], "--pack") ||
-			   !strcmp(argv[i], "--threads")) {
+			   !strcmp(argv[i], "--threads") ||
+			   !strcmp(argv[i], "--priority") ||
+			   !strcmp(argv[i], "--offset")) {
 			if (i + 1 >= argc)
 				return vgpu_sim_usage_error("run",
 							    "%s needs a value",
 							    argv[i]);
 			if (!strcmp(argv[i], "--trace")) {
 				o->trace = argv[++i];
+			} else if (!strcmp(argv[i], "--priority") ||
+				   !strcmp(argv[i], "--offset")) {
+				if (o->nprio == VGPU_RUN_MAX_SHAPE ||
+				    o->noffset == VGPU_RUN_MAX_SHAPE)
+					return vgpu_sim_usage_error("run",
+						"too many %s", argv[i]);
+				if (!strcmp(argv[i], "--priority"))
+					o->prio[o->nprio++] = argv[++i];
+				else
+					o->offset[o->noffset++] = argv[++i];
 			} else if (!strcmp(argv[i], "--policy")) {
 				o->policy = argv[++i];
 			} else if (!strcmp(argv[i], "--threads")) {
@@ -489,6 +510,11 @@ static int vgpu_sim_run(int argc, char **argv)
 		wl.params.preempt = o.preempt;
 	if (o.pack >= 0)
 		wl.params.pack = o.pack;
+	if (vgpul_tenant_args(&wl, o.prio, o.nprio, o.offset, o.noffset, err,
+			      sizeof(err))) {
+		vgpul_workload_free(&wl);
+		return vgpu_sim_usage_error("run", "%s", err);
+	}
 	shared.keep_events = !!o.trace;
 	shared.threads = o.threads;
 	if (vgpu_sim_measure(&wl, &policies, &shared, &res, stdout, err,
@@ -521,7 +547,9 @@ const struct vgpu_sim_cmd vgpu_sim_cmd_run = {
 	.name = "run",
 	.summary = "run a workload file, print per-kernel times and STP/ANTT/fairness",
 	.usage = "FILE [--trace OUT.json] [--policy NAME|FILE.so] [--preempt drain|warp|switch] [--pack auto|block|sm] [--threads N]\n"
+		 "       [--priority TENANT=P] [--offset TENANT=CYCLES]\n"
 		 "  --threads N  advance the SMs of each epoch on N threads (default 1);\n"
-		 "               every output is the same for every N (F51)",
+		 "               every output is the same for every N (F51)\n"
+		 "  --priority, --offset  shape the tenants' mix as import does",
 	.run = vgpu_sim_run,
 };

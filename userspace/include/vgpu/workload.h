@@ -176,6 +176,33 @@ int vgpul_workload_load(const char *path, struct vgpu_workload *wl,
 void vgpul_workload_free(struct vgpu_workload *wl);
 
 /**
+ * vgpul_workload_tenants() - how many tenants a workload has
+ * @wl: the workload
+ *
+ * Return: 1 + the largest tenant number of its kernels (0 without any).
+ */
+uint32_t vgpul_workload_tenants(const struct vgpu_workload *wl);
+
+/**
+ * vgpul_workload_shape() - set a tenant's priority and delay its arrivals
+ * @wl: the workload
+ * @tenant: the tenant
+ * @prio: the priority of each of its kernels, or -1 to keep theirs
+ * @offset: cycles added to the arrival of each of its kernels (and of
+ *	their queue pushes and cancels)
+ * @err: error message
+ * @errlen: its size
+ *
+ * The same as `vgpu-sim import --priority TENANT=P --offset
+ * TENANT=CYCLES` gives an imported recording (Documentation/workloads.rst).
+ *
+ * Return: 0, or -EINVAL (a priority the device does not have, an arrival
+ * beyond 2^48 cycles) with nothing changed.
+ */
+int vgpul_workload_shape(struct vgpu_workload *wl, uint32_t tenant,
+			 int prio, uint64_t offset, char *err, size_t errlen);
+
+/**
  * vgpul_preempt_name() - name of a preemption mode
  * @mode: VGPU_PREEMPT_*
  *

@@ -74,11 +74,14 @@ static const struct vgpuctl_cmd vgpuctl_cmds[] = {
 	  "create or destroy device instances (/sys/bus/vgpu, root), list devices",
 	  vgpuctl_cmd_dev },
 	{ "run", "[--preempt MODE] [--policy NAME] [--workers N] [--id ID]\n"
-	  "          [--alone-id ID] [--no-alone] [-q|--quiet] WORKLOAD",
-	  "run a workload file on a fresh device instance (root), then each\n"
-	  "          kernel alone; prints the lines of vgpu-sim run (times, STP,\n"
-	  "          ANTT, fairness, preemption latency, trace hash); progress\n"
-	  "          on stderr when it is a terminal, unless -q",
+	  "          [--alone-id ID] [--no-alone] [-q|--quiet]\n"
+	  "          [--priority TENANT=P] [--offset TENANT=CYCLES] WORKLOAD",
+	  "run a workload file or a recording on a fresh device instance\n"
+	  "          (root), each tenant on an open file of its own, then each\n"
+	  "          kernel and each tenant alone; prints the lines of vgpu-sim\n"
+	  "          run (times, STP, ANTT, fairness, preemption latency, trace\n"
+	  "          hash, tenants); progress on stderr when it is a terminal,\n"
+	  "          unless -q; --priority and --offset shape the tenants' mix",
 	  vgpuctl_cmd_run },
 	{ "compare", "--policy NAME --policy NAME [...] [--preempt MODE]\n"
 	  "          [--workers N] [--id ID] [--alone-id ID] [--no-alone] [-q]\n"

@@ -14,9 +14,13 @@
 #include <vgpu/workload.h>
 #include <vgpu/import.h>
 #include <vgpu/metrics.h>
+#include <vgpu/report.h>
+
+#include "cli.h"
 
 #define VGPU_RUN_DEFAULT_ID	15
 #define VGPU_CMP_MAX		16	/* policies of vgpuctl compare */
+#define VGPU_RUN_MAX_SHAPE	256	/* --priority, --offset arguments */
 
 /*
  * The new_device line for a workload's device section, or an error when
@@ -507,6 +511,7 @@ static bool vgpu_run_busy_arrival(const struct vgpu_workload *wl,
  * @lat_max: largest preemption latency
  * @m: STP, ANTT, fairness (F67), with the alone runs
  * @hash: trace hash of the shared run (F51)
+ * @kt: per workload kernel, its times in the shared run (malloc'd)
  */
 struct vgpu_run_sum {
 	uint64_t *turnaround;
@@ -514,7 +519,21 @@ struct vgpu_run_sum {
 	uint64_t lat_max;
 	struct vgpu_metrics m;
 	uint64_t hash;
+	struct vgpul_ktimes *kt;
 };
+
+/* A kernel's times in a run through the module, for the report. */
+static void vgpu_run_ktime(const struct vgpu_kernel_query *q,
+			   struct vgpul_ktimes *t)
+{
+	t->submit = q->t_submit;
+	t->start = q->t_start == VGPU_NO_CYCLE ? VGPUL_NO_CYCLE : q->t_start;
+	t->end = q->t_complete;
+	t->state = q->state == VGPU_KSTATE_DONE ? VGPUL_KT_DONE :
+		   q->state == VGPU_KSTATE_FAILED ? VGPUL_KT_FAILED :
+		   VGPUL_KT_CANCELLED;
+	t->error = q->error;
+}
 
 /*
  * The shared run of @wl on device @id, then with @alone each kernel alone
@@ -538,7 +557,8 @@ static int vgpu_run_measure(const struct vgpu_workload *wl, unsigned int id,
 	ares = calloc(wl->nkernels + 1, sizeof(*ares));
 	t_alone = calloc(wl->nkernels + 1, sizeof(*t_alone));
 	sum->turnaround = calloc(wl->nkernels + 1, sizeof(*sum->turnaround));
-	if (!res || !ares || !t_alone || !sum->turnaround) {
+	sum->kt = calloc(wl->nkernels + 1, sizeof(*sum->kt));
+	if (!res || !ares || !t_alone || !sum->turnaround || !sum->kt) {
 		fprintf(stderr, "vgpuctl run: out of memory\n");
 		ret = -ENOMEM;
 		goto out;
@@ -549,34 +569,12 @@ static int vgpu_run_measure(const struct vgpu_workload *wl, unsigned int id,
 	for (i = 0; i < wl->nkernels; i++) {
 		const struct vgpu_kernel_query *q = &res[i].q;
 
-		if (q->state == VGPU_KSTATE_FAILED) {	/* F15 limit */
-			if (out)
-				fprintf(out, "kernel=%s submit=%llu start=%lld end=failed error=%d\n",
-					wl->kernels[i].name,
-					(unsigned long long)q->t_submit,
-					q->t_start == VGPU_NO_CYCLE ? -1LL :
-					(long long)q->t_start, q->error);
+		vgpu_run_ktime(q, &sum->kt[i]);
+		sum->turnaround[i] = vgpul_report_kernel(out,
+							 wl->kernels[i].name,
+							 &sum->kt[i]);
+		if (sum->kt[i].state != VGPUL_KT_DONE)
 			continue;
-		}
-		if (q->state != VGPU_KSTATE_DONE) {
-			if (out)
-				fprintf(out, "kernel=%s submit=%llu start=%lld end=cancelled\n",
-					wl->kernels[i].name,
-					(unsigned long long)q->t_submit,
-					q->t_start == VGPU_NO_CYCLE ? -1LL :
-					(long long)q->t_start);
-			continue;
-		}
-		sum->turnaround[i] = q->t_complete - q->t_submit;
-		/* a queue kernel closed without items never started (F14) */
-		if (out)
-			fprintf(out, "kernel=%s submit=%llu start=%lld end=%llu turnaround=%llu\n",
-				wl->kernels[i].name,
-				(unsigned long long)q->t_submit,
-				q->t_start == VGPU_NO_CYCLE ? -1LL :
-				(long long)q->t_start,
-				(unsigned long long)q->t_complete,
-				(unsigned long long)sum->turnaround[i]);
 		if (q->t_complete > sum->makespan)
 			sum->makespan = q->t_complete;
 		if (q->t_start != VGPU_NO_CYCLE &&
@@ -616,6 +614,41 @@ out:
 	return ret;
 }
 
+/* Where a tenant runs alone: the --alone-id device, --workers. */
+struct vgpu_run_alone {
+	unsigned int id;
+	unsigned int workers;
+};
+
+/* One tenant's kernels alone through the module (vgpul_run_fn). */
+static int vgpu_run_tenant_alone(void *cookie, const struct vgpu_workload *wl,
+				 struct vgpul_ktimes *t, char *err,
+				 size_t errlen)
+{
+	const struct vgpu_run_alone *ra = cookie;
+	struct vgpu_run_res *res;
+	char line[512];
+	uint32_t i;
+	int ret;
+
+	res = calloc(wl->nkernels + 1, sizeof(*res));
+	if (!res) {
+		snprintf(err, errlen, "out of memory");
+		return -ENOMEM;
+	}
+	ret = vgpu_run_device_line(wl, ra->id, ra->workers, line,
+				   sizeof(line));
+	if (!ret)
+		ret = vgpu_run_fresh(wl, ra->id, line, -1, "tenant alone", res,
+				     NULL);
+	for (i = 0; !ret && i < wl->nkernels; i++)
+		vgpu_run_ktime(&res[i].q, &t[i]);
+	if (ret)
+		snprintf(err, errlen, "%s", vgpul_strerror(ret));
+	free(res);
+	return ret;
+}
+
 static void vgpu_run_table(const struct vgpu_workload *wl,
 			   const char *const *pol,
 			   const struct vgpu_run_sum *sum, unsigned int n);
@@ -629,6 +662,8 @@ int vgpuctl_cmd_run(int argc, char **argv)
 		{ "preempt", required_argument, NULL, 'p' },
 		{ "policy", required_argument, NULL, 'P' },
 		{ "no-alone", no_argument, NULL, 'n' },
+		{ "priority", required_argument, NULL, 'R' },
+		{ "offset", required_argument, NULL, 'O' },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
@@ -639,7 +674,9 @@ int vgpuctl_cmd_run(int argc, char **argv)
 	const char *pol[VGPU_CMP_MAX];
 	struct vgpu_run_sum sum[VGPU_CMP_MAX];
 	struct vgpu_workload wl;
-	unsigned int npol = 0, n, j;
+	const char *shape_prio[VGPU_RUN_MAX_SHAPE];
+	const char *shape_off[VGPU_RUN_MAX_SHAPE];
+	unsigned int npol = 0, n, j, nprio = 0, noff = 0;
 	char err[512];
 	int c, ret, mode;
 
@@ -681,6 +718,19 @@ int vgpuctl_cmd_run(int argc, char **argv)
 		case 'n':
 			alone = false;
 			break;
+		case 'R':
+		case 'O':
+			if (nprio == VGPU_RUN_MAX_SHAPE ||
+			    noff == VGPU_RUN_MAX_SHAPE) {
+				fprintf(stderr, "vgpuctl %s: too many --%s\n",
+					argv[0], c == 'R' ? "priority" : "offset");
+				return 2;
+			}
+			if (c == 'R')
+				shape_prio[nprio++] = optarg;
+			else
+				shape_off[noff++] = optarg;
+			break;
 		case 'q':
 			vgpu_run_quiet = true;
 			break;
@@ -717,6 +767,12 @@ int vgpuctl_cmd_run(int argc, char **argv)
 	while ((c = getopt_long(argc, argv, "+w:i:a:p:P:nqh", opts, NULL)) != -1)
 		if (c == 'p')
 			wl.params.preempt = vgpul_preempt_parse(optarg);
+	if (vgpul_tenant_args(&wl, shape_prio, nprio, shape_off, noff, err,
+			      sizeof(err))) {
+		fprintf(stderr, "vgpuctl %s: %s\n", argv[0], err);
+		vgpul_workload_free(&wl);
+		return 2;
+	}
 	/* run: the last --policy; compare: each in turn */
 	n = compare ? npol : 1;
 	for (j = 0; j < n; j++) {
@@ -732,16 +788,26 @@ int vgpuctl_cmd_run(int argc, char **argv)
 		vgpu_run_table(&wl, pol, sum, n);
 		goto out;
 	}
-	printf("makespan=%llu\n", (unsigned long long)sum[0].makespan);
-	if (alone)
-		printf("stp=%.3f\nantt=%.3f\nfairness=%.3f\n", sum[0].m.stp,
-		       sum[0].m.antt, sum[0].m.fairness);
-	printf("preempt_latency_max=%llu\n",
-	       (unsigned long long)sum[0].lat_max);
-	printf("trace_hash=0x%016llx\n", (unsigned long long)sum[0].hash);
+	vgpul_report_summary(stdout, &(struct vgpul_summary){
+		.makespan = sum[0].makespan, .metrics = alone, .m = sum[0].m,
+		.lat_max = sum[0].lat_max, .hash = sum[0].hash });
+	/* each tenant alone, on the --alone-id device (issue 20) */
+	if (alone) {
+		struct vgpu_run_alone ra = { alone_id, workers };
+
+		fflush(stdout);
+		if (vgpul_report_tenants(stdout, &wl, sum[0].kt,
+					 vgpu_run_tenant_alone, &ra, err,
+					 sizeof(err))) {
+			fprintf(stderr, "vgpuctl run: %s\n", err);
+			ret = -EIO;
+		}
+	}
 out:
-	for (j = 0; j < VGPU_CMP_MAX; j++)
+	for (j = 0; j < VGPU_CMP_MAX; j++) {
 		free(sum[j].turnaround);
+		free(sum[j].kt);
+	}
 	vgpul_workload_free(&wl);
 	return ret ? 1 : 0;
 }

@@ -1,0 +1,31 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# replay.sh - recordings replayed through the module (issue 20 point 6):
+# each /vgpu/bin/workloads/replay/NAME.json (a recording, or the unshaped
+# import of two recordings, one tenant each) runs through vgpuctl run with
+# the options of NAME.args (--priority TENANT=P, --offset TENANT=CYCLES),
+# each tenant on an open file of its own, and must print every line
+# vgpu-sim run printed on the host for the same file and options
+# (NAME.expected): the kernel lines, the summary with STP, ANTT and
+# fairness from the alone runs, the trace hash and the tenant lines.
+# Prints TAP.
+dir=/vgpu/bin/workloads/replay
+n=0
+fail=0
+echo "TAP version 13"
+echo "1..$(ls $dir/*.json | wc -l)"
+for wl in $dir/*.json; do
+	name=$(basename "$wl" .json)
+	n=$((n + 1))
+	# shellcheck disable=SC2046
+	if vgpuctl run -q $(cat "$dir/$name.args") "$wl" > /tmp/replay.txt 2>&1 &&
+	   cmp -s /tmp/replay.txt "$dir/$name.expected"; then
+		echo "ok $n replay.$name"
+	else
+		echo "not ok $n replay.$name"
+		diff "$dir/$name.expected" /tmp/replay.txt | head -n 20 | sed 's/^/# /'
+		fail=1
+	fi
+done
+exit $fail

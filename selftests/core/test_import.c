@@ -21,6 +21,7 @@
 #include "occupancy.h"
 #include <vgpu/import.h>
 #include "import_internal.h"
+#include "libvgpu_core.h"
 
 #define DATA	"selftests/core/import/"
 
@@ -342,7 +343,7 @@ TEST(write_roundtrip)
 	ASSERT_EQ(0, vgpul_workload_load(out, &b, err, sizeof(err)))
 		TH_LOG("%s", err);
 	ASSERT_EQ(a.nkernels, b.nkernels);
-	EXPECT_STREQ("h100", b.cfg.name);
+	EXPECT_STREQ("h100", b.dev->cfg.name);
 	for (i = 0; i < a.nkernels; i++) {
 		EXPECT_STREQ(a.kernels[i].name, b.kernels[i].name);
 		EXPECT_EQ(a.kernels[i].channel, b.kernels[i].channel);
@@ -381,7 +382,7 @@ TEST(tenants_and_clock)
 	ASSERT_EQ(0, vgpul_import_map(rec, 2, &o, &wl, &st, err, sizeof(err)))
 		TH_LOG("%s", err);
 	ASSERT_EQ(5, wl.nkernels);
-	EXPECT_STREQ("a100", wl.cfg.name);
+	EXPECT_STREQ("a100", wl.dev->cfg.name);
 	EXPECT_EQ(4, st.channels);
 	EXPECT_EQ(0, wl.kernels[0].tenant);
 	EXPECT_EQ(2, wl.kernels[0].prio);
@@ -732,7 +733,7 @@ TEST(duration_alone_within_10pct)
 						continue;
 					cases++;
 					want = (uint64_t)us[d] * mhz;
-					ASSERT_EQ(0, vgpul_import_program(&cfg,
+					ASSERT_EQ(0, vgpul_import_program(presets[p],
 						shape[s].threads, shape[s].regs,
 						shape[s].smem, grids[g], want,
 						&prog, &clamped));
@@ -773,15 +774,15 @@ TEST(duration_clamped)
 	bool clamped;
 
 	ASSERT_EQ(0, vgpu_config_preset(&cfg, "h100"));
-	ASSERT_EQ(0, vgpul_import_program(&cfg, 128, 32, 0, 1, 10, &prog,
+	ASSERT_EQ(0, vgpul_import_program("h100", 128, 32, 0, 1, 10, &prog,
 					 &clamped));
 	EXPECT_TRUE(clamped);
 	vgpul_vasm_free(&prog);
-	ASSERT_EQ(0, vgpul_import_program(&cfg, 128, 32, 0, 1, 10000, &prog,
+	ASSERT_EQ(0, vgpul_import_program("h100", 128, 32, 0, 1, 10000, &prog,
 					 &clamped));
 	EXPECT_FALSE(clamped);
 	vgpul_vasm_free(&prog);
-	EXPECT_EQ(-E2BIG, vgpul_import_program(&cfg, 1024, 255, 0, 1, 10000,
+	EXPECT_EQ(-E2BIG, vgpul_import_program("h100", 1024, 255, 0, 1, 10000,
 					      &prog, &clamped));
 }
 

@@ -16,8 +16,7 @@
 #include <json-c/json.h>
 
 #include "import_internal.h"
-#include "occupancy.h"
-#include "timing.h"
+#include "libvgpu_core.h"
 
 int vgpu_rec_err(struct vgpu_rec_ctx *c, const char *record,
 		 const char *field, const char *fmt, ...)
@@ -371,10 +370,22 @@ static int vgpu_imp_assemble(char *text, size_t len,
 #define VGPU_IMP_DEFAULT_CHANNELS	64	/* vgpu_gpu_params_default() */
 #define VGPU_IMP_C0	3	/* LOOP, the EXIT cycle, the first start */
 
-int vgpul_import_program(const struct vgpu_config *cfg, uint32_t threads,
-			uint32_t regs, uint32_t smem, uint32_t grid,
-			uint64_t cycles, struct vgpu_vasm_prog *prog,
-			bool *clamped)
+int vgpul_import_program(const char *preset, uint32_t threads,
+			 uint32_t regs, uint32_t smem, uint32_t grid,
+			 uint64_t cycles, struct vgpu_vasm_prog *prog,
+			 bool *clamped)
+{
+	struct vgpu_config cfg;
+
+	if (!preset || vgpu_config_preset(&cfg, preset))
+		return -EINVAL;
+	return vgpu_imp_program(&cfg, threads, regs, smem, grid, cycles, prog,
+				clamped);
+}
+
+int vgpu_imp_program(const struct vgpu_config *cfg, uint32_t threads,
+		     uint32_t regs, uint32_t smem, uint32_t grid,
+		     uint64_t cycles, struct vgpu_vasm_prog *prog, bool *clamped)
 {
 	struct vgpu_isa_timing tm;
 	struct vgpu_gpu_params p;
@@ -543,17 +554,21 @@ int vgpul_import_map(const struct vgpu_recording *recs, size_t nrecs,
 
 	memset(wl, 0, sizeof(*wl));
 	memset(st, 0, sizeof(*st));
+	if (vgpul_device_new(wl)) {
+		snprintf(err, errlen, "out of memory");
+		return -ENOMEM;
+	}
 	if (!nrecs || nrecs > VGPU_GPU_MAX_CHANNELS) {
 		snprintf(err, errlen, "1 to %u recordings", VGPU_GPU_MAX_CHANNELS);
 		return -EINVAL;
 	}
-	if (vgpu_config_preset(&wl->cfg, preset) ||
-	    vgpu_config_validate(&wl->cfg, &bad)) {
+	if (vgpu_config_preset(&wl->dev->cfg, preset) ||
+	    vgpu_config_validate(&wl->dev->cfg, &bad)) {
 		snprintf(err, errlen, "unknown preset '%s' (small, a100, h100)",
 			 preset);
 		return -EINVAL;
 	}
-	vgpu_gpu_params_default(&wl->params, &wl->cfg);
+	vgpu_gpu_params_default(&wl->dev->params, &wl->dev->cfg);
 	mhz = opts && opts->clock_mhz ? opts->clock_mhz :
 	      vgpul_rec_clock_mhz(preset);
 	for (r = 0; r < nrecs; r++)
@@ -571,7 +586,7 @@ int vgpul_import_map(const struct vgpu_recording *recs, size_t nrecs,
 				first = recs[r].k[i].start;
 		for (i = 0; i < recs[r].n; i++) {
 			rk = &recs[r].k[i];
-			if (vgpu_imp_fit(&wl->cfg, rk, &grid, &threads, why,
+			if (vgpu_imp_fit(&wl->dev->cfg, rk, &grid, &threads, why,
 					 sizeof(why))) {
 				st->skipped++;
 				if (opts && opts->report)
@@ -619,7 +634,7 @@ int vgpul_import_map(const struct vgpu_recording *recs, size_t nrecs,
 					(rk->start - first) * mhz / 1000);
 				cyc = (uint64_t)((unsigned __int128)
 					(rk->end - rk->start) * mhz / 1000);
-				ret = vgpul_import_program(&wl->cfg, threads,
+				ret = vgpu_imp_program(&wl->dev->cfg, threads,
 							  rk->regs, rk->smem,
 							  grid, cyc, &k->prog,
 							  &clamped);
@@ -659,8 +674,8 @@ int vgpul_import_map(const struct vgpu_recording *recs, size_t nrecs,
 	}
 	st->mapped = wl->nkernels;
 	st->channels = nch;
-	if (nch > wl->params.max_channels)
-		wl->params.max_channels = nch;
+	if (nch > wl->dev->params.max_channels)
+		wl->dev->params.max_channels = nch;
 	if (!wl->nkernels) {
 		snprintf(err, errlen,
 			 "no recorded kernel can run on %s (%llu skipped)",
@@ -700,9 +715,9 @@ int vgpul_workload_write(FILE *f, const struct vgpu_workload *wl)
 	uint32_t i;
 
 	fprintf(f, "{\n  \"comment\": \"imported by vgpu-sim import (Documentation/workloads.rst)\",\n");
-	fprintf(f, "  \"device\": { \"preset\": \"%s\"", wl->cfg.name);
-	if (wl->params.max_channels != VGPU_IMP_DEFAULT_CHANNELS)
-		fprintf(f, ", \"channels\": %u", wl->params.max_channels);
+	fprintf(f, "  \"device\": { \"preset\": \"%s\"", wl->dev->cfg.name);
+	if (wl->dev->params.max_channels != VGPU_IMP_DEFAULT_CHANNELS)
+		fprintf(f, ", \"channels\": %u", wl->dev->params.max_channels);
 	fprintf(f, " },\n  \"kernels\": [\n");
 	for (i = 0; i < wl->nkernels; i++) {
 		k = &wl->kernels[i];

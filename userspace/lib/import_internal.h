@@ -7,6 +7,7 @@
 #define VGPU_IMPORT_INTERNAL_H
 
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stddef.h>
 
 #include <vgpu/import.h>
@@ -39,6 +40,24 @@ int vgpu_rec_err(struct vgpu_rec_ctx *c, const char *record,
 	__attribute__((format(printf, 4, 5)));
 
 struct json_object;
+struct vgpu_config;
+
+/**
+ * vgpu_imp_program() - vgpul_import_program() on a configuration
+ * @cfg: the device
+ * @threads: threads per block
+ * @regs: registers per thread
+ * @smem: shared memory per block
+ * @grid: blocks
+ * @cycles: wanted duration alone on @cfg, in cycles
+ * @prog: result (vgpul_vasm_free())
+ * @clamped: set when @cycles is below the shortest program
+ *
+ * Return: 0, -E2BIG if the block never fits an SM of @cfg, -ENOMEM.
+ */
+int vgpu_imp_program(const struct vgpu_config *cfg, uint32_t threads,
+		     uint32_t regs, uint32_t smem, uint32_t grid,
+		     uint64_t cycles, struct vgpu_vasm_prog *prog, bool *clamped);
 
 /**
  * vgpu_rec_json_parse() - parse one whole JSON document

@@ -13,6 +13,7 @@
 #include <vgpu/workload.h>
 
 #include "cli.h"
+#include "libvgpu_core.h"
 
 /* Arrivals stay at or below 2^48 cycles (workload files, import). */
 #define VGPUL_MAX_ARRIVAL	(1ULL << 48)
@@ -33,9 +34,9 @@ int vgpul_workload_shape(struct vgpu_workload *wl, uint32_t tenant,
 	struct vgpu_wl_kernel *k;
 	uint32_t i, j;
 
-	if (prio >= 0 && (uint32_t)prio >= wl->cfg.num_prios) {
+	if (prio >= 0 && (uint32_t)prio >= wl->dev->cfg.num_prios) {
 		snprintf(err, errlen, "priority %d: the device has %u levels",
-			 prio, wl->cfg.num_prios);
+			 prio, wl->dev->cfg.num_prios);
 		return -EINVAL;
 	}
 	for (i = 0; i < wl->nkernels; i++) {
@@ -99,7 +100,7 @@ int vgpul_tenant_args(struct vgpu_workload *wl, const char *const *prio_arg,
 		      unsigned int no, char *err, size_t errlen)
 {
 	uint32_t n = vgpul_workload_tenants(wl), t, i;
-	uint32_t levels = wl->cfg.num_prios;
+	uint32_t levels = wl->dev->cfg.num_prios;
 	uint64_t *offset;
 	int *prio, ret = 0;
 	uint64_t v;

@@ -17,9 +17,9 @@
 #include <string.h>
 #include <strings.h>
 
-#include "vgpu_os.h"
-#include "isa.h"
 #include <vgpu/vasm.h>
+
+#include "libvgpu_core.h"
 
 #define VGPU_VASM_MAX_PAREN	64		/* expression nesting */
 #define VGPU_VASM_NUM_MAX	0xffffffffULL	/* largest literal */

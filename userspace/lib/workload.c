@@ -13,47 +13,7 @@
 #include <vgpu/workload.h>
 
 #include "import_internal.h"
-#include "names.h"
-
-/*
- * The mode names are the core's (driver/core/names.c, one table each);
- * the library's calls answer -1 for a name it does not know.
- */
-const char *vgpul_pack_name(unsigned int mode)
-{
-	return vgpu_gpu_pack_name(mode);
-}
-
-int vgpul_pack_parse(const char *name)
-{
-	int v = vgpu_gpu_pack_parse(name);
-
-	return v < 0 ? -1 : v;
-}
-
-const char *vgpul_search_name(unsigned int mode)
-{
-	return vgpu_gpu_search_name(mode);
-}
-
-int vgpul_search_parse(const char *name)
-{
-	int v = vgpu_gpu_search_parse(name);
-
-	return v < 0 ? -1 : v;
-}
-
-const char *vgpul_preempt_name(unsigned int mode)
-{
-	return vgpu_gpu_preempt_name(mode);
-}
-
-int vgpul_preempt_parse(const char *name)
-{
-	int v = vgpu_gpu_preempt_parse(name);
-
-	return v < 0 ? -1 : v;
-}
+#include "libvgpu_core.h"
 
 static const char *const vgpu_wl_class_names[VGPU_ISA_NUM_CLASSES] = {
 	"mov", "load", "store", "mma", "cmp", "bra", "alu",
@@ -188,7 +148,7 @@ static int vgpu_wl_u32_array(struct vgpu_rec_ctx *c, const char *pos,
 static int vgpu_wl_device(struct vgpu_rec_ctx *c, json_object *dev,
 			  struct vgpu_workload *wl)
 {
-	struct vgpu_gpu_params *p = &wl->params;
+	struct vgpu_gpu_params *p = &wl->dev->params;
 	json_object *v;
 	const char *s, *bad;
 	uint32_t tmp[VGPU_MAX_SMS], n, i;
@@ -200,16 +160,16 @@ static int vgpu_wl_device(struct vgpu_rec_ctx *c, json_object *dev,
 	if (dev && json_object_object_get_ex(dev, "preset", &v) &&
 	    vgpu_wl_str(c, "device", "preset", v, &s))
 		return -EINVAL;
-	if (vgpu_config_preset(&wl->cfg, s))
+	if (vgpu_config_preset(&wl->dev->cfg, s))
 		return vgpu_rec_err(c, "device", "preset",
 				    "unknown preset '%s' (small, a100, h100)", s);
 	if (dev && json_object_object_get_ex(dev, "config", &v) &&
-	    vgpu_wl_config(c, v, &wl->cfg))
+	    vgpu_wl_config(c, v, &wl->dev->cfg))
 		return -EINVAL;
-	if (vgpu_config_validate(&wl->cfg, &bad))
+	if (vgpu_config_validate(&wl->dev->cfg, &bad))
 		return vgpu_rec_err(c, "device.config", bad ? bad : "?",
 				    "invalid configuration");
-	vgpu_gpu_params_default(p, &wl->cfg);
+	vgpu_gpu_params_default(p, &wl->dev->cfg);
 	if (!dev)
 		return 0;
 	json_object_object_foreach(dev, key, val) {
@@ -348,17 +308,17 @@ static int vgpu_wl_device(struct vgpu_rec_ctx *c, json_object *dev,
 				return -EINVAL;
 		} else if (!strcmp(key, "sm_order")) {
 			if (vgpu_wl_u32_array(c, "device", key, val,
-					      wl->cfg.num_sms,
-					      wl->cfg.num_sms - 1, tmp, &n))
+					      wl->dev->cfg.num_sms,
+					      wl->dev->cfg.num_sms - 1, tmp, &n))
 				return -EINVAL;
 			for (i = 0; i < n; i++)
-				wl->sm_order[i] = tmp[i];
-			wl->n_sm_order = n;
+				wl->dev->sm_order[i] = tmp[i];
+			wl->dev->n_sm_order = n;
 		} else {
 			return vgpu_rec_err(c, "device", key, "unknown field");
 		}
 	}
-	if (vgpu_gpu_params_validate(p, &wl->cfg, &bad))
+	if (vgpu_gpu_params_validate(p, &wl->dev->cfg, &bad))
 		return vgpu_rec_err(c, "device", bad ? bad : "?",
 				    "invalid value");
 	return 0;
@@ -523,7 +483,7 @@ static int vgpu_wl_template(struct vgpu_rec_ctx *c, struct vgpu_workload *wl,
 		} else if (!strcmp(key, "threads")) {
 			have_threads = true;
 			ret = vgpu_wl_u32(c, pos, key, v,
-					  wl->cfg.max_threads_per_block,
+					  wl->dev->cfg.max_threads_per_block,
 					  &t->threads);
 			if (!ret && !t->threads)
 				ret = vgpu_rec_err(c, pos, key, "must be >= 1");
@@ -532,7 +492,7 @@ static int vgpu_wl_template(struct vgpu_rec_ctx *c, struct vgpu_workload *wl,
 					  VGPU_MAX_REGS_PER_THREAD, &t->regs);
 		} else if (!strcmp(key, "smem")) {
 			ret = vgpu_wl_u32(c, pos, key, v,
-					  wl->cfg.smem_max_per_block, &t->smem);
+					  wl->dev->cfg.smem_max_per_block, &t->smem);
 		} else if (!strcmp(key, "flags")) {
 			ret = vgpu_wl_kernel_flags(c, pos, v, &flags);
 			if (!ret && (flags & ~(VGPU_KF_INDEPENDENT |
@@ -727,7 +687,7 @@ static int vgpu_wl_kernel(struct vgpu_rec_ctx *c, struct vgpu_workload *wl,
 			snprintf(k->name, sizeof(k->name), "%s", s);
 		} else if (!strcmp(key, "channel")) {
 			ret = vgpu_wl_u32(c, pos, key, v,
-					  wl->params.max_channels - 1,
+					  wl->dev->params.max_channels - 1,
 					  &k->channel);
 		} else if (!strcmp(key, "tenant")) {
 			ret = vgpu_wl_u32(c, pos, key, v,
@@ -735,7 +695,7 @@ static int vgpu_wl_kernel(struct vgpu_rec_ctx *c, struct vgpu_workload *wl,
 					  &k->tenant);
 		} else if (!strcmp(key, "priority")) {
 			ret = vgpu_wl_u32(c, pos, key, v,
-					  wl->cfg.num_prios - 1, &k->prio);
+					  wl->dev->cfg.num_prios - 1, &k->prio);
 		} else if (!strcmp(key, "arrival")) {
 			ret = vgpu_wl_uint(c, pos, key, v, 1ULL << 48,
 					   &k->arrival);
@@ -750,7 +710,7 @@ static int vgpu_wl_kernel(struct vgpu_rec_ctx *c, struct vgpu_workload *wl,
 		} else if (!strcmp(key, "threads")) {
 			have_threads = true;
 			ret = vgpu_wl_u32(c, pos, key, v,
-					  wl->cfg.max_threads_per_block,
+					  wl->dev->cfg.max_threads_per_block,
 					  &k->threads);
 			if (!ret && !k->threads)
 				ret = vgpu_rec_err(c, pos, key, "must be >= 1");
@@ -761,7 +721,7 @@ static int vgpu_wl_kernel(struct vgpu_rec_ctx *c, struct vgpu_workload *wl,
 			ret = vgpu_wl_u32(c, pos, key, v, UINT32_MAX, &k->sregs);
 		} else if (!strcmp(key, "smem")) {
 			ret = vgpu_wl_u32(c, pos, key, v,
-					  wl->cfg.smem_max_per_block, &k->smem);
+					  wl->dev->cfg.smem_max_per_block, &k->smem);
 		} else if (!strcmp(key, "quota")) {
 			ret = vgpu_wl_u32(c, pos, key, v, UINT32_MAX,
 					  &k->quota);
@@ -777,15 +737,15 @@ static int vgpu_wl_kernel(struct vgpu_rec_ctx *c, struct vgpu_workload *wl,
 			/* checked against the block's warps at submission */
 			ret = vgpu_wl_u32_array(c, pos, key, v,
 						sizeof(k->warp_prio),
-						wl->cfg.num_prios - 1, aff, &n);
+						wl->dev->cfg.num_prios - 1, aff, &n);
 			for (i = 0; !ret && i < n; i++)
 				k->warp_prio[i] = aff[i];
 			k->n_warp_prio = ret ? 0 : n;
 		} else if (!strcmp(key, "flags")) {
 			ret = vgpu_wl_kernel_flags(c, pos, v, &k->flags);
 		} else if (!strcmp(key, "affinity")) {
-			ret = vgpu_wl_u32_array(c, pos, key, v, wl->cfg.num_sms,
-						wl->cfg.num_sms - 1, aff, &n);
+			ret = vgpu_wl_u32_array(c, pos, key, v, wl->dev->cfg.num_sms,
+						wl->dev->cfg.num_sms - 1, aff, &n);
 			for (i = 0; !ret && i < n; i++)
 				k->affinity[aff[i] / 64] |= 1ULL << (aff[i] % 64);
 			if (!ret && !n)
@@ -844,13 +804,13 @@ static int vgpu_wl_kernel(struct vgpu_rec_ctx *c, struct vgpu_workload *wl,
 		return ret;
 	/* F35: one level per warp of a block */
 	if (k->n_warp_prio &&
-	    k->n_warp_prio != (k->threads + wl->cfg.warp_size - 1) /
-			      wl->cfg.warp_size)
+	    k->n_warp_prio != (k->threads + wl->dev->cfg.warp_size - 1) /
+			      wl->dev->cfg.warp_size)
 		return vgpu_rec_err(c, pos, "warp_prio",
 				    "%u levels for blocks of %u warps",
 				    k->n_warp_prio,
-				    (k->threads + wl->cfg.warp_size - 1) /
-				    wl->cfg.warp_size);
+				    (k->threads + wl->dev->cfg.warp_size - 1) /
+				    wl->dev->cfg.warp_size);
 	/* F14: PUSH feeds an earlier queue kernel, named by push_to */
 	for (i = 0; push_name && i < idx; i++)
 		if (!strcmp(wl->kernels[i].name, push_name))
@@ -944,6 +904,11 @@ int vgpul_workload_load(const char *path, struct vgpu_workload *wl,
 	memset(wl, 0, sizeof(*wl));
 	if (err && errlen)
 		err[0] = 0;
+	if (vgpul_device_new(wl)) {
+		if (err && errlen)
+			snprintf(err, errlen, "%s: out of memory", path);
+		return -ENOMEM;
+	}
 	f = fopen(path, "r");
 	if (!f) {
 		ret = -errno;
@@ -997,6 +962,8 @@ void vgpul_workload_free(struct vgpu_workload *wl)
 			vgpul_vasm_free(&wl->kernels[i].templates[j].prog);
 	}
 	free(wl->kernels);
+	free(wl->dev);
 	wl->kernels = NULL;
 	wl->nkernels = 0;
+	wl->dev = NULL;
 }

@@ -143,7 +143,7 @@ static void vgpu_ct_queue(FILE *f, const struct vgpu_workload *wl,
 
 	fprintf(f, ",\n{\"name\":\"%s\",\"ph\":\"i\",\"s\":\"t\",\"pid\":0,"
 		"\"tid\":%u,\"ts\":%llu,\"args\":{\"kernel\":\"",
-		push ? "push" : "coalesce", wl->cfg.num_sms,
+		push ? "push" : "coalesce", wl->dev->cfg.num_sms,
 		(unsigned long long)ev->cycle);
 	vgpu_ct_kname(f, wl, kids, ev->kernel, 0);
 	if (push)
@@ -198,11 +198,11 @@ int vgpu_chrome_trace_write(const char *path, const struct vgpu_workload *wl,
 	}
 	fprintf(f, "{\"displayTimeUnit\":\"ns\",\"otherData\":{\"unit\":"
 		"\"1 us = 1 virtual cycle\",\"device\":\"%s\"},"
-		"\"traceEvents\":[", wl->cfg.name);
+		"\"traceEvents\":[", wl->dev->cfg.name);
 	fprintf(f, "\n{\"name\":\"process_name\",\"ph\":\"M\",\"pid\":0,"
-		"\"args\":{\"name\":\"vgpu %s\"}}", wl->cfg.name);
+		"\"args\":{\"name\":\"vgpu %s\"}}", wl->dev->cfg.name);
 	first = false;
-	for (i = 0; i < wl->cfg.num_sms; i++)
+	for (i = 0; i < wl->dev->cfg.num_sms; i++)
 		fprintf(f, ",\n{\"name\":\"thread_name\",\"ph\":\"M\",\"pid\":0,"
 			"\"tid\":%zu,\"args\":{\"name\":\"SM %zu\"}}", i, i);
 	for (i = 0; i < wl->nkernels; i++) {
@@ -210,7 +210,7 @@ int vgpu_chrome_trace_write(const char *path, const struct vgpu_workload *wl,
 			continue;
 		fprintf(f, ",\n{\"name\":\"thread_name\",\"ph\":\"M\","
 			"\"pid\":0,\"tid\":%u,\"args\":{\"name\":"
-			"\"queues\"}}", wl->cfg.num_sms);
+			"\"queues\"}}", wl->dev->cfg.num_sms);
 		break;
 	}
 	for (i = 0; i < r->nev; i++) {

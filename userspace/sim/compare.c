@@ -103,11 +103,11 @@ static int vgpu_sim_compare(int argc, char **argv)
 		return 1;
 	}
 	if (preempt >= 0)
-		wl.params.preempt = preempt;
+		wl.dev->params.preempt = preempt;
 	memset(res, 0, sizeof(res));
 	for (i = 0; i < n; i++) {
-		snprintf(wl.params.policy, sizeof(wl.params.policy), "%s",
-			 name[i]);
+		snprintf(wl.dev->params.policy,
+			 sizeof(wl.dev->params.policy), "%s", name[i]);
 		memset(&shared, 0, sizeof(shared));
 		shared.keep_events = !!dir;
 		if (vgpu_sim_measure(&wl, &policies, &shared, &res[i], NULL,

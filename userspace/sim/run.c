@@ -169,7 +169,7 @@ int vgpu_run_workload(const struct vgpu_workload *wl, int only,
 	size_t size;
 	int ret;
 
-	size = vgpu_gpu_mem_size(&wl->cfg, &wl->params);
+	size = vgpu_gpu_mem_size(&wl->dev->cfg, &wl->dev->params);
 	r->mem = aligned_alloc(64, (size + 63) & ~(size_t)63);
 	r->k = calloc(wl->nkernels, sizeof(*r->k));
 	r->tree = calloc(wl->nkernels, sizeof(*r->tree));
@@ -178,16 +178,17 @@ int vgpu_run_workload(const struct vgpu_workload *wl, int only,
 		snprintf(err, errlen, "out of memory");
 		return -ENOMEM;
 	}
-	ret = vgpu_gpu_init(g, r->mem, size, &wl->cfg, &wl->params, policies);
+	ret = vgpu_gpu_init(g, r->mem, size, &wl->dev->cfg, &wl->dev->params,
+			    policies);
 	if (ret) {
 		snprintf(err, errlen, "device: %s",
 			 ret == -ENOENT ? "unknown policy" : strerror(-ret));
 		return ret;
 	}
-	for (i = 0; i < wl->n_sm_order; i++)
-		sm_order[i] = wl->sm_order[i];
-	if (wl->n_sm_order)
-		vgpu_gpu_set_sm_rank(g, sm_order, wl->n_sm_order);
+	for (i = 0; i < wl->dev->n_sm_order; i++)
+		sm_order[i] = wl->dev->sm_order[i];
+	if (wl->dev->n_sm_order)
+		vgpu_gpu_set_sm_rank(g, sm_order, wl->dev->n_sm_order);
 	vgpu_gpu_set_sink(g, vgpu_run_sink, r);
 	for (i = 0; i < VGPU_GPU_MAX_CHANNELS; i++)
 		prio[i] = ~0U;
@@ -198,7 +199,7 @@ int vgpu_run_workload(const struct vgpu_workload *wl, int only,
 		if (wk->prio < prio[wk->channel])
 			prio[wk->channel] = wk->prio;
 	}
-	for (i = 0; i < wl->params.max_channels; i++)
+	for (i = 0; i < wl->dev->params.max_channels; i++)
 		if (prio[i] != ~0U)
 			vgpu_gpu_channel_add(g, i, prio[i]);
 	for (i = 0; i < wl->nkernels; i++) {
@@ -262,7 +263,7 @@ int vgpu_run_workload(const struct vgpu_workload *wl, int only,
 			last_decisions = g->stats.decisions;
 			stuck_since = g->now;
 		}
-		for (i = 0; i < wl->cfg.num_sms && !busy; i++)
+		for (i = 0; i < wl->dev->cfg.num_sms && !busy; i++)
 			busy = !vgpu_gpu_sm_empty(g, i);
 		if (busy || vgpu_gpu_next_arrival(g) != VGPU_GPU_NO_CYCLE)
 			stuck_since = g->now;
@@ -273,8 +274,8 @@ int vgpu_run_workload(const struct vgpu_workload *wl, int only,
 			    !vgpu_gpu_kernel_finished(&r->k[i]))
 				stuck_since = g->now;
 		busy = false;
-		if (g->now - stuck_since > (u64)(wl->params.g_max + 16) *
-		    wl->params.epoch) {
+		if (g->now - stuck_since > (u64)(wl->dev->params.g_max + 16) *
+		    wl->dev->params.epoch) {
 			snprintf(err, errlen,
 				 "stuck at cycle %llu: the waiting kernels can never run (throttle mode, affinity?)",
 				 (unsigned long long)g->now);
@@ -503,13 +504,14 @@ static int vgpu_sim_run(int argc, char **argv)
 			vgpul_workload_free(&wl);
 			return vgpu_sim_usage_error("run", "%s", err);
 		}
-		snprintf(wl.params.policy, sizeof(wl.params.policy), "%s",
+		snprintf(wl.dev->params.policy,
+			 sizeof(wl.dev->params.policy), "%s",
 			 name);
 	}
 	if (o.preempt >= 0)
-		wl.params.preempt = o.preempt;
+		wl.dev->params.preempt = o.preempt;
 	if (o.pack >= 0)
-		wl.params.pack = o.pack;
+		wl.dev->params.pack = o.pack;
 	if (vgpul_tenant_args(&wl, o.prio, o.nprio, o.offset, o.noffset, err,
 			      sizeof(err))) {
 		vgpul_workload_free(&wl);

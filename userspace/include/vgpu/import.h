@@ -194,21 +194,22 @@ int vgpul_import_map(const struct vgpu_recording *recs, size_t nrecs,
 
 /**
  * vgpul_import_program() - the program of a kernel that lasts @cycles alone
- * @cfg: the device
+ * @preset: the device: "small", "a100" or "h100"
  * @threads: threads per block
  * @regs: registers per thread
  * @smem: shared memory per block
  * @grid: blocks
- * @cycles: wanted duration alone on @cfg, in cycles
+ * @cycles: wanted duration alone on @preset, in cycles
  * @prog: result (vgpul_vasm_free())
  * @clamped: set when @cycles is below the shortest program
  *
- * Return: 0, -E2BIG if the block never fits an SM of @cfg, -ENOMEM.
+ * Return: 0, -E2BIG if the block never fits an SM of @preset, -EINVAL for
+ * an unknown preset, -ENOMEM.
  */
-int vgpul_import_program(const struct vgpu_config *cfg, uint32_t threads,
-			uint32_t regs, uint32_t smem, uint32_t grid,
-			uint64_t cycles, struct vgpu_vasm_prog *prog,
-			bool *clamped);
+int vgpul_import_program(const char *preset, uint32_t threads,
+			 uint32_t regs, uint32_t smem, uint32_t grid,
+			 uint64_t cycles, struct vgpu_vasm_prog *prog,
+			 bool *clamped);
 
 /**
  * vgpul_workload_write() - write a workload as a workload file (JSON)

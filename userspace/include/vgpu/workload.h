@@ -6,6 +6,11 @@
  * device (preset or custom configuration, policy, preemption mode,
  * priority windows, ...) and a list of kernels.  The format is described
  * in Documentation/workloads.rst.  Part of libvgpu.
+ *
+ * Only uapi types and libvgpu's own appear here: the device section is
+ * opaque (struct vgpul_device, read through the vgpul_workload_*()
+ * calls), so the library's ABI does not follow the layout of the
+ * scheduling core's structures.
  */
 #ifndef VGPU_WORKLOAD_H
 #define VGPU_WORKLOAD_H
@@ -14,11 +19,24 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "config.h"
-#include "gpu.h"
 #include <vgpu/vasm.h>
 
 #define VGPU_WL_NAME_LEN	64
+
+/* Most SMs of a device; @affinity holds a bit for each. */
+#define VGPUL_WL_MAX_SMS	1024
+#define VGPUL_WL_AFF_WORDS	(VGPUL_WL_MAX_SMS / 64)
+/* Channels of a workload; tenants are below it too. */
+#define VGPUL_WL_MAX_CHANNELS	256
+/* A policy name is shorter (vgpul_workload_set_policy()). */
+#define VGPUL_WL_POLICY_LEN	16
+
+/* struct vgpu_wl_kernel.flags and struct vgpu_wl_template.flags */
+#define VGPUL_KF_INDEPENDENT	(1u << 0)	/* warps may be split (F24) */
+#define VGPUL_KF_SEQUENTIAL	(1u << 1)	/* one block in flight (F26) */
+#define VGPUL_KF_THROTTLE	(1u << 2)	/* throttle mode only (F26) */
+#define VGPUL_KF_HEAD		(1u << 3)	/* head of its level (F16) */
+#define VGPUL_KF_QUEUE		(1u << 4)	/* work-item queue (F14) */
 
 /**
  * struct vgpu_wl_template - a child kernel a LAUNCH of the kernel (or of
@@ -27,7 +45,7 @@
  * @threads: threads per block
  * @regs: registers per thread
  * @smem: shared memory per block, bytes
- * @flags: VGPU_KF_INDEPENDENT, VGPU_KF_SEQUENTIAL
+ * @flags: VGPUL_KF_INDEPENDENT, VGPUL_KF_SEQUENTIAL
  * @prog: the assembled, validated program
  */
 struct vgpu_wl_template {
@@ -81,7 +99,7 @@ static inline uint64_t vgpul_wl_push_at(uint64_t at, uint64_t arrival,
  * @regs: registers per thread
  * @smem: shared memory per block, bytes
  * @sregs: scalar registers per warp (a device with a scalar file)
- * @flags: VGPU_KF_*
+ * @flags: VGPUL_KF_*
  * @quota: launch quota, 0 = none
  * @deadline: relative deadline in cycles after @arrival, 0 = none
  * @prio_wid_mod: warp w competes for mutexes at priority + w % this (F35)
@@ -94,12 +112,12 @@ static inline uint64_t vgpul_wl_push_at(uint64_t at, uint64_t arrival,
  * @templates: child templates its LAUNCHes name (F15), @n_templates
  * @n_templates: 0..VGPU_MAX_TEMPLATES
  * @child_budget: children its tree may launch, 0..VGPU_MAX_CHILDREN
- * @queue_n: with VGPU_KF_QUEUE, items per block (F14); @grid is 0
+ * @queue_n: with VGPUL_KF_QUEUE, items per block (F14); @grid is 0
  * @queue_cap: most items waiting
  * @queue_timeout: coalescing timeout in cycles
  * @pushes: its pushes in file order, @n_pushes (malloc'd)
  * @n_pushes: their number
- * @records: with VGPU_KF_QUEUE, PUSH instructions whose items may wait at
+ * @records: with VGPUL_KF_QUEUE, PUSH instructions whose items may wait at
  *	once ("queue": {"records": R}, F14)
  * @push_to: 1 + the index of the earlier queue kernel its PUSH
  *	instructions feed ("push_to": NAME, F14), 0 for none
@@ -121,7 +139,7 @@ struct vgpu_wl_kernel {
 	uint32_t n_warp_prio;
 	uint8_t warp_prio[64];
 	uint64_t deadline;
-	uint64_t affinity[VGPU_GPU_AFF_WORDS];
+	uint64_t affinity[VGPUL_WL_AFF_WORDS];
 	uint64_t cancel_at;
 	struct vgpu_vasm_prog prog;
 	struct vgpu_wl_template templates[VGPU_MAX_TEMPLATES];
@@ -136,20 +154,18 @@ struct vgpu_wl_kernel {
 	uint32_t push_to;
 };
 
+struct vgpul_device;
+
 /**
  * struct vgpu_workload - a parsed workload file
- * @cfg: device configuration
- * @params: scheduling parameters
- * @sm_order: fixed SM priority list (F25 ties), @n_sm_order entries
- * @n_sm_order: entries in @sm_order, 0 = SM index order
+ * @dev: its device section: configuration, scheduling parameters, SM
+ *	order (opaque; vgpul_workload_new_device() and the other
+ *	vgpul_workload_*() calls read and change it)
  * @kernels: @nkernels kernels (malloc'd)
  * @nkernels: number of kernels
  */
 struct vgpu_workload {
-	struct vgpu_config cfg;
-	struct vgpu_gpu_params params;
-	uint16_t sm_order[VGPU_MAX_SMS];
-	uint32_t n_sm_order;
+	struct vgpul_device *dev;
 	struct vgpu_wl_kernel *kernels;
 	uint32_t nkernels;
 };
@@ -174,6 +190,60 @@ int vgpul_workload_load(const char *path, struct vgpu_workload *wl,
  * @wl: the workload (may be zeroed)
  */
 void vgpul_workload_free(struct vgpu_workload *wl);
+
+/**
+ * vgpul_workload_num_prios() - priority levels of a workload's device
+ * @wl: the workload
+ *
+ * Return: the levels (priorities 0 .. levels - 1).
+ */
+uint32_t vgpul_workload_num_prios(const struct vgpu_workload *wl);
+
+/**
+ * vgpul_workload_set_policy() - the scheduling policy the workload runs
+ *	under (device "policy")
+ * @wl: the workload
+ * @name: a policy name (built in, or registered by a policy module)
+ *
+ * Return: 0, or -ENAMETOOLONG.
+ */
+int vgpul_workload_set_policy(struct vgpu_workload *wl, const char *name);
+
+/**
+ * vgpul_workload_set_preempt() - the preemption mode (device "preempt")
+ * @wl: the workload
+ * @mode: a vgpul_preempt_parse() value
+ *
+ * Return: 0, or -EINVAL.
+ */
+int vgpul_workload_set_preempt(struct vgpu_workload *wl, int mode);
+
+/**
+ * vgpul_workload_set_pack() - the block packing (device "pack")
+ * @wl: the workload
+ * @mode: a vgpul_pack_parse() value
+ *
+ * Return: 0, or -EINVAL.
+ */
+int vgpul_workload_set_pack(struct vgpu_workload *wl, int mode);
+
+/**
+ * vgpul_workload_new_device() - the workload's device as the options of
+ *	the module's new_device (Documentation/uapi.rst, /sys/bus/vgpu)
+ * @wl: the workload
+ * @buf: "PRESET [num_sms=N] policy=... preempt=... pack=... epoch=...
+ *	g_max=... task_slots=... switch_cost=... channels=... windows=...
+ *	[save_slots=N] [sync_cost=N]"
+ * @len: size of @buf
+ * @err: why the device cannot be made that way
+ * @errlen: its size
+ *
+ * Return: 0; -EINVAL when the device section is not a preset with an
+ * optional num_sms, or sets scheduling parameters new_device cannot
+ * express (@err says which); -ENOSPC when @buf is too small.
+ */
+int vgpul_workload_new_device(const struct vgpu_workload *wl, char *buf,
+			      size_t len, char *err, size_t errlen);
 
 /**
  * vgpul_workload_tenants() - how many tenants a workload has

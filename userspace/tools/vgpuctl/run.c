@@ -23,72 +23,25 @@
 #define VGPU_RUN_MAX_SHAPE	256	/* --priority, --offset arguments */
 
 /*
- * The new_device line for a workload's device section, or an error when
- * the section sets something new_device cannot express.
+ * The new_device line of device @id for a workload's device section
+ * (vgpul_workload_new_device()), or an error when the section sets
+ * something new_device cannot express.
  */
 static int vgpu_run_device_line(const struct vgpu_workload *wl, unsigned int id,
 				unsigned int workers, char *line, size_t len)
 {
-	struct vgpu_gpu_params want, p = wl->params;
-	struct vgpu_config base;
-	const char *preset = NULL;
-	static const char *const presets[] = { "small", "a100", "h100" };
-	unsigned int i, save_slots;
+	char err[256];
 	size_t off;
+	int ret;
 
-	for (i = 0; i < 3 && !preset; i++) {
-		if (vgpu_config_preset(&base, presets[i]))
-			continue;
-		base.num_sms = wl->cfg.num_sms;
-		base.preset = wl->cfg.preset;
-		memcpy(base.name, wl->cfg.name, sizeof(base.name));
-		if (!memcmp(&base, &wl->cfg, sizeof(base)))
-			preset = presets[i];
+	off = snprintf(line, len, "%u ", id);
+	ret = vgpul_workload_new_device(wl, line + off, len - off, err,
+					sizeof(err));
+	if (ret) {
+		fprintf(stderr, "vgpuctl run: %s\n", err);
+		return ret;
 	}
-	if (!preset) {
-		fprintf(stderr, "vgpuctl run: the device configuration is not a preset with an optional num_sms\n");
-		return -EINVAL;
-	}
-	vgpu_config_preset(&base, preset);
-	vgpu_gpu_params_default(&want, &wl->cfg);
-	/* what new_device can set */
-	memcpy(want.policy, p.policy, sizeof(want.policy));
-	want.preempt = p.preempt;
-	want.pack = p.pack;
-	want.epoch = p.epoch;
-	want.g_max = p.g_max;
-	want.task_slots = p.task_slots;
-	want.switch_cost = p.switch_cost;
-	want.sync_cost = p.sync_cost;
-	save_slots = want.save_slots;
-	want.save_slots = p.save_slots;
-	want.max_channels = p.max_channels;
-	want.num_windows = p.num_windows;
-	memcpy(want.window, p.window, sizeof(want.window));
-	if (memcmp(&want, &p, sizeof(p))) {
-		fprintf(stderr, "vgpuctl run: the workload sets scheduling parameters new_device cannot express\n");
-		return -EINVAL;
-	}
-	off = snprintf(line, len, "%u %s", id, preset);
-	if (wl->cfg.num_sms != base.num_sms)
-		off += snprintf(line + off, len - off, " num_sms=%u",
-				wl->cfg.num_sms);
-	off += snprintf(line + off, len - off,
-			" policy=%s preempt=%s pack=%s epoch=%u g_max=%u task_slots=%u switch_cost=%u channels=%u windows=",
-			p.policy, vgpul_preempt_name(p.preempt),
-			vgpul_pack_name(p.pack), p.epoch, p.g_max,
-			p.task_slots, p.switch_cost, p.max_channels);
-	if (!p.num_windows)
-		off += snprintf(line + off, len - off, "0");
-	for (i = 0; i < p.num_windows; i++)
-		off += snprintf(line + off, len - off, "%s%u", i ? "," : "",
-				p.window[i]);
-	if (p.save_slots != save_slots)	/* F15: child-mix.json */
-		off += snprintf(line + off, len - off, " save_slots=%u",
-				p.save_slots);
-	if (p.sync_cost)	/* F17 */
-		off += snprintf(line + off, len - off, " sync_cost=%u",
-				p.sync_cost);
+	off += strlen(line + off);
 	/* the run's own device: arrivals as far as workload files allow */
 	off += snprintf(line + off, len - off, " max_arrival=%llu",
 			1ULL << 48);
@@ -134,11 +87,11 @@ static int vgpu_run_submit(struct vgpu_dev *const *kd,
 		memset(&d, 0, sizeof(d));
 		d.channel = chan[wk->channel];
 		d.flags = VGPU_KERNEL_PRIORITY |
-			  (wk->flags & VGPU_KF_INDEPENDENT ? VGPU_KERNEL_INDEPENDENT : 0) |
-			  (wk->flags & VGPU_KF_SEQUENTIAL ? VGPU_KERNEL_SEQUENTIAL : 0) |
-			  (wk->flags & VGPU_KF_THROTTLE ? VGPU_KERNEL_THROTTLE : 0) |
-			  (wk->flags & VGPU_KF_HEAD ? VGPU_KERNEL_HEAD : 0) |
-			  (wk->flags & VGPU_KF_QUEUE ? VGPU_KERNEL_QUEUE : 0);
+			  (wk->flags & VGPUL_KF_INDEPENDENT ? VGPU_KERNEL_INDEPENDENT : 0) |
+			  (wk->flags & VGPUL_KF_SEQUENTIAL ? VGPU_KERNEL_SEQUENTIAL : 0) |
+			  (wk->flags & VGPUL_KF_THROTTLE ? VGPU_KERNEL_THROTTLE : 0) |
+			  (wk->flags & VGPUL_KF_HEAD ? VGPU_KERNEL_HEAD : 0) |
+			  (wk->flags & VGPUL_KF_QUEUE ? VGPU_KERNEL_QUEUE : 0);
 		d.priority = wk->prio;
 		d.grid = wk->grid;
 		d.queue_n = wk->queue_n;
@@ -155,10 +108,10 @@ static int vgpu_run_submit(struct vgpu_dev *const *kd,
 		d.sregs = wk->sregs;
 		d.num_insns = wk->prog.n;
 		d.program = (uintptr_t)wk->prog.insns;
-		for (w = 0; w < VGPU_GPU_AFF_WORDS; w++) {
+		for (w = 0; w < VGPUL_WL_AFF_WORDS; w++) {
 			if (wk->affinity[w]) {
 				d.affinity = (uintptr_t)wk->affinity;
-				d.affinity_bits = VGPU_GPU_AFF_WORDS * 64;
+				d.affinity_bits = VGPUL_WL_AFF_WORDS * 64;
 			}
 		}
 		/* F15: the child templates travel with the kernel */
@@ -170,8 +123,8 @@ static int vgpu_run_submit(struct vgpu_dev *const *kd,
 			tmpl[j].regs = wt->regs;
 			tmpl[j].smem = wt->smem;
 			tmpl[j].flags =
-				(wt->flags & VGPU_KF_INDEPENDENT ? VGPU_KERNEL_INDEPENDENT : 0) |
-				(wt->flags & VGPU_KF_SEQUENTIAL ? VGPU_KERNEL_SEQUENTIAL : 0);
+				(wt->flags & VGPUL_KF_INDEPENDENT ? VGPU_KERNEL_INDEPENDENT : 0) |
+				(wt->flags & VGPUL_KF_SEQUENTIAL ? VGPU_KERNEL_SEQUENTIAL : 0);
 			tmpl[j].num_insns = wt->prog.n;
 			tmpl[j].program = (uintptr_t)wt->prog.insns;
 		}
@@ -260,9 +213,9 @@ static void vgpu_run_progress(struct vgpu_dev *dev,
  * on the caller's @dev.
  */
 struct vgpu_run_files {
-	struct vgpu_dev *of[VGPU_GPU_MAX_CHANNELS];	/* by tenant */
-	struct vgpu_dev more[VGPU_GPU_MAX_CHANNELS];
-	bool opened[VGPU_GPU_MAX_CHANNELS];
+	struct vgpu_dev *of[VGPUL_WL_MAX_CHANNELS];	/* by tenant */
+	struct vgpu_dev more[VGPUL_WL_MAX_CHANNELS];
+	bool opened[VGPUL_WL_MAX_CHANNELS];
 };
 
 static int vgpu_run_files_open(struct vgpu_run_files *f, struct vgpu_dev *dev,
@@ -296,7 +249,7 @@ static void vgpu_run_files_close(struct vgpu_run_files *f)
 {
 	uint32_t t;
 
-	for (t = 0; t < VGPU_GPU_MAX_CHANNELS; t++)
+	for (t = 0; t < VGPUL_WL_MAX_CHANNELS; t++)
 		if (f->opened[t])
 			vgpul_dev_close(&f->more[t]);
 }
@@ -311,7 +264,7 @@ static int vgpu_run_wait(struct vgpu_dev *dev, const struct vgpu_run_files *f,
 	uint32_t i, n, t, cnt;
 	int ret = 0;
 
-	for (t = 0; !ret && t < VGPU_GPU_MAX_CHANNELS; t++) {
+	for (t = 0; !ret && t < VGPUL_WL_MAX_CHANNELS; t++) {
 		if (!f->of[t])
 			continue;
 		for (i = 0, n = 0; i < wl->nkernels; i++)
@@ -345,8 +298,8 @@ static int vgpu_run_on(struct vgpu_dev *dev, unsigned int id,
 		       const struct vgpu_workload *wl, int only,
 		       const char *what, struct vgpu_run_res *res)
 {
-	uint32_t chan[VGPU_GPU_MAX_CHANNELS], prio[VGPU_GPU_MAX_CHANNELS];
-	uint32_t tenant[VGPU_GPU_MAX_CHANNELS];
+	uint32_t chan[VGPUL_WL_MAX_CHANNELS], prio[VGPUL_WL_MAX_CHANNELS];
+	uint32_t tenant[VGPUL_WL_MAX_CHANNELS];
 	uint32_t *handles, *wh, i, nch = 0;
 	struct vgpu_run_files *f;
 	struct vgpu_dev **kd;
@@ -363,9 +316,9 @@ static int vgpu_run_on(struct vgpu_dev *dev, unsigned int id,
 		goto out;
 	}
 	/* channels 0..max used, so that the core numbers them as vgpu-sim */
-	for (i = 0; i < VGPU_GPU_MAX_CHANNELS; i++) {
-		prio[i] = wl->cfg.num_prios - 1;
-		tenant[i] = VGPU_GPU_MAX_CHANNELS;
+	for (i = 0; i < VGPUL_WL_MAX_CHANNELS; i++) {
+		prio[i] = vgpul_workload_num_prios(wl) - 1;
+		tenant[i] = VGPUL_WL_MAX_CHANNELS;
 	}
 	for (i = 0; i < wl->nkernels; i++) {
 		const struct vgpu_wl_kernel *wk = &wl->kernels[i];
@@ -386,7 +339,7 @@ static int vgpu_run_on(struct vgpu_dev *dev, unsigned int id,
 		kd[i] = mine[i] ? f->of[wl->kernels[i].tenant] : dev;
 	ret = vgpul_gate(dev, VGPU_GATE_CLOSE, NULL);
 	for (i = 0; !ret && i < nch; i++)
-		ret = vgpul_channel_create(tenant[i] < VGPU_GPU_MAX_CHANNELS ?
+		ret = vgpul_channel_create(tenant[i] < VGPUL_WL_MAX_CHANNELS ?
 					  f->of[tenant[i]] : dev,
 					  prio[i], 0, &chan[i]);
 	if (ret) {
@@ -703,7 +656,7 @@ int vgpuctl_cmd_run(int argc, char **argv)
 			}
 			break;
 		case 'P':
-			if (strlen(optarg) >= VGPU_POLICY_NAME_LEN) {
+			if (strlen(optarg) >= VGPUL_WL_POLICY_LEN) {
 				fprintf(stderr, "vgpuctl %s: policy name too long\n",
 					argv[0]);
 				return 2;
@@ -766,7 +719,8 @@ int vgpuctl_cmd_run(int argc, char **argv)
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "+w:i:a:p:P:nqh", opts, NULL)) != -1)
 		if (c == 'p')
-			wl.params.preempt = vgpul_preempt_parse(optarg);
+			vgpul_workload_set_preempt(&wl,
+						   vgpul_preempt_parse(optarg));
 	if (vgpul_tenant_args(&wl, shape_prio, nprio, shape_off, noff, err,
 			      sizeof(err))) {
 		fprintf(stderr, "vgpuctl %s: %s\n", argv[0], err);
@@ -777,8 +731,8 @@ int vgpuctl_cmd_run(int argc, char **argv)
 	n = compare ? npol : 1;
 	for (j = 0; j < n; j++) {
 		if (npol)
-			snprintf(wl.params.policy, sizeof(wl.params.policy),
-				 "%s", pol[compare ? j : npol - 1]);
+			vgpul_workload_set_policy(&wl,
+						  pol[compare ? j : npol - 1]);
 		ret = vgpu_run_measure(&wl, id, alone_id, workers, alone,
 				       compare ? NULL : stdout, &sum[j]);
 		if (ret)

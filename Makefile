@@ -277,8 +277,7 @@ install: lib tools sim
 		-e 's|@INCLUDEDIR@|$(INCLUDEDIR)|' \
 		-e 's|@VERSION@|$(LIBVGPU_VERSION)|' userspace/lib/libvgpu.pc.in \
 		> $(DESTDIR)$(LIBDIR)/pkgconfig/libvgpu.pc
-	install -m 0644 userspace/include/vgpu/vgpu.h \
-		userspace/include/vgpu/vasm.h userspace/include/vgpu/metrics.h \
+	install -m 0644 $(wildcard userspace/include/vgpu/*.h) \
 		$(DESTDIR)$(INCLUDEDIR)/vgpu/
 	install -m 0644 uapi/linux/vgpu_dispatch.h uapi/linux/vgpu_netlink.h \
 		$(DESTDIR)$(INCLUDEDIR)/linux/

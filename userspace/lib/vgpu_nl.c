@@ -19,6 +19,8 @@
 
 #include <vgpu/vgpu.h>
 
+#include "libvgpu_core.h"
+
 /**
  * struct vgpu_nl - a connection to the family
  * @sk: request socket
@@ -215,8 +217,27 @@ static void vgpu_nl_str(char *dst, size_t len, struct nlattr *a)
 		snprintf(dst, len, "%s", nla_get_string(a));
 }
 
+/* The u32 attributes of a device and where they go in struct vgpu_nl_dev. */
+static const struct {
+	int attr;
+	size_t off;
+} vgpu_nl_dev_u32[] = {
+	{ VGPU_A_NUM_SMS, offsetof(struct vgpu_nl_dev, num_sms) },
+	{ VGPU_A_NUM_PRIOS, offsetof(struct vgpu_nl_dev, num_prios) },
+	{ VGPU_A_PREEMPT, offsetof(struct vgpu_nl_dev, preempt) },
+	{ VGPU_A_EPOCH, offsetof(struct vgpu_nl_dev, epoch) },
+	{ VGPU_A_EVENT_BUDGET, offsetof(struct vgpu_nl_dev, event_budget) },
+	{ VGPU_A_CLOCK, offsetof(struct vgpu_nl_dev, clock) },
+	{ VGPU_A_FREQ_KHZ, offsetof(struct vgpu_nl_dev, freq_khz) },
+	{ VGPU_A_TASK_SLOTS, offsetof(struct vgpu_nl_dev, task_slots) },
+	{ VGPU_A_SYNC_COST, offsetof(struct vgpu_nl_dev, sync_cost) },
+};
+
 static int vgpu_nl_parse_dev(struct nlattr **tb, struct vgpu_nl_dev *d)
 {
+	uint32_t v;
+	size_t i;
+
 	memset(d, 0, sizeof(*d));
 	if (!tb[VGPU_A_DEV_INDEX])
 		return -EPROTO;
@@ -224,12 +245,13 @@ static int vgpu_nl_parse_dev(struct nlattr **tb, struct vgpu_nl_dev *d)
 	vgpu_nl_str(d->name, sizeof(d->name), tb[VGPU_A_DEV_NAME]);
 	vgpu_nl_str(d->preset, sizeof(d->preset), tb[VGPU_A_PRESET]);
 	vgpu_nl_str(d->policy, sizeof(d->policy), tb[VGPU_A_POLICY]);
-	if (tb[VGPU_A_NUM_SMS])
-		d->num_sms = nla_get_u32(tb[VGPU_A_NUM_SMS]);
-	if (tb[VGPU_A_NUM_PRIOS])
-		d->num_prios = nla_get_u32(tb[VGPU_A_NUM_PRIOS]);
-	if (tb[VGPU_A_PREEMPT])
-		d->preempt = nla_get_u32(tb[VGPU_A_PREEMPT]);
+	for (i = 0; i < sizeof(vgpu_nl_dev_u32) / sizeof(vgpu_nl_dev_u32[0]);
+	     i++) {
+		if (!tb[vgpu_nl_dev_u32[i].attr])
+			continue;
+		v = nla_get_u32(tb[vgpu_nl_dev_u32[i].attr]);
+		memcpy((char *)d + vgpu_nl_dev_u32[i].off, &v, sizeof(v));
+	}
 	if (tb[VGPU_A_WINDOWS]) {
 		unsigned int n = nla_len(tb[VGPU_A_WINDOWS]) / 4;
 
@@ -238,20 +260,8 @@ static int vgpu_nl_parse_dev(struct nlattr **tb, struct vgpu_nl_dev *d)
 		memcpy(d->windows, nla_data(tb[VGPU_A_WINDOWS]), n * 4);
 		d->num_windows = n;
 	}
-	if (tb[VGPU_A_EPOCH])
-		d->epoch = nla_get_u32(tb[VGPU_A_EPOCH]);
 	if (tb[VGPU_A_TIMEOUT])
 		d->timeout = nla_get_u64(tb[VGPU_A_TIMEOUT]);
-	if (tb[VGPU_A_EVENT_BUDGET])
-		d->event_budget = nla_get_u32(tb[VGPU_A_EVENT_BUDGET]);
-	if (tb[VGPU_A_CLOCK])
-		d->clock = nla_get_u32(tb[VGPU_A_CLOCK]);
-	if (tb[VGPU_A_FREQ_KHZ])
-		d->freq_khz = nla_get_u32(tb[VGPU_A_FREQ_KHZ]);
-	if (tb[VGPU_A_TASK_SLOTS])
-		d->task_slots = nla_get_u32(tb[VGPU_A_TASK_SLOTS]);
-	if (tb[VGPU_A_SYNC_COST])
-		d->sync_cost = nla_get_u32(tb[VGPU_A_SYNC_COST]);
 	return 0;
 }
 
@@ -718,11 +728,11 @@ const char *vgpul_nl_event_name(unsigned int type)
 	return names[type];
 }
 
-static const char *const vgpu_nl_preempt_names[] = {
-	[VGPU_PREEMPT_MODE_DRAIN] = "drain",
-	[VGPU_PREEMPT_MODE_WARP] = "warp",
-	[VGPU_PREEMPT_MODE_SWITCH] = "switch",
-};
+/* The netlink modes are the core's: one name table (driver/core/names.c). */
+_Static_assert(VGPU_PREEMPT_MODE_DRAIN == VGPU_PREEMPT_DRAIN &&
+	       VGPU_PREEMPT_MODE_WARP == VGPU_PREEMPT_WARP &&
+	       VGPU_PREEMPT_MODE_SWITCH == VGPU_PREEMPT_SWITCH,
+	       "enum vgpu_preempt_mode is the core's VGPU_PREEMPT_*");
 
 /**
  * vgpul_nl_preempt_name() - name of a preemption mode
@@ -732,8 +742,7 @@ static const char *const vgpu_nl_preempt_names[] = {
  */
 const char *vgpul_nl_preempt_name(unsigned int mode)
 {
-	return mode <= VGPU_PREEMPT_MODE_SWITCH ?
-	       vgpu_nl_preempt_names[mode] : "?";
+	return vgpu_gpu_preempt_name(mode);
 }
 
 /**
@@ -744,10 +753,5 @@ const char *vgpul_nl_preempt_name(unsigned int mode)
  */
 int vgpul_nl_preempt_parse(const char *name)
 {
-	unsigned int i;
-
-	for (i = 0; i <= VGPU_PREEMPT_MODE_SWITCH; i++)
-		if (!strcmp(name, vgpu_nl_preempt_names[i]))
-			return i;
-	return -EINVAL;
+	return vgpu_gpu_preempt_parse(name);
 }

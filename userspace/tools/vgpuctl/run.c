@@ -59,6 +59,16 @@ struct vgpu_run_res {
 	bool ran;
 };
 
+/* A workload kernel's (or template's) VGPUL_KF_* as uapi VGPU_KERNEL_*. */
+static uint32_t vgpu_run_uflags(uint32_t f)
+{
+	return (f & VGPUL_KF_INDEPENDENT ? VGPU_KERNEL_INDEPENDENT : 0) |
+	       (f & VGPUL_KF_SEQUENTIAL ? VGPU_KERNEL_SEQUENTIAL : 0) |
+	       (f & VGPUL_KF_THROTTLE ? VGPU_KERNEL_THROTTLE : 0) |
+	       (f & VGPUL_KF_HEAD ? VGPU_KERNEL_HEAD : 0) |
+	       (f & VGPUL_KF_QUEUE ? VGPU_KERNEL_QUEUE : 0);
+}
+
 static int vgpu_run_submit(struct vgpu_dev *const *kd,
 			   const struct vgpu_workload *wl, int only,
 			   const uint32_t *chan, uint32_t *handles)
@@ -86,12 +96,7 @@ static int vgpu_run_submit(struct vgpu_dev *const *kd,
 		}
 		memset(&d, 0, sizeof(d));
 		d.channel = chan[wk->channel];
-		d.flags = VGPU_KERNEL_PRIORITY |
-			  (wk->flags & VGPUL_KF_INDEPENDENT ? VGPU_KERNEL_INDEPENDENT : 0) |
-			  (wk->flags & VGPUL_KF_SEQUENTIAL ? VGPU_KERNEL_SEQUENTIAL : 0) |
-			  (wk->flags & VGPUL_KF_THROTTLE ? VGPU_KERNEL_THROTTLE : 0) |
-			  (wk->flags & VGPUL_KF_HEAD ? VGPU_KERNEL_HEAD : 0) |
-			  (wk->flags & VGPUL_KF_QUEUE ? VGPU_KERNEL_QUEUE : 0);
+		d.flags = VGPU_KERNEL_PRIORITY | vgpu_run_uflags(wk->flags);
 		d.priority = wk->prio;
 		d.grid = wk->grid;
 		d.queue_n = wk->queue_n;
@@ -122,9 +127,7 @@ static int vgpu_run_submit(struct vgpu_dev *const *kd,
 			tmpl[j].threads = wt->threads;
 			tmpl[j].regs = wt->regs;
 			tmpl[j].smem = wt->smem;
-			tmpl[j].flags =
-				(wt->flags & VGPUL_KF_INDEPENDENT ? VGPU_KERNEL_INDEPENDENT : 0) |
-				(wt->flags & VGPUL_KF_SEQUENTIAL ? VGPU_KERNEL_SEQUENTIAL : 0);
+			tmpl[j].flags = vgpu_run_uflags(wt->flags);
 			tmpl[j].num_insns = wt->prog.n;
 			tmpl[j].program = (uintptr_t)wt->prog.insns;
 		}

@@ -22,7 +22,7 @@ has() { grep -q -e "$1" "$T/out"; }
 field() { sed -n "s/^$1=//p" "$2"; }
 
 echo "TAP version 13"
-echo "1..35"
+echo "1..38"
 
 vgpuctl --help > "$T/out" 2>&1
 check help has '^usage: vgpuctl'
@@ -50,6 +50,15 @@ check config_set has '^  preempt       switch$'
 check config_windows has '^  windows       2048,1024$'
 vgpuctl config sync-cost 40 > "$T/out" 2>&1
 check config_sync_cost has '^  sync-cost     40$'
+vgpuctl config pack sm search grouped search-group 8 search-latency 1 \
+	throttle-sms 2 combo 70 > "$T/out" 2>&1
+check config_dispatch_options has '^  search        grouped group 8, latency 1$'
+check config_pack_throttle sh -c "grep -q '^  pack          sm$' $T/out &&
+	grep -q '^  throttle-sms  2$' $T/out && grep -q '^  combo         70$' $T/out"
+vgpuctl config search sampled > "$T/out" 2>&1
+check config_search_group_refused has 'rejected a value'
+vgpuctl config pack auto search exact search-group 0 search-latency 0 \
+	throttle-sms 1 combo 50 > /dev/null 2>&1
 vgpuctl config preempt warp windows 4096,2048,1024,512 sync-cost 0 > /dev/null 2>&1
 vgpuctl config policy nope > "$T/out" 2>&1
 check config_bad_policy has "unknown policy 'nope'"

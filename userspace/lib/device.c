@@ -59,6 +59,7 @@ int vgpul_workload_new_device(const struct vgpu_workload *wl, char *line,
 	struct vgpu_gpu_params want, p = *pp;
 	struct vgpu_config base;
 	const char *preset = NULL;
+	struct vgpu_gpu_params dflt;
 	unsigned int i, save_slots;
 	size_t off;
 
@@ -67,6 +68,9 @@ int vgpul_workload_new_device(const struct vgpu_workload *wl, char *line,
 			continue;
 		base.num_sms = cfg->num_sms;
 		base.preset = cfg->preset;
+		/* the scalar register file: new_device keys of its own */
+		base.sregs_per_subpart = cfg->sregs_per_subpart;
+		base.sreg_unit = cfg->sreg_unit;
 		memcpy(base.name, cfg->name, sizeof(base.name));
 		if (!memcmp(&base, cfg, sizeof(base)))
 			preset = presets[i];
@@ -87,6 +91,12 @@ int vgpul_workload_new_device(const struct vgpu_workload *wl, char *line,
 	want.task_slots = p.task_slots;
 	want.switch_cost = p.switch_cost;
 	want.sync_cost = p.sync_cost;
+	dflt = want;
+	want.search = p.search;
+	want.search_group = p.search_group;
+	want.search_latency = p.search_latency;
+	want.combo = p.combo;
+	want.throttle_sms = p.throttle_sms;
 	save_slots = want.save_slots;
 	want.save_slots = p.save_slots;
 	want.max_channels = p.max_channels;
@@ -121,6 +131,24 @@ int vgpul_workload_new_device(const struct vgpu_workload *wl, char *line,
 	if (off < len && p.sync_cost)	/* F17 */
 		off += snprintf(line + off, len - off, " sync_cost=%u",
 				p.sync_cost);
+	/* issue 18: the dispatch options and the scalar file, when set */
+	if (off < len && (p.search != dflt.search ||
+			  p.search_group != dflt.search_group))
+		off += snprintf(line + off, len - off,
+				" search=%s search_group=%u",
+				vgpu_gpu_search_name(p.search), p.search_group);
+	if (off < len && p.search_latency != dflt.search_latency)
+		off += snprintf(line + off, len - off, " search_latency=%u",
+				p.search_latency);
+	if (off < len && p.combo != dflt.combo)
+		off += snprintf(line + off, len - off, " combo=%u", p.combo);
+	if (off < len && p.throttle_sms != dflt.throttle_sms)
+		off += snprintf(line + off, len - off, " throttle_sms=%u",
+				p.throttle_sms);
+	if (off < len && cfg->sregs_per_subpart)
+		off += snprintf(line + off, len - off,
+				" sregs_per_subpart=%u sreg_unit=%u",
+				cfg->sregs_per_subpart, cfg->sreg_unit);
 	if (off < len)
 		return 0;
 full:

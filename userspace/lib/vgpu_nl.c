@@ -231,6 +231,25 @@ static const struct {
 	{ VGPU_A_FREQ_KHZ, offsetof(struct vgpu_nl_dev, freq_khz) },
 	{ VGPU_A_TASK_SLOTS, offsetof(struct vgpu_nl_dev, task_slots) },
 	{ VGPU_A_SYNC_COST, offsetof(struct vgpu_nl_dev, sync_cost) },
+	{ VGPU_A_PACK, offsetof(struct vgpu_nl_dev, opt[VGPU_NL_OPT_PACK]) },
+	{ VGPU_A_SEARCH, offsetof(struct vgpu_nl_dev, opt[VGPU_NL_OPT_SEARCH]) },
+	{ VGPU_A_SEARCH_GROUP,
+	  offsetof(struct vgpu_nl_dev, opt[VGPU_NL_OPT_SEARCH_GROUP]) },
+	{ VGPU_A_SEARCH_LATENCY,
+	  offsetof(struct vgpu_nl_dev, opt[VGPU_NL_OPT_SEARCH_LATENCY]) },
+	{ VGPU_A_THROTTLE_SMS,
+	  offsetof(struct vgpu_nl_dev, opt[VGPU_NL_OPT_THROTTLE_SMS]) },
+	{ VGPU_A_COMBO, offsetof(struct vgpu_nl_dev, opt[VGPU_NL_OPT_COMBO]) },
+	{ VGPU_A_THROTTLE, offsetof(struct vgpu_nl_dev, throttle) },
+	{ VGPU_A_SREGS_PER_SUBPART,
+	  offsetof(struct vgpu_nl_dev, sregs_per_subpart) },
+	{ VGPU_A_SREG_UNIT, offsetof(struct vgpu_nl_dev, sreg_unit) },
+};
+
+/* The attribute of each dispatch option, VGPU_NL_OPT_* order. */
+static const int vgpu_nl_opt_attr[VGPU_NL_NUM_OPTS] = {
+	VGPU_A_PACK, VGPU_A_SEARCH, VGPU_A_SEARCH_GROUP,
+	VGPU_A_SEARCH_LATENCY, VGPU_A_THROTTLE_SMS, VGPU_A_COMBO,
 };
 
 static int vgpu_nl_parse_dev(struct nlattr **tb, struct vgpu_nl_dev *d)
@@ -481,13 +500,14 @@ void vgpul_nl_stats_free(struct vgpu_nl_stats *st)
  * The device sees the whole change or none of it.
  *
  * Return: 0 or a negative errno: -EPERM (needs CAP_NET_ADMIN), -ENOENT
- * (unknown policy), -EINVAL or -ERANGE (bad value), -ENODEV.
+ * (unknown policy), -EINVAL or -ERANGE (bad value), -EBUSY (throttle SMs
+ * in throttle mode), -ENODEV.
  */
 int vgpul_nl_config_set(struct vgpu_nl *nl, unsigned int index,
 		       const struct vgpu_nl_config *cfg)
 {
 	struct nl_msg *msg = vgpu_nl_msg(nl, VGPU_CMD_CONFIG_SET, 0);
-	int ret;
+	int ret, i;
 
 	if (!msg)
 		return -ENOMEM;
@@ -509,6 +529,10 @@ int vgpul_nl_config_set(struct vgpu_nl *nl, unsigned int index,
 		ret = nla_put_u32(msg, VGPU_A_EVENT_BUDGET, cfg->event_budget);
 	if (!ret && (cfg->set & VGPU_NL_SET_SYNC_COST))
 		ret = nla_put_u32(msg, VGPU_A_SYNC_COST, cfg->sync_cost);
+	for (i = 0; !ret && i < VGPU_NL_NUM_OPTS; i++)
+		if (cfg->set & VGPU_NL_SET_OPT(i))
+			ret = nla_put_u32(msg, vgpu_nl_opt_attr[i],
+					  cfg->opt[i]);
 	if (ret < 0) {
 		nlmsg_free(msg);
 		return -ENOMEM;

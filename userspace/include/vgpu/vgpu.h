@@ -70,6 +70,20 @@ struct vgpu_nl;
 #define VGPU_NL_MAX_WINDOWS	16
 #define VGPU_NL_NAME_LEN	32
 
+/*
+ * The dispatch options of a device (issue 18): index in
+ * struct vgpu_nl_dev.opt and struct vgpu_nl_config.opt, and the bit
+ * VGPU_NL_SET_OPT(i) of struct vgpu_nl_config.set.  Pack and search take
+ * enum vgpu_pack_mode and enum vgpu_search_mode.
+ */
+#define VGPU_NL_OPT_PACK		0
+#define VGPU_NL_OPT_SEARCH		1
+#define VGPU_NL_OPT_SEARCH_GROUP	2
+#define VGPU_NL_OPT_SEARCH_LATENCY	3
+#define VGPU_NL_OPT_THROTTLE_SMS	4
+#define VGPU_NL_OPT_COMBO		5
+#define VGPU_NL_NUM_OPTS		6
+
 /**
  * struct vgpu_nl_dev - one device as DEV_GET reports it
  * @index: N of /dev/vgpuN
@@ -88,6 +102,10 @@ struct vgpu_nl;
  * @freq_khz: virtual frequency of the paced clock
  * @task_slots: task table slots
  * @sync_cost: state sync cost in cycles (F17), 0 = off
+ * @opt: the dispatch options, indexed by VGPU_NL_OPT_* (issue 18)
+ * @throttle: 1 while throttle mode is entered or in force (F26)
+ * @sregs_per_subpart: scalar registers per sub-partition, 0 = no file
+ * @sreg_unit: their allocation unit
  */
 struct vgpu_nl_dev {
 	uint32_t index;
@@ -106,6 +124,10 @@ struct vgpu_nl_dev {
 	uint32_t freq_khz;
 	uint32_t task_slots;
 	uint32_t sync_cost;
+	uint32_t opt[VGPU_NL_NUM_OPTS];
+	uint32_t throttle;
+	uint32_t sregs_per_subpart;
+	uint32_t sreg_unit;
 };
 
 /**
@@ -145,6 +167,7 @@ struct vgpu_nl_stats {
 #define VGPU_NL_SET_TIMEOUT	(1u << 3)
 #define VGPU_NL_SET_BUDGET	(1u << 4)
 #define VGPU_NL_SET_SYNC_COST	(1u << 5)
+#define VGPU_NL_SET_OPT(i)	(1u << (8 + (i)))	/* VGPU_NL_OPT_* */
 
 /**
  * struct vgpu_nl_config - a CONFIG_SET request
@@ -156,6 +179,7 @@ struct vgpu_nl_stats {
  * @timeout: default hang timeout in cycles
  * @event_budget: events per epoch
  * @sync_cost: state sync cost in cycles (F17)
+ * @opt: dispatch options, VGPU_NL_OPT_* (with VGPU_NL_SET_OPT(i))
  */
 struct vgpu_nl_config {
 	unsigned int set;
@@ -166,6 +190,7 @@ struct vgpu_nl_config {
 	uint64_t timeout;
 	uint32_t event_budget;
 	uint32_t sync_cost;
+	uint32_t opt[VGPU_NL_NUM_OPTS];
 };
 
 /**

@@ -6,6 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <vgpu/workload.h>
+
 #include "vgpuctl.h"
 
 static void vgpu_config_show(const struct vgpu_nl_dev *d)
@@ -31,6 +33,51 @@ static void vgpu_config_show(const struct vgpu_nl_dev *d)
 		printf(" %u kHz", d->freq_khz);
 	printf("\n  task-slots    %u\n", d->task_slots);
 	printf("  sync-cost     %u\n", d->sync_cost);
+	/* issue 18: the dispatch options, the mode, the scalar file */
+	printf("  pack          %s\n", vgpul_pack_name(d->opt[VGPU_NL_OPT_PACK]));
+	printf("  search        %s", vgpul_search_name(d->opt[VGPU_NL_OPT_SEARCH]));
+	if (d->opt[VGPU_NL_OPT_SEARCH_GROUP])
+		printf(" group %u", d->opt[VGPU_NL_OPT_SEARCH_GROUP]);
+	printf(", latency %u\n", d->opt[VGPU_NL_OPT_SEARCH_LATENCY]);
+	printf("  throttle-sms  %u%s\n", d->opt[VGPU_NL_OPT_THROTTLE_SMS],
+	       d->throttle ? " (throttle mode)" : "");
+	printf("  combo         %u\n", d->opt[VGPU_NL_OPT_COMBO]);
+	printf("  scalar-regs   ");
+	if (d->sregs_per_subpart)
+		printf("%u per sub-partition, unit %u\n", d->sregs_per_subpart,
+		       d->sreg_unit);
+	else
+		printf("none\n");
+}
+
+/* The dispatch option keys, VGPU_NL_OPT_* order (the first two by name). */
+static const char *const vgpu_config_opts[VGPU_NL_NUM_OPTS] = {
+	"pack", "search", "search-group", "search-latency", "throttle-sms",
+	"combo",
+};
+
+/* Key @k = @v of a dispatch option into @cfg: 1 done, 0 not one, -1 bad. */
+static int vgpu_config_opt(const char *k, const char *v,
+			   struct vgpu_nl_config *cfg)
+{
+	int i, m;
+
+	for (i = 0; i < VGPU_NL_NUM_OPTS; i++)
+		if (!strcmp(k, vgpu_config_opts[i]))
+			break;
+	if (i == VGPU_NL_NUM_OPTS)
+		return 0;
+	if (i == VGPU_NL_OPT_PACK || i == VGPU_NL_OPT_SEARCH) {
+		m = i == VGPU_NL_OPT_PACK ? vgpul_pack_parse(v) :
+					     vgpul_search_parse(v);
+		if (m < 0)
+			return -1;
+		cfg->opt[i] = m;
+	} else if (!vgpuctl_parse_u32(v, &cfg->opt[i])) {
+		return -1;
+	}
+	cfg->set |= VGPU_NL_SET_OPT(i);
+	return 1;
 }
 
 static int vgpu_parse_windows(const char *s, struct vgpu_nl_config *cfg)
@@ -100,8 +147,11 @@ int vgpuctl_cmd_config(int argc, char **argv)
 			if (!vgpuctl_parse_u32(v, &cfg.sync_cost))
 				goto bad;
 			cfg.set |= VGPU_NL_SET_SYNC_COST;
+		} else if ((ret = vgpu_config_opt(k, v, &cfg))) {
+			if (ret < 0)
+				goto bad;
 		} else {
-			fprintf(stderr, "vgpuctl config: unknown key '%s' (policy, preempt, windows, timeout, event-budget, sync-cost)\n",
+			fprintf(stderr, "vgpuctl config: unknown key '%s' (policy, preempt, windows, timeout, event-budget, sync-cost, pack, search, search-group, search-latency, throttle-sms, combo)\n",
 				k);
 			return 2;
 		}
@@ -118,6 +168,8 @@ bad:
 			if (ret == -ENOENT)
 				fprintf(stderr, "vgpuctl config: unknown policy '%s' (rr, avail, resource, power)\n",
 					cfg.policy);
+			else if (ret == -EBUSY)
+				fprintf(stderr, "vgpuctl config: throttle-sms cannot change while the device is in throttle mode\n");
 			else if (ret == -EINVAL || ret == -ERANGE)
 				fprintf(stderr, "vgpuctl config: the device rejected a value (%s; see the kernel's extack in Documentation/netlink.rst)\n",
 					vgpul_strerror(ret));

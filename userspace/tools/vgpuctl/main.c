@@ -66,7 +66,10 @@ static const struct vgpuctl_cmd vgpuctl_cmds[] = {
 	  "          STATS_GET) of -d N or of every device; -j: JSON array",
 	  vgpuctl_cmd_stats },
 	{ "config", "[policy NAME] [preempt drain|warp|switch] [windows L1,L2,...|off]\n"
-	  "          [timeout CYCLES] [event-budget N] [sync-cost CYCLES]",
+	  "          [timeout CYCLES] [event-budget N] [sync-cost CYCLES]\n"
+	  "          [pack auto|block|sm] [search exact|grouped|sampled]\n"
+	  "          [search-group UNITS] [search-latency 0..3]\n"
+	  "          [throttle-sms N] [combo 0..100]",
 	  "show the scheduler configuration of -d N, or change it (netlink\n"
 	  "          CONFIG_SET, needs CAP_NET_ADMIN)",
 	  vgpuctl_cmd_config },

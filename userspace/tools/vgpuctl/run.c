@@ -59,6 +59,18 @@ struct vgpu_run_res {
 	bool ran;
 };
 
+/*
+ * Kernel @i takes part in the run: every kernel, or with @only >= 0 that
+ * one alone and the queue kernel its PUSH instructions feed (F14), as in
+ * vgpu-sim run.
+ */
+static bool vgpu_run_wanted(const struct vgpu_workload *wl, int only,
+			    uint32_t i)
+{
+	return only < 0 || i == (uint32_t)only ||
+	       wl->kernels[only].push_to == i + 1;
+}
+
 /* A workload kernel's (or template's) VGPUL_KF_* as uapi VGPU_KERNEL_*. */
 static uint32_t vgpu_run_uflags(uint32_t f)
 {
@@ -81,11 +93,13 @@ static int vgpu_run_submit(struct vgpu_dev *const *kd,
 	int ret;
 
 	for (i = 0; i < wl->nkernels; i++) {
-		if (only >= 0 && i != (uint32_t)only)
+		if (!vgpu_run_wanted(wl, only, i))
 			continue;
 		wk = &wl->kernels[i];
-		if (wk->push_to || wk->records) {
-			fprintf(stderr, "vgpuctl run: kernel %s: push_to and queue records (PUSH, F14) cannot go through the uapi yet\n",
+		/* F14: PUSH feeds an earlier queue kernel of the same file */
+		if (wk->push_to && vgpu_run_wanted(wl, only, wk->push_to - 1) &&
+		    kd[wk->push_to - 1] != kd[i]) {
+			fprintf(stderr, "vgpuctl run: kernel %s: its push_to kernel is of another tenant (another file)\n",
 				wk->name);
 			return -EINVAL;
 		}
@@ -111,6 +125,11 @@ static int vgpu_run_submit(struct vgpu_dev *const *kd,
 		d.warp_prio = wk->n_warp_prio ? (uintptr_t)wk->warp_prio : 0;
 		d.num_warp_prio = wk->n_warp_prio;
 		d.sregs = wk->sregs;
+		/* F14 PUSH target and records (VER4) */
+		d.push_to = wk->push_to &&
+			    vgpu_run_wanted(wl, only, wk->push_to - 1) ?
+			    handles[wk->push_to - 1] : 0;
+		d.push_records = wk->records;
 		d.num_insns = wk->prog.n;
 		d.program = (uintptr_t)wk->prog.insns;
 		for (w = 0; w < VGPUL_WL_AFF_WORDS; w++) {
@@ -164,7 +183,7 @@ static int vgpu_run_pushes(struct vgpu_dev *const *kd,
 	int ret;
 
 	for (i = 0; i < wl->nkernels; i++) {
-		if (only >= 0 && i != (uint32_t)only)
+		if (!vgpu_run_wanted(wl, only, i))
 			continue;
 		wk = &wl->kernels[i];
 		for (j = 0; j < wk->n_pushes; j++) {
@@ -326,7 +345,7 @@ static int vgpu_run_on(struct vgpu_dev *dev, unsigned int id,
 	for (i = 0; i < wl->nkernels; i++) {
 		const struct vgpu_wl_kernel *wk = &wl->kernels[i];
 
-		if (only >= 0 && i != (uint32_t)only)
+		if (!vgpu_run_wanted(wl, only, i))
 			continue;
 		mine[i] = true;
 		if (wk->channel + 1 > nch)

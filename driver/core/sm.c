@@ -3,8 +3,10 @@
  * The SM execution engine (SPEC F30, F33-F35, F25 input, F51, F53).
  *
  * One cycle of an SM, in this order (Documentation/engine.rst):
- *  1. warps whose latency ends now leave the latency wheel and join the
- *     ready queue of their sub-partition (in the order they entered it);
+ *  1. warps whose latency ends now are ready: each sub-partition keeps its
+ *     warps in one queue per priority ordered by ready cycle (then by the
+ *     order they were queued), so the ready ones are the queue's head in
+ *     the order they became ready and nothing moves;
  *  2. every block whose arbiter FIFO is not empty runs one arbitration
  *     pass (F35), in block slot order; granted warps become ready now;
  *  3. warp starts (F30): the resident block with unstarted warps of the
@@ -61,24 +63,54 @@ void vgpu_sm_emit(struct vgpu_sm *sm, u32 type, const struct vgpu_sm_block *b,
 		sm->trace(sm->trace_cookie, &ev);
 }
 
-static void vgpu_sm_wheel_drain(struct vgpu_sm *sm, u32 slot)
+/**
+ * vgpu_sm_queue_slow() - vgpu_sm_queue() when @at is not the latest
+ * @sm: the SM
+ * @idx: the context
+ * @at: its ready cycle
+ *
+ * The queue is empty (its masks change), or a warp queued before waits
+ * longer: @idx goes after the last warp ready at @at at the latest.
+ */
+void vgpu_sm_queue_slow(struct vgpu_sm *sm, u32 idx, u64 at)
 {
-	struct vgpu_wq *q = &sm->wheel[slot];
-	u32 idx = q->head, next, n = 0;
+	struct vgpu_warp *warps = sm->warps, *w = &warps[idx];
+	struct vgpu_wq *q = w->queue;
+	u32 prev, next, mark;
 
-	vgpu_wq_init(q);
-	sm->wheel_map[slot / 64] &= ~BIT_ULL(slot % 64);
-	while (idx != VGPU_WARP_NONE) {
-		next = sm->warps[idx].next;
-		vgpu_sm_ready_put(sm, idx);
-		n++;
-		idx = next;
+	if (q->head == VGPU_WARP_NONE) {
+		q->head = idx;
+		q->tail = idx;
+		sm->sp_mask[w->subpart] |= BIT(w->prio);
+		sm->ready_sp |= BIT(w->subpart);
+		return;
 	}
-	sm->wheel_count -= n;
+	if (warps[q->head].ready > at) {
+		w->next = q->head;
+		q->head = idx;
+		return;
+	}
+	/*
+	 * The tail is ready after @at: the walk ends before it.  It starts at
+	 * the head, or at the last warp inserted this way if that one is
+	 * still in this queue (queued, not @idx itself) and ready by @at.
+	 */
+	prev = q->head;
+	mark = q->mark;
+	if (mark != VGPU_WARP_NONE && mark != idx &&
+	    warps[mark].state == VGPU_WARP_READY && warps[mark].queue == q &&
+	    warps[mark].ready <= at)
+		prev = mark;
+	for (next = warps[prev].next; warps[next].ready <= at;
+	     next = warps[prev].next)
+		prev = next;
+	w->next = next;
+	warps[prev].next = idx;
+	q->mark = idx;
 }
 
 /* Rotate the power window buckets up to cycle @t (F25 input). */
-static void vgpu_sm_win_roll(struct vgpu_sm *sm, u64 t)
+static noinline void vgpu_sm_win_roll(struct vgpu_sm *sm, u64 t)
 {
 	u32 k;
 
@@ -123,8 +155,6 @@ int vgpu_sm_init(struct vgpu_sm *sm, const struct vgpu_config *cfg,
 	for (p = 0; p < VGPU_MAX_SUBPARTS; p++)
 		for (i = 0; i < VGPU_MAX_PRIOS; i++)
 			vgpu_wq_init(&sm->sp[p].ready[i]);
-	for (i = 0; i < VGPU_WHEEL_SLOTS; i++)
-		vgpu_wq_init(&sm->wheel[i]);
 	sm->top_prio = VGPU_PRIO_NONE;
 	sm->last_kernel = VGPU_EV_NONE;
 	sm->start_wake = VGPU_SM_NO_WAKE;
@@ -346,7 +376,7 @@ void vgpu_sm_bar_release(struct vgpu_sm *sm, struct vgpu_sm_block *b)
 		if (idx == VGPU_WARP_NONE ||
 		    sm->warps[idx].state != VGPU_WARP_AT_BARRIER)
 			continue;
-		vgpu_sm_wheel_put(sm, idx, at);
+		vgpu_sm_queue(sm, idx, at);
 		n++;
 	}
 	b->bar_arrived = 0;
@@ -399,7 +429,7 @@ static void vgpu_sm_warp_exit(struct vgpu_sm *sm, u32 idx)
 }
 
 /* A LOCK, or the retry of a lock the arbiter took away (F35). */
-static void vgpu_sm_lock(struct vgpu_sm *sm, u32 idx, u32 m, bool is_insn)
+static noinline void vgpu_sm_lock(struct vgpu_sm *sm, u32 idx, u32 m, bool is_insn)
 {
 	struct vgpu_warp *w = &sm->warps[idx];
 	struct vgpu_sm_block *b = &sm->block[w->slot];
@@ -411,7 +441,7 @@ static void vgpu_sm_lock(struct vgpu_sm *sm, u32 idx, u32 m, bool is_insn)
 			w->need |= 1U << m;
 			w->pc++;
 		}
-		vgpu_sm_wheel_put(sm, idx, sm->now + sm->timing.ctrl_latency);
+		vgpu_sm_queue(sm, idx, sm->now + sm->timing.ctrl_latency);
 		return;
 	}
 	w->state = VGPU_WARP_WAIT_LOCK;
@@ -434,7 +464,7 @@ static void vgpu_sm_arb_granted(void *ctx, u32 wid, u32 m, u32 how, u32 other)
 		w->need |= 1U << m;
 		w->pc++;
 	}
-	vgpu_sm_ready_put(sm, idx);
+	vgpu_sm_queue(sm, idx, sm->now);
 }
 
 static void vgpu_sm_arb_released(void *ctx, u32 wid, u32 mask, u32 why,
@@ -454,7 +484,7 @@ static const struct vgpu_mutex_ops vgpu_sm_arb_ops = {
 	.released = vgpu_sm_arb_released,
 };
 
-static void vgpu_sm_arbitrate(struct vgpu_sm *sm)
+static noinline void vgpu_sm_arbitrate(struct vgpu_sm *sm)
 {
 	struct vgpu_sm_arb_ctx c = { .sm = sm };
 	u64 m;
@@ -510,9 +540,10 @@ static bool vgpu_sm_warp_start(struct vgpu_sm *sm, u32 slot, u32 p)
 	w->hold = 0;
 	w->prog = b->kernel->prog;
 	w->insns = 0;
+	vgpu_sm_warp_bind(sm, w);
 	b->warp[i] = idx;
 	b->next_start++;
-	vgpu_sm_ready_put(sm, idx);
+	vgpu_sm_queue(sm, idx, sm->now);
 	vgpu_sm_emit(sm, VGPU_EV_WARP_START, b, i, p, w->prio);
 	return true;
 }
@@ -527,7 +558,7 @@ static bool vgpu_sm_warp_start(struct vgpu_sm *sm, u32 slot, u32 p)
  * still start.  A block whose kernel's state is not in place yet (F17,
  * seed 002) does not hold the others back.
  */
-static void vgpu_sm_start_warps(struct vgpu_sm *sm)
+static noinline void vgpu_sm_start_warps(struct vgpu_sm *sm)
 {
 	u32 all = (u32)GENMASK(sm->subparts - 1, 0), done = 0, slot, i, p;
 	u64 cand = sm->unstarted, wake = VGPU_SM_NO_WAKE;
@@ -575,7 +606,7 @@ static void vgpu_sm_start_warps(struct vgpu_sm *sm)
 }
 
 /* hold_max (F35): a holder releases every lock after hold_max insns. */
-static void vgpu_sm_hold_check(struct vgpu_sm *sm, struct vgpu_warp *w)
+static noinline void vgpu_sm_hold_check(struct vgpu_sm *sm, struct vgpu_warp *w)
 {
 	struct vgpu_sm_block *b = &sm->block[w->slot];
 	u32 mask;
@@ -588,7 +619,7 @@ static void vgpu_sm_hold_check(struct vgpu_sm *sm, struct vgpu_warp *w)
 }
 
 /* A new vgpu_sm_run(): the launch queue is empty again (F15). */
-static void vgpu_sm_launch_unstall(struct vgpu_sm *sm)
+static noinline void vgpu_sm_launch_unstall(struct vgpu_sm *sm)
 {
 	struct vgpu_sm_block *b;
 	u64 m;
@@ -600,19 +631,18 @@ static void vgpu_sm_launch_unstall(struct vgpu_sm *sm)
 		idx = b->warp[0];
 		if (idx != VGPU_WARP_NONE &&
 		    sm->warps[idx].state == VGPU_WARP_WAIT_LAUNCH)
-			vgpu_sm_wheel_put(sm, idx, sm->now);
+			vgpu_sm_queue(sm, idx, sm->now);
 	}
 	sm->launch_stalled = 0;
 }
 
 /* Control instructions and lock retries: the slow path of an issue. */
-static void vgpu_sm_exec_ctrl(struct vgpu_sm *sm, u32 idx,
+static noinline void vgpu_sm_exec_ctrl(struct vgpu_sm *sm, u32 idx,
 			      struct vgpu_warp *w,
 			      const struct vgpu_insn *in)
 {
 	struct vgpu_sm_block *b = &sm->block[w->slot];
 	u64 next = sm->now + sm->timing.ctrl_latency;
-	struct vgpu_loop_frame *f;
 	u32 n;
 
 	switch (in->op) {
@@ -622,16 +652,13 @@ static void vgpu_sm_exec_ctrl(struct vgpu_sm *sm, u32 idx,
 		if (!n) {
 			w->pc = b->kernel->match[w->pc] + 1;
 		} else {
-			f = &w->loop[w->depth++];
-			f->start = w->pc + 1;
-			f->left = n;
+			w->left[w->depth++] = n;
 			w->pc++;
 		}
 		break;
 	case VGPU_OP_ENDLOOP:
-		f = &w->loop[w->depth - 1];
-		if (--f->left) {
-			w->pc = f->start;
+		if (--w->left[w->depth - 1]) {
+			w->pc = b->kernel->match[w->pc] + 1;
 		} else {
 			w->depth--;
 			w->pc++;
@@ -705,81 +732,116 @@ static void vgpu_sm_exec_ctrl(struct vgpu_sm *sm, u32 idx,
 		vgpu_sm_warp_exit(sm, idx);
 		return;
 	}
-	vgpu_sm_wheel_put(sm, idx, next);
+	vgpu_sm_queue(sm, idx, next);
 }
 
 /*
- * Step 4 for sub-partition @p: issue one instruction.  @t is the current
- * cycle (sm->now) and @win the current power window bucket, both loaded
- * once per cycle by vgpu_sm_run().
+ * The queue of sub-partition @p that issues at cycle @t when the head of
+ * its queue of the highest priority is not ready: of a lower priority
+ * whose head is; NULL when none is.
  */
-static __always_inline void vgpu_sm_issue(struct vgpu_sm *sm, u32 p, u64 t,
-					  u32 *win)
+static noinline struct vgpu_wq *vgpu_sm_pick_lower(struct vgpu_sm *sm, u32 p, u64 t)
 {
-	struct vgpu_sm_subpart *sp = &sm->sp[p];
-	u32 pr = __ffs64(sm->sp_mask[p]), idx, held, c, need, next;
-	struct vgpu_wq *q = &sp->ready[pr];
-	const struct vgpu_insn *in;
-	struct vgpu_warp *w;
+	u32 mask = sm->sp_mask[p];
+	struct vgpu_wq *q;
 
-	idx = q->head;
-	w = &sm->warps[idx];
+	for (mask &= mask - 1; mask; mask &= mask - 1) {
+		q = &sm->sp[p].ready[__ffs64(mask)];
+		if (sm->warps[q->head].ready <= t)
+			return q;
+	}
+	return NULL;
+}
+
+/*
+ * Step 4 for sub-partition @p (it has queued warps): issue one instruction
+ * of its ready warp of the highest priority, if there is one.  @t is the
+ * current cycle (sm->now) and @win the current power window bucket, both
+ * loaded once per cycle by vgpu_sm_run().  Returns the number of
+ * instructions issued (0 or 1).
+ */
+static __always_inline u32 vgpu_sm_issue(struct vgpu_sm *sm, u32 p, u64 t,
+					 u32 *win)
+{
+	struct vgpu_warp *warps = sm->warps, *w;
+	struct vgpu_wq *q = &sm->sp[p].ready[__ffs64(sm->sp_mask[p])];
+	u32 idx = q->head, held, c, need, next, tail, pc, a;
+	const struct vgpu_insn *in;
+	u64 at;
+
+	w = &warps[idx];
+	if (unlikely(w->ready > t)) {
+		q = vgpu_sm_pick_lower(sm, p, t);
+		if (!q)
+			return 0;
+		idx = q->head;
+		w = &warps[idx];
+	}
 	next = w->next;
+	need = w->need;
+	pc = w->pc;
+	in = &w->prog[pc];
 	q->head = next;
-	if (next == VGPU_WARP_NONE) {
+	if (unlikely(next == VGPU_WARP_NONE)) {
 		q->tail = VGPU_WARP_NONE;
-		sm->sp_mask[p] &= ~BIT(pr);
+		sm->sp_mask[p] &= ~BIT(w->prio);
 		if (!sm->sp_mask[p])
 			sm->ready_sp &= ~BIT(p);
 	}
 	w->insns++;
-	sm->stats.issued++;
-	need = w->need;
 	if (unlikely(need)) {
 		held = sm->block[w->slot].arb.held[w->wid];
 		if (held != need) {	/* retry a lock taken away (F35) */
 			vgpu_sm_lock(sm, idx, __ffs64(need & ~held), false);
-			return;
+			return 1;
 		}
 	}
-	in = &w->prog[w->pc];
-	if (likely(in->op <= VGPU_OP_ALU)) {
-		c = in->op - VGPU_OP_MOV;
-		w->pc++;
-		sm->stats.cls[c]++;
-		/* MMA counts its size in base tiles (a = 0 elsewhere) */
-		win[c] += 1U << in->a;
-		if (unlikely(need))
-			vgpu_sm_hold_check(sm, w);
-		vgpu_sm_wheel_put(sm, idx, t + sm->timing.latency[c]);
-		return;
+	c = in->op - VGPU_OP_MOV;
+	if (unlikely(c >= VGPU_ISA_NUM_CLASSES)) {
+		vgpu_sm_exec_ctrl(sm, idx, w, in);
+		return 1;
 	}
-	vgpu_sm_exec_ctrl(sm, idx, w, in);
+	a = in->a;
+	at = t + sm->timing.latency[c];
+	w->pc = pc + 1;
+	sm->stats.cls[c]++;
+	/* MMA counts its size in base tiles (a = 0 elsewhere) */
+	win[c] += 1U << a;
+	if (unlikely(need))
+		vgpu_sm_hold_check(sm, w);
+	/* vgpu_sm_queue() into the queue it left (its state stays READY) */
+	w->ready = at;
+	w->next = VGPU_WARP_NONE;
+	tail = q->tail;
+	if (likely(tail != VGPU_WARP_NONE && warps[tail].ready <= at)) {
+		warps[tail].next = idx;
+		q->tail = idx;
+		return 1;
+	}
+	vgpu_sm_queue_slow(sm, idx, at);
+	return 1;
 }
 
-/* Next cycle after @t with something to do, at most @end. */
-static u64 vgpu_sm_next_event(const struct vgpu_sm *sm, u64 t, u64 end)
+/*
+ * Next cycle after @t with something to do, at most @end: no warp is
+ * ready at @t, so the next is the earliest queue head.
+ */
+static noinline u64 vgpu_sm_next_event(const struct vgpu_sm *sm, u64 t, u64 end)
 {
-	u32 d = 1, slot;
-	u64 bits;
+	u32 p, mask;
+	u64 m;
 
 	if (sm->start_dirty || sm->arb_pending)
 		return t + 1;
 	/* F17: warps that wait for a state sync start then */
 	if (unlikely(sm->start_wake < end))
 		end = max(sm->start_wake, t + 1);
-	if (!sm->wheel_count)
-		return end;
-	while (d < VGPU_WHEEL_SLOTS) {
-		slot = (t + d) & (VGPU_WHEEL_SLOTS - 1);
-		bits = sm->wheel_map[slot / 64] >> (slot % 64);
-		if (bits) {
-			d += __ffs64(bits);
-			break;
-		}
-		d += 64 - slot % 64;
+	for (m = sm->ready_sp; m; m &= m - 1) {
+		p = __ffs64(m);
+		for (mask = sm->sp_mask[p]; mask; mask &= mask - 1)
+			end = min(end, sm->warps[sm->sp[p].ready[__ffs64(mask)].head].ready);
 	}
-	return min_t(u64, t + d, end);
+	return end;
 }
 
 /**
@@ -796,7 +858,7 @@ static u64 vgpu_sm_next_event(const struct vgpu_sm *sm, u64 t, u64 end)
 u64 vgpu_sm_run(struct vgpu_sm *sm, u64 cycles, u32 flags)
 {
 	u64 t = sm->now, start = t, end, m;
-	u32 slot, p, *win;
+	u32 *win, n;
 
 	if (check_add_overflow(t, cycles, &end))
 		end = ~0ULL;
@@ -810,22 +872,19 @@ u64 vgpu_sm_run(struct vgpu_sm *sm, u64 cycles, u32 flags)
 		sm->now = t;
 		if (unlikely(t >= sm->win_next))
 			vgpu_sm_win_roll(sm, t);
-		slot = t & (VGPU_WHEEL_SLOTS - 1);
-		if (sm->wheel_map[slot / 64] & BIT_ULL(slot % 64))
-			vgpu_sm_wheel_drain(sm, slot);
 		if (unlikely(sm->arb_pending))
 			vgpu_sm_arbitrate(sm);
 		if (unlikely(sm->start_dirty || t >= sm->start_wake))
 			vgpu_sm_start_warps(sm);
-		if (!sm->ready_sp) {
+		win = sm->win[sm->win_cur];
+		n = 0;
+		for (m = sm->ready_sp; m; m &= m - 1)
+			n += vgpu_sm_issue(sm, __ffs64(m), t, win);
+		if (!n) {
 			t = vgpu_sm_next_event(sm, t, end);
 			continue;
 		}
-		win = sm->win[sm->win_cur];
-		for (m = sm->ready_sp; m; m &= m - 1) {
-			p = __ffs64(m);
-			vgpu_sm_issue(sm, p, t, win);
-		}
+		sm->stats.issued += n;
 		t++;
 		if (unlikely(sm->stop))
 			break;

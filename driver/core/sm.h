@@ -22,7 +22,6 @@
 #include "trace.h"
 #include "warp.h"
 
-#define VGPU_WHEEL_SLOTS	256	/* > VGPU_MAX_LATENCY */
 #define VGPU_WIN_BUCKETS	16	/* power window granularity: nx / 16 */
 #define VGPU_PRIO_NONE		0xff	/* no resident block */
 
@@ -56,24 +55,17 @@ enum vgpu_place_mode {
 					 * completed a block
 					 */
 
-static_assert(VGPU_MAX_LATENCY < VGPU_WHEEL_SLOTS, "latency wheel");
 static_assert(VGPU_MAX_BLOCKS_PER_SM <= 64, "block masks are u64");
 static_assert(VGPU_MAX_PRIOS <= 32, "ready masks are u32");
 static_assert(VGPU_MAX_SUBPARTS <= 32, "sub-partition masks are u32");
 
 /**
- * struct vgpu_wq - FIFO of warp contexts linked through vgpu_warp.next
- * @head: first pool index, VGPU_WARP_NONE when empty
- * @tail: last pool index
- */
-struct vgpu_wq {
-	u32 head;
-	u32 tail;
-};
-
-/**
  * struct vgpu_sm_subpart - issue state of one sub-partition
- * @ready: ready warps per competition priority, round-robin within one
+ * @ready: its queued warps per competition priority, in the order of
+ *	their ready cycles (vgpu_warp.ready), then of their queueing: the
+ *	warps whose ready cycle has come are the queue's head, in the order
+ *	they became ready (round-robin within a priority); the others wait
+ *	for their latency behind them
  *
  * Its mask of non-empty queues is &vgpu_sm.sp_mask: 128 bytes a
  * sub-partition keeps the address of a queue a shift and an add.
@@ -193,12 +185,9 @@ struct vgpu_sm_stats {
  *	steps 434-438); read it with vgpu_sm_phase()
  * @start_wake: earliest @ready_at of a block whose warps wait for a state
  *	sync, VGPU_SM_NO_WAKE if none
- * @ready_sp: sub-partitions with a ready warp
+ * @ready_sp: sub-partitions with a queued warp
  * @sp_mask: per sub-partition, bit p set when its ready[p] is not empty
  * @sp: per sub-partition ready queues
- * @wheel_count: warps waiting for a latency
- * @wheel_map: non-empty slots of @wheel
- * @wheel: warps waiting for a latency, by (ready cycle mod 256)
  * @win_len: cycles per power window bucket (nx / 16)
  * @win_cur: current bucket
  * @win_next: cycle at which the next bucket starts
@@ -236,9 +225,6 @@ struct vgpu_sm {
 	u32 ready_sp;
 	u32 sp_mask[VGPU_MAX_SUBPARTS];
 	struct vgpu_sm_subpart sp[VGPU_MAX_SUBPARTS];
-	u32 wheel_count;
-	u64 wheel_map[VGPU_WHEEL_SLOTS / 64];
-	struct vgpu_wq wheel[VGPU_WHEEL_SLOTS];
 	u32 win_len;
 	u32 win_cur;
 	u64 win_next;

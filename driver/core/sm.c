@@ -75,7 +75,8 @@ void vgpu_sm_emit(struct vgpu_sm *sm, u32 type, const struct vgpu_sm_block *b,
 void vgpu_sm_queue_slow(struct vgpu_sm *sm, u32 idx, u64 at)
 {
 	struct vgpu_warp *warps = sm->warps, *w = &warps[idx];
-	struct vgpu_wq *q = w->queue;
+	struct vgpu_wq *q = &sm->sp[w->subpart].ready[w->prio];
+	struct vgpu_warp *m;
 	u32 prev, next, mark;
 
 	if (q->head == VGPU_WARP_NONE) {
@@ -93,14 +94,19 @@ void vgpu_sm_queue_slow(struct vgpu_sm *sm, u32 idx, u64 at)
 	/*
 	 * The tail is ready after @at: the walk ends before it.  It starts at
 	 * the head, or at the last warp inserted this way if that one is
-	 * still in this queue (queued, not @idx itself) and ready by @at.
+	 * still in this queue and ready by @at: it is not @idx itself, it is
+	 * queued (READY) and a warp of this SM (its block's row names it,
+	 * the pool is the worker's) of the same sub-partition and priority.
 	 */
 	prev = q->head;
 	mark = q->mark;
-	if (mark != VGPU_WARP_NONE && mark != idx &&
-	    warps[mark].state == VGPU_WARP_READY && warps[mark].queue == q &&
-	    warps[mark].ready <= at)
-		prev = mark;
+	if (mark != VGPU_WARP_NONE && mark != idx) {
+		m = &warps[mark];
+		if (m->state == VGPU_WARP_READY && m->subpart == w->subpart &&
+		    m->prio == w->prio && m->ready <= at &&
+		    sm->block[m->slot].warp[m->wid] == mark)
+			prev = mark;
+	}
 	for (next = warps[prev].next; warps[next].ready <= at;
 	     next = warps[prev].next)
 		prev = next;
@@ -540,7 +546,7 @@ static bool vgpu_sm_warp_start(struct vgpu_sm *sm, u32 slot, u32 p)
 	w->hold = 0;
 	w->prog = b->kernel->prog;
 	w->insns = 0;
-	vgpu_sm_warp_bind(sm, w);
+	w->run = 0;
 	b->warp[i] = idx;
 	b->next_start++;
 	vgpu_sm_queue(sm, idx, sm->now);
@@ -636,17 +642,14 @@ static noinline void vgpu_sm_launch_unstall(struct vgpu_sm *sm)
 	sm->launch_stalled = 0;
 }
 
-/* Control instructions and lock retries: the slow path of an issue. */
-static noinline void vgpu_sm_exec_ctrl(struct vgpu_sm *sm, u32 idx,
-			      struct vgpu_warp *w,
+/* LOOP or ENDLOOP @in of warp @w: its PC and loop stack only. */
+static void vgpu_sm_loop_step(const struct vgpu_sm *sm, struct vgpu_warp *w,
 			      const struct vgpu_insn *in)
 {
-	struct vgpu_sm_block *b = &sm->block[w->slot];
-	u64 next = sm->now + sm->timing.ctrl_latency;
+	const struct vgpu_sm_block *b = &sm->block[w->slot];
 	u32 n;
 
-	switch (in->op) {
-	case VGPU_OP_LOOP:
+	if (in->op == VGPU_OP_LOOP) {
 		n = vgpu_isa_loop_count_items(in, b->block_idx, w->wid,
 					      b->items);
 		if (!n) {
@@ -655,14 +658,30 @@ static noinline void vgpu_sm_exec_ctrl(struct vgpu_sm *sm, u32 idx,
 			w->left[w->depth++] = n;
 			w->pc++;
 		}
-		break;
+		return;
+	}
+	if (--w->left[w->depth - 1]) {
+		w->pc = b->kernel->match[w->pc] + 1;
+	} else {
+		w->depth--;
+		w->pc++;
+	}
+}
+
+/* Control instructions and lock retries: the slow path of an issue. */
+static noinline void vgpu_sm_exec_ctrl(struct vgpu_sm *sm, u32 idx,
+			      struct vgpu_warp *w,
+			      const struct vgpu_insn *in)
+{
+	struct vgpu_sm_block *b = &sm->block[w->slot];
+	u64 next = sm->now + sm->timing.ctrl_latency;
+
+	switch (in->op) {
+	case VGPU_OP_LOOP:
 	case VGPU_OP_ENDLOOP:
-		if (--w->left[w->depth - 1]) {
-			w->pc = b->kernel->match[w->pc] + 1;
-		} else {
-			w->depth--;
-			w->pc++;
-		}
+		vgpu_sm_loop_step(sm, w, in);
+		if (w->run)
+			w->run--;
 		break;
 	case VGPU_OP_LOCK:
 		vgpu_sm_lock(sm, idx, in->a, true);
@@ -804,6 +823,8 @@ static __always_inline u32 vgpu_sm_issue(struct vgpu_sm *sm, u32 p, u64 t,
 	a = in->a;
 	at = t + sm->timing.latency[c];
 	w->pc = pc + 1;
+	if (w->run)
+		w->run--;
 	sm->stats.cls[c]++;
 	/* MMA counts its size in base tiles (a = 0 elsewhere) */
 	win[c] += 1U << a;
@@ -844,6 +865,208 @@ static noinline u64 vgpu_sm_next_event(const struct vgpu_sm *sm, u64 t, u64 end)
 	return end;
 }
 
+/*
+ * Rounds.  Most cycles change nothing but the issuing warps and the SM's
+ * counters: a timed instruction, a LOOP or an ENDLOOP (a "local" one)
+ * touches no other warp, emits no event and wakes nothing.  If no warp
+ * can reach another instruction before cycle h, and no warp start,
+ * arbitration or power window roll is due before it, the sub-partitions
+ * are independent over [t, h): each runs its cycles alone, one after the
+ * other, with its queue in registers, and issues exactly what the cycle
+ * by cycle loop would have.  vgpu_warp.run bounds each warp's local
+ * instructions; a warp ready at r with run n reaches another instruction
+ * at r + n at the earliest.
+ */
+#define VGPU_SM_ROUND_MIN	8	/* shortest round worth its set-up */
+
+/* Is every instruction of [@s, @e) timed? */
+static bool vgpu_sm_all_timed(const struct vgpu_insn *prog, u32 s, u32 e)
+{
+	for (; s < e; s++)
+		if ((u32)(prog[s].op - VGPU_OP_MOV) >= VGPU_ISA_NUM_CLASSES)
+			return false;
+	return true;
+}
+
+/*
+ * A lower bound of the local instructions warp @w executes from its PC
+ * on: timed instructions up to the end of the loop bodies it is in,
+ * counting the iterations left of a body of timed instructions only, and
+ * a LOOP it meets last.  0 while it holds or wants a lock (hold_max).
+ */
+static u32 vgpu_sm_local_run(const struct vgpu_sm *sm,
+			     const struct vgpu_warp *w)
+{
+	const struct vgpu_insn *prog = w->prog;
+	const u16 *match = sm->block[w->slot].kernel->match;
+	u32 pc = w->pc, d = w->depth, start, op;
+	u64 r = 0;
+
+	if (w->need)
+		return 0;
+	for (;;) {
+		op = prog[pc].op;
+		if ((u32)(op - VGPU_OP_MOV) < VGPU_ISA_NUM_CLASSES) {
+			r++;
+			pc++;
+			continue;
+		}
+		if (op == VGPU_OP_LOOP)
+			r++;
+		if (op != VGPU_OP_ENDLOOP)
+			break;
+		/* this iteration ends; then w->left[d - 1] - 1 more */
+		start = match[pc] + 1;
+		r++;
+		if (w->left[d - 1] > 1) {
+			if (!vgpu_sm_all_timed(prog, start, pc))
+				break;
+			r += (u64)(w->left[d - 1] - 1) * (pc - start + 1);
+		}
+		d--;
+		pc++;
+	}
+	return min_t(u64, r, 0xffffffffU);
+}
+
+/*
+ * End of a round from cycle @t (nothing is due before @end), or @t if it
+ * would be shorter than VGPU_SM_ROUND_MIN.
+ */
+static noinline u64 vgpu_sm_round_end(struct vgpu_sm *sm, u64 t, u64 end)
+{
+	u64 h = min(min(end, sm->win_next), sm->start_wake), m, r;
+	struct vgpu_warp *w;
+	u32 p, mask, idx;
+
+	if (sm->start_dirty || sm->arb_pending || h < t + VGPU_SM_ROUND_MIN)
+		return t;
+	for (m = sm->ready_sp; m; m &= m - 1) {
+		p = __ffs64(m);
+		for (mask = sm->sp_mask[p]; mask; mask &= mask - 1) {
+			idx = sm->sp[p].ready[__ffs64(mask)].head;
+			for (; idx != VGPU_WARP_NONE; idx = w->next) {
+				w = &sm->warps[idx];
+				if (!w->run)
+					w->run = vgpu_sm_local_run(sm, w);
+				r = max(w->ready, t) + w->run;
+				if (r < h) {
+					h = r;
+					if (h < t + VGPU_SM_ROUND_MIN)
+						return t;
+				}
+			}
+		}
+	}
+	return h;
+}
+
+/*
+ * Cycles [@t, @h) of a sub-partition with one non-empty queue @q; adds
+ * the instructions issued to @n and returns the cycle after the last
+ * issue (@t if none).  Every one is local (vgpu_sm_round_end()).
+ */
+static u64 vgpu_sm_round_one(struct vgpu_sm *sm, struct vgpu_wq *q, u64 t,
+			     u64 h, u32 *win, u64 *n)
+{
+	struct vgpu_warp *warps = sm->warps, *w;
+	const u32 *lat = sm->timing.latency;
+	u64 *cls = sm->stats.cls, k = 0, at, last = t;
+	u32 head = q->head, tail = q->tail, idx, c, pc;
+	const struct vgpu_insn *in;
+
+	while (t < h) {
+		w = &warps[head];
+		if (w->ready > t) {	/* none ready: the head is first */
+			t = w->ready;
+			continue;
+		}
+		idx = head;
+		head = w->next;
+		pc = w->pc;
+		in = &w->prog[pc];
+		w->insns++;
+		w->run--;
+		c = in->op - VGPU_OP_MOV;
+		if (likely(c < VGPU_ISA_NUM_CLASSES)) {
+			w->pc = pc + 1;
+			cls[c]++;
+			win[c] += 1U << in->a;
+			at = t + lat[c];
+		} else {
+			vgpu_sm_loop_step(sm, w, in);
+			at = t + sm->timing.ctrl_latency;
+		}
+		w->ready = at;
+		w->next = VGPU_WARP_NONE;
+		k++;
+		last = ++t;
+		if (head == VGPU_WARP_NONE) {	/* it was alone */
+			head = idx;
+			tail = idx;
+		} else if (likely(warps[tail].ready <= at)) {
+			warps[tail].next = idx;
+			tail = idx;
+		} else {
+			q->head = head;
+			q->tail = tail;
+			vgpu_sm_queue_slow(sm, idx, at);
+			head = q->head;
+			tail = q->tail;
+		}
+	}
+	q->head = head;
+	q->tail = tail;
+	*n += k;
+	return last;
+}
+
+/* Earliest ready cycle of the warps queued in sub-partition @p. */
+static u64 vgpu_sm_sp_next(const struct vgpu_sm *sm, u32 p)
+{
+	u64 r = VGPU_SM_NO_WAKE;
+	u32 mask;
+
+	for (mask = sm->sp_mask[p]; mask; mask &= mask - 1)
+		r = min(r, sm->warps[sm->sp[p].ready[__ffs64(mask)].head].ready);
+	return r;
+}
+
+/*
+ * Cycles [@t, @h) of a round (vgpu_sm_round_end()).  Returns the cycle
+ * after the last issue, @t if none: the cycle loop goes on from there as
+ * it would have (it does not stop at @h if nothing is ready then, so the
+ * power window rolls at the cycles it always did).
+ */
+static noinline u64 vgpu_sm_round(struct vgpu_sm *sm, u64 t, u64 h)
+{
+	u32 *win = sm->win[sm->win_cur], mask, p;
+	u64 m, n = 0, c, last = t;
+
+	for (m = sm->ready_sp; m; m &= m - 1) {
+		p = __ffs64(m);
+		mask = sm->sp_mask[p];
+		if (!(mask & (mask - 1))) {
+			c = vgpu_sm_round_one(sm, &sm->sp[p].ready[__ffs64(mask)],
+					      t, h, win, &n);
+			last = max(last, c);
+			continue;
+		}
+		/* several priorities: the issue step, cycle by cycle */
+		for (c = t; c < h;) {
+			sm->now = c;
+			if (vgpu_sm_issue(sm, p, c, win)) {
+				n++;
+				last = max(last, ++c);
+			} else {
+				c = vgpu_sm_sp_next(sm, p);
+			}
+		}
+	}
+	sm->stats.issued += n;
+	return last;
+}
+
 /**
  * vgpu_sm_run() - advance an SM by an epoch of @cycles cycles (F51)
  * @sm: the SM
@@ -858,6 +1081,7 @@ static noinline u64 vgpu_sm_next_event(const struct vgpu_sm *sm, u64 t, u64 end)
 u64 vgpu_sm_run(struct vgpu_sm *sm, u64 cycles, u32 flags)
 {
 	u64 t = sm->now, start = t, end, m;
+	u64 h;
 	u32 *win, n;
 
 	if (check_add_overflow(t, cycles, &end))
@@ -876,6 +1100,16 @@ u64 vgpu_sm_run(struct vgpu_sm *sm, u64 cycles, u32 flags)
 			vgpu_sm_arbitrate(sm);
 		if (unlikely(sm->start_dirty || t >= sm->start_wake))
 			vgpu_sm_start_warps(sm);
+		if (t >= sm->round_next) {
+			h = vgpu_sm_round_end(sm, t, end);
+			if (h > t)
+				h = vgpu_sm_round(sm, t, h);
+			if (h > t) {
+				t = h;
+				continue;
+			}
+			sm->round_next = t + VGPU_SM_ROUND_MIN;
+		}
 		win = sm->win[sm->win_cur];
 		n = 0;
 		for (m = sm->ready_sp; m; m &= m - 1)

@@ -192,6 +192,7 @@ struct vgpu_sm_stats {
  * @win_cur: current bucket
  * @win_next: cycle at which the next bucket starts
  * @win: timed instructions per bucket and class
+ * @round_next: vgpu_sm_run() looks for a round (sm.c) from this cycle on
  * @stats: cumulative counters
  * @trace: event sink or NULL
  * @trace_cookie: passed to @trace
@@ -229,6 +230,7 @@ struct vgpu_sm {
 	u32 win_cur;
 	u64 win_next;
 	u32 win[VGPU_WIN_BUCKETS][VGPU_ISA_NUM_CLASSES];
+	u64 round_next;
 	struct vgpu_sm_stats stats;
 	vgpu_trace_fn trace;
 	void *trace_cookie;

@@ -32,12 +32,6 @@ static inline bool vgpu_wq_push(struct vgpu_warp *warps, struct vgpu_wq *q,
 	return false;
 }
 
-/* The warp's queue, from its sub-partition and priority. */
-static inline void vgpu_sm_warp_bind(struct vgpu_sm *sm, struct vgpu_warp *w)
-{
-	w->queue = &sm->sp[w->subpart].ready[w->prio];
-}
-
 void vgpu_sm_queue_slow(struct vgpu_sm *sm, u32 idx, u64 at);
 
 /*
@@ -52,7 +46,7 @@ void vgpu_sm_queue_slow(struct vgpu_sm *sm, u32 idx, u64 at);
 static __always_inline void vgpu_sm_queue(struct vgpu_sm *sm, u32 idx, u64 at)
 {
 	struct vgpu_warp *warps = sm->warps, *w = &warps[idx];
-	struct vgpu_wq *q = w->queue;
+	struct vgpu_wq *q = &sm->sp[w->subpart].ready[w->prio];
 
 	w->state = VGPU_WARP_READY;
 	w->ready = at;

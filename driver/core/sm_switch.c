@@ -172,7 +172,6 @@ int vgpu_sm_block_restore(struct vgpu_sm *sm, const struct vgpu_sm_saved *s,
 		w->slot = slot;
 		w->subpart = b->place.warp[i].subpart;
 		w->next = VGPU_WARP_NONE;
-		vgpu_sm_warp_bind(sm, w);
 		b->warp[i] = idx;
 		if (w->state == VGPU_WARP_READY ||
 		    w->state == VGPU_WARP_WAIT_LAUNCH) {

@@ -62,8 +62,10 @@ enum vgpu_warp_state {
  * @hold: timed instructions executed since it last had no lock (hold_max)
  * @insns: instructions issued (low 32 bits, what WARP_EXIT reports)
  * @ready: cycle from which the warp may issue (in state VGPU_WARP_READY)
- * @queue: the queue of its sub-partition and priority (struct vgpu_wq of
- *	its SM), set when it starts or is restored
+ * @run: its next @run instructions are local ones (timed, LOOP, ENDLOOP:
+ *	they touch no state but the warp's and the SM's counters), or 0 if
+ *	unknown (vgpu_sm_run() computes it again)
+ * @pad: keeps the size a power of two
  * @prog: the kernel's program
  * @left: loop stack: iterations left of each open LOOP, the current one
  *	included; the body starts after the LOOP its ENDLOOP is linked to
@@ -85,7 +87,8 @@ struct vgpu_warp {
 	u32 hold;
 	u32 insns;
 	u64 ready;
-	struct vgpu_wq *queue;
+	u32 run;
+	u32 pad;
 	const struct vgpu_insn *prog;
 	u16 left[VGPU_ISA_MAX_NEST];
 };

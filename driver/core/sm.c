@@ -76,8 +76,7 @@ void vgpu_sm_queue_slow(struct vgpu_sm *sm, u32 idx, u64 at)
 {
 	struct vgpu_warp *warps = sm->warps, *w = &warps[idx];
 	struct vgpu_wq *q = &sm->sp[w->subpart].ready[w->prio];
-	struct vgpu_warp *m;
-	u32 prev, next, mark;
+	u32 prev, next;
 
 	if (q->head == VGPU_WARP_NONE) {
 		q->head = idx;
@@ -86,33 +85,20 @@ void vgpu_sm_queue_slow(struct vgpu_sm *sm, u32 idx, u64 at)
 		sm->ready_sp |= BIT(w->subpart);
 		return;
 	}
-	if (warps[q->head].ready > at) {
-		w->next = q->head;
-		q->head = idx;
-		return;
+	/* the tail is ready after @at: back from it to one ready by @at */
+	for (next = q->tail; next != q->head; next = prev) {
+		prev = warps[next].prev;
+		if (warps[prev].ready <= at) {
+			w->next = next;
+			w->prev = prev;
+			warps[prev].next = idx;
+			warps[next].prev = idx;
+			return;
+		}
 	}
-	/*
-	 * The tail is ready after @at: the walk ends before it.  It starts at
-	 * the head, or at the last warp inserted this way if that one is
-	 * still in this queue and ready by @at: it is not @idx itself, it is
-	 * queued (READY) and a warp of this SM (its block's row names it,
-	 * the pool is the worker's) of the same sub-partition and priority.
-	 */
-	prev = q->head;
-	mark = q->mark;
-	if (mark != VGPU_WARP_NONE && mark != idx) {
-		m = &warps[mark];
-		if (m->state == VGPU_WARP_READY && m->subpart == w->subpart &&
-		    m->prio == w->prio && m->ready <= at &&
-		    sm->block[m->slot].warp[m->wid] == mark)
-			prev = mark;
-	}
-	for (next = warps[prev].next; warps[next].ready <= at;
-	     next = warps[prev].next)
-		prev = next;
-	w->next = next;
-	warps[prev].next = idx;
-	q->mark = idx;
+	w->next = next;		/* before the head */
+	warps[next].prev = idx;
+	q->head = idx;
 }
 
 /* Rotate the power window buckets up to cycle @t (F25 input). */
@@ -835,6 +821,7 @@ static __always_inline u32 vgpu_sm_issue(struct vgpu_sm *sm, u32 p, u64 t,
 	w->next = VGPU_WARP_NONE;
 	tail = q->tail;
 	if (likely(tail != VGPU_WARP_NONE && warps[tail].ready <= at)) {
+		w->prev = tail;
 		warps[tail].next = idx;
 		q->tail = idx;
 		return 1;
@@ -870,12 +857,14 @@ static noinline u64 vgpu_sm_next_event(const struct vgpu_sm *sm, u64 t, u64 end)
  * counters: a timed instruction, a LOOP or an ENDLOOP (a "local" one)
  * touches no other warp, emits no event and wakes nothing.  If no warp
  * can reach another instruction before cycle h, and no warp start,
- * arbitration or power window roll is due before it, the sub-partitions
- * are independent over [t, h): each runs its cycles alone, one after the
- * other, with its queue in registers, and issues exactly what the cycle
- * by cycle loop would have.  vgpu_warp.run bounds each warp's local
- * instructions; a warp ready at r with run n reaches another instruction
- * at r + n at the earliest.
+ * arbitration is due before it, the sub-partitions are independent over
+ * [t, h): each runs its cycles alone, one after the other, with its queue
+ * in registers, and issues exactly what the cycle by cycle loop would
+ * have.  vgpu_warp.run bounds each warp's local instructions; a warp
+ * ready at r with run n reaches another instruction at r + n at the
+ * earliest.  The power window buckets roll when the first sub-partition
+ * reaches a boundary (vgpu_sm_round_win()); a round spans at most 15 of
+ * them, so that a later sub-partition still finds the earlier buckets.
  */
 #define VGPU_SM_ROUND_MIN	8	/* shortest round worth its set-up */
 
@@ -935,9 +924,18 @@ static u32 vgpu_sm_local_run(const struct vgpu_sm *sm,
  */
 static noinline u64 vgpu_sm_round_end(struct vgpu_sm *sm, u64 t, u64 end)
 {
-	u64 h = min(min(end, sm->win_next), sm->start_wake), m, r;
+	u64 h = sm->win_next, m, r;
 	struct vgpu_warp *w;
 	u32 p, mask, idx;
+
+	/*
+	 * Across bucket boundaries only if a gap between two issues (at most
+	 * VGPU_MAX_LATENCY cycles) cannot cover the whole window: then the
+	 * cycle loop rolls one bucket per boundary too (vgpu_sm_win_roll()).
+	 */
+	if (sm->win_len * VGPU_WIN_BUCKETS > VGPU_MAX_LATENCY)
+		h += (VGPU_WIN_BUCKETS - 2) * (u64)sm->win_len;
+	h = min(min(h, end), sm->start_wake);
 
 	if (sm->start_dirty || sm->arb_pending || h < t + VGPU_SM_ROUND_MIN)
 		return t;
@@ -961,23 +959,68 @@ static noinline u64 vgpu_sm_round_end(struct vgpu_sm *sm, u64 t, u64 end)
 	return h;
 }
 
-/*
- * Cycles [@t, @h) of a sub-partition with one non-empty queue @q; adds
- * the instructions issued to @n and returns the cycle after the last
- * issue (@t if none).  Every one is local (vgpu_sm_round_end()).
+/**
+ * struct vgpu_sm_round_pos - a sub-partition's power window bucket in a
+ *	round
+ * @win: counts of the bucket
+ * @cur: its index
+ * @next: first cycle of the next bucket
  */
-static u64 vgpu_sm_round_one(struct vgpu_sm *sm, struct vgpu_wq *q, u64 t,
-			     u64 h, u32 *win, u64 *n)
+struct vgpu_sm_round_pos {
+	u32 *win;
+	u32 cur;
+	u64 next;
+};
+
+/*
+ * The bucket of cycle @t (past @pos->next) for a sub-partition in a
+ * round: the SM's buckets roll as the first sub-partition reaches each
+ * boundary, as vgpu_sm_win_roll() would have then.
+ */
+static noinline void vgpu_sm_round_win(struct vgpu_sm *sm,
+				       struct vgpu_sm_round_pos *pos, u64 t)
 {
+	while (t >= pos->next) {
+		pos->cur = (pos->cur + 1) % VGPU_WIN_BUCKETS;
+		pos->next += sm->win_len;
+		if (pos->next > sm->win_next) {	/* the first one here */
+			sm->win_cur = pos->cur;
+			memset(sm->win[pos->cur], 0, sizeof(sm->win[0]));
+			sm->win_next = pos->next;
+		}
+	}
+	pos->win = sm->win[pos->cur];
+}
+
+/*
+ * Cycles [@t, @h) of a sub-partition with one non-empty queue @q, from
+ * bucket @start (the round's first); adds the instructions issued to @n
+ * and returns the cycle after the last issue (@t if none).  Every one is
+ * local (vgpu_sm_round_end()).
+ */
+static noinline u64 vgpu_sm_round_one(struct vgpu_sm *sm, struct vgpu_wq *q,
+				      u64 t, u64 h,
+				      const struct vgpu_sm_round_pos *start,
+				      u64 *n)
+{
+	struct vgpu_sm_round_pos pos = *start;
 	struct vgpu_warp *warps = sm->warps, *w;
-	const u32 *lat = sm->timing.latency;
-	u64 *cls = sm->stats.cls, k = 0, at, last = t;
-	u32 head = q->head, tail = q->tail, idx, c, pc;
+	u32 head = q->head, tail = q->tail, idx, c, pc, *win = pos.win;
+	u64 k = 0, at, lim = min(h, pos.next);
 	const struct vgpu_insn *in;
 
-	while (t < h) {
+	for (;;) {
+		if (unlikely(t >= lim)) {
+			if (t >= h)
+				break;
+			vgpu_sm_round_win(sm, &pos, t);
+			win = pos.win;
+			lim = min(h, pos.next);
+		}
 		w = &warps[head];
 		if (w->ready > t) {	/* none ready: the head is first */
+			if (w->ready >= h)
+				break;
 			t = w->ready;
 			continue;
 		}
@@ -990,9 +1033,9 @@ static u64 vgpu_sm_round_one(struct vgpu_sm *sm, struct vgpu_wq *q, u64 t,
 		c = in->op - VGPU_OP_MOV;
 		if (likely(c < VGPU_ISA_NUM_CLASSES)) {
 			w->pc = pc + 1;
-			cls[c]++;
+			sm->stats.cls[c]++;
 			win[c] += 1U << in->a;
-			at = t + lat[c];
+			at = t + sm->timing.latency[c];
 		} else {
 			vgpu_sm_loop_step(sm, w, in);
 			at = t + sm->timing.ctrl_latency;
@@ -1000,11 +1043,12 @@ static u64 vgpu_sm_round_one(struct vgpu_sm *sm, struct vgpu_wq *q, u64 t,
 		w->ready = at;
 		w->next = VGPU_WARP_NONE;
 		k++;
-		last = ++t;
+		t++;
 		if (head == VGPU_WARP_NONE) {	/* it was alone */
 			head = idx;
 			tail = idx;
 		} else if (likely(warps[tail].ready <= at)) {
+			w->prev = tail;
 			warps[tail].next = idx;
 			tail = idx;
 		} else {
@@ -1018,7 +1062,7 @@ static u64 vgpu_sm_round_one(struct vgpu_sm *sm, struct vgpu_wq *q, u64 t,
 	q->head = head;
 	q->tail = tail;
 	*n += k;
-	return last;
+	return t;
 }
 
 /* Earliest ready cycle of the warps queued in sub-partition @p. */
@@ -1040,22 +1084,30 @@ static u64 vgpu_sm_sp_next(const struct vgpu_sm *sm, u32 p)
  */
 static noinline u64 vgpu_sm_round(struct vgpu_sm *sm, u64 t, u64 h)
 {
-	u32 *win = sm->win[sm->win_cur], mask, p;
+	struct vgpu_sm_round_pos start = {
+		.win = sm->win[sm->win_cur],
+		.cur = sm->win_cur,
+		.next = sm->win_next,
+	}, pos;
 	u64 m, n = 0, c, last = t;
+	u32 mask, p;
 
 	for (m = sm->ready_sp; m; m &= m - 1) {
 		p = __ffs64(m);
 		mask = sm->sp_mask[p];
 		if (!(mask & (mask - 1))) {
 			c = vgpu_sm_round_one(sm, &sm->sp[p].ready[__ffs64(mask)],
-					      t, h, win, &n);
+					      t, h, &start, &n);
 			last = max(last, c);
 			continue;
 		}
 		/* several priorities: the issue step, cycle by cycle */
+		pos = start;
 		for (c = t; c < h;) {
 			sm->now = c;
-			if (vgpu_sm_issue(sm, p, c, win)) {
+			if (c >= pos.next)
+				vgpu_sm_round_win(sm, &pos, c);
+			if (vgpu_sm_issue(sm, p, c, pos.win)) {
 				n++;
 				last = max(last, ++c);
 			} else {

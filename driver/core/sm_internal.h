@@ -14,7 +14,6 @@ static inline void vgpu_wq_init(struct vgpu_wq *q)
 {
 	q->head = VGPU_WARP_NONE;
 	q->tail = VGPU_WARP_NONE;
-	q->mark = VGPU_WARP_NONE;
 }
 
 /* Append context @idx to @q; returns true if @q was empty. */
@@ -27,6 +26,7 @@ static inline bool vgpu_wq_push(struct vgpu_warp *warps, struct vgpu_wq *q,
 		q->tail = idx;
 		return true;
 	}
+	warps[idx].prev = q->tail;
 	warps[q->tail].next = idx;
 	q->tail = idx;
 	return false;
@@ -52,6 +52,7 @@ static __always_inline void vgpu_sm_queue(struct vgpu_sm *sm, u32 idx, u64 at)
 	w->ready = at;
 	w->next = VGPU_WARP_NONE;
 	if (likely(q->head != VGPU_WARP_NONE && warps[q->tail].ready <= at)) {
+		w->prev = q->tail;
 		warps[q->tail].next = idx;
 		q->tail = idx;
 		return;

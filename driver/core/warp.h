@@ -19,14 +19,10 @@
  * struct vgpu_wq - queue of warp contexts linked through vgpu_warp.next
  * @head: first pool index, VGPU_WARP_NONE when empty
  * @tail: last pool index
- * @mark: the context last queued before the tail, where the next such
- *	insertion may start its walk if it is still in the queue; or
- *	VGPU_WARP_NONE
  */
 struct vgpu_wq {
 	u32 head;
 	u32 tail;
-	u32 mark;
 };
 
 /* enum vgpu_warp_state: where a started warp is. */
@@ -49,6 +45,8 @@ enum vgpu_warp_state {
  * struct vgpu_warp - context of one warp
  * @next: link (pool index) in a sub-partition's queue or the free list;
  *	VGPU_WARP_NONE at the end
+ * @prev: the context before it in its queue (not valid at the head): an
+ *	insertion before the tail walks back from the tail
  * @state: enum vgpu_warp_state
  * @prio: competition / issue priority, 0 highest (F30, F35)
  * @subpart: sub-partition holding the warp's slot
@@ -65,7 +63,6 @@ enum vgpu_warp_state {
  * @run: its next @run instructions are local ones (timed, LOOP, ENDLOOP:
  *	they touch no state but the warp's and the SM's counters), or 0 if
  *	unknown (vgpu_sm_run() computes it again)
- * @pad: keeps the size a power of two
  * @prog: the kernel's program
  * @left: loop stack: iterations left of each open LOOP, the current one
  *	included; the body starts after the LOOP its ENDLOOP is linked to
@@ -88,7 +85,7 @@ struct vgpu_warp {
 	u32 insns;
 	u64 ready;
 	u32 run;
-	u32 pad;
+	u32 prev;
 	const struct vgpu_insn *prog;
 	u16 left[VGPU_ISA_MAX_NEST];
 };

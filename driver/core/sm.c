@@ -864,7 +864,10 @@ static noinline u64 vgpu_sm_next_event(const struct vgpu_sm *sm, u64 t, u64 end)
  * ready at r with run n reaches another instruction at r + n at the
  * earliest.  The power window buckets roll when the first sub-partition
  * reaches a boundary (vgpu_sm_round_win()); a round spans at most 15 of
- * them, so that a later sub-partition still finds the earlier buckets.
+ * them, so that a later sub-partition still finds the earlier buckets,
+ * and the cycle loop, which rolls at the first cycle it visits past a
+ * boundary, would have rolled them one by one as well (it starts over
+ * only after a gap of a whole window, vgpu_sm_win_roll()).
  */
 #define VGPU_SM_ROUND_MIN	8	/* shortest round worth its set-up */
 
@@ -924,17 +927,10 @@ static u32 vgpu_sm_local_run(const struct vgpu_sm *sm,
  */
 static noinline u64 vgpu_sm_round_end(struct vgpu_sm *sm, u64 t, u64 end)
 {
-	u64 h = sm->win_next, m, r;
+	u64 h = sm->win_next + (VGPU_WIN_BUCKETS - 2) * (u64)sm->win_len, m, r;
 	struct vgpu_warp *w;
 	u32 p, mask, idx;
 
-	/*
-	 * Across bucket boundaries only if a gap between two issues (at most
-	 * VGPU_MAX_LATENCY cycles) cannot cover the whole window: then the
-	 * cycle loop rolls one bucket per boundary too (vgpu_sm_win_roll()).
-	 */
-	if (sm->win_len * VGPU_WIN_BUCKETS > VGPU_MAX_LATENCY)
-		h += (VGPU_WIN_BUCKETS - 2) * (u64)sm->win_len;
 	h = min(min(h, end), sm->start_wake);
 
 	if (sm->start_dirty || sm->arb_pending || h < t + VGPU_SM_ROUND_MIN)

@@ -324,6 +324,7 @@ int vgpu_sm_block_add_items(struct vgpu_sm *sm,
 	}
 	vgpu_mutex_arb_init(&b->arb);
 	b->items = items;
+	vgpu_sm_set_start_key(sm, slot);
 	sm->used |= BIT_ULL(slot);
 	sm->unstarted |= BIT_ULL(slot);
 	sm->start_dirty = true;
@@ -496,13 +497,14 @@ static noinline void vgpu_sm_arbitrate(struct vgpu_sm *sm)
 static u32 vgpu_sm_best_block(const struct vgpu_sm *sm, u64 cand)
 {
 	u32 best = __ffs64(cand), s;
+	u64 key = sm->start_key[best];
 
 	for (cand &= cand - 1; cand; cand &= cand - 1) {
 		s = __ffs64(cand);
-		if (sm->block[s].prio < sm->block[best].prio ||
-		    (sm->block[s].prio == sm->block[best].prio &&
-		     sm->block[s].seq < sm->block[best].seq))
+		if (sm->start_key[s] < key) {
+			key = sm->start_key[s];
 			best = s;
+		}
 	}
 	return best;
 }

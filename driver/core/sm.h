@@ -193,6 +193,9 @@ struct vgpu_sm_stats {
  * @win_next: cycle at which the next bucket starts
  * @win: timed instructions per bucket and class
  * @round_next: vgpu_sm_run() looks for a round (sm.c) from this cycle on
+ * @start_key: per used block slot, its priority << 56 | its arrival
+ *	order: warps start from the lowest first (F30); apart from @block so
+ *	that choosing reads a few cache lines, not one per block
  * @stats: cumulative counters
  * @trace: event sink or NULL
  * @trace_cookie: passed to @trace
@@ -231,6 +234,7 @@ struct vgpu_sm {
 	u64 win_next;
 	u32 win[VGPU_WIN_BUCKETS][VGPU_ISA_NUM_CLASSES];
 	u64 round_next;
+	u64 start_key[VGPU_MAX_BLOCKS_PER_SM];
 	struct vgpu_sm_stats stats;
 	vgpu_trace_fn trace;
 	void *trace_cookie;

@@ -60,6 +60,15 @@ static __always_inline void vgpu_sm_queue(struct vgpu_sm *sm, u32 idx, u64 at)
 	vgpu_sm_queue_slow(sm, idx, at);
 }
 
+/* The order in which block @slot starts its warps (F30). */
+static inline void vgpu_sm_set_start_key(struct vgpu_sm *sm, u32 slot)
+{
+	const struct vgpu_sm_block *b = &sm->block[slot];
+
+	sm->start_key[slot] = (u64)b->prio << 56 |
+			      (b->seq & GENMASK_ULL(55, 0));
+}
+
 void vgpu_sm_emit(struct vgpu_sm *sm, u32 type, const struct vgpu_sm_block *b,
 		  u32 warp, u32 arg0, u32 arg1);
 void vgpu_sm_update_prio(struct vgpu_sm *sm);

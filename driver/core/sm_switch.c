@@ -155,6 +155,7 @@ int vgpu_sm_block_restore(struct vgpu_sm *sm, const struct vgpu_sm_saved *s,
 		return -ENOSPC;
 	b->mode = VGPU_PLACE_BLOCK;
 	b->seq = sm->seq++;
+	vgpu_sm_set_start_key(sm, slot);
 	/* F17: a restored block syncs too; its warps wait for both */
 	vgpu_sm_sync(sm, b);
 	if (b->ready_at > sm->now)

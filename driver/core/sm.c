@@ -422,7 +422,8 @@ static void vgpu_sm_warp_exit(struct vgpu_sm *sm, u32 idx)
 }
 
 /* A LOCK, or the retry of a lock the arbiter took away (F35). */
-static noinline void vgpu_sm_lock(struct vgpu_sm *sm, u32 idx, u32 m, bool is_insn)
+static noinline void vgpu_sm_lock(struct vgpu_sm *sm, u32 idx, u32 m,
+				  bool is_insn)
 {
 	struct vgpu_warp *w = &sm->warps[idx];
 	struct vgpu_sm_block *b = &sm->block[w->slot];
@@ -600,7 +601,8 @@ static noinline void vgpu_sm_start_warps(struct vgpu_sm *sm)
 }
 
 /* hold_max (F35): a holder releases every lock after hold_max insns. */
-static noinline void vgpu_sm_hold_check(struct vgpu_sm *sm, struct vgpu_warp *w)
+static noinline void vgpu_sm_hold_check(struct vgpu_sm *sm,
+					struct vgpu_warp *w)
 {
 	struct vgpu_sm_block *b = &sm->block[w->slot];
 	u32 mask;
@@ -658,8 +660,8 @@ static void vgpu_sm_loop_step(const struct vgpu_sm *sm, struct vgpu_warp *w,
 
 /* Control instructions and lock retries: the slow path of an issue. */
 static noinline void vgpu_sm_exec_ctrl(struct vgpu_sm *sm, u32 idx,
-			      struct vgpu_warp *w,
-			      const struct vgpu_insn *in)
+				       struct vgpu_warp *w,
+				       const struct vgpu_insn *in)
 {
 	struct vgpu_sm_block *b = &sm->block[w->slot];
 	u64 next = sm->now + sm->timing.ctrl_latency;
@@ -747,7 +749,8 @@ static noinline void vgpu_sm_exec_ctrl(struct vgpu_sm *sm, u32 idx,
  * its queue of the highest priority is not ready: of a lower priority
  * whose head is; NULL when none is.
  */
-static noinline struct vgpu_wq *vgpu_sm_pick_lower(struct vgpu_sm *sm, u32 p, u64 t)
+static noinline struct vgpu_wq *vgpu_sm_pick_lower(struct vgpu_sm *sm, u32 p,
+						   u64 t)
 {
 	u32 mask = sm->sp_mask[p];
 	struct vgpu_wq *q;
@@ -836,8 +839,10 @@ static __always_inline u32 vgpu_sm_issue(struct vgpu_sm *sm, u32 p, u64 t,
  * Next cycle after @t with something to do, at most @end: no warp is
  * ready at @t, so the next is the earliest queue head.
  */
-static noinline u64 vgpu_sm_next_event(const struct vgpu_sm *sm, u64 t, u64 end)
+static noinline u64 vgpu_sm_next_event(const struct vgpu_sm *sm, u64 t,
+				       u64 end)
 {
+	const struct vgpu_wq *q;
 	u32 p, mask;
 	u64 m;
 
@@ -848,8 +853,10 @@ static noinline u64 vgpu_sm_next_event(const struct vgpu_sm *sm, u64 t, u64 end)
 		end = max(sm->start_wake, t + 1);
 	for (m = sm->ready_sp; m; m &= m - 1) {
 		p = __ffs64(m);
-		for (mask = sm->sp_mask[p]; mask; mask &= mask - 1)
-			end = min(end, sm->warps[sm->sp[p].ready[__ffs64(mask)].head].ready);
+		for (mask = sm->sp_mask[p]; mask; mask &= mask - 1) {
+			q = &sm->sp[p].ready[__ffs64(mask)];
+			end = min(end, sm->warps[q->head].ready);
+		}
 	}
 	return end;
 }

@@ -82,8 +82,8 @@ u32 vgpu_sm_cancel_kernel(struct vgpu_sm *sm, u32 kernel_id)
  * @slot: the block's slot in the block state table
  * @s: where its row and its live warps' contexts go
  *
- * The warps leave their queues (the latency they had left is kept), their contexts return to the pool and every resource
- * of the block is freed.
+ * The warps leave their queues (the latency they had left is kept), their
+ * contexts return to the pool and every resource of the block is freed.
  *
  * Return: 0, or -EINVAL if @slot holds no block.
  */

@@ -175,11 +175,9 @@ void vgpu_sm_set_trace(struct vgpu_sm *sm, vgpu_trace_fn fn, void *cookie)
  */
 void vgpu_sm_update_prio(struct vgpu_sm *sm)
 {
-	u32 best = VGPU_PRIO_NONE, old = sm->top_prio;
-	u64 m;
+	u32 best, old = sm->top_prio;
 
-	for (m = sm->used; m; m &= m - 1)
-		best = min(best, sm->block[__ffs64(m)].prio);
+	best = sm->prio_mask ? __ffs64(sm->prio_mask) : VGPU_PRIO_NONE;
 	if (best == old)
 		return;
 	sm->top_prio = best;
@@ -325,6 +323,7 @@ int vgpu_sm_block_add_items(struct vgpu_sm *sm,
 	vgpu_mutex_arb_init(&b->arb);
 	b->items = items;
 	vgpu_sm_set_start_key(sm, slot);
+	vgpu_sm_prio_add(sm, prio);
 	sm->used |= BIT_ULL(slot);
 	sm->unstarted |= BIT_ULL(slot);
 	sm->start_dirty = true;
@@ -345,6 +344,8 @@ void vgpu_sm_block_remove(struct vgpu_sm *sm, u32 slot)
 	u64 bit = BIT_ULL(slot);
 
 	vgpu_sm_res_free_block(&sm->res, &sm->block[slot].place);
+	if (!--sm->prio_blocks[sm->block[slot].prio])
+		sm->prio_mask &= ~BIT(sm->block[slot].prio);
 	sm->used &= ~bit;
 	sm->unstarted &= ~bit;
 	sm->arb_pending &= ~bit;

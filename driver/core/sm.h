@@ -167,6 +167,8 @@ struct vgpu_sm_stats {
  * @arb_pending: block slots whose arbiter FIFO is not empty
  * @top_prio: highest (numerically lowest) resident block priority, or
  *	VGPU_PRIO_NONE (F33)
+ * @prio_mask: bit p set while a resident block has priority p
+ * @prio_blocks: resident blocks per priority
  * @start_dirty: warp starts must be attempted next cycle
  * @stop: vgpu_sm_run() returns after the current cycle
  * @run_flags: flags of the running vgpu_sm_run()
@@ -215,6 +217,8 @@ struct vgpu_sm {
 	u64 unstarted;
 	u64 arb_pending;
 	u32 top_prio;
+	u32 prio_mask;
+	u8 prio_blocks[VGPU_MAX_PRIOS];
 	bool start_dirty;
 	bool stop;
 	u32 run_flags;

@@ -69,6 +69,13 @@ static inline void vgpu_sm_set_start_key(struct vgpu_sm *sm, u32 slot)
 			      (b->seq & GENMASK_ULL(55, 0));
 }
 
+/* A block of priority @prio becomes resident (F33). */
+static inline void vgpu_sm_prio_add(struct vgpu_sm *sm, u32 prio)
+{
+	sm->prio_blocks[prio]++;
+	sm->prio_mask |= BIT(prio);
+}
+
 void vgpu_sm_emit(struct vgpu_sm *sm, u32 type, const struct vgpu_sm_block *b,
 		  u32 warp, u32 arg0, u32 arg1);
 void vgpu_sm_update_prio(struct vgpu_sm *sm);

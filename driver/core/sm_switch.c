@@ -187,6 +187,7 @@ int vgpu_sm_block_restore(struct vgpu_sm *sm, const struct vgpu_sm_saved *s,
 			vgpu_sm_queue(sm, idx, at);
 		}
 	}
+	vgpu_sm_prio_add(sm, b->prio);
 	sm->used |= BIT_ULL(slot);
 	if (b->next_start < b->n_warps)
 		sm->unstarted |= BIT_ULL(slot);

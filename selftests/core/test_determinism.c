@@ -288,7 +288,7 @@ static int vgpu_det_round_setup(struct vgpu_test_engine *te,
 	u32 k;
 
 	for (k = 0; k < te->nk; k++)
-		vgpu_vasm_free(&te->prog[k]);
+		vgpul_vasm_free(&te->prog[k]);
 	te->nk = 0;
 	te->record = false;
 	te->timing = *timing;

@@ -3,8 +3,10 @@
  * The SM execution engine (SPEC F30, F33-F35, F25 input, F51, F53).
  *
  * One cycle of an SM, in this order (Documentation/engine.rst):
- *  1. warps whose latency ends now leave the latency wheel and join the
- *     ready queue of their sub-partition (in the order they entered it);
+ *  1. warps whose latency ends now are ready: each sub-partition keeps its
+ *     warps in one queue per priority ordered by ready cycle (then by the
+ *     order they were queued), so the ready ones are the queue's head in
+ *     the order they became ready and nothing moves;
  *  2. every block whose arbiter FIFO is not empty runs one arbitration
  *     pass (F35), in block slot order; granted warps become ready now;
  *  3. warp starts (F30): the resident block with unstarted warps of the
@@ -61,24 +63,46 @@ void vgpu_sm_emit(struct vgpu_sm *sm, u32 type, const struct vgpu_sm_block *b,
 		sm->trace(sm->trace_cookie, &ev);
 }
 
-static void vgpu_sm_wheel_drain(struct vgpu_sm *sm, u32 slot)
+/**
+ * vgpu_sm_queue_slow() - vgpu_sm_queue() when @at is not the latest
+ * @sm: the SM
+ * @idx: the context
+ * @at: its ready cycle
+ *
+ * The queue is empty (its masks change), or a warp queued before waits
+ * longer: @idx goes after the last warp ready at @at at the latest.
+ */
+void vgpu_sm_queue_slow(struct vgpu_sm *sm, u32 idx, u64 at)
 {
-	struct vgpu_wq *q = &sm->wheel[slot];
-	u32 idx = q->head, next, n = 0;
+	struct vgpu_warp *warps = sm->warps, *w = &warps[idx];
+	struct vgpu_wq *q = &sm->sp[w->subpart].ready[w->prio];
+	u32 prev, next;
 
-	vgpu_wq_init(q);
-	sm->wheel_map[slot / 64] &= ~BIT_ULL(slot % 64);
-	while (idx != VGPU_WARP_NONE) {
-		next = sm->warps[idx].next;
-		vgpu_sm_ready_put(sm, idx);
-		n++;
-		idx = next;
+	if (q->head == VGPU_WARP_NONE) {
+		q->head = idx;
+		q->tail = idx;
+		sm->sp_mask[w->subpart] |= BIT(w->prio);
+		sm->ready_sp |= BIT(w->subpart);
+		return;
 	}
-	sm->wheel_count -= n;
+	/* the tail is ready after @at: back from it to one ready by @at */
+	for (next = q->tail; next != q->head; next = prev) {
+		prev = warps[next].prev;
+		if (warps[prev].ready <= at) {
+			w->next = next;
+			w->prev = prev;
+			warps[prev].next = idx;
+			warps[next].prev = idx;
+			return;
+		}
+	}
+	w->next = next;		/* before the head */
+	warps[next].prev = idx;
+	q->head = idx;
 }
 
 /* Rotate the power window buckets up to cycle @t (F25 input). */
-static void vgpu_sm_win_roll(struct vgpu_sm *sm, u64 t)
+static noinline void vgpu_sm_win_roll(struct vgpu_sm *sm, u64 t)
 {
 	u32 k;
 
@@ -123,8 +147,6 @@ int vgpu_sm_init(struct vgpu_sm *sm, const struct vgpu_config *cfg,
 	for (p = 0; p < VGPU_MAX_SUBPARTS; p++)
 		for (i = 0; i < VGPU_MAX_PRIOS; i++)
 			vgpu_wq_init(&sm->sp[p].ready[i]);
-	for (i = 0; i < VGPU_WHEEL_SLOTS; i++)
-		vgpu_wq_init(&sm->wheel[i]);
 	sm->top_prio = VGPU_PRIO_NONE;
 	sm->last_kernel = VGPU_EV_NONE;
 	sm->start_wake = VGPU_SM_NO_WAKE;
@@ -153,11 +175,9 @@ void vgpu_sm_set_trace(struct vgpu_sm *sm, vgpu_trace_fn fn, void *cookie)
  */
 void vgpu_sm_update_prio(struct vgpu_sm *sm)
 {
-	u32 best = VGPU_PRIO_NONE, old = sm->top_prio;
-	u64 m;
+	u32 best, old = sm->top_prio;
 
-	for (m = sm->used; m; m &= m - 1)
-		best = min(best, sm->block[__ffs64(m)].prio);
+	best = sm->prio_mask ? __ffs64(sm->prio_mask) : VGPU_PRIO_NONE;
 	if (best == old)
 		return;
 	sm->top_prio = best;
@@ -302,6 +322,8 @@ int vgpu_sm_block_add_items(struct vgpu_sm *sm,
 	}
 	vgpu_mutex_arb_init(&b->arb);
 	b->items = items;
+	vgpu_sm_set_start_key(sm, slot);
+	vgpu_sm_prio_add(sm, prio);
 	sm->used |= BIT_ULL(slot);
 	sm->unstarted |= BIT_ULL(slot);
 	sm->start_dirty = true;
@@ -322,6 +344,8 @@ void vgpu_sm_block_remove(struct vgpu_sm *sm, u32 slot)
 	u64 bit = BIT_ULL(slot);
 
 	vgpu_sm_res_free_block(&sm->res, &sm->block[slot].place);
+	if (!--sm->prio_blocks[sm->block[slot].prio])
+		sm->prio_mask &= ~BIT(sm->block[slot].prio);
 	sm->used &= ~bit;
 	sm->unstarted &= ~bit;
 	sm->arb_pending &= ~bit;
@@ -346,7 +370,7 @@ void vgpu_sm_bar_release(struct vgpu_sm *sm, struct vgpu_sm_block *b)
 		if (idx == VGPU_WARP_NONE ||
 		    sm->warps[idx].state != VGPU_WARP_AT_BARRIER)
 			continue;
-		vgpu_sm_wheel_put(sm, idx, at);
+		vgpu_sm_queue(sm, idx, at);
 		n++;
 	}
 	b->bar_arrived = 0;
@@ -399,7 +423,8 @@ static void vgpu_sm_warp_exit(struct vgpu_sm *sm, u32 idx)
 }
 
 /* A LOCK, or the retry of a lock the arbiter took away (F35). */
-static void vgpu_sm_lock(struct vgpu_sm *sm, u32 idx, u32 m, bool is_insn)
+static noinline void vgpu_sm_lock(struct vgpu_sm *sm, u32 idx, u32 m,
+				  bool is_insn)
 {
 	struct vgpu_warp *w = &sm->warps[idx];
 	struct vgpu_sm_block *b = &sm->block[w->slot];
@@ -411,7 +436,7 @@ static void vgpu_sm_lock(struct vgpu_sm *sm, u32 idx, u32 m, bool is_insn)
 			w->need |= 1U << m;
 			w->pc++;
 		}
-		vgpu_sm_wheel_put(sm, idx, sm->now + sm->timing.ctrl_latency);
+		vgpu_sm_queue(sm, idx, sm->now + sm->timing.ctrl_latency);
 		return;
 	}
 	w->state = VGPU_WARP_WAIT_LOCK;
@@ -434,7 +459,7 @@ static void vgpu_sm_arb_granted(void *ctx, u32 wid, u32 m, u32 how, u32 other)
 		w->need |= 1U << m;
 		w->pc++;
 	}
-	vgpu_sm_ready_put(sm, idx);
+	vgpu_sm_queue(sm, idx, sm->now);
 }
 
 static void vgpu_sm_arb_released(void *ctx, u32 wid, u32 mask, u32 why,
@@ -454,7 +479,7 @@ static const struct vgpu_mutex_ops vgpu_sm_arb_ops = {
 	.released = vgpu_sm_arb_released,
 };
 
-static void vgpu_sm_arbitrate(struct vgpu_sm *sm)
+static noinline void vgpu_sm_arbitrate(struct vgpu_sm *sm)
 {
 	struct vgpu_sm_arb_ctx c = { .sm = sm };
 	u64 m;
@@ -474,13 +499,14 @@ static void vgpu_sm_arbitrate(struct vgpu_sm *sm)
 static u32 vgpu_sm_best_block(const struct vgpu_sm *sm, u64 cand)
 {
 	u32 best = __ffs64(cand), s;
+	u64 key = sm->start_key[best];
 
 	for (cand &= cand - 1; cand; cand &= cand - 1) {
 		s = __ffs64(cand);
-		if (sm->block[s].prio < sm->block[best].prio ||
-		    (sm->block[s].prio == sm->block[best].prio &&
-		     sm->block[s].seq < sm->block[best].seq))
+		if (sm->start_key[s] < key) {
+			key = sm->start_key[s];
 			best = s;
+		}
 	}
 	return best;
 }
@@ -510,9 +536,10 @@ static bool vgpu_sm_warp_start(struct vgpu_sm *sm, u32 slot, u32 p)
 	w->hold = 0;
 	w->prog = b->kernel->prog;
 	w->insns = 0;
+	w->run = 0;
 	b->warp[i] = idx;
 	b->next_start++;
-	vgpu_sm_ready_put(sm, idx);
+	vgpu_sm_queue(sm, idx, sm->now);
 	vgpu_sm_emit(sm, VGPU_EV_WARP_START, b, i, p, w->prio);
 	return true;
 }
@@ -527,7 +554,7 @@ static bool vgpu_sm_warp_start(struct vgpu_sm *sm, u32 slot, u32 p)
  * still start.  A block whose kernel's state is not in place yet (F17,
  * seed 002) does not hold the others back.
  */
-static void vgpu_sm_start_warps(struct vgpu_sm *sm)
+static noinline void vgpu_sm_start_warps(struct vgpu_sm *sm)
 {
 	u32 all = (u32)GENMASK(sm->subparts - 1, 0), done = 0, slot, i, p;
 	u64 cand = sm->unstarted, wake = VGPU_SM_NO_WAKE;
@@ -575,7 +602,8 @@ static void vgpu_sm_start_warps(struct vgpu_sm *sm)
 }
 
 /* hold_max (F35): a holder releases every lock after hold_max insns. */
-static void vgpu_sm_hold_check(struct vgpu_sm *sm, struct vgpu_warp *w)
+static noinline void vgpu_sm_hold_check(struct vgpu_sm *sm,
+					struct vgpu_warp *w)
 {
 	struct vgpu_sm_block *b = &sm->block[w->slot];
 	u32 mask;
@@ -588,7 +616,7 @@ static void vgpu_sm_hold_check(struct vgpu_sm *sm, struct vgpu_warp *w)
 }
 
 /* A new vgpu_sm_run(): the launch queue is empty again (F15). */
-static void vgpu_sm_launch_unstall(struct vgpu_sm *sm)
+static noinline void vgpu_sm_launch_unstall(struct vgpu_sm *sm)
 {
 	struct vgpu_sm_block *b;
 	u64 m;
@@ -600,42 +628,51 @@ static void vgpu_sm_launch_unstall(struct vgpu_sm *sm)
 		idx = b->warp[0];
 		if (idx != VGPU_WARP_NONE &&
 		    sm->warps[idx].state == VGPU_WARP_WAIT_LAUNCH)
-			vgpu_sm_wheel_put(sm, idx, sm->now);
+			vgpu_sm_queue(sm, idx, sm->now);
 	}
 	sm->launch_stalled = 0;
 }
 
-/* Control instructions and lock retries: the slow path of an issue. */
-static void vgpu_sm_exec_ctrl(struct vgpu_sm *sm, u32 idx,
-			      struct vgpu_warp *w,
+/* LOOP or ENDLOOP @in of warp @w: its PC and loop stack only. */
+static void vgpu_sm_loop_step(const struct vgpu_sm *sm, struct vgpu_warp *w,
 			      const struct vgpu_insn *in)
 {
-	struct vgpu_sm_block *b = &sm->block[w->slot];
-	u64 next = sm->now + sm->timing.ctrl_latency;
-	struct vgpu_loop_frame *f;
+	const struct vgpu_sm_block *b = &sm->block[w->slot];
 	u32 n;
 
-	switch (in->op) {
-	case VGPU_OP_LOOP:
+	if (in->op == VGPU_OP_LOOP) {
 		n = vgpu_isa_loop_count_items(in, b->block_idx, w->wid,
 					      b->items);
 		if (!n) {
 			w->pc = b->kernel->match[w->pc] + 1;
 		} else {
-			f = &w->loop[w->depth++];
-			f->start = w->pc + 1;
-			f->left = n;
+			w->left[w->depth++] = n;
 			w->pc++;
 		}
-		break;
+		return;
+	}
+	if (--w->left[w->depth - 1]) {
+		w->pc = b->kernel->match[w->pc] + 1;
+	} else {
+		w->depth--;
+		w->pc++;
+	}
+}
+
+/* Control instructions and lock retries: the slow path of an issue. */
+static noinline void vgpu_sm_exec_ctrl(struct vgpu_sm *sm, u32 idx,
+				       struct vgpu_warp *w,
+				       const struct vgpu_insn *in)
+{
+	struct vgpu_sm_block *b = &sm->block[w->slot];
+	u64 next = sm->now + sm->timing.ctrl_latency;
+
+	switch (in->op) {
+	case VGPU_OP_LOOP:
 	case VGPU_OP_ENDLOOP:
-		f = &w->loop[w->depth - 1];
-		if (--f->left) {
-			w->pc = f->start;
-		} else {
-			w->depth--;
-			w->pc++;
-		}
+		vgpu_sm_loop_step(sm, w, in);
+		if (w->run)
+			w->run--;
 		break;
 	case VGPU_OP_LOCK:
 		vgpu_sm_lock(sm, idx, in->a, true);
@@ -705,81 +742,387 @@ static void vgpu_sm_exec_ctrl(struct vgpu_sm *sm, u32 idx,
 		vgpu_sm_warp_exit(sm, idx);
 		return;
 	}
-	vgpu_sm_wheel_put(sm, idx, next);
+	vgpu_sm_queue(sm, idx, next);
 }
 
 /*
- * Step 4 for sub-partition @p: issue one instruction.  @t is the current
- * cycle (sm->now) and @win the current power window bucket, both loaded
- * once per cycle by vgpu_sm_run().
+ * The queue of sub-partition @p that issues at cycle @t when the head of
+ * its queue of the highest priority is not ready: of a lower priority
+ * whose head is; NULL when none is.
  */
-static __always_inline void vgpu_sm_issue(struct vgpu_sm *sm, u32 p, u64 t,
-					  u32 *win)
+static noinline struct vgpu_wq *vgpu_sm_pick_lower(struct vgpu_sm *sm, u32 p,
+						   u64 t)
 {
-	struct vgpu_sm_subpart *sp = &sm->sp[p];
-	u32 pr = __ffs64(sm->sp_mask[p]), idx, held, c, need, next;
-	struct vgpu_wq *q = &sp->ready[pr];
-	const struct vgpu_insn *in;
-	struct vgpu_warp *w;
+	u32 mask = sm->sp_mask[p];
+	struct vgpu_wq *q;
 
-	idx = q->head;
-	w = &sm->warps[idx];
+	for (mask &= mask - 1; mask; mask &= mask - 1) {
+		q = &sm->sp[p].ready[__ffs64(mask)];
+		if (sm->warps[q->head].ready <= t)
+			return q;
+	}
+	return NULL;
+}
+
+/*
+ * Step 4 for sub-partition @p (it has queued warps): issue one instruction
+ * of its ready warp of the highest priority, if there is one.  @t is the
+ * current cycle (sm->now) and @win the current power window bucket, both
+ * loaded once per cycle by vgpu_sm_run().  Returns the number of
+ * instructions issued (0 or 1).
+ */
+static __always_inline u32 vgpu_sm_issue(struct vgpu_sm *sm, u32 p, u64 t,
+					 u32 *win)
+{
+	struct vgpu_warp *warps = sm->warps, *w;
+	struct vgpu_wq *q = &sm->sp[p].ready[__ffs64(sm->sp_mask[p])];
+	u32 idx = q->head, held, c, need, next, tail, pc, a;
+	const struct vgpu_insn *in;
+	u64 at;
+
+	w = &warps[idx];
+	if (unlikely(w->ready > t)) {
+		q = vgpu_sm_pick_lower(sm, p, t);
+		if (!q)
+			return 0;
+		idx = q->head;
+		w = &warps[idx];
+	}
 	next = w->next;
+	need = w->need;
+	pc = w->pc;
+	in = &w->prog[pc];
 	q->head = next;
-	if (next == VGPU_WARP_NONE) {
+	if (unlikely(next == VGPU_WARP_NONE)) {
 		q->tail = VGPU_WARP_NONE;
-		sm->sp_mask[p] &= ~BIT(pr);
+		sm->sp_mask[p] &= ~BIT(w->prio);
 		if (!sm->sp_mask[p])
 			sm->ready_sp &= ~BIT(p);
 	}
 	w->insns++;
-	sm->stats.issued++;
-	need = w->need;
 	if (unlikely(need)) {
 		held = sm->block[w->slot].arb.held[w->wid];
 		if (held != need) {	/* retry a lock taken away (F35) */
 			vgpu_sm_lock(sm, idx, __ffs64(need & ~held), false);
-			return;
+			return 1;
 		}
 	}
-	in = &w->prog[w->pc];
-	if (likely(in->op <= VGPU_OP_ALU)) {
-		c = in->op - VGPU_OP_MOV;
-		w->pc++;
-		sm->stats.cls[c]++;
-		/* MMA counts its size in base tiles (a = 0 elsewhere) */
-		win[c] += 1U << in->a;
-		if (unlikely(need))
-			vgpu_sm_hold_check(sm, w);
-		vgpu_sm_wheel_put(sm, idx, t + sm->timing.latency[c]);
-		return;
+	c = in->op - VGPU_OP_MOV;
+	if (unlikely(c >= VGPU_ISA_NUM_CLASSES)) {
+		vgpu_sm_exec_ctrl(sm, idx, w, in);
+		return 1;
 	}
-	vgpu_sm_exec_ctrl(sm, idx, w, in);
+	a = in->a;
+	at = t + sm->timing.latency[c];
+	w->pc = pc + 1;
+	if (w->run)
+		w->run--;
+	sm->stats.cls[c]++;
+	/* MMA counts its size in base tiles (a = 0 elsewhere) */
+	win[c] += 1U << a;
+	if (unlikely(need))
+		vgpu_sm_hold_check(sm, w);
+	/* vgpu_sm_queue() into the queue it left (its state stays READY) */
+	w->ready = at;
+	w->next = VGPU_WARP_NONE;
+	tail = q->tail;
+	if (likely(tail != VGPU_WARP_NONE && warps[tail].ready <= at)) {
+		w->prev = tail;
+		warps[tail].next = idx;
+		q->tail = idx;
+		return 1;
+	}
+	vgpu_sm_queue_slow(sm, idx, at);
+	return 1;
 }
 
-/* Next cycle after @t with something to do, at most @end. */
-static u64 vgpu_sm_next_event(const struct vgpu_sm *sm, u64 t, u64 end)
+/*
+ * Next cycle after @t with something to do, at most @end: no warp is
+ * ready at @t, so the next is the earliest queue head.
+ */
+static noinline u64 vgpu_sm_next_event(const struct vgpu_sm *sm, u64 t,
+				       u64 end)
 {
-	u32 d = 1, slot;
-	u64 bits;
+	const struct vgpu_wq *q;
+	u32 p, mask;
+	u64 m;
 
 	if (sm->start_dirty || sm->arb_pending)
 		return t + 1;
 	/* F17: warps that wait for a state sync start then */
 	if (unlikely(sm->start_wake < end))
 		end = max(sm->start_wake, t + 1);
-	if (!sm->wheel_count)
-		return end;
-	while (d < VGPU_WHEEL_SLOTS) {
-		slot = (t + d) & (VGPU_WHEEL_SLOTS - 1);
-		bits = sm->wheel_map[slot / 64] >> (slot % 64);
-		if (bits) {
-			d += __ffs64(bits);
-			break;
+	for (m = sm->ready_sp; m; m &= m - 1) {
+		p = __ffs64(m);
+		for (mask = sm->sp_mask[p]; mask; mask &= mask - 1) {
+			q = &sm->sp[p].ready[__ffs64(mask)];
+			end = min(end, sm->warps[q->head].ready);
 		}
-		d += 64 - slot % 64;
 	}
-	return min_t(u64, t + d, end);
+	return end;
+}
+
+/*
+ * Rounds.  Most cycles change nothing but the issuing warps and the SM's
+ * counters: a timed instruction, a LOOP or an ENDLOOP (a "local" one)
+ * touches no other warp, emits no event and wakes nothing.  If no warp
+ * can reach another instruction before cycle h, and no warp start,
+ * arbitration is due before it, the sub-partitions are independent over
+ * [t, h): each runs its cycles alone, one after the other, with its queue
+ * in registers, and issues exactly what the cycle by cycle loop would
+ * have.  vgpu_warp.run bounds each warp's local instructions; a warp
+ * ready at r with run n reaches another instruction at r + n at the
+ * earliest.  The power window buckets roll when the first sub-partition
+ * reaches a boundary (vgpu_sm_round_win()); a round spans at most 15 of
+ * them, so that a later sub-partition still finds the earlier buckets,
+ * and the cycle loop, which rolls at the first cycle it visits past a
+ * boundary, would have rolled them one by one as well (it starts over
+ * only after a gap of a whole window, vgpu_sm_win_roll()).
+ */
+#define VGPU_SM_ROUND_MIN	8	/* shortest round worth its set-up */
+
+/* Is every instruction of [@s, @e) timed? */
+static bool vgpu_sm_all_timed(const struct vgpu_insn *prog, u32 s, u32 e)
+{
+	for (; s < e; s++)
+		if ((u32)(prog[s].op - VGPU_OP_MOV) >= VGPU_ISA_NUM_CLASSES)
+			return false;
+	return true;
+}
+
+/*
+ * A lower bound of the local instructions warp @w executes from its PC
+ * on: timed instructions up to the end of the loop bodies it is in,
+ * counting the iterations left of a body of timed instructions only, and
+ * a LOOP it meets last.  0 while it holds or wants a lock (hold_max).
+ */
+static u32 vgpu_sm_local_run(const struct vgpu_sm *sm,
+			     const struct vgpu_warp *w)
+{
+	const struct vgpu_insn *prog = w->prog;
+	const u16 *match = sm->block[w->slot].kernel->match;
+	u32 pc = w->pc, d = w->depth, start, op;
+	u64 r = 0;
+
+	if (w->need)
+		return 0;
+	for (;;) {
+		op = prog[pc].op;
+		if ((u32)(op - VGPU_OP_MOV) < VGPU_ISA_NUM_CLASSES) {
+			r++;
+			pc++;
+			continue;
+		}
+		if (op == VGPU_OP_LOOP)
+			r++;
+		if (op != VGPU_OP_ENDLOOP)
+			break;
+		/* this iteration ends; then w->left[d - 1] - 1 more */
+		start = match[pc] + 1;
+		r++;
+		if (w->left[d - 1] > 1) {
+			if (!vgpu_sm_all_timed(prog, start, pc))
+				break;
+			r += (u64)(w->left[d - 1] - 1) * (pc - start + 1);
+		}
+		d--;
+		pc++;
+	}
+	return min_t(u64, r, 0xffffffffU);
+}
+
+/*
+ * End of a round from cycle @t (nothing is due before @end), or @t if it
+ * would be shorter than VGPU_SM_ROUND_MIN.
+ */
+static noinline u64 vgpu_sm_round_end(struct vgpu_sm *sm, u64 t, u64 end)
+{
+	u64 h = sm->win_next + (VGPU_WIN_BUCKETS - 2) * (u64)sm->win_len, m, r;
+	struct vgpu_warp *w;
+	u32 p, mask, idx;
+
+	h = min(min(h, end), sm->start_wake);
+
+	if (sm->start_dirty || sm->arb_pending || h < t + VGPU_SM_ROUND_MIN)
+		return t;
+	for (m = sm->ready_sp; m; m &= m - 1) {
+		p = __ffs64(m);
+		for (mask = sm->sp_mask[p]; mask; mask &= mask - 1) {
+			idx = sm->sp[p].ready[__ffs64(mask)].head;
+			for (; idx != VGPU_WARP_NONE; idx = w->next) {
+				w = &sm->warps[idx];
+				if (!w->run)
+					w->run = vgpu_sm_local_run(sm, w);
+				r = max(w->ready, t) + w->run;
+				if (r < h) {
+					h = r;
+					if (h < t + VGPU_SM_ROUND_MIN)
+						return t;
+				}
+			}
+		}
+	}
+	return h;
+}
+
+/**
+ * struct vgpu_sm_round_pos - a sub-partition's power window bucket in a
+ *	round
+ * @win: counts of the bucket
+ * @cur: its index
+ * @next: first cycle of the next bucket
+ */
+struct vgpu_sm_round_pos {
+	u32 *win;
+	u32 cur;
+	u64 next;
+};
+
+/*
+ * The bucket of cycle @t (past @pos->next) for a sub-partition in a
+ * round: the SM's buckets roll as the first sub-partition reaches each
+ * boundary, as vgpu_sm_win_roll() would have then.
+ */
+static noinline void vgpu_sm_round_win(struct vgpu_sm *sm,
+				       struct vgpu_sm_round_pos *pos, u64 t)
+{
+	while (t >= pos->next) {
+		pos->cur = (pos->cur + 1) % VGPU_WIN_BUCKETS;
+		pos->next += sm->win_len;
+		if (pos->next > sm->win_next) {	/* the first one here */
+			sm->win_cur = pos->cur;
+			memset(sm->win[pos->cur], 0, sizeof(sm->win[0]));
+			sm->win_next = pos->next;
+		}
+	}
+	pos->win = sm->win[pos->cur];
+}
+
+/*
+ * Cycles [@t, @h) of a sub-partition with one non-empty queue @q, from
+ * bucket @start (the round's first); adds the instructions issued to @n
+ * and returns the cycle after the last issue (@t if none).  Every one is
+ * local (vgpu_sm_round_end()).
+ */
+static noinline u64 vgpu_sm_round_one(struct vgpu_sm *sm, struct vgpu_wq *q,
+				      u64 t, u64 h,
+				      const struct vgpu_sm_round_pos *start,
+				      u64 *n)
+{
+	struct vgpu_sm_round_pos pos = *start;
+	struct vgpu_warp *warps = sm->warps, *w;
+	u32 head = q->head, tail = q->tail, idx, c, pc, *win = pos.win;
+	u64 k = 0, at, lim = min(h, pos.next);
+	const struct vgpu_insn *in;
+
+	for (;;) {
+		if (unlikely(t >= lim)) {
+			if (t >= h)
+				break;
+			vgpu_sm_round_win(sm, &pos, t);
+			win = pos.win;
+			lim = min(h, pos.next);
+		}
+		w = &warps[head];
+		if (w->ready > t) {	/* none ready: the head is first */
+			if (w->ready >= h)
+				break;
+			t = w->ready;
+			continue;
+		}
+		idx = head;
+		head = w->next;
+		pc = w->pc;
+		in = &w->prog[pc];
+		w->insns++;
+		w->run--;
+		c = in->op - VGPU_OP_MOV;
+		if (likely(c < VGPU_ISA_NUM_CLASSES)) {
+			w->pc = pc + 1;
+			sm->stats.cls[c]++;
+			win[c] += 1U << in->a;
+			at = t + sm->timing.latency[c];
+		} else {
+			vgpu_sm_loop_step(sm, w, in);
+			at = t + sm->timing.ctrl_latency;
+		}
+		w->ready = at;
+		w->next = VGPU_WARP_NONE;
+		k++;
+		t++;
+		if (head == VGPU_WARP_NONE) {	/* it was alone */
+			head = idx;
+			tail = idx;
+		} else if (likely(warps[tail].ready <= at)) {
+			w->prev = tail;
+			warps[tail].next = idx;
+			tail = idx;
+		} else {
+			q->head = head;
+			q->tail = tail;
+			vgpu_sm_queue_slow(sm, idx, at);
+			head = q->head;
+			tail = q->tail;
+		}
+	}
+	q->head = head;
+	q->tail = tail;
+	*n += k;
+	return t;
+}
+
+/* Earliest ready cycle of the warps queued in sub-partition @p. */
+static u64 vgpu_sm_sp_next(const struct vgpu_sm *sm, u32 p)
+{
+	u64 r = VGPU_SM_NO_WAKE;
+	u32 mask;
+
+	for (mask = sm->sp_mask[p]; mask; mask &= mask - 1)
+		r = min(r, sm->warps[sm->sp[p].ready[__ffs64(mask)].head].ready);
+	return r;
+}
+
+/*
+ * Cycles [@t, @h) of a round (vgpu_sm_round_end()).  Returns the cycle
+ * after the last issue, @t if none: the cycle loop goes on from there as
+ * it would have (it does not stop at @h if nothing is ready then, so the
+ * power window rolls at the cycles it always did).
+ */
+static noinline u64 vgpu_sm_round(struct vgpu_sm *sm, u64 t, u64 h)
+{
+	struct vgpu_sm_round_pos start = {
+		.win = sm->win[sm->win_cur],
+		.cur = sm->win_cur,
+		.next = sm->win_next,
+	}, pos;
+	u64 m, n = 0, c, last = t;
+	u32 mask, p;
+
+	for (m = sm->ready_sp; m; m &= m - 1) {
+		p = __ffs64(m);
+		mask = sm->sp_mask[p];
+		if (!(mask & (mask - 1))) {
+			c = vgpu_sm_round_one(sm, &sm->sp[p].ready[__ffs64(mask)],
+					      t, h, &start, &n);
+			last = max(last, c);
+			continue;
+		}
+		/* several priorities: the issue step, cycle by cycle */
+		pos = start;
+		for (c = t; c < h;) {
+			sm->now = c;
+			if (c >= pos.next)
+				vgpu_sm_round_win(sm, &pos, c);
+			if (vgpu_sm_issue(sm, p, c, pos.win)) {
+				n++;
+				last = max(last, ++c);
+			} else {
+				c = vgpu_sm_sp_next(sm, p);
+			}
+		}
+	}
+	sm->stats.issued += n;
+	return last;
 }
 
 /**
@@ -796,7 +1139,8 @@ static u64 vgpu_sm_next_event(const struct vgpu_sm *sm, u64 t, u64 end)
 u64 vgpu_sm_run(struct vgpu_sm *sm, u64 cycles, u32 flags)
 {
 	u64 t = sm->now, start = t, end, m;
-	u32 slot, p, *win;
+	u64 h;
+	u32 *win, n;
 
 	if (check_add_overflow(t, cycles, &end))
 		end = ~0ULL;
@@ -810,22 +1154,29 @@ u64 vgpu_sm_run(struct vgpu_sm *sm, u64 cycles, u32 flags)
 		sm->now = t;
 		if (unlikely(t >= sm->win_next))
 			vgpu_sm_win_roll(sm, t);
-		slot = t & (VGPU_WHEEL_SLOTS - 1);
-		if (sm->wheel_map[slot / 64] & BIT_ULL(slot % 64))
-			vgpu_sm_wheel_drain(sm, slot);
 		if (unlikely(sm->arb_pending))
 			vgpu_sm_arbitrate(sm);
 		if (unlikely(sm->start_dirty || t >= sm->start_wake))
 			vgpu_sm_start_warps(sm);
-		if (!sm->ready_sp) {
+		if (t >= sm->round_next) {
+			h = vgpu_sm_round_end(sm, t, end);
+			if (h > t)
+				h = vgpu_sm_round(sm, t, h);
+			if (h > t) {
+				t = h;
+				continue;
+			}
+			sm->round_next = t + VGPU_SM_ROUND_MIN;
+		}
+		win = sm->win[sm->win_cur];
+		n = 0;
+		for (m = sm->ready_sp; m; m &= m - 1)
+			n += vgpu_sm_issue(sm, __ffs64(m), t, win);
+		if (!n) {
 			t = vgpu_sm_next_event(sm, t, end);
 			continue;
 		}
-		win = sm->win[sm->win_cur];
-		for (m = sm->ready_sp; m; m &= m - 1) {
-			p = __ffs64(m);
-			vgpu_sm_issue(sm, p, t, win);
-		}
+		sm->stats.issued += n;
 		t++;
 		if (unlikely(sm->stop))
 			break;

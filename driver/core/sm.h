@@ -22,7 +22,6 @@
 #include "trace.h"
 #include "warp.h"
 
-#define VGPU_WHEEL_SLOTS	256	/* > VGPU_MAX_LATENCY */
 #define VGPU_WIN_BUCKETS	16	/* power window granularity: nx / 16 */
 #define VGPU_PRIO_NONE		0xff	/* no resident block */
 
@@ -56,24 +55,17 @@ enum vgpu_place_mode {
 					 * completed a block
 					 */
 
-static_assert(VGPU_MAX_LATENCY < VGPU_WHEEL_SLOTS, "latency wheel");
 static_assert(VGPU_MAX_BLOCKS_PER_SM <= 64, "block masks are u64");
 static_assert(VGPU_MAX_PRIOS <= 32, "ready masks are u32");
 static_assert(VGPU_MAX_SUBPARTS <= 32, "sub-partition masks are u32");
 
 /**
- * struct vgpu_wq - FIFO of warp contexts linked through vgpu_warp.next
- * @head: first pool index, VGPU_WARP_NONE when empty
- * @tail: last pool index
- */
-struct vgpu_wq {
-	u32 head;
-	u32 tail;
-};
-
-/**
  * struct vgpu_sm_subpart - issue state of one sub-partition
- * @ready: ready warps per competition priority, round-robin within one
+ * @ready: its queued warps per competition priority, in the order of
+ *	their ready cycles (vgpu_warp.ready), then of their queueing: the
+ *	warps whose ready cycle has come are the queue's head, in the order
+ *	they became ready (round-robin within a priority); the others wait
+ *	for their latency behind them
  *
  * Its mask of non-empty queues is &vgpu_sm.sp_mask: 128 bytes a
  * sub-partition keeps the address of a queue a shift and an add.
@@ -175,6 +167,8 @@ struct vgpu_sm_stats {
  * @arb_pending: block slots whose arbiter FIFO is not empty
  * @top_prio: highest (numerically lowest) resident block priority, or
  *	VGPU_PRIO_NONE (F33)
+ * @prio_mask: bit p set while a resident block has priority p
+ * @prio_blocks: resident blocks per priority
  * @start_dirty: warp starts must be attempted next cycle
  * @stop: vgpu_sm_run() returns after the current cycle
  * @run_flags: flags of the running vgpu_sm_run()
@@ -193,16 +187,17 @@ struct vgpu_sm_stats {
  *	steps 434-438); read it with vgpu_sm_phase()
  * @start_wake: earliest @ready_at of a block whose warps wait for a state
  *	sync, VGPU_SM_NO_WAKE if none
- * @ready_sp: sub-partitions with a ready warp
+ * @ready_sp: sub-partitions with a queued warp
  * @sp_mask: per sub-partition, bit p set when its ready[p] is not empty
  * @sp: per sub-partition ready queues
- * @wheel_count: warps waiting for a latency
- * @wheel_map: non-empty slots of @wheel
- * @wheel: warps waiting for a latency, by (ready cycle mod 256)
  * @win_len: cycles per power window bucket (nx / 16)
  * @win_cur: current bucket
  * @win_next: cycle at which the next bucket starts
  * @win: timed instructions per bucket and class
+ * @round_next: vgpu_sm_run() looks for a round (sm.c) from this cycle on
+ * @start_key: per used block slot, its priority << 56 | its arrival
+ *	order: warps start from the lowest first (F30); apart from @block so
+ *	that choosing reads a few cache lines, not one per block
  * @stats: cumulative counters
  * @trace: event sink or NULL
  * @trace_cookie: passed to @trace
@@ -222,6 +217,8 @@ struct vgpu_sm {
 	u64 unstarted;
 	u64 arb_pending;
 	u32 top_prio;
+	u32 prio_mask;
+	u8 prio_blocks[VGPU_MAX_PRIOS];
 	bool start_dirty;
 	bool stop;
 	u32 run_flags;
@@ -236,13 +233,12 @@ struct vgpu_sm {
 	u32 ready_sp;
 	u32 sp_mask[VGPU_MAX_SUBPARTS];
 	struct vgpu_sm_subpart sp[VGPU_MAX_SUBPARTS];
-	u32 wheel_count;
-	u64 wheel_map[VGPU_WHEEL_SLOTS / 64];
-	struct vgpu_wq wheel[VGPU_WHEEL_SLOTS];
 	u32 win_len;
 	u32 win_cur;
 	u64 win_next;
 	u32 win[VGPU_WIN_BUCKETS][VGPU_ISA_NUM_CLASSES];
+	u64 round_next;
+	u64 start_key[VGPU_MAX_BLOCKS_PER_SM];
 	struct vgpu_sm_stats stats;
 	vgpu_trace_fn trace;
 	void *trace_cookie;

@@ -26,31 +26,54 @@ static inline bool vgpu_wq_push(struct vgpu_warp *warps, struct vgpu_wq *q,
 		q->tail = idx;
 		return true;
 	}
+	warps[idx].prev = q->tail;
 	warps[q->tail].next = idx;
 	q->tail = idx;
 	return false;
 }
 
-static inline void vgpu_sm_ready_put(struct vgpu_sm *sm, u32 idx)
+void vgpu_sm_queue_slow(struct vgpu_sm *sm, u32 idx, u64 at);
+
+/*
+ * Queue context @idx in its sub-partition: it may issue from cycle @at on
+ * (at least the current cycle).  A queue is ordered by ready cycle, then
+ * by queueing order, so the warps that are ready are its head in the
+ * order they became ready, and the others follow in the order their
+ * latencies end: the same order as a latency wheel drained into a FIFO
+ * ready queue at each cycle.  Nearly always @at is the latest: one
+ * append.
+ */
+static __always_inline void vgpu_sm_queue(struct vgpu_sm *sm, u32 idx, u64 at)
 {
-	struct vgpu_warp *w = &sm->warps[idx];
-	struct vgpu_sm_subpart *sp = &sm->sp[w->subpart];
+	struct vgpu_warp *warps = sm->warps, *w = &warps[idx];
+	struct vgpu_wq *q = &sm->sp[w->subpart].ready[w->prio];
 
 	w->state = VGPU_WARP_READY;
-	if (vgpu_wq_push(sm->warps, &sp->ready[w->prio], idx)) {
-		sm->sp_mask[w->subpart] |= BIT(w->prio);
-		sm->ready_sp |= BIT(w->subpart);
+	w->ready = at;
+	w->next = VGPU_WARP_NONE;
+	if (likely(q->head != VGPU_WARP_NONE && warps[q->tail].ready <= at)) {
+		w->prev = q->tail;
+		warps[q->tail].next = idx;
+		q->tail = idx;
+		return;
 	}
+	vgpu_sm_queue_slow(sm, idx, at);
 }
 
-static inline void vgpu_sm_wheel_put(struct vgpu_sm *sm, u32 idx, u64 at)
+/* The order in which block @slot starts its warps (F30). */
+static inline void vgpu_sm_set_start_key(struct vgpu_sm *sm, u32 slot)
 {
-	u32 slot = at & (VGPU_WHEEL_SLOTS - 1);
+	const struct vgpu_sm_block *b = &sm->block[slot];
 
-	sm->warps[idx].state = VGPU_WARP_WAIT_LAT;
-	if (vgpu_wq_push(sm->warps, &sm->wheel[slot], idx))
-		sm->wheel_map[slot / 64] |= BIT_ULL(slot % 64);
-	sm->wheel_count++;
+	sm->start_key[slot] = (u64)b->prio << 56 |
+			      (b->seq & GENMASK_ULL(55, 0));
+}
+
+/* A block of priority @prio becomes resident (F33). */
+static inline void vgpu_sm_prio_add(struct vgpu_sm *sm, u32 prio)
+{
+	sm->prio_blocks[prio]++;
+	sm->prio_mask |= BIT(prio);
 }
 
 void vgpu_sm_emit(struct vgpu_sm *sm, u32 type, const struct vgpu_sm_block *b,

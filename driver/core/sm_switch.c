@@ -1,15 +1,15 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Resident blocks leaving and coming back (SPEC F23 (c) switch mode, F53
- * cancel): a block's warps filtered out of the ready queues and the
- * latency wheel, its state saved and its resources freed (switch-out), the
+ * cancel): a block's warps filtered out of the sub-partitions' queues, its
+ * state saved and its resources freed (switch-out), the
  * saved state placed again on any SM (restore), a block parked at a
  * LAUNCH WAIT woken (F15), and every block of a cancelled kernel dropped.
  */
 #include "vgpu_os.h"
 #include "sm_internal.h"
 
-/* Drop the warps of the blocks in @kill from the ready queues and wheel. */
+/* Drop the warps of the blocks in @kill from the queues (order kept). */
 static void vgpu_sm_filter_out(struct vgpu_sm *sm, u64 kill)
 {
 	struct vgpu_wq *q, keep;
@@ -30,20 +30,6 @@ static void vgpu_sm_filter_out(struct vgpu_sm *sm, u64 kill)
 		}
 		if (!sm->sp_mask[p])
 			sm->ready_sp &= ~BIT(p);
-	}
-	for (i = 0; i < VGPU_WHEEL_SLOTS; i++) {
-		q = &sm->wheel[i];
-		vgpu_wq_init(&keep);
-		for (idx = q->head; idx != VGPU_WARP_NONE; idx = next) {
-			next = sm->warps[idx].next;
-			if (kill & BIT_ULL(sm->warps[idx].slot))
-				sm->wheel_count--;
-			else
-				vgpu_wq_push(sm->warps, &keep, idx);
-		}
-		*q = keep;
-		if (keep.head == VGPU_WARP_NONE)
-			sm->wheel_map[i / 64] &= ~BIT_ULL(i % 64);
 	}
 }
 
@@ -96,28 +82,28 @@ u32 vgpu_sm_cancel_kernel(struct vgpu_sm *sm, u32 kernel_id)
  * @slot: the block's slot in the block state table
  * @s: where its row and its live warps' contexts go
  *
- * The warps leave the ready queues and the latency wheel (the latency they
- * had left is kept), their contexts return to the pool and every resource
- * of the block is freed.
+ * The warps leave their queues (the latency they had left is kept), their
+ * contexts return to the pool and every resource of the block is freed.
  *
  * Return: 0, or -EINVAL if @slot holds no block.
  */
 int vgpu_sm_block_save(struct vgpu_sm *sm, u32 slot, struct vgpu_sm_saved *s)
 {
 	struct vgpu_sm_block *b = &sm->block[slot];
-	u32 i, idx, next;
+	struct vgpu_warp *w;
+	u32 i, idx;
 
 	if (slot >= VGPU_MAX_BLOCKS_PER_SM || !(sm->used & BIT_ULL(slot)))
 		return -EINVAL;
 	s->row = *b;
 	memset(s->rem, 0, sizeof(s->rem));
-	for (i = 0; i < VGPU_WHEEL_SLOTS; i++) {
-		for (idx = sm->wheel[i].head; idx != VGPU_WARP_NONE; idx = next) {
-			next = sm->warps[idx].next;
-			if (sm->warps[idx].slot == slot)
-				s->rem[sm->warps[idx].wid] =
-					(i - sm->now) & (VGPU_WHEEL_SLOTS - 1);
-		}
+	for (i = 0; i < b->next_start; i++) {
+		idx = b->warp[i];
+		if (idx == VGPU_WARP_NONE)
+			continue;
+		w = &sm->warps[idx];
+		if (w->state == VGPU_WARP_READY && w->ready > sm->now)
+			s->rem[i] = w->ready - sm->now;
 	}
 	vgpu_sm_filter_out(sm, BIT_ULL(slot));
 	for (i = 0; i < b->next_start; i++) {
@@ -169,6 +155,7 @@ int vgpu_sm_block_restore(struct vgpu_sm *sm, const struct vgpu_sm_saved *s,
 		return -ENOSPC;
 	b->mode = VGPU_PLACE_BLOCK;
 	b->seq = sm->seq++;
+	vgpu_sm_set_start_key(sm, slot);
 	/* F17: a restored block syncs too; its warps wait for both */
 	vgpu_sm_sync(sm, b);
 	if (b->ready_at > sm->now)
@@ -188,19 +175,19 @@ int vgpu_sm_block_restore(struct vgpu_sm *sm, const struct vgpu_sm_saved *s,
 		w->next = VGPU_WARP_NONE;
 		b->warp[i] = idx;
 		if (w->state == VGPU_WARP_READY ||
-		    w->state == VGPU_WARP_WAIT_LAT ||
 		    w->state == VGPU_WARP_WAIT_LAUNCH) {
 			at = sm->now + min_t(u32, delay + s->rem[i],
 					     VGPU_MAX_LATENCY);
-			vgpu_sm_wheel_put(sm, idx, at);
+			vgpu_sm_queue(sm, idx, at);
 		} else if (r->launch == VGPU_SM_LAUNCH_PARKED &&
 			   w->state == VGPU_WARP_AT_BARRIER) {
 			at = sm->now + min_t(u32, delay +
 					     sm->timing.ctrl_latency,
 					     VGPU_MAX_LATENCY);
-			vgpu_sm_wheel_put(sm, idx, at);
+			vgpu_sm_queue(sm, idx, at);
 		}
 	}
+	vgpu_sm_prio_add(sm, b->prio);
 	sm->used |= BIT_ULL(slot);
 	if (b->next_start < b->n_warps)
 		sm->unstarted |= BIT_ULL(slot);

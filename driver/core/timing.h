@@ -10,7 +10,7 @@
 #include "vgpu_os.h"
 #include <linux/vgpu_dispatch.h>
 
-#define VGPU_MAX_LATENCY	255	/* cycles; the latency wheel has 256 slots */
+#define VGPU_MAX_LATENCY	255	/* cycles */
 #define VGPU_MAX_ENERGY		65535	/* emulated energy per instruction */
 #define VGPU_MAX_WINDOW		BIT(20)	/* power window nx, cycles */
 #define VGPU_DEFAULT_WINDOW	1024	/* seed 001 default nx */

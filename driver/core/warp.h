@@ -15,11 +15,22 @@
 
 #define VGPU_WARP_NONE		0xffffffffU	/* no context (pool index) */
 
+/**
+ * struct vgpu_wq - queue of warp contexts linked through vgpu_warp.next
+ * @head: first pool index, VGPU_WARP_NONE when empty
+ * @tail: last pool index
+ */
+struct vgpu_wq {
+	u32 head;
+	u32 tail;
+};
+
 /* enum vgpu_warp_state: where a started warp is. */
 enum vgpu_warp_state {
 	VGPU_WARP_FREE = 0,	/* in the pool's free list */
-	VGPU_WARP_READY,	/* in its sub-partition's ready queue */
-	VGPU_WARP_WAIT_LAT,	/* waiting for an instruction's latency */
+	VGPU_WARP_READY,	/* in its sub-partition's queue: issues from
+				 * its ready cycle on (after its latency)
+				 */
 	VGPU_WARP_AT_BARRIER,	/* parked at BAR (F34) */
 	VGPU_WARP_WAIT_LOCK,	/* in its block's arbiter FIFO (F35) */
 	VGPU_WARP_SPIN,		/* executed SPIN, runs until cancelled */
@@ -31,19 +42,11 @@ enum vgpu_warp_state {
 };
 
 /**
- * struct vgpu_loop_frame - one open LOOP of a warp
- * @start: index of the first instruction of the body
- * @left: iterations left, including the current one
- */
-struct vgpu_loop_frame {
-	u16 start;
-	u16 left;
-};
-
-/**
  * struct vgpu_warp - context of one warp
- * @next: link (pool index) in a ready queue, latency wheel slot or the
- *	free list; VGPU_WARP_NONE at the end
+ * @next: link (pool index) in a sub-partition's queue or the free list;
+ *	VGPU_WARP_NONE at the end
+ * @prev: the context before it in its queue (not valid at the head): an
+ *	insertion before the tail walks back from the tail
  * @state: enum vgpu_warp_state
  * @prio: competition / issue priority, 0 highest (F30, F35)
  * @subpart: sub-partition holding the warp's slot
@@ -56,8 +59,13 @@ struct vgpu_loop_frame {
  * @want: mutex the warp waits for in state VGPU_WARP_WAIT_LOCK
  * @hold: timed instructions executed since it last had no lock (hold_max)
  * @insns: instructions issued (low 32 bits, what WARP_EXIT reports)
+ * @ready: cycle from which the warp may issue (in state VGPU_WARP_READY)
+ * @run: its next @run instructions are local ones (timed, LOOP, ENDLOOP:
+ *	they touch no state but the warp's and the SM's counters), or 0 if
+ *	unknown (vgpu_sm_run() computes it again)
  * @prog: the kernel's program
- * @loop: loop stack, VGPU_ISA_MAX_NEST frames
+ * @left: loop stack: iterations left of each open LOOP, the current one
+ *	included; the body starts after the LOOP its ENDLOOP is linked to
  *
  * The block index and the LOOP/ENDLOOP links, needed only by control
  * instructions, are the block's (struct vgpu_sm_block): 64 bytes a context.
@@ -75,8 +83,11 @@ struct vgpu_warp {
 	u16 want;
 	u32 hold;
 	u32 insns;
+	u64 ready;
+	u32 run;
+	u32 prev;
 	const struct vgpu_insn *prog;
-	struct vgpu_loop_frame loop[VGPU_ISA_MAX_NEST];
+	u16 left[VGPU_ISA_MAX_NEST];
 };
 
 /**

@@ -236,4 +236,146 @@ TEST(hash_definition)
 	EXPECT_STREQ("unknown", vgpu_event_name(0));
 }
 
+/*
+ * Rounds (driver/core/sm.c): an SM that runs its sub-partitions one at a
+ * time over the cycles in which only local instructions can issue must
+ * end every epoch exactly where one stepping every cycle ends (rounds off:
+ * round_next past every cycle): same events, counters, power window
+ * buckets, bucket boundaries and power.  Random scenarios as above, inside
+ * long loops, beside pure ALU loops and a lock held over one (hold_max);
+ * the default timing table (equal ready cycles from different latencies)
+ * or random ones (all latencies 1: a warp alone issues every cycle; or up
+ * to 255, windows of 16 to 4096 cycles, so that rounds cross bucket
+ * boundaries and some gaps cover a whole window); state syncs (F17) half
+ * the time; epochs of up to 5,000 cycles; half the kernels give their
+ * warps several competition priorities.
+ */
+#define VGPU_DET_ROUND_SCENARIOS	60
+
+static void vgpu_det_round_timing(struct vgpu_isa_timing *t,
+				  struct vgpu_test_rng *r)
+{
+	bool ones = !vgpu_test_below(r, 4);	/* a warp alone issues each cycle */
+	u32 c;
+
+	vgpu_isa_timing_default(t);
+	if (!vgpu_test_below(r, 3))	/* ALU 4, MOV 2, ctrl 1: equal ready cycles */
+		return;
+	for (c = 0; c < VGPU_ISA_NUM_CLASSES; c++)
+		t->latency[c] = ones ? 1 :
+			1 + vgpu_test_below(r, vgpu_test_below(r, 2) ?
+					    8 : VGPU_MAX_LATENCY);
+	t->ctrl_latency = ones ? 1 : 1 + vgpu_test_below(r, 4);
+	t->hold_max = 1 + vgpu_test_below(r, 100);
+	t->window = 16 * (1 + vgpu_test_below(r, 256));
+}
+
+static bool vgpu_det_round_same(const struct vgpu_sm *a,
+				const struct vgpu_sm *b)
+{
+	return a->now == b->now && a->hash == b->hash &&
+	       !memcmp(&a->stats, &b->stats, sizeof(a->stats)) &&
+	       a->win_cur == b->win_cur && a->win_next == b->win_next &&
+	       !memcmp(a->win, b->win, sizeof(a->win)) &&
+	       vgpu_sm_power(a) == vgpu_sm_power(b) && a->used == b->used;
+}
+
+static int vgpu_det_round_setup(struct vgpu_test_engine *te,
+				const struct vgpu_det_scenario *s,
+				const struct vgpu_isa_timing *timing,
+				char (*src)[8192], u32 sync, bool rounds)
+{
+	u32 k;
+
+	for (k = 0; k < te->nk; k++)
+		vgpul_vasm_free(&te->prog[k]);
+	te->nk = 0;
+	te->record = false;
+	te->timing = *timing;
+	if (vgpu_te_init(te))
+		return -1;
+	if (!rounds)
+		te->sm.round_next = ~0ULL;
+	te->sm.sync_cost = sync;	/* F17: warps start at start_wake */
+	te->sm.search_latency = sync / 3;
+	for (k = 0; k < s->nk; k++) {
+		if (vgpu_te_kernel(te, src[k], s->threads[k], k, 1000) != (int)k)
+			return -1;
+		te->k[k].prio_wid_mod = k & 1 ? 3 : 0;
+	}
+	return 0;
+}
+
+TEST(rounds_match_cycle_loop)
+{
+	struct vgpu_test_engine *a = vgpu_te_new(), *b = vgpu_te_new();
+	struct vgpu_det_scenario *s = calloc(1, sizeof(*s));
+	char (*src)[8192] = calloc(3, sizeof(*src));
+	struct vgpu_isa_timing timing;
+	struct vgpu_test_rng r;
+	u64 seed, cycles, step;
+	u32 i, k, mode;
+	int ra, rb;
+
+	ASSERT_NE(NULL, a);
+	ASSERT_NE(NULL, b);
+	ASSERT_NE(NULL, s);
+	ASSERT_NE(NULL, src);
+	for (seed = 1; seed <= VGPU_DET_ROUND_SCENARIOS; seed++) {
+		r.s = seed * 0x2545f4914f6cdd1dULL;
+		vgpu_det_make(s, seed * 0x9e3779b97f4a7c15ULL + 7);
+		vgpu_det_round_timing(&timing, &r);
+		for (k = 0; k < s->nk; k++) {
+			s->src[k][strlen(s->src[k]) - strlen("EXIT\n")] = 0;
+			snprintf(src[k], sizeof(src[k]),
+				 "LOOP %u\nALU\nMOV\nCMP\nENDLOOP\n"
+				 "LOOP %u\n%sENDLOOP\n"
+				 "LOCK 3\nLOOP %u\nALU\nMOV\nENDLOOP\nUNLOCK 3\n"
+				 "LOOP %u\nALU\nBRA\nLOAD\nMMA\nENDLOOP\nEXIT\n",
+				 vgpu_test_below(&r, 300),
+				 1 + vgpu_test_below(&r, 40), s->src[k],
+				 vgpu_test_below(&r, 200),
+				 vgpu_test_below(&r, 500));
+		}
+		k = vgpu_test_below(&r, 2) ? vgpu_test_below(&r, 300) : 0;
+		ASSERT_EQ(0, vgpu_det_round_setup(a, s, &timing, src, k, true))
+			TH_LOG("seed %llu:\n%s", (unsigned long long)seed, src[0]);
+		ASSERT_EQ(0, vgpu_det_round_setup(b, s, &timing, src, k, false));
+		for (i = 0; i < VGPU_DET_ACTIONS; i++) {
+			const struct vgpu_det_action *act = &s->act[i];
+
+			cycles = act->run;
+			vgpu_sm_run(&a->sm, cycles, 0);
+			vgpu_sm_run(&b->sm, cycles, 0);
+			ASSERT_TRUE(vgpu_det_round_same(&a->sm, &b->sm))
+				TH_LOG("seed %llu action %u", (unsigned long long)seed, i);
+			mode = a->k[act->kernel].sum.uses_bar ? VGPU_PLACE_BLOCK :
+							       act->mode;
+			ra = vgpu_sm_block_add(&a->sm, &a->k[act->kernel], i,
+					       act->prio, mode);
+			rb = vgpu_sm_block_add(&b->sm, &b->k[act->kernel], i,
+					       act->prio, mode);
+			ASSERT_EQ(ra, rb);
+		}
+		for (cycles = 0; cycles < 30000; cycles += step) {
+			step = 1 + vgpu_test_below(&r, 5000);
+			vgpu_sm_run(&a->sm, step, 0);
+			vgpu_sm_run(&b->sm, step, 0);
+			ASSERT_TRUE(vgpu_det_round_same(&a->sm, &b->sm))
+				TH_LOG("seed %llu at %llu", (unsigned long long)seed,
+				       (unsigned long long)a->sm.now);
+		}
+		for (k = 0; k < s->nk; k++) {
+			vgpu_sm_cancel_kernel(&a->sm, a->k[k].id);
+			vgpu_sm_cancel_kernel(&b->sm, b->k[k].id);
+		}
+		ASSERT_TRUE(vgpu_det_round_same(&a->sm, &b->sm));
+		ASSERT_TRUE(vgpu_te_res_empty(a));
+	}
+	free(src);
+	free(s);
+	vgpu_te_free(a);
+	vgpu_te_free(b);
+}
+
 TEST_HARNESS_MAIN

@@ -160,8 +160,7 @@ static inline bool vgpu_te_res_empty(const struct vgpu_test_engine *te)
 	fresh.split_ptr = te->sm.res.split_ptr;	/* F31 pointer rotates */
 	return !memcmp(&fresh, &te->sm.res, sizeof(fresh)) &&
 	       te->pool.nfree == te->pool.size && !te->sm.used &&
-	       te->sm.top_prio == VGPU_PRIO_NONE && !te->sm.wheel_count &&
-	       !te->sm.ready_sp;
+	       te->sm.top_prio == VGPU_PRIO_NONE && !te->sm.ready_sp;
 }
 
 #endif /* VGPU_TEST_ENGINE_H */

@@ -11,7 +11,7 @@
 #include "bmap.h"
 #include "vgpu_test_rand.h"
 
-#define NMAPS	VGPU_TEST_SCALE(1000000)
+#define NMAPS	VGPU_TEST_SCALE(1000000, 10000)
 
 /* A random map of @nbits with a random density (short and long runs). */
 static void vgpu_test_map(struct vgpu_test_rng *r, u64 *w, u32 nbits)
@@ -235,7 +235,7 @@ TEST(wide_maps_vs_reference)
 	u32 n, nbits, ref, len;
 	int want;
 
-	for (n = 0; n < 20000; n++) {
+	for (n = 0; n < VGPU_TEST_SCALE(20000, 1000); n++) {
 		nbits = 1 + vgpu_test_below(&r, VGPU_BMAP_MAX_BITS);
 		vgpu_test_map(&r, w, nbits);
 		ref = vgpu_bmap_run_naive(w, nbits);

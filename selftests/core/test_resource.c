@@ -99,7 +99,7 @@ TEST(split_pointer)
 	for (i = 0; i < 3; i++)
 		vgpu_sm_res_init(&sm[i], &c);
 	ASSERT_EQ(0, vgpu_block_shape_init(&big, &c, 1024, 255, 0, 0, NULL));
-	for (n = 0; n < 20000; n++) {
+	for (n = 0; n < VGPU_TEST_SCALE(20000, 2000); n++) {
 		u32 t = 32 * (1 + vgpu_test_below(&r, 32));
 
 		ASSERT_EQ(0, vgpu_block_shape_init(&s, &c, t, 32, 0, 0, NULL));
@@ -498,7 +498,8 @@ TEST(scalar_register_file)
 
 TEST(random_alloc_free_tiny)
 {
-	vgpu_test_random_alloc_free(_metadata, &vgpu_test_tiny, 1, 200000);
+	vgpu_test_random_alloc_free(_metadata, &vgpu_test_tiny, 1,
+				    VGPU_TEST_SCALE(200000, 5000));
 }
 
 TEST(random_alloc_free_a100)
@@ -506,7 +507,8 @@ TEST(random_alloc_free_a100)
 	struct vgpu_config c;
 
 	ASSERT_EQ(0, vgpu_config_preset(&c, "a100"));
-	vgpu_test_random_alloc_free(_metadata, &c, 2, 50000);
+	vgpu_test_random_alloc_free(_metadata, &c, 2,
+				    VGPU_TEST_SCALE(50000, 2000));
 }
 
 VGPU_TEST_SUITE(resource,

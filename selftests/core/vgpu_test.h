@@ -27,8 +27,9 @@
  * VGPU_TEST_BIG marks a local too big for a kernel stack (the KUnit
  * thread's stack and the kernel's 2 KiB frame warning): static in the
  * kernel, where the cases of a suite run one at a time, an ordinary local
- * natively.  VGPU_TEST_SCALE(n) is a loop count of the random tests: n
- * natively, n / VGPU_TEST_KUNIT_DIV in the kernel (TCG and KASAN).
+ * natively.  VGPU_TEST_SCALE(n, k) is a loop count of the random tests: n
+ * natively, k in the kernel (a TCG guest with KASAN: every case must end
+ * well within the hung-task timeout of 60 s).
  */
 #ifndef VGPU_TEST_H
 #define VGPU_TEST_H
@@ -40,7 +41,7 @@
 #include "vgpu_os.h"
 
 #define VGPU_TEST_BIG
-#define VGPU_TEST_SCALE(n)	(n)
+#define VGPU_TEST_SCALE(n, k)	(n)
 
 #define VGPU_CASE(name)		"global." #name,
 #define VGPU_CASE_F(f, name)	#f "." #name,
@@ -109,9 +110,8 @@ static inline int vgpu_test_check_list(const char *suite,
 #include <linux/slab.h>
 #include <linux/string.h>
 
-#define VGPU_TEST_KUNIT_DIV	100
 #define VGPU_TEST_BIG		static
-#define VGPU_TEST_SCALE(n)	((n) / VGPU_TEST_KUNIT_DIV ?: 1)
+#define VGPU_TEST_SCALE(n, k)	(k)
 
 /**
  * struct vgpu_kt - what the kselftest macros call _metadata, under KUnit

@@ -5,7 +5,6 @@
  * the core compiled by kbuild.  This file holds what the macros of
  * vgpu_test.h and vgpu_kunit_libc.h call.
  */
-#include <kunit/test-bug.h>
 #include <linux/module.h>
 
 #include "../vgpu_test.h"
@@ -91,21 +90,6 @@ int vgpu_kt_printf(const char *fmt, ...)
 	pr_info("%pV", &vaf);
 	va_end(args);
 	return 0;
-}
-
-/**
- * vgpu_kt_abort() - abort() of the tests: fail and end the current case
- */
-void vgpu_kt_abort(void)
-{
-	struct kunit *test = kunit_get_current_test();
-
-	if (test) {
-		kunit_set_failure(test);
-		kunit_err(test, "abort()\n");
-		__kunit_abort(test);
-	}
-	BUG();
 }
 
 MODULE_DESCRIPTION("vgpu-dispatch: KUnit suites of the scheduling core");

@@ -14,6 +14,7 @@
 
 /* before the macros below: kunit/resource.h calls res->free() */
 #include <kunit/test.h>
+#include <kunit/test-bug.h>
 #include <linux/ctype.h>
 #include <linux/errno.h>
 #include <linux/kernel.h>
@@ -33,7 +34,18 @@
 /* page aligned: enough for any alignment the tests ask for */
 #define aligned_alloc(a, n)	vzalloc(n)
 
-void __noreturn vgpu_kt_abort(void);
+/* abort(): fail and end the current case */
+static inline void __noreturn vgpu_kt_abort(void)
+{
+	struct kunit *test = kunit_get_current_test();
+
+	if (test) {
+		kunit_set_failure(test);
+		__kunit_abort(test);
+	}
+	BUG();
+}
+
 #define abort()			vgpu_kt_abort()
 
 /**

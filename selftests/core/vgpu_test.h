@@ -69,7 +69,7 @@ static inline int vgpu_test_check_list(const char *suite,
 				if (!strcmp(list[i], name))
 					break;
 			if (i == n) {
-				printf("# vgpu_test: %s: test %s is not in the VGPU_TEST_SUITE list\n",
+				printf("# %s: test %s not in VGPU_TEST_SUITE\n",
 				       suite, name);
 				bad = 1;
 			} else {
@@ -134,11 +134,16 @@ __printf(4, 5) void vgpu_kt_log(struct vgpu_kt *kt, const char *file,
 				int line, const char *fmt, ...);
 struct vgpu_kt *vgpu_kt_fixture(struct kunit *test, size_t size);
 
-static inline int vgpu_kt_bail(struct vgpu_kt *kt, int assert)
+static inline void vgpu_kt_arm(struct vgpu_kt *kt, int fail)
+{
+	kt->trigger = fail;
+}
+
+static inline void vgpu_kt_bail(struct vgpu_kt *kt, int assert)
 {
 	if (assert)
 		__kunit_abort(kt->test);
-	return 0;
+	kt->trigger = 0;
 }
 
 /*
@@ -147,36 +152,37 @@ static inline int vgpu_kt_bail(struct vgpu_kt *kt, int assert)
  * statement (natively: a block and a for), so that a check in an unbraced
  * loop body stays one statement.
  */
-#define __VGPU_EXPECT(_e, _es, _s, _ss, _t, _assert)			\
-	for (_metadata->trigger = ({					\
-		__typeof__(_e) __exp = (_e);				\
-		__typeof__(_s) __seen = (_s);				\
-		int __fail = !(__exp _t __seen);			\
+#define __VGPU_CHECK(_e, _es, _s, _ss, _t) ({				\
+	__typeof__(_e) __exp = (_e);					\
+	__typeof__(_s) __seen = (_s);					\
+	int __fail = !(__exp _t __seen);				\
 									\
-		if (__fail)						\
-			vgpu_kt_fail(_metadata, __FILE__, __LINE__,	\
-				     "Expected %s (%lld) %s %s (%lld)",	\
-				     _es, (long long)__exp, #_t, _ss,	\
-				     (long long)__seen);		\
-		__fail;							\
-	     });							\
-	     _metadata->trigger;					\
-	     _metadata->trigger = vgpu_kt_bail(_metadata, _assert))
+	if (__fail)							\
+		vgpu_kt_fail(_metadata, __FILE__, __LINE__,		\
+			     "Expected %s (%lld) %s %s (%lld)",		\
+			     _es, (long long)__exp, #_t, _ss,		\
+			     (long long)__seen);			\
+	__fail;								\
+})
+
+#define __VGPU_CHECK_STR(_e, _s, _t) ({					\
+	const char *__exp = (_e);					\
+	const char *__seen = (_s);					\
+	int __fail = !(strcmp(__exp, __seen) _t 0);			\
+									\
+	if (__fail)							\
+		vgpu_kt_fail(_metadata, __FILE__, __LINE__,		\
+			     "Expected '%s' %s '%s'", __exp, #_t, __seen); \
+	__fail;								\
+})
+
+#define __VGPU_EXPECT(_e, _es, _s, _ss, _t, _assert)			\
+	for (vgpu_kt_arm(_metadata, __VGPU_CHECK(_e, _es, _s, _ss, _t)); \
+	     _metadata->trigger; vgpu_kt_bail(_metadata, _assert))
 
 #define __VGPU_EXPECT_STR(_e, _s, _t, _assert)				\
-	for (_metadata->trigger = ({					\
-		const char *__exp = (_e);				\
-		const char *__seen = (_s);				\
-		int __fail = !(strcmp(__exp, __seen) _t 0);		\
-									\
-		if (__fail)						\
-			vgpu_kt_fail(_metadata, __FILE__, __LINE__,	\
-				     "Expected '%s' %s '%s'", __exp, #_t, \
-				     __seen);				\
-		__fail;							\
-	     });							\
-	     _metadata->trigger;					\
-	     _metadata->trigger = vgpu_kt_bail(_metadata, _assert))
+	for (vgpu_kt_arm(_metadata, __VGPU_CHECK_STR(_e, _s, _t));	\
+	     _metadata->trigger; vgpu_kt_bail(_metadata, _assert))
 
 #define ASSERT_EQ(e, s)	__VGPU_EXPECT(e, #e, s, #s, ==, 1)
 #define ASSERT_NE(e, s)	__VGPU_EXPECT(e, #e, s, #s, !=, 1)
@@ -237,7 +243,7 @@ static inline int vgpu_kt_bail(struct vgpu_kt *kt, int assert)
 
 #define TEST_F(f, name)							\
 	static void f##_##name##_vgpu_body(struct vgpu_kt *_metadata,	\
-					   FIXTURE_DATA(f) *self,	\
+					   struct _test_data_##f *self,	\
 					   const void *variant);	\
 	static void f##_##name(struct kunit *test)			\
 	{								\
@@ -251,7 +257,7 @@ static inline int vgpu_kt_bail(struct vgpu_kt *kt, int assert)
 		f##_##name##_vgpu_body(kt, kt->self, NULL);		\
 	}								\
 	static void f##_##name##_vgpu_body(struct vgpu_kt __maybe_unused *_metadata, \
-					   FIXTURE_DATA(f) __maybe_unused *self, \
+					   struct _test_data_##f __maybe_unused *self, \
 					   const void __maybe_unused *variant)
 
 #define VGPU_CASE(name)		KUNIT_CASE(name),

@@ -10,7 +10,7 @@
 #include "vgpu_test_engine.h"
 #include "vgpu_test_rand.h"
 
-#define VGPU_DET_SCENARIOS	VGPU_TEST_SCALE(100, 10)
+#define VGPU_DET_SCENARIOS	VGPU_TEST_SCALE(100, 5)
 #define VGPU_DET_ACTIONS	40
 
 static const char * const vgpu_det_ops[] = {

@@ -15,7 +15,10 @@ if [ ! -e "$ko" ]; then
 	exit 0
 fi
 log=/tmp/kunit.log
-before=$(dmesg | wc -l)
+# a mark in the kernel log: what follows it is ours (a line count would
+# drift once the ring buffer wraps)
+mark="vgpu_core_kunit: kunit.sh $$ starts"
+echo "$mark" > /dev/kmsg
 # insmod waits (uninterruptibly) for each case: up to KUnit's own timeout
 # of a case (300 s), not the hung-task detector's 60 s of the debug kernel;
 # the slowest case takes about 55 s under TCG with KASAN.
@@ -26,7 +29,7 @@ insmod "$ko"
 irc=$?
 [ -n "$old_ht" ] && echo "$old_ht" > $ht
 # the KTAP lines printed since, without dmesg's "[ time] "
-dmesg | tail -n +$((before + 1)) | sed 's/^\[[^]]*\] \{0,1\}//' > "$log"
+dmesg | sed 's/^\[[^]]*\] \{0,1\}//' | sed -n "/^$mark\$/,\$p" > "$log"
 rmmod vgpu_core_kunit 2>/dev/null
 rrc=$?
 awk -v irc="$irc" -v rrc="$rrc" '

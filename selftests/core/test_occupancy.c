@@ -192,4 +192,6 @@ VGPU_TEST_SUITE(occupancy,
 	VGPU_CASE(public_examples)
 	VGPU_CASE(limiters)
 	VGPU_CASE(sweep_place_equals_formula)
+	VGPU_CASE(scalar_file)
+	VGPU_CASE(sweep_scalar_file)
 	VGPU_CASE(zero_threads))

@@ -867,6 +867,7 @@ VGPU_TEST_SUITE(queue,
 	VGPU_CASE(f14_submit_checks)
 	VGPU_CASE(f14_push_instruction_feeds_a_queue)
 	VGPU_CASE(f14_push_refused_fails_the_kernel)
+	VGPU_CASE(f14_held_items_count_for_push)
 	VGPU_CASE(f14_sequential_and_channel)
 	VGPU_CASE(f16_head_overtakes_its_priority)
 	VGPU_CASE(f16_head_in_channel_fifo)

@@ -21,7 +21,7 @@ mark="vgpu_core_kunit: kunit.sh $$ starts"
 echo "$mark" > /dev/kmsg
 # insmod waits (uninterruptibly) for each case: up to KUnit's own timeout
 # of a case (300 s), not the hung-task detector's 60 s of the debug kernel;
-# the slowest case takes about 55 s under TCG with KASAN.
+# the slowest case takes 55 to 76 s under TCG with KASAN.
 ht=/proc/sys/kernel/hung_task_timeout_secs
 old_ht=$(cat $ht 2>/dev/null)
 [ -n "$old_ht" ] && echo 300 > $ht

@@ -1592,6 +1592,7 @@ TEST(f67_metrics_check_value)
 VGPU_TEST_SUITE(gpu,
 	VGPU_CASE(f11_channel_fifo)
 	VGPU_CASE(params_bounds)
+	VGPU_CASE(mode_names)
 	VGPU_CASE(event_names)
 	VGPU_CASE(f20_big_high_does_not_block)
 	VGPU_CASE(f13_evict_and_resume)

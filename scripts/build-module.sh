@@ -19,6 +19,11 @@ changed=$(rsync -rlc --delete --itemize-changes \
 	--include='/examples/' --include='/examples/policies/***' \
 	--include='/selftests/' --include='/selftests/vgpu/' \
 	--include='/selftests/vgpu/policies/***' \
+	--include='/selftests/core/' --include='/selftests/core/Kbuild' \
+	--include='/selftests/core/*.[ch]' --include='/selftests/core/kunit/***' \
+	--include='/userspace/' --include='/userspace/include/***' \
+	--include='/userspace/lib/' --include='/userspace/lib/vasm.c' \
+	--include='/userspace/lib/libvgpu_core.h' \
 	--exclude='*' "$top/" "$out/src/")
 if [ -n "$changed" ] || [ ! -f "$out/driver/vgpu_dispatch.ko" ]; then
 	find "$out" -path "$out/src" -prune -o -type f -print | xargs -r rm -f

@@ -4,8 +4,7 @@
  * different cycles all resume in the same cycle; many blocks per SM with
  * barriers never deadlock and leave every resource free.
  */
-#include "kselftest_harness.h"
-#undef ARRAY_SIZE	/* the shim brings the kernel's */
+#include "vgpu_test.h"
 #include "vgpu_test_engine.h"
 
 #define K(i)	(100 + (i))
@@ -114,4 +113,7 @@ TEST_F(bar, many_blocks_no_deadlock)
 	EXPECT_TRUE(vgpu_te_res_empty(te));
 }
 
-TEST_HARNESS_MAIN
+VGPU_TEST_SUITE(barrier,
+	VGPU_CASE_F(bar, arrive_apart_resume_together)
+	VGPU_CASE_F(bar, resume_same_cycle_shared_subpartition)
+	VGPU_CASE_F(bar, many_blocks_no_deadlock))

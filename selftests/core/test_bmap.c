@@ -7,12 +7,11 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "kselftest_harness.h"
-#undef ARRAY_SIZE	/* the shim brings the kernel's */
+#include "vgpu_test.h"
 #include "bmap.h"
 #include "vgpu_test_rand.h"
 
-#define NMAPS	1000000
+#define NMAPS	VGPU_TEST_SCALE(1000000, 10000)
 
 /* A random map of @nbits with a random density (short and long runs). */
 static void vgpu_test_map(struct vgpu_test_rng *r, u64 *w, u32 nbits)
@@ -236,7 +235,7 @@ TEST(wide_maps_vs_reference)
 	u32 n, nbits, ref, len;
 	int want;
 
-	for (n = 0; n < 20000; n++) {
+	for (n = 0; n < VGPU_TEST_SCALE(20000, 1000); n++) {
 		nbits = 1 + vgpu_test_below(&r, VGPU_BMAP_MAX_BITS);
 		vgpu_test_map(&r, w, nbits);
 		ref = vgpu_bmap_run_naive(w, nbits);
@@ -324,6 +323,7 @@ TEST(samples_check)
  * ~ 0.418.  Monte Carlo over 250,000 trials of 4 units (1,000,000 maps, each
  * also checked against the reference fold), tolerance 0.01.
  */
+#ifndef __KERNEL__
 TEST(seed001_monte_carlo)
 {
 	struct vgpu_test_rng r = { 0x5eed0001 };
@@ -351,6 +351,7 @@ TEST(seed001_monte_carlo)
 	EXPECT_LT(fabs((double)fail1 / trials - 0.127), 0.01);
 	EXPECT_LT(fabs((double)fail4 / trials - 0.418), 0.01);
 }
+#endif
 
 /*
  * F43, seed 001 [0212]: resources of 128, 64 and 48 blocks on a 128-bit
@@ -414,4 +415,13 @@ TEST(periods_seed_example)
 	EXPECT_EQ(-EINVAL, vgpu_bmap_periods_init(&p, 512, widths, 3));
 }
 
-TEST_HARNESS_MAIN
+VGPU_TEST_SUITE(bmap,
+	VGPU_CASE(ranges)
+	VGPU_CASE(random_maps_vs_reference)
+	VGPU_CASE(every_run_in_registers)
+	VGPU_CASE(wide_maps_vs_reference)
+	VGPU_CASE(mux_vs_reference)
+	VGPU_CASE(mux_fields_do_not_leak)
+	VGPU_CASE(samples_check)
+	VGPU_NATIVE(seed001_monte_carlo)
+	VGPU_CASE(periods_seed_example))

@@ -11,8 +11,7 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "kselftest_harness.h"
-#undef ARRAY_SIZE	/* the shim brings the kernel's */
+#include "vgpu_test.h"
 #include "vgpu_test_gpu.h"
 #include "check.h"
 
@@ -262,4 +261,13 @@ TEST_F(check, templates)
 	AGREE(k, -EINVAL);
 }
 
-TEST_HARNESS_MAIN
+VGPU_TEST_SUITE(check,
+	VGPU_CASE_F(check, valid)
+	VGPU_CASE_F(check, fields)
+	VGPU_CASE_F(check, queue)
+	VGPU_CASE_F(check, program)
+	VGPU_CASE_F(check, block_fits_an_empty_sm)
+	VGPU_CASE_F(check, warp_levels)
+	VGPU_CASE_F(check, push_target)
+	VGPU_CASE_F(check, affinity)
+	VGPU_CASE_F(check, templates))

@@ -18,8 +18,7 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "kselftest_harness.h"
-#undef ARRAY_SIZE	/* the shim brings the kernel's */
+#include "vgpu_test.h"
 #include "vgpu_test_gpu.h"
 
 static struct vgpu_tg T;
@@ -568,6 +567,7 @@ TEST(launch_queue_delays_never_drops)
 	vgpu_t_fini();
 }
 
+#ifndef __KERNEL__
 static void *vgpu_t_worker(void *arg)
 {
 	uintptr_t half = (uintptr_t)arg;
@@ -576,6 +576,7 @@ static void *vgpu_t_worker(void *arg)
 	vgpu_gpu_advance_range(&T.g, half * n, half ? T.g.cfg.num_sms - n : n);
 	return NULL;
 }
+#endif
 
 /*
  * F51: children are made at the boundary in (cycle, SM, sequence) order,
@@ -583,6 +584,7 @@ static void *vgpu_t_worker(void *arg)
  * how the SMs are advanced: SM order, reverse order, two threads.  Four
  * blocks on four SMs launch in the same cycle.
  */
+#ifndef __KERNEL__
 TEST(launch_order_independent_of_workers)
 {
 	u32 owner[3][12] = { 0 }, r, i;
@@ -640,5 +642,18 @@ TEST(launch_order_independent_of_workers)
 	EXPECT_EQ(n[0], n[1]);
 	EXPECT_EQ(n[0], n[2]);
 }
+#endif
 
-TEST_HARNESS_MAIN
+VGPU_TEST_SUITE(child,
+	VGPU_CASE(wait_child_runs_before_parent_resumes)
+	VGPU_CASE(nowait_child_runs_concurrently)
+	VGPU_CASE(child_bypasses_parent_channel)
+	VGPU_CASE(suspended_block_releases_its_resources)
+	VGPU_CASE(no_save_record_waits_on_its_sm)
+	VGPU_CASE(depth_limit_stops_recursion)
+	VGPU_CASE(budget_limit_stops_recursion)
+	VGPU_CASE(cancel_stops_the_tree)
+	VGPU_CASE(submit_checks_templates)
+	VGPU_CASE(launch_wait_block_is_never_partial)
+	VGPU_CASE(launch_queue_delays_never_drops)
+	VGPU_NATIVE(launch_order_independent_of_workers))

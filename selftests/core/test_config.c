@@ -7,8 +7,7 @@
 
 #include <linux/vgpu_dispatch.h>
 
-#include "kselftest_harness.h"
-#undef ARRAY_SIZE	/* the shim brings the kernel's */
+#include "vgpu_test.h"
 #include "config.h"
 #include "timing.h"
 
@@ -175,4 +174,10 @@ TEST(timing_bounds)
 	EXPECT_EQ(0, vgpu_isa_timing_validate(&t));
 }
 
-TEST_HARNESS_MAIN
+VGPU_TEST_SUITE(config,
+	VGPU_CASE(preset_a100)
+	VGPU_CASE(preset_h100_small)
+	VGPU_CASE(preset_unknown)
+	VGPU_CASE(validate_names_field)
+	VGPU_CASE(validate_custom_ok)
+	VGPU_CASE(timing_bounds))

@@ -6,12 +6,11 @@
  * twice from scratch: equal trace hashes and event counts.  The second
  * run also cuts time into different epochs, which must not matter.
  */
-#include "kselftest_harness.h"
-#undef ARRAY_SIZE	/* the shim brings the kernel's */
+#include "vgpu_test.h"
 #include "vgpu_test_engine.h"
 #include "vgpu_test_rand.h"
 
-#define VGPU_DET_SCENARIOS	100
+#define VGPU_DET_SCENARIOS	VGPU_TEST_SCALE(100, 5)
 #define VGPU_DET_ACTIONS	40
 
 static const char * const vgpu_det_ops[] = {
@@ -236,6 +235,7 @@ TEST(hash_definition)
 	EXPECT_STREQ("unknown", vgpu_event_name(0));
 }
 
+#ifndef __KERNEL__	/* native only: sizes and time (testing.rst) */
 /*
  * Rounds (driver/core/sm.c): an SM that runs its sub-partitions one at a
  * time over the cycles in which only local instructions can issue must
@@ -377,5 +377,9 @@ TEST(rounds_match_cycle_loop)
 	vgpu_te_free(a);
 	vgpu_te_free(b);
 }
+#endif
 
-TEST_HARNESS_MAIN
+VGPU_TEST_SUITE(determinism,
+	VGPU_CASE(hundred_scenarios_twice)
+	VGPU_CASE(hash_definition)
+	VGPU_NATIVE(rounds_match_cycle_loop))

@@ -15,8 +15,7 @@
  */
 #include <string.h>
 
-#include "kselftest_harness.h"
-#undef ARRAY_SIZE	/* the shim brings the kernel's */
+#include "vgpu_test.h"
 #include "bmap.h"
 #include "resource.h"
 #include "trace.h"
@@ -58,7 +57,7 @@ TEST(first_run_vs_references)
 	u32 n, nbits, len, end, cap;
 	int want, got;
 
-	for (n = 0; n < 200000; n++) {
+	for (n = 0; n < VGPU_TEST_SCALE(200000, 2000); n++) {
 		nbits = 1 + vgpu_test_below(&r, n & 1 ? 256 : VGPU_BMAP_MAX_BITS);
 		vgpu_fp_map(&r, w, nbits);
 		len = 1 + vgpu_test_below(&r, vgpu_bmap_run_naive(w, nbits) + 3);
@@ -89,7 +88,7 @@ TEST(count_runs_vs_repeated_first_fit)
 	u32 n, nbits, len, want, ref;
 	int s;
 
-	for (n = 0; n < 50000; n++) {
+	for (n = 0; n < VGPU_TEST_SCALE(50000, 1000); n++) {
 		nbits = 1 + vgpu_test_below(&r, n & 1 ? 256 : VGPU_BMAP_MAX_BITS);
 		vgpu_fp_map(&r, w, nbits);
 		len = vgpu_test_below(&r, 24);
@@ -161,18 +160,18 @@ static void vgpu_fp_random(struct __test_metadata *_metadata,
 {
 	static struct vgpu_block_place pl[VGPU_MAX_BLOCKS_PER_SM];
 	struct vgpu_test_rng r = { seed };
-	struct vgpu_block_place ref;
-	struct vgpu_block_shape s;
-	struct vgpu_sm_res sm, m;
+	VGPU_TEST_BIG struct vgpu_block_place ref;
+	VGPU_TEST_BIG struct vgpu_block_shape s;
+	VGPU_TEST_BIG struct vgpu_sm_res sm, m;
 	bool live[VGPU_MAX_BLOCKS_PER_SM] = { false };
-	struct vgpu_config c;
+	VGPU_TEST_BIG struct vgpu_config c;
 	u32 n, b, i, w;
 	bool ok;
 	int ret;
 
 	ASSERT_EQ(0, vgpu_config_preset(&c, preset));
 	vgpu_sm_res_init(&sm, &c);
-	for (n = 0; n < 40000; n++) {
+	for (n = 0; n < VGPU_TEST_SCALE(40000, 1000); n++) {
 		b = vgpu_test_below(&r, c.max_blocks_per_sm);
 		if (live[b]) {
 			if (vgpu_test_below(&r, 3)) {
@@ -270,7 +269,7 @@ TEST(event_hash_vs_bytewise_fnv)
 	struct vgpu_event ev;
 	u32 n, bytes;
 
-	for (n = 0; n < 1000000; n++) {
+	for (n = 0; n < VGPU_TEST_SCALE(1000000, 10000); n++) {
 		ev.cycle = vgpu_fp_value(&r);
 		ev.type = vgpu_fp_value(&r);
 		ev.kernel = vgpu_fp_value(&r);
@@ -296,4 +295,9 @@ TEST(event_hash_vs_bytewise_fnv)
 	}
 }
 
-TEST_HARNESS_MAIN
+VGPU_TEST_SUITE(fastpath,
+	VGPU_CASE(first_run_vs_references)
+	VGPU_CASE(count_runs_vs_repeated_first_fit)
+	VGPU_CASE(alloc_block_vs_per_warp_first_fit_small)
+	VGPU_CASE(alloc_block_vs_per_warp_first_fit_h100)
+	VGPU_CASE(event_hash_vs_bytewise_fnv))

@@ -11,8 +11,7 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "kselftest_harness.h"
-#undef ARRAY_SIZE	/* the shim brings the kernel's */
+#include "vgpu_test.h"
 #include "vgpu_test_gpu.h"
 #include "names.h"
 #include <vgpu/metrics.h>
@@ -1519,6 +1518,7 @@ TEST(f53_cancel_spin)
 	vgpu_tg_fini(&T);
 }
 
+#ifndef __KERNEL__
 /* Half of the SMs of T, on a thread of its own (F50-style worker). */
 static void *vgpu_test_worker(void *arg)
 {
@@ -1528,11 +1528,13 @@ static void *vgpu_test_worker(void *arg)
 	vgpu_gpu_advance_range(&T.g, half * n, half ? T.g.cfg.num_sms - n : n);
 	return NULL;
 }
+#endif
 
 /*
  * F51: the same run advanced in SM order, in reverse order and by two
  * threads in parallel gives the same events and the same hash.
  */
+#ifndef __KERNEL__
 TEST(f51_layout_independent)
 {
 	pthread_t th[2];
@@ -1570,8 +1572,10 @@ TEST(f51_layout_independent)
 	EXPECT_EQ(n[0], n[1]);
 	EXPECT_EQ(n[0], n[2]);
 }
+#endif
 
 /* F67: alone 10 and 20, together 15 and 25. */
+#ifndef __KERNEL__
 TEST(f67_metrics_check_value)
 {
 	const uint64_t alone[] = { 10, 20 }, shared[] = { 15, 25 };
@@ -1583,5 +1587,49 @@ TEST(f67_metrics_check_value)
 		 m.fairness);
 	EXPECT_STREQ("1.467 1.375 0.833", buf);
 }
+#endif
 
-TEST_HARNESS_MAIN
+VGPU_TEST_SUITE(gpu,
+	VGPU_CASE(f11_channel_fifo)
+	VGPU_CASE(params_bounds)
+	VGPU_CASE(mode_names)
+	VGPU_CASE(event_names)
+	VGPU_CASE(f20_big_high_does_not_block)
+	VGPU_CASE(f13_evict_and_resume)
+	VGPU_CASE(f13_eviction_waits_for_acknowledgment)
+	VGPU_CASE(f13_evict_lowest_of_several)
+	VGPU_CASE(f20_full_table_waiting_head_matches)
+	VGPU_CASE(f21_fairness_flags)
+	VGPU_CASE(f21_fairness_nonmatching_peer)
+	VGPU_CASE(f26_quota_restarts_on_equal_peer)
+	VGPU_CASE(f22_windows)
+	VGPU_CASE(f25_affinity_masked_to_existing_sms)
+	VGPU_CASE(f23_block_then_warp)
+	VGPU_CASE(f23_bar_never_partial)
+	VGPU_CASE(f23_preempt_warp)
+	VGPU_CASE(f23_warp_path_strictly_more_than_a_warp)
+	VGPU_CASE(f23_preempt_only_lower_priority)
+	VGPU_CASE(f23_preempt_switch)
+	VGPU_CASE(f24_split)
+	VGPU_CASE(f24_split_count_restarts)
+	VGPU_CASE(f24_split_only_channel_heads)
+	VGPU_CASE(f25_rr)
+	VGPU_CASE(f25_per_block_spreads)
+	VGPU_CASE(f25_avail)
+	VGPU_CASE(f41_search_mode_matches_largest_run)
+	VGPU_CASE(f40_search_latency_delays_the_start)
+	VGPU_CASE(f35_warp_levels_from_the_host)
+	VGPU_CASE(f41_grouped_run_fits_exactly)
+	VGPU_CASE(nofit_cache_ignores_affine_kernels)
+	VGPU_CASE(f22_windows_only_the_first_num_windows)
+	VGPU_CASE(f25_resource_differs)
+	VGPU_CASE(f25_resource)
+	VGPU_CASE(f25_power)
+	VGPU_CASE(f26_gates)
+	VGPU_CASE(f26_throttle_switch)
+	VGPU_CASE(f27_registry)
+	VGPU_CASE(f10_submit_checks)
+	VGPU_CASE(f52_gate)
+	VGPU_CASE(f53_cancel_spin)
+	VGPU_NATIVE(f51_layout_independent)
+	VGPU_NATIVE(f67_metrics_check_value))

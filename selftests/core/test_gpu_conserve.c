@@ -8,12 +8,11 @@
  */
 #include <string.h>
 
-#include "kselftest_harness.h"
-#undef ARRAY_SIZE	/* the shim brings the kernel's */
+#include "vgpu_test.h"
 #include "vgpu_test_gpu.h"
 #include "vgpu_test_rand.h"
 
-#define VGPU_CONS_SEEDS	200
+#define VGPU_CONS_SEEDS	VGPU_TEST_SCALE(200, 10)
 #define VGPU_CONS_MAXB	(8 * 32)	/* grid x warps after a split */
 
 static struct vgpu_tg T;
@@ -177,4 +176,5 @@ TEST(conservation)
 	       (unsigned long long)vgpu_cons_sum.evictions);
 }
 
-TEST_HARNESS_MAIN
+VGPU_TEST_SUITE(gpu_conserve,
+	VGPU_CASE(conservation))

@@ -11,8 +11,7 @@
 
 #include <linux/vgpu_dispatch.h>
 
-#include "kselftest_harness.h"
-#undef ARRAY_SIZE	/* the shim brings the kernel's */
+#include "vgpu_test.h"
 #include "isa.h"
 
 #define INSN(o, A, B, C, IMM) \
@@ -548,4 +547,30 @@ TEST(launch)
 			       "LAUNCH"));
 }
 
-TEST_HARNESS_MAIN
+VGPU_TEST_SUITE(isa,
+	VGPU_CASE(every_opcode)
+	VGPU_CASE(opcode_class_and_names)
+	VGPU_CASE(loop_count_index_dependent)
+	VGPU_CASE(summary_and_link)
+	VGPU_CASE(reject_length)
+	VGPU_CASE(reject_opcode)
+	VGPU_CASE(push_items)
+	VGPU_CASE(reject_reserved)
+	VGPU_CASE(reject_operand)
+	VGPU_CASE(reject_loop_count)
+	VGPU_CASE(reject_nesting)
+	VGPU_CASE(reject_endloop)
+	VGPU_CASE(reject_unclosed)
+	VGPU_CASE(reject_mutex_id)
+	VGPU_CASE(reject_lock_held)
+	VGPU_CASE(reject_not_held)
+	VGPU_CASE(reject_lock_loop)
+	VGPU_CASE(reject_lock_exit)
+	VGPU_CASE(reject_bar_lock)
+	VGPU_CASE(reject_bar_divergent)
+	VGPU_CASE(reject_exit_pos)
+	VGPU_CASE(reject_no_exit)
+	VGPU_CASE(reject_dyn_count)
+	VGPU_CASE(first_violation_wins)
+	VGPU_CASE(no_read_past_end)
+	VGPU_CASE(launch))

@@ -6,8 +6,7 @@
  * duplicated ownership over 100,000 seeded random interleavings checked
  * against a plain model.
  */
-#include "kselftest_harness.h"
-#undef ARRAY_SIZE	/* the shim brings the kernel's */
+#include "vgpu_test.h"
 #include "vgpu_test_engine.h"
 #include "vgpu_test_rand.h"
 
@@ -120,8 +119,8 @@ static bool vgpu_mtx_consistent(const struct vgpu_mutex_arb *a,
 /* Seed 003's example on the arbiter: warp 1 (prio 1) holds, warp 0 asks. */
 TEST(seed_example_arbiter)
 {
-	struct vgpu_mtx_log l = { 0 };
-	struct vgpu_mutex_arb a;
+	VGPU_TEST_BIG struct vgpu_mtx_log l = { 0 };
+	VGPU_TEST_BIG struct vgpu_mutex_arb a;
 	u8 prio[2] = { 0, 1 };
 
 	vgpu_mutex_arb_init(&a);
@@ -149,8 +148,8 @@ TEST(seed_example_arbiter)
 /* Equal priority: the requester waits and releases its own locks. */
 TEST(equal_priority_requester_yields)
 {
-	struct vgpu_mtx_log l = { 0 };
-	struct vgpu_mutex_arb a;
+	VGPU_TEST_BIG struct vgpu_mtx_log l = { 0 };
+	VGPU_TEST_BIG struct vgpu_mutex_arb a;
 	u8 prio[2] = { 1, 1 };
 
 	vgpu_mutex_arb_init(&a);
@@ -183,10 +182,10 @@ TEST(equal_priority_requester_yields)
 TEST(fifo_order_many_contenders)
 {
 	struct vgpu_test_rng rng = { .s = 35 };
-	struct vgpu_mtx_log l = { 0 };
+	VGPU_TEST_BIG struct vgpu_mtx_log l = { 0 };
 	u32 order[40], i, j, w, got = 0;
-	u8 prio[VGPU_MAX_BLOCK_WARPS];
-	struct vgpu_mutex_arb a;
+	VGPU_TEST_BIG u8 prio[VGPU_MAX_BLOCK_WARPS];
+	VGPU_TEST_BIG struct vgpu_mutex_arb a;
 
 	memset(prio, 3, sizeof(prio));
 	vgpu_mutex_arb_init(&a);
@@ -230,9 +229,9 @@ TEST(fifo_order_many_contenders)
 TEST(random_interleavings)
 {
 	struct vgpu_test_rng rng = { .s = 0x35 };
-	u8 prio[VGPU_MAX_BLOCK_WARPS];
-	struct vgpu_mutex_arb a;
-	struct vgpu_mtx_log l;
+	VGPU_TEST_BIG u8 prio[VGPU_MAX_BLOCK_WARPS];
+	VGPU_TEST_BIG struct vgpu_mutex_arb a;
+	VGPU_TEST_BIG struct vgpu_mtx_log l;
 	u32 run, step, nw, nm, w, m, rounds, grants = 0;
 
 	for (run = 0; run < 100000; run++) {
@@ -363,4 +362,10 @@ TEST_F(eng, hold_max_forced_release)
 	EXPECT_TRUE(vgpu_te_res_empty(te));
 }
 
-TEST_HARNESS_MAIN
+VGPU_TEST_SUITE(mutex,
+	VGPU_CASE(seed_example_arbiter)
+	VGPU_CASE(equal_priority_requester_yields)
+	VGPU_CASE(fifo_order_many_contenders)
+	VGPU_CASE(random_interleavings)
+	VGPU_CASE_F(eng, seed_example_engine)
+	VGPU_CASE_F(eng, hold_max_forced_release))

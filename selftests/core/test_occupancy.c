@@ -5,8 +5,7 @@
  */
 #include <string.h>
 
-#include "kselftest_harness.h"
-#undef ARRAY_SIZE	/* the shim brings the kernel's */
+#include "vgpu_test.h"
 #include "occupancy.h"
 
 static void vgpu_test_occ(struct __test_metadata *_metadata, const char *preset,
@@ -189,4 +188,10 @@ TEST(zero_threads)
 	EXPECT_EQ(-EINVAL, vgpu_occupancy_formula(&c, 0, 1, 0, 0, &o));
 }
 
-TEST_HARNESS_MAIN
+VGPU_TEST_SUITE(occupancy,
+	VGPU_CASE(public_examples)
+	VGPU_CASE(limiters)
+	VGPU_CASE(sweep_place_equals_formula)
+	VGPU_CASE(scalar_file)
+	VGPU_CASE(sweep_scalar_file)
+	VGPU_CASE(zero_threads))

@@ -8,8 +8,7 @@
  */
 #include <string.h>
 
-#include "kselftest_harness.h"
-#undef ARRAY_SIZE	/* the shim brings the kernel's */
+#include "vgpu_test.h"
 #include "vgpu_test_gpu.h"
 #include "gpu_internal.h"
 
@@ -544,4 +543,13 @@ TEST(power_ties_by_the_sm_list)
 	EXPECT_EQ(0, ops->select_sm(&ctx, c, 2));
 }
 
-TEST_HARNESS_MAIN
+VGPU_TEST_SUITE(policy_ops,
+	VGPU_CASE(select_before_orders_the_candidates)
+	VGPU_CASE(may_evict_decides_the_eviction)
+	VGPU_CASE(pack_sets_blocks_per_decision)
+	VGPU_CASE(preempt_chooses_the_sm)
+	VGPU_CASE(bad_answers_are_counted_and_replaced)
+	VGPU_CASE(notifications_reach_the_policy)
+	VGPU_CASE(select_sm_candidates_are_fresh)
+	VGPU_CASE(combined_weighs_free_against_power)
+	VGPU_CASE(power_ties_by_the_sm_list))

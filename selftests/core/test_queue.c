@@ -7,8 +7,7 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "kselftest_harness.h"
-#undef ARRAY_SIZE	/* the shim brings the kernel's */
+#include "vgpu_test.h"
 #include "vgpu_test_gpu.h"
 
 static struct vgpu_tg T;
@@ -859,4 +858,19 @@ TEST(f17_sync_on_restore)
 	EXPECT_EQ(end[1] + 50, end[2]);
 }
 
-TEST_HARNESS_MAIN
+VGPU_TEST_SUITE(queue,
+	VGPU_CASE(f14_full_blocks_then_partial_after_timeout)
+	VGPU_CASE(f14_timeout_from_oldest_left)
+	VGPU_CASE(f14_timeout_of_left_over_items)
+	VGPU_CASE(f14_cancel_enospc_einval)
+	VGPU_CASE(f14_cancel_with_only_a_close_on_its_way)
+	VGPU_CASE(f14_submit_checks)
+	VGPU_CASE(f14_push_instruction_feeds_a_queue)
+	VGPU_CASE(f14_push_refused_fails_the_kernel)
+	VGPU_CASE(f14_held_items_count_for_push)
+	VGPU_CASE(f14_sequential_and_channel)
+	VGPU_CASE(f16_head_overtakes_its_priority)
+	VGPU_CASE(f16_head_in_channel_fifo)
+	VGPU_CASE(f17_state_sync)
+	VGPU_CASE(f17_blocks_only_to_ready_sms)
+	VGPU_CASE(f17_sync_on_restore))

@@ -6,8 +6,7 @@
  */
 #include <string.h>
 
-#include "kselftest_harness.h"
-#undef ARRAY_SIZE	/* the shim brings the kernel's */
+#include "vgpu_test.h"
 #include "resource.h"
 #include "vgpu_test_rand.h"
 
@@ -89,10 +88,10 @@ TEST(placement_follows_split_table)
 TEST(split_pointer)
 {
 	struct vgpu_test_rng r = { 31 };
-	struct vgpu_block_place pl;
-	struct vgpu_block_shape s, big;
-	struct vgpu_sm_res sm[3];
-	struct vgpu_config c;
+	VGPU_TEST_BIG struct vgpu_block_place pl;
+	VGPU_TEST_BIG struct vgpu_block_shape s, big;
+	VGPU_TEST_BIG struct vgpu_sm_res sm[3];
+	VGPU_TEST_BIG struct vgpu_config c;
 	u64 placed[4] = { 0 };
 	u32 n, i, ptr1, ptr2, lo, hi;
 
@@ -100,7 +99,7 @@ TEST(split_pointer)
 	for (i = 0; i < 3; i++)
 		vgpu_sm_res_init(&sm[i], &c);
 	ASSERT_EQ(0, vgpu_block_shape_init(&big, &c, 1024, 255, 0, 0, NULL));
-	for (n = 0; n < 20000; n++) {
+	for (n = 0; n < VGPU_TEST_SCALE(20000, 2000); n++) {
 		u32 t = 32 * (1 + vgpu_test_below(&r, 32));
 
 		ASSERT_EQ(0, vgpu_block_shape_init(&s, &c, t, 32, 0, 0, NULL));
@@ -148,10 +147,10 @@ TEST(split_pointer)
 /* Per-warp release (F33), block-level release, F23 b and F25 queries. */
 TEST(warp_release_and_queries)
 {
-	struct vgpu_block_place pl[40];
-	struct vgpu_block_shape s;
-	struct vgpu_sm_res sm, fresh;
-	struct vgpu_config c;
+	VGPU_TEST_BIG struct vgpu_block_place pl[40];
+	VGPU_TEST_BIG struct vgpu_block_shape s;
+	VGPU_TEST_BIG struct vgpu_sm_res sm, fresh;
+	VGPU_TEST_BIG struct vgpu_config c;
 	u32 n, i;
 
 	ASSERT_EQ(0, vgpu_config_preset(&c, "a100"));
@@ -264,10 +263,11 @@ static bool vgpu_test_model_alloc(struct vgpu_test_model *m,
 				  const struct vgpu_block_place *pl, u16 id,
 				  bool whole, struct __test_metadata *_metadata)
 {
-	struct vgpu_test_model t = *m;
+	VGPU_TEST_BIG struct vgpu_test_model t;
 	u32 i, p;
 	int st;
 
+	t = *m;
 	if (t.blocks >= sm->max_blocks ||
 	    t.barriers + s->barriers > sm->max_barriers)
 		return false;
@@ -306,9 +306,9 @@ static void vgpu_test_random_alloc_free(struct __test_metadata *_metadata,
 {
 	static struct vgpu_test_blk blk[64];
 	struct vgpu_test_rng r = { seed };
-	struct vgpu_test_model m;
-	struct vgpu_sm_res sm, before, fresh;
-	struct vgpu_block_shape s;
+	VGPU_TEST_BIG struct vgpu_test_model m;
+	VGPU_TEST_BIG struct vgpu_sm_res sm, before, fresh;
+	VGPU_TEST_BIG struct vgpu_block_shape s;
 	u32 n, i, k, op, fails = 0, oks = 0, ures = 0;
 	bool whole, fit;
 	int ret;
@@ -440,10 +440,10 @@ static void vgpu_test_random_alloc_free(struct __test_metadata *_metadata,
  */
 TEST(scalar_register_file)
 {
-	struct vgpu_block_place pl[3], x;
-	struct vgpu_block_shape s, big;
-	struct vgpu_sm_res sm;
-	struct vgpu_config c;
+	VGPU_TEST_BIG struct vgpu_block_place pl[3], x;
+	VGPU_TEST_BIG struct vgpu_block_shape s, big;
+	VGPU_TEST_BIG struct vgpu_sm_res sm;
+	VGPU_TEST_BIG struct vgpu_config c;
 	const char *bad;
 	u32 i;
 
@@ -498,7 +498,8 @@ TEST(scalar_register_file)
 
 TEST(random_alloc_free_tiny)
 {
-	vgpu_test_random_alloc_free(_metadata, &vgpu_test_tiny, 1, 200000);
+	vgpu_test_random_alloc_free(_metadata, &vgpu_test_tiny, 1,
+				    VGPU_TEST_SCALE(200000, 5000));
 }
 
 TEST(random_alloc_free_a100)
@@ -506,7 +507,15 @@ TEST(random_alloc_free_a100)
 	struct vgpu_config c;
 
 	ASSERT_EQ(0, vgpu_config_preset(&c, "a100"));
-	vgpu_test_random_alloc_free(_metadata, &c, 2, 50000);
+	vgpu_test_random_alloc_free(_metadata, &c, 2,
+				    VGPU_TEST_SCALE(50000, 2000));
 }
 
-TEST_HARNESS_MAIN
+VGPU_TEST_SUITE(resource,
+	VGPU_CASE(split_table)
+	VGPU_CASE(placement_follows_split_table)
+	VGPU_CASE(split_pointer)
+	VGPU_CASE(warp_release_and_queries)
+	VGPU_CASE(scalar_register_file)
+	VGPU_CASE(random_alloc_free_tiny)
+	VGPU_CASE(random_alloc_free_a100))

@@ -9,8 +9,7 @@
  */
 #include <string.h>
 
-#include "kselftest_harness.h"
-#undef ARRAY_SIZE	/* the shim brings the kernel's */
+#include "vgpu_test.h"
 #include "vgpu_test_gpu.h"
 
 static struct vgpu_tg T;
@@ -160,4 +159,6 @@ TEST(switch_preemption_sequence)
 	vgpu_tg_fini(&T);
 }
 
-TEST_HARNESS_MAIN
+VGPU_TEST_SUITE(scenarios,
+	VGPU_CASE(table_eviction_sequence)
+	VGPU_CASE(switch_preemption_sequence))

@@ -6,8 +6,7 @@
  * higher-priority block overtakes), warp-by-warp placement, resource
  * accounting back to empty, SPIN + cancel, power window and calibration.
  */
-#include "kselftest_harness.h"
-#undef ARRAY_SIZE	/* the shim brings the kernel's */
+#include "vgpu_test.h"
 #include "vgpu_test_engine.h"
 #include "vgpu_test_rand.h"
 
@@ -280,7 +279,7 @@ TEST_F(sm, spin_until_cancel)
 	ASSERT_EQ(0, vgpu_sm_block_add(&te->sm, &te->k[2], 0, 0, VGPU_PLACE_BLOCK));
 	EXPECT_EQ(1000000, vgpu_sm_run(&te->sm, 1000000, 0));
 	EXPECT_EQ(1, te->sm.stats.blocks_done);		/* kernel 1 */
-	EXPECT_EQ(3, __builtin_popcountll(te->sm.used));
+	EXPECT_EQ(3, hweight64(te->sm.used));
 	EXPECT_EQ(8 + 8 + 32, te->pool.size - te->pool.nfree);
 	/* cancel while parked at a barrier / spinning */
 	EXPECT_EQ(1, vgpu_sm_cancel_kernel(&te->sm, K(2)));
@@ -412,4 +411,17 @@ TEST_F(sm, resource_calibration)
 	EXPECT_EQ(te->pool.size, te->pool.nfree);
 }
 
-TEST_HARNESS_MAIN
+VGPU_TEST_SUITE(sm,
+	VGPU_CASE_F(sm, exact_cycles_tiny_program)
+	VGPU_CASE_F(sm, round_robin_equal_priority)
+	VGPU_CASE_F(sm, higher_priority_issues_first)
+	VGPU_CASE_F(sm, higher_priority_block_overtakes)
+	VGPU_CASE_F(sm, warp_mode_starts_as_resources_free)
+	VGPU_CASE_F(sm, lower_block_waits_for_higher_warp_mode)
+	VGPU_CASE_F(sm, init_block_slot_bound)
+	VGPU_CASE_F(sm, accounting_back_to_empty)
+	VGPU_CASE_F(sm, spin_until_cancel)
+	VGPU_CASE_F(sm, power_window)
+	VGPU_CASE_F(sm, mma_size_counts_in_window)
+	VGPU_CASE_F(sm, power_calibration)
+	VGPU_CASE_F(sm, resource_calibration))

@@ -1,0 +1,3 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* <dlfcn.h> of vgpu_core_kunit.ko: see ../vgpu_kunit_libc.h. */
+#include "../vgpu_kunit_libc.h"

@@ -172,6 +172,20 @@ TEST(timing_bounds)
 	EXPECT_EQ(-EINVAL, vgpu_isa_timing_validate(&t));
 	t.window = 16;
 	EXPECT_EQ(0, vgpu_isa_timing_validate(&t));
+	/* the control latency, then hold_max and the window alone */
+	vgpu_isa_timing_default(&t);
+	t.ctrl_latency = VGPU_MAX_LATENCY;
+	EXPECT_EQ(0, vgpu_isa_timing_validate(&t));
+	t.ctrl_latency = VGPU_MAX_LATENCY + 1;
+	EXPECT_EQ(-EINVAL, vgpu_isa_timing_validate(&t));
+	t.ctrl_latency = 0;
+	EXPECT_EQ(-EINVAL, vgpu_isa_timing_validate(&t));
+	vgpu_isa_timing_default(&t);
+	t.hold_max = 0;
+	EXPECT_EQ(-EINVAL, vgpu_isa_timing_validate(&t));
+	vgpu_isa_timing_default(&t);
+	t.window = 8;
+	EXPECT_EQ(-EINVAL, vgpu_isa_timing_validate(&t));
 }
 
 VGPU_TEST_SUITE(config,

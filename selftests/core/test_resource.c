@@ -496,6 +496,31 @@ TEST(scalar_register_file)
 	EXPECT_STREQ("sreg_unit", bad);
 }
 
+/*
+ * vgpu_sm_res_why_not() names the barriers only when too few are left:
+ * an SM with two hardware barriers and one block holding one still has
+ * room for a block needing one; with both held it has not.
+ */
+TEST(why_not_barriers_at_the_bound)
+{
+	struct vgpu_block_place pl;
+	struct vgpu_block_shape s;
+	struct vgpu_sm_res sm;
+	struct vgpu_config c;
+
+	ASSERT_EQ(0, vgpu_config_preset(&c, "small"));
+	c.max_barriers_per_sm = 2;
+	ASSERT_EQ(0, vgpu_config_validate(&c, NULL));
+	vgpu_sm_res_init(&sm, &c);
+	ASSERT_EQ(0, vgpu_block_shape_init(&s, &c, 32, 16, 0, 1, NULL));
+	ASSERT_EQ(0, vgpu_sm_res_alloc_block(&sm, &s, &pl));
+	EXPECT_EQ(0, vgpu_sm_res_why_not(&sm, &s) & VGPU_LIMIT_BARRIERS);
+	ASSERT_EQ(0, vgpu_sm_res_alloc_block(&sm, &s, &pl));
+	EXPECT_EQ(VGPU_LIMIT_BARRIERS,
+		  vgpu_sm_res_why_not(&sm, &s) & VGPU_LIMIT_BARRIERS);
+	vgpu_sm_res_fini(&sm);
+}
+
 TEST(random_alloc_free_tiny)
 {
 	vgpu_test_random_alloc_free(_metadata, &vgpu_test_tiny, 1,
@@ -517,5 +542,6 @@ VGPU_TEST_SUITE(resource,
 	VGPU_CASE(split_pointer)
 	VGPU_CASE(warp_release_and_queries)
 	VGPU_CASE(scalar_register_file)
+	VGPU_CASE(why_not_barriers_at_the_bound)
 	VGPU_CASE(random_alloc_free_tiny)
 	VGPU_CASE(random_alloc_free_a100))

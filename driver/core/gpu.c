@@ -165,12 +165,23 @@ int vgpu_gpu_params_validate(const struct vgpu_gpu_params *p,
 #define VGPU_GPU_ALIGN(x)	round_up((size_t)(x), (size_t)8)
 
 /* Byte offsets of each array in the caller's memory. */
+/*
+ * Each array is followed by a redzone where the host has them
+ * (VGPU_MEM_REDZONE(): the native builds under AddressSanitizer; none in
+ * the kernel): vgpu_gpu_init() poisons it, so that a loop one element past
+ * an array faults in the unit tests although the element lies inside the
+ * device's one allocation.
+ */
+#define VGPU_GPU_NZONES	16
+
 struct vgpu_gpu_layout {
 	size_t sm, warp, ev, chan, chanpol, slot, dealloc, rank, cands, dirty;
 	size_t cursor;
 	size_t saved;
 	size_t pos, top, seen;
 	size_t total;
+	size_t zone[VGPU_GPU_NZONES][2];
+	u32 nzones;
 };
 
 /*
@@ -186,47 +197,51 @@ static u32 vgpu_gpu_evcap(const struct vgpu_config *cfg)
 	       VGPU_SM_LAUNCH_QUEUE;
 }
 
+/* Place @count elements of @elem bytes at *@off; returns their offset. */
+static size_t vgpu_gpu_region(struct vgpu_gpu_layout *l, size_t *off,
+			      size_t count, size_t elem)
+{
+	size_t at = *off, used = count * elem;
+
+	*off += VGPU_GPU_ALIGN(used) + VGPU_GPU_ALIGN(VGPU_MEM_REDZONE(elem));
+	if (*off > at + used && l->nzones < VGPU_GPU_NZONES) {
+		l->zone[l->nzones][0] = at + used;
+		l->zone[l->nzones][1] = *off;
+		l->nzones++;
+	}
+	return at;
+}
+
 static void vgpu_gpu_layout(const struct vgpu_config *cfg,
 			    const struct vgpu_gpu_params *p,
 			    struct vgpu_gpu_layout *l)
 {
 	size_t n = cfg->num_sms, off = 0;
 
-	l->sm = off;
-	off += VGPU_GPU_ALIGN(n * sizeof(struct vgpu_gpu_sm));
-	l->warp = off;
-	off += VGPU_GPU_ALIGN(n *
-			      vgpu_worker_pool_bytes(cfg->max_warps_per_sm));
-	l->ev = off;
-	off += VGPU_GPU_ALIGN(n * vgpu_gpu_evcap(cfg) *
-			      sizeof(struct vgpu_event));
-	l->chan = off;
-	off += VGPU_GPU_ALIGN(p->max_channels *
-			      sizeof(struct vgpu_gpu_channel));
-	l->chanpol = off;
-	off += VGPU_GPU_ALIGN(p->max_channels * VGPU_POLICY_CHAN_WORDS *
-			      sizeof(u64));
-	l->slot = off;
-	off += VGPU_GPU_ALIGN(p->task_slots * sizeof(void *));
-	l->dealloc = off;
-	off += VGPU_GPU_ALIGN(p->task_slots);
-	l->rank = off;
-	off += VGPU_GPU_ALIGN(n * sizeof(u16));
-	l->cands = off;
-	off += VGPU_GPU_ALIGN(2 * n * sizeof(struct vgpu_policy_sm));
-	l->dirty = off;
-	off += VGPU_GPU_ALIGN(n);
-	l->cursor = off;
-	off += VGPU_GPU_ALIGN(n * sizeof(u32));
-	l->saved = off;
-	off += VGPU_GPU_ALIGN(p->save_slots * sizeof(struct vgpu_gpu_saved));
-	l->pos = off;
-	off += VGPU_GPU_ALIGN(2 * n * sizeof(u16));
-	l->top = off;
-	off += VGPU_GPU_ALIGN(VGPU_MAX_PRIOS * VGPU_BMAP_NWORDS(n) *
-			      sizeof(u64));
-	l->seen = off;
-	off += VGPU_GPU_ALIGN(n);
+	l->nzones = 0;
+	l->sm = vgpu_gpu_region(l, &off, n, sizeof(struct vgpu_gpu_sm));
+	l->warp = vgpu_gpu_region(l, &off, n,
+				  vgpu_worker_pool_bytes(cfg->max_warps_per_sm));
+	l->ev = vgpu_gpu_region(l, &off, n * vgpu_gpu_evcap(cfg),
+				sizeof(struct vgpu_event));
+	l->chan = vgpu_gpu_region(l, &off, p->max_channels,
+				  sizeof(struct vgpu_gpu_channel));
+	l->chanpol = vgpu_gpu_region(l, &off, p->max_channels,
+				     VGPU_POLICY_CHAN_WORDS * sizeof(u64));
+	l->slot = vgpu_gpu_region(l, &off, p->task_slots, sizeof(void *));
+	l->dealloc = vgpu_gpu_region(l, &off, p->task_slots, 1);
+	l->rank = vgpu_gpu_region(l, &off, n, sizeof(u16));
+	l->cands = vgpu_gpu_region(l, &off, 2 * n,
+				   sizeof(struct vgpu_policy_sm));
+	/* whole bytes up to the next word: vgpu_gpu_init() sets them so */
+	l->dirty = vgpu_gpu_region(l, &off, round_up(n, 8), 1);
+	l->cursor = vgpu_gpu_region(l, &off, n, sizeof(u32));
+	l->saved = vgpu_gpu_region(l, &off, p->save_slots,
+				   sizeof(struct vgpu_gpu_saved));
+	l->pos = vgpu_gpu_region(l, &off, 2 * n, sizeof(u16));
+	l->top = vgpu_gpu_region(l, &off, VGPU_MAX_PRIOS * VGPU_BMAP_NWORDS(n),
+				 sizeof(u64));
+	l->seen = vgpu_gpu_region(l, &off, n, 1);
 	l->total = off;
 }
 
@@ -328,6 +343,10 @@ int vgpu_gpu_init(struct vgpu_gpu *g, void *mem, size_t size,
 	vgpu_gpu_layout(cfg, p, &l);
 	if (size < l.total)
 		return -ENOSPC;
+	/* the memory may have held another layout */
+	vgpu_mem_unpoison(mem, l.total);
+	for (i = 0; i < l.nzones; i++)
+		vgpu_mem_poison(base + l.zone[i][0], l.zone[i][1] - l.zone[i][0]);
 	memset(g, 0, sizeof(*g));
 	g->cfg = *cfg;
 	g->p = *p;

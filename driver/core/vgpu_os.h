@@ -14,6 +14,13 @@
  * 64-bit bit helpers (__ffs64, fls64, hweight64), struct list_head and its
  * helpers, check_add/mul_overflow, likely/unlikely, noinline, static_assert
  * and div_u64.
+ *
+ * And redzones: VGPU_MEM_REDZONE(elem) is the room the core leaves after an
+ * array of @elem-byte elements in memory it lays out itself, and
+ * vgpu_mem_poison()/vgpu_mem_unpoison() mark such room unreadable/readable
+ * again.  Native builds under AddressSanitizer make them real (a loop one
+ * element past an array then faults in the unit tests); in the kernel the
+ * room is 0 bytes and the calls do nothing.
  */
 #ifndef VGPU_OS_H
 #define VGPU_OS_H
@@ -31,6 +38,10 @@
 #include <linux/overflow.h>
 #include <linux/string.h>
 #include <linux/build_bug.h>
+
+#define VGPU_MEM_REDZONE(elem)	((size_t)0)
+static inline void vgpu_mem_poison(void *p, size_t len) { }
+static inline void vgpu_mem_unpoison(void *p, size_t len) { }
 #else
 #include <vgpu_os_user.h>
 #endif

@@ -322,6 +322,42 @@ TEST_F(sm, power_window)
 }
 
 /*
+ * F25 window after an idle spell of between 16 and 17 buckets (nx = 1,024,
+ * buckets of 64 cycles, the first ends at cycle 64).  An ALU at cycle 0,
+ * then nothing until cycle 1,120: the window is empty, and its buckets
+ * start again at 1,120.  An ALU issued in 1,120's first cycles is less than
+ * nx = 1,024 cycles old at cycle 2,128 (1,008 later) and counts; at
+ * 1,120 + 1,024 + 64 it has left the window.  A roll of one bucket more
+ * than 16 would have started the next bucket at 1,152 (64 + 17 x 64) and
+ * dropped the ALU at 2,112.
+ */
+TEST_F(sm, power_window_after_idle)
+{
+	struct vgpu_test_engine *te = self->te;
+	u32 alu = VGPU_OP_ALU - VGPU_OP_MOV;
+
+	ASSERT_EQ(0, vgpu_te_init(te));
+	ASSERT_EQ(1024, te->timing.window);
+	ASSERT_EQ(0, vgpu_te_kernel(te, "ALU\nEXIT\n", 32, 0, 2));
+	ASSERT_EQ(0, vgpu_sm_block_add(&te->sm, &te->k[0], 0, 0, VGPU_PLACE_BLOCK));
+	vgpu_sm_run(&te->sm, 32, 0);
+	EXPECT_EQ(1, te->sm.stats.blocks_done);
+	EXPECT_EQ(1, vgpu_sm_window_count(&te->sm, alu));
+	vgpu_sm_run(&te->sm, 1120 - 32, 0);
+	ASSERT_EQ(1120, te->sm.now);
+	EXPECT_EQ(0, vgpu_sm_window_count(&te->sm, alu));
+	ASSERT_EQ(0, vgpu_sm_block_add(&te->sm, &te->k[0], 1, 0, VGPU_PLACE_BLOCK));
+	vgpu_sm_run(&te->sm, 32, 0);
+	EXPECT_EQ(2, te->sm.stats.blocks_done);
+	EXPECT_EQ(1, vgpu_sm_window_count(&te->sm, alu));
+	vgpu_sm_run(&te->sm, 2128 - 1152, 0);
+	ASSERT_EQ(2128, te->sm.now);
+	EXPECT_EQ(1, vgpu_sm_window_count(&te->sm, alu));
+	vgpu_sm_run(&te->sm, 1120 + 1024 + 64 - 2128, 0);
+	EXPECT_EQ(0, vgpu_sm_window_count(&te->sm, alu));
+}
+
+/*
  * Seed 001 [0270]: an MMA counts its size.  One warp, 20 "MMA 4" (a = 2,
  * four base tiles) at latency 16: 320 cycles, inside the 1024-cycle
  * window, so the window holds 80 tiles and the power 80 x b_MMA; the
@@ -422,6 +458,7 @@ VGPU_TEST_SUITE(sm,
 	VGPU_CASE_F(sm, accounting_back_to_empty)
 	VGPU_CASE_F(sm, spin_until_cancel)
 	VGPU_CASE_F(sm, power_window)
+	VGPU_CASE_F(sm, power_window_after_idle)
 	VGPU_CASE_F(sm, mma_size_counts_in_window)
 	VGPU_CASE_F(sm, power_calibration)
 	VGPU_CASE_F(sm, resource_calibration))

@@ -18,6 +18,29 @@
 #include <stdint.h>
 #include <string.h>
 
+/*
+ * Redzones (see driver/core/vgpu_os.h): real under AddressSanitizer (gcc
+ * defines __SANITIZE_ADDRESS__, clang has the feature), none otherwise.
+ */
+#if defined(__SANITIZE_ADDRESS__)
+#define VGPU_OS_ASAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define VGPU_OS_ASAN 1
+#endif
+#endif
+#ifdef VGPU_OS_ASAN
+#include <sanitizer/asan_interface.h>
+/* at least one element, at least 64 bytes */
+#define VGPU_MEM_REDZONE(elem)	((size_t)(elem) > 64 ? (size_t)(elem) : (size_t)64)
+#define vgpu_mem_poison(p, len)	ASAN_POISON_MEMORY_REGION(p, len)
+#define vgpu_mem_unpoison(p, len) ASAN_UNPOISON_MEMORY_REGION(p, len)
+#else
+#define VGPU_MEM_REDZONE(elem)	((size_t)0)
+static inline void vgpu_mem_poison(void *p, size_t len) { (void)p; (void)len; }
+static inline void vgpu_mem_unpoison(void *p, size_t len) { (void)p; (void)len; }
+#endif
+
 typedef uint8_t u8;
 typedef uint16_t u16;
 typedef uint32_t u32;

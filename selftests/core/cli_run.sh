@@ -118,7 +118,7 @@ check "warp_prio: one level per warp runs" "[ \$? -eq 0 ]"
 printf '{ "kernels": [ {"name": "a", "grid": 1, "threads": 64, "warp_prio": [1], "program": "EXIT"} ] }\n' > "$TMP/b3w.json"
 "$SIM" run "$TMP/b3w.json" > /dev/null 2> "$TMP/e3w"
 check "warp_prio: a level for every warp" \
-	"[ \$? -eq 1 ] && grep -q 'b3w.json: kernels\[0\]: warp_prio: 1 levels for blocks of 2 warps' $TMP/e3w"
+	"[ \$? -eq 1 ] && grep -q 'b3w.json: kernels\[0\]: warp_prio: one level per warp: 1 given for blocks of 2 warps' $TMP/e3w"
 printf '{ "kernels": [ {"name": "a", "grid": 1, "threads": 64, "warp_prio": [1, 4], "program": "EXIT"} ] }\n' > "$TMP/b3x.json"
 "$SIM" run "$TMP/b3x.json" > /dev/null 2> "$TMP/e3x"
 check "warp_prio: levels below num_prios" \

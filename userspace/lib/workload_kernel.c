@@ -501,7 +501,7 @@ int vgpu_wl_kernel(struct vgpu_rec_ctx *c, struct vgpu_workload *wl,
 	    k->n_warp_prio != (k->threads + wl->dev->cfg.warp_size - 1) /
 			      wl->dev->cfg.warp_size)
 		return vgpu_rec_err(c, pos, "warp_prio",
-				    "%u levels for blocks of %u warps",
+				    "one level per warp: %u given for blocks of %u warps",
 				    k->n_warp_prio,
 				    (k->threads + wl->dev->cfg.warp_size - 1) /
 				    wl->dev->cfg.warp_size);

@@ -441,7 +441,7 @@ soak: debug-kernel ksrc
 # Cost of SUBMIT and SUBMIT+WAIT against GET_INFO, in the VM (figures).
 bench-module: deps ksrc
 	@$(MAKE) --no-print-directory vm-bin
-	@scripts/vm-run --timeout 600 vgpu_bench 5000
+	@scripts/vm-run --timeout 600 sh -c 'vgpu_bench 5000 && vgpu_bench --workers'
 
 # Interactive shell in the VM with the module loaded (for developers).
 vm-shell: deps

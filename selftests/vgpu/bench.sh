@@ -24,5 +24,16 @@ echo "$out" | grep -Eq '^ratio submit/get_info = [0-9]+\.[0-9]{2} \(median; targ
 	ok ratios || nok ratios
 echo "$out" | tail -n 1 | grep -Eq '^batch64 kernels/s = [0-9]+ \(median\)$' &&
 	ok batch_kernels_per_s || nok batch_kernels_per_s
+# the module's workers across CPUs: one kernel, one round
+out=$(vgpu_bench --workers 1 1 2>&1)
+rc=$?
+[ $rc -eq 0 ] && ok workers_runs || nok workers_runs "exit $rc: $(echo "$out" | tail -n 1)"
+echo "$out" | grep -Eq '^round 1: workers1_ns=[0-9]+ workers2_ns=[0-9]+ speedup [0-9]+\.[0-9]{2}$' &&
+	ok workers_round || nok workers_round
+echo "$out" | tail -n 1 | grep -Eq '^speedup module 2/1 workers = [0-9]+\.[0-9]{2} \(median; target >= 1\.7\)$' &&
+	ok workers_speedup || nok workers_speedup
+[ ! -e /dev/vgpu5 ] && ok workers_device_gone || nok workers_device_gone
+vgpu_bench --workers 0 >/dev/null 2>&1
+[ $? -eq 2 ] && ok workers_usage || nok workers_usage
 echo "1..$n"
 exit $fail

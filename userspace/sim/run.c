@@ -160,6 +160,7 @@ int vgpu_run_workload(const struct vgpu_workload *wl, int only,
 		      char *err, size_t errlen)
 {
 	struct vgpu_gpu *g = &r->g;
+	struct vgpu_gpu_params params;
 	const struct vgpu_wl_kernel *wk;
 	struct vgpu_gpu_kernel *k;
 	uint32_t i, prio[VGPU_GPU_MAX_CHANNELS];
@@ -178,8 +179,11 @@ int vgpu_run_workload(const struct vgpu_workload *wl, int only,
 		snprintf(err, errlen, "out of memory");
 		return -ENOMEM;
 	}
-	ret = vgpu_gpu_init(g, r->mem, size, &wl->dev->cfg, &wl->dev->params,
-			    policies);
+	ret = vgpu_sim_params_calibrated(&wl->dev->cfg, &wl->dev->params,
+					 &params);
+	if (!ret)
+		ret = vgpu_gpu_init(g, r->mem, size, &wl->dev->cfg, &params,
+				    policies);
 	if (ret) {
 		snprintf(err, errlen, "device: %s",
 			 ret == -ENOENT ? "unknown policy" : strerror(-ret));

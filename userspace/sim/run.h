@@ -68,6 +68,27 @@ void vgpu_sim_team_advance(struct vgpu_sim_team *t, struct vgpu_gpu *g);
 void vgpu_sim_team_stop(struct vgpu_sim_team *t);
 
 /**
+ * vgpu_sim_params_calibrated() - @p with its power calibration done
+ * @cfg: the device configuration
+ * @p: its parameters
+ * @out: @p, and when @p->calibrate is set, the weights vgpu_gpu_init()
+ *	would calibrate (timing.weight, res_weight) with calibrate clear;
+ *	the probes run once per configuration (calib.c)
+ *
+ * Return: 0, or the negative errno of a probe that could not run.
+ */
+int vgpu_sim_params_calibrated(const struct vgpu_config *cfg,
+			       const struct vgpu_gpu_params *p,
+			       struct vgpu_gpu_params *out);
+
+/**
+ * vgpu_sim_calibrations() - calibrations run so far in this process
+ *
+ * Return: their number (tests and the replay benchmark).
+ */
+unsigned long vgpu_sim_calibrations(void);
+
+/**
  * vgpu_run_workload() - simulate a workload until every kernel finished
  * @wl: the workload
  * @only: index of the one kernel to run alone (arriving at 0), or -1

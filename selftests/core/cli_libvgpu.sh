@@ -34,7 +34,7 @@ check "public headers include only <vgpu/...>, <linux/...> and libc" \
 # named in libvgpu_core.h only
 lib_core_door() {
 	grep -h '^#include "' $(ls userspace/lib/*.[ch] | grep -v libvgpu_core.h) |
-		grep -qv '"\(libvgpu_core\|import_internal\|workload_internal\|cli\)\.h"' && return 1
+		grep -qv '"\(libvgpu_core\|import_internal\|import_stream\|workload_internal\|cli\)\.h"' && return 1
 	for h in driver/core/*.h; do
 		grep -l "^#include \"$(basename "$h")\"" userspace/lib/*.c userspace/lib/*.h
 	done | sort -u | grep -qvx userspace/lib/libvgpu_core.h && return 1

@@ -16,6 +16,7 @@
 #include <json-c/json.h>
 
 #include "import_internal.h"
+#include "import_stream.h"
 #include "libvgpu_core.h"
 
 int vgpu_rec_err(struct vgpu_rec_ctx *c, const char *record,
@@ -370,6 +371,71 @@ static int vgpu_imp_assemble(char *text, size_t len,
 #define VGPU_IMP_DEFAULT_CHANNELS	64	/* vgpu_gpu_params_default() */
 #define VGPU_IMP_C0	3	/* LOOP, the EXIT cycle, the first start */
 
+/*
+ * The shape of the synthesised program: LOADs per iteration (*@k) and
+ * iterations (*@n); 0 or -E2BIG when a block never fits.
+ */
+static int vgpu_imp_shape(const struct vgpu_config *cfg, uint32_t threads,
+			  uint32_t regs, uint32_t smem, uint32_t grid,
+			  uint64_t cycles, uint64_t *kp, uint64_t *np,
+			  bool *clamped)
+{
+	struct vgpu_isa_timing tm;
+	struct vgpu_gpu_params p;
+	struct vgpu_occupancy occ;
+	uint64_t waves, per_block, fixed, n, lat, w, period, k;
+
+	*clamped = false;
+	if (vgpu_occupancy_formula(cfg, threads, regs, smem, 0, &occ) ||
+	    !occ.blocks)
+		return -E2BIG;
+	vgpu_isa_timing_default(&tm);
+	vgpu_gpu_params_default(&p, cfg);
+	lat = tm.latency[VGPU_OP_LOAD - VGPU_OP_MOV];
+	w = (occ.warps + cfg->subparts - 1) / cfg->subparts;
+	if (w > cfg->warps_per_subpart)
+		w = cfg->warps_per_subpart;
+	for (k = 1; k < 8 && (k + 1) * w > k * lat + tm.ctrl_latency; k++)
+		;
+	period = k * lat + tm.ctrl_latency;
+	if ((k + 1) * w > period)
+		period = (k + 1) * w;
+	waves = (grid + (uint64_t)occ.blocks * cfg->num_sms - 1) /
+		((uint64_t)occ.blocks * cfg->num_sms);
+	fixed = VGPU_IMP_C0 + w;
+	per_block = cycles / waves;
+	if (waves > 1)
+		per_block = per_block > p.epoch / 2 ? per_block - p.epoch / 2 : 0;
+	n = per_block > fixed ? (per_block - fixed + period / 2) / period : 0;
+	if (!n) {
+		n = 1;
+		*clamped = waves * (fixed + period) > cycles + cycles / 10;
+	}
+	*kp = k;
+	*np = n;
+	return 0;
+}
+
+/* "LOOP n / LOAD x k / ENDLOOP / EXIT", assembled. */
+static int vgpu_imp_build(uint64_t k, uint64_t n, struct vgpu_vasm_prog *prog)
+{
+	size_t len = 0, cap = 0, bl = 0;
+	char body[128], *text = NULL;
+	uint64_t i;
+	int ret;
+
+	for (i = 0; i < k; i++)
+		bl += snprintf(body + bl, sizeof(body) - bl, "LOAD\n");
+	ret = vgpu_imp_loop(&text, &len, &cap, n, body);
+	if (!ret)
+		ret = vgpu_imp_cat(&text, &len, &cap, "EXIT\n");
+	if (ret) {
+		free(text);
+		return ret;
+	}
+	return vgpu_imp_assemble(text, len, prog);
+}
+
 int vgpul_import_program(const char *preset, uint32_t threads,
 			 uint32_t regs, uint32_t smem, uint32_t grid,
 			 uint64_t cycles, struct vgpu_vasm_prog *prog,
@@ -387,52 +453,13 @@ int vgpu_imp_program(const struct vgpu_config *cfg, uint32_t threads,
 		     uint32_t regs, uint32_t smem, uint32_t grid,
 		     uint64_t cycles, struct vgpu_vasm_prog *prog, bool *clamped)
 {
-	struct vgpu_isa_timing tm;
-	struct vgpu_gpu_params p;
-	struct vgpu_occupancy occ;
-	uint64_t waves, per_block, fixed, n, lat, w, period, k, i;
-	char body[128];
-	size_t len = 0, cap = 0, bl = 0;
-	char *text = NULL;
+	uint64_t k, n;
 	int ret;
 
 	memset(prog, 0, sizeof(*prog));
-	*clamped = false;
-	if (vgpu_occupancy_formula(cfg, threads, regs, smem, 0, &occ) ||
-	    !occ.blocks)
-		return -E2BIG;
-	vgpu_isa_timing_default(&tm);
-	vgpu_gpu_params_default(&p, cfg);
-	lat = tm.latency[VGPU_OP_LOAD - VGPU_OP_MOV];
-	w = (occ.warps + cfg->subparts - 1) / cfg->subparts;
-	if (w > cfg->warps_per_subpart)
-		w = cfg->warps_per_subpart;
-	for (k = 1; k < 8 && (k + 1) * w > k * lat + tm.ctrl_latency; k++)
-		;
-	period = k * lat + tm.ctrl_latency;
-	if ((k + 1) * w > period)
-		period = (k + 1) * w;
-	for (i = 0; i < k; i++)
-		bl += snprintf(body + bl, sizeof(body) - bl, "LOAD\n");
-	waves = (grid + (uint64_t)occ.blocks * cfg->num_sms - 1) /
-		((uint64_t)occ.blocks * cfg->num_sms);
-	fixed = VGPU_IMP_C0 + w;
-	per_block = cycles / waves;
-	if (waves > 1)
-		per_block = per_block > p.epoch / 2 ? per_block - p.epoch / 2 : 0;
-	n = per_block > fixed ? (per_block - fixed + period / 2) / period : 0;
-	if (!n) {
-		n = 1;
-		*clamped = waves * (fixed + period) > cycles + cycles / 10;
-	}
-	ret = vgpu_imp_loop(&text, &len, &cap, n, body);
-	if (!ret)
-		ret = vgpu_imp_cat(&text, &len, &cap, "EXIT\n");
-	if (ret) {
-		free(text);
-		return ret;
-	}
-	return vgpu_imp_assemble(text, len, prog);
+	ret = vgpu_imp_shape(cfg, threads, regs, smem, grid, cycles, &k, &n,
+			     clamped);
+	return ret ? ret : vgpu_imp_build(k, n, prog);
 }
 
 /*
@@ -469,14 +496,6 @@ static int vgpu_imp_counted(const struct vgpu_rec_kernel *rk,
 
 /* An Accel-Sim kernel without a body: 100 ALU instructions per warp. */
 #define VGPU_IMP_DEFAULT_PROG	"LOOP 100\nALU\nENDLOOP\nEXIT\n"
-
-/* (recording, process, device, stream) of a channel. */
-struct vgpu_imp_chan {
-	size_t rec;
-	uint64_t pid;
-	uint64_t device;
-	uint64_t stream;
-};
 
 /* Why @rk cannot run on @cfg, or NULL; fills the products. */
 static const char *vgpu_imp_fit(const struct vgpu_config *cfg,
@@ -535,22 +554,183 @@ static void vgpu_imp_name(char *dst, size_t len, const char *src, size_t idx)
 	snprintf(dst, len, "%s#%zu", base, idx);
 }
 
+int vgpu_import_mapper_init(struct vgpu_import_mapper *m,
+			    const struct vgpu_import_opts *opts, char *err,
+			    size_t errlen)
+{
+	const char *bad;
+
+	memset(m, 0, sizeof(*m));
+	m->opts = opts;
+	m->preset = opts && opts->preset ? opts->preset : "h100";
+	if (vgpu_config_preset(&m->cfg, m->preset) ||
+	    vgpu_config_validate(&m->cfg, &bad)) {
+		snprintf(err, errlen, "unknown preset '%s' (small, a100, h100)",
+			 m->preset);
+		return -EINVAL;
+	}
+	vgpu_gpu_params_default(&m->params, &m->cfg);
+	m->mhz = opts && opts->clock_mhz ? opts->clock_mhz :
+		 vgpul_rec_clock_mhz(m->preset);
+	m->max_channels = VGPU_GPU_MAX_CHANNELS;
+	return 0;
+}
+
+void vgpu_import_mapper_fini(struct vgpu_import_mapper *m)
+{
+	unsigned int i;
+
+	for (i = 0; i < VGPU_IMP_PCACHE; i++)
+		vgpul_vasm_free(&m->cache[i].prog);
+}
+
+/* A copy of @src in @dst (both arrays). */
+static int vgpu_imp_prog_copy(struct vgpu_vasm_prog *dst,
+			      const struct vgpu_vasm_prog *src)
+{
+	*dst = *src;
+	dst->insns = malloc(src->n * sizeof(*src->insns));
+	dst->lines = src->lines ? malloc(src->n * sizeof(*src->lines)) : NULL;
+	if (!dst->insns || (src->lines && !dst->lines)) {
+		vgpul_vasm_free(dst);
+		return -ENOMEM;
+	}
+	memcpy(dst->insns, src->insns, src->n * sizeof(*src->insns));
+	if (src->lines)
+		memcpy(dst->lines, src->lines, src->n * sizeof(*src->lines));
+	return 0;
+}
+
+/* The synthesised program of @cycles, through the cache. */
+static int vgpu_imp_timed(struct vgpu_import_mapper *m, uint32_t threads,
+			  uint32_t regs, uint32_t smem, uint32_t grid,
+			  uint64_t cycles, struct vgpu_vasm_prog *prog,
+			  bool *clamped)
+{
+	struct vgpu_imp_pcache *e;
+	uint64_t k, n;
+	unsigned int i;
+	int ret;
+
+	memset(prog, 0, sizeof(*prog));
+	ret = vgpu_imp_shape(&m->cfg, threads, regs, smem, grid, cycles, &k,
+			     &n, clamped);
+	if (ret)
+		return ret;
+	for (i = 0; i < VGPU_IMP_PCACHE; i++) {
+		e = &m->cache[i];
+		if (e->prog.n && e->k == k && e->n == n)
+			return vgpu_imp_prog_copy(prog, &e->prog);
+	}
+	ret = vgpu_imp_build(k, n, prog);
+	if (ret)
+		return ret;
+	e = &m->cache[m->cache_next];
+	m->cache_next = (m->cache_next + 1) % VGPU_IMP_PCACHE;
+	vgpul_vasm_free(&e->prog);
+	if (!vgpu_imp_prog_copy(&e->prog, prog)) {
+		e->k = k;
+		e->n = n;
+	}
+	return 0;
+}
+
+int vgpu_import_map_one(struct vgpu_import_mapper *m, size_t r,
+			const char *path, uint64_t first,
+			const struct vgpu_rec_kernel *rk, uint64_t index,
+			struct vgpu_wl_kernel *k, char *err, size_t errlen)
+{
+	const struct vgpu_import_opts *opts = m->opts;
+	uint64_t grid, threads, cyc;
+	char why[160];
+	bool clamped = false;
+	uint32_t ch;
+	int ret;
+
+	m->st.kernels++;
+	if (vgpu_imp_fit(&m->cfg, rk, &grid, &threads, why, sizeof(why))) {
+		m->st.skipped++;
+		if (opts && opts->report)
+			fprintf(opts->report,
+				"import: %s: %s (%s): skipped: %s\n",
+				path, rk->record, rk->name, why);
+		return 0;
+	}
+	for (ch = 0; ch < m->nch; ch++)
+		if (m->chans[ch].rec == r && m->chans[ch].pid == rk->pid &&
+		    m->chans[ch].device == rk->device &&
+		    m->chans[ch].stream == rk->stream)
+			break;
+	if (ch == m->nch) {
+		if (m->nch == m->max_channels) {
+			snprintf(err, errlen,
+				 "%s: %s: more than %u (process, stream) pairs",
+				 path, rk->record, m->max_channels);
+			return -EINVAL;
+		}
+		m->chans[m->nch].rec = r;
+		m->chans[m->nch].pid = rk->pid;
+		m->chans[m->nch].device = rk->device;
+		m->chans[m->nch].stream = rk->stream;
+		m->nch++;
+		m->st.channels = m->nch;
+	}
+	memset(k, 0, sizeof(*k));
+	vgpu_imp_name(k->name, sizeof(k->name), rk->name, index);
+	k->channel = ch;
+	k->tenant = r;
+	k->prio = opts && opts->priority ? opts->priority[r] : 0;
+	k->grid = grid;
+	k->threads = threads;
+	k->regs = rk->regs;
+	k->smem = rk->smem;
+	k->arrival = opts && opts->offset ? opts->offset[r] : 0;
+	if (rk->timed) {
+		k->arrival += (uint64_t)((unsigned __int128)
+			(rk->start - first) * m->mhz / 1000);
+		cyc = (uint64_t)((unsigned __int128)
+			(rk->end - rk->start) * m->mhz / 1000);
+		ret = vgpu_imp_timed(m, threads, rk->regs, rk->smem, grid, cyc,
+				     &k->prog, &clamped);
+	} else if (rk->warps) {
+		ret = vgpu_imp_counted(rk, &k->prog);
+	} else {
+		ret = vgpul_vasm_assemble("import", VGPU_IMP_DEFAULT_PROG,
+					 strlen(VGPU_IMP_DEFAULT_PROG), 0,
+					 &k->prog, NULL, 0);
+	}
+	if (ret) {
+		snprintf(err, errlen, "%s: %s: %s", path, rk->record,
+			 ret == -ENOMEM ? "out of memory" : "no program for it");
+		return ret;
+	}
+	if (k->arrival > 1ULL << 48) {
+		vgpul_vasm_free(&k->prog);
+		snprintf(err, errlen, "%s: %s: arrival beyond 2^48 cycles",
+			 path, rk->record);
+		return -EINVAL;
+	}
+	m->st.mapped++;
+	if (clamped) {
+		m->st.clamped++;
+		if (opts && opts->report)
+			fprintf(opts->report,
+				"import: %s: %s (%s): clamped: %llu ns is shorter than the shortest program\n",
+				path, rk->record, rk->name,
+				(unsigned long long)(rk->end - rk->start));
+	}
+	return 1;
+}
+
 int vgpul_import_map(const struct vgpu_recording *recs, size_t nrecs,
 		    const struct vgpu_import_opts *opts,
 		    struct vgpu_workload *wl, struct vgpu_import_stats *st,
 		    char *err, size_t errlen)
 {
-	const char *preset = opts && opts->preset ? opts->preset : "h100";
-	struct vgpu_imp_chan chans[VGPU_GPU_MAX_CHANNELS];
-	const struct vgpu_rec_kernel *rk;
-	struct vgpu_wl_kernel *k;
-	uint64_t total = 0, first, grid, threads, cyc;
-	uint32_t mhz, nch = 0, ch;
-	char why[160];
-	const char *bad;
+	struct vgpu_import_mapper *m;
+	uint64_t total = 0, first;
 	size_t r, i;
-	bool clamped;
-	int ret;
+	int ret = 0;
 
 	memset(wl, 0, sizeof(*wl));
 	memset(st, 0, sizeof(*st));
@@ -562,127 +742,57 @@ int vgpul_import_map(const struct vgpu_recording *recs, size_t nrecs,
 		snprintf(err, errlen, "1 to %u recordings", VGPU_GPU_MAX_CHANNELS);
 		return -EINVAL;
 	}
-	if (vgpu_config_preset(&wl->dev->cfg, preset) ||
-	    vgpu_config_validate(&wl->dev->cfg, &bad)) {
-		snprintf(err, errlen, "unknown preset '%s' (small, a100, h100)",
-			 preset);
-		return -EINVAL;
-	}
-	vgpu_gpu_params_default(&wl->dev->params, &wl->dev->cfg);
-	mhz = opts && opts->clock_mhz ? opts->clock_mhz :
-	      vgpul_rec_clock_mhz(preset);
-	for (r = 0; r < nrecs; r++)
-		total += recs[r].n;
-	st->kernels = total;
-	wl->kernels = calloc(total ? total : 1, sizeof(*wl->kernels));
-	if (!wl->kernels) {
+	m = malloc(sizeof(*m));
+	if (!m) {
 		snprintf(err, errlen, "out of memory");
 		return -ENOMEM;
 	}
-	for (r = 0; r < nrecs; r++) {
+	ret = vgpu_import_mapper_init(m, opts, err, errlen);
+	if (ret) {
+		free(m);
+		return ret;
+	}
+	wl->dev->cfg = m->cfg;
+	wl->dev->params = m->params;
+	for (r = 0; r < nrecs; r++)
+		total += recs[r].n;
+	wl->kernels = calloc(total ? total : 1, sizeof(*wl->kernels));
+	if (!wl->kernels) {
+		snprintf(err, errlen, "out of memory");
+		ret = -ENOMEM;
+		goto out;
+	}
+	for (r = 0; r < nrecs && ret >= 0; r++) {
 		first = UINT64_MAX;
 		for (i = 0; i < recs[r].n; i++)
 			if (recs[r].k[i].timed && recs[r].k[i].start < first)
 				first = recs[r].k[i].start;
-		for (i = 0; i < recs[r].n; i++) {
-			rk = &recs[r].k[i];
-			if (vgpu_imp_fit(&wl->dev->cfg, rk, &grid, &threads, why,
-					 sizeof(why))) {
-				st->skipped++;
-				if (opts && opts->report)
-					fprintf(opts->report,
-						"import: %s: %s (%s): skipped: %s\n",
-						recs[r].path, rk->record,
-						rk->name, why);
-				continue;
-			}
-			for (ch = 0; ch < nch; ch++)
-				if (chans[ch].rec == r &&
-				    chans[ch].pid == rk->pid &&
-				    chans[ch].device == rk->device &&
-				    chans[ch].stream == rk->stream)
-					break;
-			if (ch == nch) {
-				if (nch == VGPU_GPU_MAX_CHANNELS) {
-					snprintf(err, errlen,
-						 "%s: %s: more than %u (process, stream) pairs",
-						 recs[r].path, rk->record,
-						 VGPU_GPU_MAX_CHANNELS);
-					return -EINVAL;
-				}
-				chans[nch].rec = r;
-				chans[nch].pid = rk->pid;
-				chans[nch].device = rk->device;
-				chans[nch].stream = rk->stream;
-				nch++;
-			}
-			k = &wl->kernels[wl->nkernels];
-			vgpu_imp_name(k->name, sizeof(k->name), rk->name,
-				      wl->nkernels);
-			k->channel = ch;
-			k->tenant = r;
-			k->prio = opts && opts->priority ?
-				  opts->priority[r] : 0;
-			k->grid = grid;
-			k->threads = threads;
-			k->regs = rk->regs;
-			k->smem = rk->smem;
-			k->arrival = opts && opts->offset ? opts->offset[r] : 0;
-			clamped = false;
-			if (rk->timed) {
-				k->arrival += (uint64_t)((unsigned __int128)
-					(rk->start - first) * mhz / 1000);
-				cyc = (uint64_t)((unsigned __int128)
-					(rk->end - rk->start) * mhz / 1000);
-				ret = vgpu_imp_program(&wl->dev->cfg, threads,
-							  rk->regs, rk->smem,
-							  grid, cyc, &k->prog,
-							  &clamped);
-			} else if (rk->warps) {
-				ret = vgpu_imp_counted(rk, &k->prog);
-			} else {
-				ret = vgpul_vasm_assemble("import",
-					VGPU_IMP_DEFAULT_PROG,
-					strlen(VGPU_IMP_DEFAULT_PROG), 0,
-					&k->prog, NULL, 0);
-			}
-			if (ret) {
-				snprintf(err, errlen, "%s: %s: %s",
-					 recs[r].path, rk->record,
-					 ret == -ENOMEM ? "out of memory" :
-					 "no program for it");
-				return ret;
-			}
-			wl->nkernels++;
-			if (k->arrival > 1ULL << 48) {
-				snprintf(err, errlen,
-					 "%s: %s: arrival beyond 2^48 cycles",
-					 recs[r].path, rk->record);
-				return -EINVAL;
-			}
-			if (clamped) {
-				st->clamped++;
-				if (opts && opts->report)
-					fprintf(opts->report,
-						"import: %s: %s (%s): clamped: %llu ns is shorter than the shortest program\n",
-						recs[r].path, rk->record,
-						rk->name,
-						(unsigned long long)(rk->end -
-								     rk->start));
-			}
+		for (i = 0; i < recs[r].n && ret >= 0; i++) {
+			ret = vgpu_import_map_one(m, r, recs[r].path, first,
+						  &recs[r].k[i], wl->nkernels,
+						  &wl->kernels[wl->nkernels],
+						  err, errlen);
+			if (ret > 0)
+				wl->nkernels++;
 		}
 	}
-	st->mapped = wl->nkernels;
-	st->channels = nch;
-	if (nch > wl->dev->params.max_channels)
-		wl->dev->params.max_channels = nch;
+	*st = m->st;
+	st->kernels = total;
+	if (ret < 0)
+		goto out;
+	ret = 0;
+	if (m->nch > wl->dev->params.max_channels)
+		wl->dev->params.max_channels = m->nch;
 	if (!wl->nkernels) {
 		snprintf(err, errlen,
 			 "no recorded kernel can run on %s (%llu skipped)",
-			 preset, (unsigned long long)st->skipped);
-		return -EINVAL;
+			 m->preset, (unsigned long long)st->skipped);
+		ret = -EINVAL;
 	}
-	return 0;
+out:
+	vgpu_import_mapper_fini(m);
+	free(m);
+	return ret;
 }
 
 /* One program as a JSON array of lines. */

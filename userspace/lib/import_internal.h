@@ -9,6 +9,7 @@
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include <vgpu/import.h>
 
@@ -97,8 +98,109 @@ void vgpu_rec_set_name(struct vgpu_rec_kernel *k, const char *s);
 char *vgpu_rec_read_file(const char *path, size_t *len);
 
 int vgpu_rec_load_nsys(struct vgpu_rec_ctx *c, struct vgpu_recording *rec);
+
+struct sqlite3;
+struct sqlite3_stmt;
+
+/**
+ * struct vgpu_nsys_cursor - the kernel rows of an Nsight export, in
+ *	start order
+ * @db: the database
+ * @st: the query
+ * @namecol: the name column used (shortName or demangledName)
+ */
+struct vgpu_nsys_cursor {
+	struct sqlite3 *db;
+	struct sqlite3_stmt *st;
+	const char *namecol;
+};
+
+/**
+ * vgpu_nsys_open() - open @c->path and prepare the query
+ * @c: the load
+ * @cur: out: the cursor (vgpu_nsys_close() it, also after an error)
+ *
+ * Return: 0 or -EINVAL (recorded in @c).
+ */
+int vgpu_nsys_open(struct vgpu_rec_ctx *c, struct vgpu_nsys_cursor *cur);
+
+/**
+ * vgpu_nsys_step() - the next row as a kernel
+ * @c: the load
+ * @cur: the cursor
+ * @k: out: the kernel
+ *
+ * Return: 1, 0 after the last row, or -EINVAL (recorded in @c).
+ */
+int vgpu_nsys_step(struct vgpu_rec_ctx *c, struct vgpu_nsys_cursor *cur,
+		   struct vgpu_rec_kernel *k);
+
+/**
+ * vgpu_nsys_rows() - the rows of the kernel table (the progress bar's
+ *	total)
+ * @cur: an open cursor
+ *
+ * Return: their number, 0 if unknown.
+ */
+uint64_t vgpu_nsys_rows(struct vgpu_nsys_cursor *cur);
+
+/**
+ * vgpu_nsys_close() - finish the query and close the database
+ * @cur: the cursor
+ */
+void vgpu_nsys_close(struct vgpu_nsys_cursor *cur);
 int vgpu_rec_load_kineto(struct vgpu_rec_ctx *c, struct vgpu_recording *rec,
 			 const char *text, size_t len);
+/**
+ * vgpu_kin_event() - one Kineto trace event as a kernel
+ * @c: the load
+ * @idx: its index in traceEvents (messages, order)
+ * @ev: the event
+ * @k: out: the kernel
+ *
+ * Return: 1 for a kernel, 0 for any other event, -EINVAL (recorded in @c)
+ * for a kernel event with a missing or bad field.
+ */
+int vgpu_kin_event(struct vgpu_rec_ctx *c, size_t idx, struct json_object *ev,
+		   struct vgpu_rec_kernel *k);
+
+struct vgpu_kin_reader;
+
+/**
+ * vgpu_kin_reader_open() - open @c->path to read its events one by one
+ * @c: the load
+ * @rp: out: the reader
+ *
+ * Return: 0, -ENOMEM, or -EINVAL (recorded in @c).
+ */
+int vgpu_kin_reader_open(struct vgpu_rec_ctx *c, struct vgpu_kin_reader **rp);
+
+/**
+ * vgpu_kin_reader_next() - the next kernel event in file order
+ * @c: the load
+ * @r: the reader
+ * @k: out: the kernel
+ *
+ * Return: 1, 0 at the end of a well-formed document, or a negative errno
+ * (recorded in @c).
+ */
+int vgpu_kin_reader_next(struct vgpu_rec_ctx *c, struct vgpu_kin_reader *r,
+			 struct vgpu_rec_kernel *k);
+
+/**
+ * vgpu_kin_reader_progress() - the share of the file read
+ * @r: the reader
+ *
+ * Return: 0..1.
+ */
+double vgpu_kin_reader_progress(const struct vgpu_kin_reader *r);
+
+/**
+ * vgpu_kin_reader_close() - close a reader
+ * @r: the reader, or NULL
+ */
+void vgpu_kin_reader_close(struct vgpu_kin_reader *r);
+
 int vgpu_rec_load_accelsim(struct vgpu_rec_ctx *c, struct vgpu_recording *rec);
 
 /**

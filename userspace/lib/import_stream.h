@@ -163,6 +163,15 @@ int vgpu_rec_stream_next(struct vgpu_rec_stream *s,
 void vgpu_rec_stream_close(struct vgpu_rec_stream *s);
 
 /**
+ * vgpu_rec_stream_progress() - how much of the recording was read
+ * @s: the stream
+ *
+ * Return: 0..1: rows returned of the table's (Nsight), bytes read of the
+ * file's (Kineto), kernels returned (Accel-Sim).
+ */
+double vgpu_rec_stream_progress(const struct vgpu_rec_stream *s);
+
+/**
  * vgpu_rec_stream_path() - the file a stream reads
  * @s: the stream
  *

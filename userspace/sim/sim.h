@@ -38,6 +38,7 @@ struct vgpu_sim_cmd {
 	X(run)			\
 	X(compare)		\
 	X(import)		\
+	X(replay)		\
 	X(exec)			\
 	X(bench)
 

@@ -47,7 +47,8 @@ struct vgpu_sim_cmd {
 	X(bitmap)		\
 	X(exec)			\
 	X(dispatch)		\
-	X(scale)
+	X(scale)		\
+	X(replay)
 
 #define VGPU_SIM_DECLARE_CMD(n) extern const struct vgpu_sim_cmd vgpu_sim_cmd_##n;
 #define VGPU_SIM_DECLARE_BENCH(n) extern const struct vgpu_sim_cmd vgpu_sim_bench_##n;

@@ -1,0 +1,196 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * vgpu-sim bench replay [--kernels N] [--quick] [--dur-ns NS] [FILE]
+ *
+ * Simulated blocks per second of a streaming replay (issue 20 point 5:
+ * at least 1,000,000 on one core for short kernels on h100), and the
+ * startup of a run (device set-up with its power calibration and the
+ * first kernels mapped; target under 20 ms).
+ *
+ * Without FILE the recording is synthetic and made in memory as it is
+ * replayed (no parsing): the short kernels of scripts/gen-trace --mix
+ * short (a decode step's RMS norm, rotary embedding, split-KV combine,
+ * residual add, SiLU-and-mul and softmax at batch 8) one after the other
+ * on one stream, durations +-5 % (seeded), 1 us apart; --dur-ns scales
+ * every duration to about NS.  With FILE, that recording (any format) is
+ * replayed instead, and the peak resident memory is printed as well.
+ *
+ * Lines: "replay kernels=N blocks=B cycles=C seconds=S trace_hash=H",
+ * "startup ms = X", "replay blocks/s = X" (and "peak rss kb = X" with
+ * FILE).  Timings are wall time on one thread: benchmarks, never tests
+ * (Documentation/performance.rst).
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+
+#include "sim.h"
+#include "run.h"
+#include "replay.h"
+#include "import_stream.h"
+
+/* The kernels of gen-trace --mix short: grid, threads, regs, smem, ns. */
+static const struct {
+	const char *name;
+	u32 grid, threads, regs, smem, ns;
+} vgpu_br_mix[] = {
+	{ "rms_norm_kernel", 8, 512, 32, 128, 1500 },
+	{ "rotary_embedding_kernel", 8, 512, 26, 0, 1500 },
+	{ "flash_fwd_splitkv_combine_kernel", 128, 128, 64, 8192, 2500 },
+	{ "vectorized_elementwise_kernel", 64, 128, 20, 0, 1500 },
+	{ "vectorized_elementwise_kernel", 172, 128, 20, 0, 3000 },
+	{ "cunn_SoftMaxForward", 8, 1024, 32, 64, 2000 },
+};
+
+#define VGPU_BR_NMIX	(sizeof(vgpu_br_mix) / sizeof(vgpu_br_mix[0]))
+
+struct vgpu_br_gen {
+	u64 n, i;
+	u64 t;
+	u64 rnd;
+	u32 dur_ns;
+};
+
+static int vgpu_br_next(void *cookie, struct vgpu_rec_kernel *k, char *err,
+			size_t errlen)
+{
+	struct vgpu_br_gen *g = cookie;
+	u64 m = g->i % VGPU_BR_NMIX, dur;
+
+	if (g->i == g->n)
+		return 0;
+	memset(k, 0, sizeof(*k));
+	snprintf(k->name, sizeof(k->name), "%s", vgpu_br_mix[m].name);
+	snprintf(k->record, sizeof(k->record), "kernel %llu",
+		 (unsigned long long)g->i);
+	g->rnd = g->rnd * 6364136223846793005ULL + 1442695040888963407ULL;
+	dur = g->dur_ns ? g->dur_ns * vgpu_br_mix[m].ns / 1500 :
+	      vgpu_br_mix[m].ns;
+	/* +-5 % */
+	dur = dur * (950 + (g->rnd >> 33) % 101) / 1000;
+	k->timed = true;
+	k->start = g->t;
+	k->end = g->t + dur;
+	k->pid = 1;
+	k->stream = 7;
+	k->grid[0] = vgpu_br_mix[m].grid;
+	k->grid[1] = k->grid[2] = 1;
+	k->block[0] = vgpu_br_mix[m].threads;
+	k->block[1] = k->block[2] = 1;
+	k->regs = vgpu_br_mix[m].regs;
+	k->smem = vgpu_br_mix[m].smem;
+	g->t += dur + 1000;
+	g->i++;
+	return 1;
+}
+
+static double vgpu_br_progress(void *cookie)
+{
+	const struct vgpu_br_gen *g = cookie;
+
+	return g->n ? (double)g->i / g->n : 1;
+}
+
+static int vgpu_br_file_next(void *cookie, struct vgpu_rec_kernel *k,
+			     char *err, size_t errlen)
+{
+	return vgpu_rec_stream_next(cookie, k, err, errlen);
+}
+
+static int vgpu_bench_replay(int argc, char **argv)
+{
+	struct vgpu_replay_opts o = { .imp = { .preset = "h100" },
+				      .preempt = -1, .pack = -1 };
+	struct vgpu_br_gen gen = { .n = 20000, .t = 1000000000ULL,
+				   .rnd = 1 };
+	struct vgpu_rec_stream *stream = NULL;
+	struct vgpu_replay_result *res;
+	struct vgpu_replay_src src;
+	struct list_head policies;
+	const char *file = NULL;
+	struct rusage ru;
+	char err[1024];
+	double secs;
+	u32 v;
+	int i, rc = 1;
+
+	for (i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
+			vgpu_sim_print_usage(stdout, "vgpu-sim bench",
+					     &vgpu_sim_bench_replay);
+			return 0;
+		} else if (!strcmp(argv[i], "--quick")) {
+			gen.n = 1000;
+		} else if (!strcmp(argv[i], "--kernels") ||
+			   !strcmp(argv[i], "--dur-ns")) {
+			if (i + 1 >= argc || !vgpu_sim_parse_u32(argv[i + 1], &v) ||
+			    !v)
+				return vgpu_sim_usage_error("bench replay",
+					"%s takes a number >= 1", argv[i]);
+			if (!strcmp(argv[i], "--kernels"))
+				gen.n = v;
+			else
+				gen.dur_ns = v;
+			i++;
+		} else if (argv[i][0] == '-' && argv[i][1]) {
+			return vgpu_sim_usage_error("bench replay",
+						    "unknown option '%s'",
+						    argv[i]);
+		} else if (!file) {
+			file = argv[i];
+		} else {
+			return vgpu_sim_usage_error("bench replay",
+						    "one recording at most");
+		}
+	}
+	vgpu_policy_registry_init(&policies);
+	if (file) {
+		if (vgpu_rec_stream_open(file, VGPU_REC_AUTO, &stream, err,
+					 sizeof(err))) {
+			fprintf(stderr, "vgpu-sim bench replay: %s\n", err);
+			return 1;
+		}
+		src.next = vgpu_br_file_next;
+		src.cookie = stream;
+		src.path = file;
+	} else {
+		src.next = vgpu_br_next;
+		src.cookie = &gen;
+		src.path = "synthetic";
+	}
+	src.progress = vgpu_br_progress;
+	if (file)
+		src.progress = NULL;
+	res = malloc(sizeof(*res));
+	if (!res)
+		goto out;
+	if (vgpu_replay(&src, 1, &o, &policies, res, err, sizeof(err))) {
+		fprintf(stderr, "vgpu-sim bench replay: %s\n", err);
+		goto out;
+	}
+	secs = res->sim_ns * 1e-9;
+	printf("replay kernels=%llu blocks=%llu cycles=%llu seconds=%.3f trace_hash=0x%016llx\n",
+	       (unsigned long long)res->done, (unsigned long long)res->blocks,
+	       (unsigned long long)res->makespan, secs,
+	       (unsigned long long)res->hash);
+	printf("startup ms = %.2f\n", res->startup_ns * 1e-6);
+	if (file && !getrusage(RUSAGE_SELF, &ru))
+		printf("peak rss kb = %ld\n", ru.ru_maxrss);
+	printf("replay blocks/s = %.0f\n", secs > 0 ? res->blocks / secs : 0);
+	rc = 0;
+out:
+	free(res);
+	vgpu_rec_stream_close(stream);
+	return rc;
+}
+
+const struct vgpu_sim_cmd vgpu_sim_bench_replay = {
+	.name = "replay",
+	.summary = "simulated blocks per second of a streaming replay of short kernels (h100)",
+	.usage = "[--kernels N] [--quick] [--dur-ns NS] [FILE]\n"
+		 "  --kernels N  synthetic kernels (default 20000; --quick: 1000)\n"
+		 "  --dur-ns NS  scale the synthetic durations to about NS\n"
+		 "  FILE         replay this recording instead (also prints the peak RSS)",
+	.run = vgpu_bench_replay,
+};

@@ -240,7 +240,7 @@ enum vgpu_kin_state {
 
 struct vgpu_kin_reader {
 	FILE *f;
-	json_tokener *tok;
+	json_tokener *tok[2];	/* values one and two levels down */
 	enum vgpu_kin_state state;
 	bool bare;		/* the document is the events array */
 	bool seen_events;
@@ -305,16 +305,22 @@ static int vgpu_kin_ws(struct vgpu_rec_ctx *c, struct vgpu_kin_reader *r)
 	}
 }
 
-/* One JSON value through the tokener, fed chunk by chunk. */
+/*
+ * One JSON value through the tokener, fed chunk by chunk.  @level: how
+ * deep the value sits (1: in the top object or array, 2: an event of
+ * "traceEvents"), so that it may nest as deep as in a whole-document
+ * parse and no deeper.
+ */
 static int vgpu_kin_value(struct vgpu_rec_ctx *c, struct vgpu_kin_reader *r,
-			  json_object **out)
+			  int level, json_object **out)
 {
+	json_tokener *tok = r->tok[level > 1];
 	enum json_tokener_error jerr;
 	json_object *o;
 	size_t n, end;
 	int ch;
 
-	json_tokener_reset(r->tok);
+	json_tokener_reset(tok);
 	for (;;) {
 		ch = vgpu_kin_peek(r);
 		if (ch == -2)
@@ -324,9 +330,9 @@ static int vgpu_kin_value(struct vgpu_rec_ctx *c, struct vgpu_kin_reader *r,
 			return vgpu_kin_syntax(c, r,
 				json_tokener_error_desc(json_tokener_error_parse_eof));
 		n = r->len - r->pos;
-		o = json_tokener_parse_ex(r->tok, r->buf + r->pos, n);
-		jerr = json_tokener_get_error(r->tok);
-		end = json_tokener_get_parse_end(r->tok);
+		o = json_tokener_parse_ex(tok, r->buf + r->pos, n);
+		jerr = json_tokener_get_error(tok);
+		end = json_tokener_get_parse_end(tok);
 		if (o) {
 			vgpu_kin_take(r, end);
 			*out = o;
@@ -345,7 +351,7 @@ static int vgpu_kin_value(struct vgpu_rec_ctx *c, struct vgpu_kin_reader *r,
 static int vgpu_kin_skip(struct vgpu_rec_ctx *c, struct vgpu_kin_reader *r)
 {
 	json_object *o;
-	int ret = vgpu_kin_value(c, r, &o);
+	int ret = vgpu_kin_value(c, r, 1, &o);
 
 	if (!ret)
 		json_object_put(o);
@@ -361,17 +367,17 @@ int vgpu_kin_reader_open(struct vgpu_rec_ctx *c, struct vgpu_kin_reader **rp)
 	r = calloc(1, sizeof(*r));
 	if (!r)
 		return -ENOMEM;
-	r->tok = json_tokener_new();
-	if (!r->tok) {
-		free(r);
+	r->tok[0] = json_tokener_new_ex(JSON_TOKENER_DEFAULT_DEPTH - 1);
+	r->tok[1] = json_tokener_new_ex(JSON_TOKENER_DEFAULT_DEPTH - 2);
+	if (!r->tok[0] || !r->tok[1]) {
+		vgpu_kin_reader_close(r);
 		return -ENOMEM;
 	}
 	r->f = fopen(c->path, "r");
 	if (!r->f) {
 		int e = errno;
 
-		json_tokener_free(r->tok);
-		free(r);
+		vgpu_kin_reader_close(r);
 		return vgpu_rec_err(c, "(file)", "(open)", "%s", strerror(e));
 	}
 	r->line = 1;
@@ -386,8 +392,12 @@ void vgpu_kin_reader_close(struct vgpu_kin_reader *r)
 {
 	if (!r)
 		return;
-	fclose(r->f);
-	json_tokener_free(r->tok);
+	if (r->f)
+		fclose(r->f);
+	if (r->tok[0])
+		json_tokener_free(r->tok[0]);
+	if (r->tok[1])
+		json_tokener_free(r->tok[1]);
 	free(r);
 }
 
@@ -437,13 +447,17 @@ static int vgpu_kin_reader_event(struct vgpu_rec_ctx *c,
 			if (ch != '"')
 				return vgpu_kin_syntax(c, r,
 						       "expected a key string");
-			ret = vgpu_kin_value(c, r, &key);
+			ret = vgpu_kin_value(c, r, 1, &key);
 			if (ret)
 				return ret;
 			events = json_object_is_type(key, json_type_string) &&
 				 !strcmp(json_object_get_string(key),
-					 "traceEvents") && !r->seen_events;
+					 "traceEvents");
 			json_object_put(key);
+			/* a whole-document parse keeps the last: refuse both */
+			if (events && r->seen_events)
+				return vgpu_rec_err(c, "(top)", "traceEvents",
+						    "given twice");
 			ch = vgpu_kin_ws(c, r);
 			if (ch < -1)
 				return ch;
@@ -455,6 +469,7 @@ static int vgpu_kin_reader_event(struct vgpu_rec_ctx *c,
 				return ch;
 			if (events && ch == '[') {
 				vgpu_kin_take(r, 1);
+				r->seen_events = true;
 				r->state = VGPU_KIN_ARR_FIRST;
 				break;
 			}
@@ -491,7 +506,7 @@ static int vgpu_kin_reader_event(struct vgpu_rec_ctx *c,
 			}
 			break;
 		case VGPU_KIN_ARR_VALUE:
-			ret = vgpu_kin_value(c, r, ev);
+			ret = vgpu_kin_value(c, r, r->bare ? 1 : 2, ev);
 			if (ret)
 				return ret;
 			r->state = VGPU_KIN_ARR_NEXT;

@@ -49,6 +49,10 @@ if command -v python3 > /dev/null; then
 		"grep -qx 'completed=60 failed=0 blocks=3880' $TMP/s1 && grep -qx 'completed=60 failed=0 blocks=3880' $TMP/s2 && grep -Eqx 'in_flight_max=[12]' $TMP/s1"
 	check "short mix: nsys and kineto replays and run: one trace hash" \
 		"[ \"\$(hash_of $TMP/s1)\" = \"\$(hash_of $TMP/s2)\" ] && [ \"\$(hash_of $TMP/s2)\" = \"\$(hash_of $TMP/s3)\" ]"
+	head -c $(($(wc -c < "$TMP/s.sqlite") / 2)) "$TMP/s.sqlite" > "$TMP/half.sqlite"
+	"$SIM" replay "$TMP/half.sqlite" > /dev/null 2> "$TMP/half.err"
+	check "nsys cut in half: exit 1, SQLite's message with the file named" \
+		"[ \$? -eq 1 ] && grep -q '^vgpu-sim replay: $TMP/half.sqlite: (file): (sqlite): ' $TMP/half.err"
 
 	# Bounded memory: 8,000 launches more may not cost 8,000 kernels'
 	# memory (a kernel held whole is >= 2.3 KB: recorded, workload and

@@ -372,7 +372,9 @@ int vgpu_gpu_init(struct vgpu_gpu *g, void *mem, size_t size,
 		return ret;
 	for (i = 0; i < cfg->num_sms; i++) {
 		gs = &g->sm[i];
-		memset(gs, 0, sizeof(*gs));
+		/* the engine, most of it, is cleared by vgpu_sm_init() */
+		memset(&gs->run_smem, 0,
+		       sizeof(*gs) - offsetof(struct vgpu_gpu_sm, run_smem));
 		vgpu_worker_pool_init(&gs->pool,
 				      warp + i * cfg->max_warps_per_sm,
 				      cfg->max_warps_per_sm);

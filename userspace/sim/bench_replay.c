@@ -4,8 +4,10 @@
  *
  * Simulated blocks per second of a streaming replay (issue 20 point 5:
  * at least 1,000,000 on one core for short kernels on h100), and the
- * startup of a run (device set-up with its power calibration and the
- * first kernels mapped; target under 20 ms).
+ * startup of a run (the device's set-up with its power calibration;
+ * target under 20 ms).  The blocks per second count the time to read
+ * and map the recording too (for a file: SQLite sorts an export's rows
+ * at the first one).
  *
  * Without FILE the recording is synthetic and made in memory as it is
  * replayed (no parsing): the short kernels of scripts/gen-trace --mix

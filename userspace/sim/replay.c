@@ -466,12 +466,12 @@ int vgpu_replay(const struct vgpu_replay_src *src, uint32_t nsrc,
 			 ret == -ENOENT ? "unknown policy" : strerror(-ret));
 		goto out;
 	}
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	res->startup_ns = vgpu_rp_ns(&t0, &t1);
 	for (t = 0; t < nsrc && !ret; t++)
 		ret = vgpu_rp_fill(&rp, t, err, errlen);
 	if (ret)
 		goto out;
-	clock_gettime(CLOCK_MONOTONIC, &t1);
-	res->startup_ns = vgpu_rp_ns(&t0, &t1);
 	ret = vgpu_rp_loop(&rp, err, errlen);
 	clock_gettime(CLOCK_MONOTONIC, &t2);
 	res->sim_ns = vgpu_rp_ns(&t1, &t2);

@@ -60,8 +60,8 @@ struct vgpu_replay_opts {
  * @hash: the trace hash (F51)
  * @inflight_max: most kernels submitted and not finished at once
  * @epochs: dispatches
- * @startup_ns: device set-up (calibration included) and first kernels
- * @sim_ns: the rest: the replay itself
+ * @startup_ns: the device's set-up (its calibration included)
+ * @sim_ns: the rest: reading, mapping and replaying the recordings
  * @ntenants: tenants
  * @t_kernels: per tenant, kernels completed
  * @t_turnaround: per tenant, the sum of their turnarounds (end - arrival)

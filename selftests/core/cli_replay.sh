@@ -3,7 +3,8 @@
 #
 # vgpu-sim replay and bench replay (issue 20 point 5): a recording replayed
 # as a stream gives the trace hash of `vgpu-sim run` on it (kernels
-# submitted just before they arrive change nothing the device sees); the
+# submitted just before they arrive change nothing the device sees), two
+# tenants with --priority and --offset too (and run's per-tenant sums); the
 # blocks of a gen-trace --mix short recording by hand (its kernels' grids
 # 8, 8, 128, 64, 172, 8 over and over); memory bounded by the kernels in
 # flight, not the recording's length (peak RSS of 2,000 and 10,000
@@ -49,6 +50,17 @@ if command -v python3 > /dev/null; then
 		"grep -qx 'completed=60 failed=0 blocks=3880' $TMP/s1 && grep -qx 'completed=60 failed=0 blocks=3880' $TMP/s2 && grep -Eqx 'in_flight_max=[12]' $TMP/s1"
 	check "short mix: nsys and kineto replays and run: one trace hash" \
 		"[ \"\$(hash_of $TMP/s1)\" = \"\$(hash_of $TMP/s2)\" ] && [ \"\$(hash_of $TMP/s2)\" = \"\$(hash_of $TMP/s3)\" ]"
+	# two tenants (another process, faster kernels), shaped
+	scripts/gen-trace --format kineto --mix short --kernels 30 --pid 12 \
+		--seed 5 --dur-scale 0.5 -o "$TMP/t.json" > /dev/null
+	"$SIM" import "$TMP/s.sqlite" "$TMP/t.json" --priority 1=2 \
+		--offset 0=3000 -o "$TMP/st.wl.json" > /dev/null 2>&1
+	"$SIM" run "$TMP/st.wl.json" > "$TMP/st.run" 2>&1
+	"$SIM" replay --priority 1=2 --offset 0=3000 "$TMP/s.sqlite" "$TMP/t.json" > "$TMP/st.rp" 2>&1
+	t0=$(sed -n 's/^tenant=0 kernels=60 busy=[0-9]* shared=\([0-9]*\) .*/\1/p' "$TMP/st.run")
+	t1=$(sed -n 's/^tenant=1 kernels=30 busy=[0-9]* shared=\([0-9]*\) .*/\1/p' "$TMP/st.run")
+	check "two tenants: run's trace hash and per-tenant turnaround sums (run's shared=)" \
+		"[ -n \"\$(hash_of $TMP/st.rp)\" ] && [ \"\$(hash_of $TMP/st.run)\" = \"\$(hash_of $TMP/st.rp)\" ] && grep -qx 'tenant=0 kernels=60 turnaround=$t0' $TMP/st.rp && grep -qx 'tenant=1 kernels=30 turnaround=$t1' $TMP/st.rp && grep -qx 'kernels=90 mapped=90 skipped=0 clamped=0 channels=2 tenants=2' $TMP/st.rp"
 	head -c $(($(wc -c < "$TMP/s.sqlite") / 2)) "$TMP/s.sqlite" > "$TMP/half.sqlite"
 	"$SIM" replay "$TMP/half.sqlite" > /dev/null 2> "$TMP/half.err"
 	check "nsys cut in half: exit 1, SQLite's message with the file named" \

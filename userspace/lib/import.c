@@ -635,6 +635,35 @@ static int vgpu_imp_timed(struct vgpu_import_mapper *m, uint32_t threads,
 	return 0;
 }
 
+int vgpu_import_scan_one(struct vgpu_import_mapper *m, size_t r,
+			 const char *path, const struct vgpu_rec_kernel *rk,
+			 char *err, size_t errlen)
+{
+	uint64_t grid, threads;
+	char why[160];
+	uint32_t ch;
+
+	if (vgpu_imp_fit(&m->cfg, rk, &grid, &threads, why, sizeof(why)))
+		return 0;
+	for (ch = 0; ch < m->nch; ch++)
+		if (m->chans[ch].rec == r && m->chans[ch].pid == rk->pid &&
+		    m->chans[ch].device == rk->device &&
+		    m->chans[ch].stream == rk->stream)
+			return 1;
+	if (m->nch == m->max_channels) {
+		snprintf(err, errlen,
+			 "%s: %s: more than %u (process, stream) pairs", path,
+			 rk->record, m->max_channels);
+		return -EINVAL;
+	}
+	m->chans[m->nch].rec = r;
+	m->chans[m->nch].pid = rk->pid;
+	m->chans[m->nch].device = rk->device;
+	m->chans[m->nch].stream = rk->stream;
+	m->nch++;
+	return 1;
+}
+
 int vgpu_import_map_one(struct vgpu_import_mapper *m, size_t r,
 			const char *path, uint64_t first,
 			const struct vgpu_rec_kernel *rk, uint64_t index,
@@ -673,8 +702,8 @@ int vgpu_import_map_one(struct vgpu_import_mapper *m, size_t r,
 		m->chans[m->nch].device = rk->device;
 		m->chans[m->nch].stream = rk->stream;
 		m->nch++;
-		m->st.channels = m->nch;
 	}
+	m->st.channels = m->nch;
 	memset(k, 0, sizeof(*k));
 	vgpu_imp_name(k->name, sizeof(k->name), rk->name, index);
 	k->channel = ch;

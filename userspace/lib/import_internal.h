@@ -145,6 +145,15 @@ int vgpu_nsys_step(struct vgpu_rec_ctx *c, struct vgpu_nsys_cursor *cur,
 uint64_t vgpu_nsys_rows(struct vgpu_nsys_cursor *cur);
 
 /**
+ * vgpu_nsys_rewind() - run the query again from its first row
+ * @c: the load
+ * @cur: the cursor
+ *
+ * Return: 0 or -EINVAL (recorded in @c).
+ */
+int vgpu_nsys_rewind(struct vgpu_rec_ctx *c, struct vgpu_nsys_cursor *cur);
+
+/**
  * vgpu_nsys_close() - finish the query and close the database
  * @cur: the cursor
  */

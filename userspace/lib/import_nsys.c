@@ -222,3 +222,11 @@ uint64_t vgpu_nsys_rows(struct vgpu_nsys_cursor *cur)
 	sqlite3_finalize(st);
 	return n;
 }
+
+int vgpu_nsys_rewind(struct vgpu_rec_ctx *c, struct vgpu_nsys_cursor *cur)
+{
+	if (sqlite3_reset(cur->st) != SQLITE_OK)
+		return vgpu_rec_err(c, VGPU_NSYS_TABLE, "(sqlite)", "%s",
+				    sqlite3_errmsg(cur->db));
+	return 0;
+}

@@ -246,3 +246,29 @@ double vgpu_rec_stream_progress(const struct vgpu_rec_stream *s)
 		return s->rec.n ? (double)s->next / s->rec.n : 0;
 	}
 }
+
+int vgpu_rec_stream_rewind(struct vgpu_rec_stream *s, char *err,
+			   size_t errlen)
+{
+	int ret = 0;
+
+	s->next = 0;
+	s->nheap = 0;
+	s->kin_end = false;
+	s->have_last = false;
+	switch (s->format) {
+	case VGPU_REC_NSYS:
+		ret = vgpu_nsys_rewind(&s->c, &s->nsys);
+		break;
+	case VGPU_REC_KINETO:
+		vgpu_kin_reader_close(s->kin);
+		s->kin = NULL;
+		ret = vgpu_kin_reader_open(&s->c, &s->kin);
+		break;
+	default:
+		break;
+	}
+	if (ret)
+		vgpu_rs_seterr(s, err, errlen, ret);
+	return ret;
+}

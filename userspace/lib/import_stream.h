@@ -119,6 +119,26 @@ int vgpu_import_map_one(struct vgpu_import_mapper *m, size_t r,
 			const struct vgpu_rec_kernel *rk, uint64_t index,
 			struct vgpu_wl_kernel *k, char *err, size_t errlen);
 
+/**
+ * vgpu_import_scan_one() - the channel of one recorded kernel, nothing else
+ * @m: the mapper
+ * @r: the recording (tenant) it belongs to
+ * @path: that recording's file (messages)
+ * @rk: the recorded kernel
+ * @err: message buffer
+ * @errlen: its size
+ *
+ * A first pass over recordings tenant by tenant numbers the channels as
+ * vgpul_import_map() does (vgpu-sim replay of several recordings); nothing
+ * is counted or reported.
+ *
+ * Return: 1 if the kernel fits the preset (it will be mapped), 0 if not,
+ * or -EINVAL with @err set (too many channels).
+ */
+int vgpu_import_scan_one(struct vgpu_import_mapper *m, size_t r,
+			 const char *path, const struct vgpu_rec_kernel *rk,
+			 char *err, size_t errlen);
+
 struct vgpu_rec_stream;
 
 /**
@@ -155,6 +175,17 @@ int vgpu_rec_stream_open(const char *path, int format,
  */
 int vgpu_rec_stream_next(struct vgpu_rec_stream *s,
 			 struct vgpu_rec_kernel *k, char *err, size_t errlen);
+
+/**
+ * vgpu_rec_stream_rewind() - start again from the first kernel
+ * @s: the stream (an error of a previous read is not cleared)
+ * @err: message buffer
+ * @errlen: its size
+ *
+ * Return: 0 or a negative errno with @err set.
+ */
+int vgpu_rec_stream_rewind(struct vgpu_rec_stream *s, char *err,
+			   size_t errlen);
 
 /**
  * vgpu_rec_stream_close() - close a stream

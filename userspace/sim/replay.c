@@ -50,6 +50,8 @@ struct vgpu_rp_kernel {
 struct vgpu_rp_head {
 	struct vgpu_wl_kernel wk;
 	uint64_t first;			/* the recording's first start */
+	uint64_t next_index;		/* workload index of its next kernel */
+	uint64_t id;			/* the mapped kernel's id */
 	bool have;
 	bool started;
 	bool end;
@@ -69,7 +71,7 @@ struct vgpu_rp {
 	struct list_head spare;		/* finished, memory kept for reuse */
 	uint64_t nspare;
 	uint64_t ninflight;
-	uint64_t next_id;
+	bool scanned;			/* ids and channels by tenant */
 	struct vgpu_replay_result *res;
 	struct timespec t_draw;
 	int drawn;
@@ -103,11 +105,17 @@ static int vgpu_rp_fill(struct vgpu_rp *rp, uint32_t t, char *err,
 			h->started = true;
 		}
 		ret = vgpu_import_map_one(rp->m, t, s->path, h->first, &rk,
+					  rp->scanned ? h->next_index :
 					  rp->m->st.mapped, &h->wk, err,
 					  errlen);
 		if (ret < 0)
 			return ret;
 		h->have = ret > 0;
+		if (h->have) {
+			h->id = rp->scanned ? h->next_index :
+					      rp->m->st.mapped - 1;
+			h->next_index++;
+		}
 	}
 	return 0;
 }
@@ -187,7 +195,7 @@ static int vgpu_rp_submit(struct vgpu_rp *rp, uint32_t t, char *err,
 	q->tenant = t;
 	k = &q->k;
 	memset(k, 0, sizeof(*k));
-	k->id = rp->next_id;
+	k->id = rp->head[t].id;
 	k->channel = wk->channel;
 	k->prio = wk->prio;
 	k->grid = wk->grid;
@@ -218,7 +226,6 @@ static int vgpu_rp_submit(struct vgpu_rp *rp, uint32_t t, char *err,
 		vgpu_rp_release(rp, q);
 		return ret;
 	}
-	rp->next_id++;
 	list_add_tail(&q->node, &rp->inflight);
 	if (k->arrival > rp->g.now)
 		list_add_tail(&q->pend, &rp->pending);
@@ -408,6 +415,41 @@ static int vgpu_rp_loop(struct vgpu_rp *rp, char *err, size_t errlen)
 	return ret;
 }
 
+/*
+ * Several tenants: read each once, in tenant order, for what
+ * vgpul_import_map() numbers in that order: the channels (the mapper keeps
+ * them) and each tenant's first kernel index; then rewind them all.
+ */
+static int vgpu_rp_scan(struct vgpu_rp *rp, char *err, size_t errlen)
+{
+	struct vgpu_rec_kernel rk;
+	uint64_t index = 0;
+	uint32_t t;
+	int ret;
+
+	for (t = 0; t < rp->nsrc; t++)
+		if (!rp->src[t].rewind)
+			return 0;
+	for (t = 0; t < rp->nsrc; t++) {
+		rp->head[t].next_index = index;
+		while ((ret = rp->src[t].next(rp->src[t].cookie, &rk, err,
+					      errlen)) > 0) {
+			ret = vgpu_import_scan_one(rp->m, t, rp->src[t].path,
+						   &rk, err, errlen);
+			if (ret < 0)
+				return ret;
+			index += ret;
+		}
+		if (ret < 0)
+			return ret;
+		ret = rp->src[t].rewind(rp->src[t].cookie, err, errlen);
+		if (ret)
+			return ret;
+	}
+	rp->scanned = true;
+	return 0;
+}
+
 int vgpu_replay(const struct vgpu_replay_src *src, uint32_t nsrc,
 		const struct vgpu_replay_opts *o, struct list_head *policies,
 		struct vgpu_replay_result *res, char *err, size_t errlen)
@@ -468,6 +510,19 @@ int vgpu_replay(const struct vgpu_replay_src *src, uint32_t nsrc,
 	}
 	clock_gettime(CLOCK_MONOTONIC, &t1);
 	res->startup_ns = vgpu_rp_ns(&t0, &t1);
+	if (nsrc > 1)
+		ret = vgpu_rp_scan(&rp, err, errlen);
+	/* the channels a first pass found, as vgpu-sim run adds them */
+	for (t = 0; !ret && t < rp.m->nch; t++) {
+		u32 r = rp.m->chans[t].rec;
+
+		ret = vgpu_gpu_channel_add(&rp.g, t, o->imp.priority ?
+					   o->imp.priority[r] : 0);
+		if (ret)
+			snprintf(err, errlen, "channel %u: %s (--channels?)",
+				 t, strerror(-ret));
+		rp.chan_added[t] = true;
+	}
 	for (t = 0; t < nsrc && !ret; t++)
 		ret = vgpu_rp_fill(&rp, t, err, errlen);
 	if (ret)
@@ -521,6 +576,11 @@ static int vgpu_rp_stream_next(void *cookie, struct vgpu_rec_kernel *k,
 static double vgpu_rp_stream_progress(void *cookie)
 {
 	return vgpu_rec_stream_progress(cookie);
+}
+
+static int vgpu_rp_stream_rewind(void *cookie, char *err, size_t errlen)
+{
+	return vgpu_rec_stream_rewind(cookie, err, errlen);
 }
 
 /* "TENANT=VALUE" with TENANT < @n. */
@@ -696,6 +756,7 @@ static int vgpu_sim_replay(int argc, char **argv)
 		}
 		src[i].next = vgpu_rp_stream_next;
 		src[i].progress = vgpu_rp_stream_progress;
+		src[i].rewind = vgpu_rp_stream_rewind;
 		src[i].cookie = streams[i];
 		src[i].path = files[i];
 	}

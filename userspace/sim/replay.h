@@ -17,6 +17,9 @@
  * @next: the next kernel: 1, 0 at the end, or a negative errno with @err
  *	set
  * @progress: how much of the source was read, 0..1 (NULL: unknown)
+ * @rewind: start again from the first kernel: 0 or a negative errno with
+ *	@err set (NULL: cannot; then several tenants number their kernels
+ *	and channels in arrival order)
  * @cookie: their argument
  * @path: the name in messages
  */
@@ -24,6 +27,7 @@ struct vgpu_replay_src {
 	int (*next)(void *cookie, struct vgpu_rec_kernel *k, char *err,
 		    size_t errlen);
 	double (*progress)(void *cookie);
+	int (*rewind)(void *cookie, char *err, size_t errlen);
 	void *cookie;
 	const char *path;
 };
@@ -97,8 +101,9 @@ struct list_head;
  * Kernels are mapped as `vgpu-sim import` maps them and submitted shortly
  * before they arrive; a finished kernel's memory goes back at once.  The
  * memory held is the kernels in flight (submitted, not finished), never
- * the recording.  For one recording the trace hash is that of `vgpu-sim
- * run` on the same recording.
+ * the recording.  With several sources that can rewind, a first pass
+ * reads them tenant by tenant to number kernels and channels as
+ * `vgpu-sim import` does.
  *
  * Return: 0, or a negative errno with @err set.
  */

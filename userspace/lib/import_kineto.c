@@ -238,9 +238,25 @@ enum vgpu_kin_state {
 	VGPU_KIN_DONE,
 };
 
+/**
+ * struct vgpu_kin_reader - a Kineto trace read value by value
+ * @f: the file
+ * @tok: tokeners for values one and two levels deep
+ * @state: where in the document's two outer levels the reader is
+ * @bare: the document is the events array itself
+ * @seen_events: traceEvents was met
+ * @idx: index of the next event
+ * @pos: next byte of @buf
+ * @len: bytes in @buf
+ * @line: line of @buf[@pos]
+ * @col: its column
+ * @read: bytes read from @f so far
+ * @size: the file's size (progress)
+ * @buf: the chunk being read
+ */
 struct vgpu_kin_reader {
 	FILE *f;
-	json_tokener *tok[2];	/* values one and two levels down */
+	json_tokener *tok[2];
 	enum vgpu_kin_state state;
 	bool bare;		/* the document is the events array */
 	bool seen_events;

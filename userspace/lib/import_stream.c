@@ -28,6 +28,24 @@ struct vgpu_rs_item {
 	size_t idx;
 };
 
+/**
+ * struct vgpu_rec_stream - a recording read kernel by kernel
+ * @format: VGPU_REC_*
+ * @path: the file
+ * @c: its load context (messages into @err)
+ * @err: the first error
+ * @nsys: Nsight: the cursor
+ * @kin: Kineto: the reader
+ * @heap: Kineto: the window, a min-heap by (start, event index)
+ * @nheap: kernels in it
+ * @kin_end: Kineto: the reader is at the end
+ * @have_last: a kernel was returned
+ * @last_start: the start of the last one
+ * @last_idx: its event index
+ * @rec: Accel-Sim: the recording, read whole
+ * @next: kernels returned
+ * @rows: Nsight: rows of the kernel table
+ */
 struct vgpu_rec_stream {
 	int format;
 	char *path;

@@ -50,6 +50,9 @@ if command -v python3 > /dev/null; then
 		"grep -qx 'completed=60 failed=0 blocks=3880' $TMP/s1 && grep -qx 'completed=60 failed=0 blocks=3880' $TMP/s2 && grep -Eqx 'in_flight_max=[12]' $TMP/s1"
 	check "short mix: nsys and kineto replays and run: one trace hash" \
 		"[ \"\$(hash_of $TMP/s1)\" = \"\$(hash_of $TMP/s2)\" ] && [ \"\$(hash_of $TMP/s2)\" = \"\$(hash_of $TMP/s3)\" ]"
+	"$SIM" replay --threads 2 "$TMP/s.sqlite" > "$TMP/s4" 2>&1
+	check "short mix: --threads 2, the same trace hash (F51)" \
+		"[ -n \"\$(hash_of $TMP/s4)\" ] && [ \"\$(hash_of $TMP/s1)\" = \"\$(hash_of $TMP/s4)\" ]"
 	# two tenants (another process, faster kernels), shaped
 	scripts/gen-trace --format kineto --mix short --kernels 30 --pid 12 \
 		--seed 5 --dur-scale 0.5 -o "$TMP/t.json" > /dev/null

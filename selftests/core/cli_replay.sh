@@ -140,6 +140,10 @@ printf '{"traceEvents": [{"ph": "X", "cat": "kernel", "name": "k", "ts": 1, "dur
 "$SIM" replay "$TMP/t4.json" > /dev/null 2> "$TMP/t4.err"
 check "kineto: a bad field: the event and the field named" \
 	"[ \$? -eq 1 ] && grep -q 't4.json: traceEvents\[0\]: args.grid: expected \[x, y, z\]' $TMP/t4.err"
+printf '{"traceEvents": [{"ph": "X", "cat": "cpu_op", "name": "aten::mm", "ts": 1, "dur": 5}]}' > "$TMP/t5.json"
+"$SIM" replay "$D/kineto-small.json" "$TMP/t5.json" > /dev/null 2> "$TMP/t5.err"
+check "a recording without kernels: exit 1, the file named" \
+	"[ \$? -eq 1 ] && grep -qx 'vgpu-sim replay: $TMP/t5.json: (file): (kernels): no kernel launches recorded' $TMP/t5.err"
 "$SIM" replay "$TMP/none.sqlite" > /dev/null 2> "$TMP/none.err"
 check "a missing file: exit 1" "[ \$? -eq 1 ] && [ -s $TMP/none.err ]"
 "$SIM" replay > /dev/null 2>&1

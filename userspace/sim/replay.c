@@ -52,6 +52,7 @@ struct vgpu_rp_head {
 	uint64_t first;			/* the recording's first start */
 	uint64_t next_index;		/* workload index of its next kernel */
 	uint64_t id;			/* the mapped kernel's id */
+	uint64_t nread;			/* kernels read */
 	bool have;
 	bool started;
 	bool end;
@@ -100,6 +101,7 @@ static int vgpu_rp_fill(struct vgpu_rp *rp, uint32_t t, char *err,
 			h->end = true;
 			break;
 		}
+		h->nread++;
 		if (!h->started && rk.timed) {
 			h->first = rk.start;
 			h->started = true;
@@ -523,8 +525,16 @@ int vgpu_replay(const struct vgpu_replay_src *src, uint32_t nsrc,
 				 t, strerror(-ret));
 		rp.chan_added[t] = true;
 	}
-	for (t = 0; t < nsrc && !ret; t++)
+	for (t = 0; t < nsrc && !ret; t++) {
 		ret = vgpu_rp_fill(&rp, t, err, errlen);
+		/* as vgpul_rec_load() says it */
+		if (!ret && rp.head[t].end && !rp.head[t].nread) {
+			snprintf(err, errlen,
+				 "%s: (file): (kernels): no kernel launches recorded",
+				 src[t].path);
+			ret = -EINVAL;
+		}
+	}
 	if (ret)
 		goto out;
 	ret = vgpu_rp_loop(&rp, err, errlen);
@@ -535,10 +545,7 @@ int vgpu_replay(const struct vgpu_replay_src *src, uint32_t nsrc,
 	else if (rp.drawn)
 		fputc('\n', o->progress);
 	res->hash = vgpu_gpu_trace_hash(&rp.g);
-	if (!ret && !rp.m->st.kernels) {
-		snprintf(err, errlen, "no kernel launches recorded");
-		ret = -EINVAL;
-	} else if (!ret && !rp.m->st.mapped) {
+	if (!ret && !rp.m->st.mapped) {
 		snprintf(err, errlen,
 			 "no recorded kernel can run on %s (%llu skipped)",
 			 rp.m->preset, (unsigned long long)rp.m->st.skipped);

@@ -373,7 +373,7 @@ int vgpu_gpu_init(struct vgpu_gpu *g, void *mem, size_t size,
 	for (i = 0; i < cfg->num_sms; i++) {
 		gs = &g->sm[i];
 		/* the engine, most of it, is cleared by vgpu_sm_init() */
-		memset(&gs->run_smem, 0,
+		memset((u8 *)gs + offsetof(struct vgpu_gpu_sm, run_smem), 0,
 		       sizeof(*gs) - offsetof(struct vgpu_gpu_sm, run_smem));
 		vgpu_worker_pool_init(&gs->pool,
 				      warp + i * cfg->max_warps_per_sm,

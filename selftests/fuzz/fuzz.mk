@@ -38,7 +38,8 @@ $(FUZZ_BUILD)/fuzz_vasm: selftests/fuzz/fuzz_vasm.c userspace/lib/vasm.c \
 FUZZ_IMPORT_SRCS := userspace/lib/import.c userspace/lib/import_nsys.c \
 		    userspace/lib/import_kineto.c userspace/lib/import_accelsim.c \
 		    userspace/lib/import_stream.c \
-		    userspace/lib/workload.c userspace/lib/vasm.c $(CORE_SRCS)
+		    userspace/lib/workload.c userspace/lib/workload_kernel.c \
+		    userspace/lib/device.c userspace/lib/vasm.c $(CORE_SRCS)
 
 $(FUZZ_BUILD)/fuzz_kineto $(FUZZ_BUILD)/fuzz_nsys $(FUZZ_BUILD)/fuzz_accelsim: \
 		$(FUZZ_BUILD)/fuzz_%: selftests/fuzz/fuzz_%.c selftests/fuzz/fuzz_import.h \

@@ -188,6 +188,39 @@ TEST(nowait_child_runs_concurrently)
 }
 
 /*
+ * F15: a kernel ends when its last block and its last child have, the
+ * later of the two, also when both end in the same epoch in the other
+ * order.  The parent's block launches a no-wait child (C_LONG, 501 cycles
+ * from its dispatch at the boundary 64: it ends at 565) and runs 113
+ * iterations of its own (5 x 113 + 2 = 567 cycles: it ends at 567); both
+ * are collected at the boundary 576.  The parent ends at 567, not at its
+ * child's 565.
+ */
+TEST(parent_ends_after_its_child_in_one_epoch)
+{
+	const struct vgpu_event *done;
+	struct vgpu_gpu_kernel *p, *c;
+
+	ASSERT_EQ(0, vgpu_tg_init(&T, NULL, NULL));
+	vgpu_t_template(0, 0, 32, C_LONG);
+	p = vgpu_tg_kernel(&T, 0, 1, 1, 32, 0,
+			   "LAUNCH 0\nLOOP 113\nALU\nENDLOOP\nEXIT\n");
+	vgpu_t_tree(p, 0, 1, 1);
+	ASSERT_EQ(0, vgpu_gpu_submit(&T.g, p));
+	ASSERT_TRUE(vgpu_tg_run(&T, 100000));
+
+	c = &vgpu_t_store[0][0];
+	EXPECT_EQ(64, c->t_dispatch);
+	EXPECT_EQ(565, c->t_end);
+	done = vgpu_tg_find(&T, VGPU_EV_BLOCK_DONE, p->id, 0);
+	ASSERT_NE(NULL, done);
+	EXPECT_EQ(567, done->cycle);
+	EXPECT_EQ(567, p->t_end);
+	EXPECT_TRUE(vgpu_t_clean(&T.g));
+	vgpu_t_fini();
+}
+
+/*
  * F15: a child never passes through its parent's channel.  P (channel 0,
  * SM 0) launches a child at once; Q, queued behind P in channel 0, has 24
  * blocks of 1,024 threads that can only run on SMs 1-3 (two at a time on
@@ -647,6 +680,7 @@ TEST(launch_order_independent_of_workers)
 VGPU_TEST_SUITE(child,
 	VGPU_CASE(wait_child_runs_before_parent_resumes)
 	VGPU_CASE(nowait_child_runs_concurrently)
+	VGPU_CASE(parent_ends_after_its_child_in_one_epoch)
 	VGPU_CASE(child_bypasses_parent_channel)
 	VGPU_CASE(suspended_block_releases_its_resources)
 	VGPU_CASE(no_save_record_waits_on_its_sm)

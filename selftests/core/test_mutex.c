@@ -362,10 +362,45 @@ TEST_F(eng, hold_max_forced_release)
 	EXPECT_TRUE(vgpu_te_res_empty(te));
 }
 
+/*
+ * hold_max counts the timed instructions a warp issues while it holds any
+ * lock (F35), from the moment it holds none: with hold_max 10, two
+ * sections of 6 ALUs, one lock released before the next is taken, never
+ * reach it; 6 ALUs under two locks and 6 more under the one still held
+ * do, once (at the 10th).
+ */
+TEST_F(eng, hold_max_counts_while_any_lock_is_held)
+{
+	struct vgpu_test_engine *te = self->te;
+	int h;
+
+	te->timing.hold_max = 10;
+	ASSERT_EQ(0, vgpu_te_init(te));
+	ASSERT_EQ(0, vgpu_te_kernel(te,
+				    "LOCK 0\nLOOP 6\nALU\nENDLOOP\nUNLOCK 0\n"
+				    "LOCK 1\nLOOP 6\nALU\nENDLOOP\nUNLOCK 1\nEXIT\n",
+				    32, 1, 1));
+	ASSERT_EQ(1, vgpu_te_kernel(te,
+				    "LOCK 0\nLOCK 1\nLOOP 6\nALU\nENDLOOP\nUNLOCK 1\n"
+				    "LOOP 6\nALU\nENDLOOP\nUNLOCK 0\nEXIT\n",
+				    32, 1, 1));
+	ASSERT_EQ(0, vgpu_sm_block_add(&te->sm, &te->k[0], 0, 1, VGPU_PLACE_BLOCK));
+	ASSERT_EQ(0, vgpu_sm_block_add(&te->sm, &te->k[1], 0, 1, VGPU_PLACE_BLOCK));
+	vgpu_te_run_idle(te, 100000);
+	EXPECT_EQ(2, te->sm.stats.warps_done);
+	EXPECT_GT(0, vgpu_te_find(te, VGPU_EV_LOCK_HOLD_MAX, K(0), 0, 0, 0));
+	h = vgpu_te_find(te, VGPU_EV_LOCK_HOLD_MAX, K(1), 0, 0, 0);
+	ASSERT_LE(0, h);
+	EXPECT_EQ(BIT(0), te->ev[h].arg0);
+	EXPECT_GT(0, vgpu_te_find(te, VGPU_EV_LOCK_HOLD_MAX, K(1), 0, 0, 1));
+	EXPECT_TRUE(vgpu_te_res_empty(te));
+}
+
 VGPU_TEST_SUITE(mutex,
 	VGPU_CASE(seed_example_arbiter)
 	VGPU_CASE(equal_priority_requester_yields)
 	VGPU_CASE(fifo_order_many_contenders)
 	VGPU_CASE(random_interleavings)
 	VGPU_CASE_F(eng, seed_example_engine)
-	VGPU_CASE_F(eng, hold_max_forced_release))
+	VGPU_CASE_F(eng, hold_max_forced_release)
+	VGPU_CASE_F(eng, hold_max_counts_while_any_lock_is_held))

@@ -213,6 +213,54 @@ TEST_F(sm, lower_block_waits_for_higher_warp_mode)
 	EXPECT_TRUE(vgpu_te_res_empty(te));
 }
 
+/*
+ * While a warp-mode block waits for registers (F23 (b)), whole blocks of
+ * lower priority still start, one warp per sub-partition and cycle
+ * (F30): A (priority 2, 32 warps of 40 registers a thread) leaves each
+ * sub-partition 16,384 - 8 x 1,280 = 6,144 registers, less than one warp
+ * of H (priority 0, warp mode, 255 a thread: 8,160).  B1 and B2 (priority
+ * 1, whole blocks of 4 one-warp-per-sub-partition warps) start: B1 fills
+ * the four sub-partitions in one cycle and B2 takes them the next cycle,
+ * without waiting for a warp to exit.
+ */
+TEST_F(sm, whole_blocks_start_while_warp_mode_waits)
+{
+	struct vgpu_test_engine *te = self->te;
+	u64 b1, b2;
+
+	ASSERT_EQ(0, vgpu_te_init(te));
+	ASSERT_EQ(0, vgpu_te_kernel(te, "LOOP 200\nALU\nENDLOOP\nEXIT\n",
+				    1024, 2, 1));
+	te->k[0].regs_per_thread = 40;
+	ASSERT_EQ(0, vgpu_kernel_desc_init(&te->k[0], &te->cfg,
+					   te->prog[0].insns, te->prog[0].n,
+					   te->match[0]));
+	ASSERT_EQ(1, vgpu_te_kernel(te, "ALU\nEXIT\n", 32, 0, 1));
+	te->k[1].regs_per_thread = 255;
+	ASSERT_EQ(0, vgpu_kernel_desc_init(&te->k[1], &te->cfg,
+					   te->prog[1].insns, te->prog[1].n,
+					   te->match[1]));
+	ASSERT_EQ(2, vgpu_te_kernel(te, "ALU\nALU\nEXIT\n", 128, 1, 2));
+	ASSERT_EQ(0, vgpu_sm_block_add(&te->sm, &te->k[0], 0, 2, VGPU_PLACE_BLOCK));
+	vgpu_sm_run(&te->sm, 20, 0);
+	ASSERT_EQ(0, vgpu_sm_block_add(&te->sm, &te->k[1], 0, 0, VGPU_PLACE_WARP));
+	ASSERT_EQ(0, vgpu_sm_block_add(&te->sm, &te->k[2], 0, 1, VGPU_PLACE_BLOCK));
+	ASSERT_EQ(0, vgpu_sm_block_add(&te->sm, &te->k[2], 1, 1, VGPU_PLACE_BLOCK));
+	vgpu_sm_run(&te->sm, 40, 0);
+	/* H has not started: no room for one of its warps */
+	EXPECT_EQ(~0ULL, vgpu_ev_cycle(te, VGPU_EV_WARP_START, K(1), 0, 0));
+	b1 = vgpu_ev_cycle(te, VGPU_EV_WARP_START, K(2), 0, 3);
+	b2 = vgpu_ev_cycle(te, VGPU_EV_WARP_START, K(2), 1, 0);
+	ASSERT_NE(~0ULL, b1);
+	EXPECT_EQ(b1, vgpu_ev_cycle(te, VGPU_EV_WARP_START, K(2), 0, 0));
+	EXPECT_EQ(b1 + 1, b2);
+	EXPECT_EQ(b2, vgpu_ev_cycle(te, VGPU_EV_WARP_START, K(2), 1, 3));
+	vgpu_sm_cancel_kernel(&te->sm, K(0));
+	vgpu_sm_cancel_kernel(&te->sm, K(1));
+	vgpu_te_run_idle(te, 100000);
+	EXPECT_TRUE(vgpu_te_res_empty(te));
+}
+
 /* vgpu_sm_init() takes up to VGPU_MAX_BLOCKS_PER_SM block slots, not more. */
 TEST_F(sm, init_block_slot_bound)
 {
@@ -454,6 +502,7 @@ VGPU_TEST_SUITE(sm,
 	VGPU_CASE_F(sm, higher_priority_block_overtakes)
 	VGPU_CASE_F(sm, warp_mode_starts_as_resources_free)
 	VGPU_CASE_F(sm, lower_block_waits_for_higher_warp_mode)
+	VGPU_CASE_F(sm, whole_blocks_start_while_warp_mode_waits)
 	VGPU_CASE_F(sm, init_block_slot_bound)
 	VGPU_CASE_F(sm, accounting_back_to_empty)
 	VGPU_CASE_F(sm, spin_until_cancel)

@@ -221,6 +221,55 @@ TEST(parent_ends_after_its_child_in_one_epoch)
 }
 
 /*
+ * F20 with a full task table never displaces a child (F15: it came
+ * through no channel, so it has none to go back to).  Two slots.  P
+ * (channel 0, one block, 100 KB of shared memory) launches C, whose
+ * whole-SM block (100 KB, BAR) fits nowhere while P and H (channel 1, six
+ * blocks of 100 KB) hold 100 KB on every SM; P leaves the table with its
+ * block dispatched, H stays there with three blocks that fit nowhere, and
+ * C takes the other slot.  Q (channel 2, a small block that fits beside
+ * them) arrives at 1,024 to a full table whose occupants both fail to
+ * match: H has blocks on the SMs, C is a child, so neither makes room,
+ * and Q waits for a slot until H's first blocks end (2,000 ALUs each: at
+ * least 10,000 cycles).
+ */
+TEST(full_table_never_displaces_a_child)
+{
+	struct vgpu_gpu_kernel *pk, *h, *q, *c;
+	struct vgpu_gpu_template *t;
+	struct vgpu_gpu_params p;
+	u32 i;
+
+	vgpu_tg_params_small(&p, VGPU_PREEMPT_DRAIN);
+	p.task_slots = 2;
+	ASSERT_EQ(0, vgpu_tg_init(&T, NULL, &p));
+	t = vgpu_t_template(0, 0, 1024, "LOOP 10\nALU\nBAR\nENDLOOP\nEXIT\n");
+	t->smem = 100 * 1024;
+	pk = vgpu_tg_kernel(&T, 0, 0, 1, 1024, 0,
+			    "LAUNCH 0\nLOOP 3000\nALU\nENDLOOP\nEXIT\n");
+	pk->smem = 100 * 1024;
+	vgpu_t_tree(pk, 0, 1, 1);
+	h = vgpu_tg_kernel(&T, 1, 0, 6, 1024, 0,
+			   "LOOP 2000\nALU\nENDLOOP\nEXIT\n");
+	h->smem = 100 * 1024;
+	q = vgpu_tg_kernel(&T, 2, 0, 1, 256, 1024, "ALU\nEXIT\n");
+	ASSERT_EQ(0, vgpu_gpu_submit(&T.g, pk));
+	ASSERT_EQ(0, vgpu_gpu_submit(&T.g, h));
+	ASSERT_EQ(0, vgpu_gpu_submit(&T.g, q));
+	ASSERT_TRUE(vgpu_tg_run(&T, 1000000));
+
+	c = &vgpu_t_store[0][0];
+	EXPECT_EQ(VGPU_KS_DONE, c->state);
+	EXPECT_EQ(VGPU_KS_DONE, q->state);
+	EXPECT_EQ(VGPU_KS_DONE, h->state);
+	EXPECT_LE(10000, q->t_dispatch);
+	for (i = 0; i < T.nev; i++)
+		EXPECT_NE(VGPU_GEV_EVICT, T.ev[i].type);
+	EXPECT_TRUE(vgpu_t_clean(&T.g));
+	vgpu_t_fini();
+}
+
+/*
  * F15: a child never passes through its parent's channel.  P (channel 0,
  * SM 0) launches a child at once; Q, queued behind P in channel 0, has 24
  * blocks of 1,024 threads that can only run on SMs 1-3 (two at a time on
@@ -682,6 +731,7 @@ VGPU_TEST_SUITE(child,
 	VGPU_CASE(nowait_child_runs_concurrently)
 	VGPU_CASE(parent_ends_after_its_child_in_one_epoch)
 	VGPU_CASE(child_bypasses_parent_channel)
+	VGPU_CASE(full_table_never_displaces_a_child)
 	VGPU_CASE(suspended_block_releases_its_resources)
 	VGPU_CASE(no_save_record_waits_on_its_sm)
 	VGPU_CASE(depth_limit_stops_recursion)

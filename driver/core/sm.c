@@ -589,6 +589,42 @@ noinline void vgpu_sm_start_warps(struct vgpu_sm *sm)
 	sm->start_wake = wake;
 }
 
+/* Warp @w of block @b arrives at a barrier (BAR, or LAUNCH WAIT) (F34). */
+static void vgpu_sm_bar_arrive(struct vgpu_sm *sm, struct vgpu_sm_block *b,
+			       struct vgpu_warp *w)
+{
+	w->pc++;
+	w->state = VGPU_WARP_AT_BARRIER;
+	b->bar_arrived++;
+	vgpu_sm_emit(sm, VGPU_EV_BAR_ARRIVE, b, w->wid, b->bar_arrived,
+		     b->n_warps - b->n_done);
+	vgpu_sm_bar_check(sm, b);
+}
+
+/*
+ * A LAUNCH or a PUSH (F14, F15) of warp @w of block @b: it acts once per
+ * block, warp 0's, which emits event @type with @arg0, @arg1; the other
+ * warps go on.  Returns false, warp 0 stalled, while the launch queue is
+ * full (until the next epoch).
+ */
+static bool vgpu_sm_forward(struct vgpu_sm *sm, struct vgpu_sm_block *b,
+			    struct vgpu_warp *w, u32 type, u32 arg0, u32 arg1)
+{
+	if (w->wid) {
+		w->pc++;
+		return true;
+	}
+	if (sm->launches >= VGPU_SM_LAUNCH_QUEUE) {
+		w->state = VGPU_WARP_WAIT_LAUNCH;
+		sm->launch_stalled |= BIT_ULL(w->slot);
+		return false;
+	}
+	sm->launches++;
+	w->pc++;
+	vgpu_sm_emit(sm, type, b, 0, arg0, arg1);
+	return true;
+}
+
 /**
  * vgpu_sm_exec_ctrl() - issue a control instruction: the slow path of an
  *	issue (F15, F34, F35)
@@ -623,12 +659,7 @@ noinline void vgpu_sm_exec_ctrl(struct vgpu_sm *sm, u32 idx,
 		vgpu_sm_emit(sm, VGPU_EV_UNLOCK, b, w->wid, in->a, 0);
 		break;
 	case VGPU_OP_BAR:
-		w->pc++;
-		w->state = VGPU_WARP_AT_BARRIER;
-		b->bar_arrived++;
-		vgpu_sm_emit(sm, VGPU_EV_BAR_ARRIVE, b, w->wid, b->bar_arrived,
-			     b->n_warps - b->n_done);
-		vgpu_sm_bar_check(sm, b);
+		vgpu_sm_bar_arrive(sm, b, w);
 		return;
 	case VGPU_OP_SPIN:
 		w->state = VGPU_WARP_SPIN;
@@ -637,43 +668,17 @@ noinline void vgpu_sm_exec_ctrl(struct vgpu_sm *sm, u32 idx,
 	case VGPU_OP_LAUNCH:
 		if (in->b & VGPU_LAUNCH_WAIT) {
 			/* a barrier whose completion parks the block (F15) */
-			w->pc++;
-			w->state = VGPU_WARP_AT_BARRIER;
 			b->launch = VGPU_SM_LAUNCH_ARRIVING;
 			b->launch_tmpl = in->a;
-			b->bar_arrived++;
-			vgpu_sm_emit(sm, VGPU_EV_BAR_ARRIVE, b, w->wid,
-				     b->bar_arrived, b->n_warps - b->n_done);
-			vgpu_sm_bar_check(sm, b);
+			vgpu_sm_bar_arrive(sm, b, w);
 			return;
 		}
-		if (w->wid) {		/* acts once per block: warp 0's */
-			w->pc++;
-			break;
-		}
-		if (sm->launches >= VGPU_SM_LAUNCH_QUEUE) {
-			/* the launch queue is full until the next epoch */
-			w->state = VGPU_WARP_WAIT_LAUNCH;
-			sm->launch_stalled |= BIT_ULL(w->slot);
+		if (!vgpu_sm_forward(sm, b, w, VGPU_EV_LAUNCH, in->a, in->b))
 			return;
-		}
-		sm->launches++;
-		w->pc++;
-		vgpu_sm_emit(sm, VGPU_EV_LAUNCH, b, 0, in->a, in->b);
 		break;
 	case VGPU_OP_PUSH:	/* F14: warp 0 forwards it, like a LAUNCH */
-		if (w->wid) {
-			w->pc++;
-			break;
-		}
-		if (sm->launches >= VGPU_SM_LAUNCH_QUEUE) {
-			w->state = VGPU_WARP_WAIT_LAUNCH;
-			sm->launch_stalled |= BIT_ULL(w->slot);
+		if (!vgpu_sm_forward(sm, b, w, VGPU_EV_PUSH, in->imm, 0))
 			return;
-		}
-		sm->launches++;
-		w->pc++;
-		vgpu_sm_emit(sm, VGPU_EV_PUSH, b, 0, in->imm, 0);
 		break;
 	default:	/* VGPU_OP_EXIT: the validator allows nothing else */
 		vgpu_sm_warp_exit(sm, idx);

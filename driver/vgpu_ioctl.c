@@ -184,55 +184,35 @@ static void vgpu_ioctl_gate_undo(struct vgpu_file *vf, void *arg)
 	mutex_unlock(&vf->lock);
 }
 
+/*
+ * Entry @ioctl (VGPU_IOCTL_@ioctl) of the table: its first published size
+ * @size and handler @func, then any of .commit and .undo (as
+ * DRM_IOCTL_DEF_DRV() does for DRM drivers).
+ */
+#define VGPU_IOCTL_DEF(ioctl, size, func, ...)				\
+	[_IOC_NR(VGPU_IOCTL_##ioctl)] = {				\
+		.cmd = VGPU_IOCTL_##ioctl,				\
+		.min_size = size,					\
+		.fn = func,						\
+		__VA_ARGS__						\
+	}
+
 static const struct vgpu_ioctl_desc vgpu_ioctls[] = {
-	[_IOC_NR(VGPU_IOCTL_GET_INFO)] = {
-		.cmd = VGPU_IOCTL_GET_INFO,
-		.min_size = VGPU_INFO_SIZE_VER0,
-		.fn = vgpu_ioctl_get_info,
-	},
-	[_IOC_NR(VGPU_IOCTL_CHANNEL_CREATE)] = {
-		.cmd = VGPU_IOCTL_CHANNEL_CREATE,
-		.min_size = VGPU_CHANNEL_CREATE_SIZE_VER0,
-		.fn = vgpu_ioctl_channel_create,
-		.undo = vgpu_ioctl_channel_create_undo,
-	},
-	[_IOC_NR(VGPU_IOCTL_CHANNEL_DESTROY)] = {
-		.cmd = VGPU_IOCTL_CHANNEL_DESTROY,
-		.min_size = VGPU_CHANNEL_DESTROY_SIZE_VER0,
-		.fn = vgpu_ioctl_channel_destroy,
-	},
-	[_IOC_NR(VGPU_IOCTL_SUBMIT)] = {
-		.cmd = VGPU_IOCTL_SUBMIT,
-		.min_size = VGPU_SUBMIT_SIZE_VER0,
-		.fn = vgpu_ioctl_submit,
-	},
-	[_IOC_NR(VGPU_IOCTL_WAIT)] = {
-		.cmd = VGPU_IOCTL_WAIT,
-		.min_size = VGPU_WAIT_SIZE_VER0,
-		.fn = vgpu_ioctl_wait,
-	},
-	[_IOC_NR(VGPU_IOCTL_QUERY)] = {
-		.cmd = VGPU_IOCTL_QUERY,
-		.min_size = VGPU_KERNEL_QUERY_SIZE_VER0,
-		.fn = vgpu_ioctl_query,
-		.commit = vgpu_ioctl_query_commit,
-	},
-	[_IOC_NR(VGPU_IOCTL_CANCEL)] = {
-		.cmd = VGPU_IOCTL_CANCEL,
-		.min_size = VGPU_KERNEL_CANCEL_SIZE_VER0,
-		.fn = vgpu_ioctl_cancel,
-	},
-	[_IOC_NR(VGPU_IOCTL_GATE)] = {
-		.cmd = VGPU_IOCTL_GATE,
-		.min_size = VGPU_GATE_SIZE_VER0,
-		.fn = vgpu_ioctl_gate,
-		.undo = vgpu_ioctl_gate_undo,
-	},
-	[_IOC_NR(VGPU_IOCTL_QUEUE_PUSH)] = {
-		.cmd = VGPU_IOCTL_QUEUE_PUSH,
-		.min_size = VGPU_QUEUE_PUSH_SIZE_VER0,
-		.fn = vgpu_ioctl_queue_push,
-	},
+	VGPU_IOCTL_DEF(GET_INFO, VGPU_INFO_SIZE_VER0, vgpu_ioctl_get_info),
+	VGPU_IOCTL_DEF(CHANNEL_CREATE, VGPU_CHANNEL_CREATE_SIZE_VER0,
+		       vgpu_ioctl_channel_create,
+		       .undo = vgpu_ioctl_channel_create_undo),
+	VGPU_IOCTL_DEF(CHANNEL_DESTROY, VGPU_CHANNEL_DESTROY_SIZE_VER0,
+		       vgpu_ioctl_channel_destroy),
+	VGPU_IOCTL_DEF(SUBMIT, VGPU_SUBMIT_SIZE_VER0, vgpu_ioctl_submit),
+	VGPU_IOCTL_DEF(WAIT, VGPU_WAIT_SIZE_VER0, vgpu_ioctl_wait),
+	VGPU_IOCTL_DEF(QUERY, VGPU_KERNEL_QUERY_SIZE_VER0, vgpu_ioctl_query,
+		       .commit = vgpu_ioctl_query_commit),
+	VGPU_IOCTL_DEF(CANCEL, VGPU_KERNEL_CANCEL_SIZE_VER0, vgpu_ioctl_cancel),
+	VGPU_IOCTL_DEF(GATE, VGPU_GATE_SIZE_VER0, vgpu_ioctl_gate,
+		       .undo = vgpu_ioctl_gate_undo),
+	VGPU_IOCTL_DEF(QUEUE_PUSH, VGPU_QUEUE_PUSH_SIZE_VER0,
+		       vgpu_ioctl_queue_push),
 };
 
 /**

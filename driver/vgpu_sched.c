@@ -206,6 +206,17 @@ static void vgpu_sched_retire_locked(struct vgpu_sched *s, struct vgpu_job *job)
 
 static void vgpu_sched_link_pushes_locked(struct vgpu_sched *s);
 
+/* Move what SUBMIT or QUEUE_PUSH queued on @from to @batch. */
+static void vgpu_sched_take_locked(struct vgpu_sched *s,
+				   struct list_head *from,
+				   struct list_head *batch)
+{
+	lockdep_assert_held(&s->lock);
+	spin_lock(&s->incoming_lock);
+	list_splice_init(from, batch);
+	spin_unlock(&s->incoming_lock);
+}
+
 /*
  * Hand the kernels SUBMIT queued to the core, in submission order: their
  * arrival counts from the clock now (the gate holds it still), their ids
@@ -218,10 +229,7 @@ static void vgpu_sched_link_locked(struct vgpu_sched *s)
 	LIST_HEAD(batch);
 	int ret;
 
-	lockdep_assert_held(&s->lock);
-	spin_lock(&s->incoming_lock);
-	list_splice_init(&s->incoming, &batch);
-	spin_unlock(&s->incoming_lock);
+	vgpu_sched_take_locked(s, &s->incoming, &batch);
 	list_for_each_entry_safe(job, tmp, &batch, live_node) {
 		list_del_init(&job->live_node);
 		job->k.arrival = vgpu_clock_after(g->now, job->k.arrival);
@@ -319,10 +327,7 @@ static void vgpu_sched_link_pushes_locked(struct vgpu_sched *s)
 	struct vgpu_job *job;
 	LIST_HEAD(batch);
 
-	lockdep_assert_held(&s->lock);
-	spin_lock(&s->incoming_lock);
-	list_splice_init(&s->incoming_push, &batch);
-	spin_unlock(&s->incoming_lock);
+	vgpu_sched_take_locked(s, &s->incoming_push, &batch);
 	list_for_each_entry_safe(qp, tmp, &batch, node) {
 		list_del_init(&qp->node);
 		job = qp->job;

@@ -32,24 +32,22 @@
 #include "vgpu_drv.h"
 
 /* uapi rule 1: every struct a multiple of 8 bytes, sizes pinned. */
-static_assert(sizeof(struct vgpu_dev_config) == 80);
-static_assert(sizeof(struct vgpu_info) == VGPU_INFO_SIZE_VER1);
-static_assert(sizeof(struct vgpu_submit_desc) == VGPU_SUBMIT_DESC_SIZE_VER4);
-static_assert(sizeof(struct vgpu_template) == VGPU_TEMPLATE_SIZE_VER0);
-static_assert(sizeof(struct vgpu_queue_push) == VGPU_QUEUE_PUSH_SIZE_VER1);
-static_assert(sizeof(struct vgpu_submit) == VGPU_SUBMIT_SIZE_VER0);
-static_assert(sizeof(struct vgpu_wait) == VGPU_WAIT_SIZE_VER0);
-static_assert(sizeof(struct vgpu_kernel_query) == VGPU_KERNEL_QUERY_SIZE_VER2);
-static_assert(sizeof(struct vgpu_kernel_cancel) == VGPU_KERNEL_CANCEL_SIZE_VER0);
-static_assert(sizeof(struct vgpu_gate) == VGPU_GATE_SIZE_VER0);
-static_assert(sizeof(struct vgpu_channel_create) == VGPU_CHANNEL_CREATE_SIZE_VER0);
-static_assert(sizeof(struct vgpu_channel_destroy) == VGPU_CHANNEL_DESTROY_SIZE_VER0);
-static_assert(sizeof(struct vgpu_insn) == VGPU_INSN_SIZE);
-static_assert(sizeof(struct vgpu_dev_config) % 8 == 0);
-static_assert(sizeof(struct vgpu_info) % 8 == 0);
-static_assert(sizeof(struct vgpu_channel_create) % 8 == 0);
-static_assert(sizeof(struct vgpu_channel_destroy) % 8 == 0);
-static_assert(sizeof(struct vgpu_insn) % 8 == 0);
+#define VGPU_UAPI_SIZE(type, size)					\
+	static_assert(sizeof(type) == (size) && sizeof(type) % 8 == 0)
+
+VGPU_UAPI_SIZE(struct vgpu_dev_config, 80);
+VGPU_UAPI_SIZE(struct vgpu_info, VGPU_INFO_SIZE_VER1);
+VGPU_UAPI_SIZE(struct vgpu_submit_desc, VGPU_SUBMIT_DESC_SIZE_VER4);
+VGPU_UAPI_SIZE(struct vgpu_template, VGPU_TEMPLATE_SIZE_VER0);
+VGPU_UAPI_SIZE(struct vgpu_queue_push, VGPU_QUEUE_PUSH_SIZE_VER1);
+VGPU_UAPI_SIZE(struct vgpu_submit, VGPU_SUBMIT_SIZE_VER0);
+VGPU_UAPI_SIZE(struct vgpu_wait, VGPU_WAIT_SIZE_VER0);
+VGPU_UAPI_SIZE(struct vgpu_kernel_query, VGPU_KERNEL_QUERY_SIZE_VER2);
+VGPU_UAPI_SIZE(struct vgpu_kernel_cancel, VGPU_KERNEL_CANCEL_SIZE_VER0);
+VGPU_UAPI_SIZE(struct vgpu_gate, VGPU_GATE_SIZE_VER0);
+VGPU_UAPI_SIZE(struct vgpu_channel_create, VGPU_CHANNEL_CREATE_SIZE_VER0);
+VGPU_UAPI_SIZE(struct vgpu_channel_destroy, VGPU_CHANNEL_DESTROY_SIZE_VER0);
+VGPU_UAPI_SIZE(struct vgpu_insn, VGPU_INSN_SIZE);
 
 /* Largest argument struct of any ioctl: the on-stack argument buffer. */
 #define VGPU_IOCTL_ARG_MAX	256

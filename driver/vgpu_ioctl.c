@@ -32,24 +32,22 @@
 #include "vgpu_drv.h"
 
 /* uapi rule 1: every struct a multiple of 8 bytes, sizes pinned. */
-static_assert(sizeof(struct vgpu_dev_config) == 80);
-static_assert(sizeof(struct vgpu_info) == VGPU_INFO_SIZE_VER1);
-static_assert(sizeof(struct vgpu_submit_desc) == VGPU_SUBMIT_DESC_SIZE_VER4);
-static_assert(sizeof(struct vgpu_template) == VGPU_TEMPLATE_SIZE_VER0);
-static_assert(sizeof(struct vgpu_queue_push) == VGPU_QUEUE_PUSH_SIZE_VER1);
-static_assert(sizeof(struct vgpu_submit) == VGPU_SUBMIT_SIZE_VER0);
-static_assert(sizeof(struct vgpu_wait) == VGPU_WAIT_SIZE_VER0);
-static_assert(sizeof(struct vgpu_kernel_query) == VGPU_KERNEL_QUERY_SIZE_VER2);
-static_assert(sizeof(struct vgpu_kernel_cancel) == VGPU_KERNEL_CANCEL_SIZE_VER0);
-static_assert(sizeof(struct vgpu_gate) == VGPU_GATE_SIZE_VER0);
-static_assert(sizeof(struct vgpu_channel_create) == VGPU_CHANNEL_CREATE_SIZE_VER0);
-static_assert(sizeof(struct vgpu_channel_destroy) == VGPU_CHANNEL_DESTROY_SIZE_VER0);
-static_assert(sizeof(struct vgpu_insn) == VGPU_INSN_SIZE);
-static_assert(sizeof(struct vgpu_dev_config) % 8 == 0);
-static_assert(sizeof(struct vgpu_info) % 8 == 0);
-static_assert(sizeof(struct vgpu_channel_create) % 8 == 0);
-static_assert(sizeof(struct vgpu_channel_destroy) % 8 == 0);
-static_assert(sizeof(struct vgpu_insn) % 8 == 0);
+#define VGPU_UAPI_SIZE(type, size)					\
+	static_assert(sizeof(type) == (size) && sizeof(type) % 8 == 0)
+
+VGPU_UAPI_SIZE(struct vgpu_dev_config, 80);
+VGPU_UAPI_SIZE(struct vgpu_info, VGPU_INFO_SIZE_VER1);
+VGPU_UAPI_SIZE(struct vgpu_submit_desc, VGPU_SUBMIT_DESC_SIZE_VER4);
+VGPU_UAPI_SIZE(struct vgpu_template, VGPU_TEMPLATE_SIZE_VER0);
+VGPU_UAPI_SIZE(struct vgpu_queue_push, VGPU_QUEUE_PUSH_SIZE_VER1);
+VGPU_UAPI_SIZE(struct vgpu_submit, VGPU_SUBMIT_SIZE_VER0);
+VGPU_UAPI_SIZE(struct vgpu_wait, VGPU_WAIT_SIZE_VER0);
+VGPU_UAPI_SIZE(struct vgpu_kernel_query, VGPU_KERNEL_QUERY_SIZE_VER2);
+VGPU_UAPI_SIZE(struct vgpu_kernel_cancel, VGPU_KERNEL_CANCEL_SIZE_VER0);
+VGPU_UAPI_SIZE(struct vgpu_gate, VGPU_GATE_SIZE_VER0);
+VGPU_UAPI_SIZE(struct vgpu_channel_create, VGPU_CHANNEL_CREATE_SIZE_VER0);
+VGPU_UAPI_SIZE(struct vgpu_channel_destroy, VGPU_CHANNEL_DESTROY_SIZE_VER0);
+VGPU_UAPI_SIZE(struct vgpu_insn, VGPU_INSN_SIZE);
 
 /* Largest argument struct of any ioctl: the on-stack argument buffer. */
 #define VGPU_IOCTL_ARG_MAX	256
@@ -184,55 +182,35 @@ static void vgpu_ioctl_gate_undo(struct vgpu_file *vf, void *arg)
 	mutex_unlock(&vf->lock);
 }
 
+/*
+ * Entry @ioctl (VGPU_IOCTL_@ioctl) of the table: its first published size
+ * @size and handler @func, then any of .commit and .undo (as
+ * DRM_IOCTL_DEF_DRV() does for DRM drivers).
+ */
+#define VGPU_IOCTL_DEF(ioctl, size, func, ...)				\
+	[_IOC_NR(VGPU_IOCTL_##ioctl)] = {				\
+		.cmd = VGPU_IOCTL_##ioctl,				\
+		.min_size = size,					\
+		.fn = func,						\
+		__VA_ARGS__						\
+	}
+
 static const struct vgpu_ioctl_desc vgpu_ioctls[] = {
-	[_IOC_NR(VGPU_IOCTL_GET_INFO)] = {
-		.cmd = VGPU_IOCTL_GET_INFO,
-		.min_size = VGPU_INFO_SIZE_VER0,
-		.fn = vgpu_ioctl_get_info,
-	},
-	[_IOC_NR(VGPU_IOCTL_CHANNEL_CREATE)] = {
-		.cmd = VGPU_IOCTL_CHANNEL_CREATE,
-		.min_size = VGPU_CHANNEL_CREATE_SIZE_VER0,
-		.fn = vgpu_ioctl_channel_create,
-		.undo = vgpu_ioctl_channel_create_undo,
-	},
-	[_IOC_NR(VGPU_IOCTL_CHANNEL_DESTROY)] = {
-		.cmd = VGPU_IOCTL_CHANNEL_DESTROY,
-		.min_size = VGPU_CHANNEL_DESTROY_SIZE_VER0,
-		.fn = vgpu_ioctl_channel_destroy,
-	},
-	[_IOC_NR(VGPU_IOCTL_SUBMIT)] = {
-		.cmd = VGPU_IOCTL_SUBMIT,
-		.min_size = VGPU_SUBMIT_SIZE_VER0,
-		.fn = vgpu_ioctl_submit,
-	},
-	[_IOC_NR(VGPU_IOCTL_WAIT)] = {
-		.cmd = VGPU_IOCTL_WAIT,
-		.min_size = VGPU_WAIT_SIZE_VER0,
-		.fn = vgpu_ioctl_wait,
-	},
-	[_IOC_NR(VGPU_IOCTL_QUERY)] = {
-		.cmd = VGPU_IOCTL_QUERY,
-		.min_size = VGPU_KERNEL_QUERY_SIZE_VER0,
-		.fn = vgpu_ioctl_query,
-		.commit = vgpu_ioctl_query_commit,
-	},
-	[_IOC_NR(VGPU_IOCTL_CANCEL)] = {
-		.cmd = VGPU_IOCTL_CANCEL,
-		.min_size = VGPU_KERNEL_CANCEL_SIZE_VER0,
-		.fn = vgpu_ioctl_cancel,
-	},
-	[_IOC_NR(VGPU_IOCTL_GATE)] = {
-		.cmd = VGPU_IOCTL_GATE,
-		.min_size = VGPU_GATE_SIZE_VER0,
-		.fn = vgpu_ioctl_gate,
-		.undo = vgpu_ioctl_gate_undo,
-	},
-	[_IOC_NR(VGPU_IOCTL_QUEUE_PUSH)] = {
-		.cmd = VGPU_IOCTL_QUEUE_PUSH,
-		.min_size = VGPU_QUEUE_PUSH_SIZE_VER0,
-		.fn = vgpu_ioctl_queue_push,
-	},
+	VGPU_IOCTL_DEF(GET_INFO, VGPU_INFO_SIZE_VER0, vgpu_ioctl_get_info),
+	VGPU_IOCTL_DEF(CHANNEL_CREATE, VGPU_CHANNEL_CREATE_SIZE_VER0,
+		       vgpu_ioctl_channel_create,
+		       .undo = vgpu_ioctl_channel_create_undo),
+	VGPU_IOCTL_DEF(CHANNEL_DESTROY, VGPU_CHANNEL_DESTROY_SIZE_VER0,
+		       vgpu_ioctl_channel_destroy),
+	VGPU_IOCTL_DEF(SUBMIT, VGPU_SUBMIT_SIZE_VER0, vgpu_ioctl_submit),
+	VGPU_IOCTL_DEF(WAIT, VGPU_WAIT_SIZE_VER0, vgpu_ioctl_wait),
+	VGPU_IOCTL_DEF(QUERY, VGPU_KERNEL_QUERY_SIZE_VER0, vgpu_ioctl_query,
+		       .commit = vgpu_ioctl_query_commit),
+	VGPU_IOCTL_DEF(CANCEL, VGPU_KERNEL_CANCEL_SIZE_VER0, vgpu_ioctl_cancel),
+	VGPU_IOCTL_DEF(GATE, VGPU_GATE_SIZE_VER0, vgpu_ioctl_gate,
+		       .undo = vgpu_ioctl_gate_undo),
+	VGPU_IOCTL_DEF(QUEUE_PUSH, VGPU_QUEUE_PUSH_SIZE_VER0,
+		       vgpu_ioctl_queue_push),
 };
 
 /**

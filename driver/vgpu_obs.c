@@ -125,6 +125,20 @@ static struct vgpu_obs_count *vgpu_obs_prio(struct vgpu_device *vdev, u32 prio)
 }
 
 /*
+ * One more of the counter at offset @off of struct vgpu_obs_count in each
+ * of the event's counters @cnt that are there (its SM's, its priority's,
+ * its channel's).
+ */
+static void vgpu_obs_inc(struct vgpu_obs_count *const cnt[3], size_t off)
+{
+	u32 i;
+
+	for (i = 0; i < 3; i++)
+		if (cnt[i])
+			(*(u64 *)((u8 *)cnt[i] + off))++;
+}
+
+/*
  * The core's event sink: under vgpu_sched.lock, in the controller thread
  * (dispatch events) or in an ioctl (CANCEL).
  */
@@ -133,7 +147,7 @@ static void vgpu_obs_sink(void *cookie, const struct vgpu_event *ev)
 	struct vgpu_device *vdev = cookie;
 	struct vgpu_sched *s = &vdev->sched;
 	struct vgpu_obs *o = &vdev->obs;
-	struct vgpu_obs_count *pc = NULL, *sc = NULL;
+	struct vgpu_obs_count *pc = NULL, *sc = NULL, *cnt[3];
 	struct vgpu_job *job = NULL;
 	u32 dev = vdev->index, prio = VGPU_EV_NONE;
 
@@ -150,6 +164,9 @@ static void vgpu_obs_sink(void *cookie, const struct vgpu_event *ev)
 	}
 	if (ev->sm < vdev->cfg.num_sms)
 		sc = &o->sm[ev->sm];
+	cnt[0] = sc;
+	cnt[1] = pc;
+	cnt[2] = job ? &o->chan[job->k.channel] : NULL;
 
 	switch (ev->type) {
 	case VGPU_GEV_SUBMIT:
@@ -168,24 +185,14 @@ static void vgpu_obs_sink(void *cookie, const struct vgpu_event *ev)
 	case VGPU_GEV_DISPATCH:
 		trace_vgpu_block_dispatch(dev, ev->kernel, ev->block, ev->warp,
 					  ev->sm, prio, ev->cycle);
-		if (sc)
-			sc->blocks++;
-		if (pc)
-			pc->blocks++;
-		if (job)
-			o->chan[job->k.channel].blocks++;
+		vgpu_obs_inc(cnt, offsetof(struct vgpu_obs_count, blocks));
 		vgpu_obs_event(vdev, VGPU_EVENT_DISPATCH, ev->cycle,
 			       ev->kernel, ev->block, ev->sm, prio);
 		break;
 	case VGPU_GEV_PREEMPT:
 		trace_vgpu_preempt(dev, ev->kernel, ev->block, ev->warp, ev->sm,
 				   prio, ev->cycle);
-		if (sc)
-			sc->preempted++;
-		if (pc)
-			pc->preempted++;
-		if (job)
-			o->chan[job->k.channel].preempted++;
+		vgpu_obs_inc(cnt, offsetof(struct vgpu_obs_count, preempted));
 		vgpu_obs_event(vdev, VGPU_EVENT_PREEMPT, ev->cycle,
 			       ev->kernel, ev->block, ev->sm, prio);
 		break;
@@ -196,12 +203,8 @@ static void vgpu_obs_sink(void *cookie, const struct vgpu_event *ev)
 	case VGPU_EV_BLOCK_DONE:
 		trace_vgpu_block_complete(dev, ev->kernel, ev->block, ev->warp,
 					  ev->sm, prio, ev->cycle);
-		if (sc)
-			sc->blocks_done++;
-		if (pc)
-			pc->blocks_done++;
+		vgpu_obs_inc(cnt, offsetof(struct vgpu_obs_count, blocks_done));
 		if (job) {
-			o->chan[job->k.channel].blocks_done++;
 			job->owner->usage.busy_cycles += ev->arg1;
 			job->owner->usage.blocks_done++;
 		}

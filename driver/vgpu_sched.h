@@ -342,6 +342,10 @@ void vgpu_sched_help_end(struct vgpu_sched *s);
 void vgpu_sched_kick(struct vgpu_sched *s);
 void vgpu_sched_fini(struct vgpu_sched *s);
 
+/* vgpu_sched_thread.c's threads and timer run these (vgpu_sched.c) */
+void vgpu_sched_epoch(struct vgpu_sched *s);
+enum hrtimer_restart vgpu_sched_kick_fn(struct hrtimer *t);
+
 int vgpu_sched_channel_add(struct vgpu_sched *s, u32 prio, u32 *core_ch);
 void vgpu_sched_channel_remove(struct vgpu_sched *s, u32 core_ch);
 int vgpu_sched_submit(struct vgpu_sched *s, struct vgpu_job **jobs, u32 n);

@@ -93,6 +93,12 @@ static bool vgpu_config_pow2(u32 v)
 	return v && v <= 65536 && !(v & (v - 1));
 }
 
+/* @total is a whole number of @unit (not 0), 1 to @max of them. */
+static bool vgpu_config_units(u32 total, u32 unit, u32 max)
+{
+	return !(total % unit) && vgpu_config_in(total / unit, 1, max);
+}
+
 /**
  * vgpu_config_validate() - check every field of a configuration is sane
  * @cfg: configuration to check
@@ -116,9 +122,8 @@ int vgpu_config_validate(const struct vgpu_config *cfg, const char **bad_field)
 		bad = "subparts";
 	else if (!vgpu_config_pow2(cfg->reg_unit))
 		bad = "reg_unit";
-	else if (cfg->regs_per_subpart % cfg->reg_unit ||
-		 !vgpu_config_in(cfg->regs_per_subpart / cfg->reg_unit, 1,
-				 VGPU_MAX_REG_UNITS))
+	else if (!vgpu_config_units(cfg->regs_per_subpart, cfg->reg_unit,
+				    VGPU_MAX_REG_UNITS))
 		bad = "regs_per_subpart";
 	else if (!vgpu_config_in(cfg->warps_per_subpart, 1,
 				 VGPU_MAX_WARPS_PER_SUBPART))
@@ -135,9 +140,8 @@ int vgpu_config_validate(const struct vgpu_config *cfg, const char **bad_field)
 		bad = "max_barriers_per_sm";
 	else if (!vgpu_config_pow2(cfg->smem_unit))
 		bad = "smem_unit";
-	else if (cfg->smem_per_sm % cfg->smem_unit ||
-		 !vgpu_config_in(cfg->smem_per_sm / cfg->smem_unit, 1,
-				 VGPU_MAX_SMEM_UNITS))
+	else if (!vgpu_config_units(cfg->smem_per_sm, cfg->smem_unit,
+				    VGPU_MAX_SMEM_UNITS))
 		bad = "smem_per_sm";
 	else if (cfg->smem_reserve >= cfg->smem_per_sm)
 		bad = "smem_reserve";
@@ -149,9 +153,8 @@ int vgpu_config_validate(const struct vgpu_config *cfg, const char **bad_field)
 		 cfg->sreg_unit)
 		bad = "sreg_unit";
 	else if (cfg->sregs_per_subpart &&
-		 (cfg->sregs_per_subpart % cfg->sreg_unit ||
-		  !vgpu_config_in(cfg->sregs_per_subpart / cfg->sreg_unit, 1,
-				  VGPU_MAX_REG_UNITS)))
+		 !vgpu_config_units(cfg->sregs_per_subpart, cfg->sreg_unit,
+				    VGPU_MAX_REG_UNITS))
 		bad = "sregs_per_subpart";
 	if (bad)
 		goto out;

@@ -199,6 +199,42 @@ const char *vgpu_isa_rule_str(u32 rule)
 	return vgpu_isa_rule_strs[rule];
 }
 
+#define VGPU_ISA_A	BIT(0)
+#define VGPU_ISA_B	BIT(1)
+#define VGPU_ISA_C	BIT(2)
+#define VGPU_ISA_IMM	BIT(3)
+#define VGPU_ISA_ALL	(VGPU_ISA_A | VGPU_ISA_B | VGPU_ISA_C | VGPU_ISA_IMM)
+
+/*
+ * The operands each opcode leaves reserved (must be 0, else
+ * VGPU_ISA_ERR_RESERVED, the first rule checked); MMA's a, its size, is
+ * checked by its own bound.  0 for an unknown opcode.
+ */
+static const u8 vgpu_isa_reserved[] = {
+	[VGPU_OP_MOV ... VGPU_OP_STORE]	= VGPU_ISA_ALL,
+	[VGPU_OP_MMA]			= VGPU_ISA_B | VGPU_ISA_C | VGPU_ISA_IMM,
+	[VGPU_OP_CMP ... VGPU_OP_ALU]	= VGPU_ISA_ALL,
+	[VGPU_OP_LOOP]			= VGPU_ISA_C,
+	[VGPU_OP_ENDLOOP]		= VGPU_ISA_ALL,
+	[VGPU_OP_BAR]			= VGPU_ISA_ALL,
+	[VGPU_OP_LOCK]			= VGPU_ISA_B | VGPU_ISA_C | VGPU_ISA_IMM,
+	[VGPU_OP_UNLOCK]		= VGPU_ISA_B | VGPU_ISA_C | VGPU_ISA_IMM,
+	[VGPU_OP_SPIN]			= VGPU_ISA_ALL,
+	[VGPU_OP_EXIT]			= VGPU_ISA_ALL,
+	[VGPU_OP_LAUNCH]		= VGPU_ISA_C | VGPU_ISA_IMM,
+	[VGPU_OP_PUSH]			= VGPU_ISA_A | VGPU_ISA_B | VGPU_ISA_C,
+};
+
+/* Does @in set an operand its opcode leaves reserved? */
+static bool vgpu_isa_uses_reserved(const struct vgpu_insn *in)
+{
+	u32 r = in->op < ARRAY_SIZE(vgpu_isa_reserved) ?
+		vgpu_isa_reserved[in->op] : 0;
+
+	return ((r & VGPU_ISA_A) && in->a) || ((r & VGPU_ISA_B) && in->b) ||
+	       ((r & VGPU_ISA_C) && in->c) || ((r & VGPU_ISA_IMM) && in->imm);
+}
+
 /*
  * One pass over the program: every rule of Documentation/isa.rst, plus the
  * summary when @sum is not NULL.  prod[d] is the worst-case number of times
@@ -233,18 +269,17 @@ static int vgpu_isa_scan(const struct vgpu_insn *prog, u32 n,
 		u64 weight = prod[depth];
 		u32 max, bit;
 
+		if (vgpu_isa_uses_reserved(in))
+			return vgpu_isa_fail(err, VGPU_ISA_ERR_RESERVED, i);
 		switch (in->op) {
 		case VGPU_OP_MOV ... VGPU_OP_ALU:
 			/* MMA's a: its size (seed 001 [0270], F25) */
-			if ((in->op == VGPU_OP_MMA ? in->a > VGPU_MMA_SIZE_MAX :
-			     in->a) || in->b || in->c || in->imm)
+			if (in->op == VGPU_OP_MMA && in->a > VGPU_MMA_SIZE_MAX)
 				return vgpu_isa_fail(err, VGPU_ISA_ERR_RESERVED, i);
 			if (sum)
 				sum->class_count[in->op - VGPU_OP_MOV]++;
 			break;
 		case VGPU_OP_LOOP:
-			if (in->c)
-				return vgpu_isa_fail(err, VGPU_ISA_ERR_RESERVED, i);
 			if (in->a > VGPU_LOOP_SEL_ITEMS)
 				return vgpu_isa_fail(err, VGPU_ISA_ERR_OPERAND, i);
 			if (in->a == VGPU_LOOP_SEL_NONE &&
@@ -274,8 +309,6 @@ static int vgpu_isa_scan(const struct vgpu_insn *prog, u32 n,
 			}
 			break;
 		case VGPU_OP_ENDLOOP:
-			if (in->a || in->b || in->c || in->imm)
-				return vgpu_isa_fail(err, VGPU_ISA_ERR_RESERVED, i);
 			if (!depth)
 				return vgpu_isa_fail(err, VGPU_ISA_ERR_ENDLOOP, i);
 			if (held != stack[depth - 1].held)
@@ -286,8 +319,6 @@ static int vgpu_isa_scan(const struct vgpu_insn *prog, u32 n,
 			wid_loops -= stack[depth].wid;
 			break;
 		case VGPU_OP_BAR:
-			if (in->a || in->b || in->c || in->imm)
-				return vgpu_isa_fail(err, VGPU_ISA_ERR_RESERVED, i);
 			if (held)
 				return vgpu_isa_fail(err, VGPU_ISA_ERR_BAR_LOCK, i);
 			if (wid_loops)
@@ -297,8 +328,6 @@ static int vgpu_isa_scan(const struct vgpu_insn *prog, u32 n,
 			break;
 		case VGPU_OP_LOCK:
 		case VGPU_OP_UNLOCK:
-			if (in->b || in->c || in->imm)
-				return vgpu_isa_fail(err, VGPU_ISA_ERR_RESERVED, i);
 			if (in->a >= VGPU_ISA_MAX_MUTEX)
 				return vgpu_isa_fail(err, VGPU_ISA_ERR_MUTEX_ID, i);
 			bit = 1U << in->a;
@@ -318,14 +347,10 @@ static int vgpu_isa_scan(const struct vgpu_insn *prog, u32 n,
 			}
 			break;
 		case VGPU_OP_SPIN:
-			if (in->a || in->b || in->c || in->imm)
-				return vgpu_isa_fail(err, VGPU_ISA_ERR_RESERVED, i);
 			if (sum)
 				sum->uses_spin = true;
 			break;
 		case VGPU_OP_LAUNCH:
-			if (in->c || in->imm)
-				return vgpu_isa_fail(err, VGPU_ISA_ERR_RESERVED, i);
 			/* a block-wide wait: the BAR rules, plus no lock held */
 			if (in->a >= VGPU_MAX_TEMPLATES ||
 			    in->b & ~VGPU_LAUNCH_FLAGS_ALL ||
@@ -339,16 +364,12 @@ static int vgpu_isa_scan(const struct vgpu_insn *prog, u32 n,
 			}
 			break;
 		case VGPU_OP_PUSH:	/* F14: imm items to the push target */
-			if (in->a || in->b || in->c)
-				return vgpu_isa_fail(err, VGPU_ISA_ERR_RESERVED, i);
 			if (!in->imm || in->imm > VGPU_MAX_QUEUE_ITEMS)
 				return vgpu_isa_fail(err, VGPU_ISA_ERR_PUSH, i);
 			if (sum)
 				sum->uses_push = true;
 			break;
 		case VGPU_OP_EXIT:
-			if (in->a || in->b || in->c || in->imm)
-				return vgpu_isa_fail(err, VGPU_ISA_ERR_RESERVED, i);
 			if (i != n - 1)
 				return vgpu_isa_fail(err, VGPU_ISA_ERR_EXIT_POS, i);
 			if (held)

@@ -1,23 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The SM execution engine (SPEC F30, F33-F35, F25 input, F51, F53).
- *
- * One cycle of an SM, in this order (Documentation/engine.rst):
- *  1. warps whose latency ends now are ready: each sub-partition keeps its
- *     warps in one queue per priority ordered by ready cycle (then by the
- *     order they were queued), so the ready ones are the queue's head in
- *     the order they became ready and nothing moves;
- *  2. every block whose arbiter FIFO is not empty runs one arbitration
- *     pass (F35), in block slot order; granted warps become ready now;
- *  3. warp starts (F30): the resident block with unstarted warps of the
- *     highest priority (then the earliest arrival) goes first; each
- *     sub-partition receives at most one new warp per cycle; a new warp
- *     is ready now;
- *  4. each sub-partition, in index order, issues one instruction of its
- *     ready warp of the highest priority, round-robin among equals.
- * When no warp is ready, time jumps to the next cycle with something to
- * do (a latency ending, an arbitration or a start), or to the end of the
- * epoch.
+ * The SM execution engine (SPEC F30, F33-F35, F51, F53): an SM's blocks
+ * and warps, warp starts, barriers, the priority mutexes' arbiter and the
+ * control instructions.  The cycle loop that issues instructions,
+ * vgpu_sm_run(), is in sm_issue.c, switch-out, restore and cancel in
+ * sm_switch.c (Documentation/engine.rst).
  */
 #include "vgpu_os.h"
 #include "sm.h"
@@ -99,20 +86,6 @@ void vgpu_sm_queue_slow(struct vgpu_sm *sm, u32 idx, u64 at)
 	w->next = next;		/* before the head */
 	warps[next].prev = idx;
 	q->head = idx;
-}
-
-/* Rotate the power window buckets up to cycle @t (F25 input). */
-static noinline void vgpu_sm_win_roll(struct vgpu_sm *sm, u64 t)
-{
-	u32 k;
-
-	for (k = 0; k < VGPU_WIN_BUCKETS && t >= sm->win_next; k++) {
-		sm->win_cur = (sm->win_cur + 1) % VGPU_WIN_BUCKETS;
-		memset(sm->win[sm->win_cur], 0, sizeof(sm->win[0]));
-		sm->win_next += sm->win_len;
-	}
-	if (t >= sm->win_next)	/* idle for longer than the window */
-		sm->win_next = t + sm->win_len;
 }
 
 /**
@@ -422,9 +395,16 @@ static void vgpu_sm_warp_exit(struct vgpu_sm *sm, u32 idx)
 		sm->stop = true;
 }
 
-/* A LOCK, or the retry of a lock the arbiter took away (F35). */
-static noinline void vgpu_sm_lock(struct vgpu_sm *sm, u32 idx, u32 m,
-				  bool is_insn)
+/**
+ * vgpu_sm_lock() - a LOCK, or the retry of a lock the arbiter took away
+ *	(F35)
+ * @sm: the SM
+ * @idx: the warp's context
+ * @m: the mutex
+ * @is_insn: true for the LOCK instruction (the warp's PC moves on when it
+ *	gets the lock), false for a retry
+ */
+noinline void vgpu_sm_lock(struct vgpu_sm *sm, u32 idx, u32 m, bool is_insn)
 {
 	struct vgpu_warp *w = &sm->warps[idx];
 	struct vgpu_sm_block *b = &sm->block[w->slot];
@@ -479,7 +459,12 @@ static const struct vgpu_mutex_ops vgpu_sm_arb_ops = {
 	.released = vgpu_sm_arb_released,
 };
 
-static noinline void vgpu_sm_arbitrate(struct vgpu_sm *sm)
+/**
+ * vgpu_sm_arbitrate() - one arbitration pass of every block whose arbiter
+ *	FIFO is not empty, in block slot order (F35)
+ * @sm: the SM
+ */
+noinline void vgpu_sm_arbitrate(struct vgpu_sm *sm)
 {
 	struct vgpu_sm_arb_ctx c = { .sm = sm };
 	u64 m;
@@ -544,8 +529,11 @@ static bool vgpu_sm_warp_start(struct vgpu_sm *sm, u32 slot, u32 p)
 	return true;
 }
 
-/*
- * F30: at most one new warp per sub-partition per cycle, from the block of
+/**
+ * vgpu_sm_start_warps() - start warps on free slots (F30)
+ * @sm: the SM
+ *
+ * At most one new warp per sub-partition per cycle, from the block of
  * the highest priority (then the earliest arrival) first.  Seed 000 claim
  * 3: a free hardware warp goes only to the highest-priority block; while
  * that block waits for resources (warp mode, F23 (b)), no block of lower
@@ -554,7 +542,7 @@ static bool vgpu_sm_warp_start(struct vgpu_sm *sm, u32 slot, u32 p)
  * still start.  A block whose kernel's state is not in place yet (F17,
  * seed 002) does not hold the others back.
  */
-static noinline void vgpu_sm_start_warps(struct vgpu_sm *sm)
+noinline void vgpu_sm_start_warps(struct vgpu_sm *sm)
 {
 	u32 all = (u32)GENMASK(sm->subparts - 1, 0), done = 0, slot, i, p;
 	u64 cand = sm->unstarted, wake = VGPU_SM_NO_WAKE;
@@ -601,68 +589,53 @@ static noinline void vgpu_sm_start_warps(struct vgpu_sm *sm)
 	sm->start_wake = wake;
 }
 
-/* hold_max (F35): a holder releases every lock after hold_max insns. */
-static noinline void vgpu_sm_hold_check(struct vgpu_sm *sm,
-					struct vgpu_warp *w)
+/* Warp @w of block @b arrives at a barrier (BAR, or LAUNCH WAIT) (F34). */
+static void vgpu_sm_bar_arrive(struct vgpu_sm *sm, struct vgpu_sm_block *b,
+			       struct vgpu_warp *w)
 {
-	struct vgpu_sm_block *b = &sm->block[w->slot];
-	u32 mask;
-
-	if (++w->hold < sm->timing.hold_max)
-		return;
-	w->hold = 0;
-	mask = vgpu_mutex_release_all(&b->arb, w->wid);
-	vgpu_sm_emit(sm, VGPU_EV_LOCK_HOLD_MAX, b, w->wid, mask, 0);
+	w->pc++;
+	w->state = VGPU_WARP_AT_BARRIER;
+	b->bar_arrived++;
+	vgpu_sm_emit(sm, VGPU_EV_BAR_ARRIVE, b, w->wid, b->bar_arrived,
+		     b->n_warps - b->n_done);
+	vgpu_sm_bar_check(sm, b);
 }
 
-/* A new vgpu_sm_run(): the launch queue is empty again (F15). */
-static noinline void vgpu_sm_launch_unstall(struct vgpu_sm *sm)
+/*
+ * A LAUNCH or a PUSH (F14, F15) of warp @w of block @b: it acts once per
+ * block, warp 0's, which emits event @type with @arg0, @arg1; the other
+ * warps go on.  Returns false, warp 0 stalled, while the launch queue is
+ * full (until the next epoch).
+ */
+static bool vgpu_sm_forward(struct vgpu_sm *sm, struct vgpu_sm_block *b,
+			    struct vgpu_warp *w, u32 type, u32 arg0, u32 arg1)
 {
-	struct vgpu_sm_block *b;
-	u64 m;
-	u32 idx;
-
-	sm->launches = 0;
-	for (m = sm->launch_stalled; m; m &= m - 1) {
-		b = &sm->block[__ffs64(m)];
-		idx = b->warp[0];
-		if (idx != VGPU_WARP_NONE &&
-		    sm->warps[idx].state == VGPU_WARP_WAIT_LAUNCH)
-			vgpu_sm_queue(sm, idx, sm->now);
-	}
-	sm->launch_stalled = 0;
-}
-
-/* LOOP or ENDLOOP @in of warp @w: its PC and loop stack only. */
-static void vgpu_sm_loop_step(const struct vgpu_sm *sm, struct vgpu_warp *w,
-			      const struct vgpu_insn *in)
-{
-	const struct vgpu_sm_block *b = &sm->block[w->slot];
-	u32 n;
-
-	if (in->op == VGPU_OP_LOOP) {
-		n = vgpu_isa_loop_count_items(in, b->block_idx, w->wid,
-					      b->items);
-		if (!n) {
-			w->pc = b->kernel->match[w->pc] + 1;
-		} else {
-			w->left[w->depth++] = n;
-			w->pc++;
-		}
-		return;
-	}
-	if (--w->left[w->depth - 1]) {
-		w->pc = b->kernel->match[w->pc] + 1;
-	} else {
-		w->depth--;
+	if (w->wid) {
 		w->pc++;
+		return true;
 	}
+	if (sm->launches >= VGPU_SM_LAUNCH_QUEUE) {
+		w->state = VGPU_WARP_WAIT_LAUNCH;
+		sm->launch_stalled |= BIT_ULL(w->slot);
+		return false;
+	}
+	sm->launches++;
+	w->pc++;
+	vgpu_sm_emit(sm, type, b, 0, arg0, arg1);
+	return true;
 }
 
-/* Control instructions and lock retries: the slow path of an issue. */
-static noinline void vgpu_sm_exec_ctrl(struct vgpu_sm *sm, u32 idx,
-				       struct vgpu_warp *w,
-				       const struct vgpu_insn *in)
+/**
+ * vgpu_sm_exec_ctrl() - issue a control instruction: the slow path of an
+ *	issue (F15, F34, F35)
+ * @sm: the SM
+ * @idx: the issuing warp's context
+ * @w: that warp
+ * @in: its instruction (LOOP, ENDLOOP, LOCK, UNLOCK, BAR, SPIN, LAUNCH,
+ *	PUSH or EXIT)
+ */
+noinline void vgpu_sm_exec_ctrl(struct vgpu_sm *sm, u32 idx,
+				struct vgpu_warp *w, const struct vgpu_insn *in)
 {
 	struct vgpu_sm_block *b = &sm->block[w->slot];
 	u64 next = sm->now + sm->timing.ctrl_latency;
@@ -686,12 +659,7 @@ static noinline void vgpu_sm_exec_ctrl(struct vgpu_sm *sm, u32 idx,
 		vgpu_sm_emit(sm, VGPU_EV_UNLOCK, b, w->wid, in->a, 0);
 		break;
 	case VGPU_OP_BAR:
-		w->pc++;
-		w->state = VGPU_WARP_AT_BARRIER;
-		b->bar_arrived++;
-		vgpu_sm_emit(sm, VGPU_EV_BAR_ARRIVE, b, w->wid, b->bar_arrived,
-			     b->n_warps - b->n_done);
-		vgpu_sm_bar_check(sm, b);
+		vgpu_sm_bar_arrive(sm, b, w);
 		return;
 	case VGPU_OP_SPIN:
 		w->state = VGPU_WARP_SPIN;
@@ -700,527 +668,23 @@ static noinline void vgpu_sm_exec_ctrl(struct vgpu_sm *sm, u32 idx,
 	case VGPU_OP_LAUNCH:
 		if (in->b & VGPU_LAUNCH_WAIT) {
 			/* a barrier whose completion parks the block (F15) */
-			w->pc++;
-			w->state = VGPU_WARP_AT_BARRIER;
 			b->launch = VGPU_SM_LAUNCH_ARRIVING;
 			b->launch_tmpl = in->a;
-			b->bar_arrived++;
-			vgpu_sm_emit(sm, VGPU_EV_BAR_ARRIVE, b, w->wid,
-				     b->bar_arrived, b->n_warps - b->n_done);
-			vgpu_sm_bar_check(sm, b);
+			vgpu_sm_bar_arrive(sm, b, w);
 			return;
 		}
-		if (w->wid) {		/* acts once per block: warp 0's */
-			w->pc++;
-			break;
-		}
-		if (sm->launches >= VGPU_SM_LAUNCH_QUEUE) {
-			/* the launch queue is full until the next epoch */
-			w->state = VGPU_WARP_WAIT_LAUNCH;
-			sm->launch_stalled |= BIT_ULL(w->slot);
+		if (!vgpu_sm_forward(sm, b, w, VGPU_EV_LAUNCH, in->a, in->b))
 			return;
-		}
-		sm->launches++;
-		w->pc++;
-		vgpu_sm_emit(sm, VGPU_EV_LAUNCH, b, 0, in->a, in->b);
 		break;
 	case VGPU_OP_PUSH:	/* F14: warp 0 forwards it, like a LAUNCH */
-		if (w->wid) {
-			w->pc++;
-			break;
-		}
-		if (sm->launches >= VGPU_SM_LAUNCH_QUEUE) {
-			w->state = VGPU_WARP_WAIT_LAUNCH;
-			sm->launch_stalled |= BIT_ULL(w->slot);
+		if (!vgpu_sm_forward(sm, b, w, VGPU_EV_PUSH, in->imm, 0))
 			return;
-		}
-		sm->launches++;
-		w->pc++;
-		vgpu_sm_emit(sm, VGPU_EV_PUSH, b, 0, in->imm, 0);
 		break;
 	default:	/* VGPU_OP_EXIT: the validator allows nothing else */
 		vgpu_sm_warp_exit(sm, idx);
 		return;
 	}
 	vgpu_sm_queue(sm, idx, next);
-}
-
-/*
- * The queue of sub-partition @p that issues at cycle @t when the head of
- * its queue of the highest priority is not ready: of a lower priority
- * whose head is; NULL when none is.
- */
-static noinline struct vgpu_wq *vgpu_sm_pick_lower(struct vgpu_sm *sm, u32 p,
-						   u64 t)
-{
-	u32 mask = sm->sp_mask[p];
-	struct vgpu_wq *q;
-
-	for (mask &= mask - 1; mask; mask &= mask - 1) {
-		q = &sm->sp[p].ready[__ffs64(mask)];
-		if (sm->warps[q->head].ready <= t)
-			return q;
-	}
-	return NULL;
-}
-
-/*
- * Step 4 for sub-partition @p (it has queued warps): issue one instruction
- * of its ready warp of the highest priority, if there is one.  @t is the
- * current cycle (sm->now) and @win the current power window bucket, both
- * loaded once per cycle by vgpu_sm_run().  Returns the number of
- * instructions issued (0 or 1).
- */
-static __always_inline u32 vgpu_sm_issue(struct vgpu_sm *sm, u32 p, u64 t,
-					 u32 *win)
-{
-	struct vgpu_warp *warps = sm->warps, *w;
-	struct vgpu_wq *q = &sm->sp[p].ready[__ffs64(sm->sp_mask[p])];
-	u32 idx = q->head, held, c, need, next, tail, pc, a;
-	const struct vgpu_insn *in;
-	u64 at;
-
-	w = &warps[idx];
-	if (unlikely(w->ready > t)) {
-		q = vgpu_sm_pick_lower(sm, p, t);
-		if (!q)
-			return 0;
-		idx = q->head;
-		w = &warps[idx];
-	}
-	next = w->next;
-	need = w->need;
-	pc = w->pc;
-	in = &w->prog[pc];
-	q->head = next;
-	if (unlikely(next == VGPU_WARP_NONE)) {
-		q->tail = VGPU_WARP_NONE;
-		sm->sp_mask[p] &= ~BIT(w->prio);
-		if (!sm->sp_mask[p])
-			sm->ready_sp &= ~BIT(p);
-	}
-	w->insns++;
-	if (unlikely(need)) {
-		held = sm->block[w->slot].arb.held[w->wid];
-		if (held != need) {	/* retry a lock taken away (F35) */
-			vgpu_sm_lock(sm, idx, __ffs64(need & ~held), false);
-			return 1;
-		}
-	}
-	c = in->op - VGPU_OP_MOV;
-	if (unlikely(c >= VGPU_ISA_NUM_CLASSES)) {
-		vgpu_sm_exec_ctrl(sm, idx, w, in);
-		return 1;
-	}
-	a = in->a;
-	at = t + sm->timing.latency[c];
-	w->pc = pc + 1;
-	if (w->run)
-		w->run--;
-	sm->stats.cls[c]++;
-	/* MMA counts its size in base tiles (a = 0 elsewhere) */
-	win[c] += 1U << a;
-	if (unlikely(need))
-		vgpu_sm_hold_check(sm, w);
-	/* vgpu_sm_queue() into the queue it left (its state stays READY) */
-	w->ready = at;
-	w->next = VGPU_WARP_NONE;
-	tail = q->tail;
-	if (likely(tail != VGPU_WARP_NONE && warps[tail].ready <= at)) {
-		w->prev = tail;
-		warps[tail].next = idx;
-		q->tail = idx;
-		return 1;
-	}
-	vgpu_sm_queue_slow(sm, idx, at);
-	return 1;
-}
-
-/*
- * Next cycle after @t with something to do, at most @end: no warp is
- * ready at @t, so the next is the earliest queue head.
- */
-static noinline u64 vgpu_sm_next_event(const struct vgpu_sm *sm, u64 t,
-				       u64 end)
-{
-	const struct vgpu_wq *q;
-	u32 p, mask;
-	u64 m;
-
-	if (sm->start_dirty || sm->arb_pending)
-		return t + 1;
-	/* F17: warps that wait for a state sync start then */
-	if (unlikely(sm->start_wake < end))
-		end = max(sm->start_wake, t + 1);
-	for (m = sm->ready_sp; m; m &= m - 1) {
-		p = __ffs64(m);
-		for (mask = sm->sp_mask[p]; mask; mask &= mask - 1) {
-			q = &sm->sp[p].ready[__ffs64(mask)];
-			end = min(end, sm->warps[q->head].ready);
-		}
-	}
-	return end;
-}
-
-/*
- * Rounds.  Most cycles change nothing but the issuing warps and the SM's
- * counters: a timed instruction, a LOOP or an ENDLOOP (a "local" one)
- * touches no other warp, emits no event and wakes nothing.  If no warp
- * can reach another instruction before cycle h, and no warp start,
- * arbitration is due before it, the sub-partitions are independent over
- * [t, h): each runs its cycles alone, one after the other, with its queue
- * in registers, and issues exactly what the cycle by cycle loop would
- * have.  vgpu_warp.run bounds each warp's local instructions; a warp
- * ready at r with run n reaches another instruction at r + n at the
- * earliest.  The power window buckets roll when the first sub-partition
- * reaches a boundary (vgpu_sm_round_win()); a round spans at most 15 of
- * them, so that a later sub-partition still finds the earlier buckets,
- * and the cycle loop, which rolls at the first cycle it visits past a
- * boundary, would have rolled them one by one as well (it starts over
- * only after a gap of a whole window, vgpu_sm_win_roll()).
- */
-#define VGPU_SM_ROUND_MIN	8	/* shortest round worth its set-up */
-
-/* Is every instruction of [@s, @e) timed? */
-static bool vgpu_sm_all_timed(const struct vgpu_insn *prog, u32 s, u32 e)
-{
-	for (; s < e; s++)
-		if ((u32)(prog[s].op - VGPU_OP_MOV) >= VGPU_ISA_NUM_CLASSES)
-			return false;
-	return true;
-}
-
-/*
- * A lower bound of the local instructions warp @w executes from its PC
- * on: timed instructions up to the end of the loop bodies it is in,
- * counting the iterations left of a body of timed instructions only, and
- * a LOOP it meets last.  0 while it holds or wants a lock (hold_max).
- */
-static u32 vgpu_sm_local_run(const struct vgpu_sm *sm,
-			     const struct vgpu_warp *w)
-{
-	const struct vgpu_insn *prog = w->prog;
-	const u16 *match = sm->block[w->slot].kernel->match;
-	u32 pc = w->pc, d = w->depth, start, op;
-	u64 r = 0;
-
-	if (w->need)
-		return 0;
-	for (;;) {
-		op = prog[pc].op;
-		if ((u32)(op - VGPU_OP_MOV) < VGPU_ISA_NUM_CLASSES) {
-			r++;
-			pc++;
-			continue;
-		}
-		if (op == VGPU_OP_LOOP)
-			r++;
-		if (op != VGPU_OP_ENDLOOP)
-			break;
-		/* this iteration ends; then w->left[d - 1] - 1 more */
-		start = match[pc] + 1;
-		r++;
-		if (w->left[d - 1] > 1) {
-			if (!vgpu_sm_all_timed(prog, start, pc))
-				break;
-			r += (u64)(w->left[d - 1] - 1) * (pc - start + 1);
-		}
-		d--;
-		pc++;
-	}
-	return min_t(u64, r, 0xffffffffU);
-}
-
-/*
- * End of a round from cycle @t (nothing is due before @end), or @t if it
- * would be shorter than VGPU_SM_ROUND_MIN.
- */
-static noinline u64 vgpu_sm_round_end(struct vgpu_sm *sm, u64 t, u64 end)
-{
-	u64 h = sm->win_next + (VGPU_WIN_BUCKETS - 2) * (u64)sm->win_len, m, r;
-	struct vgpu_warp *w;
-	u32 p, mask, idx;
-
-	h = min(min(h, end), sm->start_wake);
-
-	if (sm->start_dirty || sm->arb_pending || h < t + VGPU_SM_ROUND_MIN)
-		return t;
-	for (m = sm->ready_sp; m; m &= m - 1) {
-		p = __ffs64(m);
-		for (mask = sm->sp_mask[p]; mask; mask &= mask - 1) {
-			idx = sm->sp[p].ready[__ffs64(mask)].head;
-			for (; idx != VGPU_WARP_NONE; idx = w->next) {
-				w = &sm->warps[idx];
-				if (!w->run)
-					w->run = vgpu_sm_local_run(sm, w);
-				r = max(w->ready, t) + w->run;
-				if (r < h) {
-					h = r;
-					if (h < t + VGPU_SM_ROUND_MIN)
-						return t;
-				}
-			}
-		}
-	}
-	return h;
-}
-
-/**
- * struct vgpu_sm_round_pos - a sub-partition's power window bucket in a
- *	round
- * @win: counts of the bucket
- * @cur: its index
- * @next: first cycle of the next bucket
- */
-struct vgpu_sm_round_pos {
-	u32 *win;
-	u32 cur;
-	u64 next;
-};
-
-/*
- * The bucket of cycle @t (past @pos->next) for a sub-partition in a
- * round: the SM's buckets roll as the first sub-partition reaches each
- * boundary, as vgpu_sm_win_roll() would have then.
- */
-static noinline void vgpu_sm_round_win(struct vgpu_sm *sm,
-				       struct vgpu_sm_round_pos *pos, u64 t)
-{
-	while (t >= pos->next) {
-		pos->cur = (pos->cur + 1) % VGPU_WIN_BUCKETS;
-		pos->next += sm->win_len;
-		if (pos->next > sm->win_next) {	/* the first one here */
-			sm->win_cur = pos->cur;
-			memset(sm->win[pos->cur], 0, sizeof(sm->win[0]));
-			sm->win_next = pos->next;
-		}
-	}
-	pos->win = sm->win[pos->cur];
-}
-
-/*
- * Cycles [@t, @h) of a sub-partition with one non-empty queue @q, from
- * bucket @start (the round's first); adds the instructions issued to @n
- * and returns the cycle after the last issue (@t if none).  Every one is
- * local (vgpu_sm_round_end()).
- */
-static noinline u64 vgpu_sm_round_one(struct vgpu_sm *sm, struct vgpu_wq *q,
-				      u64 t, u64 h,
-				      const struct vgpu_sm_round_pos *start,
-				      u64 *n)
-{
-	struct vgpu_sm_round_pos pos = *start;
-	struct vgpu_warp *warps = sm->warps, *w;
-	u32 head = q->head, tail = q->tail, idx, c, pc, *win = pos.win;
-	u64 k = 0, at, lim = min(h, pos.next);
-	const struct vgpu_insn *in;
-
-	for (;;) {
-		if (unlikely(t >= lim)) {
-			if (t >= h)
-				break;
-			vgpu_sm_round_win(sm, &pos, t);
-			win = pos.win;
-			lim = min(h, pos.next);
-		}
-		w = &warps[head];
-		if (w->ready > t) {	/* none ready: the head is first */
-			if (w->ready >= h)
-				break;
-			t = w->ready;
-			continue;
-		}
-		idx = head;
-		head = w->next;
-		pc = w->pc;
-		in = &w->prog[pc];
-		w->insns++;
-		w->run--;
-		c = in->op - VGPU_OP_MOV;
-		if (likely(c < VGPU_ISA_NUM_CLASSES)) {
-			w->pc = pc + 1;
-			sm->stats.cls[c]++;
-			win[c] += 1U << in->a;
-			at = t + sm->timing.latency[c];
-		} else {
-			vgpu_sm_loop_step(sm, w, in);
-			at = t + sm->timing.ctrl_latency;
-		}
-		w->ready = at;
-		w->next = VGPU_WARP_NONE;
-		k++;
-		t++;
-		if (head == VGPU_WARP_NONE) {	/* it was alone */
-			head = idx;
-			tail = idx;
-		} else if (likely(warps[tail].ready <= at)) {
-			w->prev = tail;
-			warps[tail].next = idx;
-			tail = idx;
-		} else {
-			q->head = head;
-			q->tail = tail;
-			vgpu_sm_queue_slow(sm, idx, at);
-			head = q->head;
-			tail = q->tail;
-		}
-	}
-	q->head = head;
-	q->tail = tail;
-	*n += k;
-	return t;
-}
-
-/* Earliest ready cycle of the warps queued in sub-partition @p. */
-static u64 vgpu_sm_sp_next(const struct vgpu_sm *sm, u32 p)
-{
-	u64 r = VGPU_SM_NO_WAKE;
-	u32 mask;
-
-	for (mask = sm->sp_mask[p]; mask; mask &= mask - 1)
-		r = min(r, sm->warps[sm->sp[p].ready[__ffs64(mask)].head].ready);
-	return r;
-}
-
-/*
- * Cycles [@t, @h) of a round (vgpu_sm_round_end()).  Returns the cycle
- * after the last issue, @t if none: the cycle loop goes on from there as
- * it would have (it does not stop at @h if nothing is ready then, so the
- * power window rolls at the cycles it always did).
- */
-static noinline u64 vgpu_sm_round(struct vgpu_sm *sm, u64 t, u64 h)
-{
-	struct vgpu_sm_round_pos start = {
-		.win = sm->win[sm->win_cur],
-		.cur = sm->win_cur,
-		.next = sm->win_next,
-	}, pos;
-	u64 m, n = 0, c, last = t;
-	u32 mask, p;
-
-	for (m = sm->ready_sp; m; m &= m - 1) {
-		p = __ffs64(m);
-		mask = sm->sp_mask[p];
-		if (!(mask & (mask - 1))) {
-			c = vgpu_sm_round_one(sm, &sm->sp[p].ready[__ffs64(mask)],
-					      t, h, &start, &n);
-			last = max(last, c);
-			continue;
-		}
-		/* several priorities: the issue step, cycle by cycle */
-		pos = start;
-		for (c = t; c < h;) {
-			sm->now = c;
-			if (c >= pos.next)
-				vgpu_sm_round_win(sm, &pos, c);
-			if (vgpu_sm_issue(sm, p, c, pos.win)) {
-				n++;
-				last = max(last, ++c);
-			} else {
-				c = vgpu_sm_sp_next(sm, p);
-			}
-		}
-	}
-	sm->stats.issued += n;
-	return last;
-}
-
-/**
- * vgpu_sm_run() - advance an SM by an epoch of @cycles cycles (F51)
- * @sm: the SM
- * @cycles: cycles to run
- * @flags: VGPU_SM_RUN_STOP_BLOCK to return right after the first cycle in
- *	which a block completed
- *
- * Deterministic: the result depends only on the SM's state and @cycles.
- *
- * Return: cycles actually advanced (@cycles unless stopped early).
- */
-u64 vgpu_sm_run(struct vgpu_sm *sm, u64 cycles, u32 flags)
-{
-	u64 t = sm->now, start = t, end, m;
-	u64 h;
-	u32 *win, n;
-
-	if (check_add_overflow(t, cycles, &end))
-		end = ~0ULL;
-	sm->stop = false;
-	sm->run_flags = flags;
-	if (unlikely(sm->phase == VGPU_SM_PHASE_TASK_ASSIGN))
-		sm->phase = VGPU_SM_PHASE_STATE_SYNC;	/* the state goes out */
-	if (unlikely(sm->launches || sm->launch_stalled))
-		vgpu_sm_launch_unstall(sm);
-	while (t < end) {
-		sm->now = t;
-		if (unlikely(t >= sm->win_next))
-			vgpu_sm_win_roll(sm, t);
-		if (unlikely(sm->arb_pending))
-			vgpu_sm_arbitrate(sm);
-		if (unlikely(sm->start_dirty || t >= sm->start_wake))
-			vgpu_sm_start_warps(sm);
-		if (t >= sm->round_next) {
-			h = vgpu_sm_round_end(sm, t, end);
-			if (h > t)
-				h = vgpu_sm_round(sm, t, h);
-			if (h > t) {
-				t = h;
-				continue;
-			}
-			sm->round_next = t + VGPU_SM_ROUND_MIN;
-		}
-		win = sm->win[sm->win_cur];
-		n = 0;
-		for (m = sm->ready_sp; m; m &= m - 1)
-			n += vgpu_sm_issue(sm, __ffs64(m), t, win);
-		if (!n) {
-			t = vgpu_sm_next_event(sm, t, end);
-			continue;
-		}
-		sm->stats.issued += n;
-		t++;
-		if (unlikely(sm->stop))
-			break;
-	}
-	sm->now = t;
-	sm->run_flags = 0;
-	if (t >= sm->win_next)	/* the window ends now, even after idling */
-		vgpu_sm_win_roll(sm, t);
-	return t - start;
-}
-
-/**
- * vgpu_sm_window_count() - timed instructions of a class in the window
- * @sm: the SM
- * @cls: class index (opcode - VGPU_OP_MOV)
- *
- * The window is the last nx cycles in VGPU_WIN_BUCKETS buckets of nx / 16
- * cycles, the current bucket included (F25).
- *
- * Return: the count.
- */
-u32 vgpu_sm_window_count(const struct vgpu_sm *sm, u32 cls)
-{
-	u32 b, n = 0;
-
-	for (b = 0; b < VGPU_WIN_BUCKETS; b++)
-		n += sm->win[b][cls];
-	return n;
-}
-
-/**
- * vgpu_sm_power() - emulated power counter of the SM (F25 input)
- * @sm: the SM
- *
- * Return: sum over classes of weight x vgpu_sm_window_count().
- */
-u64 vgpu_sm_power(const struct vgpu_sm *sm)
-{
-	u64 sum = 0;
-	u32 c;
-
-	for (c = 0; c < VGPU_ISA_NUM_CLASSES; c++)
-		sum += (u64)sm->timing.weight[c] * vgpu_sm_window_count(sm, c);
-	return sum;
 }
 
 /**

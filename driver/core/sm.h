@@ -194,7 +194,7 @@ struct vgpu_sm_stats {
  * @win_cur: current bucket
  * @win_next: cycle at which the next bucket starts
  * @win: timed instructions per bucket and class
- * @round_next: vgpu_sm_run() looks for a round (sm.c) from this cycle on
+ * @round_next: vgpu_sm_run() looks for a round (sm_issue.c) from this cycle on
  * @start_key: per used block slot, its priority << 56 | its arrival
  *	order: warps start from the lowest first (F30); apart from @block so
  *	that choosing reads a few cache lines, not one per block

@@ -1,8 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * What the two files of the SM engine share: sm.c (execution) and
- * sm_switch.c (switch-out, restore and cancel of resident blocks).  sm.h
- * is the engine's API; nothing here is for its callers.
+ * What the three files of the SM engine share: sm.c (blocks, warps,
+ * barriers, locks, control instructions), sm_issue.c (the issue loop,
+ * rounds and power window) and sm_switch.c (switch-out, restore and
+ * cancel of resident blocks).  sm.h is the engine's API; nothing here is
+ * for its callers.
  */
 #ifndef VGPU_CORE_SM_INTERNAL_H
 #define VGPU_CORE_SM_INTERNAL_H
@@ -82,5 +84,37 @@ void vgpu_sm_update_prio(struct vgpu_sm *sm);
 void vgpu_sm_sync(struct vgpu_sm *sm, struct vgpu_sm_block *b);
 void vgpu_sm_block_remove(struct vgpu_sm *sm, u32 slot);
 void vgpu_sm_bar_release(struct vgpu_sm *sm, struct vgpu_sm_block *b);
+void vgpu_sm_lock(struct vgpu_sm *sm, u32 idx, u32 m, bool is_insn);
+void vgpu_sm_arbitrate(struct vgpu_sm *sm);
+void vgpu_sm_start_warps(struct vgpu_sm *sm);
+void vgpu_sm_exec_ctrl(struct vgpu_sm *sm, u32 idx, struct vgpu_warp *w,
+		       const struct vgpu_insn *in);
+
+/* LOOP or ENDLOOP @in of warp @w: its PC and loop stack only. */
+static inline void vgpu_sm_loop_step(const struct vgpu_sm *sm,
+				     struct vgpu_warp *w,
+				     const struct vgpu_insn *in)
+{
+	const struct vgpu_sm_block *b = &sm->block[w->slot];
+	u32 n;
+
+	if (in->op == VGPU_OP_LOOP) {
+		n = vgpu_isa_loop_count_items(in, b->block_idx, w->wid,
+					      b->items);
+		if (!n) {
+			w->pc = b->kernel->match[w->pc] + 1;
+		} else {
+			w->left[w->depth++] = n;
+			w->pc++;
+		}
+		return;
+	}
+	if (--w->left[w->depth - 1]) {
+		w->pc = b->kernel->match[w->pc] + 1;
+	} else {
+		w->depth--;
+		w->pc++;
+	}
+}
 
 #endif /* VGPU_CORE_SM_INTERNAL_H */

@@ -15,20 +15,10 @@
 #include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
-#include "sim.h"
-#include "gpu.h"
+#include "bench.h"
 
 #define VGPU_BD_CHANNELS	8
-
-static double vgpu_bd_now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec + ts.tv_nsec * 1e-9;
-}
 
 /* Decisions per second with @num_sms SMs of the h100 kind. */
 static int vgpu_bd_run(u32 num_sms, u32 threads, double seconds,
@@ -37,36 +27,17 @@ static int vgpu_bd_run(u32 num_sms, u32 threads, double seconds,
 	static const struct vgpu_insn prog[] = { { .op = VGPU_OP_EXIT } };
 	struct vgpu_gpu_kernel k[VGPU_BD_CHANNELS];
 	u16 match[VGPU_BD_CHANNELS][1];
-	struct vgpu_gpu_params p;
-	struct list_head pol;
-	struct vgpu_config cfg;
-	struct vgpu_gpu g;
+	struct vgpu_bench_gpu b;
+	struct vgpu_gpu *g = &b.g;
 	double t, spent = 0;
-	char err[512];
 	u64 d0;
-	size_t size;
-	void *mem;
 	u32 i;
 
-	vgpu_config_preset(&cfg, "h100");
-	cfg.num_sms = num_sms;
-	vgpu_gpu_params_default(&p, &cfg);
-	p.max_channels = VGPU_BD_CHANNELS;
-	vgpu_policy_registry_init(&pol);
-	/* a policy object registers again in each fresh registry */
-	policy = vgpu_sim_policy_resolve(&pol, policy, err, sizeof(err));
-	if (!policy)
+	if (vgpu_bench_gpu_init(&b, num_sms, VGPU_BD_CHANNELS, policy))
 		return -1;
-	snprintf(p.policy, sizeof(p.policy), "%s", policy);
-	size = vgpu_gpu_mem_size(&cfg, &p);
-	mem = aligned_alloc(64, (size + 63) & ~(size_t)63);
-	if (!mem || vgpu_gpu_init(&g, mem, size, &cfg, &p, &pol)) {
-		free(mem);
-		return -1;
-	}
 	memset(k, 0, sizeof(k));
 	for (i = 0; i < VGPU_BD_CHANNELS; i++) {
-		vgpu_gpu_channel_add(&g, i, i % 4);
+		vgpu_gpu_channel_add(g, i, i % 4);
 		k[i].id = i;
 		k[i].channel = i;
 		k[i].prio = i % 4;
@@ -78,27 +49,26 @@ static int vgpu_bd_run(u32 num_sms, u32 threads, double seconds,
 		k[i].prog = prog;
 		k[i].n_insns = 1;
 		k[i].match = match[i];
-		if (vgpu_gpu_submit(&g, &k[i])) {
-			free(mem);
+		if (vgpu_gpu_submit(g, &k[i])) {
+			vgpu_bench_gpu_fini(&b);
 			return -1;
 		}
 	}
 	/* warm up: admission, first fill */
-	vgpu_gpu_dispatch(&g);
-	vgpu_gpu_advance_range(&g, 0, num_sms);
-	d0 = g.stats.decisions;
+	vgpu_gpu_dispatch(g);
+	vgpu_gpu_advance_range(g, 0, num_sms);
+	d0 = g->stats.decisions;
 	while (spent < seconds) {
-		t = vgpu_bd_now();
-		vgpu_gpu_dispatch(&g);
-		spent += vgpu_bd_now() - t;
-		vgpu_gpu_advance_range(&g, 0, num_sms);
+		t = vgpu_bench_now();
+		vgpu_gpu_dispatch(g);
+		spent += vgpu_bench_now() - t;
+		vgpu_gpu_advance_range(g, 0, num_sms);
 	}
-	*rate = (g.stats.decisions - d0) / spent;
-	*ns_per = spent * 1e9 / (g.stats.decisions - d0);
+	*rate = (g->stats.decisions - d0) / spent;
+	*ns_per = spent * 1e9 / (g->stats.decisions - d0);
 	for (i = 0; i < VGPU_BD_CHANNELS; i++)
-		vgpu_gpu_cancel(&g, &k[i]);
-	vgpu_gpu_fini(&g);
-	free(mem);
+		vgpu_gpu_cancel(g, &k[i]);
+	vgpu_bench_gpu_fini(&b);
 	return 0;
 }
 

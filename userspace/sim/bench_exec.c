@@ -14,21 +14,8 @@
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
-#include "sim.h"
-#include "config.h"
-#include "sm.h"
-
-#define VGPU_BENCH_EXEC_BODY	16
-
-static double vgpu_bench_exec_now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec + ts.tv_nsec * 1e-9;
-}
+#include "bench.h"
 
 /*
  * Run @blocks blocks of @k on a fresh @sm, keeping it full; returns the
@@ -46,7 +33,7 @@ static double vgpu_bench_exec_fill(struct vgpu_sm *sm,
 
 	vgpu_worker_pool_init(pool, pool->warps, cfg->max_warps_per_sm);
 	vgpu_sm_init(sm, cfg, timing, pool, 0);
-	t0 = vgpu_bench_exec_now();
+	t0 = vgpu_bench_now();
 	for (;;) {
 		while (next < blocks &&
 		       !vgpu_sm_block_add(sm, k, next, 0, VGPU_PLACE_BLOCK))
@@ -55,7 +42,7 @@ static double vgpu_bench_exec_fill(struct vgpu_sm *sm,
 			break;
 		vgpu_sm_run(sm, ~0ULL >> 1, VGPU_SM_RUN_STOP_BLOCK);
 	}
-	return vgpu_bench_exec_now() - t0;
+	return vgpu_bench_now() - t0;
 }
 
 static int vgpu_bench_exec(int argc, char **argv)
@@ -68,13 +55,9 @@ static int vgpu_bench_exec(int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	static const struct vgpu_insn shortp[] = {
-		{ .op = VGPU_OP_MOV }, { .op = VGPU_OP_ALU },
-		{ .op = VGPU_OP_ALU }, { .op = VGPU_OP_EXIT },
-	};
-	struct vgpu_insn prog[VGPU_BENCH_EXEC_BODY + 3];
-	u16 match[VGPU_BENCH_EXEC_BODY + 3], smatch[ARRAY_SIZE(shortp)];
-	uint32_t iters = 20000, blocks = 64, nshort = 1000000, n = 0, i;
+	struct vgpu_insn prog[VGPU_BENCH_LOOP_LEN];
+	u16 match[VGPU_BENCH_LOOP_LEN], smatch[VGPU_BENCH_SHORT_LEN];
+	uint32_t iters = 20000, blocks = 64, nshort = 1000000, n;
 	struct vgpu_kernel_desc ks;
 	double sdt;
 	u64 sissued;
@@ -121,14 +104,7 @@ static int vgpu_bench_exec(int argc, char **argv)
 	if (vgpu_config_preset(&cfg, preset))
 		return vgpu_sim_usage_error("bench exec", "unknown preset '%s'",
 					    preset);
-	memset(prog, 0, sizeof(prog));
-	prog[n].op = VGPU_OP_LOOP;
-	prog[n++].imm = VGPU_LOOP_IMM(iters, 0);
-	for (i = 0; i < VGPU_BENCH_EXEC_BODY - 1; i++)
-		prog[n++].op = VGPU_OP_ALU;
-	prog[n++].op = VGPU_OP_BRA;
-	prog[n++].op = VGPU_OP_ENDLOOP;
-	prog[n++].op = VGPU_OP_EXIT;
+	n = vgpu_bench_loop_prog(prog, iters);
 	memset(&k, 0, sizeof(k));
 	k.id = 1;
 	k.grid = blocks;
@@ -140,8 +116,8 @@ static int vgpu_bench_exec(int argc, char **argv)
 	ks.threads = 32;
 	ks.regs_per_thread = 32;
 	if (vgpu_kernel_desc_init(&k, &cfg, prog, n, match) ||
-	    vgpu_kernel_desc_init(&ks, &cfg, shortp, ARRAY_SIZE(shortp),
-				  smatch)) {
+	    vgpu_kernel_desc_init(&ks, &cfg, vgpu_bench_short_prog,
+				  VGPU_BENCH_SHORT_LEN, smatch)) {
 		fprintf(stderr, "vgpu-sim bench exec: probe kernel rejected\n");
 		return 1;
 	}
@@ -158,7 +134,7 @@ static int vgpu_bench_exec(int argc, char **argv)
 	vgpu_sm_fini(sm);
 	dt = vgpu_bench_exec_fill(sm, &cfg, &timing, &pool, &k, blocks);
 	printf("preset %s, 1 SM, %u blocks x %u warps, %u iterations of %u instructions\n",
-	       cfg.name, blocks, k.shape.warps, iters, VGPU_BENCH_EXEC_BODY + 1);
+	       cfg.name, blocks, k.shape.warps, iters, VGPU_BENCH_LOOP_BODY + 1);
 	printf("warp-instructions %" PRIu64 " in %" PRIu64 " cycles (%.3f per cycle)\n",
 	       (uint64_t)sm->stats.issued, (uint64_t)sm->stats.last_done + 1,
 	       (double)sm->stats.issued / (sm->stats.last_done + 1));

@@ -24,21 +24,11 @@
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
-#include "sim.h"
+#include "bench.h"
 #include "run.h"
 
-#define VGPU_BS_BODY		16	/* LOOP body: 15 x ALU, BRA */
 #define VGPU_BS_REPEAT		3	/* runs per thread count, the fastest counts */
-
-static double vgpu_bs_now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec + ts.tv_nsec * 1e-9;
-}
 
 /**
  * struct vgpu_bs_result - what one run measured
@@ -65,28 +55,18 @@ static int vgpu_bs_run(u32 num_sms, u32 threads, const struct vgpu_insn *prog,
 		       struct vgpu_bs_result *res)
 {
 	struct vgpu_sim_team *team = NULL;
-	struct vgpu_gpu_params p;
 	struct vgpu_gpu_kernel k;
-	struct list_head pol;
-	struct vgpu_config cfg;
-	struct vgpu_gpu g;
+	struct vgpu_bench_gpu b;
+	struct vgpu_gpu *g = &b.g;
 	double t0, t;
 	u16 *match;
-	size_t size;
-	void *mem;
 	int ret = -1;
 
-	vgpu_config_preset(&cfg, "h100");
-	cfg.num_sms = num_sms;
-	vgpu_gpu_params_default(&p, &cfg);
-	p.max_channels = 1;
-	vgpu_policy_registry_init(&pol);
-	size = vgpu_gpu_mem_size(&cfg, &p);
-	mem = aligned_alloc(64, (size + 63) & ~(size_t)63);
+	if (vgpu_bench_gpu_init(&b, num_sms, 1, NULL))
+		return -1;
 	match = calloc(n_insns, sizeof(*match));
-	if (!mem || !match || vgpu_gpu_init(&g, mem, size, &cfg, &p, &pol)) {
-		free(match);
-		free(mem);
+	if (!match) {
+		vgpu_bench_gpu_fini(&b);
 		return -1;
 	}
 	memset(&k, 0, sizeof(k));
@@ -96,29 +76,28 @@ static int vgpu_bs_run(u32 num_sms, u32 threads, const struct vgpu_insn *prog,
 	k.prog = prog;
 	k.n_insns = n_insns;
 	k.match = match;
-	vgpu_gpu_channel_add(&g, 0, 0);
-	if (vgpu_gpu_submit(&g, &k) || vgpu_sim_team_start(&team, &g, threads))
+	vgpu_gpu_channel_add(g, 0, 0);
+	if (vgpu_gpu_submit(g, &k) || vgpu_sim_team_start(&team, g, threads))
 		goto out;
 	res->dispatch = 0;
-	t0 = vgpu_bs_now();
+	t0 = vgpu_bench_now();
 	for (;;) {
-		t = vgpu_bs_now();
-		vgpu_gpu_dispatch(&g);
-		res->dispatch += vgpu_bs_now() - t;
-		if (vgpu_gpu_idle(&g))
+		t = vgpu_bench_now();
+		vgpu_gpu_dispatch(g);
+		res->dispatch += vgpu_bench_now() - t;
+		if (vgpu_gpu_idle(g))
 			break;
-		vgpu_sim_team_advance(team, &g);
+		vgpu_sim_team_advance(team, g);
 	}
-	res->seconds = vgpu_bs_now() - t0;
-	res->decisions = g.stats.decisions;
+	res->seconds = vgpu_bench_now() - t0;
+	res->decisions = g->stats.decisions;
 	res->blocks = k.done_units;
-	res->hash = vgpu_gpu_trace_hash(&g);
+	res->hash = vgpu_gpu_trace_hash(g);
 	ret = k.state == VGPU_KS_DONE && res->blocks == grid ? 0 : -1;
 out:
 	vgpu_sim_team_stop(team);
-	vgpu_gpu_fini(&g);
+	vgpu_bench_gpu_fini(&b);
 	free(match);
-	free(mem);
 	return ret;
 }
 
@@ -126,18 +105,10 @@ out:
 static double vgpu_bs_speedup(const char *name, u32 num_sms, u32 iters,
 			      u32 waves)
 {
-	struct vgpu_insn prog[VGPU_BS_BODY + 3];
+	struct vgpu_insn prog[VGPU_BENCH_LOOP_LEN];
 	struct vgpu_bs_result r[2], one;
-	u32 n = 0, i, t, k;
+	u32 n = vgpu_bench_loop_prog(prog, iters), t, k;
 
-	memset(prog, 0, sizeof(prog));
-	prog[n].op = VGPU_OP_LOOP;
-	prog[n++].imm = VGPU_LOOP_IMM(iters, 0);
-	for (i = 0; i < VGPU_BS_BODY - 1; i++)
-		prog[n++].op = VGPU_OP_ALU;
-	prog[n++].op = VGPU_OP_BRA;
-	prog[n++].op = VGPU_OP_ENDLOOP;
-	prog[n++].op = VGPU_OP_EXIT;
 	/*
 	 * 1, 2, 1, 2, 1, 2 threads: the fastest of each count, so that a
 	 * spell of load from elsewhere hits both alike and is left out
@@ -174,10 +145,6 @@ static int vgpu_bench_scale(int argc, char **argv)
 		{ "blocks", required_argument, NULL, 'b' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
-	};
-	static const struct vgpu_insn shortp[] = {
-		{ .op = VGPU_OP_MOV }, { .op = VGPU_OP_ALU },
-		{ .op = VGPU_OP_ALU }, { .op = VGPU_OP_EXIT },
 	};
 	static const u32 sms[] = { 4, 132, 1024 };
 	static const u32 blocks[] = { 10000, 100000, 1000000 };
@@ -224,8 +191,8 @@ static int vgpu_bench_scale(int argc, char **argv)
 	printf("cost: h100 kind, one kernel of one-warp blocks (MOV ALU ALU EXIT), 1 thread\n");
 	if (only_sms || only_blocks) {
 		/* one case, for a profiler */
-		if (vgpu_bs_run(only_sms, 1, shortp, ARRAY_SIZE(shortp),
-				only_blocks, 32, &r))
+		if (vgpu_bs_run(only_sms, 1, vgpu_bench_short_prog,
+				VGPU_BENCH_SHORT_LEN, only_blocks, 32, &r))
 			return 1;
 		printf("cost sms=%u blocks=%" PRIu64 " ns_per_block=%.1f ns_per_decision=%.1f decisions=%" PRIu64 "\n",
 		       only_sms, r.blocks, r.seconds * 1e9 / r.blocks,
@@ -234,8 +201,9 @@ static int vgpu_bench_scale(int argc, char **argv)
 	}
 	for (i = 0; i < ARRAY_SIZE(sms); i++) {
 		for (j = 0; j < ARRAY_SIZE(blocks); j++) {
-			if (vgpu_bs_run(sms[i], 1, shortp, ARRAY_SIZE(shortp),
-					blocks[j] / div, 32, &r)) {
+			if (vgpu_bs_run(sms[i], 1, vgpu_bench_short_prog,
+					VGPU_BENCH_SHORT_LEN, blocks[j] / div,
+					32, &r)) {
 				fprintf(stderr, "vgpu-sim bench scale: cost run failed\n");
 				return 1;
 			}

@@ -139,32 +139,19 @@ static int vgpu_bench_bitmap(int argc, char **argv)
 	double w_naive, w_ctz, w_exact;
 	double f_naive, f_ctz, f_exact, f_xk;
 	double wf_naive, wf_ctz, wf_exact, wf_xk;
+	struct vgpu_sim_getopt g = { .cmd = &vgpu_sim_bench_bitmap,
+				     .opts = opts, .bench = true,
+				     .quiet = true, .no_args = true };
 	u64 seed = 0x5eed0001;
 	int c;
 
-	optind = 0;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
-		switch (c) {
-		case 'q':
-			if (!vgpu_sim_parse_u32(optarg, &queries) || !queries)
-				return vgpu_sim_usage_error("bench bitmap",
-					"bad --queries '%s'", optarg);
-			break;
-		case 'h':
-			vgpu_sim_print_usage(stdout, "vgpu-sim bench",
-					     &vgpu_sim_bench_bitmap);
-			return 0;
-		default:
+	/* --queries is the one option */
+	while ((c = vgpu_sim_getopt(&g, argc, argv)) > 0)
+		if (!vgpu_sim_parse_u32(optarg, &queries) || !queries)
 			return vgpu_sim_usage_error("bench bitmap",
-				"unknown or incomplete option '%s'",
-				argv[optind - 1]);
-		}
-	}
-	if (optind < argc)
-		return vgpu_sim_usage_error("bench bitmap",
-					    "unexpected argument '%s'",
-					    argv[optind]);
+				"bad --queries '%s'", optarg);
+	if (!c)
+		return g.status;
 	/* a 2048-bit query costs about 16 of 128 bits */
 	wq = queries / 16 ? queries / 16 : 1;
 

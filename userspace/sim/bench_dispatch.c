@@ -85,16 +85,14 @@ static int vgpu_bench_dispatch(int argc, char **argv)
 	uint32_t ms, threads = 1024;
 	const char *policy = "rr", *name;
 	struct list_head reg;
+	struct vgpu_sim_getopt g = { .cmd = &vgpu_sim_bench_dispatch,
+				     .opts = opts, .bench = true,
+				     .no_args = true };
 	char err[512];
 	int c;
 
-	optind = 1;
-	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+	while ((c = vgpu_sim_getopt(&g, argc, argv)) > 0) {
 		switch (c) {
-		case 'h':
-			vgpu_sim_print_usage(stdout, "vgpu-sim bench",
-					     &vgpu_sim_bench_dispatch);
-			return 0;
 		case 's':
 			if (!vgpu_sim_parse_u32(optarg, &ms) || !ms)
 				return vgpu_sim_usage_error("bench dispatch",
@@ -110,14 +108,10 @@ static int vgpu_bench_dispatch(int argc, char **argv)
 				return vgpu_sim_usage_error("bench dispatch",
 					"--threads takes 1..1024");
 			break;
-		default:
-			return VGPU_SIM_EXIT_USAGE;
 		}
 	}
-	if (optind < argc)
-		return vgpu_sim_usage_error("bench dispatch",
-					    "unexpected argument '%s'",
-					    argv[optind]);
+	if (!c)
+		return g.status;
 	/* a usage error for a policy that does not load */
 	vgpu_policy_registry_init(&reg);
 	name = vgpu_sim_policy_resolve(&reg, policy, err, sizeof(err));

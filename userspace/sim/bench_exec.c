@@ -68,16 +68,14 @@ static int vgpu_bench_exec(int argc, char **argv)
 	struct vgpu_config cfg;
 	struct vgpu_warp *warps;
 	struct vgpu_sm *sm;
+	struct vgpu_sim_getopt g = { .cmd = &vgpu_sim_bench_exec,
+				     .opts = opts, .bench = true,
+				     .bad = "bad option" };
 	double dt;
 	int c;
 
-	optind = 1;
-	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+	while ((c = vgpu_sim_getopt(&g, argc, argv)) > 0) {
 		switch (c) {
-		case 'h':
-			vgpu_sim_print_usage(stdout, "vgpu-sim bench",
-					     &vgpu_sim_bench_exec);
-			return 0;
 		case 'p':
 			preset = optarg;
 			break;
@@ -97,10 +95,10 @@ static int vgpu_bench_exec(int argc, char **argv)
 				return vgpu_sim_usage_error("bench exec",
 							    "bad --short-blocks");
 			break;
-		default:
-			return vgpu_sim_usage_error("bench exec", "bad option");
 		}
 	}
+	if (!c)
+		return g.status;
 	if (vgpu_config_preset(&cfg, preset))
 		return vgpu_sim_usage_error("bench exec", "unknown preset '%s'",
 					    preset);

@@ -151,15 +151,13 @@ static int vgpu_bench_scale(int argc, char **argv)
 	double lo = 0, hi = 0, ns, h100, big;
 	struct vgpu_bs_result r;
 	u32 div = 1, iters = 100, i, j, only_sms = 0, only_blocks = 0;
+	struct vgpu_sim_getopt g = { .cmd = &vgpu_sim_bench_scale,
+				     .opts = opts, .bench = true,
+				     .no_args = true };
 	int c;
 
-	optind = 1;
-	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+	while ((c = vgpu_sim_getopt(&g, argc, argv)) > 0) {
 		switch (c) {
-		case 'h':
-			vgpu_sim_print_usage(stdout, "vgpu-sim bench",
-					     &vgpu_sim_bench_scale);
-			return 0;
 		case 'q':
 			div = 100;
 			iters = 2;
@@ -176,14 +174,10 @@ static int vgpu_bench_scale(int argc, char **argv)
 				return vgpu_sim_usage_error("bench scale",
 							    "bad --blocks");
 			break;
-		default:
-			return VGPU_SIM_EXIT_USAGE;
 		}
 	}
-	if (optind < argc)
-		return vgpu_sim_usage_error("bench scale",
-					    "unexpected argument '%s'",
-					    argv[optind]);
+	if (!c)
+		return g.status;
 	if (!only_sms != !only_blocks)
 		return vgpu_sim_usage_error("bench scale",
 					    "--sms and --blocks go together");

@@ -171,15 +171,12 @@ static int vgpu_sim_exec(int argc, char **argv)
 		.preset = "small", .blocks = 1, .threads = 128, .regs = 32,
 		.max_cycles = 1000000000ULL,
 	};
+	struct vgpu_sim_getopt g = { .cmd = &vgpu_sim_cmd_exec, .opts = opts,
+				     .bad = "bad option or number" };
 	uint32_t v;
 	int c;
 
-	optind = 1;
-	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
-		if (c == 'h') {
-			vgpu_sim_print_usage(stdout, "vgpu-sim", &vgpu_sim_cmd_exec);
-			return 0;
-		}
+	while ((c = vgpu_sim_getopt(&g, argc, argv)) > 0) {
 		if (c == 'p') {
 			o.preset = optarg;
 			continue;
@@ -192,7 +189,7 @@ static int vgpu_sim_exec(int argc, char **argv)
 			o.warp_mode = true;
 			continue;
 		}
-		if (c == '?' || !vgpu_sim_parse_u32(optarg, &v))
+		if (!vgpu_sim_parse_u32(optarg, &v))
 			return vgpu_sim_usage_error("exec", "bad option or number");
 		switch (c) {
 		case 'b': o.blocks = v; break;
@@ -205,6 +202,8 @@ static int vgpu_sim_exec(int argc, char **argv)
 		case 'M': o.max_cycles = v; break;
 		}
 	}
+	if (!c)
+		return g.status;
 	if (optind != argc - 1)
 		return vgpu_sim_usage_error("exec", "expected one FILE.vasm");
 	if (!o.blocks || !o.threads || o.prio >= VGPU_MAX_PRIOS)

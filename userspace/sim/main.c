@@ -3,6 +3,7 @@
  * vgpu-sim: subcommand dispatcher.  Commands register in sim.h.
  */
 #include <errno.h>
+#include <getopt.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -47,6 +48,45 @@ void vgpu_sim_print_usage(FILE *f, const char *prefix,
 {
 	fprintf(f, "Usage: %s %s %s\n%s\n", prefix, cmd->name, cmd->usage,
 		cmd->summary);
+}
+
+int vgpu_sim_getopt(struct vgpu_sim_getopt *g, int argc, char **argv)
+{
+	char name[64];
+	int c;
+
+	snprintf(name, sizeof(name), "%s%s", g->bench ? "bench " : "",
+		 g->cmd->name);
+	if (!g->status) {
+		/* the first call: optind 0 also resets getopt's state */
+		optind = g->quiet ? 0 : 1;
+		opterr = !g->quiet;
+		g->status = -1;
+	}
+	c = getopt_long(argc, argv, g->quiet ? "" : "h", g->opts, &g->index);
+	if (c == 'h') {
+		vgpu_sim_print_usage(stdout, g->bench ? "vgpu-sim bench" :
+				     "vgpu-sim", g->cmd);
+		g->status = 0;
+		return 0;
+	}
+	if (c == '?' || c == ':') {
+		g->status = VGPU_SIM_EXIT_USAGE;
+		if (g->quiet)
+			vgpu_sim_usage_error(name,
+				"unknown or incomplete option '%s'",
+				argv[optind - 1]);
+		else if (g->bad)
+			vgpu_sim_usage_error(name, "%s", g->bad);
+		return 0;
+	}
+	if (c == -1 && g->no_args && optind < argc) {
+		g->status = vgpu_sim_usage_error(name,
+						 "unexpected argument '%s'",
+						 argv[optind]);
+		return 0;
+	}
+	return c;
 }
 
 static void vgpu_sim_help(FILE *f)

@@ -110,11 +110,12 @@ static int vgpu_sim_maxrun(int argc, char **argv)
 	unsigned long lineno = 0;
 	char *line = NULL;
 	size_t cap = 0;
+	struct vgpu_sim_getopt g = { .cmd = &vgpu_sim_cmd_maxrun,
+				     .opts = opts, .quiet = true,
+				     .no_args = true };
 	int c;
 
-	optind = 0;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
+	while ((c = vgpu_sim_getopt(&g, argc, argv)) > 0) {
 		switch (c) {
 		case 'w':
 			if (!vgpu_sim_parse_u32(optarg, &width) || !width ||
@@ -134,19 +135,10 @@ static int vgpu_sim_maxrun(int argc, char **argv)
 		case 'p':
 			skip_primes = true;
 			break;
-		case 'h':
-			vgpu_sim_print_usage(stdout, "vgpu-sim",
-					     &vgpu_sim_cmd_maxrun);
-			return 0;
-		default:
-			return vgpu_sim_usage_error("maxrun",
-				"unknown or incomplete option '%s'",
-				argv[optind - 1]);
 		}
 	}
-	if (optind < argc)
-		return vgpu_sim_usage_error("maxrun", "unexpected argument '%s'",
-					    argv[optind]);
+	if (!c)
+		return g.status;
 	if (!width)
 		return vgpu_sim_usage_error("maxrun", "--width is required");
 

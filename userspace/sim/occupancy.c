@@ -13,23 +13,34 @@ static const char *const vgpu_sim_limit_names[] = {
 	"barriers", "sregs",
 };
 
+/* Options of occupancy; the numbers first, in the order of their values. */
+enum {
+	VGPU_OCC_THREADS, VGPU_OCC_REGS, VGPU_OCC_SMEM, VGPU_OCC_SREGS,
+	VGPU_OCC_SREGS_PER_SUBPART, VGPU_OCC_SREG_UNIT, VGPU_OCC_NUMBERS,
+};
+
 static int vgpu_sim_occupancy(int argc, char **argv)
 {
 	static const struct option opts[] = {
+		/* distinct values: "--sreg" stays ambiguous */
+		[VGPU_OCC_THREADS] = { "threads", required_argument, NULL, 't' },
+		[VGPU_OCC_REGS] = { "regs", required_argument, NULL, 'r' },
+		[VGPU_OCC_SMEM] = { "smem", required_argument, NULL, 's' },
+		[VGPU_OCC_SREGS] = { "sregs", required_argument, NULL, 'S' },
+		[VGPU_OCC_SREGS_PER_SUBPART] = { "sregs-per-subpart",
+						 required_argument, NULL, 'P' },
+		[VGPU_OCC_SREG_UNIT] = { "sreg-unit", required_argument, NULL,
+					 'U' },
 		{ "preset", required_argument, NULL, 'p' },
-		{ "threads", required_argument, NULL, 't' },
-		{ "regs", required_argument, NULL, 'r' },
-		{ "smem", required_argument, NULL, 's' },
-		{ "sregs", required_argument, NULL, 'S' },
-		{ "sregs-per-subpart", required_argument, NULL, 'P' },
-		{ "sreg-unit", required_argument, NULL, 'U' },
 		{ "formula", no_argument, NULL, 'f' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	uint32_t threads = 0, regs = 0, smem = 0, sregs = 0;
-	uint32_t sregs_per_subpart = 0, sreg_unit = 0;
-	bool have_t = false, have_r = false, formula = false;
+	struct vgpu_sim_getopt g = { .cmd = &vgpu_sim_cmd_occupancy,
+				     .opts = opts, .quiet = true,
+				     .no_args = true };
+	uint32_t num[VGPU_OCC_NUMBERS] = { 0 };
+	bool have[VGPU_OCC_NUMBERS] = { false }, formula = false;
 	const char *preset = NULL;
 	struct vgpu_occupancy occ;
 	struct vgpu_config cfg;
@@ -37,84 +48,47 @@ static int vgpu_sim_occupancy(int argc, char **argv)
 	int c, ret;
 	size_t i;
 
-	optind = 0;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
-		switch (c) {
-		case 'p':
+	while ((c = vgpu_sim_getopt(&g, argc, argv)) > 0) {
+		if (c == 'p') {
 			preset = optarg;
-			break;
-		case 't':
-			if (!vgpu_sim_parse_u32(optarg, &threads))
-				return vgpu_sim_usage_error("occupancy",
-					"bad --threads '%s'", optarg);
-			have_t = true;
-			break;
-		case 'r':
-			if (!vgpu_sim_parse_u32(optarg, &regs))
-				return vgpu_sim_usage_error("occupancy",
-					"bad --regs '%s'", optarg);
-			have_r = true;
-			break;
-		case 's':
-			if (!vgpu_sim_parse_u32(optarg, &smem))
-				return vgpu_sim_usage_error("occupancy",
-					"bad --smem '%s'", optarg);
-			break;
-		case 'S':
-			if (!vgpu_sim_parse_u32(optarg, &sregs))
-				return vgpu_sim_usage_error("occupancy",
-					"bad --sregs '%s'", optarg);
-			break;
-		case 'P':
-			if (!vgpu_sim_parse_u32(optarg, &sregs_per_subpart))
-				return vgpu_sim_usage_error("occupancy",
-					"bad --sregs-per-subpart '%s'", optarg);
-			break;
-		case 'U':
-			if (!vgpu_sim_parse_u32(optarg, &sreg_unit))
-				return vgpu_sim_usage_error("occupancy",
-					"bad --sreg-unit '%s'", optarg);
-			break;
-		case 'f':
+		} else if (c == 'f') {
 			formula = true;
-			break;
-		case 'h':
-			vgpu_sim_print_usage(stdout, "vgpu-sim",
-					     &vgpu_sim_cmd_occupancy);
-			return 0;
-		default:
-			return vgpu_sim_usage_error("occupancy",
-				"unknown or incomplete option '%s'",
-				argv[optind - 1]);
+		} else {
+			if (!vgpu_sim_parse_u32(optarg, &num[g.index]))
+				return vgpu_sim_usage_error("occupancy",
+					"bad --%s '%s'", opts[g.index].name,
+					optarg);
+			have[g.index] = true;
 		}
 	}
-	if (optind < argc)
-		return vgpu_sim_usage_error("occupancy",
-					    "unexpected argument '%s'",
-					    argv[optind]);
+	if (!c)
+		return g.status;
 	if (!preset)
 		return vgpu_sim_usage_error("occupancy", "--preset is required");
 	if (vgpu_config_preset(&cfg, preset))
 		return vgpu_sim_usage_error("occupancy",
 			"unknown preset '%s' (a100, h100 or small)", preset);
 	/* the scalar register file of seed 001 [0042], as new_device's keys */
-	cfg.sregs_per_subpart = sregs_per_subpart;
-	cfg.sreg_unit = sreg_unit;
+	cfg.sregs_per_subpart = num[VGPU_OCC_SREGS_PER_SUBPART];
+	cfg.sreg_unit = num[VGPU_OCC_SREG_UNIT];
 	if (vgpu_config_validate(&cfg, &bad))
 		return vgpu_sim_usage_error("occupancy", "bad %s", bad);
-	if (!have_t || !have_r)
+	if (!have[VGPU_OCC_THREADS] || !have[VGPU_OCC_REGS])
 		return vgpu_sim_usage_error("occupancy",
 					    "--threads and --regs are required");
-	if (!threads)
+	if (!num[VGPU_OCC_THREADS])
 		return vgpu_sim_usage_error("occupancy",
 					    "--threads must be at least 1");
 	if (formula)
-		ret = vgpu_occupancy_formula(&cfg, threads, regs, smem, sregs,
-					     &occ);
+		ret = vgpu_occupancy_formula(&cfg, num[VGPU_OCC_THREADS],
+					     num[VGPU_OCC_REGS],
+					     num[VGPU_OCC_SMEM],
+					     num[VGPU_OCC_SREGS], &occ);
 	else
-		ret = vgpu_occupancy_place(&cfg, threads, regs, smem, sregs,
-					   &occ);
+		ret = vgpu_occupancy_place(&cfg, num[VGPU_OCC_THREADS],
+					   num[VGPU_OCC_REGS],
+					   num[VGPU_OCC_SMEM],
+					   num[VGPU_OCC_SREGS], &occ);
 	if (ret)
 		return vgpu_sim_usage_error("occupancy", "invalid block");
 	printf("blocks=%u warps=%u limit=", occ.blocks, occ.warps);

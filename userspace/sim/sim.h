@@ -87,6 +87,49 @@ bool vgpu_sim_parse_u32(const char *s, uint32_t *out);
 void vgpu_sim_print_usage(FILE *f, const char *prefix,
 			  const struct vgpu_sim_cmd *cmd);
 
+struct option;
+
+/**
+ * struct vgpu_sim_getopt - how a command reads its options
+ * @cmd: the command, for --help and usage errors
+ * @opts: its getopt_long() options, "help" ('h') among them
+ * @bench: @cmd is a benchmark ("vgpu-sim bench <name>")
+ * @quiet: getopt_long() stays silent, "-h" is no option, and an unknown
+ *	or incomplete option is the usage error "unknown or incomplete
+ *	option '...'"; else getopt_long() reports it and @bad follows
+ * @bad: with !@quiet, the usage error after getopt_long()'s message, or
+ *	NULL for none
+ * @no_args: an argument after the options is the usage error
+ *	"unexpected argument '...'"
+ * @index: the index in @opts of the option vgpu_sim_getopt() returned
+ *	(long options only)
+ * @status: the exit status when vgpu_sim_getopt() returned 0
+ */
+struct vgpu_sim_getopt {
+	const struct vgpu_sim_cmd *cmd;
+	const struct option *opts;
+	bool bench;
+	bool quiet;
+	const char *bad;
+	bool no_args;
+	int index;
+	int status;
+};
+
+/**
+ * vgpu_sim_getopt() - the next option of a command (getopt_long())
+ * @g: how to read them; the first call starts at argv[1]
+ * @argc: the command's argument count
+ * @argv: its arguments, argv[0] the command
+ *
+ * -h/--help prints the usage on stdout; a bad option is a usage error.
+ *
+ * Return: the option's value (optarg set), -1 after the last option
+ * (optind at the first argument), or 0 when the command is to exit with
+ * @g->status (0 after --help, VGPU_SIM_EXIT_USAGE after a usage error).
+ */
+int vgpu_sim_getopt(struct vgpu_sim_getopt *g, int argc, char **argv);
+
 struct list_head;
 
 /**

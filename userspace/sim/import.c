@@ -19,108 +19,127 @@
 
 #include "cli.h"
 
-#define VGPU_IMPORT_MAX	256	/* recordings (tenants) */
+int vgpu_sim_rec_arg(struct vgpu_sim_rec_args *a, int argc, char **argv,
+		     int *i)
+{
+	const char *o = argv[*i], *v;
+
+	if (strcmp(o, "--format") && strcmp(o, "--preset") &&
+	    strcmp(o, "--clock") && strcmp(o, "--priority") &&
+	    strcmp(o, "--offset")) {
+		if (o[0] == '-' && o[1])
+			return vgpu_sim_usage_error(a->cmd,
+						    "unknown option '%s'", o);
+		if (a->nf == a->max)
+			return vgpu_sim_usage_error(a->cmd,
+						    "at most %d recordings",
+						    a->max);
+		a->files[a->nf++] = o;
+		return 0;
+	}
+	v = vgpu_sim_value(a->cmd, argc, argv, i);
+	if (!v)
+		return VGPU_SIM_EXIT_USAGE;
+	if (!strcmp(o, "--format")) {
+		a->format = vgpul_rec_format_parse(v);
+		if (a->format < 0)
+			return vgpu_sim_usage_error(a->cmd,
+				"unknown format '%s' (auto, nsys, kineto, accelsim)",
+				v);
+	} else if (!strcmp(o, "--preset")) {
+		if (!vgpul_rec_clock_mhz(v))
+			return vgpu_sim_usage_error(a->cmd,
+				"unknown preset '%s' (small, a100, h100)", v);
+		a->imp->preset = v;
+	} else if (!strcmp(o, "--clock")) {
+		if (!vgpu_sim_parse_u32(v, &a->mhz) || !a->mhz ||
+		    a->mhz > 100000)
+			return vgpu_sim_usage_error(a->cmd,
+				"bad --clock '%s' (MHz, 1..100000)", v);
+	} else if (!strcmp(o, "--priority")) {
+		if (a->np == a->max)
+			return vgpu_sim_usage_error(a->cmd,
+						    "too many --priority");
+		a->prio_arg[a->np++] = v;
+	} else {
+		if (a->no == a->max)
+			return vgpu_sim_usage_error(a->cmd, "too many --offset");
+		a->off_arg[a->no++] = v;
+	}
+	return 0;
+}
+
+int vgpu_sim_rec_args_done(struct vgpu_sim_rec_args *a)
+{
+	unsigned int i;
+	uint32_t t;
+	uint64_t v;
+
+	if (!a->nf)
+		return vgpu_sim_usage_error(a->cmd, "which recordings?");
+	for (i = 0; i < a->np; i++) {
+		if (!vgpul_tenant_pair(a->prio_arg[i], a->nf, &t, &v) || v >= 4)
+			return vgpu_sim_usage_error(a->cmd,
+				"bad --priority '%s' (TENANT=P, TENANT < %u, P < 4)",
+				a->prio_arg[i], a->nf);
+		a->prio[t] = v;
+	}
+	for (i = 0; i < a->no; i++) {
+		if (!vgpul_tenant_pair(a->off_arg[i], a->nf, &t, &v) ||
+		    v > 1ULL << 48)
+			return vgpu_sim_usage_error(a->cmd,
+				"bad --offset '%s' (TENANT=CYCLES, TENANT < %u)",
+				a->off_arg[i], a->nf);
+		a->offset[t] = v;
+	}
+	a->imp->clock_mhz = a->mhz;
+	a->imp->priority = a->prio;
+	a->imp->offset = a->offset;
+	return 0;
+}
 
 static int vgpu_sim_import(int argc, char **argv)
 {
-	static struct vgpu_recording recs[VGPU_IMPORT_MAX];
-	static uint32_t prio[VGPU_IMPORT_MAX];
-	static uint64_t offset[VGPU_IMPORT_MAX];
-	const char *files[VGPU_IMPORT_MAX], *out = NULL;
-	const char *prio_arg[VGPU_IMPORT_MAX], *off_arg[VGPU_IMPORT_MAX];
+	static struct vgpu_recording recs[VGPU_SIM_REC_MAX];
+	static struct vgpu_sim_rec_args ra;
 	struct vgpu_import_opts opts = { .preset = "h100", .report = stderr };
 	struct vgpu_import_stats st;
 	struct vgpu_workload wl;
-	unsigned int nf = 0, np = 0, no = 0, i;
-	int format = VGPU_REC_AUTO, rc = 1, ret;
-	uint32_t t, mhz = 0;
-	uint64_t v;
+	const char *out = NULL;
+	unsigned int nf, i;
+	int rc = 1, ret, k;
 	char err[1024];
 	FILE *f;
 
-	for (i = 1; i < (unsigned int)argc; i++) {
-		const char *a = argv[i];
-
-		if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
+	ra = (struct vgpu_sim_rec_args){ .cmd = "import",
+					 .max = VGPU_SIM_REC_MAX,
+					 .imp = &opts,
+					 .format = VGPU_REC_AUTO };
+	for (k = 1; k < argc; k++) {
+		if (!strcmp(argv[k], "--help") || !strcmp(argv[k], "-h")) {
 			vgpu_sim_print_usage(stdout, "vgpu-sim",
 					     &vgpu_sim_cmd_import);
 			return 0;
 		}
-		if (!strcmp(a, "-o") || !strcmp(a, "--format") ||
-		    !strcmp(a, "--preset") || !strcmp(a, "--clock") ||
-		    !strcmp(a, "--priority") || !strcmp(a, "--offset")) {
-			if (i + 1 >= (unsigned int)argc)
-				return vgpu_sim_usage_error("import",
-							    "%s needs a value",
-							    a);
-			i++;
-			if (!strcmp(a, "-o")) {
-				out = argv[i];
-			} else if (!strcmp(a, "--format")) {
-				format = vgpul_rec_format_parse(argv[i]);
-				if (format < 0)
-					return vgpu_sim_usage_error("import",
-						"unknown format '%s' (auto, nsys, kineto, accelsim)",
-						argv[i]);
-			} else if (!strcmp(a, "--preset")) {
-				if (!vgpul_rec_clock_mhz(argv[i]))
-					return vgpu_sim_usage_error("import",
-						"unknown preset '%s' (small, a100, h100)",
-						argv[i]);
-				opts.preset = argv[i];
-			} else if (!strcmp(a, "--clock")) {
-				if (!vgpu_sim_parse_u32(argv[i], &mhz) ||
-				    !mhz || mhz > 100000)
-					return vgpu_sim_usage_error("import",
-						"bad --clock '%s' (MHz, 1..100000)",
-						argv[i]);
-			} else if (!strcmp(a, "--priority")) {
-				if (np == VGPU_IMPORT_MAX)
-					return vgpu_sim_usage_error("import",
-						"too many --priority");
-				prio_arg[np++] = argv[i];
-			} else {
-				if (no == VGPU_IMPORT_MAX)
-					return vgpu_sim_usage_error("import",
-						"too many --offset");
-				off_arg[no++] = argv[i];
-			}
-		} else if (a[0] == '-' && a[1]) {
-			return vgpu_sim_usage_error("import",
-						    "unknown option '%s'", a);
-		} else {
-			if (nf == VGPU_IMPORT_MAX)
-				return vgpu_sim_usage_error("import",
-					"at most %d recordings",
-					VGPU_IMPORT_MAX);
-			files[nf++] = a;
+		if (!strcmp(argv[k], "-o")) {
+			out = vgpu_sim_value("import", argc, argv, &k);
+			if (!out)
+				return VGPU_SIM_EXIT_USAGE;
+			continue;
 		}
+		ret = vgpu_sim_rec_arg(&ra, argc, argv, &k);
+		if (ret)
+			return ret;
 	}
-	if (!nf)
-		return vgpu_sim_usage_error("import", "which recordings?");
-	if (!out)
+	if (ra.nf && !out)
 		return vgpu_sim_usage_error("import", "-o OUT.json is required");
-	for (i = 0; i < np; i++) {
-		if (!vgpul_tenant_pair(prio_arg[i], nf, &t, &v) || v >= 4)
-			return vgpu_sim_usage_error("import",
-				"bad --priority '%s' (TENANT=P, TENANT < %u, P < 4)",
-				prio_arg[i], nf);
-		prio[t] = v;
-	}
-	for (i = 0; i < no; i++) {
-		if (!vgpul_tenant_pair(off_arg[i], nf, &t, &v) ||
-		    v > 1ULL << 48)
-			return vgpu_sim_usage_error("import",
-				"bad --offset '%s' (TENANT=CYCLES, TENANT < %u)",
-				off_arg[i], nf);
-		offset[t] = v;
-	}
-	opts.clock_mhz = mhz;
-	opts.priority = prio;
-	opts.offset = offset;
+	ret = vgpu_sim_rec_args_done(&ra);
+	if (ret)
+		return ret;
+	nf = ra.nf;
 	memset(&wl, 0, sizeof(wl));
 	for (i = 0; i < nf; i++) {
-		ret = vgpul_rec_load(files[i], format, &recs[i], err,
+		ret = vgpul_rec_load(ra.files[i], ra.format, &recs[i], err,
 				    sizeof(err));
 		if (ret) {
 			fprintf(stderr, "vgpu-sim import: %s\n", err);

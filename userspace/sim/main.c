@@ -89,6 +89,15 @@ int vgpu_sim_getopt(struct vgpu_sim_getopt *g, int argc, char **argv)
 	return c;
 }
 
+const char *vgpu_sim_value(const char *cmd, int argc, char **argv, int *i)
+{
+	if (*i + 1 >= argc) {
+		vgpu_sim_usage_error(cmd, "%s needs a value", argv[*i]);
+		return NULL;
+	}
+	return argv[++*i];
+}
+
 static void vgpu_sim_help(FILE *f)
 {
 	size_t i;

@@ -590,173 +590,88 @@ static int vgpu_rp_stream_rewind(void *cookie, char *err, size_t errlen)
 	return vgpu_rec_stream_rewind(cookie, err, errlen);
 }
 
-/* "TENANT=VALUE" with TENANT < @n. */
-static bool vgpu_rp_pair(const char *s, uint32_t n, uint32_t *tenant,
-			 uint64_t *value)
-{
-	unsigned long long v;
-	char t[16], *end;
-	const char *eq = strchr(s, '=');
-
-	if (!eq || eq - s >= (long)sizeof(t) || eq == s)
-		return false;
-	memcpy(t, s, eq - s);
-	t[eq - s] = 0;
-	if (!vgpu_sim_parse_u32(t, tenant) || *tenant >= n)
-		return false;
-	if (eq[1] < '0' || eq[1] > '9')
-		return false;
-	errno = 0;
-	v = strtoull(eq + 1, &end, 10);
-	if (errno || *end)
-		return false;
-	*value = v;
-	return true;
-}
-
 static int vgpu_sim_replay(int argc, char **argv)
 {
-	static uint32_t prio[VGPU_REPLAY_MAX_TENANTS];
-	static uint64_t offset[VGPU_REPLAY_MAX_TENANTS];
+	static struct vgpu_sim_rec_args ra;
 	struct vgpu_rec_stream *streams[VGPU_REPLAY_MAX_TENANTS] = { NULL };
 	struct vgpu_replay_src src[VGPU_REPLAY_MAX_TENANTS];
-	const char *files[VGPU_REPLAY_MAX_TENANTS];
-	const char *prio_arg[VGPU_REPLAY_MAX_TENANTS];
-	const char *off_arg[VGPU_REPLAY_MAX_TENANTS];
 	struct vgpu_replay_opts o = { .imp = { .preset = "h100",
 					       .report = stderr },
 				      .preempt = -1, .pack = -1 };
 	struct vgpu_replay_result *res = NULL;
 	struct list_head policies;
-	unsigned int nf = 0, np = 0, no = 0, i;
-	int progress = -1, rc = 1, ret, format = VGPU_REC_AUTO;
-	uint32_t t, mhz = 0;
-	uint64_t v;
+	unsigned int nf = 0, i;
+	int progress = -1, rc = 1, ret, k;
+	const char *a, *v;
 	char err[1024];
 
+	ra = (struct vgpu_sim_rec_args){ .cmd = "replay",
+					 .max = VGPU_REPLAY_MAX_TENANTS,
+					 .imp = &o.imp,
+					 .format = VGPU_REC_AUTO };
 	vgpu_policy_registry_init(&policies);
-	for (i = 1; i < (unsigned int)argc; i++) {
-		const char *a = argv[i];
-
+	for (k = 1; k < argc; k++) {
+		a = argv[k];
 		if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
 			vgpu_sim_print_usage(stdout, "vgpu-sim",
 					     &vgpu_sim_cmd_replay);
 			return 0;
 		}
-		if (!strcmp(a, "--progress")) {
-			progress = 1;
+		if (!strcmp(a, "--progress") || !strcmp(a, "--no-progress")) {
+			progress = !strcmp(a, "--progress");
 			continue;
 		}
-		if (!strcmp(a, "--no-progress")) {
-			progress = 0;
+		if (strcmp(a, "--policy") && strcmp(a, "--preempt") &&
+		    strcmp(a, "--pack") && strcmp(a, "--channels") &&
+		    strcmp(a, "--threads")) {
+			ret = vgpu_sim_rec_arg(&ra, argc, argv, &k);
+			if (ret)
+				return ret;
 			continue;
 		}
-		if (!strcmp(a, "--format") || !strcmp(a, "--preset") ||
-		    !strcmp(a, "--clock") || !strcmp(a, "--priority") ||
-		    !strcmp(a, "--offset") || !strcmp(a, "--policy") ||
-		    !strcmp(a, "--preempt") || !strcmp(a, "--pack") ||
-		    !strcmp(a, "--channels") || !strcmp(a, "--threads")) {
-			if (i + 1 >= (unsigned int)argc)
+		v = vgpu_sim_value("replay", argc, argv, &k);
+		if (!v)
+			return VGPU_SIM_EXIT_USAGE;
+		if (!strcmp(a, "--policy")) {
+			o.policy = vgpu_sim_policy_resolve(&policies, v, err,
+							   sizeof(err));
+			if (!o.policy)
+				return vgpu_sim_usage_error("replay", "%s", err);
+		} else if (!strcmp(a, "--preempt")) {
+			o.preempt = vgpul_preempt_parse(v);
+			if (o.preempt < 0)
 				return vgpu_sim_usage_error("replay",
-							    "%s needs a value",
-							    a);
-			i++;
-			if (!strcmp(a, "--format")) {
-				format = vgpul_rec_format_parse(argv[i]);
-				if (format < 0)
-					return vgpu_sim_usage_error("replay",
-						"unknown format '%s' (auto, nsys, kineto, accelsim)",
-						argv[i]);
-			} else if (!strcmp(a, "--preset")) {
-				if (!vgpul_rec_clock_mhz(argv[i]))
-					return vgpu_sim_usage_error("replay",
-						"unknown preset '%s' (small, a100, h100)",
-						argv[i]);
-				o.imp.preset = argv[i];
-			} else if (!strcmp(a, "--clock")) {
-				if (!vgpu_sim_parse_u32(argv[i], &mhz) ||
-				    !mhz || mhz > 100000)
-					return vgpu_sim_usage_error("replay",
-						"bad --clock '%s' (MHz, 1..100000)",
-						argv[i]);
-			} else if (!strcmp(a, "--priority")) {
-				if (np == VGPU_REPLAY_MAX_TENANTS)
-					return vgpu_sim_usage_error("replay",
-						"too many --priority");
-				prio_arg[np++] = argv[i];
-			} else if (!strcmp(a, "--offset")) {
-				if (no == VGPU_REPLAY_MAX_TENANTS)
-					return vgpu_sim_usage_error("replay",
-						"too many --offset");
-				off_arg[no++] = argv[i];
-			} else if (!strcmp(a, "--policy")) {
-				o.policy = vgpu_sim_policy_resolve(&policies,
-						argv[i], err, sizeof(err));
-				if (!o.policy)
-					return vgpu_sim_usage_error("replay",
-								    "%s", err);
-			} else if (!strcmp(a, "--preempt")) {
-				o.preempt = vgpul_preempt_parse(argv[i]);
-				if (o.preempt < 0)
-					return vgpu_sim_usage_error("replay",
-						"unknown preemption mode '%s' (drain, warp, switch)",
-						argv[i]);
-			} else if (!strcmp(a, "--pack")) {
-				o.pack = vgpul_pack_parse(argv[i]);
-				if (o.pack < 0)
-					return vgpu_sim_usage_error("replay",
-						"unknown packing '%s' (auto, block, sm)",
-						argv[i]);
-			} else if (!strcmp(a, "--channels")) {
-				if (!vgpu_sim_parse_u32(argv[i], &o.channels) ||
-				    !o.channels ||
-				    o.channels > VGPU_GPU_MAX_CHANNELS)
-					return vgpu_sim_usage_error("replay",
-						"--channels takes 1..%u, not '%s'",
-						VGPU_GPU_MAX_CHANNELS, argv[i]);
-			} else {
-				if (!vgpu_sim_parse_u32(argv[i], &o.threads) ||
-				    !o.threads || o.threads > 256)
-					return vgpu_sim_usage_error("replay",
-						"--threads takes 1..256, not '%s'",
-						argv[i]);
-			}
-		} else if (a[0] == '-' && a[1]) {
-			return vgpu_sim_usage_error("replay",
-						    "unknown option '%s'", a);
+					"unknown preemption mode '%s' (drain, warp, switch)",
+					v);
+		} else if (!strcmp(a, "--pack")) {
+			o.pack = vgpul_pack_parse(v);
+			if (o.pack < 0)
+				return vgpu_sim_usage_error("replay",
+					"unknown packing '%s' (auto, block, sm)",
+					v);
+		} else if (!strcmp(a, "--channels")) {
+			if (!vgpu_sim_parse_u32(v, &o.channels) ||
+			    !o.channels || o.channels > VGPU_GPU_MAX_CHANNELS)
+				return vgpu_sim_usage_error("replay",
+					"--channels takes 1..%u, not '%s'",
+					VGPU_GPU_MAX_CHANNELS, v);
 		} else {
-			if (nf == VGPU_REPLAY_MAX_TENANTS)
+			if (!vgpu_sim_parse_u32(v, &o.threads) ||
+			    !o.threads || o.threads > 256)
 				return vgpu_sim_usage_error("replay",
-					"at most %d recordings",
-					VGPU_REPLAY_MAX_TENANTS);
-			files[nf++] = a;
+					"--threads takes 1..256, not '%s'", v);
 		}
 	}
-	if (!nf)
-		return vgpu_sim_usage_error("replay", "which recordings?");
-	for (i = 0; i < np; i++) {
-		if (!vgpu_rp_pair(prio_arg[i], nf, &t, &v) || v >= 4)
-			return vgpu_sim_usage_error("replay",
-				"bad --priority '%s' (TENANT=P, TENANT < %u, P < 4)",
-				prio_arg[i], nf);
-		prio[t] = v;
-	}
-	for (i = 0; i < no; i++) {
-		if (!vgpu_rp_pair(off_arg[i], nf, &t, &v) || v > 1ULL << 48)
-			return vgpu_sim_usage_error("replay",
-				"bad --offset '%s' (TENANT=CYCLES, TENANT < %u)",
-				off_arg[i], nf);
-		offset[t] = v;
-	}
-	o.imp.clock_mhz = mhz;
-	o.imp.priority = prio;
-	o.imp.offset = offset;
+	ret = vgpu_sim_rec_args_done(&ra);
+	if (ret)
+		return ret;
+	nf = ra.nf;
 	if (progress < 0)
 		progress = isatty(STDERR_FILENO);
 	o.progress = progress ? stderr : NULL;
 	for (i = 0; i < nf; i++) {
-		ret = vgpu_rec_stream_open(files[i], format, &streams[i], err,
-					   sizeof(err));
+		ret = vgpu_rec_stream_open(ra.files[i], ra.format, &streams[i],
+					   err, sizeof(err));
 		if (ret) {
 			fprintf(stderr, "vgpu-sim replay: %s\n", err);
 			goto out;
@@ -765,7 +680,7 @@ static int vgpu_sim_replay(int argc, char **argv)
 		src[i].progress = vgpu_rp_stream_progress;
 		src[i].rewind = vgpu_rp_stream_rewind;
 		src[i].cookie = streams[i];
-		src[i].path = files[i];
+		src[i].path = ra.files[i];
 	}
 	res = malloc(sizeof(*res));
 	if (!res) {

@@ -130,6 +130,76 @@ struct vgpu_sim_getopt {
  */
 int vgpu_sim_getopt(struct vgpu_sim_getopt *g, int argc, char **argv);
 
+/**
+ * vgpu_sim_value() - the value of the option argv[*@i]
+ * @cmd: the command, for the usage error
+ * @argc: its argument count
+ * @argv: its arguments
+ * @i: the option's index; advanced to its value
+ *
+ * Return: argv[*@i + 1], or NULL after the usage error "... needs a value".
+ */
+const char *vgpu_sim_value(const char *cmd, int argc, char **argv, int *i);
+
+/* Recordings one import or replay takes at most. */
+#define VGPU_SIM_REC_MAX	256
+
+struct vgpu_import_opts;
+
+/**
+ * struct vgpu_sim_rec_args - what import and replay read alike: --format,
+ *	--preset, --clock, --priority, --offset and the recordings
+ * @cmd: "import" or "replay", for usage errors
+ * @max: recordings at most (<= VGPU_SIM_REC_MAX)
+ * @imp: preset, clock, priorities and offsets go here
+ * @format: --format (a VGPU_REC_* value)
+ * @mhz: --clock, 0 for the preset's
+ * @nf: recordings
+ * @np: --priority arguments
+ * @no: --offset arguments
+ * @files: the recordings, a tenant each
+ * @prio_arg: the --priority arguments
+ * @off_arg: the --offset arguments
+ * @prio: priority per tenant (vgpu_sim_rec_args_done())
+ * @offset: arrival offset per tenant (vgpu_sim_rec_args_done())
+ */
+struct vgpu_sim_rec_args {
+	const char *cmd;
+	unsigned int max;
+	struct vgpu_import_opts *imp;
+	int format;
+	uint32_t mhz;
+	unsigned int nf, np, no;
+	const char *files[VGPU_SIM_REC_MAX];
+	const char *prio_arg[VGPU_SIM_REC_MAX];
+	const char *off_arg[VGPU_SIM_REC_MAX];
+	uint32_t prio[VGPU_SIM_REC_MAX];
+	uint64_t offset[VGPU_SIM_REC_MAX];
+};
+
+/**
+ * vgpu_sim_rec_arg() - read argv[*@i] as a shared option or a recording
+ * @a: what was read so far
+ * @argc: the command's argument count
+ * @argv: its arguments
+ * @i: the argument's index; advanced past an option's value
+ *
+ * Any other option is the usage error "unknown option '...'".
+ *
+ * Return: 0, or VGPU_SIM_EXIT_USAGE after a usage error.
+ */
+int vgpu_sim_rec_arg(struct vgpu_sim_rec_args *a, int argc, char **argv,
+		     int *i);
+
+/**
+ * vgpu_sim_rec_args_done() - check the recordings, --priority and
+ *	--offset, and fill @a->imp
+ * @a: what vgpu_sim_rec_arg() read
+ *
+ * Return: 0, or VGPU_SIM_EXIT_USAGE after a usage error.
+ */
+int vgpu_sim_rec_args_done(struct vgpu_sim_rec_args *a);
+
 struct list_head;
 
 /**

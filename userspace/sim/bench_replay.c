@@ -122,34 +122,34 @@ static int vgpu_bench_replay(int argc, char **argv)
 	int i, rc = 1;
 
 	for (i = 1; i < argc; i++) {
-		if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
+		const char *a = argv[i];
+
+		if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
 			vgpu_sim_print_usage(stdout, "vgpu-sim bench",
 					     &vgpu_sim_bench_replay);
 			return 0;
-		} else if (!strcmp(argv[i], "--quick")) {
-			gen.n = 200;
-		} else if (!strcmp(argv[i], "--kernels") ||
-			   !strcmp(argv[i], "--dur-ns")) {
-			if (i + 1 >= argc || !vgpu_sim_parse_u32(argv[i + 1], &v) ||
-			    !v)
-				return vgpu_sim_usage_error("bench replay",
-					"%s takes a number >= 1", argv[i]);
-			if (!strcmp(argv[i], "--kernels"))
-				gen.n = v;
-			else
-				gen.dur_ns = v;
-			i++;
-		} else if (argv[i][0] == '-' && argv[i][1]) {
-			return vgpu_sim_usage_error("bench replay",
-						    "unknown option '%s'",
-						    argv[i]);
-		} else if (!file) {
-			file = argv[i];
-		} else {
-			return vgpu_sim_usage_error("bench replay",
-						    "one recording at most");
 		}
+		if (!strcmp(a, "--quick")) {
+			gen.n = 200;
+			continue;
+		}
+		if (strcmp(a, "--kernels") && strcmp(a, "--dur-ns")) {
+			rc = vgpu_sim_file_arg("bench replay", a, &file,
+					       "one recording at most");
+			if (rc)
+				return rc;
+			continue;
+		}
+		if (i + 1 >= argc || !vgpu_sim_parse_u32(argv[i + 1], &v) || !v)
+			return vgpu_sim_usage_error("bench replay",
+				"%s takes a number >= 1", a);
+		if (!strcmp(a, "--kernels"))
+			gen.n = v;
+		else
+			gen.dur_ns = v;
+		i++;
 	}
+	rc = 1;
 	vgpu_policy_registry_init(&policies);
 	if (file) {
 		if (vgpu_rec_stream_open(file, VGPU_REC_AUTO, &stream, err,

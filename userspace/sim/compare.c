@@ -43,46 +43,42 @@ static int vgpu_sim_compare(int argc, char **argv)
 	struct vgpu_workload wl;
 	struct vgpu_run shared;
 	unsigned int n = 0, i;
-	int preempt = -1, rc = 1;
+	int preempt = -1, rc = 1, ret, j;
 	char err[1024], path[4096], label[96];
 	uint32_t k;
 
-	for (i = 1; i < (unsigned int)argc; i++) {
-		if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
+	for (j = 1; j < argc; j++) {
+		const char *a = argv[j], *v;
+
+		if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
 			vgpu_sim_print_usage(stdout, "vgpu-sim",
 					     &vgpu_sim_cmd_compare);
 			return 0;
-		} else if (!strcmp(argv[i], "--policy") ||
-			   !strcmp(argv[i], "--preempt") ||
-			   !strcmp(argv[i], "--trace-dir")) {
-			if (i + 1 >= (unsigned int)argc)
+		}
+		if (strcmp(a, "--policy") && strcmp(a, "--preempt") &&
+		    strcmp(a, "--trace-dir")) {
+			ret = vgpu_sim_file_arg("compare", a, &file,
+						"one workload file only");
+			if (ret)
+				return ret;
+			continue;
+		}
+		v = vgpu_sim_value("compare", argc, argv, &j);
+		if (!v)
+			return VGPU_SIM_EXIT_USAGE;
+		if (!strcmp(a, "--policy")) {
+			if (n == VGPU_CMP_MAX)
 				return vgpu_sim_usage_error("compare",
-							    "%s needs a value",
-							    argv[i]);
-			if (!strcmp(argv[i], "--policy")) {
-				if (n == VGPU_CMP_MAX)
-					return vgpu_sim_usage_error("compare",
-						"at most %d policies",
-						VGPU_CMP_MAX);
-				pol[n++] = argv[++i];
-			} else if (!strcmp(argv[i], "--trace-dir")) {
-				dir = argv[++i];
-			} else {
-				preempt = vgpul_preempt_parse(argv[++i]);
-				if (preempt < 0)
-					return vgpu_sim_usage_error("compare",
-						"unknown preemption mode '%s' (drain, warp, switch)",
-						argv[i]);
-			}
-		} else if (argv[i][0] == '-' && argv[i][1]) {
-			return vgpu_sim_usage_error("compare",
-						    "unknown option '%s'",
-						    argv[i]);
-		} else if (!file) {
-			file = argv[i];
+					"at most %d policies", VGPU_CMP_MAX);
+			pol[n++] = v;
+		} else if (!strcmp(a, "--trace-dir")) {
+			dir = v;
 		} else {
-			return vgpu_sim_usage_error("compare",
-						    "one workload file only");
+			preempt = vgpul_preempt_parse(v);
+			if (preempt < 0)
+				return vgpu_sim_usage_error("compare",
+					"unknown preemption mode '%s' (drain, warp, switch)",
+					v);
 		}
 	}
 	if (!file)

@@ -28,8 +28,7 @@ int vgpu_sim_rec_arg(struct vgpu_sim_rec_args *a, int argc, char **argv,
 	    strcmp(o, "--clock") && strcmp(o, "--priority") &&
 	    strcmp(o, "--offset")) {
 		if (o[0] == '-' && o[1])
-			return vgpu_sim_usage_error(a->cmd,
-						    "unknown option '%s'", o);
+			return vgpu_sim_file_arg(a->cmd, o, NULL, NULL);
 		if (a->nf == a->max)
 			return vgpu_sim_usage_error(a->cmd,
 						    "at most %d recordings",

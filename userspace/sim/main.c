@@ -98,6 +98,17 @@ const char *vgpu_sim_value(const char *cmd, int argc, char **argv, int *i)
 	return argv[++*i];
 }
 
+int vgpu_sim_file_arg(const char *cmd, const char *a, const char **file,
+		      const char *more)
+{
+	if (a[0] == '-' && a[1])
+		return vgpu_sim_usage_error(cmd, "unknown option '%s'", a);
+	if (*file)
+		return vgpu_sim_usage_error(cmd, "%s", more);
+	*file = a;
+	return 0;
+}
+
 static void vgpu_sim_help(FILE *f)
 {
 	size_t i;

@@ -198,13 +198,7 @@ static int vgpu_rp_submit(struct vgpu_rp *rp, uint32_t t, char *err,
 	k = &q->k;
 	memset(k, 0, sizeof(*k));
 	k->id = rp->head[t].id;
-	k->channel = wk->channel;
-	k->prio = wk->prio;
-	k->grid = wk->grid;
-	k->threads = wk->threads;
-	k->regs = wk->regs;
-	k->smem = wk->smem;
-	k->tenant = wk->tenant;
+	vgpu_run_kernel_shape(k, wk);
 	k->arrival = wk->arrival;
 	k->prog = q->insns;
 	k->n_insns = wk->prog.n;

@@ -155,6 +155,18 @@ static int vgpu_run_pushes(const struct vgpu_workload *wl, int only,
 	return 0;
 }
 
+void vgpu_run_kernel_shape(struct vgpu_gpu_kernel *k,
+			   const struct vgpu_wl_kernel *wk)
+{
+	k->channel = wk->channel;
+	k->prio = wk->prio;
+	k->grid = wk->grid;
+	k->threads = wk->threads;
+	k->regs = wk->regs;
+	k->smem = wk->smem;
+	k->tenant = wk->tenant;
+}
+
 int vgpu_run_workload(const struct vgpu_workload *wl, int only,
 		      struct list_head *policies, struct vgpu_run *r,
 		      char *err, size_t errlen)
@@ -212,12 +224,7 @@ int vgpu_run_workload(const struct vgpu_workload *wl, int only,
 		wk = &wl->kernels[i];
 		k = &r->k[i];
 		k->id = i;
-		k->channel = wk->channel;
-		k->prio = wk->prio;
-		k->grid = wk->grid;
-		k->threads = wk->threads;
-		k->regs = wk->regs;
-		k->smem = wk->smem;
+		vgpu_run_kernel_shape(k, wk);
 		k->sregs = wk->sregs;
 		k->flags = wk->flags;
 		k->queue_n = wk->queue_n;
@@ -225,7 +232,6 @@ int vgpu_run_workload(const struct vgpu_workload *wl, int only,
 		k->queue_timeout = wk->queue_timeout;
 		k->quota = wk->quota;
 		k->deadline = wk->deadline;
-		k->tenant = wk->tenant;
 		k->prio_wid_mod = wk->prio_wid_mod;
 		k->n_warp_prio = wk->n_warp_prio;
 		if (wk->push_to && vgpu_run_wanted(wl, only, wk->push_to - 1))
@@ -330,67 +336,64 @@ struct vgpu_run_opts {
 
 static int vgpu_run_parse(int argc, char **argv, struct vgpu_run_opts *o)
 {
-	int i;
+	int i, ret;
 
 	memset(o, 0, sizeof(*o));
 	o->preempt = -1;
 	o->pack = -1;
 	for (i = 1; i < argc; i++) {
-		if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
+		const char *a = argv[i], *v;
+
+		if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
 			vgpu_sim_print_usage(stdout, "vgpu-sim",
 					     &vgpu_sim_cmd_run);
 			exit(0);
-		} else if (!strcmp(argv[i], "--trace") ||
-			   !strcmp(argv[i], "--policy") ||
-			   !strcmp(argv[i], "--preempt") ||
-			   !strcmp(argv[i], "--pack") ||
-			   !strcmp(argv[i], "--threads") ||
-			   !strcmp(argv[i], "--priority") ||
-			   !strcmp(argv[i], "--offset")) {
-			if (i + 1 >= argc)
+		}
+		if (strcmp(a, "--trace") && strcmp(a, "--policy") &&
+		    strcmp(a, "--preempt") && strcmp(a, "--pack") &&
+		    strcmp(a, "--threads") && strcmp(a, "--priority") &&
+		    strcmp(a, "--offset")) {
+			ret = vgpu_sim_file_arg("run", a, &o->file,
+						"one workload file only");
+			if (ret)
+				return ret;
+			continue;
+		}
+		v = vgpu_sim_value("run", argc, argv, &i);
+		if (!v)
+			return VGPU_SIM_EXIT_USAGE;
+		if (!strcmp(a, "--trace")) {
+			o->trace = v;
+		} else if (!strcmp(a, "--priority") ||
+			   !strcmp(a, "--offset")) {
+			if (o->nprio == VGPU_RUN_MAX_SHAPE ||
+			    o->noffset == VGPU_RUN_MAX_SHAPE)
 				return vgpu_sim_usage_error("run",
-							    "%s needs a value",
-							    argv[i]);
-			if (!strcmp(argv[i], "--trace")) {
-				o->trace = argv[++i];
-			} else if (!strcmp(argv[i], "--priority") ||
-				   !strcmp(argv[i], "--offset")) {
-				if (o->nprio == VGPU_RUN_MAX_SHAPE ||
-				    o->noffset == VGPU_RUN_MAX_SHAPE)
-					return vgpu_sim_usage_error("run",
-						"too many %s", argv[i]);
-				if (!strcmp(argv[i], "--priority"))
-					o->prio[o->nprio++] = argv[++i];
-				else
-					o->offset[o->noffset++] = argv[++i];
-			} else if (!strcmp(argv[i], "--policy")) {
-				o->policy = argv[++i];
-			} else if (!strcmp(argv[i], "--threads")) {
-				if (!vgpu_sim_parse_u32(argv[++i], &o->threads) ||
-				    !o->threads || o->threads > VGPU_RUN_MAX_THREADS)
-					return vgpu_sim_usage_error("run",
-						"--threads takes 1..%u, not '%s'",
-						VGPU_RUN_MAX_THREADS, argv[i]);
-			} else if (!strcmp(argv[i], "--pack")) {
-				o->pack = vgpul_pack_parse(argv[++i]);
-				if (o->pack < 0)
-					return vgpu_sim_usage_error("run",
-						"unknown packing '%s' (auto, block, sm)",
-						argv[i]);
-			} else {
-				o->preempt = vgpul_preempt_parse(argv[++i]);
-				if (o->preempt < 0)
-					return vgpu_sim_usage_error("run",
-						"unknown preemption mode '%s' (drain, warp, switch)",
-						argv[i]);
-			}
-		} else if (argv[i][0] == '-' && argv[i][1]) {
-			return vgpu_sim_usage_error("run", "unknown option '%s'",
-						    argv[i]);
-		} else if (!o->file) {
-			o->file = argv[i];
+					"too many %s", a);
+			if (!strcmp(a, "--priority"))
+				o->prio[o->nprio++] = v;
+			else
+				o->offset[o->noffset++] = v;
+		} else if (!strcmp(a, "--policy")) {
+			o->policy = v;
+		} else if (!strcmp(a, "--threads")) {
+			if (!vgpu_sim_parse_u32(v, &o->threads) ||
+			    !o->threads || o->threads > VGPU_RUN_MAX_THREADS)
+				return vgpu_sim_usage_error("run",
+					"--threads takes 1..%u, not '%s'",
+					VGPU_RUN_MAX_THREADS, v);
+		} else if (!strcmp(a, "--pack")) {
+			o->pack = vgpul_pack_parse(v);
+			if (o->pack < 0)
+				return vgpu_sim_usage_error("run",
+					"unknown packing '%s' (auto, block, sm)",
+					v);
 		} else {
-			return vgpu_sim_usage_error("run", "one workload file only");
+			o->preempt = vgpul_preempt_parse(v);
+			if (o->preempt < 0)
+				return vgpu_sim_usage_error("run",
+					"unknown preemption mode '%s' (drain, warp, switch)",
+					v);
 		}
 	}
 	if (!o->file)

@@ -111,6 +111,15 @@ int vgpu_run_workload(const struct vgpu_workload *wl, int only,
 void vgpu_run_fini(struct vgpu_run *r);
 
 /**
+ * vgpu_run_kernel_shape() - copy a workload kernel's channel, priority,
+ *	launch shape and tenant into a core kernel
+ * @k: the core kernel
+ * @wk: the workload kernel
+ */
+void vgpu_run_kernel_shape(struct vgpu_gpu_kernel *k,
+			   const struct vgpu_wl_kernel *wk);
+
+/**
  * vgpu_chrome_trace_write() - write a run's events as Chrome trace JSON
  * @path: output file
  * @wl: the workload (kernel names)

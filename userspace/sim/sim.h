@@ -141,6 +141,19 @@ int vgpu_sim_getopt(struct vgpu_sim_getopt *g, int argc, char **argv);
  */
 const char *vgpu_sim_value(const char *cmd, int argc, char **argv, int *i);
 
+/**
+ * vgpu_sim_file_arg() - take argv's word @a as the command's one file
+ * @cmd: the command, for usage errors
+ * @a: the word
+ * @file: the file; set if still NULL
+ * @more: the usage error when @file is set already
+ *
+ * Return: 0, or VGPU_SIM_EXIT_USAGE after a usage error (@a is an unknown
+ * option, or a second file).
+ */
+int vgpu_sim_file_arg(const char *cmd, const char *a, const char **file,
+		      const char *more);
+
 /* Recordings one import or replay takes at most. */
 #define VGPU_SIM_REC_MAX	256
 

@@ -344,12 +344,21 @@ static int vgpu_imp_loop(char **t, size_t *len, size_t *cap, uint64_t n,
 			    (unsigned long long)b, body);
 }
 
-static int vgpu_imp_assemble(char *text, size_t len,
+/*
+ * End @text (@len bytes of @cap) with EXIT and assemble it into @prog,
+ * unless @ret, an error of writing it, is set; @text is freed.
+ */
+static int vgpu_imp_assemble(char *text, size_t len, size_t cap, int ret,
 			     struct vgpu_vasm_prog *prog)
 {
 	char msg[256];
-	int ret;
 
+	if (!ret)
+		ret = vgpu_imp_cat(&text, &len, &cap, "EXIT\n");
+	if (ret) {
+		free(text);
+		return ret;
+	}
 	ret = vgpul_vasm_assemble("import", text, len, 0, prog, msg,
 				 sizeof(msg));
 	free(text);
@@ -427,13 +436,7 @@ static int vgpu_imp_build(uint64_t k, uint64_t n, struct vgpu_vasm_prog *prog)
 	for (i = 0; i < k; i++)
 		bl += snprintf(body + bl, sizeof(body) - bl, "LOAD\n");
 	ret = vgpu_imp_loop(&text, &len, &cap, n, body);
-	if (!ret)
-		ret = vgpu_imp_cat(&text, &len, &cap, "EXIT\n");
-	if (ret) {
-		free(text);
-		return ret;
-	}
-	return vgpu_imp_assemble(text, len, prog);
+	return vgpu_imp_assemble(text, len, cap, ret, prog);
 }
 
 int vgpul_import_program(const char *preset, uint32_t threads,
@@ -485,13 +488,7 @@ static int vgpu_imp_counted(const struct vgpu_rec_kernel *rk,
 			ret = vgpu_imp_cat(&text, &len, &cap, "%s\n",
 					   vgpu_imp_class_mnem[c]);
 	}
-	if (!ret)
-		ret = vgpu_imp_cat(&text, &len, &cap, "EXIT\n");
-	if (ret) {
-		free(text);
-		return ret;
-	}
-	return vgpu_imp_assemble(text, len, prog);
+	return vgpu_imp_assemble(text, len, cap, ret, prog);
 }
 
 /* An Accel-Sim kernel without a body: 100 ALU instructions per warp. */

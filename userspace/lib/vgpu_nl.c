@@ -111,11 +111,14 @@ static int vgpu_nl_done_cb(struct nl_msg *msg, void *arg)
 	return NL_STOP;
 }
 
-/* Send @msg (consumed) and receive replies until ACK, DONE or an error. */
-static int vgpu_nl_transact(struct vgpu_nl *nl, struct nl_msg *msg,
-			    int (*parse)(struct nlattr **, void *), void *arg)
+/*
+ * Send @msg (consumed) and receive replies until ACK, DONE or an error
+ * (in @r); @valid(@varg) sees each reply.
+ */
+static int vgpu_nl_exchange(struct vgpu_nl *nl, struct nl_msg *msg,
+			    int (*valid)(struct nl_msg *, void *), void *varg,
+			    struct vgpu_nl_req *r)
 {
-	struct vgpu_nl_req r = { .parse = parse, .arg = arg };
 	struct nl_cb *cb;
 	int ret;
 
@@ -124,25 +127,34 @@ static int vgpu_nl_transact(struct vgpu_nl *nl, struct nl_msg *msg,
 		nlmsg_free(msg);
 		return -ENOMEM;
 	}
-	nl_cb_set(cb, NL_CB_VALID, NL_CB_CUSTOM, vgpu_nl_valid_cb, &r);
-	nl_cb_set(cb, NL_CB_ACK, NL_CB_CUSTOM, vgpu_nl_done_cb, &r);
-	nl_cb_set(cb, NL_CB_FINISH, NL_CB_CUSTOM, vgpu_nl_done_cb, &r);
-	nl_cb_err(cb, NL_CB_CUSTOM, vgpu_nl_err_cb, &r);
+	nl_cb_set(cb, NL_CB_VALID, NL_CB_CUSTOM, valid, varg);
+	nl_cb_set(cb, NL_CB_ACK, NL_CB_CUSTOM, vgpu_nl_done_cb, r);
+	nl_cb_set(cb, NL_CB_FINISH, NL_CB_CUSTOM, vgpu_nl_done_cb, r);
+	nl_cb_err(cb, NL_CB_CUSTOM, vgpu_nl_err_cb, r);
 	ret = nl_send_auto(nl->sk, msg);
 	nlmsg_free(msg);
 	if (ret < 0) {
 		nl_cb_put(cb);
 		return vgpu_nl_nlerr(ret);
 	}
-	while (!r.done) {
+	while (!r->done) {
 		ret = nl_recvmsgs(nl->sk, cb);
-		if (ret < 0 && !r.done) {
+		if (ret < 0 && !r->done) {
 			nl_cb_put(cb);
-			return r.err ? r.err : vgpu_nl_nlerr(ret);
+			return r->err ? r->err : vgpu_nl_nlerr(ret);
 		}
 	}
 	nl_cb_put(cb);
-	return r.err;
+	return r->err;
+}
+
+/* vgpu_nl_exchange() with @parse(attributes, @arg) on each reply. */
+static int vgpu_nl_transact(struct vgpu_nl *nl, struct nl_msg *msg,
+			    int (*parse)(struct nlattr **, void *), void *arg)
+{
+	struct vgpu_nl_req r = { .parse = parse, .arg = arg };
+
+	return vgpu_nl_exchange(nl, msg, vgpu_nl_valid_cb, &r, &r);
 }
 
 static struct nl_msg *vgpu_nl_msg(struct vgpu_nl *nl, int cmd, int flags)
@@ -436,7 +448,6 @@ int vgpul_nl_stats_get(struct vgpu_nl *nl, unsigned int index,
 	struct vgpu_nl_stats_req sr = { .st = st };
 	struct vgpu_nl_req r = { 0 };
 	struct nl_msg *msg;
-	struct nl_cb *cb;
 	int ret;
 
 	memset(st, 0, sizeof(*st));
@@ -447,32 +458,9 @@ int vgpul_nl_stats_get(struct vgpu_nl *nl, unsigned int index,
 		nlmsg_free(msg);
 		return -ENOMEM;
 	}
-	cb = nl_cb_alloc(NL_CB_DEFAULT);
-	if (!cb) {
-		nlmsg_free(msg);
-		return -ENOMEM;
-	}
-	nl_cb_set(cb, NL_CB_VALID, NL_CB_CUSTOM, vgpu_nl_stats_valid, &sr);
-	nl_cb_set(cb, NL_CB_ACK, NL_CB_CUSTOM, vgpu_nl_done_cb, &r);
-	nl_cb_set(cb, NL_CB_FINISH, NL_CB_CUSTOM, vgpu_nl_done_cb, &r);
-	nl_cb_err(cb, NL_CB_CUSTOM, vgpu_nl_err_cb, &r);
-	ret = nl_send_auto(nl->sk, msg);
-	nlmsg_free(msg);
-	if (ret < 0) {
-		ret = vgpu_nl_nlerr(ret);
-		goto out;
-	}
-	ret = 0;
-	while (!r.done) {
-		ret = nl_recvmsgs(nl->sk, cb);
-		if (ret < 0 && !r.done) {
-			ret = r.err ? r.err : vgpu_nl_nlerr(ret);
-			goto out;
-		}
-	}
-	ret = r.err ? r.err : sr.err;
-out:
-	nl_cb_put(cb);
+	ret = vgpu_nl_exchange(nl, msg, vgpu_nl_stats_valid, &sr, &r);
+	if (!ret)
+		ret = sr.err;
 	if (ret)
 		vgpul_nl_stats_free(st);
 	return ret;

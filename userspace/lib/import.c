@@ -632,21 +632,21 @@ static int vgpu_imp_timed(struct vgpu_import_mapper *m, uint32_t threads,
 	return 0;
 }
 
-int vgpu_import_scan_one(struct vgpu_import_mapper *m, size_t r,
-			 const char *path, const struct vgpu_rec_kernel *rk,
-			 char *err, size_t errlen)
+/*
+ * The channel of recording @r's (process, device, stream) of @rk, a new
+ * one the first time; -EINVAL with @err set when there are too many.
+ */
+static int vgpu_imp_channel(struct vgpu_import_mapper *m, size_t r,
+			    const char *path, const struct vgpu_rec_kernel *rk,
+			    char *err, size_t errlen)
 {
-	uint64_t grid, threads;
-	char why[160];
 	uint32_t ch;
 
-	if (vgpu_imp_fit(&m->cfg, rk, &grid, &threads, why, sizeof(why)))
-		return 0;
 	for (ch = 0; ch < m->nch; ch++)
 		if (m->chans[ch].rec == r && m->chans[ch].pid == rk->pid &&
 		    m->chans[ch].device == rk->device &&
 		    m->chans[ch].stream == rk->stream)
-			return 1;
+			return ch;
 	if (m->nch == m->max_channels) {
 		snprintf(err, errlen,
 			 "%s: %s: more than %u (process, stream) pairs", path,
@@ -657,8 +657,21 @@ int vgpu_import_scan_one(struct vgpu_import_mapper *m, size_t r,
 	m->chans[m->nch].pid = rk->pid;
 	m->chans[m->nch].device = rk->device;
 	m->chans[m->nch].stream = rk->stream;
-	m->nch++;
-	return 1;
+	return m->nch++;
+}
+
+int vgpu_import_scan_one(struct vgpu_import_mapper *m, size_t r,
+			 const char *path, const struct vgpu_rec_kernel *rk,
+			 char *err, size_t errlen)
+{
+	uint64_t grid, threads;
+	char why[160];
+	int ch;
+
+	if (vgpu_imp_fit(&m->cfg, rk, &grid, &threads, why, sizeof(why)))
+		return 0;
+	ch = vgpu_imp_channel(m, r, path, rk, err, errlen);
+	return ch < 0 ? ch : 1;
 }
 
 int vgpu_import_map_one(struct vgpu_import_mapper *m, size_t r,
@@ -682,24 +695,10 @@ int vgpu_import_map_one(struct vgpu_import_mapper *m, size_t r,
 				path, rk->record, rk->name, why);
 		return 0;
 	}
-	for (ch = 0; ch < m->nch; ch++)
-		if (m->chans[ch].rec == r && m->chans[ch].pid == rk->pid &&
-		    m->chans[ch].device == rk->device &&
-		    m->chans[ch].stream == rk->stream)
-			break;
-	if (ch == m->nch) {
-		if (m->nch == m->max_channels) {
-			snprintf(err, errlen,
-				 "%s: %s: more than %u (process, stream) pairs",
-				 path, rk->record, m->max_channels);
-			return -EINVAL;
-		}
-		m->chans[m->nch].rec = r;
-		m->chans[m->nch].pid = rk->pid;
-		m->chans[m->nch].device = rk->device;
-		m->chans[m->nch].stream = rk->stream;
-		m->nch++;
-	}
+	ret = vgpu_imp_channel(m, r, path, rk, err, errlen);
+	if (ret < 0)
+		return ret;
+	ch = ret;
 	m->st.channels = m->nch;
 	memset(k, 0, sizeof(*k));
 	vgpu_imp_name(k->name, sizeof(k->name), rk->name, index);

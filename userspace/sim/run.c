@@ -164,7 +164,15 @@ void vgpu_run_kernel_shape(struct vgpu_gpu_kernel *k,
 	k->threads = wk->threads;
 	k->regs = wk->regs;
 	k->smem = wk->smem;
+	k->sregs = wk->sregs;
+	k->flags = wk->flags;
+	k->queue_n = wk->queue_n;
+	k->queue_cap = wk->queue_cap;
+	k->queue_timeout = wk->queue_timeout;
+	k->quota = wk->quota;
+	k->deadline = wk->deadline;
 	k->tenant = wk->tenant;
+	k->prio_wid_mod = wk->prio_wid_mod;
 }
 
 int vgpu_run_workload(const struct vgpu_workload *wl, int only,
@@ -225,14 +233,6 @@ int vgpu_run_workload(const struct vgpu_workload *wl, int only,
 		k = &r->k[i];
 		k->id = i;
 		vgpu_run_kernel_shape(k, wk);
-		k->sregs = wk->sregs;
-		k->flags = wk->flags;
-		k->queue_n = wk->queue_n;
-		k->queue_cap = wk->queue_cap;
-		k->queue_timeout = wk->queue_timeout;
-		k->quota = wk->quota;
-		k->deadline = wk->deadline;
-		k->prio_wid_mod = wk->prio_wid_mod;
 		k->n_warp_prio = wk->n_warp_prio;
 		if (wk->push_to && vgpu_run_wanted(wl, only, wk->push_to - 1))
 			k->push_to = &r->k[wk->push_to - 1];

@@ -111,8 +111,10 @@ int vgpu_run_workload(const struct vgpu_workload *wl, int only,
 void vgpu_run_fini(struct vgpu_run *r);
 
 /**
- * vgpu_run_kernel_shape() - copy a workload kernel's channel, priority,
- *	launch shape and tenant into a core kernel
+ * vgpu_run_kernel_shape() - copy a workload kernel's scalar fields
+ *	(channel, priority, launch shape, flags, queue, quota, deadline,
+ *	tenant) into a core kernel; its id, arrival, program, PUSH target,
+ *	affinity and warp priorities are the caller's
  * @k: the core kernel
  * @wk: the workload kernel
  */

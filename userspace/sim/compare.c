@@ -74,11 +74,9 @@ static int vgpu_sim_compare(int argc, char **argv)
 		} else if (!strcmp(a, "--trace-dir")) {
 			dir = v;
 		} else {
-			preempt = vgpul_preempt_parse(v);
-			if (preempt < 0)
-				return vgpu_sim_usage_error("compare",
-					"unknown preemption mode '%s' (drain, warp, switch)",
-					v);
+			ret = vgpu_sim_mode_arg("compare", a, v, &preempt);
+			if (ret)
+				return ret;
 		}
 	}
 	if (!file)

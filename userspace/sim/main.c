@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "sim.h"
+#include <vgpu/workload.h>
 
 #define VGPU_SIM_CMD_ENTRY(n) &vgpu_sim_cmd_##n,
 static const struct vgpu_sim_cmd *const vgpu_sim_cmds[] = {
@@ -106,6 +107,34 @@ int vgpu_sim_file_arg(const char *cmd, const char *a, const char **file,
 	if (*file)
 		return vgpu_sim_usage_error(cmd, "%s", more);
 	*file = a;
+	return 0;
+}
+
+int vgpu_sim_mode_arg(const char *cmd, const char *opt, const char *v,
+		      int *mode)
+{
+	if (!strcmp(opt, "--pack")) {
+		*mode = vgpul_pack_parse(v);
+		if (*mode < 0)
+			return vgpu_sim_usage_error(cmd,
+				"unknown packing '%s' (auto, block, sm)", v);
+		return 0;
+	}
+	*mode = vgpul_preempt_parse(v);
+	if (*mode < 0)
+		return vgpu_sim_usage_error(cmd,
+			"unknown preemption mode '%s' (drain, warp, switch)",
+			v);
+	return 0;
+}
+
+int vgpu_sim_threads_arg(const char *cmd, const char *v, uint32_t *threads)
+{
+	if (!vgpu_sim_parse_u32(v, threads) || !*threads ||
+	    *threads > VGPU_SIM_MAX_THREADS)
+		return vgpu_sim_usage_error(cmd,
+					    "--threads takes 1..%u, not '%s'",
+					    VGPU_SIM_MAX_THREADS, v);
 	return 0;
 }
 

@@ -631,18 +631,12 @@ static int vgpu_sim_replay(int argc, char **argv)
 							   sizeof(err));
 			if (!o.policy)
 				return vgpu_sim_usage_error("replay", "%s", err);
-		} else if (!strcmp(a, "--preempt")) {
-			o.preempt = vgpul_preempt_parse(v);
-			if (o.preempt < 0)
-				return vgpu_sim_usage_error("replay",
-					"unknown preemption mode '%s' (drain, warp, switch)",
-					v);
-		} else if (!strcmp(a, "--pack")) {
-			o.pack = vgpul_pack_parse(v);
-			if (o.pack < 0)
-				return vgpu_sim_usage_error("replay",
-					"unknown packing '%s' (auto, block, sm)",
-					v);
+		} else if (!strcmp(a, "--preempt") || !strcmp(a, "--pack")) {
+			ret = vgpu_sim_mode_arg("replay", a, v,
+						!strcmp(a, "--pack") ?
+						&o.pack : &o.preempt);
+			if (ret)
+				return ret;
 		} else if (!strcmp(a, "--channels")) {
 			if (!vgpu_sim_parse_u32(v, &o.channels) ||
 			    !o.channels || o.channels > VGPU_GPU_MAX_CHANNELS)
@@ -650,10 +644,9 @@ static int vgpu_sim_replay(int argc, char **argv)
 					"--channels takes 1..%u, not '%s'",
 					VGPU_GPU_MAX_CHANNELS, v);
 		} else {
-			if (!vgpu_sim_parse_u32(v, &o.threads) ||
-			    !o.threads || o.threads > 256)
-				return vgpu_sim_usage_error("replay",
-					"--threads takes 1..256, not '%s'", v);
+			ret = vgpu_sim_threads_arg("replay", v, &o.threads);
+			if (ret)
+				return ret;
 		}
 	}
 	ret = vgpu_sim_rec_args_done(&ra);

@@ -21,9 +21,6 @@
 
 #include "cli.h"
 
-/* --threads: threads advancing the SMs of an epoch (F51). */
-#define VGPU_RUN_MAX_THREADS	256
-
 /* Stop a run that goes on for this many cycles (a SPIN never cancelled). */
 #define VGPU_RUN_MAX_CYCLES	(1ULL << 36)
 
@@ -377,24 +374,14 @@ static int vgpu_run_parse(int argc, char **argv, struct vgpu_run_opts *o)
 		} else if (!strcmp(a, "--policy")) {
 			o->policy = v;
 		} else if (!strcmp(a, "--threads")) {
-			if (!vgpu_sim_parse_u32(v, &o->threads) ||
-			    !o->threads || o->threads > VGPU_RUN_MAX_THREADS)
-				return vgpu_sim_usage_error("run",
-					"--threads takes 1..%u, not '%s'",
-					VGPU_RUN_MAX_THREADS, v);
-		} else if (!strcmp(a, "--pack")) {
-			o->pack = vgpul_pack_parse(v);
-			if (o->pack < 0)
-				return vgpu_sim_usage_error("run",
-					"unknown packing '%s' (auto, block, sm)",
-					v);
+			ret = vgpu_sim_threads_arg("run", v, &o->threads);
 		} else {
-			o->preempt = vgpul_preempt_parse(v);
-			if (o->preempt < 0)
-				return vgpu_sim_usage_error("run",
-					"unknown preemption mode '%s' (drain, warp, switch)",
-					v);
+			ret = vgpu_sim_mode_arg("run", a, v,
+						!strcmp(a, "--pack") ?
+						&o->pack : &o->preempt);
 		}
+		if (ret)
+			return ret;
 	}
 	if (!o->file)
 		return vgpu_sim_usage_error("run", "which workload file?");

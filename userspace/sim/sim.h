@@ -154,6 +154,32 @@ const char *vgpu_sim_value(const char *cmd, int argc, char **argv, int *i);
 int vgpu_sim_file_arg(const char *cmd, const char *a, const char **file,
 		      const char *more);
 
+/**
+ * vgpu_sim_mode_arg() - the value of --preempt or --pack (run, compare,
+ *	replay)
+ * @cmd: the command, for the usage error
+ * @opt: "--preempt" or "--pack"
+ * @v: the value
+ * @mode: the VGPU_PREEMPT_* or VGPU_PACK_* value
+ *
+ * Return: 0, or VGPU_SIM_EXIT_USAGE after a usage error naming the modes.
+ */
+int vgpu_sim_mode_arg(const char *cmd, const char *opt, const char *v,
+		      int *mode);
+
+/* --threads of run and replay: SMs of an epoch advanced on 1..256 threads */
+#define VGPU_SIM_MAX_THREADS	256
+
+/**
+ * vgpu_sim_threads_arg() - the value of --threads (run, replay)
+ * @cmd: the command, for the usage error
+ * @v: the value
+ * @threads: the number, 1..VGPU_SIM_MAX_THREADS
+ *
+ * Return: 0, or VGPU_SIM_EXIT_USAGE after a usage error.
+ */
+int vgpu_sim_threads_arg(const char *cmd, const char *v, uint32_t *threads);
+
 /* Recordings one import or replay takes at most. */
 #define VGPU_SIM_REC_MAX	256
 

@@ -119,36 +119,39 @@ static int vgpu_bench_replay(int argc, char **argv)
 	char err[1024];
 	double secs;
 	u32 v;
-	int i, rc = 1;
+	static const char *const flags[] = {
+		"--quick", "--kernels", "--dur-ns", NULL
+	};
+	static const char *const valued[] = { NULL };
+	struct vgpu_sim_args args = { .cmd = &vgpu_sim_bench_replay,
+				      .bench = true, .valued = valued,
+				      .flags = flags, .argc = argc,
+				      .argv = argv };
+	int rc;
 
-	for (i = 1; i < argc; i++) {
-		const char *a = argv[i];
-
-		if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
-			vgpu_sim_print_usage(stdout, "vgpu-sim bench",
-					     &vgpu_sim_bench_replay);
-			return 0;
-		}
-		if (!strcmp(a, "--quick")) {
+	while ((rc = vgpu_sim_arg(&args)) > 0) {
+		if (!args.opt) {
+			if (file)
+				return vgpu_sim_usage_error("bench replay",
+						"one recording at most");
+			file = args.val;
+		} else if (!strcmp(args.opt, "--quick")) {
 			gen.n = 200;
-			continue;
+		} else {
+			/* --kernels N, --dur-ns NS: their own message */
+			if (args.i + 1 >= argc ||
+			    !vgpu_sim_parse_u32(argv[args.i + 1], &v) || !v)
+				return vgpu_sim_usage_error("bench replay",
+					"%s takes a number >= 1", args.opt);
+			if (!strcmp(args.opt, "--kernels"))
+				gen.n = v;
+			else
+				gen.dur_ns = v;
+			args.i++;
 		}
-		if (strcmp(a, "--kernels") && strcmp(a, "--dur-ns")) {
-			rc = vgpu_sim_file_arg("bench replay", a, &file,
-					       "one recording at most");
-			if (rc)
-				return rc;
-			continue;
-		}
-		if (i + 1 >= argc || !vgpu_sim_parse_u32(argv[i + 1], &v) || !v)
-			return vgpu_sim_usage_error("bench replay",
-				"%s takes a number >= 1", a);
-		if (!strcmp(a, "--kernels"))
-			gen.n = v;
-		else
-			gen.dur_ns = v;
-		i++;
 	}
+	if (rc)
+		return args.status;
 	rc = 1;
 	vgpu_policy_registry_init(&policies);
 	if (file) {

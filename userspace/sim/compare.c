@@ -43,29 +43,27 @@ static int vgpu_sim_compare(int argc, char **argv)
 	struct vgpu_workload wl;
 	struct vgpu_run shared;
 	unsigned int n = 0, i;
-	int preempt = -1, rc = 1, ret, j;
+	static const char *const valued[] = {
+		"--policy", "--preempt", "--trace-dir", NULL
+	};
+	struct vgpu_sim_args args = { .cmd = &vgpu_sim_cmd_compare,
+				      .valued = valued, .argc = argc,
+				      .argv = argv };
+	const char *a, *v;
+	int preempt = -1, rc = 1, ret;
 	char err[1024], path[4096], label[96];
 	uint32_t k;
 
-	for (j = 1; j < argc; j++) {
-		const char *a = argv[j], *v;
-
-		if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
-			vgpu_sim_print_usage(stdout, "vgpu-sim",
-					     &vgpu_sim_cmd_compare);
-			return 0;
-		}
-		if (strcmp(a, "--policy") && strcmp(a, "--preempt") &&
-		    strcmp(a, "--trace-dir")) {
-			ret = vgpu_sim_file_arg("compare", a, &file,
+	while ((ret = vgpu_sim_arg(&args)) > 0) {
+		a = args.opt;
+		v = args.val;
+		if (!a) {
+			if (file)
+				return vgpu_sim_usage_error("compare",
 						"one workload file only");
-			if (ret)
-				return ret;
+			file = v;
 			continue;
 		}
-		v = vgpu_sim_value("compare", argc, argv, &j);
-		if (!v)
-			return VGPU_SIM_EXIT_USAGE;
 		if (!strcmp(a, "--policy")) {
 			if (n == VGPU_CMP_MAX)
 				return vgpu_sim_usage_error("compare",
@@ -73,12 +71,12 @@ static int vgpu_sim_compare(int argc, char **argv)
 			pol[n++] = v;
 		} else if (!strcmp(a, "--trace-dir")) {
 			dir = v;
-		} else {
-			ret = vgpu_sim_mode_arg("compare", a, v, &preempt);
-			if (ret)
-				return ret;
+		} else if (vgpu_sim_mode_arg("compare", a, v, &preempt)) {
+			return VGPU_SIM_EXIT_USAGE;
 		}
 	}
+	if (ret)
+		return args.status;
 	if (!file)
 		return vgpu_sim_usage_error("compare", "which workload file?");
 	if (!n)

@@ -19,26 +19,17 @@
 
 #include "cli.h"
 
-int vgpu_sim_rec_arg(struct vgpu_sim_rec_args *a, int argc, char **argv,
-		     int *i)
+int vgpu_sim_rec_arg(struct vgpu_sim_rec_args *a, const char *o,
+		     const char *v)
 {
-	const char *o = argv[*i], *v;
-
-	if (strcmp(o, "--format") && strcmp(o, "--preset") &&
-	    strcmp(o, "--clock") && strcmp(o, "--priority") &&
-	    strcmp(o, "--offset")) {
-		if (o[0] == '-' && o[1])
-			return vgpu_sim_file_arg(a->cmd, o, NULL, NULL);
+	if (!o) {
 		if (a->nf == a->max)
 			return vgpu_sim_usage_error(a->cmd,
 						    "at most %d recordings",
 						    a->max);
-		a->files[a->nf++] = o;
+		a->files[a->nf++] = v;
 		return 0;
 	}
-	v = vgpu_sim_value(a->cmd, argc, argv, i);
-	if (!v)
-		return VGPU_SIM_EXIT_USAGE;
 	if (!strcmp(o, "--format")) {
 		a->format = vgpul_rec_format_parse(v);
 		if (a->format < 0)
@@ -105,8 +96,12 @@ static int vgpu_sim_import(int argc, char **argv)
 	struct vgpu_import_stats st;
 	struct vgpu_workload wl;
 	const char *out = NULL;
+	static const char *const valued[] = { "-o", VGPU_SIM_REC_OPTS, NULL };
+	struct vgpu_sim_args args = { .cmd = &vgpu_sim_cmd_import,
+				      .valued = valued, .argc = argc,
+				      .argv = argv };
 	unsigned int nf, i;
-	int rc = 1, ret, k;
+	int rc = 1, ret;
 	char err[1024];
 	FILE *f;
 
@@ -114,22 +109,14 @@ static int vgpu_sim_import(int argc, char **argv)
 					 .max = VGPU_SIM_REC_MAX,
 					 .imp = &opts,
 					 .format = VGPU_REC_AUTO };
-	for (k = 1; k < argc; k++) {
-		if (!strcmp(argv[k], "--help") || !strcmp(argv[k], "-h")) {
-			vgpu_sim_print_usage(stdout, "vgpu-sim",
-					     &vgpu_sim_cmd_import);
-			return 0;
-		}
-		if (!strcmp(argv[k], "-o")) {
-			out = vgpu_sim_value("import", argc, argv, &k);
-			if (!out)
-				return VGPU_SIM_EXIT_USAGE;
-			continue;
-		}
-		ret = vgpu_sim_rec_arg(&ra, argc, argv, &k);
-		if (ret)
-			return ret;
+	while ((ret = vgpu_sim_arg(&args)) > 0) {
+		if (args.opt && !strcmp(args.opt, "-o"))
+			out = args.val;
+		else if (vgpu_sim_rec_arg(&ra, args.opt, args.val))
+			return VGPU_SIM_EXIT_USAGE;
 	}
+	if (ret)
+		return args.status;
 	if (ra.nf && !out)
 		return vgpu_sim_usage_error("import", "-o OUT.json is required");
 	ret = vgpu_sim_rec_args_done(&ra);

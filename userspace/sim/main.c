@@ -90,24 +90,45 @@ int vgpu_sim_getopt(struct vgpu_sim_getopt *g, int argc, char **argv)
 	return c;
 }
 
-const char *vgpu_sim_value(const char *cmd, int argc, char **argv, int *i)
+int vgpu_sim_arg(struct vgpu_sim_args *a)
 {
-	if (*i + 1 >= argc) {
-		vgpu_sim_usage_error(cmd, "%s needs a value", argv[*i]);
-		return NULL;
-	}
-	return argv[++*i];
-}
+	const char *w;
+	char name[64];
+	size_t k;
 
-int vgpu_sim_file_arg(const char *cmd, const char *a, const char **file,
-		      const char *more)
-{
-	if (a[0] == '-' && a[1])
-		return vgpu_sim_usage_error(cmd, "unknown option '%s'", a);
-	if (*file)
-		return vgpu_sim_usage_error(cmd, "%s", more);
-	*file = a;
-	return 0;
+	if (++a->i >= a->argc)
+		return 0;
+	snprintf(name, sizeof(name), "%s%s", a->bench ? "bench " : "",
+		 a->cmd->name);
+	w = a->argv[a->i];
+	a->opt = NULL;
+	a->val = w;
+	if (!strcmp(w, "--help") || !strcmp(w, "-h")) {
+		vgpu_sim_print_usage(stdout, a->bench ? "vgpu-sim bench" :
+				     "vgpu-sim", a->cmd);
+		a->status = 0;
+		return -1;
+	}
+	if (w[0] != '-' || !w[1])
+		return 1;
+	a->opt = w;
+	a->val = NULL;
+	for (k = 0; a->flags && a->flags[k]; k++)
+		if (!strcmp(w, a->flags[k]))
+			return 1;
+	for (k = 0; a->valued[k]; k++) {
+		if (strcmp(w, a->valued[k]))
+			continue;
+		if (a->i + 1 >= a->argc) {
+			a->status = vgpu_sim_usage_error(name,
+							 "%s needs a value", w);
+			return -1;
+		}
+		a->val = a->argv[++a->i];
+		return 1;
+	}
+	a->status = vgpu_sim_usage_error(name, "unknown option '%s'", w);
+	return -1;
 }
 
 int vgpu_sim_mode_arg(const char *cmd, const char *opt, const char *v,

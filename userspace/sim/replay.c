@@ -594,8 +594,18 @@ static int vgpu_sim_replay(int argc, char **argv)
 				      .preempt = -1, .pack = -1 };
 	struct vgpu_replay_result *res = NULL;
 	struct list_head policies;
+	static const char *const valued[] = {
+		VGPU_SIM_REC_OPTS, "--policy", "--preempt", "--pack",
+		"--channels", "--threads", NULL
+	};
+	static const char *const flags[] = {
+		"--progress", "--no-progress", NULL
+	};
+	struct vgpu_sim_args args = { .cmd = &vgpu_sim_cmd_replay,
+				      .valued = valued, .flags = flags,
+				      .argc = argc, .argv = argv };
 	unsigned int nf = 0, i;
-	int progress = -1, rc = 1, ret, k;
+	int progress = -1, rc = 1, ret;
 	const char *a, *v;
 	char err[1024];
 
@@ -604,51 +614,36 @@ static int vgpu_sim_replay(int argc, char **argv)
 					 .imp = &o.imp,
 					 .format = VGPU_REC_AUTO };
 	vgpu_policy_registry_init(&policies);
-	for (k = 1; k < argc; k++) {
-		a = argv[k];
-		if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
-			vgpu_sim_print_usage(stdout, "vgpu-sim",
-					     &vgpu_sim_cmd_replay);
-			return 0;
-		}
+	while ((ret = vgpu_sim_arg(&args)) > 0) {
+		a = args.opt ? args.opt : "";
+		v = args.val;
 		if (!strcmp(a, "--progress") || !strcmp(a, "--no-progress")) {
 			progress = !strcmp(a, "--progress");
-			continue;
-		}
-		if (strcmp(a, "--policy") && strcmp(a, "--preempt") &&
-		    strcmp(a, "--pack") && strcmp(a, "--channels") &&
-		    strcmp(a, "--threads")) {
-			ret = vgpu_sim_rec_arg(&ra, argc, argv, &k);
-			if (ret)
-				return ret;
-			continue;
-		}
-		v = vgpu_sim_value("replay", argc, argv, &k);
-		if (!v)
-			return VGPU_SIM_EXIT_USAGE;
-		if (!strcmp(a, "--policy")) {
+		} else if (!strcmp(a, "--policy")) {
 			o.policy = vgpu_sim_policy_resolve(&policies, v, err,
 							   sizeof(err));
 			if (!o.policy)
 				return vgpu_sim_usage_error("replay", "%s", err);
 		} else if (!strcmp(a, "--preempt") || !strcmp(a, "--pack")) {
-			ret = vgpu_sim_mode_arg("replay", a, v,
-						!strcmp(a, "--pack") ?
-						&o.pack : &o.preempt);
-			if (ret)
-				return ret;
+			if (vgpu_sim_mode_arg("replay", a, v,
+					      !strcmp(a, "--pack") ?
+					      &o.pack : &o.preempt))
+				return VGPU_SIM_EXIT_USAGE;
 		} else if (!strcmp(a, "--channels")) {
 			if (!vgpu_sim_parse_u32(v, &o.channels) ||
 			    !o.channels || o.channels > VGPU_GPU_MAX_CHANNELS)
 				return vgpu_sim_usage_error("replay",
 					"--channels takes 1..%u, not '%s'",
 					VGPU_GPU_MAX_CHANNELS, v);
-		} else {
-			ret = vgpu_sim_threads_arg("replay", v, &o.threads);
-			if (ret)
-				return ret;
+		} else if (!strcmp(a, "--threads")) {
+			if (vgpu_sim_threads_arg("replay", v, &o.threads))
+				return VGPU_SIM_EXIT_USAGE;
+		} else if (vgpu_sim_rec_arg(&ra, args.opt, v)) {
+			return VGPU_SIM_EXIT_USAGE;
 		}
 	}
+	if (ret)
+		return args.status;
 	ret = vgpu_sim_rec_args_done(&ra);
 	if (ret)
 		return ret;

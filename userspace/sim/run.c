@@ -333,32 +333,29 @@ struct vgpu_run_opts {
 
 static int vgpu_run_parse(int argc, char **argv, struct vgpu_run_opts *o)
 {
-	int i, ret;
+	static const char *const valued[] = {
+		"--trace", "--policy", "--preempt", "--pack", "--threads",
+		"--priority", "--offset", NULL
+	};
+	struct vgpu_sim_args args = { .cmd = &vgpu_sim_cmd_run,
+				      .valued = valued, .argc = argc,
+				      .argv = argv };
+	const char *a, *v;
+	int ret, bad = 0;
 
 	memset(o, 0, sizeof(*o));
 	o->preempt = -1;
 	o->pack = -1;
-	for (i = 1; i < argc; i++) {
-		const char *a = argv[i], *v;
-
-		if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
-			vgpu_sim_print_usage(stdout, "vgpu-sim",
-					     &vgpu_sim_cmd_run);
-			exit(0);
-		}
-		if (strcmp(a, "--trace") && strcmp(a, "--policy") &&
-		    strcmp(a, "--preempt") && strcmp(a, "--pack") &&
-		    strcmp(a, "--threads") && strcmp(a, "--priority") &&
-		    strcmp(a, "--offset")) {
-			ret = vgpu_sim_file_arg("run", a, &o->file,
+	while ((ret = vgpu_sim_arg(&args)) > 0) {
+		a = args.opt;
+		v = args.val;
+		if (!a) {
+			if (o->file)
+				return vgpu_sim_usage_error("run",
 						"one workload file only");
-			if (ret)
-				return ret;
+			o->file = v;
 			continue;
 		}
-		v = vgpu_sim_value("run", argc, argv, &i);
-		if (!v)
-			return VGPU_SIM_EXIT_USAGE;
 		if (!strcmp(a, "--trace")) {
 			o->trace = v;
 		} else if (!strcmp(a, "--priority") ||
@@ -374,14 +371,19 @@ static int vgpu_run_parse(int argc, char **argv, struct vgpu_run_opts *o)
 		} else if (!strcmp(a, "--policy")) {
 			o->policy = v;
 		} else if (!strcmp(a, "--threads")) {
-			ret = vgpu_sim_threads_arg("run", v, &o->threads);
+			bad = vgpu_sim_threads_arg("run", v, &o->threads);
 		} else {
-			ret = vgpu_sim_mode_arg("run", a, v,
+			bad = vgpu_sim_mode_arg("run", a, v,
 						!strcmp(a, "--pack") ?
 						&o->pack : &o->preempt);
 		}
-		if (ret)
-			return ret;
+		if (bad)
+			return bad;
+	}
+	if (ret) {
+		if (!args.status)
+			exit(0);	/* --help */
+		return args.status;
 	}
 	if (!o->file)
 		return vgpu_sim_usage_error("run", "which workload file?");

@@ -131,28 +131,43 @@ struct vgpu_sim_getopt {
 int vgpu_sim_getopt(struct vgpu_sim_getopt *g, int argc, char **argv);
 
 /**
- * vgpu_sim_value() - the value of the option argv[*@i]
- * @cmd: the command, for the usage error
- * @argc: its argument count
- * @argv: its arguments
- * @i: the option's index; advanced to its value
- *
- * Return: argv[*@i + 1], or NULL after the usage error "... needs a value".
+ * struct vgpu_sim_args - how a command that reads its own arguments
+ *	(run, compare, import, replay, bench replay) walks them
+ * @cmd: the command, for --help and usage errors
+ * @bench: @cmd is a benchmark ("vgpu-sim bench <name>")
+ * @valued: the options that take a value, NULL-terminated
+ * @flags: the options that take none, NULL-terminated, or NULL
+ * @argc: the command's argument count
+ * @argv: its arguments, argv[0] the command
+ * @i: the index of the word read last (0 before the first)
+ * @opt: the option read, or NULL for a word that is no option
+ * @val: the option's value (NULL for a flag), or the word
+ * @status: the exit status when vgpu_sim_arg() returned -1
  */
-const char *vgpu_sim_value(const char *cmd, int argc, char **argv, int *i);
+struct vgpu_sim_args {
+	const struct vgpu_sim_cmd *cmd;
+	bool bench;
+	const char *const *valued;
+	const char *const *flags;
+	int argc;
+	char **argv;
+	int i;
+	const char *opt;
+	const char *val;
+	int status;
+};
 
 /**
- * vgpu_sim_file_arg() - take argv's word @a as the command's one file
- * @cmd: the command, for usage errors
- * @a: the word
- * @file: the file; set if still NULL
- * @more: the usage error when @file is set already
+ * vgpu_sim_arg() - the next option or word of a command
+ * @a: the walk
  *
- * Return: 0, or VGPU_SIM_EXIT_USAGE after a usage error (@a is an unknown
- * option, or a second file).
+ * -h/--help prints the usage on stdout; an unknown option, or one
+ * without its value, is a usage error.
+ *
+ * Return: 1 with the next option or word in @a->opt and @a->val, 0 at the
+ * end, or -1 when the command is to exit with @a->status.
  */
-int vgpu_sim_file_arg(const char *cmd, const char *a, const char **file,
-		      const char *more);
+int vgpu_sim_arg(struct vgpu_sim_args *a);
 
 /**
  * vgpu_sim_mode_arg() - the value of --preempt or --pack (run, compare,
@@ -182,6 +197,10 @@ int vgpu_sim_threads_arg(const char *cmd, const char *v, uint32_t *threads);
 
 /* Recordings one import or replay takes at most. */
 #define VGPU_SIM_REC_MAX	256
+
+/* The options vgpu_sim_rec_arg() reads (for &vgpu_sim_args.valued). */
+#define VGPU_SIM_REC_OPTS \
+	"--format", "--preset", "--clock", "--priority", "--offset"
 
 struct vgpu_import_opts;
 
@@ -217,18 +236,15 @@ struct vgpu_sim_rec_args {
 };
 
 /**
- * vgpu_sim_rec_arg() - read argv[*@i] as a shared option or a recording
+ * vgpu_sim_rec_arg() - take one of VGPU_SIM_REC_OPTS or a recording
  * @a: what was read so far
- * @argc: the command's argument count
- * @argv: its arguments
- * @i: the argument's index; advanced past an option's value
- *
- * Any other option is the usage error "unknown option '...'".
+ * @opt: the option, or NULL for a recording
+ * @val: its value, or the recording
  *
  * Return: 0, or VGPU_SIM_EXIT_USAGE after a usage error.
  */
-int vgpu_sim_rec_arg(struct vgpu_sim_rec_args *a, int argc, char **argv,
-		     int *i);
+int vgpu_sim_rec_arg(struct vgpu_sim_rec_args *a, const char *opt,
+		     const char *val);
 
 /**
  * vgpu_sim_rec_args_done() - check the recordings, --priority and

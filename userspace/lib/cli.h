@@ -2,8 +2,8 @@
 /*
  * cli.h - command-line pieces vgpu-sim and vgpuctl share, compiled into
  * libvgpu's objects but not exported (not in libvgpu.map) and not
- * installed: the --priority TENANT=P and --offset TENANT=CYCLES options
- * of import and run.
+ * installed: the command table entry of both tools, and the --priority
+ * TENANT=P and --offset TENANT=CYCLES options of import and run.
  */
 #ifndef VGPUL_CLI_H
 #define VGPUL_CLI_H
@@ -13,6 +13,21 @@
 #include <stdint.h>
 
 #include <vgpu/workload.h>
+
+/**
+ * struct vgpul_cli_cmd - one command of vgpu-sim or vgpuctl
+ * @name: the word on the command line
+ * @usage: its arguments (vgpu-sim: and what they mean), for --help
+ * @summary: what it does, for --help
+ * @run: entry point; argv[0] is @name; returns the exit status
+ *	(0 ok, 1 failure, 2 usage error)
+ */
+struct vgpul_cli_cmd {
+	const char *name;
+	const char *usage;
+	const char *summary;
+	int (*run)(int argc, char **argv);
+};
 
 /**
  * vgpul_tenant_pair() - parse "TENANT=VALUE"

@@ -74,7 +74,7 @@ void vgpu_bench_gpu_fini(struct vgpu_bench_gpu *b)
 }
 
 #define VGPU_SIM_BENCH_ENTRY(n) &vgpu_sim_bench_##n,
-static const struct vgpu_sim_cmd *const vgpu_sim_benches[] = {
+static const struct vgpul_cli_cmd *const vgpu_sim_benches[] = {
 	VGPU_SIM_BENCHES(VGPU_SIM_BENCH_ENTRY)
 };
 
@@ -107,7 +107,7 @@ static int vgpu_sim_bench(int argc, char **argv)
 	return vgpu_sim_usage_error("bench", "unknown benchmark '%s'", argv[1]);
 }
 
-const struct vgpu_sim_cmd vgpu_sim_cmd_bench = {
+const struct vgpul_cli_cmd vgpu_sim_cmd_bench = {
 	.name = "bench",
 	.summary = "micro-benchmarks of the core (bench --help lists them)",
 	.usage = "<what> [options]",

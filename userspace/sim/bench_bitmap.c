@@ -221,7 +221,7 @@ static int vgpu_bench_bitmap(int argc, char **argv)
 	return 0;
 }
 
-const struct vgpu_sim_cmd vgpu_sim_bench_bitmap = {
+const struct vgpul_cli_cmd vgpu_sim_bench_bitmap = {
 	.name = "bitmap",
 	.summary = "largest free run and first fit on random 128- and 2048-bit maps (F32, F40-F42)",
 	.usage = "[--queries N]\n"

@@ -132,7 +132,7 @@ static int vgpu_bench_dispatch(int argc, char **argv)
 	return 0;
 }
 
-const struct vgpu_sim_cmd vgpu_sim_bench_dispatch = {
+const struct vgpul_cli_cmd vgpu_sim_bench_dispatch = {
 	.name = "dispatch",
 	.summary = "global dispatch decisions per second (h100, 8 channels, 4 priorities)",
 	.usage = "[--seconds MS] [--threads N] [--policy NAME|FILE.so]",

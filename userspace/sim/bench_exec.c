@@ -149,7 +149,7 @@ static int vgpu_bench_exec(int argc, char **argv)
 	return 0;
 }
 
-const struct vgpu_sim_cmd vgpu_sim_bench_exec = {
+const struct vgpul_cli_cmd vgpu_sim_bench_exec = {
 	.name = "exec",
 	.summary = "SM engine: simulated warp-instructions per second, one core",
 	.usage = "[--preset P] [--iters N] [--blocks N]\n"

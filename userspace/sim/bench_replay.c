@@ -207,7 +207,7 @@ out:
 	return rc;
 }
 
-const struct vgpu_sim_cmd vgpu_sim_bench_replay = {
+const struct vgpul_cli_cmd vgpu_sim_bench_replay = {
 	.name = "replay",
 	.summary = "simulated blocks per second of a streaming replay of short kernels (h100)",
 	.usage = "[--kernels N] [--quick] [--dur-ns NS] [FILE]\n"

@@ -219,7 +219,7 @@ static int vgpu_bench_scale(int argc, char **argv)
 	return 0;
 }
 
-const struct vgpu_sim_cmd vgpu_sim_bench_scale = {
+const struct vgpul_cli_cmd vgpu_sim_bench_scale = {
 	.name = "scale",
 	.summary = "cost per block and decision by SMs and blocks; speed-up of 2 threads over 1",
 	.usage = "[--quick] [--sms N --blocks N]\n"

@@ -158,7 +158,7 @@ out:
 	return rc;
 }
 
-const struct vgpu_sim_cmd vgpu_sim_cmd_compare = {
+const struct vgpul_cli_cmd vgpu_sim_cmd_compare = {
 	.name = "compare",
 	.summary = "run a workload under several policies, print one table",
 	.usage = "FILE --policy NAME|FILE.so --policy ... [--preempt drain|warp|switch] [--trace-dir DIR]",

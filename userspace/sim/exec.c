@@ -212,7 +212,7 @@ static int vgpu_sim_exec(int argc, char **argv)
 	return vgpu_sim_exec_run(argv[optind], &o);
 }
 
-const struct vgpu_sim_cmd vgpu_sim_cmd_exec = {
+const struct vgpul_cli_cmd vgpu_sim_cmd_exec = {
 	.name = "exec",
 	.summary = "run one kernel (.vasm) on one SM, print cycles and trace hash",
 	.usage = "FILE.vasm [--preset P] [--blocks N] [--threads T] [--regs R]\n"

@@ -162,7 +162,7 @@ out:
 	return rc;
 }
 
-const struct vgpu_sim_cmd vgpu_sim_cmd_import = {
+const struct vgpul_cli_cmd vgpu_sim_cmd_import = {
 	.name = "import",
 	.summary = "turn recorded kernel timelines (nsys, kineto, accelsim) into a workload file",
 	.usage = "[--format auto|nsys|kineto|accelsim] [--preset small|a100|h100] [--clock MHZ]\n"

@@ -12,7 +12,7 @@
 #include <vgpu/workload.h>
 
 #define VGPU_SIM_CMD_ENTRY(n) &vgpu_sim_cmd_##n,
-static const struct vgpu_sim_cmd *const vgpu_sim_cmds[] = {
+static const struct vgpul_cli_cmd *const vgpu_sim_cmds[] = {
 	VGPU_SIM_COMMANDS(VGPU_SIM_CMD_ENTRY)
 };
 
@@ -45,7 +45,7 @@ bool vgpu_sim_parse_u32(const char *s, uint32_t *out)
 }
 
 void vgpu_sim_print_usage(FILE *f, const char *prefix,
-			  const struct vgpu_sim_cmd *cmd)
+			  const struct vgpul_cli_cmd *cmd)
 {
 	fprintf(f, "Usage: %s %s %s\n%s\n", prefix, cmd->name, cmd->usage,
 		cmd->summary);

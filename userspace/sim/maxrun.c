@@ -231,7 +231,7 @@ static int vgpu_sim_maxrun(int argc, char **argv)
 	return 0;
 }
 
-const struct vgpu_sim_cmd vgpu_sim_cmd_maxrun = {
+const struct vgpul_cli_cmd vgpu_sim_cmd_maxrun = {
 	.name = "maxrun",
 	.summary = "largest free run of hexadecimal bitmaps on stdin (F40-F43)",
 	.usage = "--width N [--mode exact|grouped:Z|sampled[:k1,k2,...]|"

@@ -102,7 +102,7 @@ static int vgpu_sim_occupancy(int argc, char **argv)
 	return 0;
 }
 
-const struct vgpu_sim_cmd vgpu_sim_cmd_occupancy = {
+const struct vgpul_cli_cmd vgpu_sim_cmd_occupancy = {
 	.name = "occupancy",
 	.summary = "how many copies of a block fit on an empty SM (F03)",
 	.usage = "--preset a100|h100|small --threads T --regs R "

@@ -696,7 +696,7 @@ out:
 	return rc;
 }
 
-const struct vgpu_sim_cmd vgpu_sim_cmd_replay = {
+const struct vgpul_cli_cmd vgpu_sim_cmd_replay = {
 	.name = "replay",
 	.summary = "replay recordings (nsys, kineto, accelsim) as a stream, in bounded memory",
 	.usage = "[--format auto|nsys|kineto|accelsim] [--preset small|a100|h100] [--clock MHZ]\n"

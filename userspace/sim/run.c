@@ -541,7 +541,7 @@ out:
 	return rc;
 }
 
-const struct vgpu_sim_cmd vgpu_sim_cmd_run = {
+const struct vgpul_cli_cmd vgpu_sim_cmd_run = {
 	.name = "run",
 	.summary = "run a workload file, print per-kernel times and STP/ANTT/fairness",
 	.usage = "FILE [--trace OUT.json] [--policy NAME|FILE.so] [--preempt drain|warp|switch] [--pack auto|block|sm] [--threads N]\n"

@@ -4,10 +4,10 @@
  *
  * Subcommands live in their own files and register here: add
  * X(name) to VGPU_SIM_COMMANDS and define
- * "const struct vgpu_sim_cmd vgpu_sim_cmd_<name>" in userspace/sim/<name>.c.
+ * "const struct vgpul_cli_cmd vgpu_sim_cmd_<name>" in userspace/sim/<name>.c.
  * `vgpu-sim bench <what>` dispatches the same way on its second word:
  * add X(what) to VGPU_SIM_BENCHES and define
- * "const struct vgpu_sim_cmd vgpu_sim_bench_<what>" (e.g. in bench_<what>.c).
+ * "const struct vgpul_cli_cmd vgpu_sim_bench_<what>" (e.g. in bench_<what>.c).
  */
 #ifndef VGPU_SIM_H
 #define VGPU_SIM_H
@@ -16,20 +16,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-/**
- * struct vgpu_sim_cmd - one (bench) subcommand
- * @name: the word on the command line
- * @summary: one line for --help
- * @usage: usage text after "vgpu-sim <name> " (or "vgpu-sim bench <name> ")
- * @run: entry point; argv[0] is @name; returns the exit status
- *	(0 ok, 1 failure, 2 usage error)
- */
-struct vgpu_sim_cmd {
-	const char *name;
-	const char *summary;
-	const char *usage;
-	int (*run)(int argc, char **argv);
-};
+#include "cli.h"	/* struct vgpul_cli_cmd: a (bench) subcommand */
 
 /* Top-level commands, in --help order. */
 #define VGPU_SIM_COMMANDS(X)	\
@@ -50,8 +37,8 @@ struct vgpu_sim_cmd {
 	X(scale)		\
 	X(replay)
 
-#define VGPU_SIM_DECLARE_CMD(n) extern const struct vgpu_sim_cmd vgpu_sim_cmd_##n;
-#define VGPU_SIM_DECLARE_BENCH(n) extern const struct vgpu_sim_cmd vgpu_sim_bench_##n;
+#define VGPU_SIM_DECLARE_CMD(n) extern const struct vgpul_cli_cmd vgpu_sim_cmd_##n;
+#define VGPU_SIM_DECLARE_BENCH(n) extern const struct vgpul_cli_cmd vgpu_sim_bench_##n;
 VGPU_SIM_COMMANDS(VGPU_SIM_DECLARE_CMD)
 VGPU_SIM_BENCHES(VGPU_SIM_DECLARE_BENCH)
 
@@ -85,7 +72,7 @@ bool vgpu_sim_parse_u32(const char *s, uint32_t *out);
  * @cmd: the command
  */
 void vgpu_sim_print_usage(FILE *f, const char *prefix,
-			  const struct vgpu_sim_cmd *cmd);
+			  const struct vgpul_cli_cmd *cmd);
 
 struct option;
 
@@ -106,7 +93,7 @@ struct option;
  * @status: the exit status when vgpu_sim_getopt() returned 0
  */
 struct vgpu_sim_getopt {
-	const struct vgpu_sim_cmd *cmd;
+	const struct vgpul_cli_cmd *cmd;
 	const struct option *opts;
 	bool bench;
 	bool quiet;
@@ -145,7 +132,7 @@ int vgpu_sim_getopt(struct vgpu_sim_getopt *g, int argc, char **argv);
  * @status: the exit status when vgpu_sim_arg() returned -1
  */
 struct vgpu_sim_args {
-	const struct vgpu_sim_cmd *cmd;
+	const struct vgpul_cli_cmd *cmd;
 	bool bench;
 	const char *const *valued;
 	const char *const *flags;

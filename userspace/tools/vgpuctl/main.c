@@ -19,11 +19,11 @@
 
 #include "vgpuctl.h"
 
-static const struct vgpuctl_cmd vgpuctl_cmds[];
+static const struct vgpul_cli_cmd vgpuctl_cmds[];
 
 static void vgpuctl_usage(FILE *f)
 {
-	const struct vgpuctl_cmd *c;
+	const struct vgpul_cli_cmd *c;
 
 	fprintf(f,
 		"usage: vgpuctl [-d N] COMMAND [ARGS]\n"
@@ -33,17 +33,17 @@ static void vgpuctl_usage(FILE *f)
 		"\n"
 		"commands:\n");
 	for (c = vgpuctl_cmds; c->name; c++)
-		fprintf(f, "  %-7s %s\n", c->name, c->help);
+		fprintf(f, "  %-7s %s\n", c->name, c->summary);
 }
 
 void vgpuctl_cmd_usage(FILE *f, const char *name)
 {
-	const struct vgpuctl_cmd *c;
+	const struct vgpul_cli_cmd *c;
 
 	for (c = vgpuctl_cmds; c->name; c++)
 		if (!strcmp(c->name, name))
 			fprintf(f, "usage: vgpuctl [-d N] %s %s\n\n%s\n", c->name,
-				c->usage, c->help);
+				c->usage, c->summary);
 }
 
 /* True when argv[1] asks for help (-h / --help anywhere before "--"). */
@@ -57,7 +57,7 @@ bool vgpuctl_wants_help(int argc, char **argv)
 	return false;
 }
 
-static const struct vgpuctl_cmd vgpuctl_cmds[] = {
+static const struct vgpul_cli_cmd vgpuctl_cmds[] = {
 	{ "info", "",
 	  "version, capabilities and configuration of /dev/vgpuN (GET_INFO)",
 	  vgpuctl_cmd_info },
@@ -112,7 +112,7 @@ int main(int argc, char **argv)
 		{ "device", required_argument, NULL, 'd' },
 		{ NULL, 0, NULL, 0 },
 	};
-	const struct vgpuctl_cmd *cmd;
+	const struct vgpul_cli_cmd *cmd;
 	int c;
 
 	while ((c = getopt_long(argc, argv, "+hd:", opts, NULL)) != -1) {

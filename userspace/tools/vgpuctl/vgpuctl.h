@@ -13,19 +13,7 @@
 
 #include <vgpu/vgpu.h>
 
-/**
- * struct vgpuctl_cmd - one command of vgpuctl
- * @name: the word on the command line
- * @usage: its arguments, for --help
- * @help: what it does, for --help
- * @run: entry point; argv[0] is @name; returns the exit status
- */
-struct vgpuctl_cmd {
-	const char *name;
-	const char *usage;
-	const char *help;
-	int (*run)(int argc, char **argv);
-};
+#include "cli.h"	/* struct vgpul_cli_cmd: a command */
 
 extern unsigned int vgpuctl_index;	/* -d N */
 extern bool vgpuctl_index_set;		/* -d given */

@@ -18,22 +18,15 @@ int vgpuctl_cmd_info(int argc, char **argv)
 {
 	const struct vgpu_dev_config *c;
 	struct vgpu_info info;
-	struct vgpu_dev dev;
-	int ret;
+	char what[64];
 
 	if (argc > 1) {
 		vgpuctl_cmd_usage(stderr, "info");
 		return 2;
 	}
-	if (vgpuctl_open_or_complain("info", &dev))
+	snprintf(what, sizeof(what), "GET_INFO on /dev/vgpu%u", vgpuctl_index);
+	if (vgpuctl_get_info("info", what, &info))
 		return 1;
-	ret = vgpul_get_info(&dev, &info);
-	vgpul_dev_close(&dev);
-	if (ret) {
-		fprintf(stderr, "vgpuctl info: GET_INFO on /dev/vgpu%u: %s\n",
-			vgpuctl_index, vgpul_strerror(ret));
-		return 1;
-	}
 	c = &info.config;
 	printf("device:     /dev/vgpu%u\n", info.dev_index);
 	printf("version:    %u.%u.%u\n", info.version_major,

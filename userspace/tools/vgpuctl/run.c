@@ -653,11 +653,11 @@ int vgpuctl_cmd_run(int argc, char **argv)
 	const char *shape_off[VGPU_RUN_MAX_SHAPE];
 	unsigned int npol = 0, n, j, nprio = 0, noff = 0;
 	char err[512];
-	int c, ret, mode;
+	int c, ret, mode, preempt = -1, status = 0;
 
 	memset(sum, 0, sizeof(sum));
-	optind = 1;
-	while ((c = getopt_long(argc, argv, "+w:i:a:p:P:nqh", opts, NULL)) != -1) {
+	while ((c = vgpuctl_getopt(argc, argv, "+w:i:a:p:P:nqh", opts,
+				   &status)) > 0) {
 		switch (c) {
 		case 'w':
 		case 'i':
@@ -676,6 +676,7 @@ int vgpuctl_cmd_run(int argc, char **argv)
 					argv[0], optarg);
 				return 2;
 			}
+			preempt = mode;
 			break;
 		case 'P':
 			if (strlen(optarg) >= VGPUL_WL_POLICY_LEN) {
@@ -709,14 +710,10 @@ int vgpuctl_cmd_run(int argc, char **argv)
 		case 'q':
 			vgpu_run_quiet = true;
 			break;
-		case 'h':
-			vgpuctl_cmd_usage(stdout, argv[0]);
-			return 0;
-		default:
-			vgpuctl_cmd_usage(stderr, argv[0]);
-			return 2;
 		}
 	}
+	if (!c)
+		return status;
 	if (optind + 1 != argc) {
 		fprintf(stderr, "vgpuctl %s: which workload file?\n", argv[0]);
 		vgpuctl_cmd_usage(stderr, argv[0]);
@@ -737,12 +734,9 @@ int vgpuctl_cmd_run(int argc, char **argv)
 		vgpul_workload_free(&wl);
 		return 2;
 	}
-	/* second pass over the options that change the workload */
-	optind = 1;
-	while ((c = getopt_long(argc, argv, "+w:i:a:p:P:nqh", opts, NULL)) != -1)
-		if (c == 'p')
-			vgpul_workload_set_preempt(&wl,
-						   vgpul_preempt_parse(optarg));
+	/* the options that change the workload: the last --preempt */
+	if (preempt >= 0)
+		vgpul_workload_set_preempt(&wl, preempt);
 	if (vgpul_tenant_args(&wl, shape_prio, nprio, shape_off, noff, err,
 			      sizeof(err))) {
 		fprintf(stderr, "vgpuctl %s: %s\n", argv[0], err);

@@ -146,13 +146,11 @@ int vgpuctl_cmd_top(int argc, char **argv)
 	unsigned int iters = 0, interval = 1000, k;
 	bool batch = !vgpuctl_fancy_tty(1);
 	struct vgpu_info info;
-	struct vgpu_dev dev;
 	struct vgpu_nl *nl;
 	struct timespec ts;
-	int c, ret;
+	int c, ret, status = 0;
 
-	optind = 1;
-	while ((c = getopt_long(argc, argv, "+n:i:bh", opts, NULL)) != -1) {
+	while ((c = vgpuctl_getopt(argc, argv, "+n:i:bh", opts, &status)) > 0) {
 		switch (c) {
 		case 'n':
 		case 'i':
@@ -165,27 +163,16 @@ int vgpuctl_cmd_top(int argc, char **argv)
 		case 'b':
 			batch = true;
 			break;
-		case 'h':
-			vgpuctl_cmd_usage(stdout, "top");
-			return 0;
-		default:
-			vgpuctl_cmd_usage(stderr, "top");
-			return 2;
 		}
 	}
+	if (!c)
+		return status;
 	if (optind != argc) {
 		vgpuctl_cmd_usage(stderr, "top");
 		return 2;
 	}
-	if (vgpuctl_open_or_complain("top", &dev))
+	if (vgpuctl_get_info("top", "GET_INFO", &info))
 		return 1;
-	ret = vgpul_get_info(&dev, &info);
-	vgpul_dev_close(&dev);
-	if (ret) {
-		fprintf(stderr, "vgpuctl top: GET_INFO: %s\n",
-			vgpul_strerror(ret));
-		return 1;
-	}
 	if (vgpuctl_nl_or_complain("top", &nl))
 		return 1;
 	signal(SIGINT, vgpuctl_on_signal);

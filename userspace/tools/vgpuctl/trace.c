@@ -164,8 +164,7 @@ int vgpuctl_cmd_trace(int argc, char **argv)
 
 	memset(&t, 0, sizeof(t));
 	t.dev = vgpuctl_index_set ? (int)vgpuctl_index : -1;
-	optind = 1;
-	while ((c = getopt_long(argc, argv, "+o:c:h", opts, NULL)) != -1) {
+	while ((c = vgpuctl_getopt(argc, argv, "+o:c:h", opts, &rc)) > 0) {
 		switch (c) {
 		case 'o':
 			out = optarg;
@@ -177,14 +176,11 @@ int vgpuctl_cmd_trace(int argc, char **argv)
 				return 2;
 			}
 			break;
-		case 'h':
-			vgpuctl_cmd_usage(stdout, "trace");
-			return 0;
-		default:
-			vgpuctl_cmd_usage(stderr, "trace");
-			return 2;
 		}
 	}
+	if (!c)
+		return rc;
+	rc = 0;
 	if (!out) {
 		fprintf(stderr, "vgpuctl trace: -o OUT.json is required\n");
 		vgpuctl_cmd_usage(stderr, "trace");

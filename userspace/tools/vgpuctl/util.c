@@ -1,10 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * util.c - what every vgpuctl command shares: the error messages of a
- * failed open of /dev/vgpuN, of netlink and of /sys/bus/vgpu, number
- * parsing, the terminal test and the stop flag of trace and top.
+ * util.c - what every vgpuctl command shares: option reading, the error
+ * messages of a failed open of /dev/vgpuN, of GET_INFO, of netlink and of
+ * /sys/bus/vgpu, number parsing, the terminal test and the stop flag of
+ * trace and top.
  */
 #include <errno.h>
+#include <getopt.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,6 +21,47 @@ volatile sig_atomic_t vgpuctl_stop;
 void vgpuctl_on_signal(int sig)
 {
 	vgpuctl_stop = 1;
+}
+
+int vgpuctl_getopt(int argc, char **argv, const char *shortopts,
+		   const struct option *opts, int *status)
+{
+	int c;
+
+	if (!*status) {
+		optind = 1;
+		*status = -1;
+	}
+	c = getopt_long(argc, argv, shortopts, opts, NULL);
+	if (c == 'h') {
+		vgpuctl_cmd_usage(stdout, argv[0]);
+		*status = 0;
+		return 0;
+	}
+	if (c == '?' || c == ':') {
+		vgpuctl_cmd_usage(stderr, argv[0]);
+		*status = 2;
+		return 0;
+	}
+	return c;
+}
+
+int vgpuctl_get_info(const char *cmd, const char *what,
+		     struct vgpu_info *info)
+{
+	struct vgpu_dev dev;
+	int ret;
+
+	if (vgpuctl_open_or_complain(cmd, &dev))
+		return 1;
+	ret = vgpul_get_info(&dev, info);
+	vgpul_dev_close(&dev);
+	if (ret) {
+		fprintf(stderr, "vgpuctl %s: %s: %s\n", cmd, what,
+			vgpul_strerror(ret));
+		return 1;
+	}
+	return 0;
 }
 
 /* An error message for a failed open of /dev/vgpuN. */

@@ -41,6 +41,37 @@ void vgpuctl_cmd_usage(FILE *f, const char *name);
  */
 bool vgpuctl_wants_help(int argc, char **argv);
 
+struct option;
+
+/**
+ * vgpuctl_getopt() - the next option of a command (getopt_long())
+ * @argc: the command's argument count
+ * @argv: its arguments, argv[0] the command
+ * @shortopts: getopt_long()'s short options ("h" among them)
+ * @opts: its long options ("help" among them, as 'h')
+ * @status: the exit status when the return value is 0
+ *
+ * The first call (with *@status 0) starts at argv[1].  -h/--help prints
+ * the command's usage on stdout; a bad option, after getopt_long()'s
+ * message, prints it on stderr.
+ *
+ * Return: the option (optarg set), -1 after the last one, or 0 when the
+ * command is to exit with *@status (0 after --help, 2 after a bad option).
+ */
+int vgpuctl_getopt(int argc, char **argv, const char *shortopts,
+		   const struct option *opts, int *status);
+
+/**
+ * vgpuctl_get_info() - GET_INFO of /dev/vgpuN of -d N, explaining failure
+ * @cmd: the command
+ * @what: the request, for the message "vgpuctl CMD: WHAT: error"
+ * @info: result
+ *
+ * Return: 0, or 1 (reported).
+ */
+int vgpuctl_get_info(const char *cmd, const char *what,
+		     struct vgpu_info *info);
+
 /**
  * vgpuctl_open_error() - explain a failed open of /dev/vgpu@index
  * @cmd: the command, for the message

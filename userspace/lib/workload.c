@@ -5,6 +5,7 @@
  * (LINE:COLUMN for syntax errors, a JSON path otherwise) and the field.
  */
 #include <errno.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -46,6 +47,16 @@ int vgpu_wl_u32(struct vgpu_rec_ctx *c, const char *pos, const char *field,
 
 	if (!ret)
 		*out = (uint32_t)x;
+	return ret;
+}
+
+int vgpu_wl_count(struct vgpu_rec_ctx *c, const char *pos, const char *field,
+		  json_object *v, uint32_t max, uint32_t *out)
+{
+	int ret = vgpu_wl_u32(c, pos, field, v, max, out);
+
+	if (!ret && !*out)
+		ret = vgpu_rec_err(c, pos, field, "must be >= 1");
 	return ret;
 }
 
@@ -143,12 +154,79 @@ int vgpu_wl_u32_array(struct vgpu_rec_ctx *c, const char *pos,
 	return 0;
 }
 
+/* The device keys that are one bounded number. */
+static const struct vgpu_wl_num {
+	const char *key;
+	uint32_t max;
+	size_t off;		/* in struct vgpu_gpu_params */
+} vgpu_wl_nums[] = {
+	{ "search_group", VGPU_BMAP_MAX_BITS,
+	  offsetof(struct vgpu_gpu_params, search_group) },
+	{ "search_latency", VGPU_SEARCH_MAX_LATENCY,
+	  offsetof(struct vgpu_gpu_params, search_latency) },
+	{ "epoch", VGPU_GPU_MAX_EPOCH,
+	  offsetof(struct vgpu_gpu_params, epoch) },
+	{ "g_max", UINT32_MAX,
+	  offsetof(struct vgpu_gpu_params, g_max) },
+	{ "task_slots", VGPU_GPU_MAX_SLOTS,
+	  offsetof(struct vgpu_gpu_params, task_slots) },
+	{ "channels", VGPU_GPU_MAX_CHANNELS,
+	  offsetof(struct vgpu_gpu_params, max_channels) },
+	{ "sync_cost", VGPU_MAX_LATENCY,
+	  offsetof(struct vgpu_gpu_params, sync_cost) },
+	{ "switch_cost", VGPU_GPU_MAX_EPOCH,
+	  offsetof(struct vgpu_gpu_params, switch_cost) },
+	{ "power_nx", VGPU_MAX_WINDOW,
+	  offsetof(struct vgpu_gpu_params, timing.window) },
+	{ "ctrl_latency", VGPU_MAX_LATENCY,
+	  offsetof(struct vgpu_gpu_params, timing.ctrl_latency) },
+	{ "hold_max", UINT32_MAX,
+	  offsetof(struct vgpu_gpu_params, timing.hold_max) },
+	{ "throttle_sms", VGPU_MAX_SMS,
+	  offsetof(struct vgpu_gpu_params, throttle_sms) },
+	{ "save_slots", 4 * VGPU_MAX_SMS,
+	  offsetof(struct vgpu_gpu_params, save_slots) },
+	{ "combo", 100,
+	  offsetof(struct vgpu_gpu_params, combo) },
+};
+
+/* The vgpu_wl_nums[] entry of @key, or NULL. */
+static const struct vgpu_wl_num *vgpu_wl_num(const char *key)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(vgpu_wl_nums) / sizeof(vgpu_wl_nums[0]); i++)
+		if (!strcmp(key, vgpu_wl_nums[i].key))
+			return &vgpu_wl_nums[i];
+	return NULL;
+}
+
+/*
+ * The device key @key naming a mode: @parse(name) >= 0, else the error
+ * "unknown mode '...' (@names)".
+ */
+static int vgpu_wl_mode(struct vgpu_rec_ctx *c, const char *key,
+			json_object *val, int (*parse)(const char *),
+			const char *names, int *mode)
+{
+	const char *s;
+
+	if (vgpu_wl_str(c, "device", key, val, &s))
+		return -EINVAL;
+	*mode = parse(s);
+	if (*mode < 0)
+		return vgpu_rec_err(c, "device", key,
+				    "unknown mode '%s' (%s)", s, names);
+	return 0;
+}
+
 static int vgpu_wl_device(struct vgpu_rec_ctx *c, json_object *dev,
 			  struct vgpu_workload *wl)
 {
 	struct vgpu_gpu_params *p = &wl->dev->params;
 	json_object *v;
 	const char *s, *bad;
+	const struct vgpu_wl_num *num;
 	uint32_t tmp[VGPU_MAX_SMS], n, i;
 	int mode;
 
@@ -171,7 +249,12 @@ static int vgpu_wl_device(struct vgpu_rec_ctx *c, json_object *dev,
 	if (!dev)
 		return 0;
 	json_object_object_foreach(dev, key, val) {
-		if (!strcmp(key, "preset") || !strcmp(key, "config")) {
+		num = vgpu_wl_num(key);
+		if (num) {
+			if (vgpu_wl_u32(c, "device", key, val, num->max,
+					(uint32_t *)((char *)p + num->off)))
+				return -EINVAL;
+		} else if (!strcmp(key, "preset") || !strcmp(key, "config")) {
 			continue;
 		} else if (!strcmp(key, "policy")) {
 			if (vgpu_wl_str(c, "device", key, val, &s))
@@ -181,103 +264,33 @@ static int vgpu_wl_device(struct vgpu_rec_ctx *c, json_object *dev,
 						    "bad policy name");
 			snprintf(p->policy, sizeof(p->policy), "%s", s);
 		} else if (!strcmp(key, "preempt")) {
-			if (vgpu_wl_str(c, "device", key, val, &s))
+			if (vgpu_wl_mode(c, key, val, vgpul_preempt_parse,
+					 "drain, warp, switch", &mode))
 				return -EINVAL;
-			mode = vgpul_preempt_parse(s);
-			if (mode < 0)
-				return vgpu_rec_err(c, "device", key,
-						    "unknown mode '%s' (drain, warp, switch)",
-						    s);
 			p->preempt = mode;
 		} else if (!strcmp(key, "pack")) {
-			if (vgpu_wl_str(c, "device", key, val, &s))
+			if (vgpu_wl_mode(c, key, val, vgpul_pack_parse,
+					 "auto, block, sm", &mode))
 				return -EINVAL;
-			mode = vgpul_pack_parse(s);
-			if (mode < 0)
-				return vgpu_rec_err(c, "device", key,
-						    "unknown mode '%s' (auto, block, sm)",
-						    s);
 			p->pack = mode;
 		} else if (!strcmp(key, "search")) {
-			if (vgpu_wl_str(c, "device", key, val, &s))
+			if (vgpu_wl_mode(c, key, val, vgpul_search_parse,
+					 "exact, grouped, sampled", &mode))
 				return -EINVAL;
-			mode = vgpul_search_parse(s);
-			if (mode < 0)
-				return vgpu_rec_err(c, "device", key,
-						    "unknown mode '%s' (exact, grouped, sampled)",
-						    s);
 			p->search = mode;
-		} else if (!strcmp(key, "search_group")) {
-			if (vgpu_wl_u32(c, "device", key, val,
-					VGPU_BMAP_MAX_BITS, &p->search_group))
-				return -EINVAL;
-		} else if (!strcmp(key, "search_latency")) {
-			if (vgpu_wl_u32(c, "device", key, val,
-					VGPU_SEARCH_MAX_LATENCY,
-					&p->search_latency))
-				return -EINVAL;
-		} else if (!strcmp(key, "epoch")) {
-			if (vgpu_wl_u32(c, "device", key, val,
-					VGPU_GPU_MAX_EPOCH, &p->epoch))
-				return -EINVAL;
-		} else if (!strcmp(key, "g_max")) {
-			if (vgpu_wl_u32(c, "device", key, val, UINT32_MAX,
-					&p->g_max))
-				return -EINVAL;
-		} else if (!strcmp(key, "task_slots")) {
-			if (vgpu_wl_u32(c, "device", key, val,
-					VGPU_GPU_MAX_SLOTS, &p->task_slots))
-				return -EINVAL;
-		} else if (!strcmp(key, "channels")) {
-			if (vgpu_wl_u32(c, "device", key, val,
-					VGPU_GPU_MAX_CHANNELS,
-					&p->max_channels))
-				return -EINVAL;
 		} else if (!strcmp(key, "windows")) {
 			if (vgpu_wl_u32_array(c, "device", key, val,
 					      VGPU_GPU_MAX_WINDOWS,
 					      VGPU_GPU_MAX_EPOCH, p->window,
 					      &p->num_windows))
 				return -EINVAL;
-		} else if (!strcmp(key, "sync_cost")) {
-			if (vgpu_wl_u32(c, "device", key, val,
-					VGPU_MAX_LATENCY, &p->sync_cost))
-				return -EINVAL;
-		} else if (!strcmp(key, "switch_cost")) {
-			if (vgpu_wl_u32(c, "device", key, val,
-					VGPU_GPU_MAX_EPOCH, &p->switch_cost))
-				return -EINVAL;
-		} else if (!strcmp(key, "power_nx")) {
-			if (vgpu_wl_u32(c, "device", key, val,
-					VGPU_MAX_WINDOW, &p->timing.window))
-				return -EINVAL;
-		} else if (!strcmp(key, "ctrl_latency")) {
-			if (vgpu_wl_u32(c, "device", key, val,
-					VGPU_MAX_LATENCY,
-					&p->timing.ctrl_latency))
-				return -EINVAL;
-		} else if (!strcmp(key, "hold_max")) {
-			if (vgpu_wl_u32(c, "device", key, val, UINT32_MAX,
-					&p->timing.hold_max))
-				return -EINVAL;
-		} else if (!strcmp(key, "throttle")) {
+		} else if (!strcmp(key, "throttle") ||
+			   !strcmp(key, "calibrate")) {
 			if (!json_object_is_type(val, json_type_boolean))
 				return vgpu_rec_err(c, "device", key,
 						    "expected true or false");
-			p->throttle = json_object_get_boolean(val);
-		} else if (!strcmp(key, "calibrate")) {
-			if (!json_object_is_type(val, json_type_boolean))
-				return vgpu_rec_err(c, "device", key,
-						    "expected true or false");
-			p->calibrate = json_object_get_boolean(val);
-		} else if (!strcmp(key, "throttle_sms")) {
-			if (vgpu_wl_u32(c, "device", key, val, VGPU_MAX_SMS,
-					&p->throttle_sms))
-				return -EINVAL;
-		} else if (!strcmp(key, "save_slots")) {
-			if (vgpu_wl_u32(c, "device", key, val,
-					4 * VGPU_MAX_SMS, &p->save_slots))
-				return -EINVAL;
+			*(!strcmp(key, "throttle") ? &p->throttle :
+			  &p->calibrate) = json_object_get_boolean(val);
 		} else if (!strcmp(key, "latency")) {
 			if (vgpu_wl_class_table(c, key, val,
 						p->timing.latency))
@@ -301,9 +314,6 @@ static int vgpu_wl_device(struct vgpu_rec_ctx *c, json_object *dev,
 			if (n != 4)
 				return vgpu_rec_err(c, "device", key,
 						    "expected 4 energies");
-		} else if (!strcmp(key, "combo")) {
-			if (vgpu_wl_u32(c, "device", key, val, 100, &p->combo))
-				return -EINVAL;
 		} else if (!strcmp(key, "sm_order")) {
 			if (vgpu_wl_u32_array(c, "device", key, val,
 					      wl->dev->cfg.num_sms,

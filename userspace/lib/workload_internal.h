@@ -44,6 +44,20 @@ int vgpu_wl_u32(struct vgpu_rec_ctx *c, const char *pos, const char *field,
 		json_object *v, uint32_t max, uint32_t *out);
 
 /**
+ * vgpu_wl_count() - vgpu_wl_u32() for a count: 1..@max ("must be >= 1")
+ * @c: the load
+ * @pos: JSON path of the object
+ * @field: the field's name
+ * @v: its value
+ * @max: largest value allowed
+ * @out: the value
+ *
+ * Return: 0, or -EINVAL recorded in @c.
+ */
+int vgpu_wl_count(struct vgpu_rec_ctx *c, const char *pos, const char *field,
+		  json_object *v, uint32_t max, uint32_t *out);
+
+/**
  * vgpu_wl_str() - a string field
  * @c: the load
  * @pos: JSON path of the object

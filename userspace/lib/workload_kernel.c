@@ -170,17 +170,13 @@ static int vgpu_wl_template(struct vgpu_rec_ctx *c, struct vgpu_workload *wl,
 	json_object_object_foreach(o, key, v) {
 		if (!strcmp(key, "grid")) {
 			have_grid = true;
-			ret = vgpu_wl_u32(c, pos, key, v, VGPU_MAX_GRID,
-					  &t->grid);
-			if (!ret && !t->grid)
-				ret = vgpu_rec_err(c, pos, key, "must be >= 1");
+			ret = vgpu_wl_count(c, pos, key, v, VGPU_MAX_GRID,
+					    &t->grid);
 		} else if (!strcmp(key, "threads")) {
 			have_threads = true;
-			ret = vgpu_wl_u32(c, pos, key, v,
-					  wl->dev->cfg.max_threads_per_block,
-					  &t->threads);
-			if (!ret && !t->threads)
-				ret = vgpu_rec_err(c, pos, key, "must be >= 1");
+			ret = vgpu_wl_count(c, pos, key, v,
+					    wl->dev->cfg.max_threads_per_block,
+					    &t->threads);
 		} else if (!strcmp(key, "regs")) {
 			ret = vgpu_wl_u32(c, pos, key, v,
 					  VGPU_MAX_REGS_PER_THREAD, &t->regs);
@@ -309,17 +305,13 @@ static int vgpu_wl_queue(struct vgpu_rec_ctx *c, const char *kpos,
 	k->flags |= VGPU_KF_QUEUE;
 	if (!json_object_object_get_ex(o, "n", &v))
 		return vgpu_rec_err(c, pos, "n", "missing");
-	ret = vgpu_wl_u32(c, pos, "n", v, VGPU_MAX_COALESCE, &k->queue_n);
-	if (!ret && !k->queue_n)
-		ret = vgpu_rec_err(c, pos, "n", "must be >= 1");
+	ret = vgpu_wl_count(c, pos, "n", v, VGPU_MAX_COALESCE, &k->queue_n);
 	if (ret)
 		return ret;
 	k->queue_cap = VGPU_MAX_QUEUE_ITEMS;
 	if (json_object_object_get_ex(o, "cap", &v)) {
-		ret = vgpu_wl_u32(c, pos, "cap", v, VGPU_MAX_QUEUE_ITEMS,
-				  &k->queue_cap);
-		if (!ret && !k->queue_cap)
-			ret = vgpu_rec_err(c, pos, "cap", "must be >= 1");
+		ret = vgpu_wl_count(c, pos, "cap", v, VGPU_MAX_QUEUE_ITEMS,
+				    &k->queue_cap);
 		if (ret)
 			return ret;
 	}
@@ -398,16 +390,12 @@ int vgpu_wl_kernel(struct vgpu_rec_ctx *c, struct vgpu_workload *wl,
 					   &k->cancel_at);
 		} else if (!strcmp(key, "grid")) {
 			have_grid = true;
-			ret = vgpu_wl_u32(c, pos, key, v, 1U << 24, &k->grid);
-			if (!ret && !k->grid)
-				ret = vgpu_rec_err(c, pos, key, "must be >= 1");
+			ret = vgpu_wl_count(c, pos, key, v, 1U << 24, &k->grid);
 		} else if (!strcmp(key, "threads")) {
 			have_threads = true;
-			ret = vgpu_wl_u32(c, pos, key, v,
-					  wl->dev->cfg.max_threads_per_block,
-					  &k->threads);
-			if (!ret && !k->threads)
-				ret = vgpu_rec_err(c, pos, key, "must be >= 1");
+			ret = vgpu_wl_count(c, pos, key, v,
+					    wl->dev->cfg.max_threads_per_block,
+					    &k->threads);
 		} else if (!strcmp(key, "regs")) {
 			ret = vgpu_wl_u32(c, pos, key, v,
 					  VGPU_MAX_REGS_PER_THREAD, &k->regs);

@@ -322,6 +322,26 @@ static int vgpu_kin_ws(struct vgpu_rec_ctx *c, struct vgpu_kin_reader *r)
 }
 
 /*
+ * The ',' or @close ('}' or ']') after a member or an element, taken; or
+ * a negative error.
+ */
+static int vgpu_kin_next(struct vgpu_rec_ctx *c, struct vgpu_kin_reader *r,
+			 int close)
+{
+	int ch = vgpu_kin_ws(c, r);
+
+	if (ch < -1)
+		return ch;
+	if (ch != ',' && ch != close)
+		return vgpu_kin_syntax(c, r,
+				       ch < 0 ? json_tokener_error_desc(json_tokener_error_parse_eof) :
+				       close == '}' ? "expected ',' or '}'" :
+				       "expected ',' or ']'");
+	vgpu_kin_take(r, 1);
+	return ch;
+}
+
+/*
  * One JSON value through the tokener, fed chunk by chunk.  @level: how
  * deep the value sits (1: in the top object or array, 2: an event of
  * "traceEvents"), so that it may nest as deep as in a whole-document
@@ -498,14 +518,9 @@ static int vgpu_kin_reader_event(struct vgpu_rec_ctx *c,
 			r->state = VGPU_KIN_OBJ_NEXT;
 			break;
 		case VGPU_KIN_OBJ_NEXT:
-			ch = vgpu_kin_ws(c, r);
-			if (ch < -1)
+			ch = vgpu_kin_next(c, r, '}');
+			if (ch < 0)
 				return ch;
-			if (ch != ',' && ch != '}')
-				return vgpu_kin_syntax(c, r,
-						       ch < 0 ? json_tokener_error_desc(json_tokener_error_parse_eof) :
-						       "expected ',' or '}'");
-			vgpu_kin_take(r, 1);
 			r->state = ch == ',' ? VGPU_KIN_OBJ_KEY : VGPU_KIN_AFTER;
 			break;
 		case VGPU_KIN_ARR_FIRST:
@@ -528,14 +543,9 @@ static int vgpu_kin_reader_event(struct vgpu_rec_ctx *c,
 			r->state = VGPU_KIN_ARR_NEXT;
 			return 1;
 		case VGPU_KIN_ARR_NEXT:
-			ch = vgpu_kin_ws(c, r);
-			if (ch < -1)
+			ch = vgpu_kin_next(c, r, ']');
+			if (ch < 0)
 				return ch;
-			if (ch != ',' && ch != ']')
-				return vgpu_kin_syntax(c, r,
-						       ch < 0 ? json_tokener_error_desc(json_tokener_error_parse_eof) :
-						       "expected ',' or ']'");
-			vgpu_kin_take(r, 1);
 			if (ch == ',') {
 				r->state = VGPU_KIN_ARR_VALUE;
 			} else {

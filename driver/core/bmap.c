@@ -757,25 +757,3 @@ u32 vgpu_bmap_run_sampled(const u64 *map, u32 nbits,
 	}
 	return best;
 }
-
-/**
- * vgpu_bmap_search_run() - largest free run with a device's chosen mode
- * @s: the configured search (F40-F42)
- * @map: the map
- * @nbits: number of units
- *
- * Return: the mode's answer (see the per-mode functions).
- */
-u32 vgpu_bmap_search_run(const struct vgpu_bmap_search *s, const u64 *map,
-			 u32 nbits)
-{
-	switch (s->mode) {
-	case VGPU_BMAP_GROUPED:
-		return vgpu_bmap_run_grouped(map, nbits, s->groups);
-	case VGPU_BMAP_SAMPLED:
-		return vgpu_bmap_run_sampled(map, nbits, &s->samples);
-	case VGPU_BMAP_EXACT:
-	default:
-		return vgpu_bmap_run_exact(map, nbits);
-	}
-}

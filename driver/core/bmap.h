@@ -147,8 +147,6 @@ void vgpu_bmap_run_mux(const u64 *map, const struct vgpu_bmap_mux *m,
 		       u32 *runs);
 void vgpu_bmap_run_mux_naive(const u64 *map, const struct vgpu_bmap_mux *m,
 			     u32 *runs);
-u32 vgpu_bmap_search_run(const struct vgpu_bmap_search *s, const u64 *map,
-			 u32 nbits);
 int vgpu_bmap_periods_init(struct vgpu_bmap_periods *p, u32 a,
 			   const u32 *widths, u32 nres);
 void vgpu_bmap_run_periods(const struct vgpu_bmap_periods *p,

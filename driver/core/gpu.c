@@ -973,18 +973,6 @@ bool vgpu_gpu_quiescent(const struct vgpu_gpu *g)
 }
 
 /**
- * vgpu_gpu_sm_top_prio() - highest resident priority of an SM (F33)
- * @g: the device
- * @sm: SM index
- *
- * Return: the priority, or VGPU_GPU_PRIO_NONE if no block is resident.
- */
-u32 vgpu_gpu_sm_top_prio(const struct vgpu_gpu *g, u32 sm)
-{
-	return g->sm[sm].sm.top_prio;
-}
-
-/**
  * vgpu_gpu_sm_power() - instruction-power history of an SM (F25)
  * @g: the device
  * @sm: SM index

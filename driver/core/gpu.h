@@ -886,7 +886,6 @@ int vgpu_gpu_set_sync_cost(struct vgpu_gpu *g, u32 cost);
 u64 vgpu_gpu_next_arrival(const struct vgpu_gpu *g);
 
 bool vgpu_gpu_kernel_finished(const struct vgpu_gpu_kernel *k);
-u32 vgpu_gpu_sm_top_prio(const struct vgpu_gpu *g, u32 sm);
 u64 vgpu_gpu_sm_power(const struct vgpu_gpu *g, u32 sm);
 u64 vgpu_gpu_sm_free(struct vgpu_gpu *g, u32 sm);
 void vgpu_gpu_sm_runs(struct vgpu_gpu *g, u32 sm);

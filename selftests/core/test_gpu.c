@@ -1098,6 +1098,22 @@ TEST(f35_warp_levels_from_the_host)
 	vgpu_tg_fini(&T);
 }
 
+/* The events the SM buffers could not hold: the sum over every SM. */
+TEST(events_lost_sums_every_sm)
+{
+	struct vgpu_gpu_params p;
+	u32 i, n;
+
+	vgpu_tg_params_small(&p, VGPU_PREEMPT_DRAIN);
+	ASSERT_EQ(0, vgpu_tg_init(&T, NULL, &p));
+	EXPECT_EQ(0, vgpu_gpu_events_lost(&T.g));
+	n = T.g.cfg.num_sms;
+	for (i = 0; i < n; i++)
+		T.g.sm[i].lost = i + 1;
+	EXPECT_EQ((u64)n * (n + 1) / 2, vgpu_gpu_events_lost(&T.g));
+	vgpu_tg_fini(&T);
+}
+
 /*
  * F41 at the boundary: a block that needs exactly the grouped run fits.
  * The spinner holds units 0-7, groups of 32: the grouped run is 1,280
@@ -1619,6 +1635,7 @@ VGPU_TEST_SUITE(gpu,
 	VGPU_CASE(f41_search_mode_matches_largest_run)
 	VGPU_CASE(f40_search_latency_delays_the_start)
 	VGPU_CASE(f35_warp_levels_from_the_host)
+	VGPU_CASE(events_lost_sums_every_sm)
 	VGPU_CASE(f41_grouped_run_fits_exactly)
 	VGPU_CASE(nofit_cache_ignores_affine_kernels)
 	VGPU_CASE(f22_windows_only_the_first_num_windows)

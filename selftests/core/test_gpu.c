@@ -1098,6 +1098,32 @@ TEST(f35_warp_levels_from_the_host)
 	vgpu_tg_fini(&T);
 }
 
+/*
+ * A second dispatch at the same boundary, the SMs not advanced since (the
+ * module when a kernel comes in after its dispatch there), stays at that
+ * boundary: the kernel that came in starts there, at 0, not an epoch on.
+ */
+TEST(second_dispatch_stays_at_the_boundary)
+{
+	struct vgpu_gpu_params p;
+	struct vgpu_gpu_kernel *a, *b;
+
+	vgpu_tg_params_small(&p, VGPU_PREEMPT_DRAIN);
+	ASSERT_EQ(0, vgpu_tg_init(&T, NULL, &p));
+	a = vgpu_tg_kernel(&T, 0, 0, 1, 32, 0, VGPU_SHORT);
+	b = vgpu_tg_kernel(&T, 1, 0, 1, 32, 0, VGPU_SHORT);
+	ASSERT_EQ(0, vgpu_gpu_submit(&T.g, a));
+	vgpu_gpu_dispatch(&T.g);
+	EXPECT_EQ(0, T.g.now);
+	EXPECT_EQ(0, a->t_dispatch);
+	ASSERT_EQ(0, vgpu_gpu_submit(&T.g, b));
+	vgpu_gpu_dispatch(&T.g);
+	EXPECT_EQ(0, T.g.now);
+	EXPECT_EQ(0, b->t_dispatch);
+	ASSERT_TRUE(vgpu_tg_run(&T, 100000));
+	vgpu_tg_fini(&T);
+}
+
 /* The events the SM buffers could not hold: the sum over every SM. */
 TEST(events_lost_sums_every_sm)
 {
@@ -1636,6 +1662,7 @@ VGPU_TEST_SUITE(gpu,
 	VGPU_CASE(f40_search_latency_delays_the_start)
 	VGPU_CASE(f35_warp_levels_from_the_host)
 	VGPU_CASE(events_lost_sums_every_sm)
+	VGPU_CASE(second_dispatch_stays_at_the_boundary)
 	VGPU_CASE(f41_grouped_run_fits_exactly)
 	VGPU_CASE(nofit_cache_ignores_affine_kernels)
 	VGPU_CASE(f22_windows_only_the_first_num_windows)

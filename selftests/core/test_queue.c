@@ -151,6 +151,33 @@ TEST(f14_full_blocks_then_partial_after_timeout)
 }
 
 /*
+ * F14: a timeout that ends on a boundary launches the partial block at that
+ * boundary: 6 items at 0, N = 4, timeout 256: the 2 left over form a
+ * block at 256, not at the next boundary (320).
+ */
+TEST(f14_timeout_on_a_boundary)
+{
+	const struct vgpu_event *ev;
+	struct vgpu_gpu_params p;
+	struct vgpu_gpu_kernel *k;
+
+	vgpu_params_small(&p);
+	ASSERT_EQ(0, vgpu_tg_init(&T, NULL, &p));
+	NP = 0;
+	k = vgpu_q_kernel(0, 4, 64, 256, VGPU_ITEMS);
+	ASSERT_EQ(0, vgpu_gpu_submit(&T.g, k));
+	ASSERT_EQ(0, vgpu_q_push(k, 0, 6, 0));
+	vgpu_tg_until(&T, 1024);
+	EXPECT_EQ(2, vgpu_tg_count(&T, VGPU_GEV_COALESCE, k->id));
+	ev = vgpu_tg_find(&T, VGPU_GEV_COALESCE, k->id, 1);
+	ASSERT_NE(NULL, ev);
+	EXPECT_EQ(256, ev->cycle);
+	EXPECT_EQ(2, ev->arg0);
+	EXPECT_EQ(VGPU_GPU_COALESCE_TIMEOUT, ev->arg1);
+	vgpu_tg_fini(&T);
+}
+
+/*
  * F14: the timeout counts from the oldest of the items left over, not
  * from the oldest item ever: 5 items at 0 and 2 at 500 (N = 4, timeout
  * 1000): a full block at 0, one at 512 (items 5-8), item 9 (arrived at
@@ -860,6 +887,7 @@ TEST(f17_sync_on_restore)
 
 VGPU_TEST_SUITE(queue,
 	VGPU_CASE(f14_full_blocks_then_partial_after_timeout)
+	VGPU_CASE(f14_timeout_on_a_boundary)
 	VGPU_CASE(f14_timeout_from_oldest_left)
 	VGPU_CASE(f14_timeout_of_left_over_items)
 	VGPU_CASE(f14_cancel_enospc_einval)

@@ -456,6 +456,11 @@ TEST(scalar_register_file)
 	EXPECT_EQ(16, sm.sreg_units);
 	EXPECT_EQ(64, sm.sreg_free);
 	ASSERT_EQ(0, vgpu_block_shape_init(&s, &c, 128, 16, 0, 0, NULL));
+	/* a warp's run is at most a sub-partition's file (1,024) */
+	EXPECT_EQ(-E2BIG, vgpu_block_shape_set_sregs(&s, &c, 1025));
+	EXPECT_EQ(0, s.sreg_units);
+	ASSERT_EQ(0, vgpu_block_shape_set_sregs(&s, &c, 1024));
+	EXPECT_EQ(16, s.sreg_units);
 	ASSERT_EQ(0, vgpu_block_shape_set_sregs(&s, &c, 320));
 	EXPECT_EQ(5, s.sreg_units);
 	EXPECT_EQ(3, vgpu_sm_res_blocks_fit(&sm, &s));

@@ -261,6 +261,31 @@ TEST_F(sm, whole_blocks_start_while_warp_mode_waits)
 	EXPECT_TRUE(vgpu_te_res_empty(te));
 }
 
+/*
+ * A cancel drops the cancelled warps from the ready queues of every
+ * sub-partition, with VGPU_MAX_SUBPARTS (8) of them too: eight warps, one
+ * per sub-partition, all ready, the other block's go on.
+ */
+TEST_F(sm, cancel_with_every_subpartition)
+{
+	struct vgpu_test_engine *te = self->te;
+
+	te->cfg.subparts = VGPU_MAX_SUBPARTS;
+	te->cfg.warps_per_subpart = 8;
+	te->cfg.regs_per_subpart = 8192;
+	ASSERT_EQ(0, vgpu_config_validate(&te->cfg, NULL));
+	ASSERT_EQ(0, vgpu_te_init(te));
+	ASSERT_EQ(0, vgpu_te_kernel(te, "SPIN\nEXIT\n", 256, 0, 1));
+	ASSERT_EQ(1, vgpu_te_kernel(te, "LOOP 20\nALU\nENDLOOP\nEXIT\n", 256, 0, 1));
+	ASSERT_EQ(0, vgpu_sm_block_add(&te->sm, &te->k[0], 0, 0, VGPU_PLACE_BLOCK));
+	ASSERT_EQ(0, vgpu_sm_block_add(&te->sm, &te->k[1], 0, 0, VGPU_PLACE_BLOCK));
+	vgpu_sm_run(&te->sm, 10, 0);
+	EXPECT_EQ(1, vgpu_sm_cancel_kernel(&te->sm, K(0)));
+	vgpu_te_run_idle(te, 100000);
+	EXPECT_EQ(1, te->sm.stats.blocks_done);
+	EXPECT_TRUE(vgpu_te_res_empty(te));
+}
+
 /* vgpu_sm_init() takes up to VGPU_MAX_BLOCKS_PER_SM block slots, not more. */
 TEST_F(sm, init_block_slot_bound)
 {
@@ -503,6 +528,7 @@ VGPU_TEST_SUITE(sm,
 	VGPU_CASE_F(sm, warp_mode_starts_as_resources_free)
 	VGPU_CASE_F(sm, lower_block_waits_for_higher_warp_mode)
 	VGPU_CASE_F(sm, whole_blocks_start_while_warp_mode_waits)
+	VGPU_CASE_F(sm, cancel_with_every_subpartition)
 	VGPU_CASE_F(sm, init_block_slot_bound)
 	VGPU_CASE_F(sm, accounting_back_to_empty)
 	VGPU_CASE_F(sm, spin_until_cancel)

@@ -27,7 +27,7 @@
 static struct dentry *vgpu_debugfs_root;
 
 typedef void (*vgpu_dbg_fn)(struct seq_buf *sb, struct vgpu_device *vdev,
-			    u32 arg);
+			    struct vgpu_gpu *g, u32 arg);
 
 /**
  * struct vgpu_dbg_view - one read-only view
@@ -72,7 +72,7 @@ static void vgpu_dbg_cycle(struct seq_buf *sb, u64 c)
 }
 
 static void vgpu_dbg_config(struct seq_buf *sb, struct vgpu_device *vdev,
-			    u32 arg)
+			    struct vgpu_gpu *g, u32 arg)
 {
 	const struct vgpu_config *c = &vdev->cfg;
 	struct vgpu_sched *s = &vdev->sched;
@@ -96,8 +96,8 @@ static void vgpu_dbg_config(struct seq_buf *sb, struct vgpu_device *vdev,
 	seq_buf_printf(sb, "sregs_per_subpart %u\nsreg_unit %u\n",
 		       c->sregs_per_subpart, c->sreg_unit);
 	seq_buf_printf(sb, "policy %s\npreempt %s\npack %s\nepoch %u\ng_max %u\n",
-		       p->policy, vgpu_gpu_preempt_name(p->preempt),
-		       vgpu_gpu_pack_name(p->pack), p->epoch, p->g_max);
+		       p->policy, vgpu_mode_name(VGPU_MODE_PREEMPT, p->preempt),
+		       vgpu_mode_name(VGPU_MODE_PACK, p->pack), p->epoch, p->g_max);
 	seq_buf_printf(sb, "task_slots %u\nmax_channels %u\n", p->task_slots,
 		       p->max_channels);
 	vgpu_dbg_puts(sb, "windows");
@@ -111,7 +111,7 @@ static void vgpu_dbg_config(struct seq_buf *sb, struct vgpu_device *vdev,
 	seq_buf_printf(sb, "save_slots %u\nsync_cost %u\n", p->save_slots,
 		       p->sync_cost);
 	seq_buf_printf(sb, "search %s\nsearch_group %u\nsearch_latency %u\n",
-		       vgpu_gpu_search_name(p->search), p->search_group,
+		       vgpu_mode_name(VGPU_MODE_SEARCH, p->search), p->search_group,
 		       p->search_latency);
 	seq_buf_printf(sb, "combo %u\nres_weight %u,%u,%u,%u\n", p->combo,
 		       p->res_weight[0], p->res_weight[1], p->res_weight[2],
@@ -123,15 +123,14 @@ static void vgpu_dbg_config(struct seq_buf *sb, struct vgpu_device *vdev,
 		       READ_ONCE(vdev->limits.default_timeout),
 		       vdev->limits.queued);
 	seq_buf_printf(sb, "max_arrival %llu\nclock_skipped %llu\n",
-		       vdev->limits.max_arrival, s->gpu->skipped);
+		       vdev->limits.max_arrival, g->skipped);
 	seq_buf_printf(sb, "default_prio %u\nevent_budget %u\n",
 		       vdev->default_prio, vdev->obs.budget);
 }
 
 static void vgpu_dbg_kernels(struct seq_buf *sb, struct vgpu_device *vdev,
-			     u32 arg)
+			     struct vgpu_gpu *g, u32 arg)
 {
-	struct vgpu_gpu *g = vdev->sched.gpu;
 	struct vgpu_gpu_kernel *k;
 
 	seq_buf_printf(sb, "# %u kernels at cycle %llu\n", g->nkernels, g->now);
@@ -171,9 +170,8 @@ static void vgpu_dbg_kernels(struct seq_buf *sb, struct vgpu_device *vdev,
 }
 
 static void vgpu_dbg_tasks(struct seq_buf *sb, struct vgpu_device *vdev,
-			   u32 arg)
+			   struct vgpu_gpu *g, u32 arg)
 {
-	struct vgpu_gpu *g = vdev->sched.gpu;
 	struct vgpu_gpu_kernel *k;
 	u32 i;
 
@@ -192,28 +190,27 @@ static void vgpu_dbg_tasks(struct seq_buf *sb, struct vgpu_device *vdev,
 }
 
 static void vgpu_dbg_channels(struct seq_buf *sb, struct vgpu_device *vdev,
-			      u32 arg)
+			      struct vgpu_gpu *g, u32 arg)
 {
-	struct vgpu_gpu *g = vdev->sched.gpu;
+	const struct vgpu_gpu_channel *c;
 	struct vgpu_gpu_kernel *k;
 	u32 i;
 
 	vgpu_dbg_puts(sb, "# channel prio selected fifo...\n");
 	for (i = 0; i < g->p.max_channels; i++) {
-		if (!g->chan[i].used)
+		c = &g->chan[i];
+		if (!c->used)
 			continue;
-		seq_buf_printf(sb, "%u %u 0x%x", i, g->chan[i].prio,
-			       g->chan[i].selected);
-		list_for_each_entry(k, &g->chan[i].fifo, chan_node)
+		seq_buf_printf(sb, "%u %u 0x%x", i, c->prio, c->selected);
+		list_for_each_entry(k, &c->fifo, chan_node)
 			seq_buf_printf(sb, " %u", k->id);
 		vgpu_dbg_putc(sb, '\n');
 	}
 }
 
 static void vgpu_dbg_windows(struct seq_buf *sb, struct vgpu_device *vdev,
-			     u32 arg)
+			     struct vgpu_gpu *g, u32 arg)
 {
-	struct vgpu_gpu *g = vdev->sched.gpu;
 	u32 i, period = 0, w;
 
 	for (i = 0; i < g->p.num_windows; i++)
@@ -232,9 +229,9 @@ static void vgpu_dbg_windows(struct seq_buf *sb, struct vgpu_device *vdev,
 		       g->now - div_u64(g->now, period) * period);
 }
 
-static void vgpu_dbg_sm(struct seq_buf *sb, struct vgpu_device *vdev, u32 arg)
+static void vgpu_dbg_sm(struct seq_buf *sb, struct vgpu_device *vdev,
+			struct vgpu_gpu *g, u32 arg)
 {
-	struct vgpu_gpu *g = vdev->sched.gpu;
 	const struct vgpu_sm_res *r;
 	const struct vgpu_sm *sm;
 	u32 i, j, c, n;
@@ -281,9 +278,8 @@ static void vgpu_dbg_sm(struct seq_buf *sb, struct vgpu_device *vdev, u32 arg)
 }
 
 static void vgpu_dbg_blocks(struct seq_buf *sb, struct vgpu_device *vdev,
-			    u32 smi)
+			    struct vgpu_gpu *g, u32 smi)
 {
-	struct vgpu_gpu *g = vdev->sched.gpu;
 	const struct vgpu_sm_block *b;
 	const struct vgpu_sm *sm = &g->sm[smi].sm;
 	u64 m;
@@ -326,9 +322,8 @@ static void vgpu_dbg_map(struct seq_buf *sb, const u64 *map, u32 nbits)
 }
 
 static void vgpu_dbg_bitmaps(struct seq_buf *sb, struct vgpu_device *vdev,
-			     u32 arg)
+			     struct vgpu_gpu *g, u32 arg)
 {
-	struct vgpu_gpu *g = vdev->sched.gpu;
 	const struct vgpu_sm_res *r;
 	u32 i, j;
 
@@ -345,9 +340,8 @@ static void vgpu_dbg_bitmaps(struct seq_buf *sb, struct vgpu_device *vdev,
 }
 
 static void vgpu_dbg_mutexes(struct seq_buf *sb, struct vgpu_device *vdev,
-			     u32 arg)
+			     struct vgpu_gpu *g, u32 arg)
 {
-	struct vgpu_gpu *g = vdev->sched.gpu;
 	const struct vgpu_mutex_arb *a;
 	const struct vgpu_sm_block *b;
 	const struct vgpu_sm *sm;
@@ -389,7 +383,7 @@ static void vgpu_dbg_mutexes(struct seq_buf *sb, struct vgpu_device *vdev,
 }
 
 static void vgpu_dbg_stats(struct seq_buf *sb, struct vgpu_device *vdev,
-			   u32 arg)
+			   struct vgpu_gpu *g, u32 arg)
 {
 	struct vgpu_sched *s = &vdev->sched;
 	const struct vgpu_gpu_stats *gs = &s->gpu->stats;
@@ -438,12 +432,13 @@ static void vgpu_dbg_stats(struct seq_buf *sb, struct vgpu_device *vdev,
 }
 
 static void vgpu_dbg_trace_hash(struct seq_buf *sb, struct vgpu_device *vdev,
-				u32 arg)
+				struct vgpu_gpu *g, u32 arg)
 {
-	seq_buf_printf(sb, "0x%016llx\n", vgpu_gpu_trace_hash(vdev->sched.gpu));
+	seq_buf_printf(sb, "0x%016llx\n", vgpu_gpu_trace_hash(g));
 }
 
-static const struct vgpu_dbg_view vgpu_dbg_views[VGPU_OBS_NVIEWS] = {
+/* The views of a device's directory, then blocks/sm<N>'s. */
+static const struct vgpu_dbg_view vgpu_dbg_views[VGPU_OBS_NVIEWS + 1] = {
 	{ "config", vgpu_dbg_config },
 	{ "kernels", vgpu_dbg_kernels },
 	{ "tasks", vgpu_dbg_tasks },
@@ -454,6 +449,7 @@ static const struct vgpu_dbg_view vgpu_dbg_views[VGPU_OBS_NVIEWS] = {
 	{ "mutexes", vgpu_dbg_mutexes },
 	{ "stats", vgpu_dbg_stats },
 	{ "trace_hash", vgpu_dbg_trace_hash },
+	[VGPU_OBS_NVIEWS] = { "blocks", vgpu_dbg_blocks },
 };
 
 /**
@@ -482,7 +478,7 @@ static int vgpu_dbg_show(struct seq_file *m, void *unused)
 			return -ENOMEM;
 		seq_buf_init(&sb, buf, size);
 		mutex_lock(&s->lock);
-		d->fn(&sb, d->vdev, d->arg);
+		d->fn(&sb, d->vdev, s->gpu, d->arg);
 		mutex_unlock(&s->lock);
 		if (!seq_buf_has_overflowed(&sb))
 			break;
@@ -496,43 +492,26 @@ static int vgpu_dbg_show(struct seq_file *m, void *unused)
 	return 0;
 }
 
-static int vgpu_dbg_open_common(struct inode *inode, struct file *file,
-				struct vgpu_device *vdev, vgpu_dbg_fn fn,
-				u32 arg)
+static int vgpu_dbg_open(struct inode *inode, struct file *file)
 {
+	struct vgpu_obs_ref *ref = inode->i_private;
 	struct vgpu_dbg_open *d;
 	int ret;
 
 	d = kzalloc(sizeof(*d), GFP_KERNEL);
 	if (!d)
 		return -ENOMEM;
-	d->vdev = vdev;
-	d->fn = fn;
-	d->arg = arg;
+	d->vdev = ref->vdev;
+	d->fn = vgpu_dbg_views[ref->view].fn;
+	d->arg = ref->arg;
 	ret = single_open(file, vgpu_dbg_show, d);
 	if (ret) {
 		kfree(d);
 		return ret;
 	}
 	/* debugfs holds off removal during open: the device is alive */
-	vgpu_device_get(vdev);
+	vgpu_device_get(d->vdev);
 	return 0;
-}
-
-static int vgpu_dbg_view_open(struct inode *inode, struct file *file)
-{
-	struct vgpu_obs_ref *ref = inode->i_private;
-
-	return vgpu_dbg_open_common(inode, file, ref->vdev,
-				    vgpu_dbg_views[ref->arg].fn, 0);
-}
-
-static int vgpu_dbg_blocks_open(struct inode *inode, struct file *file)
-{
-	struct vgpu_obs_ref *ref = inode->i_private;
-
-	return vgpu_dbg_open_common(inode, file, ref->vdev, vgpu_dbg_blocks,
-				    ref->arg);
 }
 
 static int vgpu_dbg_release(struct inode *inode, struct file *file)
@@ -547,15 +526,7 @@ static int vgpu_dbg_release(struct inode *inode, struct file *file)
 
 static const struct file_operations vgpu_dbg_view_fops = {
 	.owner		= THIS_MODULE,
-	.open		= vgpu_dbg_view_open,
-	.read		= seq_read,
-	.llseek		= seq_lseek,
-	.release	= vgpu_dbg_release,
-};
-
-static const struct file_operations vgpu_dbg_blocks_fops = {
-	.owner		= THIS_MODULE,
-	.open		= vgpu_dbg_blocks_open,
+	.open		= vgpu_dbg_open,
 	.read		= seq_read,
 	.llseek		= seq_lseek,
 	.release	= vgpu_dbg_release,
@@ -613,19 +584,20 @@ void vgpu_debugfs_device_add(struct vgpu_device *vdev)
 	if (IS_ERR(dir))
 		return;
 	o->dir = dir;
-	for (i = 0; i < ARRAY_SIZE(vgpu_dbg_views); i++) {
+	for (i = 0; i < VGPU_OBS_NVIEWS; i++) {
 		o->views[i].vdev = vdev;
-		o->views[i].arg = i;
+		o->views[i].view = i;
 		debugfs_create_file(vgpu_dbg_views[i].name, 0400, dir,
 				    &o->views[i], &vgpu_dbg_view_fops);
 	}
 	blocks = debugfs_create_dir("blocks", dir);
 	for (i = 0; i < vdev->cfg.num_sms; i++) {
 		o->sm_refs[i].vdev = vdev;
+		o->sm_refs[i].view = VGPU_OBS_NVIEWS;
 		o->sm_refs[i].arg = i;
 		snprintf(name, sizeof(name), "sm%u", i);
 		debugfs_create_file(name, 0400, blocks, &o->sm_refs[i],
-				    &vgpu_dbg_blocks_fops);
+				    &vgpu_dbg_view_fops);
 	}
 	debugfs_create_atomic_t("fail_alloc", 0600, dir, &o->fail_alloc);
 	debugfs_create_atomic_t("fail_submit", 0600, dir, &o->fail_submit);

@@ -199,45 +199,48 @@ static int vgpu_dev_opt_windows(struct vgpu_gpu_params *p, char *val)
  * struct vgpu_dev_key - one scheduling key of a new_device line
  * @key: its name
  * @off: offset of its field in &struct vgpu_dev_opts
- * @type: how the value is read: a u32 or u64 number, a name (@parse), a
- *	policy name, or window lengths
- * @parse: for a name: its value, or -EINVAL (driver/core/names.h)
+ * @type: how the value is read: a u32 or u64 number, a mode's name
+ *	(@mode), a clock mode's name, a policy name, or window lengths
+ * @mode: for a mode's name: which parameter's (driver/core/names.h)
  */
 struct vgpu_dev_key {
 	const char *key;
 	size_t off;
-	enum { VGPU_KEY_U32, VGPU_KEY_U64, VGPU_KEY_NAME, VGPU_KEY_POLICY,
-	       VGPU_KEY_WINDOWS } type;
-	int (*parse)(const char *name);
+	enum { VGPU_KEY_U32, VGPU_KEY_U64, VGPU_KEY_MODE, VGPU_KEY_CLOCK,
+	       VGPU_KEY_POLICY, VGPU_KEY_WINDOWS } type;
+	enum vgpu_mode_kind mode;
 };
 
 #define VGPU_KEY(name, field, t) \
 	{ name, offsetof(struct vgpu_dev_opts, field), VGPU_KEY_##t }
-#define VGPU_KEY_NAMED(name, field, fn) \
-	{ name, offsetof(struct vgpu_dev_opts, field), VGPU_KEY_NAME, fn }
+/* a parameter of &struct vgpu_gpu_params, its key the field's name */
+#define VGPU_PARAM(field, t) VGPU_KEY(#field, sched.params.field, t)
+#define VGPU_PARAM_MODE(field, kind) \
+	{ #field, offsetof(struct vgpu_dev_opts, sched.params.field), \
+	  VGPU_KEY_MODE, VGPU_MODE_##kind }
 
 /* Scheduling keys (pass 2, after the defaults for the configuration). */
 static const struct vgpu_dev_key vgpu_dev_keys[] = {
-	VGPU_KEY("policy", sched.params.policy, POLICY),
-	VGPU_KEY_NAMED("preempt", sched.params.preempt, vgpu_gpu_preempt_parse),
-	VGPU_KEY_NAMED("pack", sched.params.pack, vgpu_gpu_pack_parse),
-	VGPU_KEY_NAMED("search", sched.params.search, vgpu_gpu_search_parse),
-	VGPU_KEY("search_group", sched.params.search_group, U32),
-	VGPU_KEY("search_latency", sched.params.search_latency, U32),
-	VGPU_KEY("combo", sched.params.combo, U32),
-	VGPU_KEY("throttle_sms", sched.params.throttle_sms, U32),
-	VGPU_KEY_NAMED("clock", sched.clock, vgpu_sched_clock_parse),
+	VGPU_PARAM(policy, POLICY),
+	VGPU_PARAM_MODE(preempt, PREEMPT),
+	VGPU_PARAM_MODE(pack, PACK),
+	VGPU_PARAM_MODE(search, SEARCH),
+	VGPU_PARAM(search_group, U32),
+	VGPU_PARAM(search_latency, U32),
+	VGPU_PARAM(combo, U32),
+	VGPU_PARAM(throttle_sms, U32),
+	VGPU_KEY("clock", sched.clock, CLOCK),
 	VGPU_KEY("windows", sched.params, WINDOWS),
 	VGPU_KEY("timeout", timeout, U64),
 	VGPU_KEY("max_arrival", max_arrival, U64),
-	VGPU_KEY("epoch", sched.params.epoch, U32),
+	VGPU_PARAM(epoch, U32),
 	VGPU_KEY("workers", sched.workers, U32),
 	VGPU_KEY("freq_khz", sched.freq_khz, U32),
-	VGPU_KEY("g_max", sched.params.g_max, U32),
-	VGPU_KEY("task_slots", sched.params.task_slots, U32),
-	VGPU_KEY("switch_cost", sched.params.switch_cost, U32),
-	VGPU_KEY("sync_cost", sched.params.sync_cost, U32),
-	VGPU_KEY("save_slots", sched.params.save_slots, U32),
+	VGPU_PARAM(g_max, U32),
+	VGPU_PARAM(task_slots, U32),
+	VGPU_PARAM(switch_cost, U32),
+	VGPU_PARAM(sync_cost, U32),
+	VGPU_PARAM(save_slots, U32),
 	VGPU_KEY("channels", sched.params.max_channels, U32),
 };
 
@@ -259,8 +262,11 @@ static int vgpu_dev_opt_sched(struct vgpu_dev_opts *o, const char *key,
 			return vgpu_opt_u32(val, field);
 		case VGPU_KEY_U64:
 			return kstrtou64(val, 0, field);
-		case VGPU_KEY_NAME:
-			v = k->parse(val);
+		case VGPU_KEY_MODE:
+		case VGPU_KEY_CLOCK:
+			v = k->type == VGPU_KEY_MODE ?
+			    vgpu_mode_parse(k->mode, val) :
+			    vgpu_sched_clock_parse(val);
 			if (v < 0)
 				return v;
 			*(u32 *)field = v;

@@ -60,10 +60,13 @@ struct vgpu_obs_count {
 /**
  * struct vgpu_obs_ref - what one debugfs view file refers to
  * @vdev: the device
- * @arg: the view index, or the SM index of a blocks/sm<N> file
+ * @view: the view's index in vgpu_debugfs.c's table (VGPU_OBS_NVIEWS for
+ *	a blocks/sm<N> file)
+ * @arg: the view's argument: the SM index of a blocks/sm<N> file, else 0
  */
 struct vgpu_obs_ref {
 	struct vgpu_device *vdev;
+	u32 view;
 	u32 arg;
 };
 

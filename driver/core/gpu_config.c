@@ -50,12 +50,14 @@ int vgpu_gpu_set_sched(struct vgpu_gpu *g, u32 preempt, u32 num_windows,
 void vgpu_gpu_get_dispatch(const struct vgpu_gpu *g,
 			   struct vgpu_gpu_dispatch_opts *o)
 {
-	o->pack = g->p.pack;
-	o->search = g->p.search;
-	o->search_group = g->p.search_group;
-	o->search_latency = g->p.search_latency;
-	o->throttle_sms = g->p.throttle_sms;
-	o->combo = g->p.combo;
+	*o = (struct vgpu_gpu_dispatch_opts){
+		.pack = g->p.pack,
+		.search = g->p.search,
+		.search_group = g->p.search_group,
+		.search_latency = g->p.search_latency,
+		.throttle_sms = g->p.throttle_sms,
+		.combo = g->p.combo,
+	};
 }
 
 /**

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * The names of the scheduling parameters' modes (names.c): one table each,
+ * The names of the scheduling parameters' modes (names.c): one table,
  * shared by the module (new_device, debugfs), vgpu-sim and libvgpu.
  */
 #ifndef VGPU_CORE_NAMES_H
@@ -8,11 +8,21 @@
 
 #include "vgpu_os.h"
 
-const char *vgpu_gpu_preempt_name(u32 mode);
-int vgpu_gpu_preempt_parse(const char *name);
-const char *vgpu_gpu_pack_name(u32 pack);
-int vgpu_gpu_pack_parse(const char *name);
-const char *vgpu_gpu_search_name(u32 mode);
-int vgpu_gpu_search_parse(const char *name);
+/**
+ * enum vgpu_mode_kind - the parameters whose values have names
+ * @VGPU_MODE_PREEMPT: &vgpu_gpu_params.preempt, VGPU_PREEMPT_* (F23)
+ * @VGPU_MODE_PACK: &vgpu_gpu_params.pack, VGPU_PACK_* (F25)
+ * @VGPU_MODE_SEARCH: &vgpu_gpu_params.search, VGPU_SEARCH_* (F40-F42)
+ * @VGPU_MODE_KINDS: how many
+ */
+enum vgpu_mode_kind {
+	VGPU_MODE_PREEMPT,
+	VGPU_MODE_PACK,
+	VGPU_MODE_SEARCH,
+	VGPU_MODE_KINDS
+};
+
+const char *vgpu_mode_name(enum vgpu_mode_kind kind, u32 v);
+int vgpu_mode_parse(enum vgpu_mode_kind kind, const char *name);
 
 #endif /* VGPU_CORE_NAMES_H */

@@ -115,22 +115,26 @@ TEST(mode_names)
 	u32 i;
 
 	for (i = 0; i < 3; i++) {
-		EXPECT_STREQ(pre[i], vgpu_gpu_preempt_name(i));
-		EXPECT_EQ((int)i, vgpu_gpu_preempt_parse(pre[i]));
-		EXPECT_STREQ(pack[i], vgpu_gpu_pack_name(i));
-		EXPECT_EQ((int)i, vgpu_gpu_pack_parse(pack[i]));
-		EXPECT_STREQ(search[i], vgpu_gpu_search_name(i));
-		EXPECT_EQ((int)i, vgpu_gpu_search_parse(search[i]));
+		EXPECT_STREQ(pre[i], vgpu_mode_name(VGPU_MODE_PREEMPT, i));
+		EXPECT_EQ((int)i, vgpu_mode_parse(VGPU_MODE_PREEMPT, pre[i]));
+		EXPECT_STREQ(pack[i], vgpu_mode_name(VGPU_MODE_PACK, i));
+		EXPECT_EQ((int)i, vgpu_mode_parse(VGPU_MODE_PACK, pack[i]));
+		EXPECT_STREQ(search[i], vgpu_mode_name(VGPU_MODE_SEARCH, i));
+		EXPECT_EQ((int)i, vgpu_mode_parse(VGPU_MODE_SEARCH, search[i]));
 	}
-	EXPECT_EQ(VGPU_PREEMPT_SWITCH, vgpu_gpu_preempt_parse("switch"));
-	EXPECT_EQ(VGPU_PACK_SM, vgpu_gpu_pack_parse("sm"));
-	EXPECT_EQ(VGPU_SEARCH_SAMPLED, vgpu_gpu_search_parse("sampled"));
-	EXPECT_STREQ("?", vgpu_gpu_preempt_name(3));
-	EXPECT_STREQ("?", vgpu_gpu_pack_name(3));
-	EXPECT_STREQ("?", vgpu_gpu_search_name(3));
-	EXPECT_EQ(-EINVAL, vgpu_gpu_preempt_parse("Warp"));
-	EXPECT_EQ(-EINVAL, vgpu_gpu_pack_parse(""));
-	EXPECT_EQ(-EINVAL, vgpu_gpu_search_parse("exactly"));
+	EXPECT_EQ(VGPU_PREEMPT_SWITCH, vgpu_mode_parse(VGPU_MODE_PREEMPT, "switch"));
+	EXPECT_EQ(VGPU_PACK_SM, vgpu_mode_parse(VGPU_MODE_PACK, "sm"));
+	EXPECT_EQ(VGPU_SEARCH_SAMPLED, vgpu_mode_parse(VGPU_MODE_SEARCH, "sampled"));
+	EXPECT_STREQ("?", vgpu_mode_name(VGPU_MODE_PREEMPT, 3));
+	EXPECT_STREQ("?", vgpu_mode_name(VGPU_MODE_PACK, 3));
+	EXPECT_STREQ("?", vgpu_mode_name(VGPU_MODE_SEARCH, 3));
+	EXPECT_EQ(-EINVAL, vgpu_mode_parse(VGPU_MODE_PREEMPT, "Warp"));
+	EXPECT_EQ(-EINVAL, vgpu_mode_parse(VGPU_MODE_PACK, ""));
+	EXPECT_EQ(-EINVAL, vgpu_mode_parse(VGPU_MODE_SEARCH, "exactly"));
+	/* a name of one kind is not a name of another */
+	EXPECT_EQ(-EINVAL, vgpu_mode_parse(VGPU_MODE_PACK, "warp"));
+	EXPECT_STREQ("?", vgpu_mode_name(VGPU_MODE_KINDS, 0));
+	EXPECT_EQ(-EINVAL, vgpu_mode_parse(VGPU_MODE_KINDS, "drain"));
 }
 
 /* Every controller event type has its own name, the last one too. */

@@ -136,7 +136,7 @@ int vgpul_workload_new_device(const struct vgpu_workload *wl, char *line,
 			  p.search_group != dflt.search_group))
 		off += snprintf(line + off, len - off,
 				" search=%s search_group=%u",
-				vgpu_gpu_search_name(p.search), p.search_group);
+				vgpu_mode_name(VGPU_MODE_SEARCH, p.search), p.search_group);
 	if (off < len && p.search_latency != dflt.search_latency)
 		off += snprintf(line + off, len - off, " search_latency=%u",
 				p.search_latency);
@@ -163,36 +163,36 @@ full:
  */
 const char *vgpul_pack_name(unsigned int mode)
 {
-	return vgpu_gpu_pack_name(mode);
+	return vgpu_mode_name(VGPU_MODE_PACK, mode);
 }
 
 int vgpul_pack_parse(const char *name)
 {
-	int v = vgpu_gpu_pack_parse(name);
+	int v = vgpu_mode_parse(VGPU_MODE_PACK, name);
 
 	return v < 0 ? -1 : v;
 }
 
 const char *vgpul_search_name(unsigned int mode)
 {
-	return vgpu_gpu_search_name(mode);
+	return vgpu_mode_name(VGPU_MODE_SEARCH, mode);
 }
 
 int vgpul_search_parse(const char *name)
 {
-	int v = vgpu_gpu_search_parse(name);
+	int v = vgpu_mode_parse(VGPU_MODE_SEARCH, name);
 
 	return v < 0 ? -1 : v;
 }
 
 const char *vgpul_preempt_name(unsigned int mode)
 {
-	return vgpu_gpu_preempt_name(mode);
+	return vgpu_mode_name(VGPU_MODE_PREEMPT, mode);
 }
 
 int vgpul_preempt_parse(const char *name)
 {
-	int v = vgpu_gpu_preempt_parse(name);
+	int v = vgpu_mode_parse(VGPU_MODE_PREEMPT, name);
 
 	return v < 0 ? -1 : v;
 }

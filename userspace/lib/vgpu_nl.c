@@ -754,7 +754,7 @@ _Static_assert(VGPU_PREEMPT_MODE_DRAIN == VGPU_PREEMPT_DRAIN &&
  */
 const char *vgpul_nl_preempt_name(unsigned int mode)
 {
-	return vgpu_gpu_preempt_name(mode);
+	return vgpu_mode_name(VGPU_MODE_PREEMPT, mode);
 }
 
 /**
@@ -765,5 +765,5 @@ const char *vgpul_nl_preempt_name(unsigned int mode)
  */
 int vgpul_nl_preempt_parse(const char *name)
 {
-	return vgpu_gpu_preempt_parse(name);
+	return vgpu_mode_parse(VGPU_MODE_PREEMPT, name);
 }

@@ -76,14 +76,15 @@ static int vgpu_sim_exec_run(const char *path, struct vgpu_sim_exec_opts *o)
 		fprintf(stderr, "vgpu-sim exec: %s\n", err);
 		return 1;
 	}
-	memset(&k, 0, sizeof(k));
-	k.id = 1;
-	k.prio = o->prio;
-	k.grid = o->blocks;
-	k.threads = o->threads;
-	k.regs_per_thread = o->regs;
-	k.smem_bytes = o->smem;
-	k.prio_wid_mod = o->prio_wid_mod;
+	k = (struct vgpu_kernel_desc){
+		.id = 1,
+		.prio = o->prio,
+		.grid = o->blocks,
+		.threads = o->threads,
+		.regs_per_thread = o->regs,
+		.smem_bytes = o->smem,
+		.prio_wid_mod = o->prio_wid_mod,
+	};
 	match = calloc(prog.n, sizeof(*match));
 	warps = calloc(cfg.max_warps_per_sm, sizeof(*warps));
 	sm = calloc(1, sizeof(*sm));

@@ -7,13 +7,7 @@
 # --trace-dir, usage errors.  Run from the repository root; prints TAP.
 set -u
 SIM=${VGPU_SIM:-build/vgpu-sim-asan}
-TMP=$(mktemp -d)
-trap 'rm -rf "$TMP"' EXIT
-n=0
-fail=0
-ok() { n=$((n + 1)); echo "ok $n - $1"; }
-nok() { n=$((n + 1)); fail=1; echo "not ok $n - $1"; }
-check() { if eval "$2"; then ok "$1"; else nok "$1"; fi; }
+. "$(dirname "$0")/tap.sh"
 WL=examples/fairness-mix.json
 FIFO=build/policies/fifo.so
 

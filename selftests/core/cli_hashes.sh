@@ -17,8 +17,7 @@ set -u
 mode=${1:-check}
 SIM=${VGPU_SIM:-build/vgpu-sim}
 REC=selftests/core/trace-hashes.txt
-TMP=$(mktemp -d)
-trap 'rm -rf "$TMP"' EXIT
+. "$(dirname "$0")/tap.sh"
 
 mkdir -p "$TMP/wl"
 cp examples/*.json "$TMP/wl/"

@@ -9,13 +9,7 @@
 set -u
 SIM=${VGPU_SIM:-build/vgpu-sim-asan}
 D=selftests/core/import
-TMP=$(mktemp -d)
-trap 'rm -rf "$TMP"' EXIT
-n=0
-fail=0
-ok() { n=$((n + 1)); echo "ok $n - $1"; }
-nok() { n=$((n + 1)); fail=1; echo "not ok $n - $1"; }
-check() { if eval "$2"; then ok "$1"; else nok "$1"; fi; }
+. "$(dirname "$0")/tap.sh"
 
 sqlite3 "$TMP/nsys.sqlite" < "$D/nsys-small.sql"
 check "the .sql script makes an nsys export" "[ -s $TMP/nsys.sqlite ]"

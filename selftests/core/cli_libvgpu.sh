@@ -7,13 +7,7 @@
 # Run from the repository root after `make lib tools sim`; prints TAP.
 set -u
 LIB=build/lib
-TMP=$(mktemp -d)
-trap 'rm -rf "$TMP"' EXIT
-n=0
-fail=0
-ok() { n=$((n + 1)); echo "ok $n - $1"; }
-nok() { n=$((n + 1)); fail=1; echo "not ok $n - $1"; }
-check() { if eval "$2"; then ok "$1"; else nok "$1"; fi; }
+. "$(dirname "$0")/tap.sh"
 
 echo "TAP version 13"
 echo "1..13"

@@ -5,10 +5,7 @@
 # Run from the repository root; prints TAP.
 set -u
 SIM=${VGPU_SIM:-build/vgpu-sim-asan}
-n=0
-fail=0
-ok() { n=$((n + 1)); echo "ok $n - $1"; }
-nok() { n=$((n + 1)); fail=1; echo "not ok $n - $1"; }
+. "$(dirname "$0")/tap.sh"
 
 # expect NAME INPUT EXPECTED-STDOUT ARGS...
 expect() {

@@ -6,14 +6,7 @@
 # file, position and field.  Run from the repository root; prints TAP.
 set -u
 SIM=${VGPU_SIM:-build/vgpu-sim-asan}
-TMP=$(mktemp -d)
-trap 'rm -rf "$TMP"' EXIT
-n=0
-fail=0
-ok() { n=$((n + 1)); echo "ok $n - $1"; }
-nok() { n=$((n + 1)); fail=1; echo "not ok $n - $1"; }
-check() { if eval "$2"; then ok "$1"; else nok "$1"; fi; }
-field() { sed -n "s/^$1=//p" "$2"; }
+. "$(dirname "$0")/tap.sh"
 
 MIX=examples/standard-mix.json
 for m in drain warp switch; do

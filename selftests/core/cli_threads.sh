@@ -19,12 +19,7 @@ SIM=${VGPU_SIM:-build/vgpu-sim}
 ASAN=${VGPU_SIM_ASAN:-build/vgpu-sim-asan}
 TSAN=${VGPU_SIM_TSAN:-build/vgpu-sim-tsan}
 REC=selftests/core/trace-hashes.txt
-TMP=$(mktemp -d)
-trap 'rm -rf "$TMP"' EXIT
-n=0
-fail=0
-ok() { n=$((n + 1)); echo "ok $n - $1"; }
-nok() { n=$((n + 1)); fail=1; echo "not ok $n - $1"; }
+. "$(dirname "$0")/tap.sh"
 
 mkdir -p "$TMP/wl"
 cp examples/*.json "$TMP/wl/"

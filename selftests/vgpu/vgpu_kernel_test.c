@@ -355,7 +355,7 @@ TEST_F(k, throttle_kernel_runs)
 	struct vgpu_submit_desc d[2];
 	struct vgpu_kernel_query q[2];
 	char buf[8192];
-	__u32 h[2], i, ch2;
+	__u32 h[2], i, ch2 = 0;
 
 	ASSERT_EQ(0, vgpu_test_channel(self->fd, 2, 0, &ch2));
 	/* the ordinary kernel first: it would go first without the mode */

@@ -61,6 +61,7 @@ ASAN_CORE_OBJS	:= $(patsubst driver/core/%.c,$(BUILD)/asan/core/%.o,$(CORE_SRCS)
 OPT_LIB_OBJS	:= $(patsubst userspace/lib/%.c,$(BUILD)/opt/lib/%.o,$(LIB_SRCS))
 ASAN_LIB_OBJS	:= $(patsubst userspace/lib/%.c,$(BUILD)/asan/lib/%.o,$(LIB_SRCS))
 OPT_SIM_OBJS	:= $(patsubst userspace/sim/%.c,$(BUILD)/opt/sim/%.o,$(SIM_SRCS))
+OPT_CTL_OBJS	:= $(patsubst userspace/tools/vgpuctl/%.c,$(BUILD)/opt/ctl/%.o,$(CTL_SRCS))
 ASAN_SIM_OBJS	:= $(patsubst userspace/sim/%.c,$(BUILD)/asan/sim/%.o,$(SIM_SRCS))
 CORE_TESTS	:= $(patsubst selftests/core/%.c,$(BUILD)/asan/selftests/core/%,$(CORE_TEST_SRCS))
 
@@ -83,29 +84,25 @@ deps:
 ksrc: deps
 	@scripts/kernel-src.sh >/dev/null
 
-$(BUILD)/opt/core/%.o: driver/core/%.c $(CORE_HDRS)
-	@mkdir -p $(@D)
-	$(CC) $(OPT_CFLAGS) -c -o $@ $<
-
-$(BUILD)/asan/core/%.o: driver/core/%.c $(CORE_HDRS)
-	@mkdir -p $(@D)
-	$(CC) $(ASAN_CFLAGS) -c -o $@ $<
-
-$(BUILD)/opt/lib/%.o: userspace/lib/%.c $(CORE_HDRS) $(LIB_HDRS)
-	@mkdir -p $(@D)
-	$(CC) $(OPT_CFLAGS) -fPIC -c -o $@ $<
-
-$(BUILD)/asan/lib/%.o: userspace/lib/%.c $(CORE_HDRS) $(LIB_HDRS)
-	@mkdir -p $(@D)
-	$(CC) $(ASAN_CFLAGS) -c -o $@ $<
-
-$(BUILD)/opt/sim/%.o: userspace/sim/%.c $(CORE_HDRS) $(LIB_HDRS) $(SIM_HDRS)
-	@mkdir -p $(@D)
-	$(CC) $(OPT_CFLAGS) -c -o $@ $<
-
-$(BUILD)/asan/sim/%.o: userspace/sim/%.c $(CORE_HDRS) $(LIB_HDRS) $(SIM_HDRS)
-	@mkdir -p $(@D)
-	$(CC) $(ASAN_CFLAGS) -c -o $@ $<
+# Objects: $(call vgpu_obj_rule,FLAVOUR/PART,SOURCE DIR,CFLAGS,HEADERS)
+define vgpu_obj_rule
+$(BUILD)/$(1)/%.o: $(2)/%.c $(4)
+	@mkdir -p $$(@D)
+	$$(CC) $(3) -c -o $$@ $$<
+endef
+$(eval $(call vgpu_obj_rule,opt/core,driver/core,$$(OPT_CFLAGS),$(CORE_HDRS)))
+$(eval $(call vgpu_obj_rule,asan/core,driver/core,$$(ASAN_CFLAGS),$(CORE_HDRS)))
+$(eval $(call vgpu_obj_rule,pic/core,driver/core,$$(OPT_CFLAGS) -fPIC,$(CORE_HDRS)))
+$(eval $(call vgpu_obj_rule,opt/lib,userspace/lib,$$(OPT_CFLAGS) -fPIC,\
+	$(CORE_HDRS) $(LIB_HDRS)))
+$(eval $(call vgpu_obj_rule,asan/lib,userspace/lib,$$(ASAN_CFLAGS),\
+	$(CORE_HDRS) $(LIB_HDRS)))
+$(eval $(call vgpu_obj_rule,opt/sim,userspace/sim,$$(OPT_CFLAGS),\
+	$(CORE_HDRS) $(LIB_HDRS) $(SIM_HDRS)))
+$(eval $(call vgpu_obj_rule,asan/sim,userspace/sim,$$(ASAN_CFLAGS),\
+	$(CORE_HDRS) $(LIB_HDRS) $(SIM_HDRS)))
+$(eval $(call vgpu_obj_rule,opt/ctl,userspace/tools/vgpuctl,$$(OPT_CFLAGS),\
+	$(CORE_HDRS) $(LIB_HDRS) $(CTL_HDRS)))
 
 # vgpu-sim: optimised (benchmarks, demo) and sanitised (tests).
 $(BUILD)/vgpu-sim: $(OPT_SIM_OBJS) $(OPT_LIB_OBJS) $(OPT_CORE_OBJS)
@@ -162,18 +159,15 @@ $(BUILD)/vm-bin/%: selftests/vgpu/%.c uapi/linux/vgpu_dispatch.h \
 	$(CC) $(VM_CFLAGS) $(VM_TEST_CFLAGS_$*) $(HARNESS_INC) -Iselftests/vgpu \
 		-static -pthread -o $@ $< $(VM_TEST_LIBS_$*)
 
-# Tools for the VM, linked statically (the guest has no libc).
-$(BUILD)/vm-bin/vgpuctl: $(CTL_SRCS) $(CTL_HDRS) $(LIB_SRCS) $(CORE_SRCS) \
-		$(CORE_HDRS) $(LIB_HDRS)
+# Tools for the VM: the host's objects, linked statically (the guest has
+# no libc).
+$(BUILD)/vm-bin/vgpuctl: $(OPT_CTL_OBJS) $(OPT_LIB_OBJS) $(OPT_CORE_OBJS)
 	@mkdir -p $(@D)
-	$(CC) $(VM_CFLAGS) $(NL_CFLAGS) -Iuserspace/shim -Idriver/core -Iuserspace/lib -static -o $@ \
-		$(CTL_SRCS) $(LIB_SRCS) $(CORE_SRCS) $(NATIVE_LIBS)
+	$(CC) $(OPT_CFLAGS) -static -o $@ $^ $(NATIVE_LIBS)
 
-$(BUILD)/vm-bin/vgpu-sim: $(SIM_SRCS) $(LIB_SRCS) $(CORE_SRCS) $(CORE_HDRS) \
-		$(LIB_HDRS) $(SIM_HDRS)
+$(BUILD)/vm-bin/vgpu-sim: $(OPT_SIM_OBJS) $(OPT_LIB_OBJS) $(OPT_CORE_OBJS)
 	@mkdir -p $(@D)
-	$(CC) $(VM_CFLAGS) $(NL_CFLAGS) -Iuserspace/shim -Idriver/core -Iuserspace/lib -static \
-		-o $@ $(SIM_SRCS) $(LIB_SRCS) $(CORE_SRCS) $(NATIVE_LIBS)
+	$(CC) $(OPT_CFLAGS) -static -o $@ $^ $(NATIVE_LIBS)
 
 # JSON checker for selftests/vgpu/vgpuctl.sh (the guest has no python).
 $(BUILD)/vm-bin/vgpu_jsoncheck: selftests/vgpu/vgpu_jsoncheck.c
@@ -213,10 +207,8 @@ vm-bin: $(VM_TESTS) $(VM_TESTS32) $(VM_PROGS) $(VM_TOOLS) \
 	$(BUILD)/vm-bin/workloads/.stamp
 
 # Host tools.
-$(BUILD)/vgpuctl: $(CTL_SRCS) $(CTL_HDRS) $(OPT_LIB_OBJS) $(OPT_CORE_OBJS) \
-		$(CORE_HDRS) $(LIB_HDRS)
-	$(CC) $(OPT_CFLAGS) -o $@ $(CTL_SRCS) $(OPT_LIB_OBJS) $(OPT_CORE_OBJS) \
-		$(NATIVE_LIBS)
+$(BUILD)/vgpuctl: $(OPT_CTL_OBJS) $(OPT_LIB_OBJS) $(OPT_CORE_OBJS)
+	$(CC) $(OPT_CFLAGS) -o $@ $^ $(NATIVE_LIBS)
 
 tools: $(BUILD)/vgpuctl
 
@@ -236,10 +228,6 @@ BINDIR		?= $(PREFIX)/bin
 MANDIR		?= $(PREFIX)/share/man
 DESTDIR		?=
 
-$(BUILD)/pic/core/%.o: driver/core/%.c $(CORE_HDRS)
-	@mkdir -p $(@D)
-	$(CC) $(OPT_CFLAGS) -fPIC -c -o $@ $<
-
 $(BUILD)/lib/libvgpu.so.$(LIBVGPU_VERSION): $(LIBVGPU_OBJS) \
 		userspace/lib/libvgpu.map
 	@mkdir -p $(@D)
@@ -254,11 +242,14 @@ $(BUILD)/lib/libvgpu.a: $(LIBVGPU_OBJS)
 	rm -f $@
 	ar rcs $@ $^
 
+# libvgpu.pc for the directories in force: $(call vgpu_pc,OUT)
+vgpu_pc = sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@LIBDIR@|$(LIBDIR)|' \
+		-e 's|@INCLUDEDIR@|$(INCLUDEDIR)|' \
+		-e 's|@VERSION@|$(LIBVGPU_VERSION)|' userspace/lib/libvgpu.pc.in > $(1)
+
 $(BUILD)/lib/libvgpu.pc: userspace/lib/libvgpu.pc.in
 	@mkdir -p $(@D)
-	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@LIBDIR@|$(LIBDIR)|' \
-		-e 's|@INCLUDEDIR@|$(INCLUDEDIR)|' \
-		-e 's|@VERSION@|$(LIBVGPU_VERSION)|' $< > $@
+	$(call vgpu_pc,$@)
 
 lib: $(BUILD)/lib/libvgpu.so.$(LIBVGPU_VERSION) $(BUILD)/lib/libvgpu.a \
 	$(BUILD)/lib/libvgpu.pc
@@ -273,10 +264,7 @@ install: lib tools sim
 		$(DESTDIR)$(LIBDIR)/$(LIBVGPU_SONAME)
 	ln -sf $(LIBVGPU_SONAME) $(DESTDIR)$(LIBDIR)/libvgpu.so
 	install -m 0644 $(BUILD)/lib/libvgpu.a $(DESTDIR)$(LIBDIR)/
-	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@LIBDIR@|$(LIBDIR)|' \
-		-e 's|@INCLUDEDIR@|$(INCLUDEDIR)|' \
-		-e 's|@VERSION@|$(LIBVGPU_VERSION)|' userspace/lib/libvgpu.pc.in \
-		> $(DESTDIR)$(LIBDIR)/pkgconfig/libvgpu.pc
+	$(call vgpu_pc,$(DESTDIR)$(LIBDIR)/pkgconfig/libvgpu.pc)
 	install -m 0644 $(wildcard userspace/include/vgpu/*.h) \
 		$(DESTDIR)$(INCLUDEDIR)/vgpu/
 	install -m 0644 uapi/linux/vgpu_dispatch.h uapi/linux/vgpu_netlink.h \

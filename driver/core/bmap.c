@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Free-unit bitmaps and largest-free-run searches (SPEC F32, F40-F42; the
- * time-multiplexed searches of F43 are in bmap_mux.c).
+ * time-multiplexed searches of F43 are in bmap_mux.c, the reference
+ * searches of the tests and benchmarks in bmap_ref.c).
  *
  * See bmap.h for the x_k notation.  Nothing here allocates: scratch maps
  * live on the stack (at most three of VGPU_BMAP_WORDS words).
@@ -129,29 +130,6 @@ u32 vgpu_bmap_weight(const u64 *map, u32 nbits)
 	for (i = 0; i < nw; i++)
 		n += hweight64(map[i]);
 	return n;
-}
-
-/**
- * vgpu_bmap_run_naive() - reference largest free run: a plain bit loop
- * @map: the map
- * @nbits: number of units
- *
- * Return: length of the longest run of set bits.
- */
-u32 vgpu_bmap_run_naive(const u64 *map, u32 nbits)
-{
-	u32 i, run = 0, best = 0;
-
-	for (i = 0; i < nbits; i++) {
-		if (vgpu_bmap_test(map, i)) {
-			run++;
-			if (run > best)
-				best = run;
-		} else {
-			run = 0;
-		}
-	}
-	return best;
 }
 
 /*
@@ -358,12 +336,19 @@ u32 vgpu_bmap_run_exact(const u64 *map, u32 nbits)
 	return vgpu_bmap_run_doubling(map, nbits);
 }
 
-/*
- * cur = x_k of @map (k >= 1), by the binary digits of k: L -> 2L with
- * x_L & (x_L >> L), L -> L + 1 with x_L & (map >> L).  Returns 0 as soon as
- * the result is known to be empty, else non-zero.
+/**
+ * vgpu_bmap_xk() - x_k of a map (F40)
+ * @cur: out: x_k, @nw words
+ * @map: the map
+ * @nw: its words
+ * @k: the run length, at least 1
+ *
+ * By the binary digits of @k: L -> 2L with x_L & (x_L >> L), L -> L + 1
+ * with x_L & (map >> L).
+ *
+ * Return: 0 as soon as the result is known to be empty, else non-zero.
  */
-static u64 vgpu_bmap_xk(u64 *cur, const u64 *map, u32 nw, u32 k)
+u64 vgpu_bmap_xk(u64 *cur, const u64 *map, u32 nw, u32 k)
 {
 	u64 any = 0;
 	u32 i, run = 1;
@@ -382,127 +367,6 @@ static u64 vgpu_bmap_xk(u64 *cur, const u64 *map, u32 nw, u32 k)
 		}
 	}
 	return any;
-}
-
-/*
- * First set bit at or after @from in a map of @nw words, or nw * 64.  Bits
- * past the map's width are zero, so a caller bounded by nbits never sees
- * them.
- */
-static __always_inline u32 vgpu_bmap_next_set(const u64 *map, u32 nw,
-					      u32 from)
-{
-	u32 i = from / 64;
-	u64 w;
-
-	if (i >= nw)
-		return nw * 64;
-	w = map[i] & (~0ULL << (from % 64));
-	while (!w) {
-		if (++i == nw)
-			return nw * 64;
-		w = map[i];
-	}
-	return i * 64 + __ffs64(w);
-}
-
-/*
- * First clear bit at or after @from, or nw * 64; the search stops at @lim:
- * the result is min(that bit, @lim).
- */
-static __always_inline u32 vgpu_bmap_next_clear(const u64 *map, u32 nw,
-						u32 from, u32 lim)
-{
-	u32 i = from / 64;
-	u64 w;
-
-	if (i >= nw)
-		return min(nw * 64, lim);
-	w = ~map[i] & (~0ULL << (from % 64));
-	while (!w) {
-		if (++i == nw || i * 64 >= lim)
-			return min(i * 64, lim);
-		w = ~map[i];
-	}
-	return min(i * 64 + (u32)__ffs64(w), lim);
-}
-
-/**
- * vgpu_bmap_run_ctz() - reference largest free run: a walk over the runs
- * @map: the map
- * @nbits: number of units
- *
- * The find_next_bit() / find_next_zero_bit() walk: from each run's first
- * set bit to the next clear one, a word at a time with count-trailing-
- * zeros.  A second reference for the exact search (and its benchmark).
- *
- * Return: length of the longest run of set bits.
- */
-u32 vgpu_bmap_run_ctz(const u64 *map, u32 nbits)
-{
-	u32 nw = VGPU_BMAP_NWORDS(nbits), pos = 0, s, e, best = 0;
-
-	for (;;) {
-		s = vgpu_bmap_next_set(map, nw, pos);
-		if (s >= nbits)
-			return best;
-		e = vgpu_bmap_next_clear(map, nw, s, nbits);
-		best = max(best, e - s);
-		pos = e;
-	}
-}
-
-/**
- * vgpu_bmap_find_run_naive() - reference first fit: a plain bit loop
- * @map: the map
- * @nbits: number of units
- * @len: run length wanted
- *
- * Return: as vgpu_bmap_find_run().
- */
-int vgpu_bmap_find_run_naive(const u64 *map, u32 nbits, u32 len)
-{
-	u32 i, run = 0;
-
-	if (!len)
-		return 0;
-	for (i = 0; i < nbits; i++) {
-		run = vgpu_bmap_test(map, i) ? run + 1 : 0;
-		if (run == len)
-			return i + 1 - len;
-	}
-	return -ENOSPC;
-}
-
-/**
- * vgpu_bmap_find_run_ctz() - reference first fit: a walk over the runs
- * @map: the map
- * @nbits: number of units
- * @len: run length wanted
- *
- * The find_next_bit() / find_next_zero_bit() walk over every free
- * stretch until one holds @len units (vgpu_bmap_first_run() without its
- * bound on the walk).
- *
- * Return: as vgpu_bmap_find_run().
- */
-int vgpu_bmap_find_run_ctz(const u64 *map, u32 nbits, u32 len)
-{
-	u32 nw = VGPU_BMAP_NWORDS(nbits), pos = 0, s, e;
-
-	if (!len)
-		return 0;
-	if (len > nbits)
-		return -ENOSPC;
-	for (;;) {
-		s = vgpu_bmap_next_set(map, nw, pos);
-		if (s >= nbits || len > nbits - s)
-			return -ENOSPC;
-		e = vgpu_bmap_next_clear(map, nw, s, s + len);
-		if (e - s >= len)
-			return s;
-		pos = e;
-	}
 }
 
 /*
@@ -612,32 +476,6 @@ u32 vgpu_bmap_count_runs(const u64 *map, u32 nbits, u32 len, u32 want)
 		pos = e;
 	}
 	return min(n, want);
-}
-
-/**
- * vgpu_bmap_find_run_xk() - first-fit free run by the shift-and-AND search
- * @map: the map
- * @nbits: number of units
- * @len: run length wanted
- *
- * The reference for vgpu_bmap_find_run(): x_len of the whole map (F40),
- * then its lowest set bit.
- *
- * Return: as vgpu_bmap_find_run().
- */
-int vgpu_bmap_find_run_xk(const u64 *map, u32 nbits, u32 len)
-{
-	u64 cur[VGPU_BMAP_WORDS];
-	u32 nw = VGPU_BMAP_NWORDS(nbits), i;
-
-	if (!len)
-		return 0;
-	if (len > nbits || !vgpu_bmap_xk(cur, map, nw, len))
-		return -ENOSPC;
-	for (i = 0; i < nw; i++)
-		if (cur[i])
-			return i * 64 + __ffs64(cur[i]);
-	return -ENOSPC;
 }
 
 /**

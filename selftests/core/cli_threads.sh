@@ -10,12 +10,15 @@
 # selftests/core/trace-hashes.txt (recorded single-threaded), and the whole
 # output (per-kernel times, metrics) and the Chrome trace must be the same
 # bytes for every N.  The ASan and ThreadSanitizer builds run the examples
-# with 3 threads too (a race report fails the run).  Run from the
+# with 3 threads too (a race report fails the run).  Every run has 60
+# seconds (a run takes well under one, sanitised a few): a team that never
+# ends an epoch fails the test instead of hanging it.  Run from the
 # repository root; prints TAP.
 set -u
 # every epoch handed off to the helpers, however few SMs are busy
 export VGPU_SIM_TEAM_MIN_BUSY=0
 SIM=${VGPU_SIM:-build/vgpu-sim}
+LIMIT=60
 ASAN=${VGPU_SIM_ASAN:-build/vgpu-sim-asan}
 TSAN=${VGPU_SIM_TSAN:-build/vgpu-sim-tsan}
 REC=selftests/core/trace-hashes.txt
@@ -46,7 +49,8 @@ for wl in "$TMP"/wl/*.json; do
 		want=$(grep "^$name $m - - " "$REC" | cut -d' ' -f5)
 		[ -n "$want" ] || { bad="$bad [$m: nothing recorded]"; continue; }
 		for t in $threads; do
-			"$SIM" run "$wl" "$@" --threads $t > "$TMP/out.$t" 2>&1
+			timeout $LIMIT "$SIM" run "$wl" "$@" --threads $t \
+				> "$TMP/out.$t" 2>&1
 			runs=$((runs + 1))
 			h=$(sed -n 's/^trace_hash=//p' "$TMP/out.$t")
 			[ "$h" = "$want" ] || bad="$bad [$m, $t threads: ${h:-error}]"
@@ -60,8 +64,9 @@ done
 
 # the Chrome trace: every event, in order
 wl=examples/child-mix.json
-"$SIM" run "$wl" --trace "$TMP/t1.json" > /dev/null 2>&1
-"$SIM" run "$wl" --threads 4 --trace "$TMP/t4.json" > /dev/null 2>&1
+timeout $LIMIT "$SIM" run "$wl" --trace "$TMP/t1.json" > /dev/null 2>&1
+timeout $LIMIT "$SIM" run "$wl" --threads 4 --trace "$TMP/t4.json" \
+	> /dev/null 2>&1
 [ -s "$TMP/t1.json" ] && cmp -s "$TMP/t1.json" "$TMP/t4.json" &&
 	ok "child-mix.json: the same Chrome trace with 4 threads" ||
 	nok "child-mix.json: Chrome traces differ with 4 threads"
@@ -71,7 +76,7 @@ export TSAN_OPTIONS=halt_on_error=1
 for san in "$ASAN" "$TSAN"; do
 	bad=
 	for wl in examples/*.json; do
-		a=$("$san" run "$wl" --threads 3 2>&1) ||
+		a=$(timeout $LIMIT "$san" run "$wl" --threads 3 2>&1) ||
 			bad="$bad [$wl: $(echo "$a" | grep -m1 -E 'ThreadSanitizer|ERROR' || echo "$a" | tail -n 1)]"
 		[ "$a" = "$("$SIM" run "$wl" 2>&1)" ] || bad="$bad [$wl: differs]"
 	done

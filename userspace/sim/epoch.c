@@ -38,7 +38,7 @@
 #include "sim.h"
 #include "run.h"
 
-/* Spins before a member sleeps (a few tens of microseconds). */
+/* Spins before a member sleeps (about 0.2 ms on the build machine). */
 #define VGPU_TEAM_SPIN		20000
 
 /* SMs holding blocks, per member, for an epoch to be handed off. */

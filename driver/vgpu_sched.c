@@ -14,6 +14,7 @@
 #include <linux/mm.h>
 #include <linux/module.h>
 #include <linux/sched.h>
+#include <linux/sched/clock.h>
 #include <linux/slab.h>
 #include <linux/timekeeping.h>
 
@@ -479,44 +480,99 @@ static bool vgpu_worker_idle(struct vgpu_sched *s, struct vgpu_worker *w)
 	return true;
 }
 
+/**
+ * vgpu_sched_worker_run() - advance the SMs of a worker nobody has claimed
+ * @s: the scheduler, in an epoch
+ * @w: a worker kicked in this epoch (vgpu_sched_advance())
+ *
+ * The worker's own thread and the thread running the epoch both call
+ * this: each SM of @w's range is claimed once per epoch, by whichever
+ * gets to it first, the worker usually.  So an epoch never waits for a
+ * worker that has not started: one still waking up, or whose vCPU the
+ * host is not running.  Which thread advances an SM never changes the
+ * results (F51).
+ */
+void vgpu_sched_worker_run(struct vgpu_sched *s, struct vgpu_worker *w)
+{
+	u32 i;
+
+	/*
+	 * Fully ordered: a claim that reads the epoch's reset of @w->claim
+	 * (a release) sees the dispatch before it; the decrement publishes
+	 * the SM's state to the thread waiting for @s->pending.
+	 */
+	while ((i = atomic_inc_return(&w->claim) - 1) < w->nsm) {
+		vgpu_gpu_advance_range(s->gpu, w->first_sm + i, 1);
+		if (atomic_dec_and_test(&s->pending) &&
+		    wq_has_sleeper(&s->epoch_wq))
+			wake_up(&s->epoch_wq);
+	}
+}
+
 /*
- * Advance every SM by one epoch.  Worker 0 is the controller thread itself;
- * a worker whose SMs are all empty is not woken (the controller advances
- * them, which costs next to nothing), and when at most one worker has work
- * the controller runs the whole epoch alone: a hand-off between threads
- * costs more than a short epoch.  Which thread advances an SM never changes
- * the results (F51).
+ * Wait for the SMs the workers claimed: a bounded spin first (an SM's
+ * epoch is short, and under emulation a cross-CPU wake-up costs tens of
+ * microseconds), then sleep.
+ */
+static void vgpu_sched_advance_wait(struct vgpu_sched *s)
+{
+	u64 end = local_clock() + VGPU_SCHED_SPIN_NS;
+
+	while (atomic_read(&s->pending) && !need_resched() &&
+	       local_clock() < end)
+		cpu_relax();
+	/* acquire: the workers' SMs are visible to the dispatch */
+	wait_event(s->epoch_wq, !atomic_read_acquire(&s->pending));
+}
+
+/*
+ * Advance every SM by one epoch.  Worker 0 is the thread running the epoch
+ * (the controller, or a waiter helping); a worker whose SMs are all empty
+ * is not kicked (this thread advances them, which costs next to nothing),
+ * and when at most one worker has work this thread runs the whole epoch
+ * alone.  Otherwise the kicked workers, spinning or woken, claim their own
+ * SMs, and this thread, done with worker 0's, claims what they have not
+ * started (vgpu_sched_worker_run()), then waits for the SMs in progress.
+ * Which thread advances an SM never changes the results (F51).
  */
 static void vgpu_sched_advance(struct vgpu_sched *s)
 {
 	struct vgpu_worker *w;
-	u32 i, busy = 0, kicked = 0;
+	u32 i, busy = 0, claimed = 0;
 
 	for (i = 0; i < s->nworkers; i++) {
 		w = &s->workers[i];
 		w->kick = !vgpu_worker_idle(s, w);
 		busy += w->kick;
 	}
-	if (busy > 1) {
-		for (i = 1; i < s->nworkers; i++)
-			kicked += s->workers[i].kick;
-	}
-	if (kicked) {
-		reinit_completion(&s->epoch_done);
-		atomic_set(&s->pending, kicked);
-		/* workers read the core only after seeing the new epoch */
-		smp_store_release(&s->epoch, s->epoch + 1);
+	for (i = 1; busy > 1 && i < s->nworkers; i++)
+		if (s->workers[i].kick)
+			claimed += s->workers[i].nsm;
+	if (claimed) {
+		atomic_set(&s->pending, claimed);
+		/* a claim that reads a reset sees the dispatch and @pending */
 		for (i = 1; i < s->nworkers; i++)
 			if (s->workers[i].kick)
+				atomic_set_release(&s->workers[i].claim, 0);
+		/* workers read the core only after seeing the new epoch */
+		smp_store_release(&s->epoch, s->epoch + 1);
+		/* a spinning worker needs no wake-up (full barrier inside) */
+		for (i = 1; i < s->nworkers; i++)
+			if (s->workers[i].kick &&
+			    wq_has_sleeper(&s->workers[i].wq))
 				wake_up(&s->workers[i].wq);
 	}
 	for (i = 0; i < s->nworkers; i++) {
 		w = &s->workers[i];
-		if (!kicked || !i || !w->kick)
+		if (!claimed || !i || !w->kick)
 			vgpu_gpu_advance_range(s->gpu, w->first_sm, w->nsm);
 	}
-	if (kicked)
-		wait_for_completion(&s->epoch_done);
+	if (!claimed)
+		return;
+	for (i = 1; i < s->nworkers; i++)
+		if (s->workers[i].kick)
+			vgpu_sched_worker_run(s, &s->workers[i]);
+	vgpu_sched_advance_wait(s);
 }
 
 /*

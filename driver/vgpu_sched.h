@@ -51,7 +51,6 @@
 #ifndef VGPU_SCHED_H
 #define VGPU_SCHED_H
 
-#include <linux/completion.h>
 #include <linux/hrtimer.h>
 #include <linux/kref.h>
 #include <linux/list.h>
@@ -108,7 +107,11 @@ struct vgpu_sched_backend_ops {
  * @first_sm: first SM it owns
  * @nsm: SMs it owns
  * @seen: last epoch it ran
- * @kick: its SMs have work in the current epoch; controller only
+ * @kick: its SMs have work in the current epoch; written by the thread
+ *	running the epoch only
+ * @claim: SMs of its range claimed in the current epoch, by itself or by
+ *	the thread running the epoch (vgpu_sched_worker_run()); at least
+ *	@nsm when none is left
  * @wq: where it sleeps between epochs
  */
 struct vgpu_worker {
@@ -119,6 +122,7 @@ struct vgpu_worker {
 	u32 nsm;
 	unsigned long seen;
 	bool kick;
+	atomic_t claim;
 	wait_queue_head_t wq;
 };
 
@@ -157,8 +161,9 @@ struct vgpu_sched_stats {
  * @workers: worker threads
  * @nworkers: their number
  * @epoch: current epoch number; written by the controller
- * @pending: workers still running the current epoch
- * @epoch_done: completed by the last worker of an epoch
+ * @pending: SMs of the kicked workers not yet advanced in the current
+ *	epoch
+ * @epoch_wq: the thread running an epoch sleeps here until @pending is 0
  * @done_wq: WAIT and poll() sleep here; woken at every kernel completion
  * @live: kernels handed to the core and unfinished (&vgpu_job.live_node);
  *	protected by @lock
@@ -206,7 +211,7 @@ struct vgpu_sched {
 	u32 nworkers;
 	unsigned long epoch;
 	atomic_t pending;
-	struct completion epoch_done;
+	wait_queue_head_t epoch_wq;
 	wait_queue_head_t done_wq;
 	struct list_head live;
 	u32 nr_live;
@@ -342,8 +347,15 @@ void vgpu_sched_help_end(struct vgpu_sched *s);
 void vgpu_sched_kick(struct vgpu_sched *s);
 void vgpu_sched_fini(struct vgpu_sched *s);
 
+/*
+ * Wall time a worker spins for the next epoch, and the thread running an
+ * epoch for the workers' SMs, before sleeping (vgpu_sched_advance()).
+ */
+#define VGPU_SCHED_SPIN_NS	(100 * NSEC_PER_USEC)
+
 /* vgpu_sched_thread.c's threads and timer run these (vgpu_sched.c) */
 void vgpu_sched_epoch(struct vgpu_sched *s);
+void vgpu_sched_worker_run(struct vgpu_sched *s, struct vgpu_worker *w);
 enum hrtimer_restart vgpu_sched_kick_fn(struct hrtimer *t);
 
 int vgpu_sched_channel_add(struct vgpu_sched *s, u32 prio, u32 *core_ch);

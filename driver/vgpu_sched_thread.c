@@ -11,6 +11,7 @@
 #include <linux/kthread.h>
 #include <linux/mm.h>
 #include <linux/sched.h>
+#include <linux/sched/clock.h>
 #include <linux/slab.h>
 
 #include "vgpu_compat.h"
@@ -48,6 +49,22 @@ static int vgpu_sched_ctl_fn(void *arg)
 	return 0;
 }
 
+/*
+ * Wait for the next epoch: a bounded spin first (the controller's part of
+ * an epoch, between two of the worker's, is short), then sleep on @w->wq.
+ */
+static void vgpu_sched_worker_wait(struct vgpu_sched *s, struct vgpu_worker *w)
+{
+	u64 end = local_clock() + VGPU_SCHED_SPIN_NS;
+
+	while (READ_ONCE(s->epoch) == w->seen && !kthread_should_stop() &&
+	       !need_resched() && local_clock() < end)
+		cpu_relax();
+	/* acquire pairs with the release in vgpu_sched_advance() */
+	wait_event_idle(w->wq, smp_load_acquire(&s->epoch) != w->seen ||
+			kthread_should_stop());
+}
+
 static int vgpu_sched_worker_fn(void *arg)
 {
 	struct vgpu_worker *w = arg;
@@ -55,16 +72,12 @@ static int vgpu_sched_worker_fn(void *arg)
 
 	vgpu_sched_bind_self(w->cpu);
 	for (;;) {
-		/* acquire pairs with the release in vgpu_sched_advance() */
-		wait_event_idle(w->wq, smp_load_acquire(&s->epoch) != w->seen ||
-				kthread_should_stop());
+		vgpu_sched_worker_wait(s, w);
 		if (kthread_should_stop())
 			break;
 		/* acquire: the core's state of this epoch is visible */
 		w->seen = smp_load_acquire(&s->epoch);
-		vgpu_gpu_advance_range(s->gpu, w->first_sm, w->nsm);
-		if (atomic_dec_and_test(&s->pending))
-			complete(&s->epoch_done);
+		vgpu_sched_worker_run(s, w);
 	}
 	return 0;
 }
@@ -107,6 +120,8 @@ static int vgpu_sched_start_workers(struct vgpu_sched *s)
 		w->cpu = cpu;
 		first += w->nsm;
 		init_waitqueue_head(&w->wq);
+		/* nothing to claim before its first epoch */
+		atomic_set(&w->claim, w->nsm);
 		cpu = cpumask_next(cpu, cpu_online_mask);
 		if (cpu >= nr_cpu_ids)
 			cpu = cpumask_first(cpu_online_mask);
@@ -160,7 +175,7 @@ int vgpu_sched_init(struct vgpu_sched *s, struct vgpu_device *vdev,
 	mutex_init(&s->lock);
 	init_waitqueue_head(&s->ctl_wq);
 	init_waitqueue_head(&s->done_wq);
-	init_completion(&s->epoch_done);
+	init_waitqueue_head(&s->epoch_wq);
 	INIT_LIST_HEAD(&s->live);
 	INIT_LIST_HEAD(&s->incoming);
 	INIT_LIST_HEAD(&s->incoming_push);

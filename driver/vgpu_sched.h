@@ -13,14 +13,24 @@
  *	controller: lock; hand queued kernels to the core; kick the workers
  *	workers:    vgpu_gpu_advance_range() over their own SMs, in parallel
  *	            (worker 0 is the controller thread itself; workers
- *	            without work are not woken, see vgpu_sched_advance())
- *	controller: wait for every worker; vgpu_gpu_dispatch() at the new
+ *	            without work are not kicked, see vgpu_sched_advance())
+ *	controller: claim the SMs a kicked worker has not started; wait for
+ *	            the SMs in progress; vgpu_gpu_dispatch() at the new
  *	            boundary; account completions and hangs; unlock
+ *
+ * A worker waits for the next epoch spinning for up to VGPU_SCHED_SPIN_NS,
+ * then sleeps on its wait queue, and is woken only when it sleeps: epochs
+ * are short (tens of microseconds under emulation) and a cross-CPU wake-up
+ * costs about as much.  The SMs of a kicked worker are claimed one at a
+ * time (vgpu_sched_worker_run()), by the worker or, once done with its
+ * own, by the thread running the epoch, so an epoch never waits for a
+ * worker that has not started; which thread advances an SM never changes
+ * the results (F51).
  *
  * The controller holds &vgpu_sched.lock for the whole epoch, so ioctls that
  * change the core (cancel, gate, channels) and snapshots (debugfs, netlink)
  * happen only between two epochs, and the workers, which take no lock, only
- * touch their own SMs.  SUBMIT does not wait for that: it puts its kernels
+ * touch the SMs they claimed.  SUBMIT does not wait for that: it puts its kernels
  * on &vgpu_sched.incoming (a spinlock) and the controller hands them to the
  * core at the next boundary, or at once when it is idle.
  * The core's results do not depend on how SMs are spread over workers.

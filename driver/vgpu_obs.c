@@ -355,12 +355,12 @@ void vgpu_obs_epoch(struct vgpu_sched *s)
 }
 
 /**
- * vgpu_obs_hung() - is the controller held by the debugfs hang knob?
+ * vgpu_obs_held() - is the controller held by the debugfs hang knob?
  * @s: the scheduler
  *
  * Return: the knob's value.
  */
-bool vgpu_obs_hung(struct vgpu_sched *s)
+bool vgpu_obs_held(struct vgpu_sched *s)
 {
 	return READ_ONCE(s->vdev->obs.hang);
 }

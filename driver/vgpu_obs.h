@@ -147,7 +147,7 @@ int vgpu_obs_device_init(struct vgpu_device *vdev);
 void vgpu_obs_device_remove(struct vgpu_device *vdev);
 void vgpu_obs_device_fini(struct vgpu_device *vdev);
 bool vgpu_obs_should_fail(atomic_t *knob);
-bool vgpu_obs_hung(struct vgpu_sched *s);
+bool vgpu_obs_held(struct vgpu_sched *s);
 void vgpu_obs_epoch(struct vgpu_sched *s);
 void vgpu_obs_hang(struct vgpu_sched *s, struct vgpu_job *job);
 void vgpu_obs_policy_errors(struct vgpu_sched *s);

@@ -722,7 +722,7 @@ bool vgpu_sched_help(struct vgpu_sched *s)
 	bool ran;
 
 	/* the clock was checked by vgpu_sched_help_begin() */
-	if (vgpu_obs_hung(s) || signal_pending(current) || need_resched())
+	if (vgpu_obs_held(s) || signal_pending(current) || need_resched())
 		return false;
 	/* the controller thread's epoch is short: wait for it, then run one */
 	if (mutex_lock_interruptible(&s->lock))

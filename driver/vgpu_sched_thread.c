@@ -40,7 +40,7 @@ static int vgpu_sched_ctl_fn(void *arg)
 		wait_event_idle(s->ctl_wq,
 				((READ_ONCE(s->work) || !list_empty(&s->incoming) ||
 				  !list_empty(&s->incoming_push)) &&
-				 !vgpu_obs_hung(s)) || kthread_should_stop());
+				 !vgpu_obs_held(s)) || kthread_should_stop());
 		if (kthread_should_stop())
 			break;
 		vgpu_sched_epoch(s);

@@ -42,6 +42,14 @@ static struct vgpu_gpu_kernel *vgpu_q_kernel(u32 ch, u32 n, u32 cap,
 static struct vgpu_gpu_push P[64];
 static u32 NP;
 
+/* A fresh small device (vgpu_params_small() into @p), no pushes yet. */
+static int vgpu_q_init(struct vgpu_gpu_params *p)
+{
+	vgpu_params_small(p);
+	NP = 0;
+	return vgpu_tg_init(&T, NULL, p);
+}
+
 static int vgpu_q_push(struct vgpu_gpu_kernel *k, u64 at, u32 items,
 		       u32 flags)
 {
@@ -97,9 +105,7 @@ TEST(f14_full_blocks_then_partial_after_timeout)
 	u32 i;
 
 	ASSERT_NE(r40, r20);
-	vgpu_params_small(&p);
-	ASSERT_EQ(0, vgpu_tg_init(&T, NULL, &p));
-	NP = 0;
+	ASSERT_EQ(0, vgpu_q_init(&p));
 	k = vgpu_q_kernel(0, 4, 64, 200, VGPU_ITEMS);
 	ASSERT_EQ(0, vgpu_gpu_submit(&T.g, k));
 	ASSERT_EQ(0, vgpu_q_push(k, 0, 10, 0));
@@ -161,9 +167,7 @@ TEST(f14_timeout_on_a_boundary)
 	struct vgpu_gpu_params p;
 	struct vgpu_gpu_kernel *k;
 
-	vgpu_params_small(&p);
-	ASSERT_EQ(0, vgpu_tg_init(&T, NULL, &p));
-	NP = 0;
+	ASSERT_EQ(0, vgpu_q_init(&p));
 	k = vgpu_q_kernel(0, 4, 64, 256, VGPU_ITEMS);
 	ASSERT_EQ(0, vgpu_gpu_submit(&T.g, k));
 	ASSERT_EQ(0, vgpu_q_push(k, 0, 6, 0));
@@ -191,9 +195,7 @@ TEST(f14_timeout_from_oldest_left)
 	struct vgpu_gpu_kernel *k;
 	u32 epochs = 0;
 
-	vgpu_params_small(&p);
-	ASSERT_EQ(0, vgpu_tg_init(&T, NULL, &p));
-	NP = 0;
+	ASSERT_EQ(0, vgpu_q_init(&p));
 	k = vgpu_q_kernel(0, 4, 64, 1000, VGPU_SHORT);
 	ASSERT_EQ(0, vgpu_gpu_submit(&T.g, k));
 	ASSERT_EQ(0, vgpu_q_push(k, 0, 5, 0));
@@ -222,8 +224,7 @@ TEST(f14_timeout_from_oldest_left)
 	vgpu_tg_fini(&T);
 
 	/* the same without the close: the last item times out at 1536 */
-	ASSERT_EQ(0, vgpu_tg_init(&T, NULL, &p));
-	NP = 0;
+	ASSERT_EQ(0, vgpu_q_init(&p));
 	k = vgpu_q_kernel(0, 4, 64, 1000, VGPU_SHORT);
 	ASSERT_EQ(0, vgpu_gpu_submit(&T.g, k));
 	ASSERT_EQ(0, vgpu_q_push(k, 0, 5, 0));
@@ -258,9 +259,7 @@ TEST(f14_timeout_of_left_over_items)
 	const struct vgpu_event *ev;
 	struct vgpu_gpu_params p;
 
-	vgpu_params_small(&p);
-	ASSERT_EQ(0, vgpu_tg_init(&T, NULL, &p));
-	NP = 0;
+	ASSERT_EQ(0, vgpu_q_init(&p));
 	hog = vgpu_tg_kernel(&T, 1, 0, 2, 1024, 0, VGPU_SPIN);
 	hog->affinity[0] = 1;
 	k = vgpu_q_kernel(0, 4, 64, 1000, VGPU_SHORT);
@@ -299,9 +298,7 @@ TEST(f14_cancel_enospc_einval)
 	struct vgpu_gpu_params p;
 	struct vgpu_gpu_kernel *k, *grid;
 
-	vgpu_params_small(&p);
-	ASSERT_EQ(0, vgpu_tg_init(&T, NULL, &p));
-	NP = 0;
+	ASSERT_EQ(0, vgpu_q_init(&p));
 	k = vgpu_q_kernel(0, 4, 8, 100000, VGPU_SHORT);
 	grid = vgpu_tg_kernel(&T, 1, 0, 1, 32, 0, VGPU_SHORT);
 	ASSERT_EQ(0, vgpu_gpu_submit(&T.g, k));
@@ -357,9 +354,7 @@ TEST(f14_cancel_with_only_a_close_on_its_way)
 	struct vgpu_gpu_params p;
 	struct vgpu_gpu_kernel *k;
 
-	vgpu_params_small(&p);
-	ASSERT_EQ(0, vgpu_tg_init(&T, NULL, &p));
-	NP = 0;
+	ASSERT_EQ(0, vgpu_q_init(&p));
 	k = vgpu_q_kernel(0, 4, 8, 100000, VGPU_SHORT);
 	ASSERT_EQ(0, vgpu_gpu_submit(&T.g, k));
 	EXPECT_EQ(0, vgpu_q_push(k, 0, 3, 0));
@@ -551,9 +546,7 @@ TEST(f14_sequential_and_channel)
 	const struct vgpu_event *ev;
 	u32 i;
 
-	vgpu_params_small(&p);
-	ASSERT_EQ(0, vgpu_tg_init(&T, NULL, &p));
-	NP = 0;
+	ASSERT_EQ(0, vgpu_q_init(&p));
 	k = vgpu_q_kernel(0, 2, 64, 100000, VGPU_SHORT);
 	k->flags |= VGPU_KF_SEQUENTIAL;
 	next = vgpu_tg_kernel(&T, 0, 0, 1, 32, 0, VGPU_SHORT);

@@ -15,11 +15,17 @@ dst=$cache/linux-source-6.1
 stamp=$dst/.vgpu-unpacked
 if [ ! -f "$stamp" ] || [ "$tarball" -nt "$stamp" ]; then
 	mkdir -p "$cache"
-	rm -rf "$dst" "$dst.tmp"
-	mkdir -p "$dst.tmp"
+	# a private directory: two makes running at once must not unpack
+	# into (or delete) the same one
+	tmp=$(mktemp -d "$dst.tmp.XXXXXX")
 	echo "kernel-src.sh: unpacking $tarball into $dst" >&2
-	tar -xJf "$tarball" -C "$dst.tmp" --strip-components=1
-	touch "$dst.tmp/.vgpu-unpacked"
-	mv "$dst.tmp" "$dst"
+	tar -xJf "$tarball" -C "$tmp" --strip-components=1
+	touch "$tmp/.vgpu-unpacked"
+	if [ -f "$stamp" ] && [ ! "$tarball" -nt "$stamp" ]; then
+		rm -rf "$tmp"	# another make unpacked it meanwhile
+	else
+		rm -rf "$dst"
+		mv -T "$tmp" "$dst"
+	fi
 fi
 echo "$dst"

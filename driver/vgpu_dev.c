@@ -76,7 +76,6 @@ static void vgpu_file_init(struct vgpu_file *vf, struct vgpu_device *vdev)
 	vf->tenant = atomic_inc_return(&vdev->next_tenant);
 	mutex_init(&vf->lock);
 	xa_init_flags(&vf->channels, XA_FLAGS_ALLOC1);
-	xa_init_flags(&vf->kernels, XA_FLAGS_ALLOC1);
 	atomic_set(&vf->nr_done, 0);
 }
 
@@ -93,7 +92,6 @@ static void vgpu_file_fini(struct vgpu_file *vf)
 	vgpu_jobs_release_all(vf);
 	vgpu_channels_release_all(vf);
 	mutex_unlock(&vf->lock);
-	xa_destroy(&vf->kernels);
 	xa_destroy(&vf->channels);
 	mutex_destroy(&vf->lock);
 	vgpu_device_put(vf->vdev);

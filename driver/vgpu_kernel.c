@@ -9,9 +9,11 @@
  * looking at it once it is finished (completed or cancelled), and a handle
  * is only released (QUERY with VGPU_QUERY_RELEASE, or close) after that.
  */
+#include <linux/bitmap.h>
 #include <linux/capability.h>
 #include <linux/hrtimer.h>
 #include <linux/ktime.h>
+#include <linux/log2.h>
 #include <linux/mm.h>
 #include <linux/sched/signal.h>
 #include <linux/slab.h>
@@ -64,11 +66,122 @@ const struct vgpu_sched_backend_ops vgpu_job_backend_ops = {
 	.put_job	= vgpu_job_put,
 };
 
+/* Entries of a file's kernel table at its first SUBMIT. */
+#define VGPU_KTABLE_MIN		64
+
+/* The job of @handle in @vf, or NULL.  Under vf->lock. */
+static struct vgpu_job *vgpu_job_lookup(struct vgpu_file *vf, u32 handle)
+{
+	struct vgpu_ktable *t = &vf->kernels;
+	struct vgpu_job *job;
+
+	lockdep_assert_held(&vf->lock);
+	if (!t->size)
+		return NULL;
+	job = t->slot[handle & (t->size - 1)];
+	/* handles are never 0: neither is a job's */
+	return job && job->handle == handle ? job : NULL;
+}
+
+/*
+ * Make room for one more handle: the first table, or one of twice the
+ * size (no two handles that differ modulo the old size are congruent
+ * modulo the new one).  -ENOSPC at the file's limit, -ENOMEM.
+ */
+static int vgpu_ktable_grow(struct vgpu_file *vf)
+{
+	struct vgpu_ktable *t = &vf->kernels;
+	u32 max = roundup_pow_of_two(vf->vdev->limits.kernels_per_file);
+	u32 size = t->size ? t->size * 2 : min_t(u32, VGPU_KTABLE_MIN, max);
+	struct vgpu_job **slot;
+	unsigned long *used;
+	u32 i, j;
+
+	if (size > max)
+		return -ENOSPC;
+	slot = kvcalloc(size, sizeof(*slot), GFP_KERNEL);
+	used = bitmap_zalloc(size, GFP_KERNEL);
+	if (!slot || !used) {
+		kvfree(slot);
+		bitmap_free(used);
+		return -ENOMEM;
+	}
+	for (i = 0; i < t->size; i++) {
+		if (!t->slot[i])
+			continue;
+		j = t->slot[i]->handle & (size - 1);
+		slot[j] = t->slot[i];
+		__set_bit(j, used);
+	}
+	kvfree(t->slot);
+	bitmap_free(t->used);
+	t->slot = slot;
+	t->used = used;
+	t->size = size;
+	return 0;
+}
+
+/*
+ * Give @job the next handle of @vf: the counter's value, or the next one
+ * whose entry is free (1 after 2^31 - 1).  Under vf->lock.
+ */
+static int vgpu_job_handle_add(struct vgpu_file *vf, struct vgpu_job *job)
+{
+	struct vgpu_ktable *t = &vf->kernels;
+	u32 h = vf->next_kernel, i, free;
+	int ret;
+
+	lockdep_assert_held(&vf->lock);
+	if (t->nr == t->size) {
+		ret = vgpu_ktable_grow(vf);
+		if (ret)
+			return ret;
+	}
+	for (;;) {
+		if (!h || h > INT_MAX)
+			h = 1;
+		i = h & (t->size - 1);
+		if (!t->slot[i])
+			break;
+		/* a free entry exists: t->nr < t->size */
+		free = find_next_zero_bit(t->used, t->size, i);
+		if (free >= t->size)
+			free = find_first_zero_bit(t->used, t->size);
+		h += (free - i) & (t->size - 1);
+	}
+	t->slot[i] = job;
+	__set_bit(i, t->used);
+	t->nr++;
+	job->handle = h;
+	vf->next_kernel = h + 1;
+	return 0;
+}
+
+/* Take @job's handle out of @vf's table.  Under vf->lock. */
+static void vgpu_job_handle_del(struct vgpu_file *vf, struct vgpu_job *job)
+{
+	struct vgpu_ktable *t = &vf->kernels;
+	u32 i = job->handle & (t->size - 1);
+
+	lockdep_assert_held(&vf->lock);
+	t->slot[i] = NULL;
+	__clear_bit(i, t->used);
+	t->nr--;
+}
+
+/* Free @vf's kernel table, its kernels released. */
+static void vgpu_ktable_fini(struct vgpu_file *vf)
+{
+	kvfree(vf->kernels.slot);
+	bitmap_free(vf->kernels.used);
+	memset(&vf->kernels, 0, sizeof(vf->kernels));
+}
+
 /* Drop @job's handle; it must be finished.  Under vf->lock. */
 static void vgpu_job_unlink(struct vgpu_file *vf, struct vgpu_job *job)
 {
 	lockdep_assert_held(&vf->lock);
-	xa_erase(&vf->kernels, job->handle);
+	vgpu_job_handle_del(vf, job);
 	if (job->ch)
 		list_del(&job->ch_node);
 	job->ch = NULL;
@@ -143,19 +256,21 @@ void vgpu_jobs_cancel_channel(struct vgpu_file *vf, struct vgpu_channel *ch)
 void vgpu_jobs_release_all(struct vgpu_file *vf)
 {
 	struct vgpu_sched *s = &vf->vdev->sched;
+	struct vgpu_ktable *t = &vf->kernels;
 	struct vgpu_job *job;
-	unsigned long handle;
 	unsigned int n = 0;
+	u32 i;
 
 	lockdep_assert_held(&vf->lock);
 	mutex_lock(&s->lock);
-	xa_for_each(&vf->kernels, handle, job)
-		vgpu_jobs_teardown_cancel(s, job, &n);
+	for_each_set_bit(i, t->used, t->size)
+		vgpu_jobs_teardown_cancel(s, t->slot[i], &n);
 	vgpu_jobs_teardown_note(s, n);
 	vgpu_sched_unlock(s);
-	/* the file goes: no handle to erase one by one, no count to keep */
+	/* the file goes: no handle to drop one by one, no count to keep */
 	n = 0;
-	xa_for_each(&vf->kernels, handle, job) {
+	for_each_set_bit(i, t->used, t->size) {
+		job = t->slot[i];
 		if (job->ch)
 			list_del(&job->ch_node);
 		job->ch = NULL;
@@ -163,7 +278,7 @@ void vgpu_jobs_release_all(struct vgpu_file *vf)
 		if (!(++n % VGPU_SCHED_BATCH))
 			cond_resched();
 	}
-	xa_destroy(&vf->kernels);
+	vgpu_ktable_fini(vf);
 	vf->nr_kernels = 0;
 	vf->nr_children = 0;
 	vf->prog_bytes = 0;
@@ -250,7 +365,7 @@ static int vgpu_job_push_target(struct vgpu_file *vf, struct vgpu_job *job,
 	lockdep_assert_held(&vf->lock);
 	if (!d->push_to)
 		return 0;
-	q = xa_load(&vf->kernels, d->push_to);
+	q = vgpu_job_lookup(vf, d->push_to);
 	if (!q)
 		return -ENOENT;
 	if (!(q->k.flags & VGPU_KF_QUEUE) || vgpu_job_finished(q) ||
@@ -525,7 +640,7 @@ int vgpu_ioctl_submit(struct vgpu_file *vf, void *arg)
 	struct vgpu_submit_desc d;
 	u8 __user *udescs;
 	u64 bytes = 0, ndesc = 0;
-	u32 i, n = 0, id;
+	u32 i, n = 0;
 	int ret;
 
 	if (sub->flags & ~VGPU_SUBMIT_FLAGS_ALL || sub->pad)
@@ -576,17 +691,12 @@ int vgpu_ioctl_submit(struct vgpu_file *vf, void *arg)
 		goto err_unwind;
 
 	for (i = 0; i < n; i++) {
-		/* cyclic, as channel handles (1: wrapped) */
-		ret = xa_alloc_cyclic(&vf->kernels, &id, jobs[i], xa_limit_31b,
-				      &vf->next_kernel, GFP_KERNEL);
-		if (ret < 0) {
-			if (ret == -EBUSY)
-				ret = -ENOSPC;
+		ret = vgpu_job_handle_add(vf, jobs[i]);
+		if (ret) {
 			while (i--)
-				xa_erase(&vf->kernels, jobs[i]->handle);
+				vgpu_job_handle_del(vf, jobs[i]);
 			goto err_unwind;
 		}
-		jobs[i]->handle = id;
 	}
 
 	/*
@@ -601,7 +711,7 @@ int vgpu_ioctl_submit(struct vgpu_file *vf, void *arg)
 	if (ret) {
 		vgpu_submit_put_handles(sub, udescs, jobs, n, false);
 		for (i = 0; i < n; i++)
-			xa_erase(&vf->kernels, jobs[i]->handle);
+			vgpu_job_handle_del(vf, jobs[i]);
 		goto err_unwind;
 	}
 
@@ -703,7 +813,7 @@ int vgpu_ioctl_wait(struct vgpu_file *vf, void *arg)
 
 	mutex_lock(&vf->lock);
 	for (n = 0; n < w->count; n++) {
-		jobs[n] = xa_load(&vf->kernels, handles[n]);
+		jobs[n] = vgpu_job_lookup(vf, handles[n]);
 		if (!jobs[n]) {
 			mutex_unlock(&vf->lock);
 			ret = -ENOENT;
@@ -811,7 +921,7 @@ int vgpu_ioctl_query(struct vgpu_file *vf, void *arg)
 		return -EINVAL;
 
 	mutex_lock(&vf->lock);
-	job = xa_load(&vf->kernels, handle);
+	job = vgpu_job_lookup(vf, handle);
 	if (!job) {
 		ret = -ENOENT;
 		goto out;
@@ -874,7 +984,7 @@ void vgpu_ioctl_query_commit(struct vgpu_file *vf, void *arg)
 	if (!(q->flags & VGPU_QUERY_RELEASE))
 		return;
 	mutex_lock(&vf->lock);
-	job = xa_load(&vf->kernels, q->handle);
+	job = vgpu_job_lookup(vf, q->handle);
 	if (job && vgpu_job_finished(job))
 		vgpu_job_unlink(vf, job);
 	mutex_unlock(&vf->lock);
@@ -897,7 +1007,7 @@ int vgpu_ioctl_cancel(struct vgpu_file *vf, void *arg)
 	if (c->flags)
 		return -EINVAL;
 	mutex_lock(&vf->lock);
-	job = xa_load(&vf->kernels, c->handle);
+	job = vgpu_job_lookup(vf, c->handle);
 	if (job) {
 		mutex_lock(&s->lock);
 		vgpu_sched_cancel_locked(s, job, -ECANCELED);
@@ -945,7 +1055,7 @@ int vgpu_ioctl_queue_push(struct vgpu_file *vf, void *arg)
 		return -ENOMEM;
 
 	mutex_lock(&vf->lock);
-	job = xa_load(&vf->kernels, qp->handle);
+	job = vgpu_job_lookup(vf, qp->handle);
 	if (!job) {
 		ret = -ENOENT;
 		goto out_file;

@@ -599,8 +599,12 @@ static bool vgpu_sched_epoch_locked(struct vgpu_sched *s, bool helper)
 		s->paced_idle = true;
 		return false;
 	}
-	if (s->paced_idle) {
-		/* the paced clock (F52) restarts from here after idle time */
+	/*
+	 * The paced clock (F52) restarts from here after idle time; the
+	 * free-running clock reads no wall time (under emulation a clock
+	 * read is a device access, and a SUBMIT + WAIT starts from idle).
+	 */
+	if (s->paced_idle && s->opts.clock == VGPU_CLOCK_PACED) {
 		s->paced_start_ns = ktime_get_ns();
 		s->paced_start_cycle = g->now;
 		s->paced_idle = false;

@@ -405,6 +405,66 @@ static int submit_many(int fd, __u32 ch, const struct vgpu_insn *p, __u32 len,
 	return 0;
 }
 
+/*
+ * The file's kernel table (64 entries at first, doubled when full): 100
+ * kernels, every other one released, then 200 more, which grow the table
+ * twice and land on entries both taken and free.  Every handle names its
+ * own kernel (user_data), later handles are larger, released ones stay
+ * -ENOENT.
+ */
+#define TBL_FIRST	100
+#define TBL_MORE	200
+TEST(handle_table_growth)
+{
+	__u32 h[TBL_FIRST + TBL_MORE], ch = 0, i, j;
+	struct vgpu_kernel_query q;
+	struct vgpu_submit_desc d;
+	int fd;
+
+	fd = vgpu_test_open(0);
+	ASSERT_LE(0, fd);
+	ASSERT_EQ(0, vgpu_test_channel(fd, 2, 0, &ch));
+	ASSERT_EQ(0, vgpu_test_gate(fd, VGPU_GATE_CLOSE, NULL));
+	for (i = 0; i < TBL_FIRST + TBL_MORE; i++) {
+		if (i == TBL_FIRST) {
+			/* the first ones finish; every even one is released */
+			ASSERT_EQ(0, vgpu_test_gate(fd, VGPU_GATE_OPEN, NULL));
+			ASSERT_EQ(0, vgpu_test_wait(fd, h, TBL_FIRST,
+						    VGPU_WAIT_ALL,
+						    VGPU_WAIT_FOREVER, NULL));
+			for (j = 0; j < TBL_FIRST; j += 2)
+				ASSERT_EQ(0, vgpu_test_query(fd, h[j],
+							     VGPU_QUERY_RELEASE,
+							     &q));
+			ASSERT_EQ(0, vgpu_test_gate(fd, VGPU_GATE_CLOSE, NULL));
+		}
+		VGPU_DESC(&d, ch, vgpu_prog_empty);
+		d.user_data = 0x5eed0000ULL + i;
+		ASSERT_EQ(0, vgpu_test_submit(fd, &d, 1));
+		h[i] = d.handle;
+		ASSERT_NE(0, h[i]);
+		if (i)
+			ASSERT_LT(h[i - 1], h[i]);
+	}
+	for (i = 0; i < TBL_FIRST + TBL_MORE; i++) {
+		if (i < TBL_FIRST && !(i % 2)) {
+			EXPECT_EQ(ENOENT, vgpu_test_query(fd, h[i], 0, &q));
+			continue;
+		}
+		ASSERT_EQ(0, vgpu_test_query(fd, h[i], 0, &q));
+		EXPECT_EQ(0x5eed0000ULL + i, q.user_data);
+	}
+	ASSERT_EQ(0, vgpu_test_gate(fd, VGPU_GATE_OPEN, NULL));
+	for (i = 1; i < TBL_FIRST + TBL_MORE; i += i < TBL_FIRST ? 2 : 1) {
+		ASSERT_EQ(0, vgpu_test_wait(fd, &h[i], 1, 0, VGPU_WAIT_FOREVER,
+					    NULL));
+		ASSERT_EQ(0, vgpu_test_query(fd, h[i], VGPU_QUERY_RELEASE, &q));
+		EXPECT_EQ(0x5eed0000ULL + i, q.user_data);
+		EXPECT_EQ(ENOENT, vgpu_test_query(fd, h[i], 0, &q));
+	}
+	close(fd);
+}
+
 /* Limits: kernel handles per file (ENOSPC), queued kernels per device (EAGAIN). */
 TEST(limits_kernels)
 {

@@ -411,7 +411,6 @@ struct vgpu_device *vgpu_device_alloc(u32 index,
 	snprintf(vdev->name, sizeof(vdev->name), "vgpu%u", index);
 	vdev->opts = *opts;
 	vdev->cfg = opts->cfg;
-	vgpu_sm_res_init(&vdev->empty_sm, &vdev->cfg);
 
 	vdev->limits.channels_per_file = VGPU_DEF_CHANNELS_PER_FILE;
 	vdev->limits.channels = opts->sched.params.max_channels;

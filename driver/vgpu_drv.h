@@ -131,7 +131,6 @@ struct vgpu_dev_opts {
  * @nr_channels: channels of all files; protected by @lock
  * @next_tenant: the last tenant id handed to an open file
  *	(&vgpu_file.tenant)
- * @empty_sm: an empty SM of @cfg, for vgpu_gpu_kernel_check(); immutable
  * @sched: the scheduler (core and threads)
  * @obs: observability: counters, debugfs, knobs (vgpu_obs.h)
  */
@@ -150,7 +149,6 @@ struct vgpu_device {
 	u32 default_prio;
 	u32 nr_channels;
 	atomic_t next_tenant;
-	struct vgpu_sm_res empty_sm;
 	struct vgpu_sched sched;
 	struct vgpu_obs obs;
 };

@@ -586,7 +586,7 @@ static int vgpu_job_create(struct vgpu_file *vf,
 	 * every kernel is checked before any goes in, and the controller's
 	 * vgpu_gpu_submit() then takes it.
 	 */
-	ret = vgpu_gpu_kernel_check(&vdev->cfg, &vdev->empty_sm, &job->k);
+	ret = vgpu_gpu_kernel_check(&vdev->cfg, &job->k);
 	if (ret)
 		goto err_free;
 	*out = job;

@@ -35,7 +35,6 @@ static int vgpu_check_shape(const struct vgpu_config *cfg,
  * empty SM (-E2BIG).  @k is the kernel, NULL for a template.
  */
 static int vgpu_check_block(const struct vgpu_config *cfg,
-			    const struct vgpu_sm_res *empty,
 			    const struct vgpu_gpu_kernel *k,
 			    const struct vgpu_insn *prog, u32 n_insns,
 			    u32 threads, u32 regs, u32 smem, u32 sregs,
@@ -66,7 +65,7 @@ static int vgpu_check_block(const struct vgpu_config *cfg,
 	/* every LAUNCH names one of the templates (F15) */
 	if (sum.launch_mask >> n_tmpl)
 		return -EINVAL;
-	return vgpu_sm_res_block_fits(empty, &shape) ? 0 : -E2BIG;
+	return vgpu_block_fits_empty(cfg, &shape) ? 0 : -E2BIG;
 }
 
 /* An affinity mask (F25) with bits set but none on one of @num_sms SMs. */
@@ -89,14 +88,13 @@ static bool vgpu_check_aff_empty(const u64 *aff, u32 num_sms)
 /**
  * vgpu_gpu_kernel_check() - would vgpu_gpu_submit() take this kernel?
  * @cfg: the device's configuration
- * @empty: an empty SM of @cfg (vgpu_sm_res_init()); only read
  * @k: the kernel as it will be submitted: its F10 fields, its program and
  *	its templates' (F15), each passed by vgpu_isa_validate() (@match:
  *	storage only), its child budget; an all-zero @k->affinity means
  *	every SM
  *
  * Pure: reads its arguments and writes nothing, so any number of callers
- * may use one @empty at once.  Everything vgpu_gpu_submit() checks but the
+ * may check at once.  Everything vgpu_gpu_submit() checks but the
  * device's state (the channel exists, the id is unused).
  *
  * Return: 0; -EINVAL for what vgpu_gpu_submit() refuses with -EINVAL (a
@@ -107,7 +105,6 @@ static bool vgpu_check_aff_empty(const u64 *aff, u32 num_sms)
  * fit an empty SM.
  */
 int vgpu_gpu_kernel_check(const struct vgpu_config *cfg,
-			  const struct vgpu_sm_res *empty,
 			  const struct vgpu_gpu_kernel *k)
 {
 	const struct vgpu_gpu_template *t;
@@ -122,7 +119,7 @@ int vgpu_gpu_kernel_check(const struct vgpu_config *cfg,
 	    k->child_budget > VGPU_MAX_CHILDREN ||
 	    (k->child_budget && !k->child_store))
 		return -EINVAL;
-	ret = vgpu_check_block(cfg, empty, k, k->prog, k->n_insns, k->threads,
+	ret = vgpu_check_block(cfg, k, k->prog, k->n_insns, k->threads,
 			       k->regs, k->smem, k->sregs, k->flags, k->n_tmpl);
 	if (ret)
 		return ret;
@@ -134,7 +131,7 @@ int vgpu_gpu_kernel_check(const struct vgpu_config *cfg,
 		    !t->grid || !t->threads || !t->prog || !t->n_insns ||
 		    !t->match)
 			return -EINVAL;
-		ret = vgpu_check_block(cfg, empty, NULL, t->prog, t->n_insns,
+		ret = vgpu_check_block(cfg, NULL, t->prog, t->n_insns,
 				       t->threads, t->regs, t->smem, 0,
 				       t->flags, k->n_tmpl);
 		if (ret)

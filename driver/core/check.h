@@ -11,7 +11,6 @@
 #include "resource.h"
 
 int vgpu_gpu_kernel_check(const struct vgpu_config *cfg,
-			  const struct vgpu_sm_res *empty,
 			  const struct vgpu_gpu_kernel *k);
 
 #endif /* VGPU_CORE_CHECK_H */

@@ -525,6 +525,41 @@ bool vgpu_sm_res_block_fits(const struct vgpu_sm_res *sm,
 }
 
 /**
+ * vgpu_block_fits_empty() - would a block fit an SM with nothing on it?
+ * @cfg: a validated device configuration
+ * @shape: the block's needs
+ *
+ * What vgpu_sm_res_block_fits() answers for an SM fresh from
+ * vgpu_sm_res_init(), from the configuration's sizes: on a map with every
+ * unit free, first fit finds a run of L units if L is at most the map's
+ * size and carves size / L of them (vgpu_bmap_find_run(),
+ * vgpu_bmap_count_runs()), and an empty SM splits a block's warps from
+ * sub-partition 0.  Every kernel's check asks this (F60: SUBMIT).
+ *
+ * Return: true if a whole block fits an empty SM.
+ */
+bool vgpu_block_fits_empty(const struct vgpu_config *cfg,
+			   const struct vgpu_block_shape *shape)
+{
+	u32 counts[VGPU_MAX_SUBPARTS], regs = vgpu_config_reg_units(cfg);
+	u32 sregs = vgpu_config_sreg_units(cfg), p;
+
+	if (!cfg->max_blocks_per_sm ||
+	    shape->barriers > cfg->max_barriers_per_sm ||
+	    shape->smem_units > vgpu_config_smem_units(cfg) ||
+	    shape->warps > cfg->max_warps_per_sm ||
+	    shape->warps > VGPU_MAX_BLOCK_WARPS)
+		return false;
+	vgpu_split_counts(shape->warps, cfg->subparts, 0, counts);
+	for (p = 0; p < cfg->subparts; p++)
+		if (counts[p] > cfg->warps_per_subpart ||
+		    (shape->reg_units && regs / shape->reg_units < counts[p]) ||
+		    (shape->sreg_units && sregs / shape->sreg_units < counts[p]))
+			return false;
+	return true;
+}
+
+/**
  * vgpu_sm_res_warp_fits() - could a block be taken with at least one warp?
  * @sm: the SM
  * @shape: the block's needs

@@ -158,6 +158,8 @@ void vgpu_sm_res_free_warp(struct vgpu_sm_res *sm,
 			   struct vgpu_block_place *place, u32 idx);
 void vgpu_sm_res_free_block(struct vgpu_sm_res *sm,
 			    struct vgpu_block_place *place);
+bool vgpu_block_fits_empty(const struct vgpu_config *cfg,
+			   const struct vgpu_block_shape *shape);
 bool vgpu_sm_res_block_fits(const struct vgpu_sm_res *sm,
 			    const struct vgpu_block_shape *shape);
 bool vgpu_sm_res_warp_fits(const struct vgpu_sm_res *sm,

@@ -82,7 +82,6 @@ static int vgpu_gpu_tmpl_init(struct vgpu_gpu *g, struct vgpu_gpu_kernel *k)
  */
 int vgpu_gpu_submit(struct vgpu_gpu *g, struct vgpu_gpu_kernel *k)
 {
-	struct vgpu_sm_res *empty = &g->scratch;
 	struct vgpu_kernel_desc *d = &k->desc;
 	struct vgpu_gpu_kernel *o;
 	u64 valid;
@@ -91,8 +90,7 @@ int vgpu_gpu_submit(struct vgpu_gpu *g, struct vgpu_gpu_kernel *k)
 	int ret;
 
 	/* the one check of a kernel's own fields (check.c, issue 19) */
-	vgpu_sm_res_init(empty, &g->cfg);
-	ret = vgpu_gpu_kernel_check(&g->cfg, empty, k);
+	ret = vgpu_gpu_kernel_check(&g->cfg, k);
 	if (ret)
 		return ret;
 	if (vgpu_gpu_push_target_check(k))

@@ -16,7 +16,6 @@
 #include "check.h"
 
 static struct vgpu_tg T;
-static struct vgpu_sm_res EMPTY;
 static struct vgpu_gpu_template TMPL[2];
 static struct vgpu_gpu_kernel CHILDREN[4];
 static bool LIVE;
@@ -29,7 +28,6 @@ static struct vgpu_gpu_kernel *fresh(const char *src)
 	if (vgpu_tg_init(&T, NULL, NULL))
 		abort();
 	LIVE = true;
-	vgpu_sm_res_init(&EMPTY, &T.g.cfg);
 	return vgpu_tg_kernel(&T, 0, 0, 1, 32, 0, src);
 }
 
@@ -49,7 +47,7 @@ static void tmpl(struct vgpu_gpu_template *t, const char *src)
 
 /* The check and the core agree, and both give @want. */
 #define AGREE(k, want) do {						\
-	int c_ = vgpu_gpu_kernel_check(&T.g.cfg, &EMPTY, (k));		\
+	int c_ = vgpu_gpu_kernel_check(&T.g.cfg, (k));		\
 	int s_ = vgpu_gpu_submit(&T.g, (k));				\
 	EXPECT_EQ((want), c_);						\
 	EXPECT_EQ((want), s_);						\
@@ -261,12 +259,87 @@ TEST_F(check, templates)
 	AGREE(k, -EINVAL);
 }
 
+/*
+ * vgpu_block_fits_empty() (what every check asks, from the sizes) answers
+ * what the maps of an empty SM answer, vgpu_sm_res_block_fits(): on every
+ * preset and on "small" with a scalar file of 1024 registers in units of
+ * 64, for blocks around every warp count, every register count, shared
+ * memory units and barriers around an SM's (set in the shape directly: a
+ * block's limits keep them below), with and without scalar registers.
+ * Both answers occur thousands of times.
+ */
+TEST_F(check, fits_empty_is_the_maps)
+{
+	static const char *const presets[] = { "small", "a100", "h100",
+					       "small" };
+	static const u32 threads[] = {
+		1, 31, 32, 33, 63, 64, 65, 96, 127, 128, 129, 160, 255, 256,
+		257, 384, 511, 512, 513, 640, 768, 896, 1023, 1024,
+	};
+	static const u32 sregs[] = { 0, 1, 64, 65, 128, 256, 512, 1024 };
+	static struct vgpu_sm_res empty;
+	u32 c, t, r, m, b, x, i, j, n, nx, fit = 0, nofit = 0, units;
+	struct vgpu_block_shape shape;
+	struct vgpu_config cfg;
+	u32 smem[5], bars[4];
+	const char *bad;
+	bool want;
+
+	for (c = 0; c < ARRAY_SIZE(presets); c++) {
+		ASSERT_EQ(0, vgpu_config_preset(&cfg, presets[c]));
+		if (c == 3) {
+			cfg.sregs_per_subpart = 1024;
+			cfg.sreg_unit = 64;
+		}
+		ASSERT_EQ(0, vgpu_config_validate(&cfg, &bad));
+		vgpu_sm_res_init(&empty, &cfg);
+		units = vgpu_config_smem_units(&cfg);
+		smem[0] = 0;
+		smem[1] = 1;
+		smem[2] = units - 1;
+		smem[3] = units;
+		smem[4] = units + 1;
+		bars[0] = 0;
+		bars[1] = 1;
+		bars[2] = cfg.max_barriers_per_sm;
+		bars[3] = cfg.max_barriers_per_sm + 1;
+		/* every combination: index i, digit by digit */
+		nx = c == 3 ? ARRAY_SIZE(sregs) : 1;
+		n = ARRAY_SIZE(threads) * VGPU_MAX_REGS_PER_THREAD *
+		    ARRAY_SIZE(smem) * ARRAY_SIZE(bars) * nx;
+		for (i = 0; i < n; i++) {
+			t = i % ARRAY_SIZE(threads);
+			r = 1 + i / ARRAY_SIZE(threads) %
+				VGPU_MAX_REGS_PER_THREAD;
+			j = i / ARRAY_SIZE(threads) / VGPU_MAX_REGS_PER_THREAD;
+			m = j % ARRAY_SIZE(smem);
+			b = j / ARRAY_SIZE(smem) % ARRAY_SIZE(bars);
+			x = j / ARRAY_SIZE(smem) / ARRAY_SIZE(bars);
+			if (vgpu_block_shape_init(&shape, &cfg, threads[t], r,
+						  0, 0, NULL) ||
+			    vgpu_block_shape_set_sregs(&shape, &cfg, sregs[x]))
+				continue;
+			shape.smem_units = smem[m];
+			shape.barriers = bars[b];
+			want = vgpu_sm_res_block_fits(&empty, &shape);
+			ASSERT_EQ(want, vgpu_block_fits_empty(&cfg, &shape));
+			if (want)
+				fit++;
+			else
+				nofit++;
+		}
+	}
+	EXPECT_LT(10000, fit);
+	EXPECT_LT(10000, nofit);
+}
+
 VGPU_TEST_SUITE(check,
 	VGPU_CASE_F(check, valid)
 	VGPU_CASE_F(check, fields)
 	VGPU_CASE_F(check, queue)
 	VGPU_CASE_F(check, program)
 	VGPU_CASE_F(check, block_fits_an_empty_sm)
+	VGPU_CASE_F(check, fits_empty_is_the_maps)
 	VGPU_CASE_F(check, warp_levels)
 	VGPU_CASE_F(check, push_target)
 	VGPU_CASE_F(check, affinity)

@@ -180,12 +180,12 @@ static void vgpu_dbg_tasks(struct seq_buf *sb, struct vgpu_device *vdev,
 		k = g->slot[i];
 		if (!k) {
 			seq_buf_printf(sb, "%u - - free - %u\n", i,
-				       g->slot_dealloc[i]);
+				       vgpu_gpu_dealloc_pending(g, i));
 			continue;
 		}
 		seq_buf_printf(sb, "%u %u %u %s %llu %u\n", i, k->id,
 			       k->eff_prio, vgpu_dbg_state(k->state),
-			       k->t_submit, g->slot_dealloc[i]);
+			       k->t_submit, vgpu_gpu_dealloc_pending(g, i));
 	}
 }
 

@@ -175,7 +175,7 @@ int vgpu_gpu_params_validate(const struct vgpu_gpu_params *p,
 #define VGPU_GPU_NZONES	16
 
 struct vgpu_gpu_layout {
-	size_t sm, warp, ev, chan, chanpol, slot, dealloc, rank, cands, dirty;
+	size_t sm, warp, ev, chan, chanpol, slot, rank, cands, dirty;
 	size_t cursor;
 	size_t saved;
 	size_t pos, top, seen;
@@ -229,7 +229,6 @@ static void vgpu_gpu_layout(const struct vgpu_config *cfg,
 	l->chanpol = vgpu_gpu_region(l, &off, p->max_channels,
 				     VGPU_POLICY_CHAN_WORDS * sizeof(u64));
 	l->slot = vgpu_gpu_region(l, &off, p->task_slots, sizeof(void *));
-	l->dealloc = vgpu_gpu_region(l, &off, p->task_slots, 1);
 	l->rank = vgpu_gpu_region(l, &off, n, sizeof(u16));
 	l->cands = vgpu_gpu_region(l, &off, 2 * n,
 				   sizeof(struct vgpu_policy_sm));
@@ -397,8 +396,6 @@ int vgpu_gpu_init(struct vgpu_gpu *g, void *mem, size_t size,
 	memset(g->chan_policy, 0, p->max_channels * sizeof(*g->chan_policy));
 	g->slot = (struct vgpu_gpu_kernel **)(base + l.slot);
 	memset(g->slot, 0, p->task_slots * sizeof(*g->slot));
-	g->slot_dealloc = (u8 *)(base + l.dealloc);
-	memset(g->slot_dealloc, 0, p->task_slots);
 	g->sm_rank = (u16 *)(base + l.rank);
 	for (i = 0; i < cfg->num_sms; i++)
 		g->sm_rank[i] = i;

@@ -735,7 +735,8 @@ struct vgpu_gpu_fitset {
  * @sm: the SMs, @cfg.num_sms entries
  * @chan: channels
  * @slot: task table, NULL = free slot
- * @slot_dealloc: deallocation request pending on the slot (F13)
+ * @slot_dealloc: a bit per task slot with a deallocation request pending
+ *	(F13; vgpu_gpu_dealloc_set())
  * @kernels: kernel state table (F12), submission order
  * @nkernels: its length
  * @id_hash: submitted kernels by id % VGPU_GPU_ID_BUCKETS
@@ -804,7 +805,6 @@ struct vgpu_gpu {
 	struct vgpu_gpu_sm *sm;
 	struct vgpu_gpu_channel *chan;
 	struct vgpu_gpu_kernel **slot;
-	u8 *slot_dealloc;
 	struct list_head kernels;
 	u32 nkernels;
 	struct list_head id_hash[VGPU_GPU_ID_BUCKETS];
@@ -838,6 +838,7 @@ struct vgpu_gpu {
 	vgpu_trace_fn sink;
 	void *sink_cookie;
 	u64 slot_used[VGPU_GPU_MAX_SLOTS / 64];
+	u64 slot_dealloc[VGPU_GPU_MAX_SLOTS / 64];
 	u64 failed[VGPU_GPU_MAX_SLOTS / 64];
 	struct vgpu_gpu_nofit nofit[8];
 	u32 nnofit;
@@ -890,6 +891,18 @@ u64 vgpu_gpu_sm_power(const struct vgpu_gpu *g, u32 sm);
 u64 vgpu_gpu_sm_free(struct vgpu_gpu *g, u32 sm);
 void vgpu_gpu_sm_runs(struct vgpu_gpu *g, u32 sm);
 const struct vgpu_sm_res *vgpu_gpu_sm_res(const struct vgpu_gpu *g, u32 sm);
+/**
+ * vgpu_gpu_dealloc_pending() - has a task slot a deallocation request?
+ * @g: the device
+ * @s: the slot, below &vgpu_gpu_params.task_slots
+ *
+ * Return: true while the request is pending (F13).
+ */
+static inline bool vgpu_gpu_dealloc_pending(const struct vgpu_gpu *g, u32 s)
+{
+	return g->slot_dealloc[s / 64] & BIT_ULL(s % 64);
+}
+
 bool vgpu_gpu_sm_empty(const struct vgpu_gpu *g, u32 sm);
 u32 vgpu_gpu_prio_rank(const struct vgpu_gpu *g, u64 cycle, u32 prio);
 u32 vgpu_gpu_window_at(const struct vgpu_gpu *g, u64 cycle);

@@ -842,7 +842,7 @@ vgpu_gpu_best(struct vgpu_gpu *g, bool op, u64 *done_mask)
 		for (c = g->slot_used[w] & ~done_mask[w]; c; c &= c - 1) {
 			i = w * 64 + __ffs64(c);
 			k = g->slot[i];
-			if (g->slot_dealloc[i])
+			if (vgpu_gpu_dealloc_pending(g, i))
 				continue;
 			if (!vgpu_gpu_eligible(g, k) ||
 			    vgpu_gpu_known_nofit(g, k)) {
@@ -901,7 +901,7 @@ bool vgpu_gpu_round(struct vgpu_gpu *g)
 		k->state = VGPU_KS_DRAINING;
 		if (!list_empty(&k->chan_node))
 			list_del_init(&k->chan_node);
-		g->slot_dealloc[k->slot] = 1;
+		vgpu_gpu_dealloc_set(g, k->slot, true);
 	}
 	return true;
 }

@@ -415,7 +415,7 @@ void vgpu_gpu_q_arrivals(struct vgpu_gpu *g)
 			if (!list_empty(&k->chan_node))
 				list_del_init(&k->chan_node);
 			if (k->slot != ~0U)
-				g->slot_dealloc[k->slot] = 1;
+				vgpu_gpu_dealloc_set(g, k->slot, true);
 		}
 		if (k->t_end == VGPU_GPU_NO_CYCLE || k->t_end < k->q_close_at)
 			k->t_end = k->q_close_at;

@@ -231,7 +231,7 @@ static void vgpu_gpu_slot_release(struct vgpu_gpu *g,
 {
 	if (k->slot != ~0U) {
 		vgpu_gpu_slot_set(g, k->slot, NULL);
-		g->slot_dealloc[k->slot] = 1;
+		vgpu_gpu_dealloc_set(g, k->slot, true);
 		k->slot = ~0U;
 	}
 }
@@ -425,7 +425,7 @@ static void vgpu_gpu_admit(struct vgpu_gpu *g, struct vgpu_gpu_kernel *k,
 			   u32 s)
 {
 	vgpu_gpu_slot_set(g, s, k);
-	g->slot_dealloc[s] = 0;
+	vgpu_gpu_dealloc_set(g, s, false);
 	k->slot = s;
 	k->state = VGPU_KS_ACTIVE;
 	k->t_admit = g->admit_seq++;
@@ -490,24 +490,29 @@ static __always_inline struct vgpu_gpu_kernel *
 vgpu_gpu_last_admitted(struct vgpu_gpu *g, bool op, u32 *free_slot,
 		       u32 *low_slot)
 {
+	u32 i, w, nw = DIV_ROUND_UP(g->p.task_slots, 64), rest;
 	struct vgpu_gpu_kernel *k, *low = NULL;
-	u32 i;
+	u64 m, in;
 
 	*free_slot = ~0U;
 	*low_slot = 0;
-	for (i = 0; i < g->p.task_slots; i++) {
-		k = g->slot[i];
-		if (g->slot_dealloc[i])
-			continue;
-		if (!k) {
-			if (*free_slot == ~0U)
-				*free_slot = i;
-			continue;
-		}
-		if (!low || (op ? g->policy->admit_before(g, low, k) :
-				  vgpu_gpu_evict_before(k, low))) {
-			low = k;
-			*low_slot = i;
+	for (w = 0; w < nw; w++) {
+		/* the slots of this word that exist, without a request */
+		rest = g->p.task_slots - w * 64;
+		in = (rest >= 64 ? ~0ULL : BIT_ULL(rest) - 1) &
+		     ~g->slot_dealloc[w];
+		m = in & ~g->slot_used[w];
+		if (m && *free_slot == ~0U)
+			*free_slot = w * 64 + __ffs64(m);
+		/* the occupied ones, in slot order */
+		for (m = in & g->slot_used[w]; m; m &= m - 1) {
+			i = w * 64 + __ffs64(m);
+			k = g->slot[i];
+			if (!low || (op ? g->policy->admit_before(g, low, k) :
+					  vgpu_gpu_evict_before(k, low))) {
+				low = k;
+				*low_slot = i;
+			}
 		}
 	}
 	return low;
@@ -529,16 +534,18 @@ void vgpu_gpu_table_update(struct vgpu_gpu *g)
 {
 	struct vgpu_gpu_kernel *w, *low;
 	bool op = g->policy->admit_before;
-	u32 i, free_slot, low_slot;
+	u32 i, word, free_slot, low_slot;
+	u64 m;
 
-	for (i = 0; i < g->p.task_slots; i++) {
-		if (!g->slot_dealloc[i])
-			continue;
-		if (g->slot[i]) {
-			g->slot[i]->slot = ~0U;
-			vgpu_gpu_slot_set(g, i, NULL);
+	for (word = 0; word < DIV_ROUND_UP(g->p.task_slots, 64); word++) {
+		for (m = g->slot_dealloc[word]; m; m &= m - 1) {
+			i = word * 64 + __ffs64(m);
+			if (g->slot[i]) {
+				g->slot[i]->slot = ~0U;
+				vgpu_gpu_slot_set(g, i, NULL);
+			}
 		}
-		g->slot_dealloc[i] = 0;
+		g->slot_dealloc[word] = 0;
 	}
 	for (;;) {
 		w = op ? vgpu_gpu_next_waiting(g, true) :
@@ -563,7 +570,7 @@ void vgpu_gpu_table_update(struct vgpu_gpu *g)
 		low->slot = ~0U;
 		low->state = VGPU_KS_QUEUED;
 		vgpu_gpu_slot_set(g, low_slot, NULL);
-		g->slot_dealloc[low_slot] = 1;
+		vgpu_gpu_dealloc_set(g, low_slot, true);
 		g->stats.evictions++;
 		return;
 	}
@@ -670,7 +677,7 @@ bool vgpu_gpu_displace(struct vgpu_gpu *g)
 		k = g->slot[i];
 		if (!k)
 			return false;	/* a free slot: not full */
-		if (g->slot_dealloc[i] || k->parent ||
+		if (vgpu_gpu_dealloc_pending(g, i) || k->parent ||
 		    !(g->failed[i / 64] & BIT_ULL(i % 64)) || k->inflight ||
 		    k->nsaved || k->nsusp)
 			continue;

@@ -281,6 +281,8 @@ void vgpu_ioctl_channel_create_undo(struct vgpu_file *vf, void *arg);
 int vgpu_ioctl_channel_destroy(struct vgpu_file *vf, void *arg);
 void vgpu_channels_release_all(struct vgpu_file *vf);
 
+int vgpu_jobs_init(void);
+void vgpu_jobs_exit(void);
 void vgpu_jobs_release_all(struct vgpu_file *vf);
 void vgpu_jobs_cancel_channel(struct vgpu_file *vf, struct vgpu_channel *ch);
 extern const struct vgpu_sched_backend_ops vgpu_job_backend_ops;

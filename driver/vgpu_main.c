@@ -44,6 +44,9 @@ static int __init vgpu_init(void)
 		goto err_alloc;
 	}
 
+	ret = vgpu_jobs_init();
+	if (ret)
+		goto err_alloc;
 	vgpu_debugfs_init();	/* debugfs failures are not errors */
 	ret = vgpu_netlink_init();
 	if (ret)
@@ -72,6 +75,7 @@ err_netlink:
 	vgpu_netlink_exit();
 err_debugfs:
 	vgpu_debugfs_exit();
+	vgpu_jobs_exit();
 err_alloc:
 	kfree(line);
 	kfree(opts);
@@ -83,6 +87,7 @@ static void __exit vgpu_exit(void)
 	vgpu_bus_fini();
 	vgpu_netlink_exit();
 	vgpu_debugfs_exit();
+	vgpu_jobs_exit();
 }
 
 module_init(vgpu_init);

@@ -68,19 +68,21 @@ struct vgpu_warp_place {
  * @smem_start: first shared memory unit of the block's run
  * @base_subpart: split pointer the block was taken with; warp i prefers
  *	sub-partition (@base_subpart + i) % subparts (F31)
- * @block_held: block slot, barriers and shared memory are held
  * @warps_held: number of warps holding their resources
+ * @block_held: block slot, barriers and shared memory are held
  * @warp: per-warp placement, @shape.warps entries
  *
  * Filled by vgpu_sm_res_alloc_block() / vgpu_sm_res_take_block(), handed
- * back to the vgpu_sm_res_free_*() functions.
+ * back to the vgpu_sm_res_free_*() functions.  No hole before @warp: the
+ * first warps' entries follow the block's fields closely (one cache line
+ * for a small block).
  */
 struct vgpu_block_place {
 	struct vgpu_block_shape shape;
 	u32 smem_start;
 	u32 base_subpart;
-	bool block_held;
 	u32 warps_held;
+	bool block_held;
 	struct vgpu_warp_place warp[VGPU_MAX_BLOCK_WARPS];
 };
 

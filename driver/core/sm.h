@@ -77,7 +77,8 @@ struct vgpu_sm_subpart {
 /**
  * struct vgpu_sm_block - one row of the SM's block state table (F30)
  * @kernel: the block's kernel
- * @seq: arrival order on this SM (ties between equal priorities)
+ * @ready_at: its warps start at this cycle at the earliest (state sync,
+ *	F17)
  * @arrived: cycle of arrival
  * @block_idx: index of the block within its grid
  * @prio: block priority (0 highest)
@@ -85,20 +86,29 @@ struct vgpu_sm_subpart {
  * @n_warps: warps of the block
  * @next_start: warps started so far (they start in index order)
  * @n_done: warps that executed EXIT
+ * @warp: pool index of each started, live warp, else VGPU_WARP_NONE
+ * @seq: arrival order on this SM (ties between equal priorities)
+ * @items: work items of the block (F14), 0 in a grid kernel
  * @bar_arrived: warps parked at the current barrier (F34) or LAUNCH WAIT
  * @launch: VGPU_SM_LAUNCH_*: the current barrier is a LAUNCH WAIT (F15)
  * @launch_tmpl: its template index
- * @items: work items of the block (F14), 0 in a grid kernel
- * @ready_at: its warps start at this cycle at the earliest (state sync,
- *	F17)
- * @warp: pool index of each started, live warp, else VGPU_WARP_NONE
- * @wprio: competition priority of each warp (F35)
  * @place: placement record (resource.h)
+ * @wprio: competition priority of each warp (F35), for the arbiter: set
+ *	only for kernels that use LOCK (a warp's own is set when it starts,
+ *	vgpu_sm_warp_prio())
  * @arb: lock words and arbiter FIFO (F35)
+ *
+ * A row is written when its block arrives and read again when its warps
+ * start and exit, an epoch later: on a device of many SMs it has left the
+ * caches by then.  So what a block of few warps touches is packed: the
+ * fields its warps' starts and exits read, then @warp (its first entries
+ * share their cache line), then what only the arrival writes, next to
+ * @place's own fields and first warps; the arbiter, used by few kernels,
+ * comes last.
  */
 struct vgpu_sm_block {
 	const struct vgpu_kernel_desc *kernel;
-	u64 seq;
+	u64 ready_at;
 	u64 arrived;
 	u32 block_idx;
 	u32 prio;
@@ -106,14 +116,14 @@ struct vgpu_sm_block {
 	u32 n_warps;
 	u32 next_start;
 	u32 n_done;
+	u32 warp[VGPU_MAX_BLOCK_WARPS];
+	u64 seq;
+	u32 items;
 	u32 bar_arrived;
 	u8 launch;
 	u8 launch_tmpl;
-	u32 items;
-	u64 ready_at;
-	u32 warp[VGPU_MAX_BLOCK_WARPS];
-	u8 wprio[VGPU_MAX_BLOCK_WARPS];
 	struct vgpu_block_place place;
+	u8 wprio[VGPU_MAX_BLOCK_WARPS];
 	struct vgpu_mutex_arb arb;
 };
 

@@ -88,6 +88,9 @@ struct vgpu_block_place {
 
 /**
  * struct vgpu_sm_res - remaining resources of one SM
+ * @dirty: NULL, or a byte set to all ones whenever these resources
+ *	change (the controller's candidate sets, struct vgpu_gpu_fitset,
+ *	clear it bit by bit); a copy made to try placements on sets it NULL
  * @subparts: sub-partitions (from the configuration)
  * @reg_units: register units per sub-partition
  * @smem_units: shared memory units of the SM
@@ -95,9 +98,6 @@ struct vgpu_block_place {
  * @max_warps: warp slots per SM
  * @max_blocks: block slots
  * @max_barriers: hardware barriers
- * @regs: per sub-partition register map, bit set = unit free
- * @smem: shared memory map, bit set = unit free
- * @warps_used: warp slots in use per sub-partition
  * @warps_total: warp slots in use on the SM
  * @blocks_used: block slots in use
  * @barriers_used: barriers in use
@@ -106,15 +106,20 @@ struct vgpu_block_place {
  * @smem_free: free shared memory units (kept with @smem)
  * @split_ptr: rotating split-table pointer (F31), advanced only when this
  *	SM takes a block
- * @dirty: NULL, or a byte set to all ones whenever these resources
- *	change (the controller's candidate sets, struct vgpu_gpu_fitset,
- *	clear it bit by bit); a copy made to try placements on sets it NULL
  * @sreg_units: scalar register units per sub-partition, 0 without a
  *	scalar file (seed 001 [0042])
  * @sreg_free: free scalar register units, all sub-partitions together
+ * @warps_used: warp slots in use per sub-partition
+ * @regs: per sub-partition register map, bit set = unit free
+ * @smem: shared memory map, bit set = unit free
  * @sregs: per sub-partition scalar register map, bit set = unit free
+ *
+ * The counters come first, together (two cache lines), then the maps:
+ * every fit test and allocation reads the counters, the controller's of
+ * many SMs per decision.
  */
 struct vgpu_sm_res {
+	u8 *dirty;
 	u32 subparts;
 	u32 reg_units;
 	u32 smem_units;
@@ -122,18 +127,17 @@ struct vgpu_sm_res {
 	u32 max_warps;
 	u32 max_blocks;
 	u32 max_barriers;
-	u64 regs[VGPU_MAX_SUBPARTS][VGPU_REG_WORDS];
-	u64 smem[VGPU_SMEM_WORDS];
-	u32 warps_used[VGPU_MAX_SUBPARTS];
 	u32 warps_total;
 	u32 blocks_used;
 	u32 barriers_used;
 	u32 reg_free;
 	u32 smem_free;
 	u32 split_ptr;
-	u8 *dirty;
 	u32 sreg_units;
 	u32 sreg_free;
+	u32 warps_used[VGPU_MAX_SUBPARTS];
+	u64 regs[VGPU_MAX_SUBPARTS][VGPU_REG_WORDS];
+	u64 smem[VGPU_SMEM_WORDS];
 	u64 sregs[VGPU_MAX_SUBPARTS][VGPU_REG_WORDS];
 };
 

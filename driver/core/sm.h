@@ -129,25 +129,27 @@ struct vgpu_sm_block {
 
 /**
  * struct vgpu_sm_stats - cumulative counters of an SM
+ * @events: events emitted
  * @issued: warp-instructions issued (every opcode)
- * @cls: timed instructions issued per class
  * @warps_done: warps that executed EXIT
  * @blocks_done: blocks completed
- * @blocks_cancelled: blocks removed by vgpu_sm_cancel_kernel()
+ * @last_done: cycle of the last block completion
  * @syncs: state syncs: blocks given while the SM held another kernel's
  *	state (F17)
- * @last_done: cycle of the last block completion
- * @events: events emitted
+ * @blocks_cancelled: blocks removed by vgpu_sm_cancel_kernel()
+ * @cls: timed instructions issued per class
+ *
+ * The counters every block moves come first.
  */
 struct vgpu_sm_stats {
+	u64 events;
 	u64 issued;
-	u64 cls[VGPU_ISA_NUM_CLASSES];
 	u64 warps_done;
 	u64 blocks_done;
-	u64 blocks_cancelled;
-	u64 syncs;
 	u64 last_done;
-	u64 events;
+	u64 syncs;
+	u64 blocks_cancelled;
+	u64 cls[VGPU_ISA_NUM_CLASSES];
 };
 
 /*
@@ -166,25 +168,28 @@ struct vgpu_sm_stats {
  * struct vgpu_sm - one streaming multiprocessor
  * @id: SM index, reported in events
  * @subparts: sub-partitions
- * @timing: timing table (copied at init)
- * @pool: the owning worker's warp context pool
- * @warps: @pool's contexts
- * @res: remaining resources (resource.h)
  * @now: current cycle: the next cycle vgpu_sm_run() executes
  * @seq: arrival counter
  * @used: block slots in use
  * @unstarted: block slots with unstarted warps
+ * @hash: FNV-1a hash of every event so far (trace.h)
+ * @trace: event sink or NULL
+ * @trace_cookie: passed to @trace
+ * @pool: the owning worker's warp context pool
+ * @warps: @pool's contexts
  * @arb_pending: block slots whose arbiter FIFO is not empty
+ * @launch_stalled: block slots whose warp 0 waits in VGPU_WARP_WAIT_LAUNCH
+ * @sync_ready: cycle at which that state is in place (F17)
+ * @start_wake: earliest @ready_at of a block whose warps wait for a state
+ *	sync, VGPU_SM_NO_WAKE if none
+ * @round_next: vgpu_sm_run() looks for a round (sm_issue.c) from this cycle on
+ * @win_next: cycle at which the next power window bucket starts
  * @top_prio: highest (numerically lowest) resident block priority, or
  *	VGPU_PRIO_NONE (F33)
  * @prio_mask: bit p set while a resident block has priority p
- * @prio_blocks: resident blocks per priority
- * @start_dirty: warp starts must be attempted next cycle
- * @stop: vgpu_sm_run() returns after the current cycle
  * @run_flags: flags of the running vgpu_sm_run()
  * @launches: LAUNCHes without VGPU_LAUNCH_WAIT forwarded by the running
  *	vgpu_sm_run() (at most VGPU_SM_LAUNCH_QUEUE, F15)
- * @launch_stalled: block slots whose warp 0 waits in VGPU_WARP_WAIT_LAUNCH
  * @sync_cost: cycles a state sync takes, 0 = off (F17); set by the owner
  *	between two vgpu_sm_run() calls
  * @search_latency: cycles the controller's largest-run search took before
@@ -192,67 +197,69 @@ struct vgpu_sm_stats {
  *	earlier; set by the owner between two vgpu_sm_run() calls
  * @last_kernel: id of the kernel whose state the SM holds (the kernel of
  *	the block it was given last), VGPU_EV_NONE before the first
- * @sync_ready: cycle at which that state is in place (F17)
- * @phase: VGPU_SM_PHASE_* of the kernel assigned to the SM (F17, seed 002
- *	steps 434-438); read it with vgpu_sm_phase()
- * @start_wake: earliest @ready_at of a block whose warps wait for a state
- *	sync, VGPU_SM_NO_WAKE if none
  * @ready_sp: sub-partitions with a queued warp
- * @sp_mask: per sub-partition, bit p set when its ready[p] is not empty
- * @sp: per sub-partition ready queues
  * @win_len: cycles per power window bucket (nx / 16)
  * @win_cur: current bucket
- * @win_next: cycle at which the next bucket starts
+ * @phase: VGPU_SM_PHASE_* of the kernel assigned to the SM (F17, seed 002
+ *	steps 434-438); read it with vgpu_sm_phase()
+ * @start_dirty: warp starts must be attempted next cycle
+ * @stop: vgpu_sm_run() returns after the current cycle
+ * @prio_blocks: resident blocks per priority
+ * @stats: cumulative counters
+ * @sp_mask: per sub-partition, bit p set when its ready[p] is not empty
+ * @res: remaining resources (resource.h)
+ * @timing: timing table (copied at init)
+ * @sp: per sub-partition ready queues
  * @win: timed instructions per bucket and class
- * @round_next: vgpu_sm_run() looks for a round (sm_issue.c) from this cycle on
  * @start_key: per used block slot, its priority << 56 | its arrival
  *	order: warps start from the lowest first (F30); apart from @block so
  *	that choosing reads a few cache lines, not one per block
- * @stats: cumulative counters
- * @trace: event sink or NULL
- * @trace_cookie: passed to @trace
- * @hash: FNV-1a hash of every event so far (trace.h)
  * @block: block state table, indexed by slot
+ *
+ * The scalars that a block's arrival, an event or an epoch's start reads
+ * come first, packed (four cache lines with the counters), then the
+ * resources' counters: the controller gives each SM of a large device a
+ * block in turn, and each time the SM's state has left the caches.
  */
 struct vgpu_sm {
 	u32 id;
 	u32 subparts;
-	struct vgpu_isa_timing timing;
-	struct vgpu_worker_pool *pool;
-	struct vgpu_warp *warps;
-	struct vgpu_sm_res res;
 	u64 now;
 	u64 seq;
 	u64 used;
 	u64 unstarted;
+	u64 hash;
+	vgpu_trace_fn trace;
+	void *trace_cookie;
+	struct vgpu_worker_pool *pool;
+	struct vgpu_warp *warps;
 	u64 arb_pending;
+	u64 launch_stalled;
+	u64 sync_ready;
+	u64 start_wake;
+	u64 round_next;
+	u64 win_next;
 	u32 top_prio;
 	u32 prio_mask;
-	u8 prio_blocks[VGPU_MAX_PRIOS];
-	bool start_dirty;
-	bool stop;
 	u32 run_flags;
 	u32 launches;
-	u64 launch_stalled;
 	u32 sync_cost;
 	u32 search_latency;
 	u32 last_kernel;
-	u64 sync_ready;
-	u8 phase;
-	u64 start_wake;
 	u32 ready_sp;
-	u32 sp_mask[VGPU_MAX_SUBPARTS];
-	struct vgpu_sm_subpart sp[VGPU_MAX_SUBPARTS];
 	u32 win_len;
 	u32 win_cur;
-	u64 win_next;
-	u32 win[VGPU_WIN_BUCKETS][VGPU_ISA_NUM_CLASSES];
-	u64 round_next;
-	u64 start_key[VGPU_MAX_BLOCKS_PER_SM];
+	u8 phase;
+	bool start_dirty;
+	bool stop;
+	u8 prio_blocks[VGPU_MAX_PRIOS];
 	struct vgpu_sm_stats stats;
-	vgpu_trace_fn trace;
-	void *trace_cookie;
-	u64 hash;
+	u32 sp_mask[VGPU_MAX_SUBPARTS];
+	struct vgpu_sm_res res;
+	struct vgpu_isa_timing timing;
+	struct vgpu_sm_subpart sp[VGPU_MAX_SUBPARTS];
+	u32 win[VGPU_WIN_BUCKETS][VGPU_ISA_NUM_CLASSES];
+	u64 start_key[VGPU_MAX_BLOCKS_PER_SM];
 	struct vgpu_sm_block block[VGPU_MAX_BLOCKS_PER_SM];
 };
 

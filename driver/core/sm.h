@@ -100,14 +100,16 @@ struct vgpu_sm_subpart {
  *
  * A row is written when its block arrives and read again when its warps
  * start and exit, an epoch later: on a device of many SMs it has left the
- * caches by then.  So what a block of few warps touches is packed: the
- * fields its warps' starts and exits read, then @warp (its first entries
- * share their cache line), then what only the arrival writes, next to
- * @place's own fields and first warps; the arbiter, used by few kernels,
- * comes last.
+ * caches by then.  So what a block of few warps touches is packed in
+ * whole cache lines (rows are line-aligned): the first holds the fields
+ * its warps' starts and exits read and @warp's first entries; another,
+ * what only the arrival writes with @place's own fields and first warps'
+ * entries; the arbiter, which vgpu_mutex_arb_init() clears at the
+ * arrival, starts a third.  @wprio, read by the arbiter only, and the
+ * rest of the arrays lie in between.
  */
 struct vgpu_sm_block {
-	const struct vgpu_kernel_desc *kernel;
+	VGPU_ALIGNED(VGPU_CACHE_LINE) const struct vgpu_kernel_desc *kernel;
 	u64 ready_at;
 	u64 arrived;
 	u32 block_idx;
@@ -117,15 +119,26 @@ struct vgpu_sm_block {
 	u32 next_start;
 	u32 n_done;
 	u32 warp[VGPU_MAX_BLOCK_WARPS];
-	u64 seq;
+	/* a line: the arrival's own fields, the placement's, its first warps */
+	VGPU_ALIGNED(VGPU_CACHE_LINE) u64 seq;
 	u32 items;
 	u32 bar_arrived;
 	u8 launch;
 	u8 launch_tmpl;
 	struct vgpu_block_place place;
 	u8 wprio[VGPU_MAX_BLOCK_WARPS];
-	struct vgpu_mutex_arb arb;
+	/* from a line's start: what vgpu_mutex_arb_init() clears */
+	VGPU_ALIGNED(VGPU_CACHE_LINE) struct vgpu_mutex_arb arb;
 };
+
+/* A one-warp block: three lines of its row at arrival, two at its start. */
+static_assert(offsetof(struct vgpu_sm_block, warp[4]) <= VGPU_CACHE_LINE,
+	      "the warp-start fields and the first warps share a line");
+static_assert(offsetof(struct vgpu_sm_block, place.warp[1]) -
+	      offsetof(struct vgpu_sm_block, seq) <= VGPU_CACHE_LINE,
+	      "the arrival's fields, the placement's and warp 0's share a line");
+static_assert(offsetof(struct vgpu_mutex_arb, held[1]) <= VGPU_CACHE_LINE,
+	      "vgpu_mutex_arb_init() clears one line for a one-warp block");
 
 /**
  * struct vgpu_sm_stats - cumulative counters of an SM
@@ -167,7 +180,8 @@ struct vgpu_sm_stats {
 /**
  * struct vgpu_sm - one streaming multiprocessor
  * @id: SM index, reported in events
- * @subparts: sub-partitions
+ * @last_kernel: id of the kernel whose state the SM holds (the kernel of
+ *	the block it was given last), VGPU_EV_NONE before the first
  * @now: current cycle: the next cycle vgpu_sm_run() executes
  * @seq: arrival counter
  * @used: block slots in use
@@ -175,36 +189,35 @@ struct vgpu_sm_stats {
  * @hash: FNV-1a hash of every event so far (trace.h)
  * @trace: event sink or NULL
  * @trace_cookie: passed to @trace
- * @pool: the owning worker's warp context pool
- * @warps: @pool's contexts
- * @arb_pending: block slots whose arbiter FIFO is not empty
- * @launch_stalled: block slots whose warp 0 waits in VGPU_WARP_WAIT_LAUNCH
  * @sync_ready: cycle at which that state is in place (F17)
- * @start_wake: earliest @ready_at of a block whose warps wait for a state
- *	sync, VGPU_SM_NO_WAKE if none
- * @round_next: vgpu_sm_run() looks for a round (sm_issue.c) from this cycle on
- * @win_next: cycle at which the next power window bucket starts
  * @top_prio: highest (numerically lowest) resident block priority, or
  *	VGPU_PRIO_NONE (F33)
  * @prio_mask: bit p set while a resident block has priority p
- * @run_flags: flags of the running vgpu_sm_run()
- * @launches: LAUNCHes without VGPU_LAUNCH_WAIT forwarded by the running
- *	vgpu_sm_run() (at most VGPU_SM_LAUNCH_QUEUE, F15)
  * @sync_cost: cycles a state sync takes, 0 = off (F17); set by the owner
  *	between two vgpu_sm_run() calls
  * @search_latency: cycles the controller's largest-run search took before
  *	a block was given (seed 001 [0113]-[0114]); its warps start no
  *	earlier; set by the owner between two vgpu_sm_run() calls
- * @last_kernel: id of the kernel whose state the SM holds (the kernel of
- *	the block it was given last), VGPU_EV_NONE before the first
+ * @subparts: sub-partitions
+ * @run_flags: flags of the running vgpu_sm_run()
+ * @launches: LAUNCHes without VGPU_LAUNCH_WAIT forwarded by the running
+ *	vgpu_sm_run() (at most VGPU_SM_LAUNCH_QUEUE, F15)
  * @ready_sp: sub-partitions with a queued warp
- * @win_len: cycles per power window bucket (nx / 16)
- * @win_cur: current bucket
+ * @win_cur: current power window bucket
  * @phase: VGPU_SM_PHASE_* of the kernel assigned to the SM (F17, seed 002
  *	steps 434-438); read it with vgpu_sm_phase()
  * @start_dirty: warp starts must be attempted next cycle
  * @stop: vgpu_sm_run() returns after the current cycle
  * @prio_blocks: resident blocks per priority
+ * @pool: the owning worker's warp context pool
+ * @warps: @pool's contexts
+ * @arb_pending: block slots whose arbiter FIFO is not empty
+ * @launch_stalled: block slots whose warp 0 waits in VGPU_WARP_WAIT_LAUNCH
+ * @start_wake: earliest @ready_at of a block whose warps wait for a state
+ *	sync, VGPU_SM_NO_WAKE if none
+ * @round_next: vgpu_sm_run() looks for a round (sm_issue.c) from this cycle on
+ * @win_next: cycle at which the next bucket starts
+ * @win_len: cycles per bucket (nx / 16)
  * @stats: cumulative counters
  * @sp_mask: per sub-partition, bit p set when its ready[p] is not empty
  * @res: remaining resources (resource.h)
@@ -216,14 +229,16 @@ struct vgpu_sm_stats {
  *	that choosing reads a few cache lines, not one per block
  * @block: block state table, indexed by slot
  *
- * The scalars that a block's arrival, an event or an epoch's start reads
- * come first, packed (four cache lines with the counters), then the
- * resources' counters: the controller gives each SM of a large device a
- * block in turn, and each time the SM's state has left the caches.
+ * The controller gives each SM of a large device a block in turn, and
+ * each time the SM's state has left the caches: the scalars come first,
+ * packed by use in whole cache lines (the SM is line-aligned, as its
+ * rows are): what every event reads (the first line), what a block's
+ * arrival reads besides (the second), what an epoch reads (the third),
+ * then the counters and the resources' counters.
  */
 struct vgpu_sm {
-	u32 id;
-	u32 subparts;
+	VGPU_ALIGNED(VGPU_CACHE_LINE) u32 id;
+	u32 last_kernel;
 	u64 now;
 	u64 seq;
 	u64 used;
@@ -231,29 +246,31 @@ struct vgpu_sm {
 	u64 hash;
 	vgpu_trace_fn trace;
 	void *trace_cookie;
-	struct vgpu_worker_pool *pool;
-	struct vgpu_warp *warps;
-	u64 arb_pending;
-	u64 launch_stalled;
 	u64 sync_ready;
-	u64 start_wake;
-	u64 round_next;
-	u64 win_next;
 	u32 top_prio;
 	u32 prio_mask;
-	u32 run_flags;
-	u32 launches;
 	u32 sync_cost;
 	u32 search_latency;
-	u32 last_kernel;
+	u32 subparts;
+	u32 run_flags;
+	u32 launches;
 	u32 ready_sp;
-	u32 win_len;
 	u32 win_cur;
 	u8 phase;
 	bool start_dirty;
 	bool stop;
 	u8 prio_blocks[VGPU_MAX_PRIOS];
-	struct vgpu_sm_stats stats;
+	/* the third line: what an epoch reads */
+	VGPU_ALIGNED(VGPU_CACHE_LINE) struct vgpu_worker_pool *pool;
+	struct vgpu_warp *warps;
+	u64 arb_pending;
+	u64 launch_stalled;
+	u64 start_wake;
+	u64 round_next;
+	u64 win_next;
+	u32 win_len;
+	/* then the counters */
+	VGPU_ALIGNED(VGPU_CACHE_LINE) struct vgpu_sm_stats stats;
 	u32 sp_mask[VGPU_MAX_SUBPARTS];
 	struct vgpu_sm_res res;
 	struct vgpu_isa_timing timing;
@@ -262,6 +279,11 @@ struct vgpu_sm {
 	u64 start_key[VGPU_MAX_BLOCKS_PER_SM];
 	struct vgpu_sm_block block[VGPU_MAX_BLOCKS_PER_SM];
 };
+
+static_assert(offsetof(struct vgpu_sm, trace_cookie) + sizeof(void *) <=
+	      VGPU_CACHE_LINE, "an event reads one line of the SM");
+static_assert(offsetof(struct vgpu_sm, prio_blocks) + VGPU_MAX_PRIOS <=
+	      2 * VGPU_CACHE_LINE, "an arrival reads one more");
 
 /**
  * struct vgpu_sm_saved - a block switched out of its SM (switch mode)

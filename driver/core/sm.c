@@ -279,11 +279,16 @@ int vgpu_sm_block_add_items(struct vgpu_sm *sm,
 	b->launch_tmpl = 0;
 	/* VGPU_WARP_NONE is all ones: one fill for every warp */
 	memset(b->warp, 0xff, b->n_warps * sizeof(b->warp[0]));
-	/* only the arbiter reads them; a warp's own is set when it starts */
-	if (k->sum.uses_lock)
+	/*
+	 * The arbiter and the warps' priorities for it, only for a kernel
+	 * that locks: nothing else reads them (a warp's own priority is set
+	 * when it starts, UNLOCK needs a LOCK before it).
+	 */
+	if (k->sum.uses_lock) {
 		for (i = 0; i < b->n_warps; i++)
 			b->wprio[i] = vgpu_sm_warp_prio(k, prio, i);
-	vgpu_mutex_arb_init(&b->arb, b->n_warps);
+		vgpu_mutex_arb_init(&b->arb, b->n_warps);
+	}
 	b->items = items;
 	vgpu_sm_set_start_key(sm, slot);
 	vgpu_sm_prio_add(sm, prio);

@@ -96,7 +96,8 @@ struct vgpu_sm_subpart {
  * @wprio: competition priority of each warp (F35), for the arbiter: set
  *	only for kernels that use LOCK (a warp's own is set when it starts,
  *	vgpu_sm_warp_prio())
- * @arb: lock words and arbiter FIFO (F35)
+ * @arb: lock words and arbiter FIFO (F35); initialised, and read, only
+ *	for kernels that use LOCK
  *
  * A row is written when its block arrives and read again when its warps
  * start and exit, an epoch later: on a device of many SMs it has left the
@@ -105,8 +106,8 @@ struct vgpu_sm_subpart {
  * its warps' starts and exits read and @warp's first entries; another,
  * what only the arrival writes with @place's own fields and first warps'
  * entries; the arbiter, which vgpu_mutex_arb_init() clears at the
- * arrival, starts a third.  @wprio, read by the arbiter only, and the
- * rest of the arrays lie in between.
+ * arrival of a block that locks, starts a third.  @wprio, read by the
+ * arbiter only, and the rest of the arrays lie in between.
  */
 struct vgpu_sm_block {
 	VGPU_ALIGNED(VGPU_CACHE_LINE) const struct vgpu_kernel_desc *kernel;

@@ -199,17 +199,11 @@ struct vgpu_sm_stats {
  * @search_latency: cycles the controller's largest-run search took before
  *	a block was given (seed 001 [0113]-[0114]); its warps start no
  *	earlier; set by the owner between two vgpu_sm_run() calls
- * @subparts: sub-partitions
- * @run_flags: flags of the running vgpu_sm_run()
- * @launches: LAUNCHes without VGPU_LAUNCH_WAIT forwarded by the running
- *	vgpu_sm_run() (at most VGPU_SM_LAUNCH_QUEUE, F15)
- * @ready_sp: sub-partitions with a queued warp
- * @win_cur: current power window bucket
  * @phase: VGPU_SM_PHASE_* of the kernel assigned to the SM (F17, seed 002
  *	steps 434-438); read it with vgpu_sm_phase()
  * @start_dirty: warp starts must be attempted next cycle
- * @stop: vgpu_sm_run() returns after the current cycle
  * @prio_blocks: resident blocks per priority
+ * @stats: cumulative counters
  * @pool: the owning worker's warp context pool
  * @warps: @pool's contexts
  * @arb_pending: block slots whose arbiter FIFO is not empty
@@ -217,9 +211,15 @@ struct vgpu_sm_stats {
  * @start_wake: earliest @ready_at of a block whose warps wait for a state
  *	sync, VGPU_SM_NO_WAKE if none
  * @round_next: vgpu_sm_run() looks for a round (sm_issue.c) from this cycle on
- * @win_next: cycle at which the next bucket starts
+ * @win_next: cycle at which the next power window bucket starts
  * @win_len: cycles per bucket (nx / 16)
- * @stats: cumulative counters
+ * @subparts: sub-partitions
+ * @run_flags: flags of the running vgpu_sm_run()
+ * @launches: LAUNCHes without VGPU_LAUNCH_WAIT forwarded by the running
+ *	vgpu_sm_run() (at most VGPU_SM_LAUNCH_QUEUE, F15)
+ * @ready_sp: sub-partitions with a queued warp
+ * @win_cur: current bucket
+ * @stop: vgpu_sm_run() returns after the current cycle
  * @sp_mask: per sub-partition, bit p set when its ready[p] is not empty
  * @res: remaining resources (resource.h)
  * @timing: timing table (copied at init)
@@ -233,9 +233,10 @@ struct vgpu_sm_stats {
  * The controller gives each SM of a large device a block in turn, and
  * each time the SM's state has left the caches: the scalars come first,
  * packed by use in whole cache lines (the SM is line-aligned, as its
- * rows are): what every event reads (the first line), what a block's
- * arrival reads besides (the second), what an epoch reads (the third),
- * then the counters and the resources' counters.
+ * rows are): what every event reads (the first line), what an arrival
+ * reads besides, with the event counter (the second), the other counters
+ * and what an epoch reads (the next three), then the resources'
+ * counters (two lines).
  */
 struct vgpu_sm {
 	VGPU_ALIGNED(VGPU_CACHE_LINE) u32 id;
@@ -252,17 +253,11 @@ struct vgpu_sm {
 	u32 prio_mask;
 	u32 sync_cost;
 	u32 search_latency;
-	u32 subparts;
-	u32 run_flags;
-	u32 launches;
-	u32 ready_sp;
-	u32 win_cur;
 	u8 phase;
 	bool start_dirty;
-	bool stop;
 	u8 prio_blocks[VGPU_MAX_PRIOS];
-	/* the third line: what an epoch reads */
-	VGPU_ALIGNED(VGPU_CACHE_LINE) struct vgpu_worker_pool *pool;
+	struct vgpu_sm_stats stats;
+	struct vgpu_worker_pool *pool;
 	struct vgpu_warp *warps;
 	u64 arb_pending;
 	u64 launch_stalled;
@@ -270,8 +265,12 @@ struct vgpu_sm {
 	u64 round_next;
 	u64 win_next;
 	u32 win_len;
-	/* then the counters */
-	VGPU_ALIGNED(VGPU_CACHE_LINE) struct vgpu_sm_stats stats;
+	u32 subparts;
+	u32 run_flags;
+	u32 launches;
+	u32 ready_sp;
+	u32 win_cur;
+	bool stop;
 	u32 sp_mask[VGPU_MAX_SUBPARTS];
 	struct vgpu_sm_res res;
 	struct vgpu_isa_timing timing;
@@ -283,8 +282,11 @@ struct vgpu_sm {
 
 static_assert(offsetof(struct vgpu_sm, trace_cookie) + sizeof(void *) <=
 	      VGPU_CACHE_LINE, "an event reads one line of the SM");
-static_assert(offsetof(struct vgpu_sm, prio_blocks) + VGPU_MAX_PRIOS <=
+static_assert(offsetof(struct vgpu_sm, stats.events) + sizeof(u64) <=
 	      2 * VGPU_CACHE_LINE, "an arrival reads one more");
+static_assert(offsetof(struct vgpu_sm, res) % VGPU_CACHE_LINE +
+	      offsetof(struct vgpu_sm_res, regs) <= 2 * VGPU_CACHE_LINE,
+	      "the resources' counters take two lines");
 
 /**
  * struct vgpu_sm_saved - a block switched out of its SM (switch mode)

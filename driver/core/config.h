@@ -33,6 +33,12 @@
 #define VGPU_MAX_PRIOS			16
 #define VGPU_MAX_REGS_PER_THREAD	255	/* NVIDIA CC 8.0 / 9.0 rule */
 
+/*
+ * The cache line the layouts of the per-SM state assume (struct vgpu_sm,
+ * struct vgpu_sm_block): 64 bytes on the x86-64 and arm64 hosts.
+ */
+#define VGPU_CACHE_LINE			64
+
 /**
  * struct vgpu_config - configuration of one device instance (F01-F03)
  * @num_sms: number of streaming multiprocessors (F01)

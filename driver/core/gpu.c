@@ -162,7 +162,8 @@ int vgpu_gpu_params_validate(const struct vgpu_gpu_params *p,
 	return bad ? -EINVAL : 0;
 }
 
-#define VGPU_GPU_ALIGN(x)	round_up((size_t)(x), (size_t)8)
+/* regions in whole cache lines: the SMs' state is laid out in lines */
+#define VGPU_GPU_ALIGN(x)	round_up((size_t)(x), (size_t)VGPU_CACHE_LINE)
 
 /* Byte offsets of each array in the caller's memory. */
 /*
@@ -249,7 +250,7 @@ static void vgpu_gpu_layout(const struct vgpu_config *cfg,
  * @cfg: a validated configuration
  * @p: validated parameters
  *
- * Return: bytes, 8-byte aligned base required.
+ * Return: bytes, a VGPU_CACHE_LINE-aligned base required.
  */
 size_t vgpu_gpu_mem_size(const struct vgpu_config *cfg,
 			 const struct vgpu_gpu_params *p)
@@ -313,14 +314,15 @@ static void vgpu_gpu_top_rebuild(struct vgpu_gpu *g)
 /**
  * vgpu_gpu_init() - lay a device out in caller memory
  * @g: the device
- * @mem: vgpu_gpu_mem_size() bytes, 8-byte aligned
+ * @mem: vgpu_gpu_mem_size() bytes, VGPU_CACHE_LINE-aligned (vmalloc()
+ *	memory is)
  * @size: their number
  * @cfg: configuration
  * @p: parameters
  * @policies: policy registry to look @p->policy up in (F27)
  *
- * Return: 0, -EINVAL for a bad configuration or parameter, -ENOENT for an
- * unknown policy, -ENOSPC if @size is too small.
+ * Return: 0, -EINVAL for a bad configuration or parameter or a misaligned
+ * @mem, -ENOENT for an unknown policy, -ENOSPC if @size is too small.
  */
 int vgpu_gpu_init(struct vgpu_gpu *g, void *mem, size_t size,
 		  const struct vgpu_config *cfg,
@@ -337,7 +339,8 @@ int vgpu_gpu_init(struct vgpu_gpu *g, void *mem, size_t size,
 	int ret;
 
 	if (vgpu_config_validate(cfg, NULL) ||
-	    vgpu_gpu_params_validate(p, cfg, NULL))
+	    vgpu_gpu_params_validate(p, cfg, NULL) ||
+	    ((unsigned long)mem & (VGPU_CACHE_LINE - 1)))
 		return -EINVAL;
 	vgpu_gpu_layout(cfg, p, &l);
 	if (size < l.total)

@@ -631,7 +631,6 @@ struct vgpu_gpu_shadow {
  *	VGPU_GPU_RUNS_DIRTY bit in &vgpu_gpu.fit_dirty is clear)
  * @run_regs: the same for registers: the largest over the sub-partitions
  * @pool: its warp context pool (max_warps_per_sm contexts)
- * @shadow: per block slot of @sm
  * @shadow_used: slots of @shadow in use
  * @ev: block-level events of the running epoch, in emission order
  * @nev: events in @ev
@@ -643,13 +642,16 @@ struct vgpu_gpu_shadow {
  * @wevcap: most warp-level events in @ev (the rest of @evcap is kept for
  *	the block-level ones)
  * @nlaunch: VGPU_EV_LAUNCH events in @ev (F15)
+ * @shadow: per block slot of @sm
+ *
+ * What every block given to the SM and every event of it touches comes
+ * right after @sm, @shadow last.
  */
 struct vgpu_gpu_sm {
 	struct vgpu_sm sm;
 	u32 run_smem;
 	u32 run_regs;
 	struct vgpu_worker_pool pool;
-	struct vgpu_gpu_shadow shadow[VGPU_MAX_BLOCKS_PER_SM];
 	u64 shadow_used;
 	struct vgpu_event *ev;
 	u32 nev;
@@ -659,6 +661,7 @@ struct vgpu_gpu_sm {
 	u32 nwev;
 	u32 wevcap;
 	u32 nlaunch;
+	struct vgpu_gpu_shadow shadow[VGPU_MAX_BLOCKS_PER_SM];
 };
 
 /**

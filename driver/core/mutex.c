@@ -11,10 +11,16 @@
 /**
  * vgpu_mutex_arb_init() - every mutex free, empty FIFO
  * @arb: arbiter to initialise
+ * @warps: warps of the block, at most VGPU_MAX_BLOCK_WARPS: the arbiter
+ *	is then used for warps 0 .. @warps - 1 only
+ *
+ * Clears the lock words, the FIFO's counters and the held masks of the
+ * block's warps; the FIFO's pairs are written before they are read.
  */
-void vgpu_mutex_arb_init(struct vgpu_mutex_arb *arb)
+void vgpu_mutex_arb_init(struct vgpu_mutex_arb *arb, u32 warps)
 {
-	memset(arb, 0, sizeof(*arb));
+	memset(arb, 0, offsetof(struct vgpu_mutex_arb, held) +
+	       min_t(u32, warps, VGPU_MAX_BLOCK_WARPS) * sizeof(arb->held[0]));
 }
 
 static void vgpu_mutex_take(struct vgpu_mutex_arb *arb, u32 warp, u32 mutex)

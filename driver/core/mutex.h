@@ -57,17 +57,23 @@ struct vgpu_mutex_req {
  * struct vgpu_mutex_arb - lock words and arbiter of one block
  * @word: lock words, VGPU_MUTEX_LOCKED | owner, or 0 when free
  * @waiters: pairs in the FIFO per mutex
- * @held: mutexes held per warp (bit m = mutex m)
  * @head: index of the FIFO's first pair
  * @count: pairs in the FIFO (at most one per warp)
- * @fifo: the arbiter FIFO, a ring of VGPU_MAX_BLOCK_WARPS pairs
+ * @held: mutexes held per warp (bit m = mutex m); only the block's warps'
+ *	entries are set by vgpu_mutex_arb_init()
+ * @fifo: the arbiter FIFO, a ring of VGPU_MAX_BLOCK_WARPS pairs; only the
+ *	@count pairs from @head on are meaningful
+ *
+ * What vgpu_mutex_arb_init() clears comes first, @held's entries in warp
+ * order: a block of few warps clears one or two cache lines, not the six
+ * of the whole arbiter (the block table row is cold when a block arrives).
  */
 struct vgpu_mutex_arb {
 	u8 word[VGPU_ISA_MAX_MUTEX];
 	u8 waiters[VGPU_ISA_MAX_MUTEX];
-	u16 held[VGPU_MAX_BLOCK_WARPS];
 	u32 head;
 	u32 count;
+	u16 held[VGPU_MAX_BLOCK_WARPS];
 	struct vgpu_mutex_req fifo[VGPU_MAX_BLOCK_WARPS];
 };
 
@@ -84,7 +90,7 @@ struct vgpu_mutex_ops {
 	void (*released)(void *ctx, u32 warp, u32 mask, u32 why, u32 other);
 };
 
-void vgpu_mutex_arb_init(struct vgpu_mutex_arb *arb);
+void vgpu_mutex_arb_init(struct vgpu_mutex_arb *arb, u32 warps);
 int vgpu_mutex_lock(struct vgpu_mutex_arb *arb, u32 warp, u32 mutex);
 void vgpu_mutex_unlock(struct vgpu_mutex_arb *arb, u32 warp, u32 mutex);
 u32 vgpu_mutex_release_all(struct vgpu_mutex_arb *arb, u32 warp);

@@ -68,24 +68,29 @@ struct vgpu_warp_place {
  * @smem_start: first shared memory unit of the block's run
  * @base_subpart: split pointer the block was taken with; warp i prefers
  *	sub-partition (@base_subpart + i) % subparts (F31)
- * @block_held: block slot, barriers and shared memory are held
  * @warps_held: number of warps holding their resources
+ * @block_held: block slot, barriers and shared memory are held
  * @warp: per-warp placement, @shape.warps entries
  *
  * Filled by vgpu_sm_res_alloc_block() / vgpu_sm_res_take_block(), handed
- * back to the vgpu_sm_res_free_*() functions.
+ * back to the vgpu_sm_res_free_*() functions.  No hole before @warp: the
+ * first warps' entries follow the block's fields closely (one cache line
+ * for a small block).
  */
 struct vgpu_block_place {
 	struct vgpu_block_shape shape;
 	u32 smem_start;
 	u32 base_subpart;
-	bool block_held;
 	u32 warps_held;
+	bool block_held;
 	struct vgpu_warp_place warp[VGPU_MAX_BLOCK_WARPS];
 };
 
 /**
  * struct vgpu_sm_res - remaining resources of one SM
+ * @dirty: NULL, or a byte set to all ones whenever these resources
+ *	change (the controller's candidate sets, struct vgpu_gpu_fitset,
+ *	clear it bit by bit); a copy made to try placements on sets it NULL
  * @subparts: sub-partitions (from the configuration)
  * @reg_units: register units per sub-partition
  * @smem_units: shared memory units of the SM
@@ -93,9 +98,6 @@ struct vgpu_block_place {
  * @max_warps: warp slots per SM
  * @max_blocks: block slots
  * @max_barriers: hardware barriers
- * @regs: per sub-partition register map, bit set = unit free
- * @smem: shared memory map, bit set = unit free
- * @warps_used: warp slots in use per sub-partition
  * @warps_total: warp slots in use on the SM
  * @blocks_used: block slots in use
  * @barriers_used: barriers in use
@@ -104,15 +106,20 @@ struct vgpu_block_place {
  * @smem_free: free shared memory units (kept with @smem)
  * @split_ptr: rotating split-table pointer (F31), advanced only when this
  *	SM takes a block
- * @dirty: NULL, or a byte set to all ones whenever these resources
- *	change (the controller's candidate sets, struct vgpu_gpu_fitset,
- *	clear it bit by bit); a copy made to try placements on sets it NULL
  * @sreg_units: scalar register units per sub-partition, 0 without a
  *	scalar file (seed 001 [0042])
  * @sreg_free: free scalar register units, all sub-partitions together
+ * @warps_used: warp slots in use per sub-partition
+ * @regs: per sub-partition register map, bit set = unit free
+ * @smem: shared memory map, bit set = unit free
  * @sregs: per sub-partition scalar register map, bit set = unit free
+ *
+ * The counters come first, together (two cache lines), then the maps:
+ * every fit test and allocation reads the counters, the controller's of
+ * many SMs per decision.
  */
 struct vgpu_sm_res {
+	u8 *dirty;
 	u32 subparts;
 	u32 reg_units;
 	u32 smem_units;
@@ -120,18 +127,17 @@ struct vgpu_sm_res {
 	u32 max_warps;
 	u32 max_blocks;
 	u32 max_barriers;
-	u64 regs[VGPU_MAX_SUBPARTS][VGPU_REG_WORDS];
-	u64 smem[VGPU_SMEM_WORDS];
-	u32 warps_used[VGPU_MAX_SUBPARTS];
 	u32 warps_total;
 	u32 blocks_used;
 	u32 barriers_used;
 	u32 reg_free;
 	u32 smem_free;
 	u32 split_ptr;
-	u8 *dirty;
 	u32 sreg_units;
 	u32 sreg_free;
+	u32 warps_used[VGPU_MAX_SUBPARTS];
+	u64 regs[VGPU_MAX_SUBPARTS][VGPU_REG_WORDS];
+	u64 smem[VGPU_SMEM_WORDS];
 	u64 sregs[VGPU_MAX_SUBPARTS][VGPU_REG_WORDS];
 };
 

@@ -246,7 +246,7 @@ int vgpu_sm_block_add_items(struct vgpu_sm *sm,
 			    u32 items, u32 prio, enum vgpu_place_mode mode)
 {
 	struct vgpu_sm_block *b;
-	u32 slot, i, wp;
+	u32 slot, i;
 	int ret;
 
 	if (prio >= VGPU_MAX_PRIOS || block_idx >= k->grid ||
@@ -279,21 +279,16 @@ int vgpu_sm_block_add_items(struct vgpu_sm *sm,
 	b->launch_tmpl = 0;
 	/* VGPU_WARP_NONE is all ones: one fill for every warp */
 	memset(b->warp, 0xff, b->n_warps * sizeof(b->warp[0]));
-	if (k->warp_prio) {	/* set by the host per warp (seed 003) */
-		for (i = 0; i < b->n_warps; i++) {
-			wp = prio + k->warp_prio[i];
-			b->wprio[i] = min_t(u32, wp, VGPU_MAX_PRIOS - 1);
-		}
-	} else if (!k->prio_wid_mod) {
-		memset(b->wprio, min_t(u32, prio, VGPU_MAX_PRIOS - 1),
-		       b->n_warps);
-	} else {
-		for (i = 0; i < b->n_warps; i++) {
-			wp = prio + i % k->prio_wid_mod;
-			b->wprio[i] = min_t(u32, wp, VGPU_MAX_PRIOS - 1);
-		}
+	/*
+	 * The arbiter and the warps' priorities for it, only for a kernel
+	 * that locks: nothing else reads them (a warp's own priority is set
+	 * when it starts, UNLOCK needs a LOCK before it).
+	 */
+	if (k->sum.uses_lock) {
+		for (i = 0; i < b->n_warps; i++)
+			b->wprio[i] = vgpu_sm_warp_prio(k, prio, i);
+		vgpu_mutex_arb_init(&b->arb, b->n_warps);
 	}
-	vgpu_mutex_arb_init(&b->arb);
 	b->items = items;
 	vgpu_sm_set_start_key(sm, slot);
 	vgpu_sm_prio_add(sm, prio);
@@ -510,7 +505,7 @@ static bool vgpu_sm_warp_start(struct vgpu_sm *sm, u32 slot, u32 p)
 	if (idx == VGPU_WARP_NONE)
 		return false;
 	w = &sm->warps[idx];
-	w->prio = b->wprio[i];
+	w->prio = vgpu_sm_warp_prio(b->kernel, b->prio, i);
 	w->subpart = p;
 	w->slot = slot;
 	w->wid = i;

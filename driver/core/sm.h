@@ -77,7 +77,8 @@ struct vgpu_sm_subpart {
 /**
  * struct vgpu_sm_block - one row of the SM's block state table (F30)
  * @kernel: the block's kernel
- * @seq: arrival order on this SM (ties between equal priorities)
+ * @ready_at: its warps start at this cycle at the earliest (state sync,
+ *	F17)
  * @arrived: cycle of arrival
  * @block_idx: index of the block within its grid
  * @prio: block priority (0 highest)
@@ -85,20 +86,32 @@ struct vgpu_sm_subpart {
  * @n_warps: warps of the block
  * @next_start: warps started so far (they start in index order)
  * @n_done: warps that executed EXIT
+ * @warp: pool index of each started, live warp, else VGPU_WARP_NONE
+ * @seq: arrival order on this SM (ties between equal priorities)
+ * @items: work items of the block (F14), 0 in a grid kernel
  * @bar_arrived: warps parked at the current barrier (F34) or LAUNCH WAIT
  * @launch: VGPU_SM_LAUNCH_*: the current barrier is a LAUNCH WAIT (F15)
  * @launch_tmpl: its template index
- * @items: work items of the block (F14), 0 in a grid kernel
- * @ready_at: its warps start at this cycle at the earliest (state sync,
- *	F17)
- * @warp: pool index of each started, live warp, else VGPU_WARP_NONE
- * @wprio: competition priority of each warp (F35)
  * @place: placement record (resource.h)
- * @arb: lock words and arbiter FIFO (F35)
+ * @wprio: competition priority of each warp (F35), for the arbiter: set
+ *	only for kernels that use LOCK (a warp's own is set when it starts,
+ *	vgpu_sm_warp_prio())
+ * @arb: lock words and arbiter FIFO (F35); initialised, and read, only
+ *	for kernels that use LOCK
+ *
+ * A row is written when its block arrives and read again when its warps
+ * start and exit, an epoch later: on a device of many SMs it has left the
+ * caches by then.  So what a block of few warps touches is packed in
+ * whole cache lines (rows are line-aligned): the first holds the fields
+ * its warps' starts and exits read and @warp's first entries; another,
+ * what only the arrival writes with @place's own fields and first warps'
+ * entries; the arbiter, which vgpu_mutex_arb_init() clears at the
+ * arrival of a block that locks, starts a third.  @wprio, read by the
+ * arbiter only, and the rest of the arrays lie in between.
  */
 struct vgpu_sm_block {
-	const struct vgpu_kernel_desc *kernel;
-	u64 seq;
+	VGPU_ALIGNED(VGPU_CACHE_LINE) const struct vgpu_kernel_desc *kernel;
+	u64 ready_at;
 	u64 arrived;
 	u32 block_idx;
 	u32 prio;
@@ -106,38 +119,51 @@ struct vgpu_sm_block {
 	u32 n_warps;
 	u32 next_start;
 	u32 n_done;
+	u32 warp[VGPU_MAX_BLOCK_WARPS];
+	/* a line: the arrival's own fields, the placement's, its first warps */
+	VGPU_ALIGNED(VGPU_CACHE_LINE) u64 seq;
+	u32 items;
 	u32 bar_arrived;
 	u8 launch;
 	u8 launch_tmpl;
-	u32 items;
-	u64 ready_at;
-	u32 warp[VGPU_MAX_BLOCK_WARPS];
-	u8 wprio[VGPU_MAX_BLOCK_WARPS];
 	struct vgpu_block_place place;
-	struct vgpu_mutex_arb arb;
+	u8 wprio[VGPU_MAX_BLOCK_WARPS];
+	/* from a line's start: what vgpu_mutex_arb_init() clears */
+	VGPU_ALIGNED(VGPU_CACHE_LINE) struct vgpu_mutex_arb arb;
 };
+
+/* A one-warp block: three lines of its row at arrival, two at its start. */
+static_assert(offsetof(struct vgpu_sm_block, warp[4]) <= VGPU_CACHE_LINE,
+	      "the warp-start fields and the first warps share a line");
+static_assert(offsetof(struct vgpu_sm_block, place.warp[1]) -
+	      offsetof(struct vgpu_sm_block, seq) <= VGPU_CACHE_LINE,
+	      "the arrival's fields, the placement's and warp 0's share a line");
+static_assert(offsetof(struct vgpu_mutex_arb, held[1]) <= VGPU_CACHE_LINE,
+	      "vgpu_mutex_arb_init() clears one line for a one-warp block");
 
 /**
  * struct vgpu_sm_stats - cumulative counters of an SM
+ * @events: events emitted
  * @issued: warp-instructions issued (every opcode)
- * @cls: timed instructions issued per class
  * @warps_done: warps that executed EXIT
  * @blocks_done: blocks completed
- * @blocks_cancelled: blocks removed by vgpu_sm_cancel_kernel()
+ * @last_done: cycle of the last block completion
  * @syncs: state syncs: blocks given while the SM held another kernel's
  *	state (F17)
- * @last_done: cycle of the last block completion
- * @events: events emitted
+ * @blocks_cancelled: blocks removed by vgpu_sm_cancel_kernel()
+ * @cls: timed instructions issued per class
+ *
+ * The counters every block moves come first.
  */
 struct vgpu_sm_stats {
+	u64 events;
 	u64 issued;
-	u64 cls[VGPU_ISA_NUM_CLASSES];
 	u64 warps_done;
 	u64 blocks_done;
-	u64 blocks_cancelled;
-	u64 syncs;
 	u64 last_done;
-	u64 events;
+	u64 syncs;
+	u64 blocks_cancelled;
+	u64 cls[VGPU_ISA_NUM_CLASSES];
 };
 
 /*
@@ -155,96 +181,112 @@ struct vgpu_sm_stats {
 /**
  * struct vgpu_sm - one streaming multiprocessor
  * @id: SM index, reported in events
- * @subparts: sub-partitions
- * @timing: timing table (copied at init)
- * @pool: the owning worker's warp context pool
- * @warps: @pool's contexts
- * @res: remaining resources (resource.h)
+ * @last_kernel: id of the kernel whose state the SM holds (the kernel of
+ *	the block it was given last), VGPU_EV_NONE before the first
  * @now: current cycle: the next cycle vgpu_sm_run() executes
  * @seq: arrival counter
  * @used: block slots in use
  * @unstarted: block slots with unstarted warps
- * @arb_pending: block slots whose arbiter FIFO is not empty
+ * @hash: FNV-1a hash of every event so far (trace.h)
+ * @trace: event sink or NULL
+ * @trace_cookie: passed to @trace
+ * @sync_ready: cycle at which that state is in place (F17)
  * @top_prio: highest (numerically lowest) resident block priority, or
  *	VGPU_PRIO_NONE (F33)
  * @prio_mask: bit p set while a resident block has priority p
- * @prio_blocks: resident blocks per priority
- * @start_dirty: warp starts must be attempted next cycle
- * @stop: vgpu_sm_run() returns after the current cycle
- * @run_flags: flags of the running vgpu_sm_run()
- * @launches: LAUNCHes without VGPU_LAUNCH_WAIT forwarded by the running
- *	vgpu_sm_run() (at most VGPU_SM_LAUNCH_QUEUE, F15)
- * @launch_stalled: block slots whose warp 0 waits in VGPU_WARP_WAIT_LAUNCH
  * @sync_cost: cycles a state sync takes, 0 = off (F17); set by the owner
  *	between two vgpu_sm_run() calls
  * @search_latency: cycles the controller's largest-run search took before
  *	a block was given (seed 001 [0113]-[0114]); its warps start no
  *	earlier; set by the owner between two vgpu_sm_run() calls
- * @last_kernel: id of the kernel whose state the SM holds (the kernel of
- *	the block it was given last), VGPU_EV_NONE before the first
- * @sync_ready: cycle at which that state is in place (F17)
  * @phase: VGPU_SM_PHASE_* of the kernel assigned to the SM (F17, seed 002
  *	steps 434-438); read it with vgpu_sm_phase()
+ * @start_dirty: warp starts must be attempted next cycle
+ * @prio_blocks: resident blocks per priority
+ * @stats: cumulative counters
+ * @pool: the owning worker's warp context pool
+ * @warps: @pool's contexts
+ * @arb_pending: block slots whose arbiter FIFO is not empty
+ * @launch_stalled: block slots whose warp 0 waits in VGPU_WARP_WAIT_LAUNCH
  * @start_wake: earliest @ready_at of a block whose warps wait for a state
  *	sync, VGPU_SM_NO_WAKE if none
- * @ready_sp: sub-partitions with a queued warp
- * @sp_mask: per sub-partition, bit p set when its ready[p] is not empty
- * @sp: per sub-partition ready queues
- * @win_len: cycles per power window bucket (nx / 16)
- * @win_cur: current bucket
- * @win_next: cycle at which the next bucket starts
- * @win: timed instructions per bucket and class
  * @round_next: vgpu_sm_run() looks for a round (sm_issue.c) from this cycle on
+ * @win_next: cycle at which the next power window bucket starts
+ * @win_len: cycles per bucket (nx / 16)
+ * @subparts: sub-partitions
+ * @run_flags: flags of the running vgpu_sm_run()
+ * @launches: LAUNCHes without VGPU_LAUNCH_WAIT forwarded by the running
+ *	vgpu_sm_run() (at most VGPU_SM_LAUNCH_QUEUE, F15)
+ * @ready_sp: sub-partitions with a queued warp
+ * @win_cur: current bucket
+ * @stop: vgpu_sm_run() returns after the current cycle
+ * @sp_mask: per sub-partition, bit p set when its ready[p] is not empty
+ * @res: remaining resources (resource.h)
+ * @timing: timing table (copied at init)
+ * @sp: per sub-partition ready queues
+ * @win: timed instructions per bucket and class
  * @start_key: per used block slot, its priority << 56 | its arrival
  *	order: warps start from the lowest first (F30); apart from @block so
  *	that choosing reads a few cache lines, not one per block
- * @stats: cumulative counters
- * @trace: event sink or NULL
- * @trace_cookie: passed to @trace
- * @hash: FNV-1a hash of every event so far (trace.h)
  * @block: block state table, indexed by slot
+ *
+ * The controller gives each SM of a large device a block in turn, and
+ * each time the SM's state has left the caches: the scalars come first,
+ * packed by use in whole cache lines (the SM is line-aligned, as its
+ * rows are): what every event reads (the first line), what an arrival
+ * reads besides, with the event counter (the second), the other counters
+ * and what an epoch reads (the next three), then the resources'
+ * counters (two lines).
  */
 struct vgpu_sm {
-	u32 id;
-	u32 subparts;
-	struct vgpu_isa_timing timing;
-	struct vgpu_worker_pool *pool;
-	struct vgpu_warp *warps;
-	struct vgpu_sm_res res;
+	VGPU_ALIGNED(VGPU_CACHE_LINE) u32 id;
+	u32 last_kernel;
 	u64 now;
 	u64 seq;
 	u64 used;
 	u64 unstarted;
-	u64 arb_pending;
-	u32 top_prio;
-	u32 prio_mask;
-	u8 prio_blocks[VGPU_MAX_PRIOS];
-	bool start_dirty;
-	bool stop;
-	u32 run_flags;
-	u32 launches;
-	u64 launch_stalled;
-	u32 sync_cost;
-	u32 search_latency;
-	u32 last_kernel;
-	u64 sync_ready;
-	u8 phase;
-	u64 start_wake;
-	u32 ready_sp;
-	u32 sp_mask[VGPU_MAX_SUBPARTS];
-	struct vgpu_sm_subpart sp[VGPU_MAX_SUBPARTS];
-	u32 win_len;
-	u32 win_cur;
-	u64 win_next;
-	u32 win[VGPU_WIN_BUCKETS][VGPU_ISA_NUM_CLASSES];
-	u64 round_next;
-	u64 start_key[VGPU_MAX_BLOCKS_PER_SM];
-	struct vgpu_sm_stats stats;
+	u64 hash;
 	vgpu_trace_fn trace;
 	void *trace_cookie;
-	u64 hash;
+	u64 sync_ready;
+	u32 top_prio;
+	u32 prio_mask;
+	u32 sync_cost;
+	u32 search_latency;
+	u8 phase;
+	bool start_dirty;
+	u8 prio_blocks[VGPU_MAX_PRIOS];
+	struct vgpu_sm_stats stats;
+	struct vgpu_worker_pool *pool;
+	struct vgpu_warp *warps;
+	u64 arb_pending;
+	u64 launch_stalled;
+	u64 start_wake;
+	u64 round_next;
+	u64 win_next;
+	u32 win_len;
+	u32 subparts;
+	u32 run_flags;
+	u32 launches;
+	u32 ready_sp;
+	u32 win_cur;
+	bool stop;
+	u32 sp_mask[VGPU_MAX_SUBPARTS];
+	struct vgpu_sm_res res;
+	struct vgpu_isa_timing timing;
+	struct vgpu_sm_subpart sp[VGPU_MAX_SUBPARTS];
+	u32 win[VGPU_WIN_BUCKETS][VGPU_ISA_NUM_CLASSES];
+	u64 start_key[VGPU_MAX_BLOCKS_PER_SM];
 	struct vgpu_sm_block block[VGPU_MAX_BLOCKS_PER_SM];
 };
+
+static_assert(offsetof(struct vgpu_sm, trace_cookie) + sizeof(void *) <=
+	      VGPU_CACHE_LINE, "an event reads one line of the SM");
+static_assert(offsetof(struct vgpu_sm, stats.events) + sizeof(u64) <=
+	      2 * VGPU_CACHE_LINE, "an arrival reads one more");
+static_assert(offsetof(struct vgpu_sm, res) % VGPU_CACHE_LINE +
+	      offsetof(struct vgpu_sm_res, regs) <= 2 * VGPU_CACHE_LINE,
+	      "the resources' counters take two lines");
 
 /**
  * struct vgpu_sm_saved - a block switched out of its SM (switch mode)

@@ -62,6 +62,24 @@ static __always_inline void vgpu_sm_queue(struct vgpu_sm *sm, u32 idx, u64 at)
 	vgpu_sm_queue_slow(sm, idx, at);
 }
 
+/*
+ * Competition priority of warp @i of a block of priority @prio of kernel
+ * @k (F35, seed 003): the block's, plus the warp's level set by the host
+ * (@k->warp_prio) or its index modulo @k->prio_wid_mod, capped at the
+ * lowest priority.
+ */
+static inline u32 vgpu_sm_warp_prio(const struct vgpu_kernel_desc *k,
+				    u32 prio, u32 i)
+{
+	u32 wp = prio;
+
+	if (k->warp_prio)
+		wp += k->warp_prio[i];
+	else if (k->prio_wid_mod)
+		wp += i % k->prio_wid_mod;
+	return min_t(u32, wp, VGPU_MAX_PRIOS - 1);
+}
+
 /* The order in which block @slot starts its warps (F30). */
 static inline void vgpu_sm_set_start_key(struct vgpu_sm *sm, u32 slot)
 {

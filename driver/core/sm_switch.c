@@ -191,7 +191,7 @@ int vgpu_sm_block_restore(struct vgpu_sm *sm, const struct vgpu_sm_saved *s,
 	sm->used |= BIT_ULL(slot);
 	if (b->next_start < b->n_warps)
 		sm->unstarted |= BIT_ULL(slot);
-	if (b->arb.count)
+	if (b->kernel->sum.uses_lock && b->arb.count)
 		sm->arb_pending |= BIT_ULL(slot);
 	sm->start_dirty = true;
 	vgpu_sm_emit(sm, VGPU_EV_BLOCK_ADD, b, VGPU_EV_NONE, b->prio,

@@ -13,7 +13,9 @@
  * memmove, min/max/clamp, ARRAY_SIZE, DIV_ROUND_UP/round_up, BIT/GENMASK, the
  * 64-bit bit helpers (__ffs64, fls64, hweight64), struct list_head and its
  * helpers, check_add/mul_overflow, likely/unlikely, noinline, static_assert
- * and div_u64.
+ * and div_u64.  And VGPU_ALIGNED(n), the alignment of a struct member
+ * (first in its declaration): __aligned(n) in the kernel, C11's alignas
+ * natively.
  *
  * And redzones: VGPU_MEM_REDZONE(elem) is the room the core leaves after an
  * array of @elem-byte elements in memory it lays out itself, and
@@ -42,8 +44,11 @@
 #define VGPU_MEM_REDZONE(elem)	((size_t)0)
 static inline void vgpu_mem_poison(void *p, size_t len) { }
 static inline void vgpu_mem_unpoison(void *p, size_t len) { }
+#define VGPU_ALIGNED(n)		__aligned(n)
 #else
+#include <stdalign.h>
 #include <vgpu_os_user.h>
+#define VGPU_ALIGNED(n)		alignas(n)
 #endif
 
 #endif /* VGPU_OS_H */

@@ -107,6 +107,36 @@ TEST(params_bounds)
 }
 
 /* The one name table (names.c): each mode's name and back, and "?". */
+/*
+ * The device's memory must be line-aligned (its SMs' state is laid out
+ * in cache lines): a base off by 8 bytes is refused, nothing is laid out;
+ * the aligned base works.
+ */
+TEST(mem_line_aligned)
+{
+	VGPU_TEST_BIG struct vgpu_gpu g;
+	struct vgpu_gpu_params p;
+	struct vgpu_config cfg;
+	struct list_head pol;
+	size_t size;
+	char *mem;
+
+	ASSERT_EQ(0, vgpu_config_preset(&cfg, "small"));
+	vgpu_gpu_params_default(&p, &cfg);
+	vgpu_policy_registry_init(&pol);
+	size = vgpu_gpu_mem_size(&cfg, &p);
+	mem = aligned_alloc(VGPU_CACHE_LINE, size + VGPU_CACHE_LINE);
+	ASSERT_NE(NULL, mem);
+	EXPECT_EQ(-EINVAL, vgpu_gpu_init(&g, mem + 8, size, &cfg, &p, &pol));
+	EXPECT_EQ(-EINVAL, vgpu_gpu_init(&g, mem + VGPU_CACHE_LINE / 2, size,
+					 &cfg, &p, &pol));
+	ASSERT_EQ(0, vgpu_gpu_init(&g, mem, size, &cfg, &p, &pol));
+	EXPECT_EQ(0, vgpu_gpu_channel_add(&g, 0, 0));
+	EXPECT_TRUE(vgpu_gpu_idle(&g));
+	vgpu_gpu_fini(&g);
+	free(mem);
+}
+
 TEST(mode_names)
 {
 	static const char *const pre[] = { "drain", "warp", "switch" };
@@ -1638,6 +1668,7 @@ TEST(f67_metrics_check_value)
 VGPU_TEST_SUITE(gpu,
 	VGPU_CASE(f11_channel_fifo)
 	VGPU_CASE(params_bounds)
+	VGPU_CASE(mem_line_aligned)
 	VGPU_CASE(mode_names)
 	VGPU_CASE(event_names)
 	VGPU_CASE(f20_big_high_does_not_block)

@@ -57,6 +57,9 @@ u32 vgpu_bench_loop_prog(struct vgpu_insn *prog, u32 iters);
  * @policy: a policy name or object (vgpu_sim_policy_resolve()), or NULL
  *	for the default
  *
+ * The device's memory is zeroed first, as the module's is, so that no
+ * benchmark times the page faults of its first use.
+ *
  * Return: 0, or -1 (nothing to release).
  */
 int vgpu_bench_gpu_init(struct vgpu_bench_gpu *b, u32 num_sms, u32 channels,

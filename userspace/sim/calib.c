@@ -58,7 +58,10 @@ static int vgpu_calib_run(struct vgpu_calib_entry *e,
 	u32 i, given = 0;
 	int ret;
 
-	sm = calloc(1, sizeof(*sm));
+	/* line-aligned (sm.h), zeroed */
+	sm = aligned_alloc(_Alignof(struct vgpu_sm), sizeof(*sm));
+	if (sm)
+		memset(sm, 0, sizeof(*sm));
 	warps = calloc(e->cfg.max_warps_per_sm, sizeof(*warps));
 	if (!sm || !warps) {
 		ret = -ENOMEM;

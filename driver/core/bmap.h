@@ -125,6 +125,20 @@ static inline bool vgpu_bmap_test(const u64 *map, u32 bit)
 	return (map[bit / 64] >> (bit % 64)) & 1;
 }
 
+/**
+ * vgpu_bmap_assign() - set (@on) or clear unit @bit
+ * @map: the map
+ * @bit: unit index
+ * @on: the bit's new value
+ */
+static inline void vgpu_bmap_assign(u64 *map, u32 bit, bool on)
+{
+	if (on)
+		map[bit / 64] |= BIT_ULL(bit % 64);
+	else
+		map[bit / 64] &= ~BIT_ULL(bit % 64);
+}
+
 u32 vgpu_bmap_run_naive(const u64 *map, u32 nbits);
 u32 vgpu_bmap_run_ctz(const u64 *map, u32 nbits);
 int vgpu_bmap_find_run_naive(const u64 *map, u32 nbits, u32 len);

@@ -903,7 +903,7 @@ const struct vgpu_sm_res *vgpu_gpu_sm_res(const struct vgpu_gpu *g, u32 sm);
  */
 static inline bool vgpu_gpu_dealloc_pending(const struct vgpu_gpu *g, u32 s)
 {
-	return g->slot_dealloc[s / 64] & BIT_ULL(s % 64);
+	return vgpu_bmap_test(g->slot_dealloc, s);
 }
 
 bool vgpu_gpu_sm_empty(const struct vgpu_gpu *g, u32 sm);

@@ -19,16 +19,13 @@ struct vgpu_gpu_match {
 	bool pre;
 };
 
-/* Row @prio of the F23 (c) candidate map. */
 /* Make (@on) or drop the deallocation request of task slot @s. */
 static inline void vgpu_gpu_dealloc_set(struct vgpu_gpu *g, u32 s, bool on)
 {
-	if (on)
-		g->slot_dealloc[s / 64] |= BIT_ULL(s % 64);
-	else
-		g->slot_dealloc[s / 64] &= ~BIT_ULL(s % 64);
+	vgpu_bmap_assign(g->slot_dealloc, s, on);
 }
 
+/* Row @prio of the F23 (c) candidate map. */
 static inline u64 *vgpu_gpu_top_row(const struct vgpu_gpu *g, u32 prio)
 {
 	return g->top_map + prio * g->top_words;

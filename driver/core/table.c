@@ -216,10 +216,7 @@ static void vgpu_gpu_slot_set(struct vgpu_gpu *g, u32 s,
 			      struct vgpu_gpu_kernel *k)
 {
 	g->slot[s] = k;
-	if (k)
-		g->slot_used[s / 64] |= BIT_ULL(s % 64);
-	else
-		g->slot_used[s / 64] &= ~BIT_ULL(s % 64);
+	vgpu_bmap_assign(g->slot_used, s, k);
 }
 
 /*

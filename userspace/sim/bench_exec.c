@@ -120,10 +120,7 @@ static int vgpu_bench_exec(int argc, char **argv)
 		return 1;
 	}
 	warps = calloc(cfg.max_warps_per_sm, sizeof(*warps));
-	/* line-aligned (sm.h), zeroed */
-	sm = aligned_alloc(_Alignof(struct vgpu_sm), sizeof(*sm));
-	if (sm)
-		memset(sm, 0, sizeof(*sm));
+	sm = vgpu_sim_sm_alloc();
 	if (!warps || !sm) {
 		fprintf(stderr, "vgpu-sim bench exec: out of memory\n");
 		return 1;

@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "run.h"
+#include "sim.h"
 #include "power.h"
 
 #define VGPU_CALIB_CACHE	8	/* configurations remembered */
@@ -58,10 +59,7 @@ static int vgpu_calib_run(struct vgpu_calib_entry *e,
 	u32 i, given = 0;
 	int ret;
 
-	/* line-aligned (sm.h), zeroed */
-	sm = aligned_alloc(_Alignof(struct vgpu_sm), sizeof(*sm));
-	if (sm)
-		memset(sm, 0, sizeof(*sm));
+	sm = vgpu_sim_sm_alloc();
 	warps = calloc(e->cfg.max_warps_per_sm, sizeof(*warps));
 	if (!sm || !warps) {
 		ret = -ENOMEM;

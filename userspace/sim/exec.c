@@ -87,10 +87,7 @@ static int vgpu_sim_exec_run(const char *path, struct vgpu_sim_exec_opts *o)
 	};
 	match = calloc(prog.n, sizeof(*match));
 	warps = calloc(cfg.max_warps_per_sm, sizeof(*warps));
-	/* line-aligned (sm.h), zeroed */
-	sm = aligned_alloc(_Alignof(struct vgpu_sm), sizeof(*sm));
-	if (sm)
-		memset(sm, 0, sizeof(*sm));
+	sm = vgpu_sim_sm_alloc();
 	if (!match || !warps || !sm) {
 		fprintf(stderr, "vgpu-sim exec: out of memory\n");
 		goto out;

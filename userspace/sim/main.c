@@ -4,11 +4,13 @@
  */
 #include <errno.h>
 #include <getopt.h>
+#include <stdalign.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "sim.h"
+#include "sm.h"
 #include <vgpu/workload.h>
 
 #define VGPU_SIM_CMD_ENTRY(n) &vgpu_sim_cmd_##n,
@@ -189,4 +191,14 @@ int main(int argc, char **argv)
 		if (!strcmp(argv[1], vgpu_sim_cmds[i]->name))
 			return vgpu_sim_cmds[i]->run(argc - 1, argv + 1);
 	return vgpu_sim_usage_error(NULL, "unknown command '%s'", argv[1]);
+}
+
+struct vgpu_sm *vgpu_sim_sm_alloc(void)
+{
+	struct vgpu_sm *sm = aligned_alloc(alignof(struct vgpu_sm),
+					   sizeof(*sm));
+
+	if (sm)
+		memset(sm, 0, sizeof(*sm));
+	return sm;
 }

@@ -256,4 +256,15 @@ struct list_head;
 const char *vgpu_sim_policy_resolve(struct list_head *reg, const char *arg,
 				    char *err, size_t errlen);
 
+struct vgpu_sm;
+
+/**
+ * vgpu_sim_sm_alloc() - a zeroed SM engine for a lone-SM run
+ *
+ * Line-aligned, as struct vgpu_sm asks (sm.h); free() it.
+ *
+ * Return: the engine, or NULL when out of memory.
+ */
+struct vgpu_sm *vgpu_sim_sm_alloc(void);
+
 #endif /* VGPU_SIM_H */

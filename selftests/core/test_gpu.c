@@ -106,7 +106,6 @@ TEST(params_bounds)
 	}
 }
 
-/* The one name table (names.c): each mode's name and back, and "?". */
 /*
  * The device's memory must be line-aligned (its SMs' state is laid out
  * in cache lines): a base off by 8 bytes is refused, nothing is laid out;
@@ -137,6 +136,7 @@ TEST(mem_line_aligned)
 	free(mem);
 }
 
+/* The one name table (names.c): each mode's name and back, and "?". */
 TEST(mode_names)
 {
 	static const char *const pre[] = { "drain", "warp", "switch" };

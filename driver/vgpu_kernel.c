@@ -366,7 +366,7 @@ static int vgpu_desc_check(const struct vgpu_device *vdev,
 	if (!d->affinity != !d->affinity_bits)
 		return -EINVAL;
 	if (d->affinity && (d->affinity_bits % 64 || d->affinity_bits < min_bits ||
-			    d->affinity_bits > VGPU_GPU_AFF_WORDS * 64))
+			    d->affinity_bits > VGPU_MAX_AFFINITY_BITS))
 		return -EINVAL;
 	/* F35: one level per warp, bounded before anything is copied */
 	if (!d->warp_prio != !d->num_warp_prio ||
@@ -484,21 +484,26 @@ static int vgpu_job_templates(struct vgpu_job *job,
 }
 
 /*
- * Copy @len bytes (at most 128: an affinity mask of VGPU_GPU_AFF_WORDS, or
- * warp levels) from user address @uptr into the job, through the stack.
+ * Copy @len bytes (an affinity mask of at most VGPU_GPU_AFF_WORDS words, or
+ * warp levels) from user address @uptr into the job, through the stack in
+ * pieces of 128 bytes: hardened usercopy lets user data into the job's
+ * inline program only.
  */
 static int vgpu_job_copy_in(void *dst, u64 uptr, u32 len)
 {
-	u64 buf[VGPU_GPU_AFF_WORDS];
+	u64 buf[16];
+	u32 n;
 
 	BUILD_BUG_ON(sizeof(buf) < VGPU_MAX_BLOCK_WARPS);
-	if (!len)
-		return 0;
-	if (WARN_ON_ONCE(len > sizeof(buf)))
+	BUILD_BUG_ON(VGPU_MAX_AFFINITY_BITS != VGPU_GPU_AFF_WORDS * 64);
+	if (WARN_ON_ONCE(len > VGPU_GPU_AFF_WORDS * sizeof(u64)))
 		return -EINVAL;
-	if (copy_from_user(buf, u64_to_user_ptr(uptr), len))
-		return -EFAULT;
-	memcpy(dst, buf, len);
+	for (; len; len -= n, uptr += n, dst += n) {
+		n = min_t(u32, len, sizeof(buf));
+		if (copy_from_user(buf, u64_to_user_ptr(uptr), n))
+			return -EFAULT;
+		memcpy(dst, buf, n);
+	}
 	return 0;
 }
 

@@ -71,18 +71,19 @@ static int vgpu_check_block(const struct vgpu_config *cfg,
 /* An affinity mask (F25) with bits set but none on one of @num_sms SMs. */
 static bool vgpu_check_aff_empty(const u64 *aff, u32 num_sms)
 {
-	bool any = false;
-	u32 i, n;
+	u64 any = 0;
+	u32 i;
 
-	for (i = 0; i < VGPU_GPU_AFF_WORDS; i++) {
-		if (!aff[i])
-			continue;
-		any = true;
-		n = num_sms > i * 64 ? num_sms - i * 64 : 0;
-		if (n >= 64 ? aff[i] : aff[i] & (BIT_ULL(n) - 1))
+	/* the device's SMs first: the words of a real mask */
+	for (i = 0; i < num_sms / 64; i++)
+		if (aff[i])
 			return false;
-	}
-	return any;
+	if (num_sms % 64 && aff[i] & (BIT_ULL(num_sms % 64) - 1))
+		return false;
+	/* none of them: is it all zero (every SM) or stray bits? */
+	for (i = 0; i < VGPU_GPU_AFF_WORDS; i++)
+		any |= aff[i];
+	return any != 0;
 }
 
 /**

@@ -20,7 +20,7 @@
 #define VGPU_CFG_NAME_LEN		16
 
 /* Hard bounds of any configuration (vgpu_config_validate()). */
-#define VGPU_MAX_SMS			1024
+#define VGPU_MAX_SMS			4096
 #define VGPU_MAX_SUBPARTS		8
 #define VGPU_MAX_REG_UNITS		256	/* register units per sub-partition */
 #define VGPU_MAX_SMEM_UNITS		2048	/* shared memory units per SM */

@@ -26,11 +26,16 @@ static u64 vgpu_gpu_aff_valid(const struct vgpu_gpu *g, u32 w)
 	return BIT_ULL(n - w * 64) - 1;
 }
 
-static bool vgpu_gpu_aff_any(const struct vgpu_gpu_kernel *k)
+/*
+ * The mask names an SM of the device.  A checked kernel's mask names one
+ * or none at all (vgpu_gpu_kernel_check()), so the device's words decide.
+ */
+static bool vgpu_gpu_aff_any(const struct vgpu_gpu *g,
+			     const struct vgpu_gpu_kernel *k)
 {
 	u32 i;
 
-	for (i = 0; i < VGPU_GPU_AFF_WORDS; i++)
+	for (i = 0; i < g->top_words; i++)
 		if (k->affinity[i])
 			return true;
 	return false;
@@ -119,14 +124,17 @@ int vgpu_gpu_submit(struct vgpu_gpu *g, struct vgpu_gpu_kernel *k)
 	    vgpu_kernel_desc_init(d, &g->cfg, k->prog, k->n_insns, k->match))
 		return -EINVAL;
 	/* word by word: SUBMIT pays this for every kernel (F60) */
-	any = vgpu_gpu_aff_any(k);
+	any = vgpu_gpu_aff_any(g, k);
 	k->aff_all = true;
-	for (i = 0; i < VGPU_GPU_AFF_WORDS; i++) {
+	for (i = 0; i < g->top_words; i++) {
 		valid = vgpu_gpu_aff_valid(g, i);
 		k->affinity[i] = any ? k->affinity[i] & valid : valid;
 		if (k->affinity[i] != valid)
 			k->aff_all = false;
 	}
+	/* the words past the device's SMs name none */
+	memset(k->affinity + g->top_words, 0,
+	       (VGPU_GPU_AFF_WORDS - g->top_words) * sizeof(u64));
 	ret = vgpu_gpu_tmpl_init(g, k);
 	if (ret)
 		return ret;

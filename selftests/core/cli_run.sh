@@ -148,6 +148,14 @@ printf '{ "kernels": [ {"name": "a", "grid": 1, "threads": 32, "program": ["LOOP
 "$SIM" run "$TMP/b4.json" > /dev/null 2> "$TMP/e4"
 check "bad program: names the kernel and the instruction" \
 	"[ \$? -eq 1 ] && grep -q 'kernels\[0\]: program: .*instruction 0 (LOOP 3)' $TMP/e4"
+# a workload's device: libvgpu.so.1's affinity masks name 1024 SMs
+printf '{ "device": {"config": {"num_sms": 1025}}, "kernels": [] }\n' > "$TMP/b3s.json"
+"$SIM" run "$TMP/b3s.json" > /dev/null 2> "$TMP/e3s"
+check "a workload device of more than 1024 SMs" \
+	"[ \$? -eq 1 ] && grep -q 'b3s.json: device.config: num_sms: at most 1024 SMs in a workload' $TMP/e3s"
+printf '{ "device": {"config": {"num_sms": 1024}}, "kernels": [ {"name": "a", "grid": 2, "threads": 32, "program": "EXIT", "affinity": [1023]} ] }\n' > "$TMP/b3t.json"
+"$SIM" run "$TMP/b3t.json" > /dev/null 2> "$TMP/e3t"
+check "a workload device of 1024 SMs, pinned to the last" "[ \$? -eq 0 ]"
 printf '{ "kernels": [ {"name": "a", "grid": 1, "threads": 32, "program": "EXIT", "colour": 1} ] }\n' > "$TMP/b5.json"
 "$SIM" run "$TMP/b5.json" > /dev/null 2> "$TMP/e5"
 check "unknown field" \

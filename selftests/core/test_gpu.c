@@ -584,6 +584,43 @@ TEST(f25_affinity_masked_to_existing_sms)
 	vgpu_tg_fini(&T);
 }
 
+/*
+ * F25 on the largest device (issue 21: 4096 SMs): a mask naming only the
+ * last SM places the block there, and the same mask on a device one SM
+ * smaller names no SM and is refused.
+ */
+TEST(f25_affinity_last_of_max_sms)
+{
+	struct vgpu_gpu_kernel *k;
+	struct vgpu_config cfg;
+	u32 i, n = 0;
+
+	vgpu_config_preset(&cfg, "small");
+	cfg.num_sms = VGPU_MAX_SMS;
+	ASSERT_EQ(0, vgpu_tg_init(&T, &cfg, NULL));
+	k = vgpu_tg_kernel(&T, 0, 0, 2, 32, 0, VGPU_SHORT);
+	k->affinity[VGPU_GPU_AFF_WORDS - 1] = 1ULL << 63;	/* SM 4095 */
+	ASSERT_EQ(0, vgpu_gpu_submit(&T.g, k));
+	EXPECT_FALSE(k->aff_all);
+	ASSERT_TRUE(vgpu_tg_run(&T, 100000));
+	EXPECT_TRUE(vgpu_gpu_kernel_finished(k));
+	for (i = 0; i < T.nev; i++) {
+		if (T.ev[i].type != VGPU_GEV_DISPATCH)
+			continue;
+		EXPECT_EQ(VGPU_MAX_SMS - 1, T.ev[i].sm);
+		n++;
+	}
+	EXPECT_EQ(2, n);
+	vgpu_tg_fini(&T);
+
+	cfg.num_sms = VGPU_MAX_SMS - 1;
+	ASSERT_EQ(0, vgpu_tg_init(&T, &cfg, NULL));
+	k = vgpu_tg_kernel(&T, 0, 0, 2, 32, 0, VGPU_SHORT);
+	k->affinity[VGPU_GPU_AFF_WORDS - 1] = 1ULL << 63;
+	EXPECT_EQ(-EINVAL, vgpu_gpu_submit(&T.g, k));
+	vgpu_tg_fini(&T);
+}
+
 /* F23 (a) then (b): whole blocks first, then one warp at a time. */
 TEST(f23_block_then_warp)
 {
@@ -1681,6 +1718,7 @@ VGPU_TEST_SUITE(gpu,
 	VGPU_CASE(f26_quota_restarts_on_equal_peer)
 	VGPU_CASE(f22_windows)
 	VGPU_CASE(f25_affinity_masked_to_existing_sms)
+	VGPU_CASE(f25_affinity_last_of_max_sms)
 	VGPU_CASE(f23_block_then_warp)
 	VGPU_CASE(f23_bar_never_partial)
 	VGPU_CASE(f23_preempt_warp)

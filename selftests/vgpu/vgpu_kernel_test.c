@@ -185,7 +185,7 @@ TEST_F(k, desc_invalid_fields)
 {
 	static const struct vgpu_insn no_exit[] = { { .op = VGPU_OP_ALU } };
 	struct vgpu_submit_desc d;
-	__u64 aff[2] = { 1, 0 };
+	__u64 aff[2] = { 1, 0 }, wide[VGPU_MAX_AFFINITY_BITS / 64] = { 0 };
 
 #define BAD(errno_, stmt) do {						\
 		VGPU_DESC(&d, self->ch, vgpu_prog_alu);			\
@@ -212,9 +212,14 @@ TEST_F(k, desc_invalid_fields)
 	BAD(EINVAL, d.affinity = (uintptr_t)aff);	/* bits missing */
 	BAD(EINVAL, d.affinity_bits = 64);		/* pointer missing */
 	BAD(EINVAL, (d.affinity = (uintptr_t)aff, d.affinity_bits = 96));
-	BAD(EINVAL, (d.affinity = (uintptr_t)aff, d.affinity_bits = 2048));
+	BAD(EINVAL, (d.affinity = (uintptr_t)wide,
+		     d.affinity_bits = VGPU_MAX_AFFINITY_BITS + 64));
 	BAD(EINVAL, (aff[0] = 0, d.affinity = (uintptr_t)aff,
 		     d.affinity_bits = 64));		/* no SM at all */
+	/* the widest mask, its one bit past the device's SMs: none either */
+	wide[VGPU_MAX_AFFINITY_BITS / 64 - 1] = 1ULL << 63;
+	BAD(EINVAL, (d.affinity = (uintptr_t)wide,
+		     d.affinity_bits = VGPU_MAX_AFFINITY_BITS));
 	BAD(EINVAL, d.arrival = ~0ULL);
 	BAD(EINVAL, VGPU_PROG(&d, no_exit));		/* validator */
 	BAD(EFAULT, d.program = 0);
@@ -223,6 +228,10 @@ TEST_F(k, desc_invalid_fields)
 	BAD(ENOENT, d.channel = 12345);
 	/* a block that no SM can ever hold: 1024 threads x 255 registers */
 	BAD(E2BIG, (d.threads = 1024, d.regs = 255));
+	/* ... and the widest mask naming SM 0 is taken */
+	wide[0] = 1;
+	BAD(0, (d.affinity = (uintptr_t)wide,
+		d.affinity_bits = VGPU_MAX_AFFINITY_BITS));
 #undef BAD
 }
 

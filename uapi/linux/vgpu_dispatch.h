@@ -244,6 +244,7 @@ struct vgpu_channel_destroy {
 #define VGPU_MAX_CHILDREN	1024		/* child budget of a kernel (F15) */
 #define VGPU_MAX_DEADLINE	_BITULL(48)	/* relative deadline (issue 17) */
 #define VGPU_MAX_DEPTH		8		/* nesting of child kernels (F15) */
+#define VGPU_MAX_AFFINITY_BITS	4096		/* SMs of a device, an affinity mask */
 
 /**
  * struct vgpu_template - a child kernel a LAUNCH may start (SPEC F15)
@@ -290,7 +291,8 @@ struct vgpu_template {
  * @affinity: in: user pointer to an SM bitmap of @affinity_bits bits (bit i
  *	= SM i may run the kernel), or 0 for every SM (F26)
  * @affinity_bits: in: 0 when @affinity is 0, else a multiple of 64 covering
- *	every SM (at least num_sms rounded up to 64, at most 1024)
+ *	every SM (at least num_sms rounded up to 64, at most
+ *	VGPU_MAX_AFFINITY_BITS)
  * @priority: in: with VGPU_KERNEL_PRIORITY the kernel's priority (F10),
  *	0 .. num_prios - 1, below vgpu_info.default_prio only with CAP_SYS_NICE;
  *	else must be zero

@@ -14,7 +14,8 @@
  *
  * The public headers mirror the few core values their types need
  * (VGPUL_WL_MAX_SMS, VGPUL_KF_*); the static assertions below keep them
- * equal, so a workload's flags and affinity go to the core unchanged.
+ * equal (the SMs: within the core's), so a workload's flags and affinity
+ * go to the core unchanged.
  * Not installed.
  */
 #ifndef VGPUL_LIBVGPU_CORE_H
@@ -31,8 +32,9 @@
 
 #include <vgpu/workload.h>
 
-_Static_assert(VGPUL_WL_MAX_SMS == VGPU_MAX_SMS, "VGPUL_WL_MAX_SMS");
-_Static_assert(VGPUL_WL_AFF_WORDS == VGPU_GPU_AFF_WORDS, "VGPUL_WL_AFF_WORDS");
+/* a workload's device has at most VGPUL_WL_MAX_SMS of the core's SMs */
+_Static_assert(VGPUL_WL_MAX_SMS <= VGPU_MAX_SMS, "VGPUL_WL_MAX_SMS");
+_Static_assert(VGPUL_WL_AFF_WORDS <= VGPU_GPU_AFF_WORDS, "VGPUL_WL_AFF_WORDS");
 _Static_assert(VGPUL_WL_MAX_CHANNELS == VGPU_GPU_MAX_CHANNELS,
 	       "VGPUL_WL_MAX_CHANNELS");
 _Static_assert(VGPUL_WL_POLICY_LEN == VGPU_POLICY_NAME_LEN,

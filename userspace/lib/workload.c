@@ -245,6 +245,11 @@ static int vgpu_wl_device(struct vgpu_rec_ctx *c, json_object *dev,
 	if (vgpu_config_validate(&wl->dev->cfg, &bad))
 		return vgpu_rec_err(c, "device.config", bad ? bad : "?",
 				    "invalid configuration");
+	/* a kernel's affinity names VGPUL_WL_MAX_SMS SMs (workload.h) */
+	if (wl->dev->cfg.num_sms > VGPUL_WL_MAX_SMS)
+		return vgpu_rec_err(c, "device.config", "num_sms",
+				    "at most %u SMs in a workload",
+				    VGPUL_WL_MAX_SMS);
 	vgpu_gpu_params_default(p, &wl->dev->cfg);
 	if (!dev)
 		return 0;

@@ -2,8 +2,8 @@
 /*
  * vgpu-sim bench scale: how the simulator scales (SPEC F50, F51).
  *
- * 1. The cost curve, one thread: devices of the h100 kind with 4, 132 and
- *    1024 SMs run one kernel of 10 k, 100 k and 1 M short blocks (one
+ * 1. The cost curve, one thread: devices of the h100 kind with 4, 132,
+ *    1024 and 4096 SMs run one kernel of 10 k, 100 k and 1 M short blocks (one
  *    warp, "MOV / ALU / ALU / EXIT", the shape of replayed inference
  *    kernels) to the end: wall time per block (dispatch, advance and
  *    collection, everything but setup) and time in vgpu_gpu_dispatch() per
@@ -146,7 +146,7 @@ static int vgpu_bench_scale(int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	static const u32 sms[] = { 4, 132, 1024 };
+	static const u32 sms[] = { 4, 132, 1024, 4096 };
 	static const u32 blocks[] = { 10000, 100000, 1000000 };
 	double lo = 0, hi = 0, ns, h100, big;
 	struct vgpu_bs_result r;

@@ -235,7 +235,7 @@ int vgpu_run_workload(const struct vgpu_workload *wl, int only,
 			k->push_to = &r->k[wk->push_to - 1];
 		memcpy(k->warp_prio, wk->warp_prio, sizeof(k->warp_prio));
 		k->arrival = only >= 0 ? 0 : wk->arrival;
-		memcpy(k->affinity, wk->affinity, sizeof(k->affinity));
+		memcpy(k->affinity, wk->affinity, sizeof(wk->affinity));
 		k->prog = wk->prog.insns;
 		k->n_insns = wk->prog.n;
 		k->match = calloc(wk->prog.n, sizeof(*k->match));

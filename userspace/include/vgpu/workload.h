@@ -23,7 +23,10 @@
 
 #define VGPU_WL_NAME_LEN	64
 
-/* Most SMs of a device; @affinity holds a bit for each. */
+/*
+ * Most SMs of a workload's device (the core takes more, libvgpu.so.1's
+ * workloads do not); @affinity holds a bit for each.
+ */
 #define VGPUL_WL_MAX_SMS	1024
 #define VGPUL_WL_AFF_WORDS	(VGPUL_WL_MAX_SMS / 64)
 /* Channels of a workload; tenants are below it too. */

@@ -14,8 +14,8 @@
 
 #include "vgpuctl.h"
 
-/* SMs shown: a device has at most 1024 (the uapi's affinity masks) */
-#define VGPUCTL_TOP_MAX_SMS	1024
+/* SMs shown: a device has at most 4096 (the uapi's affinity masks) */
+#define VGPUCTL_TOP_MAX_SMS	4096
 
 /* Per-SM blocks and free warps from debugfs' sm view, if readable. */
 static int vgpu_top_debugfs(const char *name, unsigned int nsm,

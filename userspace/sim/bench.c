@@ -57,16 +57,8 @@ int vgpu_bench_gpu_init(struct vgpu_bench_gpu *b, u32 num_sms, u32 channels,
 			return -1;
 		snprintf(b->p.policy, sizeof(b->p.policy), "%s", policy);
 	}
-	size = (vgpu_gpu_mem_size(&b->cfg, &b->p) + 63) & ~(size_t)63;
-	b->mem = aligned_alloc(64, size);
-	/*
-	 * Zeroed, hence mapped, as the module's kvzalloc() memory is: the
-	 * timed part would otherwise take a page fault at the first touch
-	 * of each page vgpu_gpu_init() leaves alone (the SMs' event buffers:
-	 * 13 MiB on 1024 SMs), a cost of the setup, not of the blocks.
-	 */
-	if (b->mem)
-		memset(b->mem, 0, size);
+	size = vgpu_gpu_mem_size(&b->cfg, &b->p);
+	b->mem = vgpu_sim_gpu_mem_alloc(size);
 	if (!b->mem || vgpu_gpu_init(&b->g, b->mem, size, &b->cfg, &b->p,
 				     &b->pol)) {
 		free(b->mem);

@@ -8,6 +8,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 #include "sim.h"
 #include "sm.h"
@@ -201,4 +202,19 @@ struct vgpu_sm *vgpu_sim_sm_alloc(void)
 	if (sm)
 		memset(sm, 0, sizeof(*sm));
 	return sm;
+}
+
+#define VGPU_SIM_HUGE_PAGE	(2UL << 20)
+
+void *vgpu_sim_gpu_mem_alloc(size_t size)
+{
+	void *mem;
+
+	size = (size + VGPU_SIM_HUGE_PAGE - 1) & ~(VGPU_SIM_HUGE_PAGE - 1);
+	mem = aligned_alloc(VGPU_SIM_HUGE_PAGE, size);
+	if (!mem)
+		return NULL;
+	madvise(mem, size, MADV_HUGEPAGE);
+	memset(mem, 0, size);
+	return mem;
 }

@@ -188,7 +188,7 @@ int vgpu_run_workload(const struct vgpu_workload *wl, int only,
 	int ret;
 
 	size = vgpu_gpu_mem_size(&wl->dev->cfg, &wl->dev->params);
-	r->mem = aligned_alloc(64, (size + 63) & ~(size_t)63);
+	r->mem = vgpu_sim_gpu_mem_alloc(size);
 	r->k = calloc(wl->nkernels, sizeof(*r->k));
 	r->tree = calloc(wl->nkernels, sizeof(*r->tree));
 	r->nk = r->k && r->tree ? wl->nkernels : 0;

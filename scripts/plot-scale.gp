@@ -23,7 +23,7 @@ set grid
 set key top left
 set yrange [0:*]
 set ylabel "ns per block (wall time / blocks)"
-plot for [s in "4 132 1024"] rows(int(s)) using 2:3 with linespoints title s." SMs"
+plot for [s in "4 132 1024 4096"] rows(int(s)) using 2:3 with linespoints title s." SMs"
 set ylabel "ns per dispatch decision"
-plot for [s in "4 132 1024"] rows(int(s)) using 2:4 with linespoints title s." SMs"
+plot for [s in "4 132 1024 4096"] rows(int(s)) using 2:4 with linespoints title s." SMs"
 unset multiplot

@@ -41,7 +41,7 @@ out=$("$SIM" bench scale --quick 2>&1)
 rc=$?
 [ $rc -eq 0 ] && ok "bench scale runs" || nok "bench scale runs (rc $rc): $out"
 miss=
-for s in 4 132 1024; do
+for s in 4 132 1024 4096; do
 	for b in 100 1000 10000; do
 		echo "$out" | grep -Eq "^cost sms=$s blocks=$b ns_per_block=[0-9]+\.[0-9] ns_per_decision=[0-9]+\.[0-9] decisions=[0-9]+$" ||
 			miss="$miss [$s SMs, $b blocks]"

@@ -495,7 +495,7 @@ static int vgpu_job_copy_in(void *dst, u64 uptr, u32 len)
 	u32 n;
 
 	BUILD_BUG_ON(sizeof(buf) < VGPU_MAX_BLOCK_WARPS);
-	BUILD_BUG_ON(VGPU_MAX_AFFINITY_BITS != VGPU_GPU_AFF_WORDS * 64);
+	BUILD_BUG_ON(VGPU_GPU_AFF_WORDS * 64 != VGPU_MAX_AFFINITY_BITS);
 	if (WARN_ON_ONCE(len > VGPU_GPU_AFF_WORDS * sizeof(u64)))
 		return -EINVAL;
 	for (; len; len -= n, uptr += n, dst += n) {

@@ -153,7 +153,9 @@ printf '{ "device": {"config": {"num_sms": 1025}}, "kernels": [] }\n' > "$TMP/b3
 "$SIM" run "$TMP/b3s.json" > /dev/null 2> "$TMP/e3s"
 check "a workload device of more than 1024 SMs" \
 	"[ \$? -eq 1 ] && grep -q 'b3s.json: device.config: num_sms: at most 1024 SMs in a workload' $TMP/e3s"
-printf '{ "device": {"config": {"num_sms": 1024}}, "kernels": [ {"name": "a", "grid": 2, "threads": 32, "program": "EXIT", "affinity": [1023]} ] }\n' > "$TMP/b3t.json"
+printf '{ "device": {"config": {"num_sms": 1024}}, "kernels": [ %s ] }\n' \
+	'{"name": "a", "grid": 2, "threads": 32, "program": "EXIT", "affinity": [1023]}' \
+	> "$TMP/b3t.json"
 "$SIM" run "$TMP/b3t.json" > /dev/null 2> "$TMP/e3t"
 check "a workload device of 1024 SMs, pinned to the last" "[ \$? -eq 0 ]"
 printf '{ "kernels": [ {"name": "a", "grid": 1, "threads": 32, "program": "EXIT", "colour": 1} ] }\n' > "$TMP/b5.json"

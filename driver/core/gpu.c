@@ -660,6 +660,7 @@ int vgpu_gpu_channel_add(struct vgpu_gpu *g, u32 ch, u32 prio)
 	if (g->chan[ch].used)
 		return -EEXIST;
 	g->chan[ch].used = true;
+	vgpu_bmap_assign(g->chan_used, ch, true);
 	g->chan[ch].prio = prio;
 	g->chan[ch].selected = 0;
 	memset(g->chan_policy[ch], 0, sizeof(g->chan_policy[ch]));
@@ -686,6 +687,7 @@ int vgpu_gpu_channel_remove(struct vgpu_gpu *g, u32 ch)
 		if (k->channel == ch)
 			return -EBUSY;
 	g->chan[ch].used = false;
+	vgpu_bmap_assign(g->chan_used, ch, false);
 	return 0;
 }
 

@@ -447,14 +447,19 @@ static __always_inline struct vgpu_gpu_kernel *
 vgpu_gpu_next_waiting(struct vgpu_gpu *g, bool op)
 {
 	struct vgpu_gpu_kernel *k, *w = NULL;
-	u32 i;
+	u32 i, word;
+	u64 m;
 
-	for (i = 0; i < g->p.max_channels; i++) {
-		k = vgpu_gpu_chan_head(g, i);
-		if (k && k->slot == ~0U &&
-		    !vgpu_gpu_throttle_holds(g, k) &&
-		    (!w || vgpu_gpu_admit_first(g, op, k, w)))
-			w = k;
+	/* only channels that exist hold kernels, in channel order */
+	for (word = 0; word < DIV_ROUND_UP(g->p.max_channels, 64); word++) {
+		for (m = g->chan_used[word]; m; m &= m - 1) {
+			i = word * 64 + __ffs64(m);
+			k = vgpu_gpu_chan_head(g, i);
+			if (k && k->slot == ~0U &&
+			    !vgpu_gpu_throttle_holds(g, k) &&
+			    (!w || vgpu_gpu_admit_first(g, op, k, w)))
+				w = k;
+		}
 	}
 	/* children wait outside the channels, all of them (F15) */
 	list_for_each_entry(k, &g->direct, chan_node)
@@ -668,7 +673,8 @@ bool vgpu_gpu_displace(struct vgpu_gpu *g)
 {
 	struct vgpu_gpu_kernel *k, *o = NULL, *w = NULL;
 	bool op = g->policy->admit_before;
-	u32 i, s = 0;
+	u32 i, word, s = 0;
+	u64 m;
 
 	for (i = 0; i < g->p.task_slots; i++) {
 		k = g->slot[i];
@@ -685,12 +691,14 @@ bool vgpu_gpu_displace(struct vgpu_gpu *g)
 	}
 	if (!o)
 		return false;
-	for (i = 0; i < g->p.max_channels; i++) {
-		k = vgpu_gpu_chan_head(g, i);
-		if (k && k->slot == ~0U &&
-		    (!w || vgpu_gpu_admit_first(g, op, k, w)) &&
-		    vgpu_gpu_fits_now(g, k))
-			w = k;
+	for (word = 0; word < DIV_ROUND_UP(g->p.max_channels, 64); word++) {
+		for (m = g->chan_used[word]; m; m &= m - 1) {
+			k = vgpu_gpu_chan_head(g, word * 64 + __ffs64(m));
+			if (k && k->slot == ~0U &&
+			    (!w || vgpu_gpu_admit_first(g, op, k, w)) &&
+			    vgpu_gpu_fits_now(g, k))
+				w = k;
+		}
 	}
 	if (!w)
 		return false;

@@ -83,6 +83,8 @@ static int vgpu_gpu_tmpl_init(struct vgpu_gpu *g, struct vgpu_gpu_kernel *k)
 int vgpu_gpu_submit(struct vgpu_gpu *g, struct vgpu_gpu_kernel *k)
 {
 	struct vgpu_kernel_desc *d = &k->desc;
+	struct vgpu_block_shape shape;
+	struct vgpu_isa_summary sum;
 	struct vgpu_gpu_kernel *o;
 	u64 valid;
 	bool any;
@@ -90,7 +92,7 @@ int vgpu_gpu_submit(struct vgpu_gpu *g, struct vgpu_gpu_kernel *k)
 	int ret;
 
 	/* the one check of a kernel's own fields (check.c, issue 19) */
-	ret = vgpu_gpu_kernel_check(&g->cfg, k);
+	ret = vgpu_gpu_kernel_check_sum(&g->cfg, k, &sum, &shape);
 	if (ret)
 		return ret;
 	if (vgpu_gpu_push_target_check(k))
@@ -112,12 +114,18 @@ int vgpu_gpu_submit(struct vgpu_gpu *g, struct vgpu_gpu_kernel *k)
 	d->sregs = k->sregs;
 	d->prio_wid_mod = k->prio_wid_mod;
 	d->warp_prio = k->n_warp_prio ? k->warp_prio : NULL;
-	/* passed by vgpu_gpu_kernel_check(): these cannot fail */
-	if (vgpu_block_shape_init(&d->shape, &g->cfg, k->threads, k->regs,
-				  k->smem, 0, NULL) ||
-	    vgpu_block_shape_set_sregs(&d->shape, &g->cfg, k->sregs) ||
-	    vgpu_kernel_desc_init(d, &g->cfg, k->prog, k->n_insns, k->match))
-		return -EINVAL;
+	/*
+	 * vgpu_kernel_desc_init() from what the check made: the program is
+	 * valid (its summary), the grid is not empty (a queue kernel's is
+	 * ~0U), the priority is a level of the device, the block's shape
+	 * has the barrier if the program has BAR.
+	 */
+	d->sum = sum;
+	d->shape = shape;
+	vgpu_isa_link_valid(k->prog, k->n_insns, k->match);
+	d->prog = k->prog;
+	d->match = k->match;
+	d->n_insns = k->n_insns;
 	/* word by word: SUBMIT pays this for every kernel (F60) */
 	any = vgpu_gpu_aff_any(k);
 	k->aff_all = true;

@@ -193,6 +193,9 @@ static int vgpu_sm_res_block_level(const struct vgpu_sm_res *sm,
 	    shape->barriers > sm->max_barriers - sm->barriers_used ||
 	    shape->warps > VGPU_MAX_BLOCK_WARPS)
 		return -ENOSPC;
+	/* only blocks hold shared memory: with none the map is whole */
+	if (!sm->blocks_used)
+		return shape->smem_units <= sm->smem_units ? 0 : -ENOSPC;
 	return vgpu_bmap_find_run(sm->smem, sm->smem_units, shape->smem_units);
 }
 
@@ -255,7 +258,15 @@ static int vgpu_sm_res_warps_in(struct vgpu_sm_res *sm,
 	if (n > sm->warps_per_subpart - sm->warps_used[p] ||
 	    n > sm->max_warps - sm->warps_total)
 		return -ENOSPC;
-	if (len) {
+	if (len && !sm->warps_used[p]) {
+		/*
+		 * Only warps hold registers: with none in @p its map is
+		 * whole, and first fit starts at 0 a stretch of all of it.
+		 */
+		if (len > sm->reg_units)
+			return -ENOSPC;
+		end = min(n * len, sm->reg_units);
+	} else if (len) {
 		start = vgpu_bmap_first_run(sm->regs[p], sm->reg_units, len,
 					    n * len, &end);
 		if (start < 0)

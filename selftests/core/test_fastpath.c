@@ -7,9 +7,10 @@
  *   shift-and-AND first fit vgpu_bmap_find_run_xk() and a bit loop;
  * - vgpu_bmap_count_runs() against first fit repeated on a copy;
  * - vgpu_sm_res_alloc_block() (one search per sub-partition when the
- *   warps' runs go back to back) against the per-warp first fit it
- *   replaces, on random allocate / free sequences, with the reg_free
- *   counter checked against the maps;
+ *   warps' runs go back to back, none in a sub-partition without warps or
+ *   for the shared memory of an SM without blocks) against the per-warp
+ *   first fit it replaces, on random allocate / free sequences, with the
+ *   reg_free counter checked against the maps;
  * - vgpu_trace_hash_event() (zero high bytes folded into one multiply,
  *   values of one to three bytes in straight lines, VGPU_EV_NONE from a
  *   table in every 4-byte field) against FNV-1a one byte at a time.

@@ -472,6 +472,38 @@ TEST(f21_channels_beyond_first_word)
 }
 
 /*
+ * F51: the SMs' events reach the sink in cycle order, whichever SMs had
+ * events in an epoch (one buffer alone, or several merged): A on SM 0
+ * ends its block after B's on SM 1 in the same epochs.
+ */
+TEST(f51_sink_in_cycle_order)
+{
+	struct vgpu_gpu_kernel *a, *b;
+	u64 last = 0;
+	size_t i;
+
+	ASSERT_EQ(0, vgpu_tg_init(&T, NULL, NULL));
+	a = vgpu_tg_kernel(&T, 0, 0, 1, 32, 0, "LOOP 6\nALU\nENDLOOP\nEXIT\n");
+	b = vgpu_tg_kernel(&T, 1, 0, 1, 32, 0, "ALU\nEXIT\n");
+	a->affinity[0] = 1;
+	b->affinity[0] = 2;
+	ASSERT_EQ(0, vgpu_gpu_submit(&T.g, a));
+	ASSERT_EQ(0, vgpu_gpu_submit(&T.g, b));
+	ASSERT_TRUE(vgpu_tg_run(&T, 100000));
+	ASSERT_NE(NULL, vgpu_tg_find(&T, VGPU_EV_BLOCK_DONE, a->id, 0));
+	ASSERT_NE(NULL, vgpu_tg_find(&T, VGPU_EV_BLOCK_DONE, b->id, 0));
+	EXPECT_LT(vgpu_tg_find(&T, VGPU_EV_BLOCK_DONE, b->id, 0)->cycle,
+		  vgpu_tg_find(&T, VGPU_EV_BLOCK_DONE, a->id, 0)->cycle);
+	for (i = 0; i < T.nev; i++) {
+		if (T.ev[i].type > VGPU_EV_MAX)
+			continue;
+		EXPECT_LE(last, T.ev[i].cycle) TH_LOG("event %zu", i);
+		last = T.ev[i].cycle;
+	}
+	vgpu_tg_fini(&T);
+}
+
+/*
  * F21 with a peer that never matches (seed 001 [0056]-[0058]): the flags
  * are judged over the candidates that match.  X (priority 3, a whole SM)
  * holds SM 0; A and B (priority 1, 8 blocks of 32 warps: two per SM) and
@@ -1729,6 +1761,7 @@ VGPU_TEST_SUITE(gpu,
 	VGPU_CASE(f20_full_table_waiting_head_matches)
 	VGPU_CASE(f21_fairness_flags)
 	VGPU_CASE(f21_channels_beyond_first_word)
+	VGPU_CASE(f51_sink_in_cycle_order)
 	VGPU_CASE(f21_fairness_nonmatching_peer)
 	VGPU_CASE(f26_quota_restarts_on_equal_peer)
 	VGPU_CASE(f22_windows)

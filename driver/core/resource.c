@@ -552,8 +552,7 @@ bool vgpu_sm_res_block_fits(const struct vgpu_sm_res *sm,
 bool vgpu_block_fits_empty(const struct vgpu_config *cfg,
 			   const struct vgpu_block_shape *shape)
 {
-	u32 counts[VGPU_MAX_SUBPARTS], regs = vgpu_config_reg_units(cfg);
-	u32 sregs = vgpu_config_sreg_units(cfg), p;
+	u32 c;
 
 	if (!cfg->max_blocks_per_sm ||
 	    shape->barriers > cfg->max_barriers_per_sm ||
@@ -561,13 +560,16 @@ bool vgpu_block_fits_empty(const struct vgpu_config *cfg,
 	    shape->warps > cfg->max_warps_per_sm ||
 	    shape->warps > VGPU_MAX_BLOCK_WARPS)
 		return false;
-	vgpu_split_counts(shape->warps, cfg->subparts, 0, counts);
-	for (p = 0; p < cfg->subparts; p++)
-		if (counts[p] > cfg->warps_per_subpart ||
-		    (shape->reg_units && regs / shape->reg_units < counts[p]) ||
-		    (shape->sreg_units && sregs / shape->sreg_units < counts[p]))
-			return false;
-	return true;
+	/*
+	 * Every test below fails on a sub-partition's count only when it
+	 * fails on the largest: the split table's first, w / Q rounded up.
+	 */
+	c = DIV_ROUND_UP(shape->warps, cfg->subparts);
+	return c <= cfg->warps_per_subpart &&
+	       (!shape->reg_units ||
+		vgpu_config_reg_units(cfg) / shape->reg_units >= c) &&
+	       (!shape->sreg_units ||
+		vgpu_config_sreg_units(cfg) / shape->sreg_units >= c);
 }
 
 /**

@@ -38,34 +38,35 @@ static int vgpu_check_block(const struct vgpu_config *cfg,
 			    const struct vgpu_gpu_kernel *k,
 			    const struct vgpu_insn *prog, u32 n_insns,
 			    u32 threads, u32 regs, u32 smem, u32 sregs,
-			    u32 flags, u32 n_tmpl)
+			    u32 flags, u32 n_tmpl, struct vgpu_isa_summary *sum,
+			    struct vgpu_block_shape *shape)
 {
-	struct vgpu_isa_summary sum;
-	struct vgpu_block_shape shape;
 	u32 i;
 
-	if (vgpu_check_shape(cfg, &shape, threads, regs, smem, sregs, 0))
+	if (vgpu_check_shape(cfg, shape, threads, regs, smem, sregs, 0))
 		return -E2BIG;
 	/* F35: one level per warp of a block, each a priority level */
-	if (k && k->n_warp_prio && k->n_warp_prio != shape.warps)
+	if (k && k->n_warp_prio && k->n_warp_prio != shape->warps)
 		return -EINVAL;
 	for (i = 0; k && i < k->n_warp_prio; i++)
 		if (k->warp_prio[i] >= cfg->num_prios)
 			return -EINVAL;
-	if (vgpu_isa_summarize(prog, n_insns, &sum) ||
-	    vgpu_check_shape(cfg, &shape, threads, regs, smem, sregs,
-			     sum.uses_bar ? 1 : 0))
+	/* without BAR the shape with the barrier is the one just made */
+	if (vgpu_isa_summarize(prog, n_insns, sum) ||
+	    (sum->uses_bar &&
+	     vgpu_check_shape(cfg, shape, threads, regs, smem, sregs, 1)))
 		return -EINVAL;
 	/* F14: a program with PUSH has a target, and only such a program */
-	if (k && sum.uses_push != !!k->push_to)
+	if (k && sum->uses_push != !!k->push_to)
 		return -EINVAL;
 	/* a split breaks blocks apart: no BAR, no LAUNCH (F24, F15) */
-	if ((sum.uses_bar || sum.uses_launch) && (flags & VGPU_KF_INDEPENDENT))
+	if ((sum->uses_bar || sum->uses_launch) &&
+	    (flags & VGPU_KF_INDEPENDENT))
 		return -EINVAL;
 	/* every LAUNCH names one of the templates (F15) */
-	if (sum.launch_mask >> n_tmpl)
+	if (sum->launch_mask >> n_tmpl)
 		return -EINVAL;
-	return vgpu_block_fits_empty(cfg, &shape) ? 0 : -E2BIG;
+	return vgpu_block_fits_empty(cfg, shape) ? 0 : -E2BIG;
 }
 
 /* An affinity mask (F25) with bits set but none on one of @num_sms SMs. */
@@ -108,7 +109,35 @@ static bool vgpu_check_aff_empty(const u64 *aff, u32 num_sms)
 int vgpu_gpu_kernel_check(const struct vgpu_config *cfg,
 			  const struct vgpu_gpu_kernel *k)
 {
+	struct vgpu_block_shape shape;
+	struct vgpu_isa_summary sum;
+
+	return vgpu_gpu_kernel_check_sum(cfg, k, &sum, &shape);
+}
+
+/**
+ * vgpu_gpu_kernel_check_sum() - vgpu_gpu_kernel_check(), keeping what it
+ *	made of the kernel's own program and block
+ * @cfg: the device's configuration
+ * @k: the kernel (as for vgpu_gpu_kernel_check())
+ * @sum: out: on success, vgpu_isa_summarize() of @k's program
+ * @shape: out: on success, the shape of @k's blocks as
+ *	vgpu_kernel_desc_init() makes it (the barrier if the program has
+ *	BAR, the scalar registers)
+ *
+ * vgpu_gpu_submit() takes both for the kernel's descriptor rather than
+ * scanning the program and shaping the block again.
+ *
+ * Return: as vgpu_gpu_kernel_check().
+ */
+int vgpu_gpu_kernel_check_sum(const struct vgpu_config *cfg,
+			      const struct vgpu_gpu_kernel *k,
+			      struct vgpu_isa_summary *sum,
+			      struct vgpu_block_shape *shape)
+{
 	const struct vgpu_gpu_template *t;
+	struct vgpu_block_shape tshape;
+	struct vgpu_isa_summary tsum;
 	u32 i;
 	int ret;
 
@@ -121,7 +150,8 @@ int vgpu_gpu_kernel_check(const struct vgpu_config *cfg,
 	    (k->child_budget && !k->child_store))
 		return -EINVAL;
 	ret = vgpu_check_block(cfg, k, k->prog, k->n_insns, k->threads,
-			       k->regs, k->smem, k->sregs, k->flags, k->n_tmpl);
+			       k->regs, k->smem, k->sregs, k->flags, k->n_tmpl,
+			       sum, shape);
 	if (ret)
 		return ret;
 	if (vgpu_check_aff_empty(k->affinity, cfg->num_sms))
@@ -134,7 +164,7 @@ int vgpu_gpu_kernel_check(const struct vgpu_config *cfg,
 			return -EINVAL;
 		ret = vgpu_check_block(cfg, NULL, t->prog, t->n_insns,
 				       t->threads, t->regs, t->smem, 0,
-				       t->flags, k->n_tmpl);
+				       t->flags, k->n_tmpl, &tsum, &tshape);
 		if (ret)
 			return ret;
 	}

@@ -9,8 +9,13 @@
 #include "vgpu_os.h"
 #include "gpu.h"
 #include "resource.h"
+#include "isa.h"
 
 int vgpu_gpu_kernel_check(const struct vgpu_config *cfg,
 			  const struct vgpu_gpu_kernel *k);
+int vgpu_gpu_kernel_check_sum(const struct vgpu_config *cfg,
+			      const struct vgpu_gpu_kernel *k,
+			      struct vgpu_isa_summary *sum,
+			      struct vgpu_block_shape *shape);
 
 #endif /* VGPU_CORE_CHECK_H */

@@ -129,20 +129,35 @@ static void vgpu_gpu_merge_events(struct vgpu_gpu *g, bool sink)
  */
 void vgpu_gpu_collect(struct vgpu_gpu *g)
 {
+	u32 i, j, nlaunch = 0, nbusy = 0, one = 0;
 	struct vgpu_gpu_shadow *sh;
 	struct vgpu_gpu_kernel *k;
-	u32 i, j, nlaunch = 0;
+	struct vgpu_gpu_sm *gs;
 	u64 m;
 
-	for (i = 0; i < g->cfg.num_sms; i++)
-		nlaunch += g->sm[i].nlaunch;
-	if (g->sink || nlaunch) {
-		vgpu_gpu_merge_events(g, !!g->sink);
-	} else {
-		for (i = 0; i < g->cfg.num_sms; i++) {
-			g->sm[i].nev = 0;
-			g->sm[i].nwev = 0;
+	for (i = 0; i < g->cfg.num_sms; i++) {
+		gs = &g->sm[i];
+		nlaunch += gs->nlaunch;
+		gs->nwev = 0;
+		if (gs->nev) {
+			nbusy++;
+			one = i;
 		}
+	}
+	if (nlaunch || (g->sink && nbusy > 1)) {
+		vgpu_gpu_merge_events(g, !!g->sink);
+	} else if (nbusy == 1) {
+		/*
+		 * No LAUNCH or PUSH, so nothing is added to the buffers while
+		 * they are read: one SM's buffer is the merge's order.
+		 */
+		gs = &g->sm[one];
+		for (j = 0; g->sink && j < gs->nev; j++)
+			vgpu_gpu_put_event(g, &gs->ev[j], false);
+		gs->nev = 0;
+	} else {
+		for (i = 0; nbusy && i < g->cfg.num_sms; i++)
+			g->sm[i].nev = 0;
 	}
 	for (i = 0; i < g->cfg.num_sms; i++) {
 		for (m = g->sm[i].shadow_used; m; m &= m - 1) {

@@ -262,14 +262,12 @@ size_t vgpu_gpu_mem_size(const struct vgpu_config *cfg,
 }
 
 /**
- * vgpu_gpu_top_sync() - refresh an SM's entry of the F23 (c) candidate map
+ * vgpu_gpu_top_move() - vgpu_gpu_top_sync() when the SM's entry may move
  * @g: the device
- * @i: SM index
- *
- * Bring SM @i's entry of the F23 (c) candidate map in line with its
- * engine's highest resident priority (which the engine keeps, F33).
+ * @i: SM index, whose engine's highest resident priority is not the one
+ *	its entry of the F23 (c) candidate map was last put at
  */
-void vgpu_gpu_top_sync(struct vgpu_gpu *g, u32 i)
+void vgpu_gpu_top_move(struct vgpu_gpu *g, u32 i)
 {
 	u32 t = g->sm[i].sm.top_prio, old = g->top_seen[i], j = g->sm_pos[i];
 
@@ -660,6 +658,7 @@ int vgpu_gpu_channel_add(struct vgpu_gpu *g, u32 ch, u32 prio)
 	if (g->chan[ch].used)
 		return -EEXIST;
 	g->chan[ch].used = true;
+	vgpu_bmap_assign(g->chan_used, ch, true);
 	g->chan[ch].prio = prio;
 	g->chan[ch].selected = 0;
 	memset(g->chan_policy[ch], 0, sizeof(g->chan_policy[ch]));
@@ -686,6 +685,7 @@ int vgpu_gpu_channel_remove(struct vgpu_gpu *g, u32 ch)
 		if (k->channel == ch)
 			return -EBUSY;
 	g->chan[ch].used = false;
+	vgpu_bmap_assign(g->chan_used, ch, false);
 	return 0;
 }
 

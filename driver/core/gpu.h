@@ -785,6 +785,8 @@ struct vgpu_gpu_fitset {
  * @sink: event sink or NULL
  * @sink_cookie: its cookie
  * @slot_used: task slots holding a kernel (@slot[i] != NULL)
+ * @chan_used: channels that exist (@chan[i].used): the walks over the
+ *	channels visit these only
  * @failed: task slots whose kernel failed to match in this call
  * @nofit: needs that failed to match in this call
  * @nnofit: entries in @nofit
@@ -842,6 +844,7 @@ struct vgpu_gpu {
 	void *sink_cookie;
 	u64 slot_used[VGPU_GPU_MAX_SLOTS / 64];
 	u64 slot_dealloc[VGPU_GPU_MAX_SLOTS / 64];
+	u64 chan_used[VGPU_GPU_MAX_CHANNELS / 64];
 	u64 failed[VGPU_GPU_MAX_SLOTS / 64];
 	struct vgpu_gpu_nofit nofit[8];
 	u32 nnofit;

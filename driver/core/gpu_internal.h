@@ -63,7 +63,18 @@ static inline u32 vgpu_gpu_q_peek(const struct vgpu_gpu_kernel *k)
 }
 
 /* gpu.c */
-void vgpu_gpu_top_sync(struct vgpu_gpu *g, u32 i);
+void vgpu_gpu_top_move(struct vgpu_gpu *g, u32 i);
+
+/*
+ * Bring SM @i's entry of the F23 (c) candidate map in line with its
+ * engine's highest resident priority (which the engine keeps, F33): a
+ * call only when they differ, which most boundaries and SMs do not.
+ */
+static inline void vgpu_gpu_top_sync(struct vgpu_gpu *g, u32 i)
+{
+	if (g->sm[i].sm.top_prio != g->top_seen[i])
+		vgpu_gpu_top_move(g, i);
+}
 void vgpu_gpu_put_event(struct vgpu_gpu *g, const struct vgpu_event *ev,
 			bool hash);
 void vgpu_gpu_emit(struct vgpu_gpu *g, u64 cycle, u32 type,

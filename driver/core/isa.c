@@ -454,13 +454,30 @@ int vgpu_isa_summarize(const struct vgpu_insn *prog, u32 n,
  */
 int vgpu_isa_link(const struct vgpu_insn *prog, u32 n, u16 *match)
 {
-	u16 stack[VGPU_ISA_MAX_NEST];
-	u32 depth = 0, i;
 	int ret;
 
 	ret = vgpu_isa_validate(prog, n, NULL);
 	if (ret)
 		return ret;
+	vgpu_isa_link_valid(prog, n, match);
+	return 0;
+}
+
+/**
+ * vgpu_isa_link_valid() - vgpu_isa_link() of a program known to be valid
+ * @prog: @n instructions that passed vgpu_isa_validate() or
+ *	vgpu_isa_summarize()
+ * @n: number of instructions
+ * @match: array of @n entries, filled as by vgpu_isa_link()
+ *
+ * The program is not scanned again: a caller that has just summarized it
+ * links it without a second validation.
+ */
+void vgpu_isa_link_valid(const struct vgpu_insn *prog, u32 n, u16 *match)
+{
+	u16 stack[VGPU_ISA_MAX_NEST];
+	u32 depth = 0, i;
+
 	for (i = 0; i < n; i++) {
 		match[i] = i;
 		if (prog[i].op == VGPU_OP_LOOP) {
@@ -471,5 +488,4 @@ int vgpu_isa_link(const struct vgpu_insn *prog, u32 n, u16 *match)
 			match[stack[depth]] = i;
 		}
 	}
-	return 0;
 }

@@ -72,6 +72,7 @@ int vgpu_isa_validate(const struct vgpu_insn *prog, u32 n,
 int vgpu_isa_summarize(const struct vgpu_insn *prog, u32 n,
 		       struct vgpu_isa_summary *sum);
 int vgpu_isa_link(const struct vgpu_insn *prog, u32 n, u16 *match);
+void vgpu_isa_link_valid(const struct vgpu_insn *prog, u32 n, u16 *match);
 u32 vgpu_isa_loop_count(const struct vgpu_insn *insn, u32 bid, u32 wid);
 u32 vgpu_isa_loop_count_items(const struct vgpu_insn *insn, u32 bid, u32 wid,
 			      u32 items);

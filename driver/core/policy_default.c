@@ -63,10 +63,15 @@ void vgpu_gpu_chosen(struct vgpu_gpu *g, struct vgpu_gpu_kernel *k)
 				o->quota_used = 0;
 		}
 	}
-	if (had) {
-		for (i = 0; i < g->p.max_channels; i++)
+	if (!had)
+		return;
+	/* the flags of channels that do not exist are reset when they do */
+	for (w = 0; w < DIV_ROUND_UP(g->p.max_channels, 64); w++) {
+		for (m = g->chan_used[w]; m; m &= m - 1) {
+			i = w * 64 + __ffs64(m);
 			if (i != k->channel)
 				g->chan[i].selected &= ~bit;
+		}
 	}
 }
 

@@ -193,6 +193,9 @@ static int vgpu_sm_res_block_level(const struct vgpu_sm_res *sm,
 	    shape->barriers > sm->max_barriers - sm->barriers_used ||
 	    shape->warps > VGPU_MAX_BLOCK_WARPS)
 		return -ENOSPC;
+	/* only blocks hold shared memory: with none the map is whole */
+	if (!sm->blocks_used)
+		return shape->smem_units <= sm->smem_units ? 0 : -ENOSPC;
 	return vgpu_bmap_find_run(sm->smem, sm->smem_units, shape->smem_units);
 }
 
@@ -255,7 +258,15 @@ static int vgpu_sm_res_warps_in(struct vgpu_sm_res *sm,
 	if (n > sm->warps_per_subpart - sm->warps_used[p] ||
 	    n > sm->max_warps - sm->warps_total)
 		return -ENOSPC;
-	if (len) {
+	if (len && !sm->warps_used[p]) {
+		/*
+		 * Only warps hold registers: with none in @p its map is
+		 * whole, and first fit starts at 0 a stretch of all of it.
+		 */
+		if (len > sm->reg_units)
+			return -ENOSPC;
+		end = min(n * len, sm->reg_units);
+	} else if (len) {
 		start = vgpu_bmap_first_run(sm->regs[p], sm->reg_units, len,
 					    n * len, &end);
 		if (start < 0)
@@ -541,8 +552,7 @@ bool vgpu_sm_res_block_fits(const struct vgpu_sm_res *sm,
 bool vgpu_block_fits_empty(const struct vgpu_config *cfg,
 			   const struct vgpu_block_shape *shape)
 {
-	u32 counts[VGPU_MAX_SUBPARTS], regs = vgpu_config_reg_units(cfg);
-	u32 sregs = vgpu_config_sreg_units(cfg), p;
+	u32 c;
 
 	if (!cfg->max_blocks_per_sm ||
 	    shape->barriers > cfg->max_barriers_per_sm ||
@@ -550,13 +560,16 @@ bool vgpu_block_fits_empty(const struct vgpu_config *cfg,
 	    shape->warps > cfg->max_warps_per_sm ||
 	    shape->warps > VGPU_MAX_BLOCK_WARPS)
 		return false;
-	vgpu_split_counts(shape->warps, cfg->subparts, 0, counts);
-	for (p = 0; p < cfg->subparts; p++)
-		if (counts[p] > cfg->warps_per_subpart ||
-		    (shape->reg_units && regs / shape->reg_units < counts[p]) ||
-		    (shape->sreg_units && sregs / shape->sreg_units < counts[p]))
-			return false;
-	return true;
+	/*
+	 * Every test below fails on a sub-partition's count only when it
+	 * fails on the largest: the split table's first, w / Q rounded up.
+	 */
+	c = DIV_ROUND_UP(shape->warps, cfg->subparts);
+	return c <= cfg->warps_per_subpart &&
+	       (!shape->reg_units ||
+		vgpu_config_reg_units(cfg) / shape->reg_units >= c) &&
+	       (!shape->sreg_units ||
+		vgpu_config_sreg_units(cfg) / shape->sreg_units >= c);
 }
 
 /**

@@ -477,6 +477,21 @@ u64 vgpu_sm_run(struct vgpu_sm *sm, u64 cycles, u32 flags)
 		sm->phase = VGPU_SM_PHASE_STATE_SYNC;	/* the state goes out */
 	if (unlikely(sm->launches || sm->launch_stalled))
 		vgpu_sm_launch_unstall(sm);
+	/*
+	 * Nothing queued, no start or arbitration due before @end: the loop
+	 * below would make one pass (roll the window at @t, find no round
+	 * and set @round_next, find no event before @end), so make that pass
+	 * without looking for work.  Every idle SM of an epoch takes this.
+	 */
+	if (!sm->ready_sp && !sm->start_dirty && !sm->arb_pending &&
+	    sm->start_wake >= end && t < end) {
+		sm->now = t;
+		if (t >= sm->win_next)
+			vgpu_sm_win_roll(sm, t);
+		if (t >= sm->round_next)
+			sm->round_next = t + VGPU_SM_ROUND_MIN;
+		t = end;
+	}
 	while (t < end) {
 		sm->now = t;
 		if (unlikely(t >= sm->win_next))

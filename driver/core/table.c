@@ -88,6 +88,8 @@ static int vgpu_gpu_tmpl_init(struct vgpu_gpu *g, struct vgpu_gpu_kernel *k)
 int vgpu_gpu_submit(struct vgpu_gpu *g, struct vgpu_gpu_kernel *k)
 {
 	struct vgpu_kernel_desc *d = &k->desc;
+	struct vgpu_block_shape shape;
+	struct vgpu_isa_summary sum;
 	struct vgpu_gpu_kernel *o;
 	u64 valid;
 	bool any;
@@ -95,7 +97,7 @@ int vgpu_gpu_submit(struct vgpu_gpu *g, struct vgpu_gpu_kernel *k)
 	int ret;
 
 	/* the one check of a kernel's own fields (check.c, issue 19) */
-	ret = vgpu_gpu_kernel_check(&g->cfg, k);
+	ret = vgpu_gpu_kernel_check_sum(&g->cfg, k, &sum, &shape);
 	if (ret)
 		return ret;
 	if (vgpu_gpu_push_target_check(k))
@@ -117,12 +119,18 @@ int vgpu_gpu_submit(struct vgpu_gpu *g, struct vgpu_gpu_kernel *k)
 	d->sregs = k->sregs;
 	d->prio_wid_mod = k->prio_wid_mod;
 	d->warp_prio = k->n_warp_prio ? k->warp_prio : NULL;
-	/* passed by vgpu_gpu_kernel_check(): these cannot fail */
-	if (vgpu_block_shape_init(&d->shape, &g->cfg, k->threads, k->regs,
-				  k->smem, 0, NULL) ||
-	    vgpu_block_shape_set_sregs(&d->shape, &g->cfg, k->sregs) ||
-	    vgpu_kernel_desc_init(d, &g->cfg, k->prog, k->n_insns, k->match))
-		return -EINVAL;
+	/*
+	 * vgpu_kernel_desc_init() from what the check made: the program is
+	 * valid (its summary), the grid is not empty (a queue kernel's is
+	 * ~0U), the priority is a level of the device, the block's shape
+	 * has the barrier if the program has BAR.
+	 */
+	d->sum = sum;
+	d->shape = shape;
+	vgpu_isa_link_valid(k->prog, k->n_insns, k->match);
+	d->prog = k->prog;
+	d->match = k->match;
+	d->n_insns = k->n_insns;
 	/* word by word: SUBMIT pays this for every kernel (F60) */
 	any = vgpu_gpu_aff_any(g, k);
 	k->aff_all = true;
@@ -455,14 +463,19 @@ static __always_inline struct vgpu_gpu_kernel *
 vgpu_gpu_next_waiting(struct vgpu_gpu *g, bool op)
 {
 	struct vgpu_gpu_kernel *k, *w = NULL;
-	u32 i;
+	u32 i, word;
+	u64 m;
 
-	for (i = 0; i < g->p.max_channels; i++) {
-		k = vgpu_gpu_chan_head(g, i);
-		if (k && k->slot == ~0U &&
-		    !vgpu_gpu_throttle_holds(g, k) &&
-		    (!w || vgpu_gpu_admit_first(g, op, k, w)))
-			w = k;
+	/* only channels that exist hold kernels, in channel order */
+	for (word = 0; word < DIV_ROUND_UP(g->p.max_channels, 64); word++) {
+		for (m = g->chan_used[word]; m; m &= m - 1) {
+			i = word * 64 + __ffs64(m);
+			k = vgpu_gpu_chan_head(g, i);
+			if (k && k->slot == ~0U &&
+			    !vgpu_gpu_throttle_holds(g, k) &&
+			    (!w || vgpu_gpu_admit_first(g, op, k, w)))
+				w = k;
+		}
 	}
 	/* children wait outside the channels, all of them (F15) */
 	list_for_each_entry(k, &g->direct, chan_node)
@@ -676,7 +689,8 @@ bool vgpu_gpu_displace(struct vgpu_gpu *g)
 {
 	struct vgpu_gpu_kernel *k, *o = NULL, *w = NULL;
 	bool op = g->policy->admit_before;
-	u32 i, s = 0;
+	u32 i, word, s = 0;
+	u64 m;
 
 	for (i = 0; i < g->p.task_slots; i++) {
 		k = g->slot[i];
@@ -693,12 +707,14 @@ bool vgpu_gpu_displace(struct vgpu_gpu *g)
 	}
 	if (!o)
 		return false;
-	for (i = 0; i < g->p.max_channels; i++) {
-		k = vgpu_gpu_chan_head(g, i);
-		if (k && k->slot == ~0U &&
-		    (!w || vgpu_gpu_admit_first(g, op, k, w)) &&
-		    vgpu_gpu_fits_now(g, k))
-			w = k;
+	for (word = 0; word < DIV_ROUND_UP(g->p.max_channels, 64); word++) {
+		for (m = g->chan_used[word]; m; m &= m - 1) {
+			k = vgpu_gpu_chan_head(g, word * 64 + __ffs64(m));
+			if (k && k->slot == ~0U &&
+			    (!w || vgpu_gpu_admit_first(g, op, k, w)) &&
+			    vgpu_gpu_fits_now(g, k))
+				w = k;
+		}
 	}
 	if (!w)
 		return false;

@@ -19,7 +19,7 @@ static const u64 vgpu_fnv64_pow[9] = {
  * PRIME^k: the serial xor-multiply chain, which bounds the cost, only
  * covers the significant bytes.  Same result as one step per byte.
  */
-static __always_inline u64 vgpu_trace_fold(u64 hash, u64 v, u32 bytes)
+static u64 vgpu_trace_fold_long(u64 hash, u64 v, u32 bytes)
 {
 	u32 n = (fls64(v) + 7) / 8, i;
 
@@ -31,6 +31,27 @@ static __always_inline u64 vgpu_trace_fold(u64 hash, u64 v, u32 bytes)
 	if (n < bytes)
 		hash *= vgpu_fnv64_pow[bytes - n];
 	return hash;
+}
+
+/*
+ * vgpu_trace_fold_long() with the common values, of one to three
+ * significant bytes, in straight lines: a byte's step multiplies by
+ * PRIME, and the last significant byte's multiply and those of the zero
+ * bytes above it are one multiply by PRIME^k (a zero byte inside the
+ * value is a step like any other: xor with 0 changes nothing).
+ */
+static __always_inline u64 vgpu_trace_fold(u64 hash, u64 v, u32 bytes)
+{
+	if (v < 0x100)
+		return (hash ^ v) * vgpu_fnv64_pow[bytes];
+	if (v < 0x10000)
+		return ((hash ^ (v & 0xff)) * VGPU_FNV64_PRIME ^ (v >> 8)) *
+		       vgpu_fnv64_pow[bytes - 1];
+	if (v < 0x1000000)
+		return (((hash ^ (v & 0xff)) * VGPU_FNV64_PRIME ^
+			 ((v >> 8) & 0xff)) * VGPU_FNV64_PRIME ^ (v >> 16)) *
+		       vgpu_fnv64_pow[bytes - 2];
+	return vgpu_trace_fold_long(hash, v, bytes);
 }
 
 /*
@@ -133,6 +154,8 @@ static const u64 vgpu_fnv64_none[256] = {
 /* FNV-1a over a 4-byte field. */
 static __always_inline u64 vgpu_trace_fold32(u64 hash, u32 v)
 {
+	if (v < 0x100)
+		return (hash ^ v) * vgpu_fnv64_pow[4];
 	if (v == VGPU_EV_NONE)
 		return hash * vgpu_fnv64_pow[4] + vgpu_fnv64_none[hash & 0xff];
 	return vgpu_trace_fold(hash, v, 4);
@@ -171,13 +194,13 @@ u64 vgpu_trace_hash_u64(u64 hash, u64 v, u32 bytes)
 u64 vgpu_trace_hash_event(u64 hash, const struct vgpu_event *ev)
 {
 	hash = vgpu_trace_fold(hash, ev->cycle, 8);
-	hash = vgpu_trace_fold(hash, ev->type, 4);
+	hash = vgpu_trace_fold32(hash, ev->type);
 	hash = vgpu_trace_fold32(hash, ev->kernel);
 	hash = vgpu_trace_fold32(hash, ev->block);
 	hash = vgpu_trace_fold32(hash, ev->warp);
-	hash = vgpu_trace_fold(hash, ev->sm, 4);
-	hash = vgpu_trace_fold(hash, ev->arg0, 4);
-	return vgpu_trace_fold(hash, ev->arg1, 4);
+	hash = vgpu_trace_fold32(hash, ev->sm);
+	hash = vgpu_trace_fold32(hash, ev->arg0);
+	return vgpu_trace_fold32(hash, ev->arg1);
 }
 
 static const char * const vgpu_event_names[VGPU_EV_MAX + 1] = {

@@ -14,6 +14,7 @@
 #include "vgpu_test.h"
 #include "vgpu_test_gpu.h"
 #include "check.h"
+#include "kernel.h"
 
 static struct vgpu_tg T;
 static struct vgpu_gpu_template TMPL[2];
@@ -142,6 +143,57 @@ TEST_F(check, program)
 	k->child_budget = 1;
 	k->child_store = CHILDREN;
 	AGREE(k, 0);
+}
+
+/*
+ * vgpu_gpu_submit() builds the kernel's descriptor from the check's
+ * summary and shape (vgpu_gpu_kernel_check_sum()) and links the program
+ * without a second scan: the descriptor is the one vgpu_kernel_desc_init()
+ * makes, for programs with and without BAR, nested loops, scalar
+ * registers and shared memory.
+ */
+TEST_F(check, submit_desc_is_desc_init)
+{
+	static const char *const src[] = {
+		"EXIT\n",
+		"BAR\nEXIT\n",
+		"LOOP 3\nALU\nLOOP 2\nBAR\nENDLOOP\nENDLOOP\nEXIT\n",
+		"LOOP 4\nLOAD\nENDLOOP\nALU\nEXIT\n",
+	};
+	struct vgpu_kernel_desc ref;
+	struct vgpu_gpu_kernel *k;
+	static u16 match[VGPU_ISA_MAX_INSNS];
+	u32 i, j;
+
+	for (i = 0; i < 2 * ARRAY_SIZE(src); i++) {
+		k = fresh(src[i % ARRAY_SIZE(src)]);
+		k->threads = 96 + 32 * i;
+		k->regs = 16 + 8 * i;
+		k->smem = 1000 * i;
+		k->sregs = i >= ARRAY_SIZE(src) && T.g.cfg.sregs_per_subpart ?
+			   T.g.cfg.sreg_unit + 1 : 0;
+		memset(k->match, 0xa5, k->n_insns * sizeof(k->match[0]));
+		ASSERT_EQ(0, vgpu_gpu_submit(&T.g, k));
+		memset(&ref, 0, sizeof(ref));
+		ref.id = k->id;
+		ref.prio = k->prio;
+		ref.grid = k->grid;
+		ref.threads = k->threads;
+		ref.regs_per_thread = k->regs;
+		ref.smem_bytes = k->smem;
+		ref.sregs = k->sregs;
+		ASSERT_EQ(0, vgpu_kernel_desc_init(&ref, &T.g.cfg, k->prog,
+						   k->n_insns, match));
+		EXPECT_EQ(0, memcmp(&ref.sum, &k->desc.sum, sizeof(ref.sum)));
+		EXPECT_EQ(0, memcmp(&ref.shape, &k->desc.shape,
+				    sizeof(ref.shape)));
+		EXPECT_EQ(ref.sum.uses_bar, k->desc.shape.barriers);
+		EXPECT_EQ(k->prog, k->desc.prog);
+		EXPECT_EQ(k->match, k->desc.match);
+		EXPECT_EQ(k->n_insns, k->desc.n_insns);
+		for (j = 0; j < k->n_insns; j++)
+			EXPECT_EQ(match[j], k->match[j]);
+	}
 }
 
 /*
@@ -338,6 +390,7 @@ VGPU_TEST_SUITE(check,
 	VGPU_CASE_F(check, fields)
 	VGPU_CASE_F(check, queue)
 	VGPU_CASE_F(check, program)
+	VGPU_CASE_F(check, submit_desc_is_desc_init)
 	VGPU_CASE_F(check, block_fits_an_empty_sm)
 	VGPU_CASE_F(check, fits_empty_is_the_maps)
 	VGPU_CASE_F(check, warp_levels)

@@ -7,11 +7,13 @@
  *   shift-and-AND first fit vgpu_bmap_find_run_xk() and a bit loop;
  * - vgpu_bmap_count_runs() against first fit repeated on a copy;
  * - vgpu_sm_res_alloc_block() (one search per sub-partition when the
- *   warps' runs go back to back) against the per-warp first fit it
- *   replaces, on random allocate / free sequences, with the reg_free
- *   counter checked against the maps;
- * - vgpu_trace_hash_event() (zero high bytes folded into one multiply)
- *   against FNV-1a one byte at a time.
+ *   warps' runs go back to back, none in a sub-partition without warps or
+ *   for the shared memory of an SM without blocks) against the per-warp
+ *   first fit it replaces, on random allocate / free sequences, with the
+ *   reg_free counter checked against the maps;
+ * - vgpu_trace_hash_event() (zero high bytes folded into one multiply,
+ *   values of one to three bytes in straight lines, VGPU_EV_NONE from a
+ *   table in every 4-byte field) against FNV-1a one byte at a time.
  */
 #include <string.h>
 
@@ -246,7 +248,7 @@ static u64 vgpu_fp_value(struct vgpu_test_rng *r)
 {
 	u64 v = vgpu_test_rand64(r);
 
-	switch (vgpu_test_below(r, 6)) {
+	switch (vgpu_test_below(r, 7)) {
 	case 0:
 		return 0;
 	case 1:
@@ -257,6 +259,8 @@ static u64 vgpu_fp_value(struct vgpu_test_rng *r)
 		return VGPU_EV_NONE;
 	case 4:
 		return v & 0xff00;
+	case 5:
+		return v & 0xffff;
 	default:
 		return v;
 	}

@@ -421,6 +421,89 @@ TEST(f21_fairness_flags)
 }
 
 /*
+ * The walks over the channels visit the channels that exist (@chan_used):
+ * channels beyond the first word of the map (70, 129 of 130) admit their
+ * kernels and take part in F21's flags (the same alternation as
+ * f21_fairness_flags), and a channel removed and added again is walked
+ * again.
+ */
+TEST(f21_channels_beyond_first_word)
+{
+	struct vgpu_gpu_kernel *a, *b, *c;
+	struct vgpu_gpu_params p;
+	struct vgpu_config cfg;
+	u32 seq[4], n = 0;
+	size_t i;
+
+	vgpu_config_preset(&cfg, "small");
+	vgpu_gpu_params_default(&p, &cfg);
+	p.max_channels = 130;
+	ASSERT_EQ(0, vgpu_tg_init(&T, &cfg, &p));
+	ASSERT_EQ(0, vgpu_gpu_channel_add(&T.g, 70, 0));
+	ASSERT_EQ(0, vgpu_gpu_channel_add(&T.g, 129, 0));
+	ASSERT_EQ(0, vgpu_gpu_channel_remove(&T.g, 3));
+	ASSERT_EQ(0, vgpu_gpu_channel_add(&T.g, 3, 0));
+	a = vgpu_tg_kernel(&T, 70, 2, 8, 1024, 0, VGPU_LONG);
+	b = vgpu_tg_kernel(&T, 129, 2, 8, 1024, 0, VGPU_LONG);
+	c = vgpu_tg_kernel(&T, 3, 3, 1, 32, 1000, VGPU_SHORT);
+	ASSERT_EQ(0, vgpu_gpu_submit(&T.g, a));
+	ASSERT_EQ(0, vgpu_gpu_submit(&T.g, b));
+	ASSERT_EQ(0, vgpu_gpu_submit(&T.g, c));
+	vgpu_tg_step(&T);
+	for (i = 0; i < T.nev && n < 4; i++) {
+		if (T.ev[i].type != VGPU_GEV_DISPATCH)
+			continue;
+		/* one decision = 2 blocks on one SM: record every other */
+		if (i + 1 < T.nev && T.ev[i + 1].type == VGPU_GEV_DISPATCH &&
+		    T.ev[i + 1].sm == T.ev[i].sm)
+			i++;
+		seq[n++] = T.ev[i].kernel;
+	}
+	ASSERT_EQ(4, n);
+	EXPECT_EQ(a->id, seq[0]);
+	EXPECT_EQ(b->id, seq[1]);
+	EXPECT_EQ(a->id, seq[2]);
+	EXPECT_EQ(b->id, seq[3]);
+	ASSERT_TRUE(vgpu_tg_run(&T, 10000000));
+	EXPECT_EQ(VGPU_KS_DONE, a->state);
+	EXPECT_EQ(VGPU_KS_DONE, b->state);
+	EXPECT_EQ(VGPU_KS_DONE, c->state);
+	vgpu_tg_fini(&T);
+}
+
+/*
+ * F51: the SMs' events reach the sink in cycle order, whichever SMs had
+ * events in an epoch (one buffer alone, or several merged): A on SM 0
+ * ends its block after B's on SM 1 in the same epochs.
+ */
+TEST(f51_sink_in_cycle_order)
+{
+	struct vgpu_gpu_kernel *a, *b;
+	u64 last = 0;
+	size_t i;
+
+	ASSERT_EQ(0, vgpu_tg_init(&T, NULL, NULL));
+	a = vgpu_tg_kernel(&T, 0, 0, 1, 32, 0, "LOOP 6\nALU\nENDLOOP\nEXIT\n");
+	b = vgpu_tg_kernel(&T, 1, 0, 1, 32, 0, "ALU\nEXIT\n");
+	a->affinity[0] = 1;
+	b->affinity[0] = 2;
+	ASSERT_EQ(0, vgpu_gpu_submit(&T.g, a));
+	ASSERT_EQ(0, vgpu_gpu_submit(&T.g, b));
+	ASSERT_TRUE(vgpu_tg_run(&T, 100000));
+	ASSERT_NE(NULL, vgpu_tg_find(&T, VGPU_EV_BLOCK_DONE, a->id, 0));
+	ASSERT_NE(NULL, vgpu_tg_find(&T, VGPU_EV_BLOCK_DONE, b->id, 0));
+	EXPECT_LT(vgpu_tg_find(&T, VGPU_EV_BLOCK_DONE, b->id, 0)->cycle,
+		  vgpu_tg_find(&T, VGPU_EV_BLOCK_DONE, a->id, 0)->cycle);
+	for (i = 0; i < T.nev; i++) {
+		if (T.ev[i].type > VGPU_EV_MAX)
+			continue;
+		EXPECT_LE(last, T.ev[i].cycle) TH_LOG("event %zu", i);
+		last = T.ev[i].cycle;
+	}
+	vgpu_tg_fini(&T);
+}
+
+/*
  * F21 with a peer that never matches (seed 001 [0056]-[0058]): the flags
  * are judged over the candidates that match.  X (priority 3, a whole SM)
  * holds SM 0; A and B (priority 1, 8 blocks of 32 warps: two per SM) and
@@ -1714,6 +1797,8 @@ VGPU_TEST_SUITE(gpu,
 	VGPU_CASE(f13_evict_lowest_of_several)
 	VGPU_CASE(f20_full_table_waiting_head_matches)
 	VGPU_CASE(f21_fairness_flags)
+	VGPU_CASE(f21_channels_beyond_first_word)
+	VGPU_CASE(f51_sink_in_cycle_order)
 	VGPU_CASE(f21_fairness_nonmatching_peer)
 	VGPU_CASE(f26_quota_restarts_on_equal_peer)
 	VGPU_CASE(f22_windows)

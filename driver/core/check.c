@@ -69,6 +69,8 @@ static int vgpu_check_block(const struct vgpu_config *cfg,
 	return vgpu_block_fits_empty(cfg, shape) ? 0 : -E2BIG;
 }
 
+static_assert(VGPU_GPU_AFF_WORDS % 4 == 0, "four words a step");
+
 /* An affinity mask (F25) with bits set but none on one of @num_sms SMs. */
 static bool vgpu_check_aff_empty(const u64 *aff, u32 num_sms)
 {
@@ -82,8 +84,8 @@ static bool vgpu_check_aff_empty(const u64 *aff, u32 num_sms)
 	if (num_sms % 64 && aff[i] & (BIT_ULL(num_sms % 64) - 1))
 		return false;
 	/* none of them: is it all zero (every SM) or stray bits? */
-	for (i = 0; i < VGPU_GPU_AFF_WORDS; i++)
-		any |= aff[i];
+	for (i = 0; i < VGPU_GPU_AFF_WORDS; i += 4)
+		any |= aff[i] | aff[i + 1] | aff[i + 2] | aff[i + 3];
 	return any != 0;
 }
 

@@ -624,6 +624,8 @@ static int vgpu_job_create(struct vgpu_file *vf,
 	job->k.deadline = d->deadline;
 	job->k.tenant = vf->tenant;
 	job->k.arrival = d->arrival;	/* relative; vgpu_sched_submit() adds now */
+	/* the core then neither scans nor checks the (zero) mask */
+	job->k.no_affinity = !d->affinity;
 	/* until the controller hands it to the core, nothing has happened */
 	job->k.state = VGPU_KS_NEW;
 	job->k.t_submit = VGPU_GPU_NO_CYCLE;

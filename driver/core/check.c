@@ -156,7 +156,7 @@ int vgpu_gpu_kernel_check_sum(const struct vgpu_config *cfg,
 			       sum, shape);
 	if (ret)
 		return ret;
-	if (vgpu_check_aff_empty(k->affinity, cfg->num_sms))
+	if (!k->no_affinity && vgpu_check_aff_empty(k->affinity, cfg->num_sms))
 		return -EINVAL;
 	for (i = 0; i < k->n_tmpl; i++) {
 		t = &k->tmpl[i];

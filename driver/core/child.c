@@ -206,7 +206,8 @@ void vgpu_gpu_launch(struct vgpu_gpu *g, u32 i,
 	/* a throttle-mode tree stays in throttle mode (F26) */
 	c->flags = t->flags | (p->flags & VGPU_KF_THROTTLE);
 	c->arrival = ev->cycle;
-	memcpy(c->affinity, p->affinity, sizeof(c->affinity));
+	/* the device's words: admission masked them, the rest is zero */
+	memcpy(c->affinity, p->affinity, g->top_words * sizeof(u64));
 	c->aff_all = p->aff_all;
 	c->prog = t->prog;
 	c->n_insns = t->n_insns;

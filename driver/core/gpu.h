@@ -349,7 +349,11 @@ struct vgpu_gpu_push {
  *	workload's "tenant"); a child kernel has its parent's; the core
  *	does not read it
  * @arrival: cycle at which it arrives
- * @affinity: SM affinity mask, all zero = every SM (F26)
+ * @no_affinity: the caller gives no mask (the module: a SUBMIT without
+ *	one): @affinity is neither read nor checked, and admission sets the
+ *	device's words of it to every SM (the rest are left as they are)
+ * @affinity: SM affinity mask, all zero = every SM (F26); a mask naming
+ *	no SM of the device is refused
  * @prog: validated program (F04)
  * @n_insns: its length
  * @match: caller storage for @n_insns LOOP/ENDLOOP links
@@ -468,6 +472,7 @@ struct vgpu_gpu_kernel {
 	u8 warp_prio[VGPU_MAX_BLOCK_WARPS];
 	u32 tenant;
 	u64 arrival;
+	bool no_affinity;
 	u64 affinity[VGPU_GPU_AFF_WORDS];
 	const struct vgpu_insn *prog;
 	u32 n_insns;

@@ -132,7 +132,7 @@ int vgpu_gpu_submit(struct vgpu_gpu *g, struct vgpu_gpu_kernel *k)
 	d->match = k->match;
 	d->n_insns = k->n_insns;
 	/* word by word: SUBMIT pays this for every kernel (F60) */
-	any = vgpu_gpu_aff_any(g, k);
+	any = !k->no_affinity && vgpu_gpu_aff_any(g, k);
 	k->aff_all = true;
 	for (i = 0; i < g->top_words; i++) {
 		valid = vgpu_gpu_aff_valid(g, i);
@@ -141,8 +141,9 @@ int vgpu_gpu_submit(struct vgpu_gpu *g, struct vgpu_gpu_kernel *k)
 			k->aff_all = false;
 	}
 	/* the words past the device's SMs name none */
-	memset(k->affinity + g->top_words, 0,
-	       (VGPU_GPU_AFF_WORDS - g->top_words) * sizeof(u64));
+	if (!k->no_affinity)
+		memset(k->affinity + g->top_words, 0,
+		       (VGPU_GPU_AFF_WORDS - g->top_words) * sizeof(u64));
 	ret = vgpu_gpu_tmpl_init(g, k);
 	if (ret)
 		return ret;

@@ -13,6 +13,7 @@
 
 #include "vgpu_test.h"
 #include "vgpu_test_gpu.h"
+#include "check.h"
 #include "names.h"
 #include <vgpu/metrics.h>
 
@@ -701,6 +702,36 @@ TEST(f25_affinity_last_of_max_sms)
 	k = vgpu_tg_kernel(&T, 0, 0, 2, 32, 0, VGPU_SHORT);
 	k->affinity[VGPU_GPU_AFF_WORDS - 1] = 1ULL << 63;
 	EXPECT_EQ(-EINVAL, vgpu_gpu_submit(&T.g, k));
+	vgpu_tg_fini(&T);
+}
+
+/*
+ * F25: a kernel submitted with no mask (no_affinity, the module's SUBMIT
+ * without one) may use every SM whatever @affinity holds: it is neither
+ * checked (a stray bit past the device's SMs is not refused) nor read.
+ */
+TEST(f25_no_affinity_is_every_sm)
+{
+	struct vgpu_gpu_kernel *k;
+	struct vgpu_config cfg;
+	u32 i, seen = 0;
+
+	vgpu_config_preset(&cfg, "small");
+	ASSERT_EQ(0, vgpu_tg_init(&T, &cfg, NULL));
+	k = vgpu_tg_kernel(&T, 0, 0, 8, 32, 0, VGPU_SHORT);
+	k->affinity[VGPU_GPU_AFF_WORDS - 1] = 1;	/* alone: refused */
+	k->no_affinity = true;
+	ASSERT_EQ(0, vgpu_gpu_kernel_check(&T.g.cfg, k));
+	k->affinity[0] = BIT_ULL(2);		/* would pin it to SM 2 */
+	ASSERT_EQ(0, vgpu_gpu_submit(&T.g, k));
+	EXPECT_TRUE(k->aff_all);
+	EXPECT_EQ(BIT_ULL(cfg.num_sms) - 1, k->affinity[0]);
+	ASSERT_TRUE(vgpu_tg_run(&T, 100000));
+	EXPECT_TRUE(vgpu_gpu_kernel_finished(k));
+	for (i = 0; i < T.nev; i++)
+		if (T.ev[i].type == VGPU_GEV_DISPATCH)
+			seen |= BIT(T.ev[i].sm);
+	EXPECT_EQ(BIT(cfg.num_sms) - 1, seen);
 	vgpu_tg_fini(&T);
 }
 
@@ -1804,6 +1835,7 @@ VGPU_TEST_SUITE(gpu,
 	VGPU_CASE(f22_windows)
 	VGPU_CASE(f25_affinity_masked_to_existing_sms)
 	VGPU_CASE(f25_affinity_last_of_max_sms)
+	VGPU_CASE(f25_no_affinity_is_every_sm)
 	VGPU_CASE(f23_block_then_warp)
 	VGPU_CASE(f23_bar_never_partial)
 	VGPU_CASE(f23_preempt_warp)

@@ -23,6 +23,8 @@
  *     vgpu_file.lock
  *       vgpu_sched.lock (vgpu_sched.h)
  *         vgpu_device.lock
+ * vgpu_job_pool_lock (vgpu_kernel.c: freed kernel objects, a spinlock)
+ * nests inside any of them and takes nothing.
  */
 #ifndef VGPU_DRV_H
 #define VGPU_DRV_H

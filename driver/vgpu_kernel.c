@@ -32,6 +32,19 @@
  */
 static struct kmem_cache *vgpu_job_cache;
 
+/*
+ * Freed kernel objects kept for the next SUBMIT, at most VGPU_JOB_POOL_MAX
+ * (as io_uring keeps requests): kernels submitted in a burst (behind a
+ * closed gate, say) otherwise come from new slab pages, the last burst's
+ * having gone back to the page allocator when it was reaped, and under
+ * the VM's emulation that costs more than the rest of SUBMIT.  Linked by
+ * &vgpu_job.live_node.  Every user is in process context.
+ */
+#define VGPU_JOB_POOL_MAX	512
+static LIST_HEAD(vgpu_job_pool);
+static unsigned int vgpu_job_pool_n;	/* protected by vgpu_job_pool_lock */
+static DEFINE_SPINLOCK(vgpu_job_pool_lock);
+
 /**
  * vgpu_jobs_init() - create the slab cache of kernel objects
  *
@@ -50,11 +63,83 @@ int vgpu_jobs_init(void)
 }
 
 /**
- * vgpu_jobs_exit() - destroy it; every job is freed (no file is open)
+ * vgpu_jobs_exit() - destroy it, and the pool of freed jobs; every job is
+ * freed (no file is open)
  */
 void vgpu_jobs_exit(void)
 {
+	struct vgpu_job *job, *tmp;
+
+	list_for_each_entry_safe(job, tmp, &vgpu_job_pool, live_node)
+		kmem_cache_free(vgpu_job_cache, job);
+	INIT_LIST_HEAD(&vgpu_job_pool);
+	vgpu_job_pool_n = 0;
 	kmem_cache_destroy(vgpu_job_cache);
+}
+
+/* Zero bytes @from to @to of @job. */
+static void vgpu_job_zero(struct vgpu_job *job, size_t from, size_t to)
+{
+	memset((u8 *)job + from, 0, to - from);
+}
+
+/*
+ * Clear a job but for what is written before anyone reads it: the
+ * affinity mask (read by the core only when SUBMIT gives one, which
+ * vgpu_job_create() then writes whole), the block descriptors
+ * (vgpu_gpu_submit() builds @desc, a split copies it into @split_desc)
+ * and the inline program (copied from the user, read up to its length).
+ * They are half the job's 1.7 KiB.
+ */
+static void vgpu_job_clear(struct vgpu_job *job)
+{
+	BUILD_BUG_ON(offsetofend(struct vgpu_job, k.affinity) >
+		     offsetof(struct vgpu_job, k.desc));
+	BUILD_BUG_ON(offsetofend(struct vgpu_job, k.desc) !=
+		     offsetof(struct vgpu_job, k.split_desc));
+	BUILD_BUG_ON(offsetofend(struct vgpu_job, k.split_desc) >
+		     offsetof(struct vgpu_job, prog_inline));
+	vgpu_job_zero(job, 0, offsetof(struct vgpu_job, k.affinity));
+	vgpu_job_zero(job, offsetofend(struct vgpu_job, k.affinity),
+		      offsetof(struct vgpu_job, k.desc));
+	vgpu_job_zero(job, offsetofend(struct vgpu_job, k.split_desc),
+		      offsetof(struct vgpu_job, prog_inline));
+	vgpu_job_zero(job, offsetofend(struct vgpu_job, prog_inline),
+		      sizeof(*job));
+}
+
+/* A cleared kernel object (vgpu_job_clear()): a pooled one, or a new one. */
+static struct vgpu_job *vgpu_job_alloc(void)
+{
+	struct vgpu_job *job = NULL;
+
+	spin_lock(&vgpu_job_pool_lock);
+	if (vgpu_job_pool_n) {
+		job = list_first_entry(&vgpu_job_pool, struct vgpu_job,
+				       live_node);
+		list_del(&job->live_node);
+		vgpu_job_pool_n--;
+	}
+	spin_unlock(&vgpu_job_pool_lock);
+	if (!job)
+		job = kmem_cache_alloc(vgpu_job_cache, GFP_KERNEL);
+	if (job)
+		vgpu_job_clear(job);
+	return job;
+}
+
+/* Back to the pool, or to the slab when the pool is full. */
+static void vgpu_job_dealloc(struct vgpu_job *job)
+{
+	spin_lock(&vgpu_job_pool_lock);
+	if (vgpu_job_pool_n < VGPU_JOB_POOL_MAX) {
+		list_add(&job->live_node, &vgpu_job_pool);
+		vgpu_job_pool_n++;
+		job = NULL;
+	}
+	spin_unlock(&vgpu_job_pool_lock);
+	if (job)
+		kmem_cache_free(vgpu_job_cache, job);
 }
 
 /*
@@ -78,7 +163,7 @@ static void vgpu_job_free(struct vgpu_job *job)
 		kvfree(job->dev_push);
 		if (job->prog != job->prog_inline)
 			kvfree(job->prog);	/* @match is in the same block */
-		kmem_cache_free(vgpu_job_cache, job);
+		vgpu_job_dealloc(job);
 		job = next;
 	} while (job && refcount_dec_and_test(&job->ref.refcount));
 }
@@ -528,7 +613,7 @@ static int vgpu_job_create(struct vgpu_file *vf,
 
 	if (vgpu_obs_should_fail(&vdev->obs.fail_alloc))	/* debugfs knob */
 		return -ENOMEM;
-	job = kmem_cache_zalloc(vgpu_job_cache, GFP_KERNEL);
+	job = vgpu_job_alloc();
 	if (!job)
 		return -ENOMEM;
 	kref_init(&job->ref);
@@ -563,10 +648,15 @@ static int vgpu_job_create(struct vgpu_file *vf,
 		goto err_free;
 	}
 	/* through the stack: the job cache takes user data only in prog_inline */
-	ret = vgpu_job_copy_in(job->k.affinity, d->affinity,
-			       d->affinity_bits / 8);
-	if (ret)
-		goto err_free;
+	if (d->affinity) {
+		/* the core reads all of a mask given (words past the SMs too) */
+		memset(job->k.affinity + d->affinity_bits / 64, 0,
+		       sizeof(job->k.affinity) - d->affinity_bits / 8);
+		ret = vgpu_job_copy_in(job->k.affinity, d->affinity,
+				       d->affinity_bits / 8);
+		if (ret)
+			goto err_free;
+	}
 	ret = vgpu_job_copy_in(job->k.warp_prio, d->warp_prio,
 			       d->num_warp_prio);
 	if (ret)

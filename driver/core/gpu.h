@@ -384,9 +384,11 @@ struct vgpu_gpu_push {
  *	@queue_n waiting items launch a block, 1..2^32; else 0
  * @state: VGPU_KS_*; written by the core
  * @eff_prio: current priority (the lowest after a split, F24)
- * @desc: what the SM engines see (id, geometry, shape, program)
+ * @desc: what the SM engines see (id, geometry, shape, program); built
+ *	by vgpu_gpu_submit(), so the caller need not clear it
  * @split_desc: the single-warp sub-blocks after a split (F24): sub-block
- *	b * warps + w is warp w of block b
+ *	b * warps + w is warp w of block b; written by the split, read only
+ *	after it (@split), so the caller need not clear it either
  * @uses_bar: the program uses BAR (F23 barrier rule)
  * @split: blocks from @split_from on are single-warp sub-blocks (F24)
  * @split_from: first split block

@@ -75,6 +75,7 @@ static inline void vgpu_gpu_top_sync(struct vgpu_gpu *g, u32 i)
 	if (g->sm[i].sm.top_prio != g->top_seen[i])
 		vgpu_gpu_top_move(g, i);
 }
+
 void vgpu_gpu_put_event(struct vgpu_gpu *g, const struct vgpu_event *ev,
 			bool hash);
 void vgpu_gpu_emit(struct vgpu_gpu *g, u64 cycle, u32 type,

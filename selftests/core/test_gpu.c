@@ -391,12 +391,32 @@ TEST(f20_full_table_waiting_head_matches)
 	vgpu_tg_fini(&T);
 }
 
+/*
+ * The kernels of the first @n decisions in T's events into @seq (a
+ * decision places two blocks on one SM: the second is skipped); returns
+ * how many were found.
+ */
+static u32 vgpu_tg_decisions(u32 *seq, u32 n)
+{
+	u32 k = 0;
+	size_t i;
+
+	for (i = 0; i < T.nev && k < n; i++) {
+		if (T.ev[i].type != VGPU_GEV_DISPATCH)
+			continue;
+		if (i + 1 < T.nev && T.ev[i + 1].type == VGPU_GEV_DISPATCH &&
+		    T.ev[i + 1].sm == T.ev[i].sm)
+			i++;
+		seq[k++] = T.ev[i].kernel;
+	}
+	return k;
+}
+
 /* F21: equal-priority channels alternate through the selected flags. */
 TEST(f21_fairness_flags)
 {
 	struct vgpu_gpu_kernel *a, *b;
-	u32 seq[4], n = 0;
-	size_t i;
+	u32 seq[4];
 
 	ASSERT_EQ(0, vgpu_tg_init(&T, NULL, NULL));
 	a = vgpu_tg_kernel(&T, 0, 2, 8, 1024, 0, VGPU_LONG);
@@ -404,16 +424,7 @@ TEST(f21_fairness_flags)
 	ASSERT_EQ(0, vgpu_gpu_submit(&T.g, a));
 	ASSERT_EQ(0, vgpu_gpu_submit(&T.g, b));
 	vgpu_tg_step(&T);
-	for (i = 0; i < T.nev && n < 4; i++) {
-		if (T.ev[i].type != VGPU_GEV_DISPATCH)
-			continue;
-		/* one decision = 2 blocks on one SM: record every other */
-		if (i + 1 < T.nev && T.ev[i + 1].type == VGPU_GEV_DISPATCH &&
-		    T.ev[i + 1].sm == T.ev[i].sm)
-			i++;
-		seq[n++] = T.ev[i].kernel;
-	}
-	ASSERT_EQ(4, n);
+	ASSERT_EQ(4, vgpu_tg_decisions(seq, 4));
 	EXPECT_EQ(a->id, seq[0]);
 	EXPECT_EQ(b->id, seq[1]);
 	EXPECT_EQ(a->id, seq[2]);
@@ -433,8 +444,7 @@ TEST(f21_channels_beyond_first_word)
 	struct vgpu_gpu_kernel *a, *b, *c;
 	struct vgpu_gpu_params p;
 	struct vgpu_config cfg;
-	u32 seq[4], n = 0;
-	size_t i;
+	u32 seq[4];
 
 	vgpu_config_preset(&cfg, "small");
 	vgpu_gpu_params_default(&p, &cfg);
@@ -451,16 +461,7 @@ TEST(f21_channels_beyond_first_word)
 	ASSERT_EQ(0, vgpu_gpu_submit(&T.g, b));
 	ASSERT_EQ(0, vgpu_gpu_submit(&T.g, c));
 	vgpu_tg_step(&T);
-	for (i = 0; i < T.nev && n < 4; i++) {
-		if (T.ev[i].type != VGPU_GEV_DISPATCH)
-			continue;
-		/* one decision = 2 blocks on one SM: record every other */
-		if (i + 1 < T.nev && T.ev[i + 1].type == VGPU_GEV_DISPATCH &&
-		    T.ev[i + 1].sm == T.ev[i].sm)
-			i++;
-		seq[n++] = T.ev[i].kernel;
-	}
-	ASSERT_EQ(4, n);
+	ASSERT_EQ(4, vgpu_tg_decisions(seq, 4));
 	EXPECT_EQ(a->id, seq[0]);
 	EXPECT_EQ(b->id, seq[1]);
 	EXPECT_EQ(a->id, seq[2]);

@@ -13,7 +13,9 @@
  *   reg_free counter checked against the maps;
  * - vgpu_trace_hash_event() (zero high bytes folded into one multiply,
  *   values of one to three bytes in straight lines, VGPU_EV_NONE from a
- *   table in every 4-byte field) against FNV-1a one byte at a time.
+ *   table in every 4-byte field) against FNV-1a one byte at a time;
+ * - vgpu_bmap_set_range() and vgpu_bmap_clear_range() (a range inside one
+ *   word in line) against a bit loop, for every range of a 3-word map.
  */
 #include <string.h>
 
@@ -299,9 +301,36 @@ TEST(event_hash_vs_bytewise_fnv)
 	}
 }
 
+TEST(set_clear_range_vs_bit_loop)
+{
+	struct vgpu_test_rng r = { 0xfa57006 };
+	u64 w[3], ref[3];
+	u32 start, len, i, op;
+
+	for (op = 0; op < 2; op++)
+		for (start = 0; start <= 192; start++)
+			for (len = 0; len <= 192 - start; len++) {
+				for (i = 0; i < 3; i++) {
+					w[i] = vgpu_test_rand64(&r);
+					ref[i] = w[i];
+				}
+				if (op)
+					vgpu_bmap_set_range(w, start, len);
+				else
+					vgpu_bmap_clear_range(w, start, len);
+				for (i = start; i < start + len; i++)
+					vgpu_bmap_assign(ref, i, op);
+				for (i = 0; i < 3; i++)
+					ASSERT_EQ(ref[i], w[i])
+						TH_LOG("op %u start %u len %u",
+						       op, start, len);
+			}
+}
+
 VGPU_TEST_SUITE(fastpath,
 	VGPU_CASE(first_run_vs_references)
 	VGPU_CASE(count_runs_vs_repeated_first_fit)
 	VGPU_CASE(alloc_block_vs_per_warp_first_fit_small)
 	VGPU_CASE(alloc_block_vs_per_warp_first_fit_h100)
-	VGPU_CASE(event_hash_vs_bytewise_fnv))
+	VGPU_CASE(event_hash_vs_bytewise_fnv)
+	VGPU_CASE(set_clear_range_vs_bit_loop))

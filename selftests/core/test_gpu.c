@@ -1404,6 +1404,39 @@ TEST(f22_windows_only_the_first_num_windows)
 	vgpu_tg_fini(&T);
 }
 
+/*
+ * F22 windows after vgpu_gpu_set_sched(): the period vgpu_gpu_window_at()
+ * divides by is the one of the new lengths (it is cached, not summed at
+ * each call).  T = 300, 200, 100 replacing 1,000, 500: period 600; then
+ * no windows at all: off.
+ */
+TEST(f22_windows_follow_set_sched)
+{
+	static const u32 win[3] = { 300, 200, 100 };
+	struct vgpu_gpu_params p;
+	const char *bad = NULL;
+	u64 c;
+
+	vgpu_tg_params_small(&p, VGPU_PREEMPT_DRAIN);
+	p.num_windows = 2;
+	p.window[0] = 1000;
+	p.window[1] = 500;
+	ASSERT_EQ(0, vgpu_tg_init(&T, NULL, &p));
+	EXPECT_EQ(1, vgpu_gpu_window_at(&T.g, 1200));
+	ASSERT_EQ(0, vgpu_gpu_set_sched(&T.g, VGPU_PREEMPT_DRAIN, 3, win,
+					&bad));
+	for (c = 0; c < 1800; c++) {
+		u32 pos = c % 600;
+
+		ASSERT_EQ(pos < 300 ? 0U : pos < 500 ? 1U : 2U,
+			  vgpu_gpu_window_at(&T.g, c));
+	}
+	ASSERT_EQ(0, vgpu_gpu_set_sched(&T.g, VGPU_PREEMPT_DRAIN, 0, win,
+					&bad));
+	EXPECT_EQ(~0U, vgpu_gpu_window_at(&T.g, 1200));
+	vgpu_tg_fini(&T);
+}
+
 /* F25 weighted remaining resources: the emptiest SM wins. */
 /*
  * F25 "resource" (seed 001 embodiment 9) against rr and avail on one
@@ -1856,6 +1889,7 @@ VGPU_TEST_SUITE(gpu,
 	VGPU_CASE(f41_grouped_run_fits_exactly)
 	VGPU_CASE(nofit_cache_ignores_affine_kernels)
 	VGPU_CASE(f22_windows_only_the_first_num_windows)
+	VGPU_CASE(f22_windows_follow_set_sched)
 	VGPU_CASE(f25_resource_differs)
 	VGPU_CASE(f25_resource)
 	VGPU_CASE(f25_power)

@@ -40,12 +40,12 @@ void vgpu_bmap_zero(u64 *map, u32 nbits)
 }
 
 /**
- * vgpu_bmap_set_range() - mark units [@start, @start + @len) free
+ * vgpu_bmap_set_range_words() - vgpu_bmap_set_range() word by word
  * @map: the map
  * @start: first unit
  * @len: number of units (0 is a no-op)
  */
-void vgpu_bmap_set_range(u64 *map, u32 start, u32 len)
+void vgpu_bmap_set_range_words(u64 *map, u32 start, u32 len)
 {
 	while (len) {
 		u32 b = start % 64, n = min(len, 64 - b);
@@ -57,12 +57,12 @@ void vgpu_bmap_set_range(u64 *map, u32 start, u32 len)
 }
 
 /**
- * vgpu_bmap_clear_range() - mark units [@start, @start + @len) occupied
+ * vgpu_bmap_clear_range_words() - vgpu_bmap_clear_range() word by word
  * @map: the map
  * @start: first unit
  * @len: number of units (0 is a no-op)
  */
-void vgpu_bmap_clear_range(u64 *map, u32 start, u32 len)
+void vgpu_bmap_clear_range_words(u64 *map, u32 start, u32 len)
 {
 	while (len) {
 		u32 b = start % 64, n = min(len, 64 - b);

@@ -107,11 +107,49 @@ struct vgpu_bmap_search {
 
 void vgpu_bmap_fill(u64 *map, u32 nbits);
 void vgpu_bmap_zero(u64 *map, u32 nbits);
-void vgpu_bmap_set_range(u64 *map, u32 start, u32 len);
-void vgpu_bmap_clear_range(u64 *map, u32 start, u32 len);
+void vgpu_bmap_set_range_words(u64 *map, u32 start, u32 len);
+void vgpu_bmap_clear_range_words(u64 *map, u32 start, u32 len);
 bool vgpu_bmap_range_all_set(const u64 *map, u32 start, u32 len);
 bool vgpu_bmap_range_any_set(const u64 *map, u32 start, u32 len);
 u32 vgpu_bmap_weight(const u64 *map, u32 nbits);
+
+/**
+ * vgpu_bmap_set_range() - mark units [@start, @start + @len) free
+ * @map: the map
+ * @start: first unit
+ * @len: number of units (0 is a no-op)
+ *
+ * A range inside one word (a warp's registers, a block's shared memory)
+ * is one OR in line; a longer one goes word by word.
+ */
+static inline void vgpu_bmap_set_range(u64 *map, u32 start, u32 len)
+{
+	u32 b = start % 64;
+
+	if (len && len <= 64 - b)
+		map[start / 64] |= (~0ULL >> (64 - len)) << b;
+	else
+		vgpu_bmap_set_range_words(map, start, len);
+}
+
+/**
+ * vgpu_bmap_clear_range() - mark units [@start, @start + @len) occupied
+ * @map: the map
+ * @start: first unit
+ * @len: number of units (0 is a no-op)
+ *
+ * A range inside one word is one AND in line; a longer one goes word by
+ * word.
+ */
+static inline void vgpu_bmap_clear_range(u64 *map, u32 start, u32 len)
+{
+	u32 b = start % 64;
+
+	if (len && len <= 64 - b)
+		map[start / 64] &= ~((~0ULL >> (64 - len)) << b);
+	else
+		vgpu_bmap_clear_range_words(map, start, len);
+}
 
 /**
  * vgpu_bmap_test() - is unit @bit free?

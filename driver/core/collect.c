@@ -25,6 +25,14 @@ static u32 vgpu_gpu_sm_find(const struct vgpu_sm *sm, u32 kernel, u32 block)
 	return VGPU_MAX_BLOCKS_PER_SM;
 }
 
+/* The event types vgpu_gpu_sm_trace() acts on for a sink not verbose. */
+#define VGPU_GPU_SM_KEPT	(BIT_ULL(VGPU_EV_WARP_START) |		\
+				 BIT_ULL(VGPU_EV_LAUNCH) |		\
+				 BIT_ULL(VGPU_EV_PUSH) |		\
+				 BIT_ULL(VGPU_EV_BLOCK_DONE) |		\
+				 BIT_ULL(VGPU_EV_SYNC))
+static_assert(VGPU_EV_MAX < 64, "an event type is a bit of a u64");
+
 /**
  * vgpu_gpu_sm_trace() - per-SM engine sink
  * @cookie: the SM's &struct vgpu_gpu_sm
@@ -40,6 +48,12 @@ void vgpu_gpu_sm_trace(void *cookie, const struct vgpu_event *ev)
 	struct vgpu_gpu_shadow *sh;
 	u32 s;
 
+	/*
+	 * Most events are none of these: one test for them (a type past 63
+	 * may pass it; the tests below are exact).
+	 */
+	if (!((VGPU_GPU_SM_KEPT >> (ev->type % 64)) & 1) && !gs->verbose)
+		return;
 	if (ev->type == VGPU_EV_WARP_START && ev->warp == 0) {
 		s = vgpu_gpu_sm_find(&gs->sm, ev->kernel, ev->block);
 		if (s >= VGPU_MAX_BLOCKS_PER_SM)

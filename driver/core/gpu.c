@@ -350,6 +350,7 @@ int vgpu_gpu_init(struct vgpu_gpu *g, void *mem, size_t size,
 	memset(g, 0, sizeof(*g));
 	g->cfg = *cfg;
 	g->p = *p;
+	vgpu_gpu_window_sync(g);
 	g->skip_until = VGPU_GPU_NO_CYCLE;
 	g->policy = vgpu_policy_find(policies, p->policy);
 	if (!g->policy)
@@ -700,21 +701,35 @@ void vgpu_gpu_gate(struct vgpu_gpu *g, bool hold)
 }
 
 /**
+ * vgpu_gpu_window_sync() - recompute the F22 period from the parameters
+ * @g: the device; called by everything that writes @g->p
+ *
+ * vgpu_gpu_window_at() runs at every epoch boundary: the period it divides
+ * by is summed here once, not there each time.
+ */
+void vgpu_gpu_window_sync(struct vgpu_gpu *g)
+{
+	u32 period = 0, i;
+
+	for (i = 0; i < g->p.num_windows; i++)
+		period += g->p.window[i];
+	g->win_period = period;
+}
+
+/**
  * vgpu_gpu_window_at() - the rotating priority window at a cycle (F22)
  * @g: the device
  * @cycle: virtual cycle
  *
- * The period is the sum of the window lengths; window s covers
- * [sum of T0..Ts-1, sum of T0..Ts) of each period.
+ * The period is the sum of the window lengths (@g->win_period); window s
+ * covers [sum of T0..Ts-1, sum of T0..Ts) of each period.
  *
  * Return: window index s (promoting priority s), or ~0 if windows are off.
  */
 u32 vgpu_gpu_window_at(const struct vgpu_gpu *g, u64 cycle)
 {
-	u32 period = 0, i, pos;
+	u32 period = g->win_period, i, pos;
 
-	for (i = 0; i < g->p.num_windows; i++)
-		period += g->p.window[i];
 	if (!period)
 		return ~0U;
 	pos = cycle - div_u64(cycle, period) * period;

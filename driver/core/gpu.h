@@ -734,6 +734,8 @@ struct vgpu_gpu_fitset {
  * @skip_until: no idle jump goes past this cycle (the host's paced clock
  *	sets it to what the wall clock allows); VGPU_GPU_NO_CYCLE: no limit
  * @window: the F22 window at @now (~0 if off)
+ * @win_period: the sum of &vgpu_gpu_params.window, refreshed by
+ *	vgpu_gpu_window_sync() whenever @p changes
  * @epoch_end: where the SMs are advanced to next
  * @gated: dispatch held (F52 gate)
  * @throttle_state: VGPU_THROTTLE_OFF, _DRAIN or _ON (F26, seed 002 steps
@@ -810,6 +812,7 @@ struct vgpu_gpu {
 	u64 skipped;
 	u64 skip_until;
 	u32 window;
+	u32 win_period;
 	u64 epoch_end;
 	bool gated;
 	u8 throttle_state;
@@ -918,6 +921,7 @@ static inline bool vgpu_gpu_dealloc_pending(const struct vgpu_gpu *g, u32 s)
 
 bool vgpu_gpu_sm_empty(const struct vgpu_gpu *g, u32 sm);
 u32 vgpu_gpu_prio_rank(const struct vgpu_gpu *g, u64 cycle, u32 prio);
+void vgpu_gpu_window_sync(struct vgpu_gpu *g);
 u32 vgpu_gpu_window_at(const struct vgpu_gpu *g, u64 cycle);
 u64 vgpu_gpu_trace_hash(const struct vgpu_gpu *g);
 const char *vgpu_gpu_event_name(u32 type);

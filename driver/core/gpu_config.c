@@ -39,6 +39,7 @@ int vgpu_gpu_set_sched(struct vgpu_gpu *g, u32 preempt, u32 num_windows,
 	g->p.num_windows = p.num_windows;
 	for (i = 0; i < VGPU_GPU_MAX_WINDOWS; i++)
 		g->p.window[i] = p.window[i];
+	vgpu_gpu_window_sync(g);
 	return 0;
 }
 
@@ -101,5 +102,6 @@ int vgpu_gpu_set_dispatch(struct vgpu_gpu *g,
 		for (i = 0; i < g->cfg.num_sms; i++)
 			g->fit_dirty[i] = 0xff;
 	g->p = p;
+	vgpu_gpu_window_sync(g);
 	return 0;
 }

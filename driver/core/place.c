@@ -857,15 +857,8 @@ vgpu_gpu_best(struct vgpu_gpu *g, bool op, u64 *done_mask)
 	return best;
 }
 
-/**
- * vgpu_gpu_round() - one dispatch round
- * @g: the device
- *
- * The best matching candidate gets one decision.
- *
- * Return: true if it placed blocks.
- */
-bool vgpu_gpu_round(struct vgpu_gpu *g)
+/* vgpu_gpu_round() with a slot that has no deallocation request. */
+static noinline bool vgpu_gpu_round_slots(struct vgpu_gpu *g)
 {
 	u64 done_mask[VGPU_GPU_MAX_SLOTS / 64] = { 0 };
 	struct vgpu_gpu_kernel *k, *best;
@@ -904,6 +897,27 @@ bool vgpu_gpu_round(struct vgpu_gpu *g)
 		vgpu_gpu_dealloc_set(g, k->slot, true);
 	}
 	return true;
+}
+
+/**
+ * vgpu_gpu_round() - one dispatch round
+ * @g: the device
+ *
+ * The best matching candidate gets one decision.  A kernel whose slot has
+ * a deallocation request is never one (vgpu_gpu_best()): with no other in
+ * the table, as after the last block of the only kernel went out, the
+ * round ends before looking at any.
+ *
+ * Return: true if it placed blocks.
+ */
+bool vgpu_gpu_round(struct vgpu_gpu *g)
+{
+	u32 w, nw = DIV_ROUND_UP(g->p.task_slots, 64);
+	u64 live = 0;
+
+	for (w = 0; w < nw; w++)
+		live |= g->slot_used[w] & ~g->slot_dealloc[w];
+	return live && vgpu_gpu_round_slots(g);
 }
 
 /**

@@ -244,7 +244,10 @@ static int vgpu_sm_res_warp_in(struct vgpu_sm_res *sm,
  * sub-partition @p, each with a first-fit register run taken in warp order,
  * or -ENOSPC (the warps placed so far stay held).  When the first fit
  * starts a free stretch long enough for all @n runs, first fit would put
- * them back to back there: one search and one range clear do it.
+ * them back to back there: one search and one range clear do it.  The
+ * caller, vgpu_sm_res_alloc_block(), has checked the warp slots of @p and
+ * of the SM for all of the block's warps and taken the block (which told
+ * the SM's view the resources changed).
  */
 static int vgpu_sm_res_warps_in(struct vgpu_sm_res *sm,
 				struct vgpu_block_place *place, u32 first,
@@ -255,9 +258,6 @@ static int vgpu_sm_res_warps_in(struct vgpu_sm_res *sm,
 
 	if (!n)
 		return 0;
-	if (n > sm->warps_per_subpart - sm->warps_used[p] ||
-	    n > sm->max_warps - sm->warps_total)
-		return -ENOSPC;
 	if (len && !sm->warps_used[p]) {
 		/*
 		 * Only warps hold registers: with none in @p its map is
@@ -280,7 +280,6 @@ static int vgpu_sm_res_warps_in(struct vgpu_sm_res *sm,
 		return 0;
 	}
 	vgpu_bmap_clear_range(sm->regs[p], start, n * len);
-	vgpu_sm_res_touch(sm);
 	sm->reg_free -= n * len;
 	sm->warps_used[p] += n;
 	sm->warps_total += n;

@@ -42,8 +42,8 @@ void vgpu_sm_queue_slow(struct vgpu_sm *sm, u32 idx, u64 at);
  * by queueing order, so the warps that are ready are its head in the
  * order they became ready, and the others follow in the order their
  * latencies end: the same order as a latency wheel drained into a FIFO
- * ready queue at each cycle.  Nearly always @at is the latest: one
- * append.
+ * ready queue at each cycle.  Nearly always the queue is empty or @at
+ * is the latest: one append.
  */
 static __always_inline void vgpu_sm_queue(struct vgpu_sm *sm, u32 idx, u64 at)
 {
@@ -53,7 +53,14 @@ static __always_inline void vgpu_sm_queue(struct vgpu_sm *sm, u32 idx, u64 at)
 	w->state = VGPU_WARP_READY;
 	w->ready = at;
 	w->next = VGPU_WARP_NONE;
-	if (likely(q->head != VGPU_WARP_NONE && warps[q->tail].ready <= at)) {
+	if (q->head == VGPU_WARP_NONE) {	/* a new warp's, often */
+		q->head = idx;
+		q->tail = idx;
+		sm->sp_mask[w->subpart] |= BIT(w->prio);
+		sm->ready_sp |= BIT(w->subpart);
+		return;
+	}
+	if (likely(warps[q->tail].ready <= at)) {
 		w->prev = q->tail;
 		warps[q->tail].next = idx;
 		q->tail = idx;

@@ -452,46 +452,16 @@ static noinline u64 vgpu_sm_round(struct vgpu_sm *sm, u64 t, u64 h)
 	return last;
 }
 
-/**
- * vgpu_sm_run() - advance an SM by an epoch of @cycles cycles (F51)
- * @sm: the SM
- * @cycles: cycles to run
- * @flags: VGPU_SM_RUN_STOP_BLOCK to return right after the first cycle in
- *	which a block completed
- *
- * Deterministic: the result depends only on the SM's state and @cycles.
- *
- * Return: cycles actually advanced (@cycles unless stopped early).
+/*
+ * The cycles of vgpu_sm_run() from @t to @end with work to look at;
+ * returns where it stopped.  Out of line: an idle SM's call does not
+ * save and restore the registers this loop needs.
  */
-u64 vgpu_sm_run(struct vgpu_sm *sm, u64 cycles, u32 flags)
+static noinline u64 vgpu_sm_run_loop(struct vgpu_sm *sm, u64 t, u64 end)
 {
-	u64 t = sm->now, start = t, end, m;
-	u64 h;
+	u64 h, m;
 	u32 *win, n;
 
-	if (check_add_overflow(t, cycles, &end))
-		end = ~0ULL;
-	sm->stop = false;
-	sm->run_flags = flags;
-	if (unlikely(sm->phase == VGPU_SM_PHASE_TASK_ASSIGN))
-		sm->phase = VGPU_SM_PHASE_STATE_SYNC;	/* the state goes out */
-	if (unlikely(sm->launches || sm->launch_stalled))
-		vgpu_sm_launch_unstall(sm);
-	/*
-	 * Nothing queued, no start or arbitration due before @end: the loop
-	 * below would make one pass (roll the window at @t, find no round
-	 * and set @round_next, find no event before @end), so make that pass
-	 * without looking for work.  Every idle SM of an epoch takes this.
-	 */
-	if (!sm->ready_sp && !sm->start_dirty && !sm->arb_pending &&
-	    sm->start_wake >= end && t < end) {
-		sm->now = t;
-		if (t >= sm->win_next)
-			vgpu_sm_win_roll(sm, t);
-		if (t >= sm->round_next)
-			sm->round_next = t + VGPU_SM_ROUND_MIN;
-		t = end;
-	}
 	while (t < end) {
 		sm->now = t;
 		if (unlikely(t >= sm->win_next))
@@ -522,6 +492,49 @@ u64 vgpu_sm_run(struct vgpu_sm *sm, u64 cycles, u32 flags)
 		t++;
 		if (unlikely(sm->stop))
 			break;
+	}
+	return t;
+}
+
+/**
+ * vgpu_sm_run() - advance an SM by an epoch of @cycles cycles (F51)
+ * @sm: the SM
+ * @cycles: cycles to run
+ * @flags: VGPU_SM_RUN_STOP_BLOCK to return right after the first cycle in
+ *	which a block completed
+ *
+ * Deterministic: the result depends only on the SM's state and @cycles.
+ *
+ * Return: cycles actually advanced (@cycles unless stopped early).
+ */
+u64 vgpu_sm_run(struct vgpu_sm *sm, u64 cycles, u32 flags)
+{
+	u64 t = sm->now, start = t, end;
+
+	if (check_add_overflow(t, cycles, &end))
+		end = ~0ULL;
+	sm->stop = false;
+	sm->run_flags = flags;
+	if (unlikely(sm->phase == VGPU_SM_PHASE_TASK_ASSIGN))
+		sm->phase = VGPU_SM_PHASE_STATE_SYNC;	/* the state goes out */
+	if (unlikely(sm->launches || sm->launch_stalled))
+		vgpu_sm_launch_unstall(sm);
+	/*
+	 * Nothing queued, no start or arbitration due before @end: the loop
+	 * would make one pass (roll the window at @t, find no round
+	 * and set @round_next, find no event before @end), so make that pass
+	 * without looking for work.  Every idle SM of an epoch takes this.
+	 */
+	if (!sm->ready_sp && !sm->start_dirty && !sm->arb_pending &&
+	    sm->start_wake >= end && t < end) {
+		sm->now = t;
+		if (t >= sm->win_next)
+			vgpu_sm_win_roll(sm, t);
+		if (t >= sm->round_next)
+			sm->round_next = t + VGPU_SM_ROUND_MIN;
+		t = end;
+	} else {
+		t = vgpu_sm_run_loop(sm, t, end);
 	}
 	sm->now = t;
 	sm->run_flags = 0;

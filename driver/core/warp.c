@@ -37,35 +37,3 @@ void vgpu_worker_pool_fini(struct vgpu_worker_pool *pool)
 	pool->nfree = 0;
 }
 
-/**
- * vgpu_worker_pool_get() - take a free context
- * @pool: the pool
- *
- * Return: its index, or VGPU_WARP_NONE when the pool is exhausted.
- */
-u32 vgpu_worker_pool_get(struct vgpu_worker_pool *pool)
-{
-	u32 idx = pool->free;
-
-	if (idx == VGPU_WARP_NONE)
-		return idx;
-	pool->free = pool->warps[idx].next;
-	pool->nfree--;
-	pool->warps[idx].next = VGPU_WARP_NONE;
-	return idx;
-}
-
-/**
- * vgpu_worker_pool_put() - return a context to the free list
- * @pool: the pool
- * @idx: index from vgpu_worker_pool_get()
- */
-void vgpu_worker_pool_put(struct vgpu_worker_pool *pool, u32 idx)
-{
-	struct vgpu_warp *w = &pool->warps[idx];
-
-	w->state = VGPU_WARP_FREE;
-	w->next = pool->free;
-	pool->free = idx;
-	pool->nfree++;
-}

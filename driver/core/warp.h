@@ -114,8 +114,6 @@ static_assert(!(sizeof(struct vgpu_warp) & (sizeof(struct vgpu_warp) - 1)),
 void vgpu_worker_pool_init(struct vgpu_worker_pool *pool,
 			   struct vgpu_warp *storage, u32 size);
 void vgpu_worker_pool_fini(struct vgpu_worker_pool *pool);
-u32 vgpu_worker_pool_get(struct vgpu_worker_pool *pool);
-void vgpu_worker_pool_put(struct vgpu_worker_pool *pool, u32 idx);
 
 /**
  * vgpu_worker_pool_bytes() - storage needed for a pool
@@ -126,6 +124,40 @@ void vgpu_worker_pool_put(struct vgpu_worker_pool *pool, u32 idx);
 static inline size_t vgpu_worker_pool_bytes(u32 warps)
 {
 	return (size_t)warps * sizeof(struct vgpu_warp);
+}
+
+/**
+ * vgpu_worker_pool_get() - take a free context
+ * @pool: the pool
+ *
+ * Return: its index, or VGPU_WARP_NONE when the pool is exhausted.
+ */
+static inline u32 vgpu_worker_pool_get(struct vgpu_worker_pool *pool)
+{
+	u32 idx = pool->free;
+
+	if (idx == VGPU_WARP_NONE)
+		return idx;
+	pool->free = pool->warps[idx].next;
+	pool->nfree--;
+	pool->warps[idx].next = VGPU_WARP_NONE;
+	return idx;
+}
+
+/**
+ * vgpu_worker_pool_put() - return a context to the free list
+ * @pool: the pool
+ * @idx: index from vgpu_worker_pool_get()
+ */
+static inline void vgpu_worker_pool_put(struct vgpu_worker_pool *pool,
+					u32 idx)
+{
+	struct vgpu_warp *w = &pool->warps[idx];
+
+	w->state = VGPU_WARP_FREE;
+	w->next = pool->free;
+	pool->free = idx;
+	pool->nfree++;
 }
 
 #endif /* VGPU_CORE_WARP_H */

@@ -13,12 +13,17 @@
  *   reg_free counter checked against the maps;
  * - vgpu_trace_hash_event() (zero high bytes folded into one multiply,
  *   values of one to three bytes in straight lines, VGPU_EV_NONE from a
- *   table in every 4-byte field) against FNV-1a one byte at a time.
+ *   table in every 4-byte field) against FNV-1a one byte at a time;
+ * - vgpu_bmap_set_range() and vgpu_bmap_clear_range() (a range inside one
+ *   word in line) against a bit loop, for every range of a 3-word map;
+ * - vgpu_gpu_sm_trace() (one mask test for the events it drops) against
+ *   the events it acts on.
  */
 #include <string.h>
 
 #include "vgpu_test.h"
 #include "bmap.h"
+#include "gpu_internal.h"
 #include "resource.h"
 #include "trace.h"
 #include "vgpu_test_rand.h"
@@ -299,9 +304,68 @@ TEST(event_hash_vs_bytewise_fnv)
 	}
 }
 
+TEST(set_clear_range_vs_bit_loop)
+{
+	struct vgpu_test_rng r = { 0xfa57006 };
+	u64 w[3], ref[3];
+	u32 start, len, i, op;
+
+	for (op = 0; op < 2; op++)
+		for (start = 0; start <= 192; start++)
+			for (len = 0; len <= 192 - start; len++) {
+				for (i = 0; i < 3; i++) {
+					w[i] = vgpu_test_rand64(&r);
+					ref[i] = w[i];
+				}
+				if (op)
+					vgpu_bmap_set_range(w, start, len);
+				else
+					vgpu_bmap_clear_range(w, start, len);
+				for (i = start; i < start + len; i++)
+					vgpu_bmap_assign(ref, i, op);
+				for (i = 0; i < 3; i++)
+					ASSERT_EQ(ref[i], w[i])
+						TH_LOG("op %u start %u len %u",
+						       op, start, len);
+			}
+}
+
+/*
+ * vgpu_gpu_sm_trace() (one mask test for the events it does not keep)
+ * against its definition: with no verbose sink and no block on the SM,
+ * exactly LAUNCH, PUSH and SYNC are buffered, LAUNCH and PUSH counted;
+ * types past 63 as well, none of them kept.
+ */
+TEST(sm_trace_keeps_what_it_acts_on)
+{
+	static struct vgpu_gpu_sm gs;
+	struct vgpu_event buf[4], ev;
+	u32 type, keep, nev = 0, nlaunch = 0;
+
+	memset(&ev, 0, sizeof(ev));
+	gs.ev = buf;
+	gs.evcap = 4;
+	for (type = 0; type < 140; type++) {
+		ev.type = type;
+		ev.warp = 0;
+		vgpu_gpu_sm_trace(&gs, &ev);
+		keep = type == VGPU_EV_LAUNCH || type == VGPU_EV_PUSH ||
+		       type == VGPU_EV_SYNC;
+		nev += keep;
+		nlaunch += type == VGPU_EV_LAUNCH || type == VGPU_EV_PUSH;
+		ASSERT_EQ(nev, gs.nev) TH_LOG("type %u", type);
+		ASSERT_EQ(nlaunch, gs.nlaunch) TH_LOG("type %u", type);
+		ASSERT_EQ(0, gs.lost);
+		gs.nev = 0;
+		nev = 0;
+	}
+}
+
 VGPU_TEST_SUITE(fastpath,
 	VGPU_CASE(first_run_vs_references)
 	VGPU_CASE(count_runs_vs_repeated_first_fit)
 	VGPU_CASE(alloc_block_vs_per_warp_first_fit_small)
 	VGPU_CASE(alloc_block_vs_per_warp_first_fit_h100)
-	VGPU_CASE(event_hash_vs_bytewise_fnv))
+	VGPU_CASE(event_hash_vs_bytewise_fnv)
+	VGPU_CASE(set_clear_range_vs_bit_loop)
+	VGPU_CASE(sm_trace_keeps_what_it_acts_on))

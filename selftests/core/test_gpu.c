@@ -14,6 +14,7 @@
 #include "vgpu_test.h"
 #include "vgpu_test_gpu.h"
 #include "check.h"
+#include "gpu_config.h"
 #include "names.h"
 #include <vgpu/metrics.h>
 
@@ -1405,6 +1406,74 @@ TEST(f22_windows_only_the_first_num_windows)
 	vgpu_tg_fini(&T);
 }
 
+/*
+ * F13: a dispatch round looks at every task slot without a deallocation
+ * request, in every word of the table.  65 one-block kernels on 65
+ * channels arrive at 0 and all enter the table (slots 0..64); every block
+ * fits, so all go out at boundary 0, kernel 64 too once those in slots
+ * 0..63 have theirs out (their slots have deallocation requests).
+ */
+TEST(f13_round_sees_every_slot_word)
+{
+	static struct vgpu_gpu_kernel k[65];
+	struct vgpu_gpu_params p;
+	struct vgpu_gpu_kernel *t;
+	u32 i;
+
+	vgpu_tg_params_small(&p, VGPU_PREEMPT_DRAIN);
+	p.task_slots = 65;
+	p.max_channels = 65;
+	ASSERT_EQ(0, vgpu_tg_init(&T, NULL, &p));
+	for (i = 8; i < 65; i++)
+		ASSERT_EQ(0, vgpu_gpu_channel_add(&T.g, i, 0));
+	t = vgpu_tg_kernel(&T, 0, 0, 1, 32, 0, VGPU_SHORT);
+	for (i = 0; i < 65; i++) {
+		k[i] = *t;
+		k[i].id = 100 + i;
+		k[i].channel = i;
+		ASSERT_EQ(0, vgpu_gpu_submit(&T.g, &k[i]));
+	}
+	ASSERT_TRUE(vgpu_tg_run(&T, 10000000));
+	for (i = 0; i < 65; i++) {
+		ASSERT_EQ(VGPU_KS_DONE, k[i].state);
+		ASSERT_EQ(0, k[i].t_dispatch) TH_LOG("kernel %u", i);
+	}
+	vgpu_tg_fini(&T);
+}
+
+/*
+ * F22 windows after vgpu_gpu_set_sched(): the period vgpu_gpu_window_at()
+ * divides by is the one of the new lengths (it is cached, not summed at
+ * each call).  T = 300, 200, 100 replacing 1,000, 500: period 600; then
+ * no windows at all: off.
+ */
+TEST(f22_windows_follow_set_sched)
+{
+	static const u32 win[3] = { 300, 200, 100 };
+	struct vgpu_gpu_params p;
+	const char *bad = NULL;
+	u64 c;
+
+	vgpu_tg_params_small(&p, VGPU_PREEMPT_DRAIN);
+	p.num_windows = 2;
+	p.window[0] = 1000;
+	p.window[1] = 500;
+	ASSERT_EQ(0, vgpu_tg_init(&T, NULL, &p));
+	EXPECT_EQ(1, vgpu_gpu_window_at(&T.g, 1200));
+	ASSERT_EQ(0, vgpu_gpu_set_sched(&T.g, VGPU_PREEMPT_DRAIN, 3, win,
+					&bad));
+	for (c = 0; c < 1800; c++) {
+		u32 pos = c % 600;
+
+		ASSERT_EQ(pos < 300 ? 0U : pos < 500 ? 1U : 2U,
+			  vgpu_gpu_window_at(&T.g, c));
+	}
+	ASSERT_EQ(0, vgpu_gpu_set_sched(&T.g, VGPU_PREEMPT_DRAIN, 0, win,
+					&bad));
+	EXPECT_EQ(~0U, vgpu_gpu_window_at(&T.g, 1200));
+	vgpu_tg_fini(&T);
+}
+
 /* F25 weighted remaining resources: the emptiest SM wins. */
 /*
  * F25 "resource" (seed 001 embodiment 9) against rr and avail on one
@@ -1857,6 +1926,8 @@ VGPU_TEST_SUITE(gpu,
 	VGPU_CASE(f41_grouped_run_fits_exactly)
 	VGPU_CASE(nofit_cache_ignores_affine_kernels)
 	VGPU_CASE(f22_windows_only_the_first_num_windows)
+	VGPU_CASE(f13_round_sees_every_slot_word)
+	VGPU_CASE(f22_windows_follow_set_sched)
 	VGPU_CASE(f25_resource_differs)
 	VGPU_CASE(f25_resource)
 	VGPU_CASE(f25_power)

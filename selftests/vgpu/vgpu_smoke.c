@@ -201,8 +201,11 @@ TEST_F_TIMEOUT(smoke, random_kernels, SMOKE_TIMEOUT)
  * made on behalf of these processes -- in practice the module's own, in
  * open(), CHANNEL_CREATE, SUBMIT, WAIT and new_device, plus the kernel
  * code they call (xarray, kthread_create, misc_register, sysfs) -- fail.
- * The submitters also arm the debugfs knobs fail_alloc and fail_submit
- * of /dev/vgpu0 now and then.  Each call must succeed or fail with
+ * The first submitter also arms the debugfs knobs fail_alloc and
+ * fail_submit of /dev/vgpu0 now and then, only when it reads them at 0: a
+ * write sets a knob (it does not add), so arming one that still holds
+ * units, or two processes arming at once, would lose units and the count
+ * of those consumed would be wrong.  Each call must succeed or fail with
  * ENOMEM or an errno uapi.rst documents for it in this situation; every
  * submitted kernel must complete; afterwards, with the faults off, the
  * device is back to zero live objects and works (a submit and wait, a
@@ -324,15 +327,18 @@ static int fi_reap(int fd, __u32 *h, int n, struct fi_counts *c)
 	return m;
 }
 
-/* Child: smoke_child under faults, arming the knobs of /dev/vgpu0. */
-static void fi_submitter(int out, unsigned int seed, int seconds)
+/* Child: smoke_child under faults; @arms: arming the knobs of /dev/vgpu0. */
+static void fi_submitter(int out, unsigned int seed, int seconds, bool arms)
 {
+	static const char *const knob_path[2] = {
+		FI_KNOBS "fail_alloc", FI_KNOBS "fail_submit",
+	};
 	int mif = open("/proc/self/make-it-fail", O_WRONLY | O_CLOEXEC);
 	struct fi_counts c = { 0 };
 	__u32 ch[SMOKE_CHANNELS], h[SMOKE_INFLIGHT];
 	__s64 end = vgpu_test_now_ns() + (__s64)seconds * 1000000000LL;
-	int knob[2] = { open(FI_KNOBS "fail_alloc", O_WRONLY | O_CLOEXEC),
-			open(FI_KNOBS "fail_submit", O_WRONLY | O_CLOEXEC) };
+	int knob[2] = { open(knob_path[0], O_WRONLY | O_CLOEXEC),
+			open(knob_path[1], O_WRONLY | O_CLOEXEC) };
 	struct vgpu_submit_desc d[8];
 	int fd = -1, i, n = 0, batch, err, k;
 	char num[8];
@@ -349,10 +355,11 @@ static void fi_submitter(int out, unsigned int seed, int seconds)
 			     NULL))
 			i++;
 	while (vgpu_test_now_ns() < end && !c.bad) {
-		if (!(rand_r(&seed) % 16)) {
+		if (arms && !(rand_r(&seed) % 16)) {
 			k = rand_r(&seed) % 2;
 			snprintf(num, sizeof(num), "%d", 1 + rand_r(&seed) % 2);
-			if (!fi_note(&c, FI_KNOB, fi_put(knob[k], num), NULL))
+			if (fi_read_long(knob_path[k]) == 0 &&
+			    !fi_note(&c, FI_KNOB, fi_put(knob[k], num), NULL))
 				c.armed[k] += atoi(num);
 		}
 		batch = 1 + rand_r(&seed) % 8;
@@ -496,7 +503,7 @@ TEST_F_TIMEOUT(faults, failslab, SMOKE_TIMEOUT)
 		pid = fork();
 		ASSERT_LE(0, pid);
 		if (!pid && i < nproc)
-			fi_submitter(p[1], 4321 + i, seconds);
+			fi_submitter(p[1], 4321 + i, seconds, !i);
 		if (!pid)
 			fi_churn(p[1], seconds);
 	}

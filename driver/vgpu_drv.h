@@ -285,6 +285,7 @@ void vgpu_channels_release_all(struct vgpu_file *vf);
 
 int vgpu_jobs_init(void);
 void vgpu_jobs_exit(void);
+unsigned int vgpu_jobs_pooled(void);
 void vgpu_jobs_release_all(struct vgpu_file *vf);
 void vgpu_jobs_cancel_channel(struct vgpu_file *vf, struct vgpu_channel *ch);
 extern const struct vgpu_sched_backend_ops vgpu_job_backend_ops;

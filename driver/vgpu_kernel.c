@@ -20,15 +20,15 @@
 #include <linux/string.h>
 #include <linux/uaccess.h>
 
+#include "vgpu_compat.h"
 #include "vgpu_drv.h"
 #include "check.h"
 #include "isa.h"
 
 /*
- * Every &struct vgpu_job (SUBMIT makes one per kernel, F60): 1,328 bytes
- * an object where kmalloc would take 2 KiB (on 6.1, 12 to an order-2 slab
- * against 16 to an order-3 one).  Hardened usercopy: user data is copied
- * into the inline program only.
+ * Every &struct vgpu_job (SUBMIT makes one per kernel, F60): 1,720 bytes,
+ * 19 to an order-3 slab in the 2-CPU VM, where kmalloc takes 2 KiB.
+ * Hardened usercopy: user data is copied into the inline program only.
  */
 static struct kmem_cache *vgpu_job_cache;
 
@@ -37,16 +37,68 @@ static struct kmem_cache *vgpu_job_cache;
  * (as io_uring keeps requests): kernels submitted in a burst (behind a
  * closed gate, say) otherwise come from new slab pages, the last burst's
  * having gone back to the page allocator when it was reaped, and under
- * the VM's emulation that costs more than the rest of SUBMIT.  Linked by
- * &vgpu_job.live_node.  Every user is in process context.
+ * the VM's emulation that costs more than the rest of SUBMIT.  The bound
+ * is a file's default handle limit (VGPU_DEF_KERNELS_PER_FILE, 7 MiB of
+ * objects); the pool's shrinker gives them back under memory pressure.
+ * Linked by &vgpu_job.live_node.  Every user is in process context.
  */
-#define VGPU_JOB_POOL_MAX	512
+#define VGPU_JOB_POOL_MAX	VGPU_DEF_KERNELS_PER_FILE
 static LIST_HEAD(vgpu_job_pool);
 static unsigned int vgpu_job_pool_n;	/* protected by vgpu_job_pool_lock */
 static DEFINE_SPINLOCK(vgpu_job_pool_lock);
+static struct shrinker *vgpu_job_shrinker;
+
+/* Shrinker: the pooled objects, all of them reclaimable. */
+static unsigned long vgpu_job_pool_count(struct shrinker *shrinker,
+					 struct shrink_control *sc)
+{
+	return READ_ONCE(vgpu_job_pool_n) ?: SHRINK_EMPTY;
+}
+
+/* Shrinker: free up to @sc->nr_to_scan pooled objects. */
+static unsigned long vgpu_job_pool_scan(struct shrinker *shrinker,
+					struct shrink_control *sc)
+{
+	struct vgpu_job *job, *tmp;
+	unsigned long n = 0;
+	LIST_HEAD(victims);
+
+	spin_lock(&vgpu_job_pool_lock);
+	list_for_each_entry_safe(job, tmp, &vgpu_job_pool, live_node) {
+		if (n == sc->nr_to_scan)
+			break;
+		list_move(&job->live_node, &victims);
+		n++;
+	}
+	vgpu_job_pool_n -= n;
+	spin_unlock(&vgpu_job_pool_lock);
+	list_for_each_entry_safe(job, tmp, &victims, live_node)
+		kmem_cache_free(vgpu_job_cache, job);
+	sc->nr_scanned = n;
+	return n ?: SHRINK_STOP;
+}
+
+/* Free every pooled object. */
+static void vgpu_job_pool_drain(void)
+{
+	struct shrink_control sc = { .nr_to_scan = ULONG_MAX };
+
+	vgpu_job_pool_scan(NULL, &sc);
+}
 
 /**
- * vgpu_jobs_init() - create the slab cache of kernel objects
+ * vgpu_jobs_pooled() - freed kernel objects kept for reuse (debugfs)
+ *
+ * Return: their number, at most VGPU_JOB_POOL_MAX.
+ */
+unsigned int vgpu_jobs_pooled(void)
+{
+	return READ_ONCE(vgpu_job_pool_n);
+}
+
+/**
+ * vgpu_jobs_init() - create the slab cache of kernel objects and the
+ * shrinker of their pool
  *
  * Return: 0 or -ENOMEM.
  */
@@ -59,21 +111,27 @@ int vgpu_jobs_init(void)
 					   sizeof_field(struct vgpu_job,
 							prog_inline),
 					   NULL);
-	return vgpu_job_cache ? 0 : -ENOMEM;
+	if (!vgpu_job_cache)
+		return -ENOMEM;
+	vgpu_job_shrinker = shrinker_alloc(0, "vgpu-job-pool");
+	if (!vgpu_job_shrinker) {
+		kmem_cache_destroy(vgpu_job_cache);
+		return -ENOMEM;
+	}
+	vgpu_job_shrinker->count_objects = vgpu_job_pool_count;
+	vgpu_job_shrinker->scan_objects = vgpu_job_pool_scan;
+	shrinker_register(vgpu_job_shrinker);
+	return 0;
 }
 
 /**
- * vgpu_jobs_exit() - destroy it, and the pool of freed jobs; every job is
+ * vgpu_jobs_exit() - destroy them, and the pool of freed jobs; every job is
  * freed (no file is open)
  */
 void vgpu_jobs_exit(void)
 {
-	struct vgpu_job *job, *tmp;
-
-	list_for_each_entry_safe(job, tmp, &vgpu_job_pool, live_node)
-		kmem_cache_free(vgpu_job_cache, job);
-	INIT_LIST_HEAD(&vgpu_job_pool);
-	vgpu_job_pool_n = 0;
+	shrinker_free(vgpu_job_shrinker);
+	vgpu_job_pool_drain();
 	kmem_cache_destroy(vgpu_job_cache);
 }
 

@@ -226,7 +226,8 @@ const struct vgpul_cli_cmd vgpu_sim_bench_scale = {
 		 "  --quick  every case 100 times smaller (format test)\n"
 		 "  --sms N --blocks N  that cost case only (for a profiler)\n"
 		 "Prints 'cost sms=S blocks=B ns_per_block=X ns_per_decision=Y ...'\n"
-		 "for S = 4, 132, 1024 and B = 10k, 100k, 1M, then one 'parallel ...'\n"
+		 "for S = 4, 132, 1024, 4096 and B = 10k, 100k, 1M, then\n"
+		 "'cost per block largest/smallest = X', one 'parallel ...'\n"
 		 "line per run (three per thread count) and last\n"
 		 "'speedup h100 2/1 threads = X' and\n"
 		 "'speedup 1024sm 2/1 threads = X'.",

@@ -38,7 +38,7 @@ static struct kmem_cache *vgpu_job_cache;
  * closed gate, say) otherwise come from new slab pages, the last burst's
  * having gone back to the page allocator when it was reaped, and under
  * the VM's emulation that costs more than the rest of SUBMIT.  The bound
- * is a file's default handle limit (VGPU_DEF_KERNELS_PER_FILE, 7 MiB of
+ * is a file's default handle limit (VGPU_DEF_KERNELS_PER_FILE: 7 MB of
  * objects); the pool's shrinker gives them back under memory pressure.
  * Linked by &vgpu_job.live_node.  Every user is in process context.
  */
@@ -55,7 +55,10 @@ static unsigned long vgpu_job_pool_count(struct shrinker *shrinker,
 	return READ_ONCE(vgpu_job_pool_n) ?: SHRINK_EMPTY;
 }
 
-/* Shrinker: free up to @sc->nr_to_scan pooled objects. */
+/*
+ * Shrinker: free up to @sc->nr_to_scan pooled objects, the longest pooled
+ * first (the pool is a stack: SUBMIT reuses the last one freed).
+ */
 static unsigned long vgpu_job_pool_scan(struct shrinker *shrinker,
 					struct shrink_control *sc)
 {
@@ -64,7 +67,7 @@ static unsigned long vgpu_job_pool_scan(struct shrinker *shrinker,
 	LIST_HEAD(victims);
 
 	spin_lock(&vgpu_job_pool_lock);
-	list_for_each_entry_safe(job, tmp, &vgpu_job_pool, live_node) {
+	list_for_each_entry_safe_reverse(job, tmp, &vgpu_job_pool, live_node) {
 		if (n == sc->nr_to_scan)
 			break;
 		list_move(&job->live_node, &victims);
@@ -114,14 +117,16 @@ int vgpu_jobs_init(void)
 	if (!vgpu_job_cache)
 		return -ENOMEM;
 	vgpu_job_shrinker = shrinker_alloc(0, "vgpu-job-pool");
-	if (!vgpu_job_shrinker) {
-		kmem_cache_destroy(vgpu_job_cache);
-		return -ENOMEM;
-	}
+	if (!vgpu_job_shrinker)
+		goto err_cache;
 	vgpu_job_shrinker->count_objects = vgpu_job_pool_count;
 	vgpu_job_shrinker->scan_objects = vgpu_job_pool_scan;
 	shrinker_register(vgpu_job_shrinker);
 	return 0;
+
+err_cache:
+	kmem_cache_destroy(vgpu_job_cache);
+	return -ENOMEM;
 }
 
 /**

@@ -503,6 +503,7 @@ TEST(launch)
 		LOCK(1), LAUNCH(3), UNLOCK(1), LOOPX(WID, 2, 1, 1), LAUNCH(2),
 		ENDLOOP, EXIT,
 	};
+	const struct vgpu_insn q[] = { LAUNCH(1), EXIT };
 	struct vgpu_isa_summary s;
 
 	ACCEPT(LAUNCH(0), EXIT);
@@ -512,13 +513,9 @@ TEST(launch)
 	EXPECT_TRUE(s.uses_launch);
 	EXPECT_TRUE(s.uses_launch_wait);
 	EXPECT_FALSE(s.uses_bar);
-	{
-		const struct vgpu_insn q[] = { LAUNCH(1), EXIT };
-
-		ASSERT_EQ(0, vgpu_isa_summarize(q, 2, &s));
-		EXPECT_EQ(0x2, s.launch_mask);
-		EXPECT_FALSE(s.uses_launch_wait);
-	}
+	ASSERT_EQ(0, vgpu_isa_summarize(q, ARRAY_SIZE(q), &s));
+	EXPECT_EQ(0x2, s.launch_mask);
+	EXPECT_FALSE(s.uses_launch_wait);
 	/* template index and flags */
 	REJECT(VGPU_ISA_ERR_LAUNCH, 1, ALU, LAUNCH(VGPU_MAX_TEMPLATES), EXIT);
 	REJECT(VGPU_ISA_ERR_LAUNCH, 1, ALU, LAUNCH(255), EXIT);

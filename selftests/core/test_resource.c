@@ -526,6 +526,37 @@ TEST(why_not_barriers_at_the_bound)
 	vgpu_sm_res_fini(&sm);
 }
 
+/*
+ * A block's arrival clears its warp table and placement with memset() of a
+ * size known at run time; natively a size under 64 bytes is stored in
+ * words (vgpu_os_user.h).  Every size around the word and 64-byte bounds,
+ * at every alignment: the bytes asked for take the value, the guards
+ * around them do not change.
+ */
+TEST(memset_of_runtime_sizes)
+{
+	static const int vals[] = { 0, 0xff, 0x5a };
+	u8 buf[160];
+	size_t n, off, i, v;
+
+	for (v = 0; v < ARRAY_SIZE(vals); v++)
+		for (off = 0; off < 8; off++)
+			for (n = 0; n <= 80; n++) {
+				for (i = 0; i < sizeof(buf); i++)
+					buf[i] = (u8)(i * 7 + 1);
+				memset(buf + 16 + off, vals[v], n);
+				for (i = 0; i < sizeof(buf); i++) {
+					bool in = i >= 16 + off &&
+						  i < 16 + off + n;
+
+					ASSERT_EQ(in ? (u8)vals[v] :
+						  (u8)(i * 7 + 1), buf[i])
+						TH_LOG("size %zu offset %zu byte %zu",
+						       n, off, i);
+				}
+			}
+}
+
 TEST(random_alloc_free_tiny)
 {
 	vgpu_test_random_alloc_free(_metadata, &vgpu_test_tiny, 1,
@@ -548,5 +579,6 @@ VGPU_TEST_SUITE(resource,
 	VGPU_CASE(warp_release_and_queries)
 	VGPU_CASE(scalar_register_file)
 	VGPU_CASE(why_not_barriers_at_the_bound)
+	VGPU_CASE(memset_of_runtime_sizes)
 	VGPU_CASE(random_alloc_free_tiny)
 	VGPU_CASE(random_alloc_free_a100))

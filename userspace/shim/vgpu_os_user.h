@@ -90,6 +90,39 @@ typedef int64_t s64;
 #define check_sub_overflow(a, b, d) __builtin_sub_overflow(a, b, d)
 #define check_mul_overflow(a, b, d) __builtin_mul_overflow(a, b, d)
 
+/*
+ * memset() of a size known only at run time and under 64 bytes, such as a
+ * block's warp table and placement (one entry a warp) on every arrival.
+ * glibc's AVX-512 variant writes it as one masked 64-byte store
+ * (vmovdqu8 with a mask), which on an AMD Zen 5 stalls until a line not in
+ * the cache is fetched: on 4096 SMs, where every arrival writes lines last
+ * touched a round of decisions ago, that tripled a dispatch decision
+ * (Documentation/performance.rst, the cost curve).  The kernel's memset()
+ * is a string instruction; here such a size is stored in words.  Sizes
+ * known when compiling, and larger ones, go to the compiler and libc.
+ */
+static __always_inline void *vgpu_user_memset(void *s, int c, size_t n)
+{
+	unsigned char *p = s;
+	u64 v;
+
+	if (__builtin_constant_p(n) || n >= 64)
+		return (memset)(s, c, n);
+	v = 0x0101010101010101ULL * (unsigned char)c;
+	for (; n >= 8; n -= 8, p += 8) {
+		__builtin_memcpy(p, &v, 8);
+		/* an opaque pointer: the compiler must not make this memset() */
+		__asm__("" : "+r" (p));
+	}
+	for (; n; n--, p++) {
+		*p = (unsigned char)c;
+		__asm__("" : "+r" (p));
+	}
+	return s;
+}
+
+#define memset(s, c, n) vgpu_user_memset(s, c, n)
+
 /* Bit helpers, same contracts as the kernel's (undefined for 0 where noted). */
 static inline unsigned long __ffs64(u64 w) { return __builtin_ctzll(w); } /* w != 0 */
 static inline int fls64(u64 w) { return w ? 64 - __builtin_clzll(w) : 0; }

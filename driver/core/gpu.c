@@ -903,10 +903,20 @@ void vgpu_gpu_advance_sm(struct vgpu_gpu *g, u32 sm)
  */
 void vgpu_gpu_advance_range(struct vgpu_gpu *g, u32 first, u32 count)
 {
-	u32 i;
+	u32 i, end = min(first + count, g->cfg.num_sms);
 
-	for (i = first; i < first + count && i < g->cfg.num_sms; i++)
+	for (i = first; i < end; i++) {
+		/* what the SMs after this one read first (vgpu_sm_prefetch()) */
+		if (i + VGPU_GPU_PREFETCH_SMS < end) {
+			vgpu_sm_prefetch(&g->sm[i + VGPU_GPU_PREFETCH_SMS].sm,
+					 false);
+			prefetch(&g->sm[i + VGPU_GPU_PREFETCH_SMS].pool);
+		}
+		if (i + VGPU_GPU_PREFETCH_SMS / 2 < end)
+			vgpu_sm_prefetch(&g->sm[i + VGPU_GPU_PREFETCH_SMS / 2].sm,
+					 true);
 		vgpu_gpu_advance_sm(g, i);
+	}
 }
 
 /**

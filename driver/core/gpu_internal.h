@@ -11,6 +11,12 @@
 #include "vgpu_os.h"
 #include "gpu.h"
 
+/*
+ * vgpu_gpu_advance_range() asks for an SM's fixed lines this many SMs
+ * ahead and for its blocks' lines half as many ahead (vgpu_sm_prefetch()).
+ */
+#define VGPU_GPU_PREFETCH_SMS	4
+
 /* Candidate match: how and where (F23). */
 struct vgpu_gpu_match {
 	u32 path;

@@ -315,6 +315,7 @@ int vgpu_sm_block_add_items(struct vgpu_sm *sm,
 			    const struct vgpu_kernel_desc *k, u32 block_idx,
 			    u32 items, u32 prio, enum vgpu_place_mode mode);
 u64 vgpu_sm_run(struct vgpu_sm *sm, u64 cycles, u32 flags);
+void vgpu_sm_prefetch(const struct vgpu_sm *sm, bool blocks);
 u32 vgpu_sm_cancel_kernel(struct vgpu_sm *sm, u32 kernel_id);
 int vgpu_sm_block_save(struct vgpu_sm *sm, u32 slot, struct vgpu_sm_saved *s);
 int vgpu_sm_block_restore(struct vgpu_sm *sm, const struct vgpu_sm_saved *s,

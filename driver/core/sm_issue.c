@@ -497,6 +497,46 @@ static noinline u64 vgpu_sm_run_loop(struct vgpu_sm *sm, u64 t, u64 end)
 }
 
 /**
+ * vgpu_sm_prefetch() - start fetching what an SM's next epoch reads first
+ * @sm: an SM that is to run soon
+ * @blocks: the second step: its unstarted blocks' rows, its sub-partitions'
+ *	ready queues, its current window and its next free warp context
+ *
+ * An epoch begins with loads of lines the SM last touched an epoch or a
+ * round of decisions earlier; with thousands of SMs none is in the cache
+ * any more, and each load stalls the run in turn.  A caller advancing SMs
+ * one after another calls this a few SMs ahead: first without @blocks
+ * (lines at fixed places: the SM's scalars, its latency table, its start
+ * keys), then, an SM or two later, with @blocks, which reads those
+ * scalars to find the rest.  Hints only: nothing changes.
+ */
+void vgpu_sm_prefetch(const struct vgpu_sm *sm, bool blocks)
+{
+	const char *p = (const char *)sm;
+	u32 i;
+	u64 m;
+
+	if (!blocks) {
+		for (i = 0; i < offsetof(struct vgpu_sm, res); i += 64)
+			prefetchw(p + i);
+		prefetch(sm->timing.latency);
+		for (i = 0; i < sizeof(sm->start_key); i += 64)
+			prefetch((const char *)sm->start_key + i);
+		return;
+	}
+	for (m = sm->unstarted; m; m &= m - 1) {
+		i = __ffs64(m);
+		prefetchw(&sm->block[i]);
+		prefetchw(&sm->block[i].place);
+	}
+	for (i = 0; i < sm->subparts; i++)
+		prefetchw(&sm->sp[i]);
+	prefetchw(sm->win[sm->win_cur]);
+	if (sm->pool->nfree)
+		prefetchw(&sm->pool->warps[sm->pool->free]);
+}
+
+/**
  * vgpu_sm_run() - advance an SM by an epoch of @cycles cycles (F51)
  * @sm: the SM
  * @cycles: cycles to run

@@ -38,6 +38,7 @@
 #include <linux/math64.h>
 #include <linux/minmax.h>
 #include <linux/overflow.h>
+#include <linux/prefetch.h>
 #include <linux/string.h>
 #include <linux/build_bug.h>
 

@@ -123,6 +123,10 @@ static __always_inline void *vgpu_user_memset(void *s, int c, size_t n)
 
 #define memset(s, c, n) vgpu_user_memset(s, c, n)
 
+/* Cache hints, as in include/linux/prefetch.h. */
+static inline void prefetch(const void *x) { __builtin_prefetch(x); }
+static inline void prefetchw(const void *x) { __builtin_prefetch(x, 1); }
+
 /* Bit helpers, same contracts as the kernel's (undefined for 0 where noted). */
 static inline unsigned long __ffs64(u64 w) { return __builtin_ctzll(w); } /* w != 0 */
 static inline int fls64(u64 w) { return w ? 64 - __builtin_clzll(w) : 0; }

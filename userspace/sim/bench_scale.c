@@ -7,7 +7,10 @@
  *    warp, "MOV / ALU / ALU / EXIT", the shape of replayed inference
  *    kernels) to the end: wall time per block (dispatch, advance and
  *    collection, everything but setup) and time in vgpu_gpu_dispatch() per
- *    dispatch decision.  One "cost" line per case, for gnuplot
+ *    dispatch decision.  Each case runs three times on a fresh device and
+ *    the run with the median cost per block is kept: a 10 k-block case
+ *    lasts about two milliseconds, and one slow spell of the host would
+ *    otherwise decide the ratio.  One "cost" line per case, for gnuplot
  *    (scripts/plot-scale.gp), then the largest over the smallest cost per
  *    block.
  * 2. Across cores: the h100 preset (132 SMs) and a 1024-SM device run
@@ -45,6 +48,9 @@ struct vgpu_bs_result {
 	u64 blocks;
 	u64 hash;
 };
+
+/* Runs of each cost case; the median one is reported (--quick: one). */
+#define VGPU_BS_COST_RUNS	3
 
 /*
  * Run one kernel of @grid blocks of @prog on @num_sms SMs of the h100 kind
@@ -137,6 +143,31 @@ static double vgpu_bs_speedup(const char *name, u32 num_sms, u32 iters,
 	return r[0].seconds / r[1].seconds;
 }
 
+/*
+ * Cost case @num_sms x @grid, @runs times on a fresh device each: the run
+ * with the median wall time per block goes to @res.
+ */
+static int vgpu_bs_cost(u32 num_sms, u32 grid, u32 runs,
+			struct vgpu_bs_result *res)
+{
+	struct vgpu_bs_result r[VGPU_BS_COST_RUNS], t;
+	u32 i, j;
+
+	for (i = 0; i < runs; i++) {
+		if (vgpu_bs_run(num_sms, 1, vgpu_bench_short_prog,
+				VGPU_BENCH_SHORT_LEN, grid, 32, &r[i]))
+			return -1;
+		/* insertion by time per block (same block count each run) */
+		for (j = i; j > 0 && r[j].seconds < r[j - 1].seconds; j--) {
+			t = r[j];
+			r[j] = r[j - 1];
+			r[j - 1] = t;
+		}
+	}
+	*res = r[runs / 2];
+	return 0;
+}
+
 static int vgpu_bench_scale(int argc, char **argv)
 {
 	static const struct option opts[] = {
@@ -150,7 +181,8 @@ static int vgpu_bench_scale(int argc, char **argv)
 	static const u32 blocks[] = { 10000, 100000, 1000000 };
 	double lo = 0, hi = 0, ns, h100, big;
 	struct vgpu_bs_result r;
-	u32 div = 1, iters = 100, i, j, only_sms = 0, only_blocks = 0;
+	u32 div = 1, iters = 100, runs = VGPU_BS_COST_RUNS, i, j;
+	u32 only_sms = 0, only_blocks = 0;
 	struct vgpu_sim_getopt g = { .cmd = &vgpu_sim_bench_scale,
 				     .opts = opts, .bench = true,
 				     .no_args = true };
@@ -161,6 +193,7 @@ static int vgpu_bench_scale(int argc, char **argv)
 		case 'q':
 			div = 100;
 			iters = 2;
+			runs = 1;
 			break;
 		case 's':
 			if (!vgpu_sim_parse_u32(optarg, &only_sms) || !only_sms ||
@@ -195,9 +228,7 @@ static int vgpu_bench_scale(int argc, char **argv)
 	}
 	for (i = 0; i < ARRAY_SIZE(sms); i++) {
 		for (j = 0; j < ARRAY_SIZE(blocks); j++) {
-			if (vgpu_bs_run(sms[i], 1, vgpu_bench_short_prog,
-					VGPU_BENCH_SHORT_LEN, blocks[j] / div,
-					32, &r)) {
+			if (vgpu_bs_cost(sms[i], blocks[j] / div, runs, &r)) {
 				fprintf(stderr, "vgpu-sim bench scale: cost run failed\n");
 				return 1;
 			}
@@ -226,7 +257,8 @@ const struct vgpul_cli_cmd vgpu_sim_bench_scale = {
 		 "  --quick  every case 100 times smaller (format test)\n"
 		 "  --sms N --blocks N  that cost case only (for a profiler)\n"
 		 "Prints 'cost sms=S blocks=B ns_per_block=X ns_per_decision=Y ...'\n"
-		 "for S = 4, 132, 1024, 4096 and B = 10k, 100k, 1M, then\n"
+		 "for S = 4, 132, 1024, 4096 and B = 10k, 100k, 1M (the median of\n"
+		 "three runs each), then\n"
 		 "'cost per block largest/smallest = X', one 'parallel ...'\n"
 		 "line per run (three per thread count) and last\n"
 		 "'speedup h100 2/1 threads = X' and\n"

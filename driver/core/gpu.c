@@ -904,13 +904,14 @@ void vgpu_gpu_advance_sm(struct vgpu_gpu *g, u32 sm)
 void vgpu_gpu_advance_range(struct vgpu_gpu *g, u32 first, u32 count)
 {
 	u32 i, end = min(first + count, g->cfg.num_sms);
+	struct vgpu_gpu_sm *ahead;
 
 	for (i = first; i < end; i++) {
 		/* what the SMs after this one read first (vgpu_sm_prefetch()) */
 		if (i + VGPU_GPU_PREFETCH_SMS < end) {
-			vgpu_sm_prefetch(&g->sm[i + VGPU_GPU_PREFETCH_SMS].sm,
-					 false);
-			prefetch(&g->sm[i + VGPU_GPU_PREFETCH_SMS].pool);
+			ahead = &g->sm[i + VGPU_GPU_PREFETCH_SMS];
+			vgpu_sm_prefetch(&ahead->sm, false);
+			prefetch(&ahead->pool);
 		}
 		if (i + VGPU_GPU_PREFETCH_SMS / 2 < end)
 			vgpu_sm_prefetch(&g->sm[i + VGPU_GPU_PREFETCH_SMS / 2].sm,

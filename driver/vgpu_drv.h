@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * vgpu_drv.h - host glue of vgpu-dispatch: device instances and open files.
- *
+ */
+
+/**
  * DOC: object model
  *
  * A &struct vgpu_device is one emulated GPU: a &struct device vgpuN on the

@@ -3,7 +3,9 @@
  * vgpu_sched.h - the module side of the scheduler: the core's global
  * controller (driver/core/gpu.h) driven by kernel threads, and the kernel
  * objects userspace submits (SPEC F50-F53, F60).
- *
+ */
+
+/**
  * DOC: threads and epochs
  *
  * Each device has one controller thread and nworkers worker threads, each

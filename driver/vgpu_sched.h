@@ -10,7 +10,7 @@
  *
  * Each device has one controller thread and nworkers worker threads, each
  * worker bound to a CPU and owning a fixed, contiguous range of SMs (F50).
- * An epoch (F51) is:
+ * An epoch (F51) is::
  *
  *	controller: lock; hand queued kernels to the core; kick the workers
  *	workers:    vgpu_gpu_advance_range() over their own SMs, in parallel

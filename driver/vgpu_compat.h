@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * vgpu_compat.h - every difference between the kernels the module supports.
- *
+ */
+
+/**
  * DOC: kernel compatibility
  *
  * The module is written against the newest kernel API and builds, with the

@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * vgpu_drv.h - host glue of vgpu-dispatch: device instances and open files.
- *
+ */
+
+/**
  * DOC: object model
  *
  * A &struct vgpu_device is one emulated GPU: a &struct device vgpuN on the
@@ -18,13 +20,12 @@
  * they live in the file's handle tables and release() cancels and frees
  * them.  A handle of another file is -ENOENT.
  *
- * Lock order (outer first):
+ * Lock order (outer first)::
+ *
  *   vgpu_devices_lock (vgpu_dev.c: list of instances)
  *     vgpu_file.lock
  *       vgpu_sched.lock (vgpu_sched.h)
  *         vgpu_device.lock
- * vgpu_job_pool_lock (vgpu_kernel.c: freed kernel objects, a spinlock)
- * nests inside any of them and takes nothing.
  */
 #ifndef VGPU_DRV_H
 #define VGPU_DRV_H

@@ -4,7 +4,9 @@
  * sink, per-device counters, debugfs (vgpu_debugfs.c), the generic netlink
  * family (vgpu_netlink.c), tracepoints (vgpu_trace.h) and fdinfo
  * (vgpu_fdinfo.c).
- *
+ */
+
+/**
  * DOC: observability
  *
  * vgpu_obs_device_init() installs vgpu_obs_sink() as the core's event sink.

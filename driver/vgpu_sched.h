@@ -3,12 +3,14 @@
  * vgpu_sched.h - the module side of the scheduler: the core's global
  * controller (driver/core/gpu.h) driven by kernel threads, and the kernel
  * objects userspace submits (SPEC F50-F53, F60).
- *
+ */
+
+/**
  * DOC: threads and epochs
  *
  * Each device has one controller thread and nworkers worker threads, each
  * worker bound to a CPU and owning a fixed, contiguous range of SMs (F50).
- * An epoch (F51) is:
+ * An epoch (F51) is::
  *
  *	controller: lock; hand queued kernels to the core; kick the workers
  *	workers:    vgpu_gpu_advance_range() over their own SMs, in parallel

@@ -24,7 +24,9 @@
  *       vgpu_sched.lock (vgpu_sched.h)
  *         vgpu_device.lock
  * vgpu_job_pool_lock (vgpu_kernel.c: freed kernel objects, a spinlock)
- * nests inside any of them and takes nothing.
+ * nests inside any of them and takes nothing.  An out-fence's lock
+ * (&vgpu_fence.lock, vgpu_fence.c, a spinlock) is taken by the dma-fence
+ * core when vgpu_job_fence_signal() signals it under vgpu_sched.lock.
  */
 #ifndef VGPU_DRV_H
 #define VGPU_DRV_H

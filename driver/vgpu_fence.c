@@ -26,7 +26,7 @@
  * or not (the names by SYNC_IOC_FILE_INFO and the dma_fence tracepoints,
  * the release when the last reference goes).  So every fence holds a
  * reference on the module from its creation until it is freed: rmmod fails
- * with -EBUSY (EWOULDBLOCK) while a fence file descriptor is open anywhere.
+ * ("in use", EWOULDBLOCK) while a fence file descriptor is open anywhere.
  * The reference is dropped by the fence's RCU callback, the last code of
  * the module a fence runs, and module exit waits for those callbacks
  * (vgpu_fence_exit(): rcu_barrier()), so no CPU is still in the module's

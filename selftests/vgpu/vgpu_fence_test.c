@@ -97,6 +97,12 @@ static int fence_wait(int fence)
 	return fence_status(fence);
 }
 
+/* Out-fences need a kernel with CONFIG_SYNC_FILE (VGPU_CAP_FENCE_OUT). */
+#define NEED_FENCES(fd) do {						\
+	if (!(vgpu_test_info(fd).caps & VGPU_CAP_FENCE_OUT))		\
+		SKIP(return, "no VGPU_CAP_FENCE_OUT (CONFIG_SYNC_FILE)");	\
+} while (0)
+
 /* The module's reference count (/sys/module/.../refcnt), or -1. */
 static long module_refs(void)
 {
@@ -150,6 +156,7 @@ TEST(fence_holds_the_module)
 	ASSERT_LE(0, base);
 	fd = vgpu_test_open(0);
 	ASSERT_LE(0, fd);
+	NEED_FENCES(fd);
 	ASSERT_EQ(0, vgpu_test_channel(fd, 2, 0, &ch));
 	ASSERT_EQ(0, SUBMIT_F(fd, ch, vgpu_prog_alu, &h, &fence[0]));
 	ASSERT_EQ(0, SUBMIT_F(fd, ch, vgpu_prog_alu, &h, &fence[1]));
@@ -165,6 +172,7 @@ TEST(fence_holds_the_module)
 FIXTURE(f) {
 	int fd;
 	__u32 ch;
+	int fences;	/* VGPU_CAP_FENCE_OUT: a kernel with CONFIG_SYNC_FILE */
 };
 
 FIXTURE_SETUP(f)
@@ -176,13 +184,27 @@ FIXTURE_SETUP(f)
 	info = vgpu_test_info(self->fd);
 	ASSERT_EQ(1, info.version_major);
 	ASSERT_EQ(VGPU_CAP_POLL, info.caps & VGPU_CAP_POLL);
-	ASSERT_EQ(VGPU_CAP_FENCE_OUT, info.caps & VGPU_CAP_FENCE_OUT);
+	self->fences = !!(info.caps & VGPU_CAP_FENCE_OUT);
 	ASSERT_EQ(0, vgpu_test_channel(self->fd, 2, 0, &self->ch));
 }
 
 FIXTURE_TEARDOWN(f)
 {
 	close(self->fd);
+}
+
+/* Without VGPU_CAP_FENCE_OUT the flag is -EOPNOTSUPP, nothing queued. */
+TEST_F(f, fence_eopnotsupp_without_the_cap)
+{
+	struct vgpu_submit_desc d;
+
+	if (self->fences)
+		SKIP(return, "VGPU_CAP_FENCE_OUT: the kernel has CONFIG_SYNC_FILE");
+	VGPU_DESC(&d, self->ch, vgpu_prog_alu);
+	d.flags = VGPU_KERNEL_FENCE_OUT;
+	EXPECT_EQ(EOPNOTSUPP, vgpu_test_submit(self->fd, &d, 1));
+	EXPECT_EQ(0, d.handle);
+	EXPECT_EQ(0, d.fence_fd);
 }
 
 /*
@@ -343,6 +365,8 @@ TEST_F(f, fence_signals_when_the_kernel_completes)
 	__u32 h = 0;
 	int fence = -1;
 
+	NEED_FENCES(self->fd);
+
 	ASSERT_EQ(0, vgpu_test_gate(self->fd, VGPU_GATE_CLOSE, NULL));
 	ASSERT_EQ(0, SUBMIT_F(self->fd, self->ch, vgpu_prog_alu, &h, &fence));
 	ASSERT_LE(3, fence);
@@ -366,6 +390,8 @@ TEST_F(f, fence_per_kernel_of_a_batch)
 	struct vgpu_submit_desc d[3];
 	struct vgpu_kernel_query q;
 	int i;
+
+	NEED_FENCES(self->fd);
 
 	for (i = 0; i < 3; i++) {
 		VGPU_DESC(&d[i], self->ch, vgpu_prog_alu);
@@ -396,6 +422,8 @@ TEST_F(f, fence_error_on_cancel)
 	__u32 h = 0;
 	int fence = -1;
 
+	NEED_FENCES(self->fd);
+
 	ASSERT_EQ(0, SUBMIT_F(self->fd, self->ch, vgpu_prog_spin, &h, &fence));
 	EXPECT_EQ(0, poll1(fence, POLLIN, 0));
 	ASSERT_EQ(0, vgpu_test_cancel(self->fd, h));
@@ -412,6 +440,8 @@ TEST_F(f, fence_error_on_hang)
 	__u32 hung_ch = 0, h = 0;
 	int fence = -1;
 
+	NEED_FENCES(self->fd);
+
 	ASSERT_EQ(0, vgpu_test_channel(self->fd, 2, 20000, &hung_ch));
 	ASSERT_EQ(0, SUBMIT_F(self->fd, hung_ch, vgpu_prog_spin, &h, &fence));
 	EXPECT_EQ(-ETIMEDOUT, fence_wait(fence));
@@ -426,6 +456,8 @@ TEST_F(f, fence_error_on_failure)
 	struct vgpu_submit_desc d;
 	struct vgpu_template t;
 	struct vgpu_kernel_query q;
+
+	NEED_FENCES(self->fd);
 
 	memset(&t, 0, sizeof(t));
 	t.grid = 1;
@@ -459,6 +491,8 @@ TEST_F(f, fence_outlives_the_file)
 	__u32 ch = 0, h = 0;
 	int fd, done = -1, spin = -1;
 
+	NEED_FENCES(self->fd);
+
 	fd = vgpu_test_open(0);
 	ASSERT_LE(0, fd);
 	ASSERT_EQ(0, vgpu_test_channel(fd, 2, 0, &ch));
@@ -490,6 +524,7 @@ TEST(fence_outlives_the_device)
 	ASSERT_EQ(0, vgpu_test_new_device(DEV, ""));
 	fd = vgpu_test_open(DEV);
 	ASSERT_LE(0, fd);
+	NEED_FENCES(fd);
 	ASSERT_EQ(0, vgpu_test_channel(fd, 2, 0, &ch));
 	ASSERT_EQ(0, SUBMIT_F(fd, ch, vgpu_prog_alu, &h, &done));
 	EXPECT_EQ(1, fence_wait(done));
@@ -515,6 +550,8 @@ TEST_F(f, fence_errnos)
 	struct vgpu_submit sub;
 	__u8 big[sizeof(d[0]) + 8];
 	int live, free_fd = lowest_free_fd();
+
+	NEED_FENCES(self->fd);
 
 	live = vgpu_test_info(self->fd).live_kernels;
 
@@ -566,6 +603,8 @@ TEST_F(f, fence_out_of_fds)
 	int live = vgpu_test_info(self->fd).live_kernels;
 	int free_fd = lowest_free_fd();
 
+	NEED_FENCES(self->fd);
+
 	ASSERT_EQ(0, getrlimit(RLIMIT_NOFILE, &old));
 	lim = old;
 	/* room for one more descriptor: the first fence gets it */
@@ -596,6 +635,8 @@ TEST_F(f, fence_efault)
 	int free_fd = lowest_free_fd();
 	size_t off = offsetof(struct vgpu_submit_desc, fence_fd);
 	__u8 *pages, *ud;
+
+	NEED_FENCES(self->fd);
 
 	pages = mmap(NULL, 8192, PROT_READ | PROT_WRITE,
 		     MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);

@@ -26,6 +26,10 @@
  *     vgpu_file.lock
  *       vgpu_sched.lock (vgpu_sched.h)
  *         vgpu_device.lock
+ *
+ * An out-fence's lock (&vgpu_fence.lock, vgpu_fence.c, a spinlock) is taken
+ * by the dma-fence core when vgpu_job_fence_signal() signals it under
+ * vgpu_sched.lock; it takes nothing.
  */
 #ifndef VGPU_DRV_H
 #define VGPU_DRV_H
@@ -299,5 +303,17 @@ int vgpu_ioctl_cancel(struct vgpu_file *vf, void *arg);
 int vgpu_ioctl_queue_push(struct vgpu_file *vf, void *arg);
 
 long vgpu_ioctl(struct file *file, unsigned int cmd, unsigned long arg);
+
+/* out-fences of submitted kernels (vgpu_fence.c) */
+struct vgpu_fence_out;
+int vgpu_fence_desc_check(const struct vgpu_submit_desc *d, u32 desc_size);
+int vgpu_fence_out_prepare(struct vgpu_file *vf, struct vgpu_job **jobs,
+			   u32 n, u64 fenced, u8 __user *udescs,
+			   u32 desc_size, struct vgpu_fence_out **out);
+void vgpu_fence_out_commit(struct vgpu_fence_out *fo);
+void vgpu_fence_out_abort(struct vgpu_fence_out *fo, struct vgpu_job **jobs,
+			  u8 __user *udescs, u32 desc_size);
+void vgpu_job_fence_signal(struct vgpu_job *job);
+void vgpu_fence_exit(void);
 
 #endif /* VGPU_DRV_H */

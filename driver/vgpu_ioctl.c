@@ -37,7 +37,7 @@
 
 VGPU_UAPI_SIZE(struct vgpu_dev_config, 80);
 VGPU_UAPI_SIZE(struct vgpu_info, VGPU_INFO_SIZE_VER1);
-VGPU_UAPI_SIZE(struct vgpu_submit_desc, VGPU_SUBMIT_DESC_SIZE_VER4);
+VGPU_UAPI_SIZE(struct vgpu_submit_desc, VGPU_SUBMIT_DESC_SIZE_VER5);
 VGPU_UAPI_SIZE(struct vgpu_template, VGPU_TEMPLATE_SIZE_VER0);
 VGPU_UAPI_SIZE(struct vgpu_queue_push, VGPU_QUEUE_PUSH_SIZE_VER1);
 VGPU_UAPI_SIZE(struct vgpu_submit, VGPU_SUBMIT_SIZE_VER0);
@@ -110,6 +110,9 @@ static int vgpu_ioctl_get_info(struct vgpu_file *vf, void *arg)
 	info->version_patch = VGPU_VERSION_PATCH;
 	info->struct_size = sizeof(*info);
 	info->caps = VGPU_CAP_ALL;
+	/* out-fences are sync_files (vgpu_fence.c) */
+	if (!IS_ENABLED(CONFIG_SYNC_FILE))
+		info->caps &= ~VGPU_CAP_FENCE_OUT;
 	info->dev_index = vdev->index;
 	vgpu_config_to_uapi(&vdev->cfg, &info->config);
 	info->default_prio = vdev->default_prio;

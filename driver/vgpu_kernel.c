@@ -837,7 +837,8 @@ static int vgpu_submit_put_handles(const struct vgpu_submit *sub,
  * -EFAULT; -ENOENT (a channel or PUSH target not of this file); -ENOSPC
  * (kernel handles, child descriptors or program bytes of the file at their
  * limit, push records included); -EAGAIN
- * (the device's queue is full); -ENOMEM.
+ * (the device's queue is full); -ENOMEM; -EMFILE (no file descriptor for an
+ * out-fence); -EOPNOTSUPP (an out-fence without CONFIG_SYNC_FILE).
  */
 int vgpu_ioctl_submit(struct vgpu_file *vf, void *arg)
 {
@@ -846,8 +847,9 @@ int vgpu_ioctl_submit(struct vgpu_file *vf, void *arg)
 	/* the common single-kernel SUBMIT allocates only its kernel */
 	struct vgpu_job *jobs_buf[VGPU_SUBMIT_ONSTACK], **jobs = jobs_buf;
 	struct vgpu_submit_desc d;
+	struct vgpu_fence_out *fo = NULL;
 	u8 __user *udescs;
-	u64 bytes = 0, ndesc = 0;
+	u64 bytes = 0, ndesc = 0, fenced = 0;
 	u32 i, n = 0;
 	int ret;
 
@@ -874,8 +876,12 @@ int vgpu_ioctl_submit(struct vgpu_file *vf, void *arg)
 		if (ret)
 			goto err_unwind;
 		ret = vgpu_desc_check(vdev, &d);
+		if (!ret)
+			ret = vgpu_fence_desc_check(&d, sub->desc_size);
 		if (ret)
 			goto err_unwind;
+		if (d.flags & VGPU_KERNEL_FENCE_OUT)
+			fenced |= BIT_ULL(n);
 		/* the handle is written back after the commit: probe it now */
 		if (put_user(0, (u32 __user *)(ud +
 				offsetof(struct vgpu_submit_desc, handle)))) {
@@ -914,14 +920,20 @@ int vgpu_ioctl_submit(struct vgpu_file *vf, void *arg)
 	 * vf->lock.
 	 */
 	ret = vgpu_submit_put_handles(sub, udescs, jobs, n, true);
+	/* out-fences: made and written back now, installed after the commit */
+	if (!ret)
+		ret = vgpu_fence_out_prepare(vf, jobs, n, fenced, udescs,
+					     sub->desc_size, &fo);
 	if (!ret)
 		ret = vgpu_sched_submit(&vdev->sched, jobs, n);
 	if (ret) {
+		vgpu_fence_out_abort(fo, jobs, udescs, sub->desc_size);
 		vgpu_submit_put_handles(sub, udescs, jobs, n, false);
 		for (i = 0; i < n; i++)
 			vgpu_job_handle_del(vf, jobs[i]);
 		goto err_unwind;
 	}
+	vgpu_fence_out_commit(fo);
 
 	for (i = 0; i < n; i++)
 		list_add_tail(&jobs[i]->ch_node, &jobs[i]->ch->kernels);

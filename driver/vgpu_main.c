@@ -88,6 +88,7 @@ static void __exit vgpu_exit(void)
 	vgpu_netlink_exit();
 	vgpu_debugfs_exit();
 	vgpu_jobs_exit();
+	vgpu_fence_exit();
 }
 
 module_init(vgpu_init);

@@ -202,6 +202,7 @@ static void vgpu_sched_retire_locked(struct vgpu_sched *s, struct vgpu_job *job)
 	atomic_inc(&job->owner->nr_done);
 	/* pairs with vgpu_job_finished(): the state above is visible first */
 	smp_store_release(&job->finished, true);
+	vgpu_job_fence_signal(job);
 	wake_up_all(&s->done_wq);
 }
 

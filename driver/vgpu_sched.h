@@ -97,6 +97,7 @@ struct vgpu_sched_opts {
 };
 
 struct vgpu_job;
+struct dma_fence;
 
 /**
  * struct vgpu_sched_backend_ops - what the scheduler hands back to its user
@@ -289,6 +290,8 @@ struct vgpu_sched {
  *	&vgpu_sched.lock
  * @q_closing: a push with VGPU_QUEUE_CLOSE was made; protected by
  *	&vgpu_sched.lock
+ * @fence: its out-fence (VGPU_KERNEL_FENCE_OUT, vgpu_fence.c) until it is
+ *	signalled, or NULL; protected by &vgpu_sched.lock once submitted
  * @live_node: link in &vgpu_sched.incoming, then in &vgpu_sched.live while
  *	unfinished
  * @ch_node: link in &vgpu_channel.kernels while the handle exists
@@ -315,6 +318,7 @@ struct vgpu_job {
 	bool linked;
 	u64 q_last;
 	bool q_closing;
+	struct dma_fence *fence;
 	struct list_head live_node;
 	struct list_head ch_node;
 	struct kref ref;

@@ -70,7 +70,7 @@ static const int vgpu_fz_extra[VGPU_FZ_NCMD][8] = {
 	[0] = { 0 },
 	[1] = { EPERM, ENOSPC, ENOMEM, 0 },
 	[2] = { ENOENT, 0 },
-	[3] = { EPERM, ENOENT, ENOSPC, EAGAIN, ENOMEM, 0 },
+	[3] = { EPERM, ENOENT, ENOSPC, EAGAIN, ENOMEM, EMFILE, EOPNOTSUPP, 0 },
 	[4] = { ENOENT, ETIME, EINTR, ENOMEM, 0 },
 	[5] = { ENOENT, EBUSY, 0 },
 	[6] = { ENOENT, 0 },
@@ -669,6 +669,9 @@ static void vgpu_fz_submit_queue(struct vgpu_fz_thread *t, int fd)
 	d->num_insns = 2;
 	if (vgpu_fz_chance(t, 10))
 		d->grid = 1 + vgpu_fz_below(t, 4);
+	/* an out-fence: a sync_file that outlives the kernel and the file */
+	if (vgpu_fz_chance(t, 10))
+		d->flags |= VGPU_KERNEL_FENCE_OUT;
 	if (vgpu_fz_chance(t, 15))
 		vgpu_fz_mutate(t, d, sizeof(*d));
 	memset(sub, 0, sizeof(*sub));
@@ -681,6 +684,9 @@ static void vgpu_fz_submit_queue(struct vgpu_fz_thread *t, int fd)
 		vgpu_fz_add(&vgpu_fz_sh->valid_submits, 1);
 		vgpu_fz_add(&vgpu_fz_sh->kernels, 1);
 		vgpu_fz_remember(t, t->p->kerns, d->handle);
+		/* do not run out of descriptors over thousands of calls */
+		if (d->flags & VGPU_KERNEL_FENCE_OUT && d->fence_fd > 2)
+			close(d->fence_fd);
 	}
 }
 

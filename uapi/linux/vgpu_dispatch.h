@@ -28,11 +28,21 @@
 #include <linux/ioctl.h>
 #include <linux/types.h>
 
-#define VGPU_IOCTL_BASE		'V'
+/*
+ * The ioctl type of every command: 0xD5, sequence numbers 0x00-0x3f, a
+ * block no driver of the kernel's Documentation/userspace-api/ioctl/
+ * ioctl-number.rst uses (Documentation/uapi.rst, "The ioctl type").
+ * Versions before 1.0 used 'V', which V4L2 and the VT driver share.
+ */
+#define VGPU_IOCTL_BASE		0xD5
 
-/* Version of this interface, reported by VGPU_IOCTL_GET_INFO. */
-#define VGPU_VERSION_MAJOR	0
-#define VGPU_VERSION_MINOR	1
+/*
+ * Version of this interface, reported by VGPU_IOCTL_GET_INFO.  1.0 moved
+ * every command to VGPU_IOCTL_BASE 0xD5: binaries built against an earlier
+ * version get -ENOTTY from every command and must be rebuilt.
+ */
+#define VGPU_VERSION_MAJOR	1
+#define VGPU_VERSION_MINOR	0
 #define VGPU_VERSION_PATCH	0
 
 /* Capabilities (struct vgpu_info.caps). */
@@ -49,13 +59,14 @@
 #define VGPU_CAP_WARP_PRIO	_BITULL(10)	/* vgpu_submit_desc.warp_prio */
 #define VGPU_CAP_SREGS		_BITULL(11)	/* vgpu_submit_desc.sregs */
 #define VGPU_CAP_DEV_PUSH	_BITULL(12)	/* vgpu_submit_desc.push_to */
+#define VGPU_CAP_FENCE_OUT	_BITULL(13)	/* VGPU_KERNEL_FENCE_OUT */
 #define VGPU_CAP_ALL		(VGPU_CAP_GET_INFO | VGPU_CAP_CHANNELS | \
 				 VGPU_CAP_KERNELS | VGPU_CAP_GATE | \
 				 VGPU_CAP_POLL | VGPU_CAP_QUEUE | \
 				 VGPU_CAP_CHILD | VGPU_CAP_HEAD | \
 				 VGPU_CAP_DEADLINE | VGPU_CAP_MMA_SIZE | \
 				 VGPU_CAP_WARP_PRIO | VGPU_CAP_SREGS | \
-				 VGPU_CAP_DEV_PUSH)
+				 VGPU_CAP_DEV_PUSH | VGPU_CAP_FENCE_OUT)
 
 /* Presets (struct vgpu_dev_config.preset), SPEC F03. */
 #define VGPU_PRESET_CUSTOM	0
@@ -225,12 +236,14 @@ struct vgpu_channel_destroy {
 #define VGPU_KERNEL_PRIORITY	_BITUL(3)	/* use .priority, not the channel's */
 #define VGPU_KERNEL_HEAD	_BITUL(4)	/* head of its priority level (F16) */
 #define VGPU_KERNEL_QUEUE	_BITUL(5)	/* work-item queue, no grid (F14) */
+#define VGPU_KERNEL_FENCE_OUT	_BITUL(6)	/* a sync_file in .fence_fd */
 #define VGPU_KERNEL_FLAGS_ALL	(VGPU_KERNEL_INDEPENDENT | \
 				 VGPU_KERNEL_SEQUENTIAL | \
 				 VGPU_KERNEL_THROTTLE | \
 				 VGPU_KERNEL_PRIORITY | \
 				 VGPU_KERNEL_HEAD | \
-				 VGPU_KERNEL_QUEUE)
+				 VGPU_KERNEL_QUEUE | \
+				 VGPU_KERNEL_FENCE_OUT)
 /* Flags a child template (struct vgpu_template.flags) may carry. */
 #define VGPU_TEMPLATE_FLAGS_ALL	(VGPU_KERNEL_INDEPENDENT | \
 				 VGPU_KERNEL_SEQUENTIAL)
@@ -361,6 +374,16 @@ struct vgpu_template {
  * @push_records: in: with VGPU_KERNEL_QUEUE, PUSH instructions whose items
  *	may wait in it at once, 0..@queue_cap (records the queue kernel owns,
  *	charged to the file's program bytes); else zero
+ *
+ * Appended in VGPU_SUBMIT_DESC_SIZE_VER5 (zero = no fence):
+ *
+ * @fence_fd: out: with VGPU_KERNEL_FENCE_OUT (VGPU_CAP_FENCE_OUT), a new
+ *	file descriptor (O_CLOEXEC) of a sync_file whose fence signals when
+ *	the kernel finishes: status 1 when it completed, an error (the
+ *	QUERY's) when it was cancelled, timed out or failed; untouched
+ *	without the flag.  Must be zero on input.  The flag with a
+ *	descriptor shorter than VER5: -EINVAL
+ * @pad4: in: must be zero
  */
 struct vgpu_submit_desc {
 	__u32 channel;
@@ -397,6 +420,9 @@ struct vgpu_submit_desc {
 	/* VGPU_SUBMIT_DESC_SIZE_VER4 */
 	__u32 push_to;
 	__u32 push_records;
+	/* VGPU_SUBMIT_DESC_SIZE_VER5 */
+	__s32 fence_fd;
+	__u32 pad4;
 };
 
 #define VGPU_SUBMIT_DESC_SIZE_VER0	80
@@ -404,6 +430,7 @@ struct vgpu_submit_desc {
 #define VGPU_SUBMIT_DESC_SIZE_VER2	128
 #define VGPU_SUBMIT_DESC_SIZE_VER3	144
 #define VGPU_SUBMIT_DESC_SIZE_VER4	152
+#define VGPU_SUBMIT_DESC_SIZE_VER5	160
 
 /* struct vgpu_submit.flags: none defined yet. */
 #define VGPU_SUBMIT_FLAGS_ALL	0

@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <linux/sync_file.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -110,6 +111,10 @@ const char *vgpul_strerror(int err)
 		return "the device has been removed";
 	case ETIME:
 		return "wait timed out";
+	case ENOTTY:
+		return "the module does not know this ioctl (a module and a program of different uapi major versions? Before 1.0 the ioctl type was 'V': rebuild against uapi/linux/vgpu_dispatch.h 1.0)";
+	case EMFILE:
+		return "no free file descriptor for an out-fence (RLIMIT_NOFILE)";
 	case EAGAIN:
 		return "the device's queue of unfinished kernels or of pushes not yet arrived is full (wait for completions and retry)";
 	case ENOSPC:
@@ -353,4 +358,112 @@ int vgpul_poll(struct vgpu_dev *dev, int timeout_ms)
 	if (ret && (p.revents & (POLLERR | POLLHUP | POLLNVAL)))
 		return p.revents & POLLNVAL ? -EBADF : -ENODEV;
 	return ret ? 1 : 0;
+}
+
+/**
+ * vgpul_poll_devs() - wait until a kernel of any of several devices finished
+ * @devs: the open devices (each a file of its own)
+ * @count: how many, 1..1024
+ * @timeout_ms: as for poll(), -1 without a limit
+ * @ready: @count flags, set to 1 for each device whose file has a finished
+ *	kernel it has not released, else 0
+ *
+ * Return: the number of such devices, 0 on timeout, or a negative errno
+ * (-ENODEV: a device was removed; -EINVAL: @count).
+ */
+int vgpul_poll_devs(struct vgpu_dev *devs, unsigned int count, int timeout_ms,
+		    unsigned char *ready)
+{
+	struct pollfd p[1024];
+	unsigned int i;
+	int ret;
+
+	if (!count || count > 1024)
+		return -EINVAL;
+	for (i = 0; i < count; i++) {
+		p[i].fd = devs[i].fd;
+		p[i].events = POLLIN;
+		p[i].revents = 0;
+	}
+	do {
+		ret = poll(p, count, timeout_ms);
+	} while (ret < 0 && errno == EINTR);
+	if (ret < 0)
+		return -errno;
+	for (i = 0; i < count; i++) {
+		if (p[i].revents & (POLLERR | POLLHUP | POLLNVAL))
+			return p[i].revents & POLLNVAL ? -EBADF : -ENODEV;
+		ready[i] = !!(p[i].revents & POLLIN);
+	}
+	return ret;
+}
+
+/**
+ * vgpul_submit_fence() - VGPU_IOCTL_SUBMIT of one kernel with an out-fence
+ * @dev: the device
+ * @desc: the kernel; VGPU_KERNEL_FENCE_OUT is added to its flags, and its
+ *	handle and fence_fd are filled on success
+ * @fence_fd: the sync_file's file descriptor (close-on-exec) on success;
+ *	the caller closes it
+ *
+ * Return: 0 or a negative errno (-EINVAL or -EOPNOTSUPP from a module
+ * without VGPU_CAP_FENCE_OUT; -EMFILE: no free file descriptor).
+ */
+int vgpul_submit_fence(struct vgpu_dev *dev, struct vgpu_submit_desc *desc,
+		       int *fence_fd)
+{
+	int ret;
+
+	desc->flags |= VGPU_KERNEL_FENCE_OUT;
+	desc->fence_fd = 0;
+	ret = vgpul_submit(dev, desc);
+	if (!ret)
+		*fence_fd = desc->fence_fd;
+	return ret;
+}
+
+/**
+ * vgpul_fence_status() - the state of an out-fence (SYNC_IOC_FILE_INFO)
+ * @fence_fd: a sync_file's file descriptor
+ *
+ * Return: 1 when its kernel completed, 0 while it has not finished, or
+ * the negative error it finished with (-ECANCELED, -ETIMEDOUT, -ELOOP...,
+ * as VGPU_IOCTL_QUERY's error); another negative errno if @fence_fd is not
+ * a sync_file.
+ */
+int vgpul_fence_status(int fence_fd)
+{
+	struct sync_file_info info;
+	int ret;
+
+	memset(&info, 0, sizeof(info));
+	ret = vgpu_ioctl_eintr(fence_fd, SYNC_IOC_FILE_INFO, &info);
+	return ret ? ret : info.status;
+}
+
+/**
+ * vgpul_fence_wait() - wait for an out-fence
+ * @fence_fd: a sync_file's file descriptor
+ * @timeout_ms: as for poll(), -1 without a limit
+ *
+ * Return: 0 when its kernel completed, the negative error it finished
+ * with (as vgpul_fence_status()), -ETIME on timeout, or another negative
+ * errno.
+ */
+int vgpul_fence_wait(int fence_fd, int timeout_ms)
+{
+	struct pollfd p = { .fd = fence_fd, .events = POLLIN };
+	int ret;
+
+	do {
+		ret = poll(&p, 1, timeout_ms);
+	} while (ret < 0 && errno == EINTR);
+	if (ret < 0)
+		return -errno;
+	if (!ret)
+		return -ETIME;
+	if (p.revents & POLLNVAL)
+		return -EBADF;
+	ret = vgpul_fence_status(fence_fd);
+	return ret == 1 ? 0 : ret < 0 ? ret : -EIO;
 }

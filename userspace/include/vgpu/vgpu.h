@@ -7,7 +7,9 @@
  * Documentation/man/libvgpu.3 describes the whole interface.
  *
  *  - devices: vgpul_dev_open(), vgpul_get_info(), the ioctl wrappers
- *    (channels, submit, wait, query, cancel, gate) and vgpul_poll();
+ *    (channels, submit, wait, query, cancel, gate), vgpul_poll() and
+ *    vgpul_poll_devs(), out-fences (vgpul_submit_fence(),
+ *    vgpul_fence_wait());
  *  - device instances: vgpul_dev_add(), vgpul_dev_del() (/sys/bus/vgpu);
  *  - the generic netlink family "vgpu" (libnl-3, libnl-genl-3):
  *    vgpul_nl_open(), device list, statistics, configuration and events.
@@ -58,6 +60,17 @@ int vgpul_gate(struct vgpu_dev *dev, unsigned int op, uint64_t *cycle);
 int vgpul_queue_push(struct vgpu_dev *dev, uint32_t handle, uint32_t items,
 		    unsigned int flags, uint64_t arrival, uint64_t *cycle);
 int vgpul_poll(struct vgpu_dev *dev, int timeout_ms);
+
+/*
+ * Waiting for many kernels: poll() on many devices, and out-fences
+ * (VGPU_CAP_FENCE_OUT): a sync_file per kernel, signalled when it finishes.
+ */
+int vgpul_poll_devs(struct vgpu_dev *devs, unsigned int count, int timeout_ms,
+		    unsigned char *ready);
+int vgpul_submit_fence(struct vgpu_dev *dev, struct vgpu_submit_desc *desc,
+		       int *fence_fd);
+int vgpul_fence_status(int fence_fd);
+int vgpul_fence_wait(int fence_fd, int timeout_ms);
 
 /* Device instances (/sys/bus/vgpu/new_device, del_device; root only). */
 int vgpul_dev_add(unsigned int index, const char *options);

@@ -50,5 +50,4 @@ hrtimer_setup(struct hrtimer *timer,
 }
 #endif
 
-
 #endif /* VGPU_COMPAT_H */

@@ -340,7 +340,7 @@ static int vgpu_desc_check(const struct vgpu_device *vdev,
 
 static bool vgpu_job_finished(struct vgpu_job *job)
 {
-	/* pairs with the release in vgpu_sched_retire_locked() */
+	/* pairs with the release in vgpu_sched_job_complete() */
 	return smp_load_acquire(&job->finished);
 }
 
@@ -605,7 +605,7 @@ static int vgpu_job_create(struct vgpu_file *vf,
 	 * every kernel is checked before any goes in, and the controller's
 	 * vgpu_gpu_submit() then takes it.
 	 */
-	ret = vgpu_gpu_kernel_check(&vdev->cfg, &job->k);
+	ret = vgpu_gpu_kernel_prepare(&vdev->cfg, &job->k);
 	if (ret)
 		goto err_free;
 	*out = job;

@@ -20,7 +20,6 @@
 
 #include <linux/device.h>
 #include <linux/hrtimer.h>
-#include <linux/slab.h>
 #include <linux/version.h>
 
 /*

@@ -22,8 +22,6 @@
 
 #include <linux/device.h>
 #include <linux/hrtimer.h>
-#include <linux/shrinker.h>
-#include <linux/slab.h>
 #include <linux/version.h>
 
 /*
@@ -50,54 +48,6 @@ hrtimer_setup(struct hrtimer *timer,
 {
 	hrtimer_init(timer, clock_id, mode);
 	timer->function = function;
-}
-#endif
-
-/*
- * shrinker_alloc(), shrinker_register(), shrinker_free() - a shrinker the
- * kernel allocates: added in 6.7 (commit c42d50aefd17, "mm: shrinker: add
- * infrastructure for dynamically allocating shrinker"), register_shrinker()
- * removed since.  Before, a shrinker of our own allocation is registered
- * and unregistered by the two exported calls; here the name is a plain
- * string (no format arguments), kept until registration.
- */
-#if LINUX_VERSION_CODE < KERNEL_VERSION(6, 7, 0)
-struct vgpu_compat_shrinker {
-	struct shrinker s;
-	const char *name;
-};
-
-static inline struct shrinker *vgpu_compat_shrinker_alloc(unsigned int flags,
-							  const char *name)
-{
-	struct vgpu_compat_shrinker *c = kzalloc(sizeof(*c), GFP_KERNEL);
-
-	if (!c)
-		return NULL;
-	c->s.flags = flags;
-	c->s.seeks = DEFAULT_SEEKS;
-	c->name = name;
-	return &c->s;
-}
-
-#define shrinker_alloc(flags, name) vgpu_compat_shrinker_alloc(flags, name)
-
-static inline void shrinker_register(struct shrinker *shrinker)
-{
-	struct vgpu_compat_shrinker *c =
-		container_of(shrinker, struct vgpu_compat_shrinker, s);
-
-	/* it allocates here (later kernels do in shrinker_alloc()) */
-	if (register_shrinker(shrinker, "%s", c->name))
-		pr_warn("%s: shrinker not registered\n", c->name);
-}
-
-static inline void shrinker_free(struct shrinker *shrinker)
-{
-	if (!shrinker)
-		return;
-	unregister_shrinker(shrinker);	/* nothing if it is not registered */
-	kfree(container_of(shrinker, struct vgpu_compat_shrinker, s));
 }
 #endif
 

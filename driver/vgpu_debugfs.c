@@ -617,26 +617,14 @@ void vgpu_debugfs_device_remove(struct vgpu_device *vdev)
 	vdev->obs.dir = NULL;
 }
 
-/* job_pool: freed kernel objects kept for reuse, module-wide. */
-static int vgpu_dbg_job_pool_get(void *data, u64 *val)
-{
-	*val = vgpu_jobs_pooled();
-	return 0;
-}
-DEFINE_DEBUGFS_ATTRIBUTE(vgpu_dbg_job_pool_fops, vgpu_dbg_job_pool_get, NULL,
-			 "%llu\n");
-
 /**
- * vgpu_debugfs_init() - create /sys/kernel/debug/vgpu and its module-wide
- * file job_pool
+ * vgpu_debugfs_init() - create /sys/kernel/debug/vgpu
  *
  * Return: 0 (debugfs failures are not errors).
  */
 int vgpu_debugfs_init(void)
 {
 	vgpu_debugfs_root = debugfs_create_dir("vgpu", NULL);
-	debugfs_create_file_unsafe("job_pool", 0400, vgpu_debugfs_root, NULL,
-				   &vgpu_dbg_job_pool_fops);
 	return 0;
 }
 

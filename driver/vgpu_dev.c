@@ -76,6 +76,7 @@ static void vgpu_file_init(struct vgpu_file *vf, struct vgpu_device *vdev)
 	vf->tenant = atomic_inc_return(&vdev->next_tenant);
 	mutex_init(&vf->lock);
 	xa_init_flags(&vf->channels, XA_FLAGS_ALLOC1);
+	xa_init_flags(&vf->kernels, XA_FLAGS_ALLOC1);
 	atomic_set(&vf->nr_done, 0);
 }
 

@@ -161,29 +161,6 @@ struct vgpu_device {
 };
 
 /**
- * struct vgpu_ktable - an open file's kernel handles
- * @slot: @size entries: the job whose handle is congruent to the index
- *	modulo @size, or NULL
- * @used: a bit per non-NULL entry of @slot
- * @size: 0 before the first SUBMIT, then a power of two, doubled when
- *	full (at most the file's limit rounded up)
- * @nr: non-NULL entries
- *
- * Handles grow as a counter does and wrap after 2^31 - 1, so a released
- * handle names nothing until the counter comes round again; one whose
- * entry is taken is skipped.  A table rather than an xarray: a loop of
- * SUBMIT, WAIT and release keeps one handle at a time, each at a new
- * index, and an xarray allocated and freed (through RCU) a node for each.
- * Protected by &vgpu_file.lock.
- */
-struct vgpu_ktable {
-	struct vgpu_job **slot;
-	unsigned long *used;
-	u32 size;
-	u32 nr;
-};
-
-/**
  * struct vgpu_file - per open file state
  * @vdev: the device this file was opened on; the file holds a reference
  * @lock: serialises creation and destruction of this file's objects
@@ -192,10 +169,10 @@ struct vgpu_ktable {
  * @next_channel: where the cyclic search for the next channel handle
  *	starts, so a destroyed channel's handle stays -ENOENT until the 31-bit
  *	handle space wraps; protected by @lock
- * @kernels: kernel handle -> &struct vgpu_job; protected by @lock
+ * @kernels: kernel handle -> &struct vgpu_job; updated under @lock
  * @nr_kernels: entries in @kernels; protected by @lock
- * @next_kernel: where the search for the next kernel handle starts (1 after
- *	2^31 - 1), as @next_channel; protected by @lock
+ * @next_kernel: where the cyclic search for the next kernel handle starts,
+ *	as @next_channel; protected by @lock
  * @nr_children: child descriptors its kernels reserved (their child
  *	budgets, F15), counted with @nr_kernels against kernels_per_file;
  *	protected by @lock
@@ -213,7 +190,7 @@ struct vgpu_file {
 	struct xarray channels;
 	u32 nr_channels;
 	u32 next_channel;
-	struct vgpu_ktable kernels;
+	struct xarray kernels;
 	u32 nr_kernels;
 	u32 next_kernel;
 	u32 nr_children;
@@ -290,7 +267,6 @@ void vgpu_channels_release_all(struct vgpu_file *vf);
 
 int vgpu_jobs_init(void);
 void vgpu_jobs_exit(void);
-unsigned int vgpu_jobs_pooled(void);
 void vgpu_jobs_release_all(struct vgpu_file *vf);
 void vgpu_jobs_cancel_channel(struct vgpu_file *vf, struct vgpu_channel *ch);
 extern const struct vgpu_sched_backend_ops vgpu_job_backend_ops;

@@ -26,82 +26,13 @@
 #include "isa.h"
 
 /*
- * Every &struct vgpu_job (SUBMIT makes one per kernel, F60): 1,720 bytes,
- * 19 to an order-3 slab in the 2-CPU VM, where kmalloc takes 2 KiB.
- * Hardened usercopy: user data is copied into the inline program only.
+ * Every &struct vgpu_job (SUBMIT makes one per kernel, F60).  Hardened
+ * usercopy: user data is copied into the inline program only.
  */
 static struct kmem_cache *vgpu_job_cache;
 
-/*
- * Freed kernel objects kept for the next SUBMIT, at most VGPU_JOB_POOL_MAX
- * (as io_uring keeps requests): kernels submitted in a burst (behind a
- * closed gate, say) otherwise come from new slab pages, the last burst's
- * having gone back to the page allocator when it was reaped, and under
- * the VM's emulation that costs more than the rest of SUBMIT.  The bound
- * is a file's default handle limit (VGPU_DEF_KERNELS_PER_FILE: 7 MB of
- * objects); the pool's shrinker gives them back under memory pressure.
- * Linked by &vgpu_job.live_node.  Every user is in process context.
- */
-#define VGPU_JOB_POOL_MAX	VGPU_DEF_KERNELS_PER_FILE
-static LIST_HEAD(vgpu_job_pool);
-static unsigned int vgpu_job_pool_n;	/* protected by vgpu_job_pool_lock */
-static DEFINE_SPINLOCK(vgpu_job_pool_lock);
-static struct shrinker *vgpu_job_shrinker;
-
-/* Shrinker: the pooled objects, all of them reclaimable. */
-static unsigned long vgpu_job_pool_count(struct shrinker *shrinker,
-					 struct shrink_control *sc)
-{
-	return READ_ONCE(vgpu_job_pool_n) ?: SHRINK_EMPTY;
-}
-
-/*
- * Shrinker: free up to @sc->nr_to_scan pooled objects, the longest pooled
- * first (the pool is a stack: SUBMIT reuses the last one freed).
- */
-static unsigned long vgpu_job_pool_scan(struct shrinker *shrinker,
-					struct shrink_control *sc)
-{
-	struct vgpu_job *job, *tmp;
-	unsigned long n = 0;
-	LIST_HEAD(victims);
-
-	spin_lock(&vgpu_job_pool_lock);
-	list_for_each_entry_safe_reverse(job, tmp, &vgpu_job_pool, live_node) {
-		if (n == sc->nr_to_scan)
-			break;
-		list_move(&job->live_node, &victims);
-		n++;
-	}
-	vgpu_job_pool_n -= n;
-	spin_unlock(&vgpu_job_pool_lock);
-	list_for_each_entry_safe(job, tmp, &victims, live_node)
-		kmem_cache_free(vgpu_job_cache, job);
-	sc->nr_scanned = n;
-	return n ?: SHRINK_STOP;
-}
-
-/* Free every pooled object. */
-static void vgpu_job_pool_drain(void)
-{
-	struct shrink_control sc = { .nr_to_scan = ULONG_MAX };
-
-	vgpu_job_pool_scan(NULL, &sc);
-}
-
 /**
- * vgpu_jobs_pooled() - freed kernel objects kept for reuse (debugfs)
- *
- * Return: their number, at most VGPU_JOB_POOL_MAX.
- */
-unsigned int vgpu_jobs_pooled(void)
-{
-	return READ_ONCE(vgpu_job_pool_n);
-}
-
-/**
- * vgpu_jobs_init() - create the slab cache of kernel objects and the
- * shrinker of their pool
+ * vgpu_jobs_init() - create the slab cache of kernel objects
  *
  * Return: 0 or -ENOMEM.
  */
@@ -114,29 +45,15 @@ int vgpu_jobs_init(void)
 					   sizeof_field(struct vgpu_job,
 							prog_inline),
 					   NULL);
-	if (!vgpu_job_cache)
-		return -ENOMEM;
-	vgpu_job_shrinker = shrinker_alloc(0, "vgpu-job-pool");
-	if (!vgpu_job_shrinker)
-		goto err_cache;
-	vgpu_job_shrinker->count_objects = vgpu_job_pool_count;
-	vgpu_job_shrinker->scan_objects = vgpu_job_pool_scan;
-	shrinker_register(vgpu_job_shrinker);
-	return 0;
-
-err_cache:
-	kmem_cache_destroy(vgpu_job_cache);
-	return -ENOMEM;
+	return vgpu_job_cache ? 0 : -ENOMEM;
 }
 
 /**
- * vgpu_jobs_exit() - destroy them, and the pool of freed jobs; every job is
- * freed (no file is open)
+ * vgpu_jobs_exit() - destroy the slab cache; every job is freed (no file
+ * is open)
  */
 void vgpu_jobs_exit(void)
 {
-	shrinker_free(vgpu_job_shrinker);
-	vgpu_job_pool_drain();
 	kmem_cache_destroy(vgpu_job_cache);
 }
 
@@ -171,38 +88,14 @@ static void vgpu_job_clear(struct vgpu_job *job)
 		      sizeof(*job));
 }
 
-/* A cleared kernel object (vgpu_job_clear()): a pooled one, or a new one. */
+/* A cleared kernel object (vgpu_job_clear()). */
 static struct vgpu_job *vgpu_job_alloc(void)
 {
-	struct vgpu_job *job = NULL;
+	struct vgpu_job *job = kmem_cache_alloc(vgpu_job_cache, GFP_KERNEL);
 
-	spin_lock(&vgpu_job_pool_lock);
-	if (vgpu_job_pool_n) {
-		job = list_first_entry(&vgpu_job_pool, struct vgpu_job,
-				       live_node);
-		list_del(&job->live_node);
-		vgpu_job_pool_n--;
-	}
-	spin_unlock(&vgpu_job_pool_lock);
-	if (!job)
-		job = kmem_cache_alloc(vgpu_job_cache, GFP_KERNEL);
 	if (job)
 		vgpu_job_clear(job);
 	return job;
-}
-
-/* Back to the pool, or to the slab when the pool is full. */
-static void vgpu_job_dealloc(struct vgpu_job *job)
-{
-	spin_lock(&vgpu_job_pool_lock);
-	if (vgpu_job_pool_n < VGPU_JOB_POOL_MAX) {
-		list_add(&job->live_node, &vgpu_job_pool);
-		vgpu_job_pool_n++;
-		job = NULL;
-	}
-	spin_unlock(&vgpu_job_pool_lock);
-	if (job)
-		kmem_cache_free(vgpu_job_cache, job);
 }
 
 /*
@@ -226,7 +119,7 @@ static void vgpu_job_free(struct vgpu_job *job)
 		kvfree(job->dev_push);
 		if (job->prog != job->prog_inline)
 			kvfree(job->prog);	/* @match is in the same block */
-		vgpu_job_dealloc(job);
+		kmem_cache_free(vgpu_job_cache, job);
 		job = next;
 	} while (job && refcount_dec_and_test(&job->ref.refcount));
 }
@@ -247,115 +140,35 @@ const struct vgpu_sched_backend_ops vgpu_job_backend_ops = {
 	.put_job	= vgpu_job_put,
 };
 
-/* Entries of a file's kernel table at its first SUBMIT. */
-#define VGPU_KTABLE_MIN		64
-
 /* The job of @handle in @vf, or NULL.  Under vf->lock. */
 static struct vgpu_job *vgpu_job_lookup(struct vgpu_file *vf, u32 handle)
 {
-	struct vgpu_ktable *t = &vf->kernels;
-	struct vgpu_job *job;
-
 	lockdep_assert_held(&vf->lock);
-	if (!t->size)
-		return NULL;
-	job = t->slot[handle & (t->size - 1)];
-	/* handles are never 0: neither is a job's */
-	return job && job->handle == handle ? job : NULL;
+	return xa_load(&vf->kernels, handle);
 }
 
 /*
- * Make room for one more handle: the first table, or one of twice the
- * size (no two handles that differ modulo the old size are congruent
- * modulo the new one).  -ENOSPC at the file's limit, -ENOMEM.
- */
-static int vgpu_ktable_grow(struct vgpu_file *vf)
-{
-	struct vgpu_ktable *t = &vf->kernels;
-	u32 max = roundup_pow_of_two(vf->vdev->limits.kernels_per_file);
-	u32 size = t->size ? t->size * 2 : min_t(u32, VGPU_KTABLE_MIN, max);
-	struct vgpu_job **slot;
-	unsigned long *used;
-	u32 i, j;
-
-	if (size > max)
-		return -ENOSPC;
-	slot = kvcalloc(size, sizeof(*slot), GFP_KERNEL);
-	used = bitmap_zalloc(size, GFP_KERNEL);
-	if (!slot || !used) {
-		kvfree(slot);
-		bitmap_free(used);
-		return -ENOMEM;
-	}
-	for (i = 0; i < t->size; i++) {
-		if (!t->slot[i])
-			continue;
-		j = t->slot[i]->handle & (size - 1);
-		slot[j] = t->slot[i];
-		__set_bit(j, used);
-	}
-	kvfree(t->slot);
-	bitmap_free(t->used);
-	t->slot = slot;
-	t->used = used;
-	t->size = size;
-	return 0;
-}
-
-/*
- * Give @job the next handle of @vf: the counter's value, or the next one
- * whose entry is free (1 after 2^31 - 1).  Under vf->lock.
+ * Give @job the next handle of @vf, cyclically in 1..2^31 - 1: a released
+ * handle names nothing until the handle space wraps.  Under vf->lock.
+ * SUBMIT bounds the file's kernels (kernels_per_file) beforehand.
+ *
+ * Return: 0, -EBUSY (every handle in use) or -ENOMEM.
  */
 static int vgpu_job_handle_add(struct vgpu_file *vf, struct vgpu_job *job)
 {
-	struct vgpu_ktable *t = &vf->kernels;
-	u32 h = vf->next_kernel, i, free;
 	int ret;
 
 	lockdep_assert_held(&vf->lock);
-	if (t->nr == t->size) {
-		ret = vgpu_ktable_grow(vf);
-		if (ret)
-			return ret;
-	}
-	for (;;) {
-		if (!h || h > INT_MAX)
-			h = 1;
-		i = h & (t->size - 1);
-		if (!t->slot[i])
-			break;
-		/* a free entry exists: t->nr < t->size */
-		free = find_next_zero_bit(t->used, t->size, i);
-		if (free >= t->size)
-			free = find_first_zero_bit(t->used, t->size);
-		h += (free - i) & (t->size - 1);
-	}
-	t->slot[i] = job;
-	__set_bit(i, t->used);
-	t->nr++;
-	job->handle = h;
-	vf->next_kernel = h + 1;
-	return 0;
+	ret = xa_alloc_cyclic(&vf->kernels, &job->handle, job, xa_limit_31b,
+			      &vf->next_kernel, GFP_KERNEL);
+	return ret < 0 ? ret : 0;
 }
 
 /* Take @job's handle out of @vf's table.  Under vf->lock. */
 static void vgpu_job_handle_del(struct vgpu_file *vf, struct vgpu_job *job)
 {
-	struct vgpu_ktable *t = &vf->kernels;
-	u32 i = job->handle & (t->size - 1);
-
 	lockdep_assert_held(&vf->lock);
-	t->slot[i] = NULL;
-	__clear_bit(i, t->used);
-	t->nr--;
-}
-
-/* Free @vf's kernel table, its kernels released. */
-static void vgpu_ktable_fini(struct vgpu_file *vf)
-{
-	kvfree(vf->kernels.slot);
-	bitmap_free(vf->kernels.used);
-	memset(&vf->kernels, 0, sizeof(vf->kernels));
+	xa_erase(&vf->kernels, job->handle);
 }
 
 /* Drop @job's handle; it must be finished.  Under vf->lock. */
@@ -437,21 +250,19 @@ void vgpu_jobs_cancel_channel(struct vgpu_file *vf, struct vgpu_channel *ch)
 void vgpu_jobs_release_all(struct vgpu_file *vf)
 {
 	struct vgpu_sched *s = &vf->vdev->sched;
-	struct vgpu_ktable *t = &vf->kernels;
 	struct vgpu_job *job;
+	unsigned long handle;
 	unsigned int n = 0;
-	u32 i;
 
 	lockdep_assert_held(&vf->lock);
 	mutex_lock(&s->lock);
-	for_each_set_bit(i, t->used, t->size)
-		vgpu_jobs_teardown_cancel(s, t->slot[i], &n);
+	xa_for_each(&vf->kernels, handle, job)
+		vgpu_jobs_teardown_cancel(s, job, &n);
 	vgpu_jobs_teardown_note(s, n);
 	vgpu_sched_unlock(s);
 	/* the file goes: no handle to drop one by one, no count to keep */
 	n = 0;
-	for_each_set_bit(i, t->used, t->size) {
-		job = t->slot[i];
+	xa_for_each(&vf->kernels, handle, job) {
 		if (job->ch)
 			list_del(&job->ch_node);
 		job->ch = NULL;
@@ -459,7 +270,7 @@ void vgpu_jobs_release_all(struct vgpu_file *vf)
 		if (!(++n % VGPU_SCHED_BATCH))
 			cond_resched();
 	}
-	vgpu_ktable_fini(vf);
+	xa_destroy(&vf->kernels);
 	vf->nr_kernels = 0;
 	vf->nr_children = 0;
 	vf->prog_bytes = 0;
@@ -529,7 +340,7 @@ static int vgpu_desc_check(const struct vgpu_device *vdev,
 
 static bool vgpu_job_finished(struct vgpu_job *job)
 {
-	/* pairs with the release in vgpu_sched_retire_locked() */
+	/* pairs with the release in vgpu_sched_job_complete() */
 	return smp_load_acquire(&job->finished);
 }
 
@@ -794,7 +605,7 @@ static int vgpu_job_create(struct vgpu_file *vf,
 	 * every kernel is checked before any goes in, and the controller's
 	 * vgpu_gpu_submit() then takes it.
 	 */
-	ret = vgpu_gpu_kernel_check(&vdev->cfg, &job->k);
+	ret = vgpu_gpu_kernel_prepare(&vdev->cfg, &job->k);
 	if (ret)
 		goto err_free;
 	*out = job;

@@ -30,31 +30,6 @@ void vgpu_obs_set_family(struct genl_family *family)
 }
 
 /*
- * Kernel id -> job, for events of the dispatch.  The one-entry cache is
- * dropped at the CANCEL, FAIL or KERNEL_DONE event of its kernel: the only
- * ways a kernel leaves the core, so it never points to a freed job.  A
- * child kernel (F15) has no job.
- */
-static struct vgpu_job *vgpu_obs_lookup(struct vgpu_sched *s, u32 id)
-{
-	struct vgpu_obs *o = &s->vdev->obs;
-	struct vgpu_job *job;
-
-	if (o->last && o->last_id == id)
-		return o->last;
-	if (id >= VGPU_GPU_CHILD_ID0)
-		return NULL;
-	list_for_each_entry(job, &s->live, live_node) {
-		if (job->k.id == id) {
-			o->last = job;
-			o->last_id = id;
-			return job;
-		}
-	}
-	return NULL;
-}
-
-/*
  * Multicast one event to the "events" group.
  * @vdev: the device; &vgpu_sched.lock held
  * @type: VGPU_EVENT_*
@@ -113,12 +88,6 @@ drop:
 	o->ev_dropped++;
 }
 
-static void vgpu_obs_forget(struct vgpu_obs *o, u32 id)
-{
-	if (o->last && o->last_id == id)
-		o->last = NULL;
-}
-
 static struct vgpu_obs_count *vgpu_obs_prio(struct vgpu_device *vdev, u32 prio)
 {
 	return prio < vdev->cfg.num_prios ? &vdev->obs.prio[prio] : NULL;
@@ -138,26 +107,26 @@ static void vgpu_obs_inc(struct vgpu_obs_count *const cnt[3], size_t off)
 			(*(u64 *)((u8 *)cnt[i] + off))++;
 }
 
-/*
- * The core's event sink: under vgpu_sched.lock, in the controller thread
- * (dispatch events) or in an ioctl (CANCEL).
+/**
+ * vgpu_obs_core_event() - an event of the core (its host's event callback)
+ * @vdev: the device; &vgpu_sched.lock held, in the controller thread
+ *	(dispatch events) or in an ioctl (CANCEL)
+ * @ev: the event
+ * @job: the job it is about, or NULL (none, or a child kernel, F15)
+ *
+ * Fires the tracepoint, counts it and multicasts it.
  */
-static void vgpu_obs_sink(void *cookie, const struct vgpu_event *ev)
+void vgpu_obs_core_event(struct vgpu_device *vdev, const struct vgpu_event *ev,
+			 const struct vgpu_job *job)
 {
-	struct vgpu_device *vdev = cookie;
 	struct vgpu_sched *s = &vdev->sched;
 	struct vgpu_obs *o = &vdev->obs;
 	struct vgpu_obs_count *pc = NULL, *sc = NULL, *cnt[3];
-	struct vgpu_job *job = NULL;
 	u32 dev = vdev->index, prio = VGPU_EV_NONE;
 
 	lockdep_assert_held(&s->lock);
-	if (ev->type == VGPU_GEV_CANCEL) {
-		vgpu_obs_forget(o, ev->kernel);
+	if (ev->type == VGPU_GEV_CANCEL)
 		return;
-	}
-	if (ev->kernel != VGPU_EV_NONE)
-		job = vgpu_obs_lookup(s, ev->kernel);
 	if (job) {
 		prio = job->k.prio;
 		pc = vgpu_obs_prio(vdev, prio);
@@ -220,7 +189,6 @@ static void vgpu_obs_sink(void *cookie, const struct vgpu_event *ev)
 		}
 		vgpu_obs_event(vdev, VGPU_EVENT_COMPLETE, ev->cycle,
 			       ev->kernel, ev->block, ev->sm, prio);
-		vgpu_obs_forget(o, ev->kernel);
 		break;
 	case VGPU_GEV_LAUNCH:	/* kernel: the child; sm, block: the launcher */
 		trace_vgpu_kernel_launch(dev, ev->kernel, ev->block, ev->warp,
@@ -231,7 +199,6 @@ static void vgpu_obs_sink(void *cookie, const struct vgpu_event *ev)
 				       ev->sm, prio, ev->cycle);
 		vgpu_obs_event(vdev, VGPU_EVENT_FAIL, ev->cycle,
 			       ev->kernel, ev->block, ev->sm, prio);
-		vgpu_obs_forget(o, ev->kernel);
 		break;
 	case VGPU_EV_SYNC:	/* F17; arg1: low 32 bits of the ready cycle */
 		trace_vgpu_state_sync(dev, ev->sm, ev->kernel, ev->block,
@@ -263,7 +230,8 @@ static void vgpu_obs_sink(void *cookie, const struct vgpu_event *ev)
  * vgpu_obs_device_init() - observability of a new device
  * @vdev: the device; its scheduler is initialised, its threads idle
  *
- * Allocates the counters and installs the event sink.
+ * Allocates the counters.  No kernel has been submitted yet: the core's
+ * events, which vgpu_obs_core_event() counts, begin after this.
  *
  * Return: 0 or -ENOMEM.
  */
@@ -285,10 +253,6 @@ int vgpu_obs_device_init(struct vgpu_device *vdev)
 	atomic_set(&o->fail_alloc, 0);
 	atomic_set(&o->fail_submit, 0);
 	o->budget = VGPU_OBS_DEF_BUDGET;
-
-	mutex_lock(&s->lock);
-	vgpu_gpu_set_sink(s->gpu, vgpu_obs_sink, vdev);
-	mutex_unlock(&s->lock);
 	return 0;
 }
 

@@ -9,9 +9,11 @@
 /**
  * DOC: observability
  *
- * vgpu_obs_device_init() installs vgpu_obs_sink() as the core's event sink.
- * The core calls it from vgpu_gpu_dispatch(), in the controller thread with
- * &vgpu_sched.lock held; it fires the tracepoints, updates the counters of
+ * The core reports its events to the scheduler (&vgpu_gpu_host_ops.event),
+ * with the kernel each is about, which passes them on to
+ * vgpu_obs_core_event() with that kernel's job: from vgpu_gpu_dispatch(),
+ * in the controller thread with &vgpu_sched.lock held, or from a cancel.
+ * It fires the tracepoints, updates the counters of
  * &struct vgpu_obs and of the owning file (&struct vgpu_file_usage) and
  * multicasts netlink events within a per-epoch budget.
  *
@@ -35,6 +37,7 @@ struct vgpu_device;
 struct vgpu_file;
 struct vgpu_sched;
 struct vgpu_job;
+struct vgpu_event;
 
 #define VGPU_OBS_DEF_BUDGET	1024	/* netlink events per epoch */
 #define VGPU_OBS_MAX_BUDGET	65536
@@ -95,8 +98,6 @@ struct vgpu_obs_ref {
  *	memory (sched)
  * @verbose: the core passes warp-level events (a warp-level tracepoint
  *	is enabled, vgpu_obs_epoch()) (sched)
- * @last: the kernel of the previous lookup, a cache (sched)
- * @last_id: its id (sched)
  * @policy_errors: &vgpu_gpu_stats.policy_errors when the last
  *	VGPU_EVENT_POLICY_ERROR was sent (sched)
  */
@@ -117,8 +118,6 @@ struct vgpu_obs {
 	u64 ev_sent;
 	u64 ev_dropped;
 	bool verbose;
-	struct vgpu_job *last;
-	u32 last_id;
 	u64 policy_errors;
 };
 
@@ -153,6 +152,8 @@ bool vgpu_obs_held(struct vgpu_sched *s);
 void vgpu_obs_epoch(struct vgpu_sched *s);
 void vgpu_obs_hang(struct vgpu_sched *s, struct vgpu_job *job);
 void vgpu_obs_policy_errors(struct vgpu_sched *s);
+void vgpu_obs_core_event(struct vgpu_device *vdev, const struct vgpu_event *ev,
+			 const struct vgpu_job *job);
 
 int vgpu_debugfs_init(void);
 void vgpu_debugfs_exit(void);

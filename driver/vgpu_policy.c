@@ -75,12 +75,15 @@ int vgpu_policy_use(struct vgpu_gpu *g, const char *name)
 }
 
 /**
- * vgpu_policy_gpu_init() - vgpu_gpu_init() with the registered policies
+ * vgpu_policy_gpu_init() - vgpu_gpu_init_host() with the registered
+ *	policies
  * @g: the core to initialise
  * @mem: its memory, vgpu_gpu_mem_size() bytes
  * @size: that size
  * @cfg: the configuration
  * @p: the parameters; @p->policy names a registered policy
+ * @ops: the host's callbacks (vgpu_gpu_init_host())
+ * @host: passed to them
  *
  * The device pins the module of its policy until vgpu_policy_gpu_fini().
  *
@@ -89,13 +92,15 @@ int vgpu_policy_use(struct vgpu_gpu *g, const char *name)
  */
 int vgpu_policy_gpu_init(struct vgpu_gpu *g, void *mem, size_t size,
 			 const struct vgpu_config *cfg,
-			 const struct vgpu_gpu_params *p)
+			 const struct vgpu_gpu_params *p,
+			 const struct vgpu_gpu_host_ops *ops, void *host)
 {
 	int ret = -EINVAL;
 
 	vgpu_policies_init();
 	mutex_lock(&vgpu_policies_lock);
-	if (vgpu_gpu_init(g, mem, size, cfg, p, &vgpu_policies))
+	if (vgpu_gpu_init_host(g, mem, size, cfg, p, &vgpu_policies, ops,
+			       host))
 		goto out_unlock;
 	if (!try_module_get(g->policy->owner)) {
 		vgpu_gpu_fini(g);

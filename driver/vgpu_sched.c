@@ -179,11 +179,18 @@ static void vgpu_sched_kick_soon(struct vgpu_sched *s)
 			      HRTIMER_MODE_REL_SOFT);
 }
 
-/*
- * A kernel left the core (or never entered it): wake its waiters.  The job
- * stays allocated while its handle exists.
+/**
+ * vgpu_sched_job_complete() - deliver a job's completion
+ * @s: the scheduler, locked
+ * @job: a kernel the core has finished with (&vgpu_gpu_host_ops.kernel_done),
+ *	or that never reached it (cancelled while queued, refused at the
+ *	boundary): done, failed or cancelled, @job->error set
+ *
+ * The one place a job becomes finished: counts it, publishes
+ * &vgpu_job.finished and wakes its waiters.  The job stays allocated while
+ * its handle exists.
  */
-static void vgpu_sched_retire_locked(struct vgpu_sched *s, struct vgpu_job *job)
+static void vgpu_sched_job_complete(struct vgpu_sched *s, struct vgpu_job *job)
 {
 	lockdep_assert_held(&s->lock);
 	list_del_init(&job->live_node);
@@ -241,10 +248,11 @@ static void vgpu_sched_link_locked(struct vgpu_sched *s)
 			s->next_id = 0;
 		/*
 		 * SUBMIT made every check of the core that does not depend on
-		 * its state (vgpu_gpu_kernel_check()), and the state it
-		 * depends on is ours: the channel lives while its kernels
-		 * do, ids are unique.  Should the core refuse all the same,
-		 * the kernel finishes cancelled with the core's error.
+		 * its state (vgpu_gpu_kernel_prepare(): the core does not
+		 * make them again), and the state it depends on is ours: the
+		 * channel lives while its kernels do, ids are unique.  Should
+		 * the core refuse all the same, the kernel finishes cancelled
+		 * with the core's error.
 		 */
 		ret = vgpu_gpu_submit(g, &job->k);
 		/* F14: its PUSH target finished or closed since SUBMIT */
@@ -254,7 +262,7 @@ static void vgpu_sched_link_locked(struct vgpu_sched *s)
 		if (ret) {
 			job->k.state = VGPU_KS_CANCELLED;
 			job->error = ret;
-			vgpu_sched_retire_locked(s, job);
+			vgpu_sched_job_complete(s, job);
 			continue;
 		}
 		job->linked = true;
@@ -402,8 +410,10 @@ void vgpu_sched_cancel_locked(struct vgpu_sched *s, struct vgpu_job *job,
 	if (job->finished)
 		return;
 	vgpu_sched_push_purge_locked(s, job);
+	job->error = error;
 	if (job->linked) {
-		vgpu_gpu_cancel(s->gpu, &job->k);
+		/* the core calls back: vgpu_sched_kernel_done() */
+		WARN_ON_ONCE(vgpu_gpu_cancel(s->gpu, &job->k));
 		vgpu_sched_push_reap_locked(s);
 	} else {
 		/* still queued by SUBMIT: it never reaches the core */
@@ -411,40 +421,98 @@ void vgpu_sched_cancel_locked(struct vgpu_sched *s, struct vgpu_job *job,
 		list_del_init(&job->live_node);
 		spin_unlock(&s->incoming_lock);
 		job->k.state = VGPU_KS_CANCELLED;
+		vgpu_sched_job_complete(s, job);
 	}
-	job->error = error;
-	vgpu_sched_retire_locked(s, job);
 }
 
 /*
- * After a dispatch: completions and hangs (F53), and the policy's refused
- * answers (issue 17).  Under s->lock.
+ * Cycles of the device clock that were not skipped idle (someone's far
+ * arrival): time a dispatched kernel could have run (F53, hang timeouts).
+ */
+static u64 vgpu_sched_busy_cycles(const struct vgpu_gpu *g)
+{
+	return g->now - g->skipped;
+}
+
+/* When @job, dispatched, hangs: the busy cycle past which it is hung. */
+static u64 vgpu_sched_hang_at(const struct vgpu_job *job)
+{
+	return job->k.t_dispatch - job->k.skip_dispatch + job->timeout;
+}
+
+/*
+ * A hang deadline may have passed (F53): cancel every dispatched kernel
+ * past its own, in submission order, and note the earliest deadline left.
+ */
+static void vgpu_sched_hangs_locked(struct vgpu_sched *s)
+{
+	u64 busy = vgpu_sched_busy_cycles(s->gpu), at;
+	struct vgpu_job *job, *tmp;
+
+	s->hang_next = U64_MAX;
+	list_for_each_entry_safe(job, tmp, &s->live, live_node) {
+		if (job->k.t_dispatch == VGPU_GPU_NO_CYCLE)
+			continue;
+		at = vgpu_sched_hang_at(job);
+		if (busy <= at) {
+			s->hang_next = min(s->hang_next, at);
+			continue;
+		}
+		s->stats.hangs++;
+		vgpu_obs_hang(s, job);	/* tracepoint, netlink event */
+		vgpu_sched_cancel_locked(s, job, -ETIMEDOUT);
+	}
+}
+
+/*
+ * After a dispatch: push records the core is done with, the policy's
+ * refused answers, and hangs (F53) once the earliest deadline passed.
+ * Completions came back through vgpu_sched_kernel_done().  Under s->lock.
  */
 static void vgpu_sched_reap_locked(struct vgpu_sched *s)
 {
-	struct vgpu_gpu *g = s->gpu;
-	struct vgpu_job *job, *tmp;
-
 	vgpu_obs_policy_errors(s);
 	vgpu_sched_push_reap_locked(s);
-	list_for_each_entry_safe(job, tmp, &s->live, live_node) {
-		if (vgpu_gpu_kernel_finished(&job->k)) {
-			vgpu_sched_retire_locked(s, job);
-			continue;
-		}
-		/*
-		 * Idle time the clock skipped (someone's far arrival) is not
-		 * time this kernel could have run: it does not count.
-		 */
-		if (job->k.t_dispatch != VGPU_GPU_NO_CYCLE &&
-		    g->now - job->k.t_dispatch -
-		    (g->skipped - job->k.skip_dispatch) > job->timeout) {
-			s->stats.hangs++;
-			vgpu_obs_hang(s, job);	/* tracepoint, netlink event */
-			vgpu_sched_cancel_locked(s, job, -ETIMEDOUT);
-		}
-	}
+	if (vgpu_sched_busy_cycles(s->gpu) > s->hang_next)
+		vgpu_sched_hangs_locked(s);
 }
+
+/*
+ * &vgpu_gpu_host_ops.kernel_done: the core finished @k, a job's (the core
+ * makes this call for submitted kernels only), in vgpu_gpu_dispatch() or
+ * vgpu_gpu_cancel(), under s->lock.  The job outlives that call: its
+ * handle goes only after a QUERY saw it finished under s->lock, or with
+ * its file, which cancels under s->lock first.
+ */
+static void vgpu_sched_kernel_done(void *host, struct vgpu_gpu_kernel *k)
+{
+	vgpu_sched_job_complete(host, container_of(k, struct vgpu_job, k));
+}
+
+/*
+ * &vgpu_gpu_host_ops.event, under s->lock: to the event sink with the
+ * job the event is about (none for a child kernel, F15); a dispatch may
+ * bring the next hang deadline closer.
+ */
+static void vgpu_sched_event(void *host, const struct vgpu_event *ev,
+			     const struct vgpu_gpu_kernel *k)
+{
+	const struct vgpu_job *job = NULL;
+	struct vgpu_sched *s = host;
+
+	lockdep_assert_held(&s->lock);
+	if (k && !k->parent)
+		job = container_of(k, struct vgpu_job, k);
+	if (job && ev->type == VGPU_GEV_DISPATCH)
+		s->hang_next = min(s->hang_next, vgpu_sched_hang_at(job));
+	vgpu_obs_core_event(s->vdev, ev, job);
+}
+
+/* How the core reports to the scheduler (vgpu_sched_init()). */
+const struct vgpu_gpu_host_ops vgpu_sched_host_ops = {
+	.kernel_done	= vgpu_sched_kernel_done,
+	.event		= vgpu_sched_event,
+};
 
 /* The cycle the paced clock (F52) may have reached by now. */
 static u64 vgpu_sched_paced_cycle(struct vgpu_sched *s)

@@ -18,7 +18,8 @@
  *	            without work are not kicked, see vgpu_sched_advance())
  *	controller: claim the SMs a kicked worker has not started; wait for
  *	            the SMs in progress; vgpu_gpu_dispatch() at the new
- *	            boundary; account completions and hangs; unlock
+ *	            boundary, which reports each completion as it happens
+ *	            (vgpu_sched_host_ops); check for hangs; unlock
  *
  * A worker waits for the next epoch spinning for up to VGPU_SCHED_SPIN_NS,
  * then sleeps on its wait queue, and is woken only when it sleeps: epochs
@@ -178,7 +179,8 @@ struct vgpu_sched_stats {
  *	epoch
  * @epoch_wq: the thread running an epoch sleeps here until @pending is 0
  * @done_wq: WAIT and poll() sleep here; woken at every kernel completion
- * @live: kernels handed to the core and unfinished (&vgpu_job.live_node);
+ * @live: kernels handed to the core and unfinished (&vgpu_job.live_node),
+ *	in submission order; walked only when a hang deadline passed;
  *	protected by @lock
  * @nr_live: entries in @live; protected by @lock
  * @incoming: kernels SUBMIT queued for the controller to hand to the core
@@ -204,6 +206,9 @@ struct vgpu_sched_stats {
  *	@lock
  * @stopped: the device is being removed: no epoch runs any more;
  *	protected by @lock
+ * @hang_next: no dispatched kernel hangs before this many busy cycles
+ *	(&vgpu_gpu.now - &vgpu_gpu.skipped), U64_MAX if none is dispatched;
+ *	lowered by each dispatch, recomputed when passed; protected by @lock
  * @paced_idle: the device was idle since the paced clock's origin was set;
  *	protected by @lock
  * @paced_start_ns: wall time of the paced clock's origin
@@ -241,6 +246,7 @@ struct vgpu_sched {
 	bool work;
 	bool dispatched;
 	bool stopped;
+	u64 hang_next;
 	bool paced_idle;
 	u64 paced_start_ns;
 	u64 paced_start_cycle;
@@ -344,7 +350,8 @@ bool vgpu_policy_exists(const char *name);
 int vgpu_policy_use(struct vgpu_gpu *g, const char *name);
 int vgpu_policy_gpu_init(struct vgpu_gpu *g, void *mem, size_t size,
 			 const struct vgpu_config *cfg,
-			 const struct vgpu_gpu_params *p);
+			 const struct vgpu_gpu_params *p,
+			 const struct vgpu_gpu_host_ops *ops, void *host);
 void vgpu_policy_gpu_fini(struct vgpu_gpu *g);
 
 const char *vgpu_sched_clock_name(u32 clock);
@@ -368,6 +375,8 @@ void vgpu_sched_fini(struct vgpu_sched *s);
  * epoch for the workers' SMs, before sleeping (vgpu_sched_advance()).
  */
 #define VGPU_SCHED_SPIN_NS	(100 * NSEC_PER_USEC)
+
+extern const struct vgpu_gpu_host_ops vgpu_sched_host_ops;
 
 /* vgpu_sched_thread.c's threads and timer run these (vgpu_sched.c) */
 void vgpu_sched_epoch(struct vgpu_sched *s);

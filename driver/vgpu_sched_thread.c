@@ -182,6 +182,7 @@ int vgpu_sched_init(struct vgpu_sched *s, struct vgpu_device *vdev,
 	INIT_LIST_HEAD(&s->push_dead);
 	atomic_set(&s->nr_pushes, 0);
 	s->paced_idle = true;
+	s->hang_next = U64_MAX;
 	spin_lock_init(&s->incoming_lock);
 	atomic_set(&s->nr_unfinished, 0);
 	atomic_set(&s->helpers, 0);
@@ -200,7 +201,8 @@ int vgpu_sched_init(struct vgpu_sched *s, struct vgpu_device *vdev,
 	if (!s->chan_ids)
 		goto err_mem_free;
 
-	ret = vgpu_policy_gpu_init(s->gpu, s->mem, size, cfg, &s->opts.params);
+	ret = vgpu_policy_gpu_init(s->gpu, s->mem, size, cfg, &s->opts.params,
+				   &vgpu_sched_host_ops, s);
 	if (ret) {
 		pr_debug("vgpu_dispatch: %s: unknown policy %s\n", vdev->name,
 			 s->opts.params.policy);

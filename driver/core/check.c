@@ -9,11 +9,16 @@
  * first kind of checks alone, reading nothing but its arguments, so a host
  * can refuse a submission before it queues it and never see the core
  * refuse it later (the module's SUBMIT is all or nothing, and hands its
- * kernels to the core only at the next epoch).
+ * kernels to the core only at the next epoch).  vgpu_gpu_kernel_prepare()
+ * makes the same check and keeps its result in the kernel, so that
+ * vgpu_gpu_submit() does not check it a second time.
+ *
+ * Nothing here reads or writes a device (&struct vgpu_gpu), and nothing
+ * calls the controller's other files: only the configuration, the ISA and
+ * the resource model.
  */
 #include "vgpu_os.h"
 #include "check.h"
-#include "gpu_internal.h"
 #include "isa.h"
 
 /* A block's shape: vgpu_block_shape_init() and its scalar registers. */
@@ -67,6 +72,27 @@ static int vgpu_check_block(const struct vgpu_config *cfg,
 	if (sum->launch_mask >> n_tmpl)
 		return -EINVAL;
 	return vgpu_block_fits_empty(cfg, shape) ? 0 : -E2BIG;
+}
+
+/*
+ * The queue fields of a submitted kernel (F14): a queue kernel has queue
+ * fields and no grid, another the reverse.  0 or -EINVAL.
+ */
+static int vgpu_check_queue(const struct vgpu_gpu_kernel *k)
+{
+	/* a PUSH's target is a queue kernel (F14): its state is the device's */
+	if (k->push_to && !(k->push_to->flags & VGPU_KF_QUEUE))
+		return -EINVAL;
+	if (!(k->flags & VGPU_KF_QUEUE))
+		return !k->grid || k->queue_n || k->queue_cap ||
+		       k->queue_timeout || k->n_dev_push ? -EINVAL : 0;
+	if (k->n_dev_push > k->queue_cap || (k->n_dev_push && !k->dev_push))
+		return -EINVAL;
+	if (k->grid || !k->queue_n || k->queue_n > VGPU_MAX_COALESCE ||
+	    !k->queue_cap || k->queue_cap > VGPU_MAX_QUEUE_ITEMS ||
+	    !k->queue_timeout || k->queue_timeout > VGPU_GPU_MAX_QTIMEOUT)
+		return -EINVAL;
+	return 0;
 }
 
 static_assert(VGPU_GPU_AFF_WORDS % 4 == 0, "four words a step");
@@ -145,7 +171,7 @@ int vgpu_gpu_kernel_check_sum(const struct vgpu_config *cfg,
 
 	if (k->flags & ~VGPU_KF_ALL || k->prio >= cfg->num_prios ||
 	    !k->prog || !k->n_insns || !k->match || !k->threads ||
-	    k->deadline > VGPU_GPU_MAX_DEADLINE || vgpu_gpu_queue_check(k))
+	    k->deadline > VGPU_GPU_MAX_DEADLINE || vgpu_check_queue(k))
 		return -EINVAL;
 	if (k->n_tmpl > VGPU_MAX_TEMPLATES || (k->n_tmpl && !k->tmpl) ||
 	    k->child_budget > VGPU_MAX_CHILDREN ||
@@ -171,4 +197,28 @@ int vgpu_gpu_kernel_check_sum(const struct vgpu_config *cfg,
 			return ret;
 	}
 	return 0;
+}
+
+/**
+ * vgpu_gpu_kernel_prepare() - check a kernel once, before vgpu_gpu_submit()
+ * @cfg: the configuration of the device it will be submitted to
+ * @k: the kernel (as for vgpu_gpu_kernel_check())
+ *
+ * vgpu_gpu_kernel_check(), keeping in @k what it made of the kernel's own
+ * program and block (&vgpu_gpu_kernel.desc, &vgpu_gpu_kernel.prepared):
+ * the next vgpu_gpu_submit() of @k to a device of @cfg then checks only
+ * the device's state (the channel, the id, a PUSH target), so a host that
+ * checks at its own submission validates each kernel once.  The fields
+ * checked must not change in between.
+ *
+ * Return: as vgpu_gpu_kernel_check(); on error @k is not prepared.
+ */
+int vgpu_gpu_kernel_prepare(const struct vgpu_config *cfg,
+			    struct vgpu_gpu_kernel *k)
+{
+	int ret;
+
+	ret = vgpu_gpu_kernel_check_sum(cfg, k, &k->desc.sum, &k->desc.shape);
+	k->prepared = !ret;
+	return ret;
 }

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * What vgpu_gpu_submit() would refuse, as one pure check (check.c): the
- * module's SUBMIT calls it, so a kernel it queues is never refused later.
+ * module's SUBMIT makes it (vgpu_gpu_kernel_prepare()), so a kernel it
+ * queues is never refused later, nor checked again.
  */
 #ifndef VGPU_CORE_CHECK_H
 #define VGPU_CORE_CHECK_H
@@ -17,5 +18,7 @@ int vgpu_gpu_kernel_check_sum(const struct vgpu_config *cfg,
 			      const struct vgpu_gpu_kernel *k,
 			      struct vgpu_isa_summary *sum,
 			      struct vgpu_block_shape *shape);
+int vgpu_gpu_kernel_prepare(const struct vgpu_config *cfg,
+			    struct vgpu_gpu_kernel *k);
 
 #endif /* VGPU_CORE_CHECK_H */

@@ -97,10 +97,24 @@ void vgpu_gpu_sm_trace(void *cookie, const struct vgpu_event *ev)
 }
 
 /*
+ * Pass the buffered event @ev of SM @i to the sink and the host, the
+ * latter with its kernel (&vgpu_gpu_host_ops.event).
+ */
+static void vgpu_gpu_put_sm_event(struct vgpu_gpu *g, u32 i,
+				  const struct vgpu_event *ev)
+{
+	const struct vgpu_gpu_kernel *k = NULL;
+
+	if (vgpu_gpu_host_events(g) && ev->kernel != VGPU_EV_NONE)
+		k = vgpu_gpu_event_kernel(g, i, ev, NULL);
+	vgpu_gpu_put_event(g, ev, k, false);
+}
+
+/*
  * Merge the SMs' buffered events in (cycle, SM, sequence) order, passing
- * them to the sink if @sink and acting on the LAUNCHes (F15) in that
- * order, which depends neither on thread timing nor on how the SMs are
- * spread over workers (F51).
+ * them to the sink and the host if @sink and acting on the LAUNCHes (F15)
+ * in that order, which depends neither on thread timing nor on how the
+ * SMs are spread over workers (F51).
  */
 static void vgpu_gpu_merge_events(struct vgpu_gpu *g, bool sink)
 {
@@ -124,7 +138,7 @@ static void vgpu_gpu_merge_events(struct vgpu_gpu *g, bool sink)
 			break;
 		ev = &g->sm[best].ev[pos[best]++];
 		if (sink)
-			vgpu_gpu_put_event(g, ev, false);
+			vgpu_gpu_put_sm_event(g, best, ev);
 		if (ev->type == VGPU_EV_LAUNCH)
 			vgpu_gpu_launch(g, best, ev);
 		else if (ev->type == VGPU_EV_PUSH)
@@ -158,16 +172,16 @@ void vgpu_gpu_collect(struct vgpu_gpu *g)
 			one = i;
 		}
 	}
-	if (nlaunch || (g->sink && nbusy > 1)) {
-		vgpu_gpu_merge_events(g, !!g->sink);
+	if (nlaunch || (vgpu_gpu_has_sink(g) && nbusy > 1)) {
+		vgpu_gpu_merge_events(g, vgpu_gpu_has_sink(g));
 	} else if (nbusy == 1) {
 		/*
 		 * No LAUNCH or PUSH, so nothing is added to the buffers while
 		 * they are read: one SM's buffer is the merge's order.
 		 */
 		gs = &g->sm[one];
-		for (j = 0; g->sink && j < gs->nev; j++)
-			vgpu_gpu_put_event(g, &gs->ev[j], false);
+		for (j = 0; vgpu_gpu_has_sink(g) && j < gs->nev; j++)
+			vgpu_gpu_put_sm_event(g, one, &gs->ev[j]);
 		gs->nev = 0;
 	} else {
 		for (i = 0; nbusy && i < g->cfg.num_sms; i++)

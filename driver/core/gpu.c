@@ -319,6 +319,8 @@ static void vgpu_gpu_top_rebuild(struct vgpu_gpu *g)
  * @p: parameters
  * @policies: policy registry to look @p->policy up in (F27)
  *
+ * A device without a host: vgpu_gpu_init_host() with no callbacks.
+ *
  * Return: 0, -EINVAL for a bad configuration or parameter or a misaligned
  * @mem, -ENOENT for an unknown policy, -ENOSPC if @size is too small.
  */
@@ -326,6 +328,31 @@ int vgpu_gpu_init(struct vgpu_gpu *g, void *mem, size_t size,
 		  const struct vgpu_config *cfg,
 		  const struct vgpu_gpu_params *p,
 		  struct list_head *policies)
+{
+	return vgpu_gpu_init_host(g, mem, size, cfg, p, policies, NULL, NULL);
+}
+
+/**
+ * vgpu_gpu_init_host() - lay a device out in caller memory, for a host
+ * @g: the device
+ * @mem: vgpu_gpu_mem_size() bytes, VGPU_CACHE_LINE-aligned (vmalloc()
+ *	memory is)
+ * @size: their number
+ * @cfg: configuration
+ * @p: parameters
+ * @policies: policy registry to look @p->policy up in (F27)
+ * @ops: the host's callbacks (struct vgpu_gpu_host_ops), or NULL; they
+ *	are first called once this returns (the power calibration of
+ *	@p->calibrate makes none)
+ * @host: passed to them first
+ *
+ * Return: as vgpu_gpu_init().
+ */
+int vgpu_gpu_init_host(struct vgpu_gpu *g, void *mem, size_t size,
+		       const struct vgpu_config *cfg,
+		       const struct vgpu_gpu_params *p,
+		       struct list_head *policies,
+		       const struct vgpu_gpu_host_ops *ops, void *host)
 {
 	struct vgpu_gpu_layout l;
 	struct vgpu_gpu_saved *saved;
@@ -429,6 +456,8 @@ int vgpu_gpu_init(struct vgpu_gpu *g, void *mem, size_t size,
 	INIT_LIST_HEAD(&g->pushes);
 	INIT_LIST_HEAD(&g->push_done);
 	g->hash = VGPU_FNV64_OFFSET;
+	g->host_ops = ops;
+	g->host = host;
 	return 0;
 }
 
@@ -603,20 +632,24 @@ const char *vgpu_gpu_event_name(u32 type)
 }
 
 /**
- * vgpu_gpu_put_event() - count an event and pass it to the sink
+ * vgpu_gpu_put_event() - count an event and pass it to the sink and the
+ *	host
  * @g: the device
  * @ev: the event
+ * @k: the kernel it is about, or NULL (&vgpu_gpu_host_ops.event)
  * @hash: fold it into the controller's hash too (the SMs' own events are
  *	already in their hashes, trace.h)
  */
 void vgpu_gpu_put_event(struct vgpu_gpu *g, const struct vgpu_event *ev,
-			bool hash)
+			const struct vgpu_gpu_kernel *k, bool hash)
 {
 	if (hash)
 		g->hash = vgpu_trace_hash_event(g->hash, ev);
 	g->stats.events++;
 	if (g->sink)
 		g->sink(g->sink_cookie, ev);
+	if (vgpu_gpu_host_events(g))
+		g->host_ops->event(g->host, ev, k);
 }
 
 /**
@@ -641,7 +674,7 @@ void vgpu_gpu_emit(struct vgpu_gpu *g, u64 cycle, u32 type,
 		.arg0 = arg0, .arg1 = arg1,
 	};
 
-	vgpu_gpu_put_event(g, &ev, true);
+	vgpu_gpu_put_event(g, &ev, k, true);
 }
 
 /**

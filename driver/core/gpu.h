@@ -35,7 +35,8 @@
  *   vgpu_gpu_submit().  The core links them into its lists through the
  *   embedded list heads and writes their state and virtual timestamps; the
  *   caller must keep a descriptor (and its program) alive until
- *   vgpu_gpu_kernel_finished() is true for it;
+ *   vgpu_gpu_kernel_finished() is true for it, which a host learns from
+ *   its &vgpu_gpu_host_ops.kernel_done callback;
  * - child kernels (F15): a submitted kernel may carry templates
  *   (&struct vgpu_gpu_template) and storage for its child budget; a block's
  *   LAUNCH makes the next of those descriptors a child at the next epoch
@@ -77,17 +78,16 @@
  * the per-SM advances between two dispatches without it).
  */
 
-/* Preemption modes for path (c) of F23. */
-/*
- * How many blocks one decision places (struct vgpu_gpu_params.pack, F23
- * (a), F25): seed 002 chooses an SM for each block; seed 000 sends
- * min(undispatched, fit) blocks to the chosen SM.
- */
 /* Throttle mode of the device (struct vgpu_gpu.throttle_state, F26). */
 #define VGPU_THROTTLE_OFF	0	/* normal dispatch */
 #define VGPU_THROTTLE_DRAIN	1	/* a throttle kernel waits: SMs drain */
 #define VGPU_THROTTLE_ON	2	/* throttle kernels only, pooled smem */
 
+/*
+ * How many blocks one decision places (struct vgpu_gpu_params.pack, F23
+ * (a), F25): seed 002 chooses an SM for each block; seed 000 sends
+ * min(undispatched, fit) blocks to the chosen SM.
+ */
 #define VGPU_PACK_AUTO		0	/* BLOCK under rr and avail, else SM */
 #define VGPU_PACK_BLOCK		1	/* one block per decision (seed 002) */
 #define VGPU_PACK_SM		2	/* as many as fit (seed 000, F23 (a)) */
@@ -103,6 +103,7 @@
 #define VGPU_SEARCH_MAX_LATENCY	3	/* cycles ([0114]: three stages) */
 #define VGPU_GPU_RUNS_DIRTY	BIT(2)	/* in vgpu_gpu.fit_dirty */
 
+/* Preemption modes for path (c) of F23 (struct vgpu_gpu_params.preempt). */
 #define VGPU_PREEMPT_DRAIN	0	/* no preemption (baseline) */
 #define VGPU_PREEMPT_WARP	1	/* new warps take slots as old ones end */
 #define VGPU_PREEMPT_SWITCH	2	/* save, free, restore whole blocks */
@@ -457,6 +458,9 @@ struct vgpu_gpu_push {
  * @deadline_at: absolute deadline cycle of a submitted kernel, or
  *	VGPU_GPU_NO_CYCLE; core
  * @deadline_missed: it completed after @deadline_at; core
+ * @prepared: vgpu_gpu_kernel_prepare() checked it and left the summary
+ *	of its program and the shape of its block in @desc: the next
+ *	vgpu_gpu_submit() takes them rather than checking it again; core
  */
 struct vgpu_gpu_kernel {
 	u32 id;
@@ -551,6 +555,7 @@ struct vgpu_gpu_kernel {
 	u64 deadline;
 	u64 deadline_at;
 	bool deadline_missed;
+	bool prepared;
 };
 
 /**
@@ -720,6 +725,37 @@ struct vgpu_gpu_fitset {
 };
 
 /**
+ * struct vgpu_gpu_host_ops - what the core tells its host
+ * @kernel_done: a kernel the host submitted (vgpu_gpu_submit()) has
+ *	finished: its state is VGPU_KS_DONE, VGPU_KS_CANCELLED or
+ *	VGPU_KS_FAILED (with &vgpu_gpu_kernel.error) and the core will not
+ *	look at it, its templates or its child storage again.  Called once
+ *	per submitted kernel, never for a child kernel (F15), after the
+ *	kernel's last event: from vgpu_gpu_dispatch() when it completes or
+ *	fails, from vgpu_gpu_cancel() when the host cancels it.
+ * @event: an event of the device, as the sink of vgpu_gpu_set_sink() gets
+ *	it, with the kernel it is about: a controller event's kernel, or the
+ *	kernel of an SM's block-level event while its block is on the SM
+ *	(NULL for an event about no kernel, and for the events of a tree
+ *	that failed earlier in the same merge).  @kernel may be a child
+ *	kernel (&vgpu_gpu_kernel.parent set).
+ *
+ * Passed to vgpu_gpu_init_host() with a @host pointer, which every call
+ * gets first; both callbacks are optional.  Completion thus flows back to
+ * the host as it happens, the way &drm_sched_backend_ops hands a driver
+ * its jobs, and the host never polls its kernels (vgpu_gpu_kernel_finished()
+ * stays for a host that likes to).  The callbacks run in the core call
+ * that made them, under the host's serialisation of the core (see "global
+ * controller object model"); they must not call back into the core.  The
+ * host keeps a finished kernel's descriptor until that call has returned.
+ */
+struct vgpu_gpu_host_ops {
+	void (*kernel_done)(void *host, struct vgpu_gpu_kernel *k);
+	void (*event)(void *host, const struct vgpu_event *ev,
+		      const struct vgpu_gpu_kernel *kernel);
+};
+
+/**
  * struct vgpu_gpu - one device's global controller
  * @cfg: configuration (F01-F03)
  * @p: scheduling parameters
@@ -793,6 +829,8 @@ struct vgpu_gpu_fitset {
  * @hash: FNV-1a hash of every controller event so far
  * @sink: event sink or NULL
  * @sink_cookie: its cookie
+ * @host_ops: the host's callbacks (vgpu_gpu_init_host()), or NULL
+ * @host: passed to them
  * @slot_used: task slots holding a kernel (@slot[i] != NULL)
  * @chan_used: channels that exist (@chan[i].used): the walks over the
  *	channels visit these only
@@ -852,6 +890,8 @@ struct vgpu_gpu {
 	u64 hash;
 	vgpu_trace_fn sink;
 	void *sink_cookie;
+	const struct vgpu_gpu_host_ops *host_ops;
+	void *host;
 	u64 slot_used[VGPU_GPU_MAX_SLOTS / 64];
 	u64 slot_dealloc[VGPU_GPU_MAX_SLOTS / 64];
 	u64 chan_used[VGPU_GPU_MAX_CHANNELS / 64];
@@ -873,6 +913,11 @@ int vgpu_gpu_init(struct vgpu_gpu *g, void *mem, size_t size,
 		  const struct vgpu_config *cfg,
 		  const struct vgpu_gpu_params *p,
 		  struct list_head *policies);
+int vgpu_gpu_init_host(struct vgpu_gpu *g, void *mem, size_t size,
+		       const struct vgpu_config *cfg,
+		       const struct vgpu_gpu_params *p,
+		       struct list_head *policies,
+		       const struct vgpu_gpu_host_ops *ops, void *host);
 void vgpu_gpu_fini(struct vgpu_gpu *g);
 void vgpu_gpu_set_sink(struct vgpu_gpu *g, vgpu_trace_fn fn, void *cookie);
 void vgpu_gpu_set_verbose(struct vgpu_gpu *g, bool on);

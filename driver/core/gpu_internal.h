@@ -82,8 +82,28 @@ static inline void vgpu_gpu_top_sync(struct vgpu_gpu *g, u32 i)
 		vgpu_gpu_top_move(g, i);
 }
 
+/* Does the host take events (&vgpu_gpu_host_ops.event)? */
+static inline bool vgpu_gpu_host_events(const struct vgpu_gpu *g)
+{
+	return g->host_ops && g->host_ops->event;
+}
+
+/* Is anyone passed events: the sink or the host? */
+static inline bool vgpu_gpu_has_sink(const struct vgpu_gpu *g)
+{
+	return g->sink || vgpu_gpu_host_events(g);
+}
+
+/* Submitted kernel @k finished: tell the host (&vgpu_gpu_host_ops). */
+static inline void vgpu_gpu_host_done(struct vgpu_gpu *g,
+				      struct vgpu_gpu_kernel *k)
+{
+	if (g->host_ops && g->host_ops->kernel_done)
+		g->host_ops->kernel_done(g->host, k);
+}
+
 void vgpu_gpu_put_event(struct vgpu_gpu *g, const struct vgpu_event *ev,
-			bool hash);
+			const struct vgpu_gpu_kernel *k, bool hash);
 void vgpu_gpu_emit(struct vgpu_gpu *g, u64 cycle, u32 type,
 		   const struct vgpu_gpu_kernel *k, u32 block, u32 warp,
 		   u32 sm, u32 arg0, u32 arg1);
@@ -101,7 +121,6 @@ void vgpu_gpu_table_update(struct vgpu_gpu *g);
 void vgpu_gpu_arrivals(struct vgpu_gpu *g);
 
 /* queue.c */
-int vgpu_gpu_queue_check(const struct vgpu_gpu_kernel *k);
 void vgpu_gpu_queue_enter(struct vgpu_gpu *g, struct vgpu_gpu_kernel *k);
 void vgpu_gpu_queue_leave(struct vgpu_gpu *g, struct vgpu_gpu_kernel *k);
 void vgpu_gpu_q_launch(struct vgpu_gpu *g, struct vgpu_gpu_kernel *k,

@@ -11,31 +11,6 @@
 #include "gpu_internal.h"
 
 /**
- * vgpu_gpu_queue_check() - check the queue fields of a submitted kernel
- * @k: the kernel
- *
- * F14: a queue kernel has queue fields and no grid, another the reverse.
- *
- * Return: 0 or -EINVAL.
- */
-int vgpu_gpu_queue_check(const struct vgpu_gpu_kernel *k)
-{
-	/* a PUSH's target is a queue kernel (F14): its state is the device's */
-	if (k->push_to && !(k->push_to->flags & VGPU_KF_QUEUE))
-		return -EINVAL;
-	if (!(k->flags & VGPU_KF_QUEUE))
-		return !k->grid || k->queue_n || k->queue_cap ||
-		       k->queue_timeout || k->n_dev_push ? -EINVAL : 0;
-	if (k->n_dev_push > k->queue_cap || (k->n_dev_push && !k->dev_push))
-		return -EINVAL;
-	if (k->grid || !k->queue_n || k->queue_n > VGPU_MAX_COALESCE ||
-	    !k->queue_cap || k->queue_cap > VGPU_MAX_QUEUE_ITEMS ||
-	    !k->queue_timeout || k->queue_timeout > VGPU_GPU_MAX_QTIMEOUT)
-		return -EINVAL;
-	return 0;
-}
-
-/**
  * vgpu_gpu_push_target_check() - can a kernel's PUSH target take items?
  * @k: a kernel with @k->push_to set, or without
  *

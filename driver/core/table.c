@@ -77,6 +77,8 @@ static int vgpu_gpu_tmpl_init(struct vgpu_gpu *g, struct vgpu_gpu_kernel *k)
  *	templates and child budget with their storage; the core owns the
  *	other fields until vgpu_gpu_kernel_finished()
  *
+ * A kernel vgpu_gpu_kernel_prepare() checked is not checked again here.
+ *
  * Return: 0; -EINVAL for a bad field (unknown flag, priority, empty grid,
  * invalid program, independent kernel with BAR or LAUNCH, empty affinity,
  * too many templates, a bad template, a LAUNCH of a template index not
@@ -96,10 +98,16 @@ int vgpu_gpu_submit(struct vgpu_gpu *g, struct vgpu_gpu_kernel *k)
 	u32 i;
 	int ret;
 
-	/* the one check of a kernel's own fields (check.c, issue 19) */
-	ret = vgpu_gpu_kernel_check_sum(&g->cfg, k, &sum, &shape);
-	if (ret)
-		return ret;
+	/* the one check of a kernel's own fields (check.c), made once */
+	if (k->prepared) {
+		sum = d->sum;
+		shape = d->shape;
+		k->prepared = false;
+	} else {
+		ret = vgpu_gpu_kernel_check_sum(&g->cfg, k, &sum, &shape);
+		if (ret)
+			return ret;
+	}
 	if (vgpu_gpu_push_target_check(k))
 		return -EINVAL;
 	if (k->channel >= g->p.max_channels || !g->chan[k->channel].used)
@@ -319,6 +327,8 @@ static void vgpu_gpu_stop(struct vgpu_gpu *g, struct vgpu_gpu_kernel *k,
 	vgpu_gpu_kernel_retire(g, k, state);
 	if (g->policy->cancelled)
 		g->policy->cancelled(g, k);
+	if (!k->parent)
+		vgpu_gpu_host_done(g, k);
 }
 
 /**
@@ -407,7 +417,10 @@ static bool vgpu_gpu_all_done(const struct vgpu_gpu_kernel *k)
  */
 void vgpu_gpu_complete(struct vgpu_gpu *g, struct vgpu_gpu_kernel *k)
 {
+	struct vgpu_gpu_kernel *p;
+
 	while (k && vgpu_gpu_all_done(k)) {
+		p = k->parent;
 		vgpu_gpu_emit(g, k->t_end, VGPU_GEV_KERNEL_DONE, k, ~0U, ~0U,
 			      ~0U, k->units, 0);
 		vgpu_gpu_kernel_retire(g, k, VGPU_KS_DONE);
@@ -417,9 +430,11 @@ void vgpu_gpu_complete(struct vgpu_gpu *g, struct vgpu_gpu_kernel *k)
 		}
 		if (g->policy->kernel_done)
 			g->policy->kernel_done(g, k);
-		if (k->parent)
+		if (p)
 			vgpu_gpu_child_done(g, k);
-		k = k->parent;
+		else
+			vgpu_gpu_host_done(g, k);
+		k = p;
 	}
 }
 

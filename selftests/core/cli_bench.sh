@@ -1,7 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 #
-# vgpu-sim bench bitmap and bench scale: output format only (F32,
+# vgpu-sim bench bitmap, scale and completion: output format only (F32,
 # F40-F42, F50, F51).  The ratios and speed-ups are benchmarks on the -O2
 # build (Documentation/performance.rst), not timed tests.  Run from the
 # repository root; prints TAP.
@@ -9,7 +9,7 @@ set -u
 SIM=${VGPU_SIM:-build/vgpu-sim-asan}
 . "$(dirname "$0")/tap.sh"
 
-echo "1..11"
+echo "1..14"
 out=$("$SIM" bench bitmap --queries 2000 2>&1)
 rc=$?
 [ $rc -eq 0 ] && ok "bench bitmap runs" || nok "bench bitmap runs (rc $rc)"
@@ -59,6 +59,19 @@ speedup 1024sm 2/1 threads = X" ]; then
 else
 	nok "bench scale: the last two lines are the speed-ups"
 fi
+# vgpu-sim bench completion: both hosts agree (it exits 1 otherwise);
+# the ratio is a figure, not a test
+out=$("$SIM" bench completion --epochs 20 2>&1)
+rc=$?
+[ $rc -eq 0 ] && ok "bench completion runs, both hosts agree" ||
+	nok "bench completion runs, both hosts agree (rc $rc): $out"
+[ "$(echo "$out" | grep -Ec '^(poll|callback) ns_per_epoch=[0-9]+ completions=[0-9]+ events=[0-9]+ trace_hash=0x[0-9a-f]{16}$')" -eq 2 ] &&
+	echo "$out" | tail -n 1 | grep -Eq '^poll/callback = [0-9]+\.[0-9]{2}$' &&
+	ok "bench completion: a line per host and the ratio" ||
+	nok "bench completion: a line per host and the ratio"
+"$SIM" bench completion --epochs 0 >/dev/null 2>&1
+[ $? -eq 2 ] && ok "bench completion --epochs 0: exit 2" ||
+	nok "bench completion --epochs 0: exit 2"
 "$SIM" bench nosuch >/dev/null 2>&1
 [ $? -eq 2 ] && ok "unknown benchmark: exit 2" || nok "unknown benchmark: exit 2"
 "$SIM" bench >/dev/null 2>&1

@@ -385,6 +385,56 @@ TEST_F(check, fits_empty_is_the_maps)
 	EXPECT_LT(10000, nofit);
 }
 
+/*
+ * vgpu_gpu_kernel_prepare(): the check of vgpu_gpu_kernel_check(), kept in
+ * the kernel, so that vgpu_gpu_submit() does not make it again (the
+ * module's SUBMIT prepares, the controller submits at the next boundary).
+ * A kernel that fails it is not prepared and the core still refuses it;
+ * the descriptor a prepared kernel gets is the one an unprepared gets.
+ */
+TEST_F(check, prepare_once)
+{
+	struct vgpu_kernel_desc ref;
+	struct vgpu_gpu_kernel *k;
+
+	/* valid: prepared, submitted, the mark consumed */
+	k = fresh("LOOP 3\nBAR\nENDLOOP\nEXIT\n");
+	k->threads = 96;
+	ASSERT_EQ(0, vgpu_gpu_submit(&T.g, k));
+	ref = k->desc;
+	k = fresh("LOOP 3\nBAR\nENDLOOP\nEXIT\n");
+	k->threads = 96;
+	ASSERT_EQ(0, vgpu_gpu_kernel_prepare(&T.g.cfg, k));
+	EXPECT_TRUE(k->prepared);
+	ASSERT_EQ(0, vgpu_gpu_submit(&T.g, k));
+	EXPECT_FALSE(k->prepared);
+	EXPECT_EQ(0, memcmp(&ref.sum, &k->desc.sum, sizeof(ref.sum)));
+	EXPECT_EQ(0, memcmp(&ref.shape, &k->desc.shape, sizeof(ref.shape)));
+
+	/* invalid: refused by both, not prepared */
+	k = fresh("EXIT\n");
+	k->threads = 2048;	/* more than a block may have */
+	EXPECT_EQ(-E2BIG, vgpu_gpu_kernel_prepare(&T.g.cfg, k));
+	EXPECT_FALSE(k->prepared);
+	EXPECT_EQ(-E2BIG, vgpu_gpu_submit(&T.g, k));
+
+	/*
+	 * Prepared, then a checked field broken: the core does not look
+	 * again (the host's fields must not change in between), which is
+	 * what makes the check once.
+	 */
+	k = fresh("EXIT\n");
+	ASSERT_EQ(0, vgpu_gpu_kernel_prepare(&T.g.cfg, k));
+	k->flags |= VGPU_KF_ALL + 1;
+	EXPECT_EQ(0, vgpu_gpu_submit(&T.g, k));
+	/* a refused submission leaves nothing prepared either */
+	k = fresh("EXIT\n");
+	ASSERT_EQ(0, vgpu_gpu_kernel_prepare(&T.g.cfg, k));
+	k->channel = 99;
+	EXPECT_EQ(-ENOENT, vgpu_gpu_submit(&T.g, k));
+	EXPECT_FALSE(k->prepared);
+}
+
 VGPU_TEST_SUITE(check,
 	VGPU_CASE_F(check, valid)
 	VGPU_CASE_F(check, fields)
@@ -396,4 +446,5 @@ VGPU_TEST_SUITE(check,
 	VGPU_CASE_F(check, warp_levels)
 	VGPU_CASE_F(check, push_target)
 	VGPU_CASE_F(check, affinity)
-	VGPU_CASE_F(check, templates))
+	VGPU_CASE_F(check, templates)
+	VGPU_CASE_F(check, prepare_once))

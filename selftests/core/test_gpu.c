@@ -1889,7 +1889,118 @@ TEST(f67_metrics_check_value)
 }
 #endif
 
+/*
+ * The host's callbacks (struct vgpu_gpu_host_ops): kernel_done once per
+ * submitted kernel, in the core call that finished it (a dispatch for a
+ * completion, vgpu_gpu_cancel() for a cancel), with the final state; the
+ * event callback sees the sink's stream with each event's kernel.
+ */
+struct vgpu_host_rec {
+	struct vgpu_gpu_kernel *done[8];
+	u32 ndone;
+	const struct vgpu_event *ev;	/* the sink's stream, to compare */
+	size_t nev;
+	u32 mismatch;
+	u32 no_kernel;
+	u32 wrong_kernel;
+};
+
+static struct vgpu_host_rec HR;
+
+static void host_done(void *host, struct vgpu_gpu_kernel *k)
+{
+	struct vgpu_host_rec *r = host;
+
+	if (r->ndone < ARRAY_SIZE(r->done))
+		r->done[r->ndone] = k;
+	r->ndone++;
+}
+
+static void host_event(void *host, const struct vgpu_event *ev,
+		       const struct vgpu_gpu_kernel *k)
+{
+	struct vgpu_host_rec *r = host;
+
+	/* the sink saw it just before: the last event of T's stream */
+	if (!T.nev || memcmp(&T.ev[T.nev - 1], ev, sizeof(*ev)))
+		r->mismatch++;
+	r->nev++;
+	if (k && k->id != ev->kernel)
+		r->wrong_kernel++;
+	if (!k && (ev->type == VGPU_GEV_DISPATCH ||
+		   ev->type == VGPU_GEV_KERNEL_DONE ||
+		   ev->type == VGPU_EV_BLOCK_DONE))
+		r->no_kernel++;
+}
+
+static const struct vgpu_gpu_host_ops host_rec_ops = {
+	.kernel_done = host_done,
+	.event = host_event,
+};
+
+TEST(host_ops)
+{
+	struct vgpu_gpu_kernel *a, *b, *c;
+	u64 hash = 0;
+	u32 n, i;
+
+	/* the reference: the same run without a host */
+	for (i = 0; i < 2; i++) {
+		memset(&HR, 0, sizeof(HR));
+		ASSERT_EQ(0, vgpu_tg_init_host(&T, NULL, NULL,
+					       i ? &host_rec_ops : NULL, &HR));
+		a = vgpu_tg_kernel(&T, 0, 0, 3, 64, 0, VGPU_SHORT);
+		b = vgpu_tg_kernel(&T, 1, 0, 2, 32, 0, VGPU_LONG);
+		c = vgpu_tg_kernel(&T, 2, 1, 4, 32, 100, VGPU_SHORT);
+		ASSERT_EQ(0, vgpu_gpu_submit(&T.g, a));
+		ASSERT_EQ(0, vgpu_gpu_submit(&T.g, b));
+		ASSERT_EQ(0, vgpu_gpu_submit(&T.g, c));
+		/* each kernel reported in the dispatch that finished it */
+		while (!vgpu_gpu_kernel_finished(a) ||
+		       !vgpu_gpu_kernel_finished(c)) {
+			ASSERT_GT(200000, T.g.now);
+			n = HR.ndone;
+			vgpu_gpu_dispatch(&T.g);
+			if (i)
+				EXPECT_EQ(HR.ndone - n,
+					  (u32)(vgpu_gpu_kernel_finished(a) &&
+						(n < 1 || HR.done[0] != a) &&
+						(n < 2 || HR.done[1] != a)) +
+					  (u32)(vgpu_gpu_kernel_finished(c) &&
+						(n < 1 || HR.done[0] != c) &&
+						(n < 2 || HR.done[1] != c)));
+			vgpu_gpu_advance_range(&T.g, 0, T.g.cfg.num_sms);
+		}
+		EXPECT_FALSE(vgpu_gpu_kernel_finished(b));
+		n = HR.ndone;
+		ASSERT_EQ(0, vgpu_gpu_cancel(&T.g, b));
+		if (i) {
+			/* reported by the cancel itself, once */
+			EXPECT_EQ(n + 1, HR.ndone);
+			EXPECT_EQ(b, HR.done[2]);
+			EXPECT_EQ(VGPU_KS_CANCELLED, b->state);
+			EXPECT_EQ(3, HR.ndone);
+			EXPECT_EQ(VGPU_KS_DONE, HR.done[0]->state);
+			EXPECT_EQ(VGPU_KS_DONE, HR.done[1]->state);
+			EXPECT_TRUE((HR.done[0] == a && HR.done[1] == c) ||
+				    (HR.done[0] == c && HR.done[1] == a));
+			/* every event, with its kernel */
+			EXPECT_EQ(T.nev, HR.nev);
+			EXPECT_EQ(0, HR.mismatch);
+			EXPECT_EQ(0, HR.wrong_kernel);
+			EXPECT_EQ(0, HR.no_kernel);
+			/* and the same trace as without a host */
+			EXPECT_EQ(hash, vgpu_gpu_trace_hash(&T.g));
+		} else {
+			EXPECT_EQ(0, HR.ndone);
+			hash = vgpu_gpu_trace_hash(&T.g);
+		}
+		vgpu_tg_fini(&T);
+	}
+}
+
 VGPU_TEST_SUITE(gpu,
+	VGPU_CASE(host_ops)
 	VGPU_CASE(f11_channel_fifo)
 	VGPU_CASE(params_bounds)
 	VGPU_CASE(mem_line_aligned)

@@ -58,9 +58,15 @@ static inline void vgpu_tg_sink(void *cookie, const struct vgpu_event *ev)
 	t->ev[t->nev++] = *ev;
 }
 
-/* Set up @t with @cfg / @p (NULL: small preset / defaults); 0 or errno. */
-static inline int vgpu_tg_init(struct vgpu_tg *t, const struct vgpu_config *cfg,
-			       const struct vgpu_gpu_params *p)
+/*
+ * Set up @t with @cfg / @p (NULL: small preset / defaults) and the host
+ * callbacks @ops (NULL: none) with @host; 0 or errno.
+ */
+static inline int vgpu_tg_init_host(struct vgpu_tg *t,
+				    const struct vgpu_config *cfg,
+				    const struct vgpu_gpu_params *p,
+				    const struct vgpu_gpu_host_ops *ops,
+				    void *host)
 {
 	struct vgpu_gpu_params dp;
 	struct vgpu_config dc;
@@ -82,13 +88,21 @@ static inline int vgpu_tg_init(struct vgpu_tg *t, const struct vgpu_config *cfg,
 	t->mem = aligned_alloc(64, (size + 63) & ~(size_t)63);
 	if (!t->mem)
 		return -ENOMEM;
-	ret = vgpu_gpu_init(&t->g, t->mem, size, cfg, p, &t->pol);
+	ret = vgpu_gpu_init_host(&t->g, t->mem, size, cfg, p, &t->pol, ops,
+				 host);
 	if (ret)
 		return ret;
 	vgpu_gpu_set_sink(&t->g, vgpu_tg_sink, t);
 	for (i = 0; i < 8; i++)
 		vgpu_gpu_channel_add(&t->g, i, 0);
 	return 0;
+}
+
+/* Set up @t with @cfg / @p (NULL: small preset / defaults); 0 or errno. */
+static inline int vgpu_tg_init(struct vgpu_tg *t, const struct vgpu_config *cfg,
+			       const struct vgpu_gpu_params *p)
+{
+	return vgpu_tg_init_host(t, cfg, p, NULL, NULL);
 }
 
 /* Parameters of the "small" preset in preemption mode @preempt, no windows. */

@@ -952,61 +952,6 @@ TEST(close_frees_everything)
 	close(probe);
 }
 
-#define JOB_POOL	"/sys/kernel/debug/vgpu/job_pool"
-
-/* The module-wide count of pooled kernel objects; -1 if unreadable. */
-static long long job_pool(void)
-{
-	char buf[64];
-
-	if (vgpu_test_slurp(JOB_POOL, buf, sizeof(buf)) <= 0)
-		return -1;
-	return strtoll(buf, NULL, 10);
-}
-
-/*
- * Freed kernel objects are pooled for the next SUBMIT, and the pool gives
- * them back under memory pressure: its shrinker empties it when reclaim
- * asks (drop_caches runs every shrinker until they free nearly nothing).
- */
-TEST_F(k, job_pool_shrinks)
-{
-	struct vgpu_kernel_query q;
-	struct vgpu_submit_desc d[64];
-	__u32 h[64], i;
-	int fd;
-
-	if (access("/proc/sys/vm/drop_caches", W_OK))
-		SKIP(return, "no /proc/sys/vm/drop_caches");
-	for (i = 0; i < 64; i++)
-		VGPU_DESC(&d[i], self->ch, vgpu_prog_empty);
-	ASSERT_EQ(0, vgpu_test_submit(self->fd, d, 64));
-	for (i = 0; i < 64; i++)
-		h[i] = d[i].handle;
-	ASSERT_EQ(0, vgpu_test_wait(self->fd, h, 64, VGPU_WAIT_ALL,
-				    VGPU_WAIT_FOREVER, NULL));
-	/* released, the 64 objects go to the pool (4096 at most) */
-	for (i = 0; i < 64; i++)
-		ASSERT_EQ(0, vgpu_test_query(self->fd, h[i],
-					     VGPU_QUERY_RELEASE, &q));
-	EXPECT_LE(64, job_pool());
-
-	fd = open("/proc/sys/vm/drop_caches", O_WRONLY);
-	ASSERT_LE(0, fd);
-	ASSERT_EQ(1, write(fd, "2", 1));
-	close(fd);
-	EXPECT_EQ(0, job_pool());
-
-	/* an empty pool: SUBMIT takes a new object from the slab */
-	VGPU_DESC(&d[0], self->ch, vgpu_prog_empty);
-	ASSERT_EQ(0, vgpu_test_submit(self->fd, d, 1));
-	ASSERT_EQ(0, vgpu_test_wait(self->fd, &d[0].handle, 1, 0,
-				    VGPU_WAIT_FOREVER, NULL));
-	ASSERT_EQ(0, vgpu_test_query(self->fd, d[0].handle,
-				     VGPU_QUERY_RELEASE, &q));
-	EXPECT_LE(1, job_pool());
-}
-
 /* kill -9 of a process blocked in WAIT leaves nothing behind. */
 TEST(kill_9_leaves_nothing)
 {

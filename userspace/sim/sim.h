@@ -35,7 +35,8 @@
 	X(exec)			\
 	X(dispatch)		\
 	X(scale)		\
-	X(replay)
+	X(replay)		\
+	X(completion)
 
 #define VGPU_SIM_DECLARE_CMD(n) extern const struct vgpul_cli_cmd vgpu_sim_cmd_##n;
 #define VGPU_SIM_DECLARE_BENCH(n) extern const struct vgpul_cli_cmd vgpu_sim_bench_##n;

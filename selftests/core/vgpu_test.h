@@ -38,6 +38,13 @@
 
 #include "kselftest_harness.h"
 #undef ARRAY_SIZE	/* the core's own (vgpu_os_user.h) */
+/*
+ * The harness kills a test after 30 s; the randomised suites take about
+ * 25 s alone under ASan and UBSan, and a loaded machine must not turn them
+ * red.  A hang is still caught, later.
+ */
+#undef TEST_TIMEOUT_DEFAULT
+#define TEST_TIMEOUT_DEFAULT	300
 #include "vgpu_os.h"
 
 #define VGPU_TEST_BIG

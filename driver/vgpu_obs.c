@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * vgpu_obs.c - the core's event sink and the per-device observability
- * state (SPEC F62-F65); see the DOC block in vgpu_obs.h.
+ * state (F62-F65); see the DOC block in vgpu_obs.h.
  */
 #include <linux/slab.h>
 #include <linux/wait.h>

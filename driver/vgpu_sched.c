@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * vgpu_sched.c - the epochs the controller and worker threads run to drive
- * the core's global controller (SPEC F50-F53), and what SUBMIT, WAIT and
+ * the core's global controller (F50-F53), and what SUBMIT, WAIT and
  * the objects' ioctls ask of it; see the DOC block in vgpu_sched.h.  The
  * threads themselves, and the scheduler's creation and teardown, are in
  * vgpu_sched_thread.c; the registry of policies it chooses from is

@@ -2,7 +2,7 @@
 /*
  * vgpu_sched.h - the module side of the scheduler: the core's global
  * controller (driver/core/gpu.h) driven by kernel threads, and the kernel
- * objects userspace submits (SPEC F50-F53, F60).
+ * objects userspace submits (F50-F53, F60).
  */
 
 /**

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The global controller (SPEC F10-F13, F20-F27, F51).
+ * The global controller (F10-F13, F20-F27, F51).
  *
  * At each epoch boundary vgpu_gpu_dispatch() collects the SMs' events and
  * completions, admits arrived kernels into the task table (F13, evicting a

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * The global controller of one device (SPEC F10-F13, F20-F27, F51).
+ * The global controller of one device (F10-F13, F20-F27, F51).
  */
 #ifndef VGPU_CORE_GPU_H
 #define VGPU_CORE_GPU_H

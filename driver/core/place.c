@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The global controller: matching, placement and preemption (SPEC F20,
+ * The global controller: matching, placement and preemption (F20,
  * F23-F26).
  *
  * A dispatch round (vgpu_gpu_round()) offers the eligible task-table

@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # vgpu-sim import and recordings given to vgpu-sim run / compare (issue 20,
-# SPEC F68): the three formats through the command line, the workload file
+# F68): the three formats through the command line, the workload file
 # it writes runs like the recording itself (same lines, same trace hash),
 # skipped kernels reported and counted, tenants with --priority/--offset,
 # usage and file errors.  Run from the repository root; prints TAP.

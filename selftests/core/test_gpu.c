@@ -2,8 +2,8 @@
 /*
  * Scenario tests of the global controller (driver/core/gpu.c, table.c,
  * place.c, policy_default.c, policy.c): one exact expected outcome (which
- * kernel, which SM, which cycle) per SPEC F-number of issue 5 - F11,
- * F12/F20, F13, F21, F22, F23 (a, b, c in both preemption modes and the
+ * kernel, which SM, which cycle) per F-number of the global controller -
+ * F11, F12/F20, F13, F21, F22, F23 (a, b, c in both preemption modes and the
  * barrier rule), F24, F25, F26, F27 - plus F51 layout independence and the
  * F67 metric check value.
  */

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Unit tests of the recording importers (userspace/lib/import*.c, SPEC
- * F68, issue 20): every mapped field of the small recordings in
+ * Unit tests of the recording importers (userspace/lib/import*.c,
+ * F68): every mapped field of the small recordings in
  * selftests/core/import/ (expected values from their schemas and a hand
  * calculation: grid = gridX * gridY * gridZ, threads = blockX * blockY *
  * blockZ, arrival = (start - first start) x MHz / 1000), every error path

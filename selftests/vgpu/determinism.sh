@@ -1,7 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 #
-# determinism.sh - SPEC F51 across the kernel/user boundary: every workload
+# determinism.sh - F51 across the kernel/user boundary: every workload
 # of /vgpu/bin/workloads runs through the module (vgpuctl run: a fresh
 # device, gated submission, free-running clock) with 1 and with 2 worker
 # threads, and must print exactly what vgpu-sim printed on the host for the

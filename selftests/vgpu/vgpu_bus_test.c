@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * vgpu_bus_test.c - device instances created and removed at runtime through
- * /sys/bus/vgpu/{new,del}_device (SPEC F61), as devices on that bus bound
+ * /sys/bus/vgpu/{new,del}_device (F61), as devices on that bus bound
  * to its driver (issue 19), and -ENODEV for files left open on a removed
  * instance.
  */
@@ -134,7 +134,7 @@ TEST(new_device_errors)
 	EXPECT_FALSE(vgpu_exists("/dev/vgpu7"));
 }
 
-/* Per-instance options (SPEC F61): configuration and scheduling. */
+/* Per-instance options (F61): configuration and scheduling. */
 TEST(new_device_options)
 {
 	struct vgpu_info info;

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * vgpu_channel_test.c - CHANNEL_CREATE / CHANNEL_DESTROY (SPEC F11, F60):
+ * vgpu_channel_test.c - CHANNEL_CREATE / CHANNEL_DESTROY (F11, F60):
  * success paths, every errno with otherwise-valid input, ownership by the
  * open file, limits, CAP_SYS_NICE for privileged priorities.
  */

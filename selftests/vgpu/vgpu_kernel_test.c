@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * vgpu_kernel_test.c - SUBMIT, WAIT, QUERY, CANCEL, GATE and poll() (SPEC
- * F10-F11, F20, F23, F52, F53, F60): success paths, every errno with
- * otherwise-valid input, and the SPEC scenarios through the real uapi.
+ * vgpu_kernel_test.c - SUBMIT, WAIT, QUERY, CANCEL, GATE and poll()
+ * (F10-F11, F20, F23, F52, F53, F60): success paths, every errno with
+ * otherwise-valid input, and the mechanisms' scenarios through the real
+ * uapi.
  *
  * The module is loaded with one device of preset "small" (4 SMs, 4
  * priorities, default priority 2).

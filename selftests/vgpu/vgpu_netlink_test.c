@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * vgpu_netlink_test.c - the generic netlink family "vgpu" through libnl
- * (SPEC F63): DEV_GET and STATS_GET against a scenario's counts,
+ * (F63): DEV_GET and STATS_GET against a scenario's counts,
  * CONFIG_SET as root and as nobody, malformed attributes with their extack
  * messages, and the "events" group.  Runs on a private instance, vgpu6
  * (preset "small": 4 SMs, 4 priorities).  64-bit only (static libnl).

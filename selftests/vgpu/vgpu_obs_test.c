@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * vgpu_obs_test.c - debugfs views and knobs, tracepoints and fdinfo (SPEC
- * F62, F64, F65) on a private device instance (vgpu7, preset "small": 4
+ * vgpu_obs_test.c - debugfs views and knobs, tracepoints and fdinfo
+ * (F62, F64, F65) on a private device instance (vgpu7, preset "small": 4
  * SMs, 4 sub-partitions of 64 register units, 1312 shared memory units,
  * 4 priorities, default priority 2).
  */

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * vgpu_queue_test.c - queue kernels (SPEC F14), head insertion (F16) and
+ * vgpu_queue_test.c - queue kernels (F14), head insertion (F16) and
  * the state sync cost (F17) through the uapi: QUEUE_PUSH and its arrival
  * cycle, coalescing into full and partial blocks seen through QUERY,
  * close, cancel, ENOSPC, every errno of the new descriptor fields and of

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * vgpu_smoke.c - smoketest of the module (SPEC F50-F53, F60): one process
+ * vgpu_smoke.c - smoketest of the module (F50-F53, F60): one process
  * per CPU, several channels each, submitting random kernels with random
  * priorities for VGPU_SMOKE_SECONDS (default 60) seconds.  Every kernel must
  * complete, each process's counts must add up, and the device must be back

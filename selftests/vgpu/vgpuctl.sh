@@ -1,7 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 #
-# vgpuctl.sh - every vgpuctl command in the VM (SPEC F66, F67): help,
+# vgpuctl.sh - every vgpuctl command in the VM (F66, F67): help,
 # info, stats (JSON parsed by vgpu_jsoncheck), config, dev add/del/list,
 # run (its lines equal vgpu-sim run's, metrics included), trace (the
 # Chrome JSON parsed, its kernel slices counted against the run), top, and

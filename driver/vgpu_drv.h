@@ -60,7 +60,7 @@
 #define VGPU_DEF_TIMEOUT_CYCLES		BIT_ULL(32)
 #define VGPU_MAX_TIMEOUT_CYCLES		BIT_ULL(48)
 /*
- * Virtual time is shared by every user of a device (issue 16): a kernel or
+ * Virtual time is shared by every user of a device: a kernel or
  * push may arrive at most max_arrival cycles after the clock (default
  * 2^32, raised up to the uapi's 2^48 by new_device's max_arrival=, which
  * only root may write), and arrivals past VGPU_CLOCK_END are clamped to it,

@@ -330,7 +330,7 @@ bool vgpu_obs_held(struct vgpu_sched *s)
 }
 
 /**
- * vgpu_obs_policy_errors() - tell listeners the policy erred (issue 17)
+ * vgpu_obs_policy_errors() - tell listeners the policy erred
  * @s: the scheduler, locked, after a dispatch
  *
  * One VGPU_EVENT_POLICY_ERROR per dispatch in which the core refused at

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * vgpu_policy.c - the registry of scheduling policies (F27, issue 17):
+ * vgpu_policy.c - the registry of scheduling policies (F27):
  * the core's list of &struct vgpu_sched_ops under our lock, the policies
  * other modules register (vgpu_policy.h), and the devices' use of them,
  * each device pinning the module of its policy.

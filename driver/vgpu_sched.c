@@ -528,7 +528,7 @@ static void vgpu_sched_pace(struct vgpu_sched *s, u64 now_cycle)
 	u64 target;
 	ktime_t t;
 
-	/* no overflow however far the clock is (issue 16) */
+	/* no overflow however far the clock is */
 	target = s->paced_start_ns +
 		 mul_u64_u64_div_u64(now_cycle - s->paced_start_cycle,
 				     NSEC_PER_MSEC, s->opts.freq_khz);
@@ -681,8 +681,8 @@ static bool vgpu_sched_epoch_locked(struct vgpu_sched *s, bool helper)
 	/*
 	 * The paced clock never skips ahead of the wall clock: one user's
 	 * far arrival would otherwise send the controller to sleep until
-	 * the wall clock caught up, and everyone's kernels with it (issue
-	 * 16).  It runs empty epochs at the paced rate instead.
+	 * the wall clock caught up, and everyone's kernels with it.  It runs
+	 * empty epochs at the paced rate instead.
 	 */
 	if (s->opts.clock == VGPU_CLOCK_PACED)
 		g->skip_until = vgpu_sched_paced_cycle(s);

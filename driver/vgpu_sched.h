@@ -149,7 +149,7 @@ struct vgpu_worker {
  * @epochs: epochs run
  * @failed: kernels that failed (a LAUNCH beyond a limit in their tree, F15)
  * @teardown_max: most kernels a teardown (close, channel destroy) cancelled
- *	in one hold of &vgpu_sched.lock (issue 16: at most VGPU_SCHED_BATCH)
+ *	in one hold of &vgpu_sched.lock (at most VGPU_SCHED_BATCH)
  */
 struct vgpu_sched_stats {
 	u64 submitted;

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * Scheduling policies of the global controller (F12-F27; issue 17).
+ * Scheduling policies of the global controller (F12-F27):
+ * built-in and loadable, every decision an op.
  *
  * A policy makes the firmware's decisions; the core makes them happen and
  * keeps its invariants (DOC block below).  Policies are ops

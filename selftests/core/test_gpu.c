@@ -682,9 +682,9 @@ static u32 vgpu_tg_dispatches_on(u32 sm)
 }
 
 /*
- * F25 on the largest device (issue 21: 4096 SMs): a mask naming only the
- * last SM places the block there, and the same mask on a device one SM
- * smaller names no SM and is refused.
+ * F25 on the largest device (VGPU_MAX_AFFINITY_BITS: 4096 SMs): a mask
+ * naming only the last SM places the block there, and the same mask on a
+ * device one SM smaller names no SM and is refused.
  */
 TEST(f25_affinity_last_of_max_sms)
 {

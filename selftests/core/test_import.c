@@ -696,7 +696,7 @@ static uint64_t vgpu_ti_alone(const struct vgpu_config *cfg, uint32_t grid,
 
 /*
  * The synthesised program lasts the recorded duration within 10 % when
- * the kernel runs alone (issue 20 point 2): presets x block shapes
+ * the kernel runs alone: presets x block shapes
  * (threads, registers, shared memory) x grids (one block, one full wave,
  * 2.5 waves) x durations.
  */

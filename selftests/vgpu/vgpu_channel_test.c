@@ -178,7 +178,7 @@ TEST_F(ch, unknown_handle)
 	EXPECT_EQ(ENOENT, ch_destroy(self->fd, h));	/* twice */
 }
 
-/* Issue 16: a destroyed channel's handle never names the next channel. */
+/* A destroyed channel's handle never names the next channel. */
 TEST_F(ch, stale_handle_not_reused)
 {
 	__u32 first = 0, h = 0;

@@ -193,7 +193,7 @@ TEST_F_TIMEOUT(smoke, random_kernels, SMOKE_TIMEOUT)
 }
 
 /*
- * Fault injection (issue 9, Documentation/testing.rst "Fault injection").
+ * Fault injection (Documentation/testing.rst "Fault injection").
  *
  * failslab: the same random submitters as random_kernels, plus a process
  * that creates and deletes device FI_DEV, run with /proc/self/make-it-fail

@@ -255,7 +255,7 @@ struct vgpu_channel_destroy {
 #define VGPU_MAX_QUEUE_ITEMS	_BITUL(20)	/* waiting items of a queue (F14) */
 #define VGPU_MAX_TEMPLATES	8		/* child templates per kernel (F15) */
 #define VGPU_MAX_CHILDREN	1024		/* child budget of a kernel (F15) */
-#define VGPU_MAX_DEADLINE	_BITULL(48)	/* relative deadline (issue 17) */
+#define VGPU_MAX_DEADLINE	_BITULL(48)	/* relative deadline */
 #define VGPU_MAX_DEPTH		8		/* nesting of child kernels (F15) */
 #define VGPU_MAX_AFFINITY_BITS	4096		/* SMs of a device, an affinity mask */
 
@@ -343,8 +343,8 @@ struct vgpu_template {
  * @deadline: in: relative deadline in virtual cycles after the kernel's
  *	arrival, 0..VGPU_MAX_DEADLINE (0: none).  A kernel that completes
  *	after it counts as a deadline miss (statistics ``deadline_misses``);
- *	a scheduling policy may order kernels by it (the edf example, issue
- *	17).  Not for child or queue kernels' items: theirs is their tree's.
+ *	a scheduling policy may order kernels by it (the edf example).
+ *	Not for child or queue kernels' items: theirs is their tree's.
  *
  * Appended in VGPU_SUBMIT_DESC_SIZE_VER3 (all zero = as before):
  *
@@ -526,7 +526,7 @@ struct vgpu_wait {
  * @user_data: out: as submitted
  * @t_start: out: first warp start, or VGPU_NO_CYCLE
  *
- * Appended in VGPU_KERNEL_QUERY_SIZE_VER2 (issue 17):
+ * Appended in VGPU_KERNEL_QUERY_SIZE_VER2 (deadlines):
  * @t_deadline: out: its absolute deadline, @t_submit plus the relative
  *	deadline it was submitted with, or VGPU_NO_CYCLE without one
  * @status: out: VGPU_KSTATUS_*: VGPU_KSTATUS_DEADLINE_MISSED once it

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * vgpu_channel.c - channels (SPEC F11, F60) and their ioctls,
+ * vgpu_channel.c - channels (F11, F60) and their ioctls,
  * CHANNEL_CREATE and CHANNEL_DESTROY.
  *
  * Every object a file creates lives in one of its xarrays under a handle

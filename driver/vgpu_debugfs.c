@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * vgpu_debugfs.c - /sys/kernel/debug/vgpu/<device>/ (SPEC F62).
+ * vgpu_debugfs.c - /sys/kernel/debug/vgpu/<device>/ (F62).
  *
  * Every view is a snapshot: it is formatted into a private buffer while
  * &vgpu_sched.lock is held (the controller holds it for a whole epoch, so

@@ -9,7 +9,7 @@
  * A &struct vgpu_device is one emulated GPU: a &struct device vgpuN on the
  * bus /sys/bus/vgpu (vgpu_bus.c, the netdevsim way), bound to the driver
  * vgpu_dispatch whose probe gives it a scheduler, debugfs and a misc device
- * /dev/vgpuN, with its own configuration (&struct vgpu_config, SPEC
+ * /dev/vgpuN, with its own configuration (&struct vgpu_config,
  * F01-F03).  The struct device's reference count is the instance's:
  * every open file, debugfs reader and netlink request holds one, so a device
  * removed while files are open stays allocated, marked dead, until the last
@@ -60,7 +60,7 @@
 #define VGPU_DEF_TIMEOUT_CYCLES		BIT_ULL(32)
 #define VGPU_MAX_TIMEOUT_CYCLES		BIT_ULL(48)
 /*
- * Virtual time is shared by every user of a device (issue 16): a kernel or
+ * Virtual time is shared by every user of a device: a kernel or
  * push may arrive at most max_arrival cycles after the clock (default
  * 2^32, raised up to the uapi's 2^48 by new_device's max_arrival=, which
  * only root may write), and arrivals past VGPU_CLOCK_END are clamped to it,
@@ -86,7 +86,7 @@ static inline u64 vgpu_clock_after(u64 now, u64 delay)
  * @queued: unfinished kernels the device may have (-EAGAIN beyond)
  * @prog_bytes_per_file: program bytes one open file may hold (-ENOSPC)
  * @default_timeout: hang timeout in virtual cycles for channels created
- *	with timeout_cycles 0 (SPEC F53)
+ *	with timeout_cycles 0 (F53)
  * @max_arrival: latest arrival of a kernel or push in cycles after the
  *	device's clock (-EINVAL beyond; VGPU_DEF_MAX_ARRIVAL)
  */
@@ -202,7 +202,7 @@ struct vgpu_file {
 };
 
 /**
- * struct vgpu_channel - a FIFO of kernels owned by one open file (SPEC F11)
+ * struct vgpu_channel - a FIFO of kernels owned by one open file (F11)
  * @handle: handle in the owner's table, immutable
  * @prio: priority, 0 is the highest, immutable
  * @timeout: hang timeout of its kernels in virtual cycles, immutable

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * vgpu_fdinfo.c - per-client usage in /proc/<pid>/fdinfo/<fd> (SPEC F65),
+ * vgpu_fdinfo.c - per-client usage in /proc/<pid>/fdinfo/<fd> (F65),
  * in the keys of Documentation/gpu/drm-usage-stats.rst.
  *
  * The engine is "sm".  A file's busy time is the sum, over the completed

@@ -12,7 +12,7 @@
  * truncated to the caller's size.  Handlers see a kernel copy of the size
  * this module knows and never touch user memory themselves.
  *
- * All-or-nothing (issue 16, Documentation/uapi.rst): an ioctl either fails
+ * All-or-nothing (Documentation/uapi.rst): an ioctl either fails
  * with nothing changed or succeeds with its result in the caller's struct.
  * The argument of a command that copies a result back must be writable
  * before the handler runs (-EFAULT, nothing done); a copy-out that still

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * vgpu_kernel.c - kernels submitted through a file, &struct vgpu_job: the
- * ioctls SUBMIT, WAIT, QUERY, CANCEL and QUEUE_PUSH (SPEC F10, F14, F53,
+ * ioctls SUBMIT, WAIT, QUERY, CANCEL and QUEUE_PUSH (F10, F14, F53,
  * F60).
  *
  * A job lives in its file's kernel table under a handle.  The

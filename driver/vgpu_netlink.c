@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * vgpu_netlink.c - the generic netlink family "vgpu" (SPEC F63).
+ * vgpu_netlink.c - the generic netlink family "vgpu" (F63).
  *
  * Commands: DEV_GET (doit, dump), STATS_GET (doit, dump), CONFIG_SET (doit,
  * CAP_NET_ADMIN), and EVENT notifications on the multicast group "events"

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * vgpu_obs.c - the core's event sink and the per-device observability
- * state (SPEC F62-F65); see the DOC block in vgpu_obs.h.
+ * state (F62-F65); see the DOC block in vgpu_obs.h.
  */
 #include <linux/slab.h>
 #include <linux/wait.h>
@@ -330,7 +330,7 @@ bool vgpu_obs_held(struct vgpu_sched *s)
 }
 
 /**
- * vgpu_obs_policy_errors() - tell listeners the policy erred (issue 17)
+ * vgpu_obs_policy_errors() - tell listeners the policy erred
  * @s: the scheduler, locked, after a dispatch
  *
  * One VGPU_EVENT_POLICY_ERROR per dispatch in which the core refused at

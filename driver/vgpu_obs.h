@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * vgpu_obs.h - observability of a device (SPEC F62-F65): the core's event
+ * vgpu_obs.h - observability of a device (F62-F65): the core's event
  * sink, per-device counters, debugfs (vgpu_debugfs.c), the generic netlink
  * family (vgpu_netlink.c), tracepoints (vgpu_trace.h) and fdinfo
  * (vgpu_fdinfo.c).

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * vgpu_policy.c - the registry of scheduling policies (SPEC F27, issue 17):
+ * vgpu_policy.c - the registry of scheduling policies (F27):
  * the core's list of &struct vgpu_sched_ops under our lock, the policies
  * other modules register (vgpu_policy.h), and the devices' use of them,
  * each device pinning the module of its policy.
@@ -127,7 +127,7 @@ void vgpu_policy_gpu_fini(struct vgpu_gpu *g)
 }
 
 /**
- * __vgpu_dispatch_policy_register() - add a scheduling policy (SPEC F27)
+ * __vgpu_dispatch_policy_register() - add a scheduling policy (F27)
  * @pol: the policy's ops table (driver/core/policy.h); its name must be
  *	unique; it stays registered until
  *	vgpu_dispatch_policy_unregister()

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * vgpu_policy.h - what a scheduling policy's source includes (issue 17).
+ * vgpu_policy.h - what a scheduling policy's source includes.
  *
  * A policy is one C file that fills a &struct vgpu_sched_ops (the ops and
  * what the core guarantees: driver/core/policy.h) and ends with

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * vgpu_sched.c - the epochs the controller and worker threads run to drive
- * the core's global controller (SPEC F50-F53), and what SUBMIT, WAIT and
+ * the core's global controller (F50-F53), and what SUBMIT, WAIT and
  * the objects' ioctls ask of it; see the DOC block in vgpu_sched.h.  The
  * threads themselves, and the scheduler's creation and teardown, are in
  * vgpu_sched_thread.c; the registry of policies it chooses from is
@@ -528,7 +528,7 @@ static void vgpu_sched_pace(struct vgpu_sched *s, u64 now_cycle)
 	u64 target;
 	ktime_t t;
 
-	/* no overflow however far the clock is (issue 16) */
+	/* no overflow however far the clock is */
 	target = s->paced_start_ns +
 		 mul_u64_u64_div_u64(now_cycle - s->paced_start_cycle,
 				     NSEC_PER_MSEC, s->opts.freq_khz);
@@ -681,8 +681,8 @@ static bool vgpu_sched_epoch_locked(struct vgpu_sched *s, bool helper)
 	/*
 	 * The paced clock never skips ahead of the wall clock: one user's
 	 * far arrival would otherwise send the controller to sleep until
-	 * the wall clock caught up, and everyone's kernels with it (issue
-	 * 16).  It runs empty epochs at the paced rate instead.
+	 * the wall clock caught up, and everyone's kernels with it.  It runs
+	 * empty epochs at the paced rate instead.
 	 */
 	if (s->opts.clock == VGPU_CLOCK_PACED)
 		g->skip_until = vgpu_sched_paced_cycle(s);

@@ -2,7 +2,7 @@
 /*
  * vgpu_sched.h - the module side of the scheduler: the core's global
  * controller (driver/core/gpu.h) driven by kernel threads, and the kernel
- * objects userspace submits (SPEC F50-F53, F60).
+ * objects userspace submits (F50-F53, F60).
  */
 
 /**
@@ -149,7 +149,7 @@ struct vgpu_worker {
  * @epochs: epochs run
  * @failed: kernels that failed (a LAUNCH beyond a limit in their tree, F15)
  * @teardown_max: most kernels a teardown (close, channel destroy) cancelled
- *	in one hold of &vgpu_sched.lock (issue 16: at most VGPU_SCHED_BATCH)
+ *	in one hold of &vgpu_sched.lock (at most VGPU_SCHED_BATCH)
  */
 struct vgpu_sched_stats {
 	u64 submitted;

@@ -2,7 +2,7 @@
 /*
  * vgpu_sched_thread.c - a device's scheduler brought up and torn down:
  * its core, its controller thread and worker threads, bound to CPUs
- * (SPEC F50), each creation step undone by its own label.  The epochs the
+ * (F50), each creation step undone by its own label.  The epochs the
  * threads run are vgpu_sched.c's, a layer below (scripts/check-layering).
  */
 #include <linux/bitmap.h>

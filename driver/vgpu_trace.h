@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * vgpu_trace.h - tracepoints of the trace system "vgpu" (SPEC F64).
+ * vgpu_trace.h - tracepoints of the trace system "vgpu" (F64).
  *
  * Every event carries the device index, kernel id, block, warp, SM,
  * priority and the virtual cycle; fields that do not apply are 4294967295.

@@ -28,7 +28,7 @@ scripts/vm-run --timeout 900 sh -c '
 			sed "s/^/@@r $wl $m /" /tmp/out
 		done
 	done
-	# a replay of two recorded tenants (issue 20), the shared run only
+	# a replay of two recorded tenants, the shared run only
 	for m in drain switch; do
 		echo "== vgpuctl run --no-alone --preempt $m replay-tenants.json" >&2
 		vgpuctl run -q --no-alone --preempt $m $W/replay-tenants.json > /tmp/out || exit 1

@@ -7,7 +7,7 @@ Writes OUTDIR/random-SEED-I.json (Documentation/workloads.rst) for I in
 kernels on up to four channels with random priorities, arrivals, shapes and
 programs (loops with warp- and block-index-dependent counts, barriers,
 locks).  Only what the uapi can carry is used, so every file runs both in
-vgpu-sim and, through vgpuctl run, in the module (SPEC F51 determinism).
+vgpu-sim and, through vgpuctl run, in the module (F51 determinism).
 """
 import json
 import os

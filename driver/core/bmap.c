@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Free-unit bitmaps and largest-free-run searches (SPEC F32, F40-F42; the
+ * Free-unit bitmaps and largest-free-run searches (F32, F40-F42; the
  * time-multiplexed searches of F43 are in bmap_mux.c, the reference
  * searches of the tests and benchmarks in bmap_ref.c).
  *

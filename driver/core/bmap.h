@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * Free-unit bitmaps and their largest-free-run searches (SPEC F32, F40-F43).
+ * Free-unit bitmaps and their largest-free-run searches (F32, F40-F43).
  *
  * A map is an array of u64 words; bit i (word i / 64, bit i % 64) set means
  * allocation unit i is FREE.  Bits at and above @nbits are always zero.

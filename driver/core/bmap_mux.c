@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Time-multiplexed free-run searches (SPEC F43): every field of a wide
+ * Time-multiplexed free-run searches (F43): every field of a wide
  * word at once (vgpu_bmap_run_mux()), and the periods of a search of
  * several resource maps (vgpu_bmap_run_periods()).
  *

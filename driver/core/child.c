@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The global controller: child kernels (SPEC F15).
+ * The global controller: child kernels (F15).
  *
  * At the boundary a LAUNCH in a block makes a child kernel from its tree's
  * template; a LAUNCH WAIT suspends the block (switched out into a save

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The global controller: what the SMs did in an epoch (SPEC F51, F15).
+ * The global controller: what the SMs did in an epoch (F51, F15).
  *
  * During an epoch each SM's engine reports to a sink of its own, which
  * writes only that SM's shadow and event buffer; at the boundary the

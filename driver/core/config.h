@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * Device configuration of the scheduling core (SPEC F01-F03).
+ * Device configuration of the scheduling core (F01-F03).
  *
  * struct vgpu_config mirrors struct vgpu_dev_config of the uapi
  * (uapi/linux/vgpu_dispatch.h) field for field, in the same order and with

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The global controller (SPEC F10-F13, F20-F27, F51).
+ * The global controller (F10-F13, F20-F27, F51).
  *
  * At each epoch boundary vgpu_gpu_dispatch() collects the SMs' events and
  * completions, admits arrived kernels into the task table (F13, evicting a
@@ -823,7 +823,7 @@ static void vgpu_gpu_skip_idle(struct vgpu_gpu *g)
 	next = vgpu_gpu_next_arrival(g);
 	if (next == VGPU_GPU_NO_CYCLE)
 		return;
-	/* the host may hold the clock back (the paced clock, issue 16) */
+	/* the host may hold the clock back (the paced clock of the module) */
 	if (next > g->skip_until)
 		next = g->skip_until;
 	if (next <= g->now)

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * The global controller of one device (SPEC F10-F13, F20-F27, F51).
+ * The global controller of one device (F10-F13, F20-F27, F51).
  */
 #ifndef VGPU_CORE_GPU_H
 #define VGPU_CORE_GPU_H
@@ -141,7 +141,7 @@
 #define VGPU_GPU_NO_CYCLE	(~0ULL)
 #define VGPU_GPU_MAX_QTIMEOUT	BIT_ULL(32)	/* coalescing timeout (F14) */
 #define VGPU_GPU_ID_BUCKETS	256	/* &vgpu_gpu.id_hash */
-#define VGPU_GPU_MAX_DEADLINE	BIT_ULL(48)	/* relative (issue 17) */
+#define VGPU_GPU_MAX_DEADLINE	BIT_ULL(48)	/* relative deadline */
 
 /*
  * Child kernels (F15) get ids from VGPU_GPU_CHILD_ID0 up (wrapping before
@@ -413,7 +413,7 @@ struct vgpu_gpu_push {
  * @t_submit: arrival cycle (virtual timestamp, F60 query)
  * @t_dispatch: first dispatch cycle, or VGPU_GPU_NO_CYCLE
  * @skip_dispatch: &vgpu_gpu.skipped at @t_dispatch: idle time skipped since
- *	is not time the kernel could have run (hang timeouts, issue 16)
+ *	is not time the kernel could have run (hang timeouts)
  * @t_start: first warp start cycle, or VGPU_GPU_NO_CYCLE
  * @t_end: completion cycle, or VGPU_GPU_NO_CYCLE
  * @seq: submission sequence number
@@ -454,7 +454,8 @@ struct vgpu_gpu_push {
  * @yield: set by the policy's tick: switch its resident blocks out at
  *	this boundary (vgpu_gpu_yield(); switch mode only)
  * @deadline: relative deadline in cycles after @arrival, 0 for none, at
- *	most VGPU_GPU_MAX_DEADLINE (set by the caller; issue 17)
+ *	most VGPU_GPU_MAX_DEADLINE (set by the caller; the edf policy orders
+ *	by it)
  * @deadline_at: absolute deadline cycle of a submitted kernel, or
  *	VGPU_GPU_NO_CYCLE; core
  * @deadline_missed: it completed after @deadline_at; core

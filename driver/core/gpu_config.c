@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Changing a live device's scheduling parameters (SPEC F22, F23, F25,
+ * Changing a live device's scheduling parameters (F22, F23, F25,
  * F26, F40-F42, F63): used by the netlink CONFIG_SET command.
  */
 #include "gpu_config.h"

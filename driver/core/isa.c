@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * isa.c - validator and helpers of the virtual ISA (SPEC F04).
+ * isa.c - validator and helpers of the virtual ISA (F04).
  *
  * The validator is a security boundary of the kernel: the program comes
  * from userspace.  It reads each of prog[0..n-1] exactly once, in order,
@@ -104,7 +104,7 @@ u32 vgpu_isa_loop_count_items(const struct vgpu_insn *insn, u32 bid, u32 wid,
 }
 
 /**
- * vgpu_isa_loop_count() - iterations of a LOOP for one warp (SPEC F04)
+ * vgpu_isa_loop_count() - iterations of a LOOP for one warp (F04)
  * @insn: a LOOP instruction (0 is returned for any other opcode)
  * @bid: index of the warp's block within its grid
  * @wid: index of the warp within its block
@@ -120,7 +120,7 @@ u32 vgpu_isa_loop_count(const struct vgpu_insn *insn, u32 bid, u32 wid)
 }
 
 /**
- * vgpu_isa_class() - timed instruction class of an opcode (SPEC F04)
+ * vgpu_isa_class() - timed instruction class of an opcode (F04)
  * @op: opcode
  *
  * Return: 0..VGPU_ISA_NUM_CLASSES-1 (MOV, LOAD, STORE, MMA, CMP, BRA, ALU)
@@ -401,7 +401,7 @@ static int vgpu_isa_scan(const struct vgpu_insn *prog, u32 n,
  * @err: if not NULL, receives the rule and instruction index of the first
  *       violation in program order, or VGPU_ISA_OK
  *
- * The rules (SPEC F04, Documentation/isa.rst): 1 <= @n <= VGPU_ISA_MAX_INSNS;
+ * The rules (F04, Documentation/isa.rst): 1 <= @n <= VGPU_ISA_MAX_INSNS;
  * known opcodes; unused fields zero; LOOP operands valid, counts at most
  * VGPU_ISA_MAX_LOOP_COUNT, nesting at most VGPU_ISA_MAX_NEST, LOOP/ENDLOOP
  * balanced; mutex ids below VGPU_ISA_MAX_MUTEX, no LOCK of a held mutex, no

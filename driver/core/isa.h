@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * isa.h - validator and helpers of the virtual ISA (SPEC F04).
+ * isa.h - validator and helpers of the virtual ISA (F04).
  *
  * The encoding lives in <linux/vgpu_dispatch.h> ("Virtual ISA" section);
  * Documentation/isa.rst describes the semantics.  Every program passes

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Kernel descriptors of the SM engine (SPEC F04, F10).
+ * Kernel descriptors of the SM engine (F04, F10).
  */
 #include "vgpu_os.h"
 #include "kernel.h"

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * What the engine needs to know about a kernel (SPEC F10, F04).
+ * What the engine needs to know about a kernel (F10, F04).
  *
  * A minimal descriptor: the validated program and its LOOP/ENDLOOP links,
  * the launch geometry, the block shape in allocation units and the

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Priority mutex arbitration of one block (SPEC F35, seed 003).  See
+ * Priority mutex arbitration of one block (F35, seed 003).  See
  * mutex.h for the rules.  No allocation, no locks: the worker that owns
  * the SM serialises everything.
  */

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * Priority mutex arbitration of one block (SPEC F35, seed 003).
+ * Priority mutex arbitration of one block (F35, seed 003).
  *
  * A block has VGPU_ISA_MAX_MUTEX lock words; each holds a locked bit and
  * the owner warp (index within the block).  A LOCK that finds the word

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Occupancy of an empty SM (SPEC F03), two independent ways:
+ * Occupancy of an empty SM (F03), two independent ways:
  *
  * - vgpu_occupancy_place(): allocate blocks with the real allocator
  *   (resource.c) one after another until one fails;

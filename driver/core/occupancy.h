@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * Occupancy: how many copies of a block fit on an empty SM (SPEC F03).
+ * Occupancy: how many copies of a block fit on an empty SM (F03).
  */
 #ifndef VGPU_CORE_OCCUPANCY_H
 #define VGPU_CORE_OCCUPANCY_H

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The global controller: matching, placement and preemption (SPEC F20,
+ * The global controller: matching, placement and preemption (F20,
  * F23-F26).
  *
  * A dispatch round (vgpu_gpu_round()) offers the eligible task-table
@@ -697,12 +697,13 @@ static void vgpu_gpu_switch_out(struct vgpu_gpu *g, u32 i,
  * vgpu_gpu_yield() - switch out the blocks of kernels whose policy asked
  * @g: the device, at a boundary, after the policy's tick
  *
- * A policy sets &vgpu_gpu_kernel.yield from its tick (timeslicing, issue
- * 17).  In switch mode each resident block of such a kernel goes into a
- * save record while one is free, like a preempted block (PREEMPT event
- * by VGPU_EV_NONE), and resumes when the kernel is chosen again; in drain
- * and warp modes a block cannot leave its SM, so the request only makes
- * the kernel wait for the policy's order.  The flag is cleared.
+ * A policy sets &vgpu_gpu_kernel.yield from its tick (timeslicing,
+ * examples/policies/timeslice.c).  In switch mode each resident block of
+ * such a kernel goes into a save record while one is free, like a
+ * preempted block (PREEMPT event by VGPU_EV_NONE), and resumes when the
+ * kernel is chosen again; in drain and warp modes a block cannot leave
+ * its SM, so the request only makes the kernel wait for the policy's
+ * order.  The flag is cleared.
  */
 void vgpu_gpu_yield(struct vgpu_gpu *g)
 {

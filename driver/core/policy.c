@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * SM-choice policies (SPEC F25) and their registry (F27).
+ * SM-choice policies (F25) and their registry (F27).
  *
  * Built in: "rr" (round-robin, seed 002), "avail" (most further blocks of
  * this kernel fit, ties by the fixed SM priority list, seed 002),

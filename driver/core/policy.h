@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * Scheduling policies of the global controller (SPEC F12-F27; issue 17).
+ * Scheduling policies of the global controller (F12-F27):
+ * built-in and loadable, every decision an op.
  *
  * A policy makes the firmware's decisions; the core makes them happen and
  * keeps its invariants (DOC block below).  Policies are ops
@@ -82,7 +83,7 @@ struct vgpu_policy_ctx {
  *
  * Every decision the firmware makes is an op of one table, named after its
  * decision point, the way &struct sched_ext_ops is.  Every op is optional:
- * an op left NULL is the seeds' pipeline (SPEC F12-F27), so a policy
+ * an op left NULL is the seeds' pipeline (F12-F27), so a policy
  * replaces only what it wants to, and the default policy ("rr", and the
  * other built-in SM choices) gives the trace hashes recorded in
  * selftests/core/trace-hashes.txt.  The ops run in the controller, between

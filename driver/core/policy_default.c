@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The seeds' scheduling policy: the global controller's default decisions
- * (SPEC F12, F13, F16, F20-F24; issue 17).
+ * (F12, F13, F16, F20-F24).
  *
  * A decision point of &struct vgpu_sched_ops (policy.h) whose op is NULL
  * is decided here, and the small wrappers that call a policy's op, or

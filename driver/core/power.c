@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Power weight calibration (SPEC F25, seed 001 [0247]-[0253]).
+ * Power weight calibration (F25, seed 001 [0247]-[0253]).
  *
  * For each timed class s a probe kernel that issues na = nx instructions of
  * s (claim 4) runs alone on one scratch SM (step j100: the other SMs take

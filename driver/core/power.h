@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * Power weight calibration (SPEC F25, seed 001 [0247]-[0253], [0275]-[0282]).
+ * Power weight calibration (F25, seed 001 [0247]-[0253], [0275]-[0282]).
  */
 #ifndef VGPU_CORE_POWER_H
 #define VGPU_CORE_POWER_H

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The global controller: queue kernels (SPEC F14).
+ * The global controller: queue kernels (F14).
  *
  * Pushes of work items and their arrival at a boundary, coalescing of the
  * waiting items into blocks (full, after the timeout, at the close), and

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Per-SM resource state: block and warp allocation (SPEC F02, F23, F25,
+ * Per-SM resource state: block and warp allocation (F02, F23, F25,
  * F31-F33).
  *
  * Placement policy: a block's warps go round-robin over the sub-partitions

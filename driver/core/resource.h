@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * Per-SM resource state and block / warp allocation (SPEC F02, F23, F25,
+ * Per-SM resource state and block / warp allocation (F02, F23, F25,
  * F31-F33).
  *
  * Contiguous resources (F02) are free-unit bitmaps (bmap.h) addressed by a

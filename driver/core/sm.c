@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The SM execution engine (SPEC F30, F33-F35, F51, F53): an SM's blocks
+ * The SM execution engine (F30, F33-F35, F51, F53): an SM's blocks
  * and warps, warp starts, barriers, the priority mutexes' arbiter and the
  * control instructions.  The cycle loop that issues instructions,
  * vgpu_sm_run(), is in sm_issue.c, switch-out, restore and cancel in

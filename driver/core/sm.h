@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * The SM execution engine: SM controller, warps, barriers, priority
- * mutexes, class counters and power (SPEC F30, F33-F35, F25 input, F50,
+ * mutexes, class counters and power (F30, F33-F35, F25 input, F50,
  * F51, F53).  Documentation/engine.rst describes the timing model.
  *
  * A struct vgpu_sm is plain, fixed-size data owned by one worker; the

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The SM engine's issue loop (SPEC F25 input, F30, F33-F35, F51):
+ * The SM engine's issue loop (F25 input, F30, F33-F35, F51):
  * vgpu_sm_run(), its per-sub-partition ready queues, the rounds and the
  * power window.  sm.c keeps the blocks, warps, barriers, locks and control
  * instructions the loop calls (sm_internal.h).

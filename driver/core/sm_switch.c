@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Resident blocks leaving and coming back (SPEC F23 (c) switch mode, F53
+ * Resident blocks leaving and coming back (F23 (c) switch mode, F53
  * cancel): a block's warps filtered out of the sub-partitions' queues, its
  * state saved and its resources freed (switch-out), the
  * saved state placed again on any SM (restore), a block parked at a

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The global controller: kernels and the task table (SPEC F10-F13, F16).
+ * The global controller: kernels and the task table (F10-F13, F16).
  *
  * Submission (fields, templates, affinity) and the core's fields of a
  * kernel entering the device; its end: completion (up its tree, F15),

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Default timing table of the engine (SPEC F04, F25, F35).
+ * Default timing table of the engine (F04, F25, F35).
  */
 #include "vgpu_os.h"
 #include "timing.h"

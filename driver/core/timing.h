@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * Per-device timing, power and arbitration parameters of the engine
- * (SPEC F04, F25, F35).  Kept apart from struct vgpu_config, which mirrors
+ * (F04, F25, F35).  Kept apart from struct vgpu_config, which mirrors
  * the uapi field for field.  Documentation/engine.rst describes the model.
  */
 #ifndef VGPU_CORE_TIMING_H

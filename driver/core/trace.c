@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Event names and the FNV-1a trace hash (SPEC F51).
+ * Event names and the FNV-1a trace hash (F51).
  */
 #include "vgpu_os.h"
 #include "trace.h"

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * Engine events and the trace hash (SPEC F51, F62-F64).
+ * Engine events and the trace hash (F51, F62-F64).
  *
  * Every observable step of an SM (block arrival, warp start and exit,
  * barrier arrival and release, lock traffic, SPIN, cancel, completion,

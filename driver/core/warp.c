@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Per-worker pool of warp contexts (SPEC F34, F50, seed 004).
+ * Per-worker pool of warp contexts (F34, F50, seed 004).
  */
 #include "vgpu_os.h"
 #include "warp.h"

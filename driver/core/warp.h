@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * Warp contexts and the per-worker context pool (SPEC F34, F50, seed 004).
+ * Warp contexts and the per-worker context pool (F34, F50, seed 004).
  *
  * A warp context is plain data stepped by the worker that owns its SM.
  * Contexts live in a pool preallocated per worker (the caller provides the

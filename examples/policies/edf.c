@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * edf - earliest deadline first (issue 17).
+ * edf - earliest deadline first.
  *
  * A kernel submitted with a relative deadline (vgpu_submit_desc.deadline,
  * "deadline" in a workload) has the absolute one &vgpu_gpu_kernel.

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * fair - fair share of GPU time between the tenants, then between the
- * channels, of one priority (issue 17), in the spirit of the DRM
+ * channels, of one priority, in the spirit of the DRM
  * scheduler's fair policy.  A tenant is an open file in the module and a
  * workload's "tenant" in vgpu-sim (&vgpu_gpu_kernel.tenant).
  *

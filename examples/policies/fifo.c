@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * fifo - strict submission order across channels (issue 17).
+ * fifo - strict submission order across channels.
  *
  * The kernel that arrived first is offered every decision first, whatever
  * its priority or channel, and enters the task table first; nothing is

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * partition - MPS-style spatial sharing (issue 17): the SMs are cut into
+ * partition - MPS-style spatial sharing: the SMs are cut into
  * PARTITIONS equal, contiguous shares, and channel c runs only on share
  * c % PARTITIONS (SMs [s * n / P, (s + 1) * n / P) of n).  A block goes
  * to the first SM of its share it fits (round robin from the device's

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * prio - strict priority, no windows (issue 17).
+ * prio - strict priority, no windows.
  *
  * A kernel of a higher priority (a lower number) is always offered a
  * decision before one of a lower priority; within a priority the oldest

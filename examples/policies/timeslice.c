@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * timeslice - runlist-style round robin among the channels of one
- * priority (issue 17), the way NVIDIA's TSG timeslice or i915's
+ * priority, the way NVIDIA's TSG timeslice or i915's
  * timeslice_duration share an engine.
  *
  * One channel owns the device for TIMESLICE_CYCLES: among kernels of one

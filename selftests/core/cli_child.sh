@@ -1,7 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 #
-# Child kernels (SPEC F15) in workload files and vgpu-sim run: the kernel
+# Child kernels (F15) in workload files and vgpu-sim run: the kernel
 # lines of examples/child-mix.json (a tree that completes, a recursion
 # stopped by the depth limit, one stopped by its child budget), the same
 # results with --trace, children in the Perfetto trace (slices named after

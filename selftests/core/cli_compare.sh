@@ -1,7 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 #
-# vgpu-sim compare (issue 17): one column per policy, each the same run as
+# vgpu-sim compare: one column per policy, each the same run as
 # vgpu-sim run under that policy (its trace hash and makespan), example
 # policies loaded from build/policies/NAME.so, one trace per policy with
 # --trace-dir, usage errors.  Run from the repository root; prints TAP.

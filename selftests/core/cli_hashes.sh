@@ -5,7 +5,7 @@
 # random workloads of scripts/gen-workloads.py, under the workload's own
 # preemption mode and each of drain, warp and switch, with the workload's
 # own SM choice and each built-in one, must give the hash recorded in
-# selftests/core/trace-hashes.txt.  A refactoring of the core (issue 17:
+# selftests/core/trace-hashes.txt.  A refactoring of the core (such as
 # every decision an op of a policy table) must leave all of them as they
 # are; a change of behaviour that means to change them says so in its
 # commit and records the new ones with

@@ -1,8 +1,8 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 #
-# vgpu-sim import and recordings given to vgpu-sim run / compare (issue 20,
-# SPEC F68): the three formats through the command line, the workload file
+# vgpu-sim import and recordings given to vgpu-sim run / compare
+# (F68): the three formats through the command line, the workload file
 # it writes runs like the recording itself (same lines, same trace hash),
 # skipped kernels reported and counted, tenants with --priority/--offset,
 # usage and file errors.  Run from the repository root; prints TAP.
@@ -62,7 +62,7 @@ check "tenant 1 has its priority and offset" \
 	"[ \$(grep -c '\"tenant\": 1, \"priority\": 2, \"arrival\": 7000,' $TMP/ten.json) -eq 2 ] && [ \$(grep -c '\"tenant\": 0, \"priority\": 0,' $TMP/ten.json) -eq 3 ]"
 "$SIM" run "$TMP/ten.json" > "$TMP/ten.out" 2>&1
 check "the tenants' workload runs" "[ \$? -eq 0 ] && [ \$(grep -c '^kernel=' $TMP/ten.out) -eq 5 ]"
-# The same shaping on run (issue 20 point 6): the unshaped import run with
+# The same shaping on run (--priority, --offset): the unshaped import run with
 # --priority 1=2 --offset 1=7000 is the shaped import run; tenant 1 (the
 # Accel-Sim trace, untimed) arrives at its offset.
 "$SIM" import "$D/kineto-small.json" "$D/accelsim" -o "$TMP/ten0.json" > /dev/null 2>&1

@@ -1,7 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 #
-# libvgpu packaging (SPEC F66): the soname, the exported symbols equal the
+# libvgpu packaging (F66): the soname, the exported symbols equal the
 # version script's list, `make install` into a DESTDIR, and a program built
 # with the installed libvgpu.pc against the shared and the static library.
 # Run from the repository root after `make lib tools sim`; prints TAP.

@@ -1,7 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 #
-# vgpu-sim replay and bench replay (issue 20 point 5): a recording replayed
+# vgpu-sim replay and bench replay: a recording replayed
 # as a stream gives the trace hash of `vgpu-sim run` on it (kernels
 # submitted just before they arrive change nothing the device sees), two
 # tenants with --priority and --offset too (and run's per-tenant sums); the

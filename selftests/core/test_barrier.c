@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Barrier tests (SPEC F34, F23): warps of a block that arrive at
+ * Barrier tests (F34, F23): warps of a block that arrive at
  * different cycles all resume in the same cycle; many blocks per SM with
  * barriers never deadlock and leave every resource free.
  */

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * vgpu_gpu_kernel_check() (issue 19): the module's SUBMIT calls it instead
+ * vgpu_gpu_kernel_check(): the module's SUBMIT calls it instead
  * of repeating the core's checks, so it must refuse exactly what
  * vgpu_gpu_submit() refuses, with the same error.  Every case states its
  * expected result from the spec and the "small" preset (4 SMs, 4

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Child kernels (SPEC F15): LAUNCH in the SM engine and the global
+ * Child kernels (F15): LAUNCH in the SM engine and the global
  * controller.  Exact outcomes: a child launched with WAIT runs while its
  * parent's block is switched out and the block resumes after it (end
  * cycle); a LAUNCH without WAIT runs concurrently and the parent completes

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Determinism (SPEC F51): 100 seeded random scenarios (random valid
+ * Determinism (F51): 100 seeded random scenarios (random valid
  * programs with loops, barriers, locks and SPIN, random blocks arriving
  * at random cycles, random placement modes and priorities), each run
  * twice from scratch: equal trace hashes and event counts.  The second

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The dispatch fast paths against their plain definitions (issue 5,
- * Documentation/performance.rst "Global dispatch"):
+ * The dispatch fast paths against their plain definitions
+ * (Documentation/performance.rst "Global dispatch"):
  *
  * - vgpu_bmap_first_run() (a walk over free stretches) against the
  *   shift-and-AND first fit vgpu_bmap_find_run_xk() and a bit loop;

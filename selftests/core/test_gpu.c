@@ -2,8 +2,8 @@
 /*
  * Scenario tests of the global controller (driver/core/gpu.c, table.c,
  * place.c, policy_default.c, policy.c): one exact expected outcome (which
- * kernel, which SM, which cycle) per SPEC F-number of issue 5 - F11,
- * F12/F20, F13, F21, F22, F23 (a, b, c in both preemption modes and the
+ * kernel, which SM, which cycle) per F-number of the global controller -
+ * F11, F12/F20, F13, F21, F22, F23 (a, b, c in both preemption modes and the
  * barrier rule), F24, F25, F26, F27 - plus F51 layout independence and the
  * F67 metric check value.
  */
@@ -682,9 +682,9 @@ static u32 vgpu_tg_dispatches_on(u32 sm)
 }
 
 /*
- * F25 on the largest device (issue 21: 4096 SMs): a mask naming only the
- * last SM places the block there, and the same mask on a device one SM
- * smaller names no SM and is refused.
+ * F25 on the largest device (VGPU_MAX_AFFINITY_BITS: 4096 SMs): a mask
+ * naming only the last SM places the block there, and the same mask on a
+ * device one SM smaller names no SM and is refused.
  */
 TEST(f25_affinity_last_of_max_sms)
 {

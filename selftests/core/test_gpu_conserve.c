@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Conservation of the global controller (issue 5): over 200 seeded random
+ * Conservation of the global controller: over 200 seeded random
  * workloads x every SM-choice policy (F25) x every preemption mode (F23),
  * every block of every kernel completes exactly once (switched-out and
  * split blocks included, F23, F24) and every resource of every SM, every

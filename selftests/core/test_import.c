@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Unit tests of the recording importers (userspace/lib/import*.c, SPEC
- * F68, issue 20): every mapped field of the small recordings in
+ * Unit tests of the recording importers (userspace/lib/import*.c,
+ * F68): every mapped field of the small recordings in
  * selftests/core/import/ (expected values from their schemas and a hand
  * calculation: grid = gridX * gridY * gridZ, threads = blockX * blockY *
  * blockZ, arrival = (start - first start) x MHz / 1000), every error path
@@ -696,7 +696,7 @@ static uint64_t vgpu_ti_alone(const struct vgpu_config *cfg, uint32_t grid,
 
 /*
  * The synthesised program lasts the recorded duration within 10 % when
- * the kernel runs alone (issue 20 point 2): presets x block shapes
+ * the kernel runs alone: presets x block shapes
  * (threads, registers, shared memory) x grids (one block, one full wave,
  * 2.5 waves) x durations.
  */

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Unit tests of driver/core/isa.c: the virtual ISA validator, summary and
- * loop-count helpers (SPEC F04, with the BAR rule of F23/F34 and the LOCK
+ * loop-count helpers (F04, with the BAR rule of F23/F34 and the LOCK
  * rules of F35).  Every rejection test starts from a valid program, shows
  * it is accepted, then breaks exactly one rule and checks the rule code and
  * the instruction index.

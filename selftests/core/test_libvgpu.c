@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Unit tests of libvgpu's device-independent parts (SPEC F66): errors as
+ * Unit tests of libvgpu's device-independent parts (F66): errors as
  * negative errnos with messages, the ioctl wrappers' error paths on
  * descriptors that are not devices, deadlines, poll, the netlink name
  * tables.  Everything that needs the module is tested in the VM

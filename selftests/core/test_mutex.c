@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Priority mutex tests (SPEC F35, seed 003): the seed's own example, equal
+ * Priority mutex tests (F35, seed 003): the seed's own example, equal
  * priorities (the requester waits and releases its locks), FIFO order
  * under many contenders, hold_max forced release, and no lost or
  * duplicated ownership over 100,000 seeded random interleavings checked

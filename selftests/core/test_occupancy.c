@@ -24,7 +24,7 @@ static void vgpu_test_occ(struct __test_metadata *_metadata, const char *preset,
 	EXPECT_EQ(a.blocks * ((t + 31) / 32), a.warps);
 }
 
-/* The issue's public examples (CUDA occupancy calculator, CC 8.0 / 9.0). */
+/* Public examples (CUDA occupancy calculator, CC 8.0 / 9.0). */
 TEST(public_examples)
 {
 	static const char * const presets[] = { "a100", "h100" };
@@ -60,7 +60,7 @@ TEST(limiters)
 	vgpu_test_occ(_metadata, "a100", 128, 16, 166913, 0, VGPU_LIMIT_SMEM);
 	vgpu_test_occ(_metadata, "a100", 1056, 16, 0, 0, VGPU_LIMIT_WARPS);
 	/*
-	 * Several limits at zero blocks, all named (issue 18): 1,056 threads
+	 * Several limits at zero blocks, all named: 1,056 threads
 	 * break the per-block limit, and 33 warps of 64 registers a thread
 	 * (67,584 registers) would not fit the SM's 65,536 either; more
 	 * shared memory than a block may have is named with them.  256

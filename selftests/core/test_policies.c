@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The example policies (examples/policies/NAME.c, issue 17), loaded the way
+ * The example policies (examples/policies/NAME.c), loaded the way
  * vgpu-sim loads them (build/policies/NAME.so, dlopen), each in a scenario
  * that shows what it does differently from the seeds' order: the same
  * scenario runs under the default ("rr") and under the policy, and the
@@ -321,7 +321,7 @@ static void busy_before(u64 until, u64 *busy)
 }
 
 /*
- * fair, the issue's figure: two tenants (channels) of one priority with
+ * fair, the defining case: two tenants (channels) of one priority with
  * the same total work, one in 256 blocks of 2,000 iterations, the other
  * in 2,560 blocks of 200 (BAR kernels, as above).  While both have work,
  * the seeds' alternation gives the long blocks most of the GPU time; fair

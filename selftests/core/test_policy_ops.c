@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The scheduling ops table (driver/core/policy.h, issue 17): each decision
+ * The scheduling ops table (driver/core/policy.h): each decision
  * point does what its op answers, every op left NULL is the seeds'
  * pipeline, and an answer that breaks the core's rules is refused, counted
  * in policy_errors and replaced by the default's.  Expected outcomes are

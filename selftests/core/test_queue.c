@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Scenario tests of issue 10 in the global controller and the SM engine:
+ * Scenario tests of the task-management mechanisms in the global
+ * controller and the SM engine:
  * queue kernels with coalescing (F14), head insertion (F16) and the state
  * sync cost (F17).  Every expectation is an exact cycle, count or order.
  */

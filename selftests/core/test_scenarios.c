@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Scenario tests (issue 18): small cases whose whole sequence of
+ * Scenario tests from the seeds: small cases whose whole sequence of
  * controller events is written down by hand from the seeds' text, and
  * compared event by event with what the core emits.  The determinism
  * tests compare the core with itself; these compare it with the seeds.

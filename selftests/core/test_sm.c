@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * SM controller tests (SPEC F30, F33, F23, F25, F53): exact cycles of tiny
+ * SM controller tests (F30, F33, F23, F25, F53): exact cycles of tiny
  * programs under the default timing table, round-robin among equal
  * priorities, priority order of issue and of warp starts (a newly arrived
  * higher-priority block overtakes), warp-by-warp placement, resource

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Unit tests of userspace/lib/vasm.c: the .vasm assembler and disassembler
- * of the virtual ISA (SPEC F04).  Syntax: Documentation/isa.rst.
+ * of the virtual ISA (F04).  Syntax: Documentation/isa.rst.
  */
 #include <stdio.h>
 #include <stdlib.h>

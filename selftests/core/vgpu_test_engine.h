@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * Helpers for the SM engine tests (SPEC F30, F33-F35, F51): an SM of the
+ * Helpers for the SM engine tests (F30, F33-F35, F51): an SM of the
  * "small" preset (a100 per-SM limits), its warp pool, programs from .vasm
  * text and an event recorder.
  */

@@ -33,7 +33,7 @@ $(FUZZ_BUILD)/fuzz_vasm: selftests/fuzz/fuzz_vasm.c userspace/lib/vasm.c \
 	$(CLANG) $(FUZZ_CFLAGS) -o $@ selftests/fuzz/fuzz_vasm.c \
 		userspace/lib/vasm.c driver/core/isa.c
 
-# The recording readers (issue 20) with the mapping, the assembler and the
+# The recording readers with the mapping, the assembler and the
 # core they use.
 FUZZ_IMPORT_SRCS := userspace/lib/import.c userspace/lib/import_nsys.c \
 		    userspace/lib/import_kineto.c userspace/lib/import_accelsim.c \

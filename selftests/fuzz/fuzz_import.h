@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * fuzz_import.h - what the libFuzzer harnesses of the recording readers
- * (fuzz_kineto.c, fuzz_nsys.c, fuzz_accelsim.c; issue 20) share: a load
+ * (fuzz_kineto.c, fuzz_nsys.c, fuzz_accelsim.c) share: a load
  * either succeeds or fails with -EINVAL naming the file, never crashes or
  * leaks; a loaded recording maps onto the small preset.
  */

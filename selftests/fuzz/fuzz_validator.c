@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * fuzz_validator.c - libFuzzer harness of the ISA validator (SPEC F04).
+ * fuzz_validator.c - libFuzzer harness of the ISA validator (F04).
  *
  * The input bytes are an instruction array (size / 8 instructions, a
  * trailing partial instruction is ignored), copied into a buffer of exactly

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * fuzz_vasm.c - libFuzzer harness of the .vasm assembler/disassembler
- * (SPEC F04).
+ * (F04).
  *
  * The input is used twice:
  *  - as source text: assembling never crashes; on success the program

@@ -1,8 +1,8 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 #
-# bench.sh - the output format of vgpu_bench (make bench-module; SPEC F60,
-# issue 21), not its timings: a short run with two rounds prints every
+# bench.sh - the output format of vgpu_bench (make bench-module; F60),
+# not its timings: a short run with two rounds prints every
 # figure and ratio.  Runs in the VM from /vgpu; prints TAP.
 n=0
 fail=0

@@ -1,13 +1,13 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 #
-# determinism.sh - SPEC F51 across the kernel/user boundary: every workload
+# determinism.sh - F51 across the kernel/user boundary: every workload
 # of /vgpu/bin/workloads runs through the module (vgpuctl run: a fresh
 # device, gated submission, free-running clock) with 1 and with 2 worker
 # threads, and must print exactly what vgpu-sim printed on the host for the
 # same file: the same kernel timestamps and the same trace hash.  A workload
-# with a NAME.policy file runs under that policy (examples/policies, issue
-# 17): the module's, loaded from vgpu_policy_NAME.ko, against vgpu-sim's,
+# with a NAME.policy file runs under that policy (examples/policies):
+# the module's, loaded from vgpu_policy_NAME.ko, against vgpu-sim's,
 # loaded from build/policies/NAME.so, built from the same source.  Prints
 # TAP.
 dir=/vgpu/bin/workloads

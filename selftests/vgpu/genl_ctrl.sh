@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # genl_ctrl.sh - a client nobody here wrote sees the generic netlink family
-# (SPEC F63): Debian's genl-ctrl-list (libnl-utils) lists "vgpu", its three
+# (F63): Debian's genl-ctrl-list (libnl-utils) lists "vgpu", its three
 # operations with their flags and the multicast group "events".  Runs in
 # the VM from /vgpu with the module loaded; prints TAP.
 n=0

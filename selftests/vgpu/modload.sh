@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # modload.sh - load and unload vgpu_dispatch.ko twice in a row, and check the
-# module parameters (SPEC F61).  Runs in the VM from /vgpu; prints TAP.
+# module parameters (F61).  Runs in the VM from /vgpu; prints TAP.
 KO=/vgpu/vgpu_dispatch.ko
 n=0
 fail=0

@@ -1,7 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 #
-# policies.sh - scheduling policies as kernel modules (issue 17): each
+# policies.sh - scheduling policies as kernel modules: each
 # examples/policies/NAME.c built as vgpu_policy_NAME.ko registers NAME; a
 # device can be made with it; while a device uses it the module cannot be
 # unloaded; switched away from it at run time, or once the device is

@@ -1,7 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 #
-# replay.sh - recordings replayed through the module (issue 20 point 6):
+# replay.sh - recordings replayed through the module:
 # each /vgpu/bin/workloads/replay/NAME.json (a recording, or the unshaped
 # import of two recordings, one tenant each) runs through vgpuctl run with
 # the options of NAME.args (--priority TENANT=P, --offset TENANT=CYCLES),

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * vgpu_allornothing_test.c - every ioctl with a read-only argument (issue
- * 16): a command that copies a result back fails with EFAULT and nothing
+ * vgpu_allornothing_test.c - every ioctl with a read-only argument: a
+ * command that copies a result back fails with EFAULT and nothing
  * changed; a command without a result (_IOW) works from read-only memory.
  * Documentation/uapi.rst, "All or nothing".
  */

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * vgpu_bench.c - cost of the kernel path (issue "The module", SPEC F60):
+ * vgpu_bench.c - cost of the kernel path (F60):
  * SUBMIT alone and SUBMIT+WAIT of an empty kernel, each as a ratio to a
  * GET_INFO call measured in the same run (free-running clock; figures,
  * no targets: timings under emulation are not the product), and SUBMIT of
@@ -15,8 +15,8 @@
  * and the medians are the result.  Prints figures; asserts nothing.
  * `make bench-module` runs it in the VM.
  *
- * With --workers, the module's workers across CPUs instead (issue 21
- * target 3, SPEC F50): a device made afresh with one worker, then with
+ * With --workers, the module's workers across CPUs instead (the
+ * worker speed-up, F50): a device made afresh with one worker, then with
  * two, runs the same KERNELS compute-bound kernels (64 blocks of
  * vgpu_prog_long each) released together from a closed gate on a
  * free-running clock; each round times both, and the speed-up of two

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * vgpu_bus_test.c - device instances created and removed at runtime through
- * /sys/bus/vgpu/{new,del}_device (SPEC F61), as devices on that bus bound
- * to its driver (issue 19), and -ENODEV for files left open on a removed
+ * /sys/bus/vgpu/{new,del}_device (F61), as devices on that bus bound
+ * to its driver, and -ENODEV for files left open on a removed
  * instance.
  */
 #include <errno.h>
@@ -71,7 +71,7 @@ TEST(new_and_del)
 }
 
 /*
- * Issue 19: an instance is a device vgpuN on the bus, bound to the driver
+ * An instance is a device vgpuN on the bus, bound to the driver
  * vgpu_dispatch, its misc device a child of it; all gone after del_device.
  */
 TEST(instance_is_a_bus_device)
@@ -134,7 +134,7 @@ TEST(new_device_errors)
 	EXPECT_FALSE(vgpu_exists("/dev/vgpu7"));
 }
 
-/* Per-instance options (SPEC F61): configuration and scheduling. */
+/* Per-instance options (F61): configuration and scheduling. */
 TEST(new_device_options)
 {
 	struct vgpu_info info;
@@ -251,7 +251,7 @@ static void *race_read(void *arg)
 }
 
 /*
- * Issue 16: del_device N racing new_device N, with a debugfs reader busy.
+ * del_device N racing new_device N, with a debugfs reader busy.
  * Whichever wins, an instance that exists has its debugfs directory (the
  * new one used to come up without it while the old one was being torn
  * down).
@@ -323,7 +323,7 @@ static void *storm_fn(void *arg)
 }
 
 /*
- * Issue 19: new_device and del_device of one index from several threads at
+ * new_device and del_device of one index from several threads at
  * once (4 x 25 pairs).  Creation and removal of an index are serialised under the list
  * lock, so every write either succeeds or finds the index taken (EEXIST)
  * or free (ENOENT); successes alternate, so creations minus removals is 1

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * vgpu_channel_test.c - CHANNEL_CREATE / CHANNEL_DESTROY (SPEC F11, F60):
+ * vgpu_channel_test.c - CHANNEL_CREATE / CHANNEL_DESTROY (F11, F60):
  * success paths, every errno with otherwise-valid input, ownership by the
  * open file, limits, CAP_SYS_NICE for privileged priorities.
  */
@@ -178,7 +178,7 @@ TEST_F(ch, unknown_handle)
 	EXPECT_EQ(ENOENT, ch_destroy(self->fd, h));	/* twice */
 }
 
-/* Issue 16: a destroyed channel's handle never names the next channel. */
+/* A destroyed channel's handle never names the next channel. */
 TEST_F(ch, stale_handle_not_reused)
 {
 	__u32 first = 0, h = 0;

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * vgpu_child_test.c - child kernels through the uapi (SPEC F15): templates
+ * vgpu_child_test.c - child kernels through the uapi (F15): templates
  * and child budgets in SUBMIT, LAUNCH with and without WAIT, the depth and
  * budget limits seen by QUERY (VGPU_KSTATE_FAILED, -ELOOP, -EDQUOT), every
  * errno of the new descriptor fields with otherwise-valid input, the child

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * vgpu_fuzz.c - random-ioctl fuzzer of /dev/vgpuN (issue 9, hardening).
+ * vgpu_fuzz.c - random-ioctl fuzzer of /dev/vgpuN (hardening).
  *
  *   vgpu_fuzz [--calls N] [--seed S] [--procs P] [--threads T] [--dev ID]
  *

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * vgpu_info_test.c - GET_INFO and the ioctl dispatch rules of /dev/vgpuN
- * (SPEC F60; Documentation/uapi.rst).
+ * (F60; Documentation/uapi.rst).
  *
  * Runs in the VM with the module loaded with its defaults (one device,
  * preset "small").
@@ -71,7 +71,7 @@ TEST_F(dev, get_info)
 	EXPECT_NE(0, info.caps & VGPU_CAP_GET_INFO);
 	EXPECT_EQ(0, info.caps & ~VGPU_CAP_ALL);
 	EXPECT_EQ(0, info.dev_index);
-	/* preset "small" (SPEC F03): 4 SMs with the CC 8.0 per-SM limits */
+	/* preset "small" (F03): 4 SMs with the CC 8.0 per-SM limits */
 	EXPECT_EQ(VGPU_PRESET_SMALL, info.config.preset);
 	EXPECT_STREQ("small", (char *)info.config.name);
 	EXPECT_EQ(4, info.config.num_sms);

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * vgpu_kernel_test.c - SUBMIT, WAIT, QUERY, CANCEL, GATE and poll() (SPEC
- * F10-F11, F20, F23, F52, F53, F60): success paths, every errno with
- * otherwise-valid input, and the SPEC scenarios through the real uapi.
+ * vgpu_kernel_test.c - SUBMIT, WAIT, QUERY, CANCEL, GATE and poll()
+ * (F10-F11, F20, F23, F52, F53, F60): success paths, every errno with
+ * otherwise-valid input, and the mechanisms' scenarios through the real
+ * uapi.
  *
  * The module is loaded with one device of preset "small" (4 SMs, 4
  * priorities, default priority 2).
@@ -84,7 +85,7 @@ TEST_F(k, submit_wait_query_release)
 	EXPECT_EQ(ENOENT, vgpu_test_query(self->fd, d.handle, 0, &q));
 }
 
-/* Issue 16: a released kernel's handle never names the next kernel. */
+/* A released kernel's handle never names the next kernel. */
 TEST_F(k, stale_handle_not_reused)
 {
 	struct vgpu_kernel_query q;
@@ -206,7 +207,7 @@ TEST_F(k, desc_invalid_fields)
 	BAD(EINVAL, d.regs = 0);
 	BAD(EINVAL, d.regs = 256);
 	BAD(EINVAL, d.smem = 1 << 20);
-	BAD(EINVAL, d.deadline = VGPU_MAX_DEADLINE + 1);	/* issue 17 */
+	BAD(EINVAL, d.deadline = VGPU_MAX_DEADLINE + 1);
 	BAD(EINVAL, d.num_insns = 0);
 	BAD(EINVAL, d.num_insns = VGPU_ISA_MAX_INSNS + 1);
 	BAD(EINVAL, d.affinity = (uintptr_t)aff);	/* bits missing */
@@ -295,7 +296,7 @@ TEST_F(k, desc_size_versioning)
 }
 
 /*
- * Issue 17: a kernel completing after its deadline is counted once in the
+ * A kernel completing after its deadline is counted once in the
  * device's deadline_misses; one that meets its deadline is not.  The
  * 100-iteration loop cannot end within one cycle of its arrival, and
  * ends long before 2^40.

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * vgpu_netlink_test.c - the generic netlink family "vgpu" through libnl
- * (SPEC F63): DEV_GET and STATS_GET against a scenario's counts,
+ * (F63): DEV_GET and STATS_GET against a scenario's counts,
  * CONFIG_SET as root and as nobody, malformed attributes with their extack
  * messages, and the "events" group.  Runs on a private instance, vgpu6
  * (preset "small": 4 SMs, 4 priorities).  64-bit only (static libnl).
@@ -433,7 +433,7 @@ TEST_F(nl, config_set)
  * VGPU_MAX_LATENCY (255) is -ERANGE and changes nothing.
  */
 /*
- * Issue 17: the policy switches at run time, between two epochs, with
+ * The policy switches at run time, between two epochs, with
  * kernels queued and running: every built-in in turn while 8 kernels of
  * 16 blocks run; nothing is lost (all 128 blocks done, no cancel, no
  * refused answer) and the device reports the last one.
@@ -540,7 +540,7 @@ static int dispatch_opts(struct nl_sock *sk, int fam, struct reply *r,
 }
 
 /*
- * Issue 18 points 5-7 through netlink: DEV_GET reports the dispatch
+ * The seeds' dispatch options through netlink: DEV_GET reports the dispatch
  * options with new_device's defaults ("small": 4 SMs, so throttle_sms 1 =
  * 4 / 4; combo 50; no scalar file), CONFIG_SET changes them together, and
  * a refused set changes nothing: grouped search without a group size
@@ -624,7 +624,7 @@ TEST_F(nl, config_set_dispatch_options)
 }
 
 /*
- * Issue 18 point 5 through netlink: under rr, eight one-warp blocks of one
+ * Block packing through netlink: under rr, eight one-warp blocks of one
  * kernel on the 4-SM device.  pack=block (seed 002: an SM chosen per
  * block) spreads them two per SM; pack=sm (seed 000, F23 (a): min(
  * undispatched, fit) blocks to the chosen SM) puts all eight on one.
@@ -774,7 +774,7 @@ static int events_nobody(struct nl_sock *sk, int fam)
 }
 
 /*
- * Issue 16: events show every user's kernels, so an unprivileged process
+ * Events show every user's kernels, so an unprivileged process
  * may not join the group (EPERM); it still reads DEV_GET and STATS_GET.
  */
 TEST_F(nl, events_unprivileged)
@@ -870,7 +870,7 @@ TEST_F(nl, events)
 }
 
 /*
- * Issue 17: a policy whose answers the core refuses (the test module
+ * A policy whose answers the core refuses (the test module
  * vgpu_policy_liar.ko: every SM choice out of range).  Its kernels still
  * complete, placed where the default places them; the refusals are
  * counted in POLICY_ERRORS and announced by POLICY_ERROR events.

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * vgpu_nlfuzz.c - fuzzer of the generic netlink family "vgpu" (issue 9).
+ * vgpu_nlfuzz.c - fuzzer of the generic netlink family "vgpu".
  *
  *   vgpu_nlfuzz [--msgs N] [--seed S] [--procs P] [--dev ID]
  *

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * vgpu_obs_test.c - debugfs views and knobs, tracepoints and fdinfo (SPEC
- * F62, F64, F65) on a private device instance (vgpu7, preset "small": 4
+ * vgpu_obs_test.c - debugfs views and knobs, tracepoints and fdinfo
+ * (F62, F64, F65) on a private device instance (vgpu7, preset "small": 4
  * SMs, 4 sub-partitions of 64 register units, 1312 shared memory units,
  * 4 priorities, default priority 2).
  */
@@ -643,14 +643,14 @@ TEST(seed003_warp_levels_through_the_module)
 }
 
 /*
- * The device options of issue 18 on new_device: the largest-run search
+ * The seeds' dispatch options on new_device: the largest-run search
  * (F40-F42, seed 001 [0041]), its group and latency, the "combined"
  * weight (F25 [0283]), the throttle SMs (F26) and the scalar register file
  * (seed 001 [0042]), shown in debugfs "config"; a bad name or a grouped
  * search without a group is -EINVAL; a kernel's scalar registers go
  * through SUBMIT on a device with the file.
  */
-TEST(issue18_device_options)
+TEST(seed_device_options)
 {
 	struct vgpu_submit_desc d;
 	struct vgpu_info info;

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * vgpu_queue_test.c - queue kernels (SPEC F14), head insertion (F16) and
+ * vgpu_queue_test.c - queue kernels (F14), head insertion (F16) and
  * the state sync cost (F17) through the uapi: QUEUE_PUSH and its arrival
  * cycle, coalescing into full and partial blocks seen through QUERY,
  * close, cancel, ENOSPC, every errno of the new descriptor fields and of
@@ -428,7 +428,7 @@ TEST_F(q, push_errnos)
 	p.cycle = 0;
 	p.arrival = VGPU_MAX_QUEUE_DELAY + 1;
 	EXPECT_EQ(EINVAL, push_raw(self->fd, &p));		/* arrival */
-	/* the device's max_arrival, 2^32 by default (issue 16) */
+	/* the device's max_arrival, 2^32 by default */
 	p.arrival = (1ULL << 32) + 1;
 	EXPECT_EQ(EINVAL, push_raw(self->fd, &p));
 	p.arrival = 1ULL << 32;
@@ -579,7 +579,7 @@ TEST_F(q, head_overtakes_its_priority)
 }
 
 /*
- * F23 (a) / F25 packing, new_device's pack= key (issue 18): 8 one-warp
+ * F23 (a) / F25 packing, new_device's pack= key: 8 one-warp
  * blocks of one kernel on the small preset's 4 SMs.  pack=auto under rr
  * (seed 002: an SM per block) puts two on each SM; pack=sm (seed 000:
  * min(undispatched, fit) on the chosen SM) puts all 8 on SM 0.  Counted

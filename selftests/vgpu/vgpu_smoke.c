@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * vgpu_smoke.c - smoketest of the module (SPEC F50-F53, F60): one process
+ * vgpu_smoke.c - smoketest of the module (F50-F53, F60): one process
  * per CPU, several channels each, submitting random kernels with random
  * priorities for VGPU_SMOKE_SECONDS (default 60) seconds.  Every kernel must
  * complete, each process's counts must add up, and the device must be back
@@ -193,7 +193,7 @@ TEST_F_TIMEOUT(smoke, random_kernels, SMOKE_TIMEOUT)
 }
 
 /*
- * Fault injection (issue 9, Documentation/testing.rst "Fault injection").
+ * Fault injection (Documentation/testing.rst "Fault injection").
  *
  * failslab: the same random submitters as random_kernels, plus a process
  * that creates and deletes device FI_DEV, run with /proc/self/make-it-fail

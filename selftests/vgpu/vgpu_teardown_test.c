@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * vgpu_teardown_test.c - tearing down a lot of work does not stop the
- * other users of the device (issue 16, defect 8).
+ * other users of the device.
  *
  * Closing a file with 4,096 queued kernels, or cancelling a queue kernel
  * with 8,192 pushes in flight, used to do all of it under the scheduler's

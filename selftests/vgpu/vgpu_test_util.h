@@ -18,7 +18,7 @@
 
 #include <linux/vgpu_dispatch.h>
 
-/* Programs (SPEC F04). */
+/* Programs (F04). */
 static const struct vgpu_insn vgpu_prog_alu[] = {
 	{ .op = VGPU_OP_LOOP, .imm = VGPU_LOOP_IMM(100, 0) },
 	{ .op = VGPU_OP_ALU },

@@ -1,10 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * vgpu_vtime_test.c - virtual time is shared by every user of a device
- * (issue 16): arrivals are bounded relative to the clock, a far arrival
- * neither stalls a paced device for the others nor counts against their
- * hang timeouts, and the clock ends at VGPU_CLOCK_END (2^62) instead of
- * wrapping.
+ * vgpu_vtime_test.c - virtual time is shared by every user of a device:
+ * arrivals are bounded relative to the clock, a far arrival neither stalls
+ * a paced device for the others nor counts against their hang timeouts,
+ * and the clock ends at VGPU_CLOCK_END (2^62) instead of wrapping.
  */
 #include <errno.h>
 #include <fcntl.h>

@@ -1,7 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 #
-# vgpuctl.sh - every vgpuctl command in the VM (SPEC F66, F67): help,
+# vgpuctl.sh - every vgpuctl command in the VM (F66, F67): help,
 # info, stats (JSON parsed by vgpu_jsoncheck), config, dev add/del/list,
 # run (its lines equal vgpu-sim run's, metrics included), trace (the
 # Chrome JSON parsed, its kernel slices counted against the run), top, and
@@ -88,7 +88,7 @@ for m in drain switch; do
 	check "run_equals_sim_$m" cmp -s "$T/run-$m" "$T/sim-$m"
 done
 
-# compare (issue 17): each policy's column equals vgpu-sim compare's
+# compare: each policy's column equals vgpu-sim compare's
 rows='^(policy|makespan|stp|antt|fairness|preempt_latency_max|trace_hash|turnaround) '
 vgpuctl compare -q --policy rr --policy avail "$WL/standard-mix.json" 2> "$T/out" |
 	grep -E "$rows" | tr -s ' ' > "$T/cmp-mod"

@@ -68,7 +68,7 @@
 				 VGPU_CAP_WARP_PRIO | VGPU_CAP_SREGS | \
 				 VGPU_CAP_DEV_PUSH | VGPU_CAP_FENCE_OUT)
 
-/* Presets (struct vgpu_dev_config.preset), SPEC F03. */
+/* Presets (struct vgpu_dev_config.preset), F03. */
 #define VGPU_PRESET_CUSTOM	0
 #define VGPU_PRESET_SMALL	1
 #define VGPU_PRESET_A100	2
@@ -77,7 +77,7 @@
 #define VGPU_NAME_LEN		16
 
 /**
- * struct vgpu_dev_config - configuration of one device instance (SPEC F01-F03)
+ * struct vgpu_dev_config - configuration of one device instance (F01-F03)
  * @num_sms: number of streaming multiprocessors
  * @subparts: sub-partitions per SM
  * @regs_per_subpart: registers per sub-partition
@@ -139,10 +139,10 @@ struct vgpu_dev_config {
  * @max_kernels_per_file: out: kernel handles one open file may hold
  * @max_queued: out: unfinished kernels the device may hold
  * @max_prog_bytes_per_file: out: program bytes one open file may hold
- * @workers: out: worker threads of the device (SPEC F50)
+ * @workers: out: worker threads of the device (F50)
  * @live_channels: out: channels of every file right now
  * @live_kernels: out: unfinished kernels right now
- * @cycle: out: the device's virtual clock (SPEC F51)
+ * @cycle: out: the device's virtual clock (F51)
  * @trace_hash: out: 64-bit hash of every scheduling event so far; the same
  *	configuration and submissions give the same hash here and in vgpu-sim
  *
@@ -197,12 +197,12 @@ struct vgpu_info {
  * @priority: in: 0 (highest) .. num_prios - 1; a value below
  *	vgpu_info.default_prio needs CAP_SYS_NICE
  * @timeout_cycles: in: hang timeout of the channel's kernels in virtual
- *	cycles (SPEC F53); 0 selects the device default
+ *	cycles (F53); 0 selects the device default
  * @handle: out: the channel's handle, valid in this open file only, never 0;
  *	must be zero on input
  * @pad: in: must be zero
  *
- * A channel is a FIFO of kernels (SPEC F11); kernels of one channel start in
+ * A channel is a FIFO of kernels (F11); kernels of one channel start in
  * submission order.  It belongs to the open file that created it.
  */
 struct vgpu_channel_create {
@@ -229,7 +229,7 @@ struct vgpu_channel_destroy {
 
 #define VGPU_CHANNEL_DESTROY_SIZE_VER0	8
 
-/* Kernel flags (struct vgpu_submit_desc.flags, SPEC F10, F24, F26). */
+/* Kernel flags (struct vgpu_submit_desc.flags, F10, F24, F26). */
 #define VGPU_KERNEL_INDEPENDENT	_BITUL(0)	/* warps may be split (F24) */
 #define VGPU_KERNEL_SEQUENTIAL	_BITUL(1)	/* one block in flight (F26) */
 #define VGPU_KERNEL_THROTTLE	_BITUL(2)	/* throttle mode only (F26) */
@@ -255,12 +255,12 @@ struct vgpu_channel_destroy {
 #define VGPU_MAX_QUEUE_ITEMS	_BITUL(20)	/* waiting items of a queue (F14) */
 #define VGPU_MAX_TEMPLATES	8		/* child templates per kernel (F15) */
 #define VGPU_MAX_CHILDREN	1024		/* child budget of a kernel (F15) */
-#define VGPU_MAX_DEADLINE	_BITULL(48)	/* relative deadline (issue 17) */
+#define VGPU_MAX_DEADLINE	_BITULL(48)	/* relative deadline */
 #define VGPU_MAX_DEPTH		8		/* nesting of child kernels (F15) */
 #define VGPU_MAX_AFFINITY_BITS	4096		/* SMs of a device, an affinity mask */
 
 /**
- * struct vgpu_template - a child kernel a LAUNCH may start (SPEC F15)
+ * struct vgpu_template - a child kernel a LAUNCH may start (F15)
  * @grid: in: blocks, 1..VGPU_MAX_GRID
  * @threads: in: threads per block, as struct vgpu_submit_desc
  * @regs: in: registers per thread, as struct vgpu_submit_desc
@@ -287,7 +287,7 @@ struct vgpu_template {
 #define VGPU_TEMPLATE_SIZE_VER0	32
 
 /**
- * struct vgpu_submit_desc - one kernel of a submission (SPEC F10)
+ * struct vgpu_submit_desc - one kernel of a submission (F10)
  * @channel: in: channel handle of this file; the kernel starts after the
  *	channel's earlier kernels (F11) and has the channel's priority unless
  *	VGPU_KERNEL_PRIORITY is set
@@ -343,8 +343,8 @@ struct vgpu_template {
  * @deadline: in: relative deadline in virtual cycles after the kernel's
  *	arrival, 0..VGPU_MAX_DEADLINE (0: none).  A kernel that completes
  *	after it counts as a deadline miss (statistics ``deadline_misses``);
- *	a scheduling policy may order kernels by it (the edf example, issue
- *	17).  Not for child or queue kernels' items: theirs is their tree's.
+ *	a scheduling policy may order kernels by it (the edf example).
+ *	Not for child or queue kernels' items: theirs is their tree's.
  *
  * Appended in VGPU_SUBMIT_DESC_SIZE_VER3 (all zero = as before):
  *
@@ -526,7 +526,7 @@ struct vgpu_wait {
  * @user_data: out: as submitted
  * @t_start: out: first warp start, or VGPU_NO_CYCLE
  *
- * Appended in VGPU_KERNEL_QUERY_SIZE_VER2 (issue 17):
+ * Appended in VGPU_KERNEL_QUERY_SIZE_VER2 (deadlines):
  * @t_deadline: out: its absolute deadline, @t_submit plus the relative
  *	deadline it was submitted with, or VGPU_NO_CYCLE without one
  * @status: out: VGPU_KSTATUS_*: VGPU_KSTATUS_DEADLINE_MISSED once it
@@ -570,7 +570,7 @@ struct vgpu_kernel_cancel {
 
 #define VGPU_KERNEL_CANCEL_SIZE_VER0	8
 
-/* struct vgpu_gate.op (SPEC F52) */
+/* struct vgpu_gate.op (F52) */
 #define VGPU_GATE_CLOSE		1	/* hold dispatch of new blocks */
 #define VGPU_GATE_OPEN		2	/* release this file's hold */
 
@@ -609,7 +609,7 @@ struct vgpu_gate {
 #define VGPU_QUEUE_FLAGS_ALL	(VGPU_QUEUE_CLOSE)
 
 /**
- * struct vgpu_queue_push - argument of VGPU_IOCTL_QUEUE_PUSH (SPEC F14)
+ * struct vgpu_queue_push - argument of VGPU_IOCTL_QUEUE_PUSH (F14)
  * @handle: in: handle of a VGPU_KERNEL_QUEUE kernel of this file
  * @flags: in: VGPU_QUEUE_*, a subset of VGPU_QUEUE_FLAGS_ALL
  * @items: in: work items to append, 0..queue_cap (0 with VGPU_QUEUE_CLOSE
@@ -660,7 +660,7 @@ struct vgpu_queue_push {
 
 /*
  * ===========================================================================
- * Virtual ISA (SPEC F04)
+ * Virtual ISA (F04)
  *
  * A program is an array of 1..VGPU_ISA_MAX_INSNS fixed-size instructions
  * (struct vgpu_insn, VGPU_INSN_SIZE bytes each) of ISA version
@@ -767,7 +767,7 @@ struct vgpu_queue_push {
 #define VGPU_LOOP_STEP(imm)	((__u32)(imm) >> 16)
 
 /**
- * struct vgpu_insn - one instruction of the virtual ISA (SPEC F04)
+ * struct vgpu_insn - one instruction of the virtual ISA (F04)
  * @op: opcode, VGPU_OP_*
  * @a: operand A: LOOP selector (VGPU_LOOP_SEL_*), LOCK/UNLOCK mutex id
  *     (< VGPU_ISA_MAX_MUTEX), LAUNCH template (< VGPU_MAX_TEMPLATES), MMA

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 WITH Linux-syscall-note */
 /*
- * vgpu_netlink.h - the generic netlink family "vgpu" (SPEC F63).
+ * vgpu_netlink.h - the generic netlink family "vgpu" (F63).
  *
  * Documentation/netlink/specs/vgpu.yaml describes the same family; the
  * names and values below are checked against it by

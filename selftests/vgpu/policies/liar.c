@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * liar - a policy whose every SM choice is out of range (issue 17), for
+ * liar - a policy whose every SM choice is out of range, for
  * the tests: the core must refuse each answer, count it in policy_errors,
  * send a POLICY_ERROR event and place the block where the default would.
  * Not an example to follow.

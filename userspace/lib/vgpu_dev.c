@@ -115,9 +115,9 @@ const char *vgpul_strerror(int err)
 	case ENOSPC:
 		return "this file's kernel handles (child budgets included) or program bytes are at their limit (release finished kernels), or a queue kernel's queue_cap would be exceeded";
 	case ELOOP:
-		return "a LAUNCH went deeper than VGPU_MAX_DEPTH child kernels (F15)";
+		return "a LAUNCH went deeper than VGPU_MAX_DEPTH child kernels";
 	case EDQUOT:
-		return "a LAUNCH went beyond the submitted kernel's child budget (F15)";
+		return "a LAUNCH went beyond the submitted kernel's child budget";
 	default:
 		return strerror(-err);
 	}

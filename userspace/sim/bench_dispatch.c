@@ -94,7 +94,7 @@ static int vgpu_bench_dispatch(int argc, char **argv)
 	while ((c = vgpu_sim_getopt(&g, argc, argv)) > 0) {
 		switch (c) {
 		case 's':
-			if (!vgpu_sim_parse_u32(optarg, &ms) || !ms)
+			if (!vgpul_cli_u32(optarg, &ms) || !ms)
 				return vgpu_sim_usage_error("bench dispatch",
 					"--seconds takes milliseconds >= 1");
 			seconds = ms / 1000.0;
@@ -103,7 +103,7 @@ static int vgpu_bench_dispatch(int argc, char **argv)
 			policy = optarg;
 			break;
 		case 't':
-			if (!vgpu_sim_parse_u32(optarg, &threads) ||
+			if (!vgpul_cli_u32(optarg, &threads) ||
 			    !threads || threads > 1024)
 				return vgpu_sim_usage_error("bench dispatch",
 					"--threads takes 1..1024");

@@ -140,7 +140,7 @@ static int vgpu_bench_replay(int argc, char **argv)
 		} else {
 			/* --kernels N, --dur-ns NS: their own message */
 			if (args.i + 1 >= argc ||
-			    !vgpu_sim_parse_u32(argv[args.i + 1], &v) || !v)
+			    !vgpul_cli_u32(argv[args.i + 1], &v) || !v)
 				return vgpu_sim_usage_error("bench replay",
 					"%s takes a number >= 1", args.opt);
 			if (!strcmp(args.opt, "--kernels"))

@@ -42,7 +42,7 @@ int vgpu_sim_rec_arg(struct vgpu_sim_rec_args *a, const char *o,
 				"unknown preset '%s' (small, a100, h100)", v);
 		a->imp->preset = v;
 	} else if (!strcmp(o, "--clock")) {
-		if (!vgpu_sim_parse_u32(v, &a->mhz) || !a->mhz ||
+		if (!vgpul_cli_u32(v, &a->mhz) || !a->mhz ||
 		    a->mhz > 100000)
 			return vgpu_sim_usage_error(a->cmd,
 				"bad --clock '%s' (MHz, 1..100000)", v);

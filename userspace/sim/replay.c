@@ -630,7 +630,7 @@ static int vgpu_sim_replay(int argc, char **argv)
 					      &o.pack : &o.preempt))
 				return VGPU_SIM_EXIT_USAGE;
 		} else if (!strcmp(a, "--channels")) {
-			if (!vgpu_sim_parse_u32(v, &o.channels) ||
+			if (!vgpul_cli_u32(v, &o.channels) ||
 			    !o.channels || o.channels > VGPU_GPU_MAX_CHANNELS)
 				return vgpu_sim_usage_error("replay",
 					"--channels takes 1..%u, not '%s'",

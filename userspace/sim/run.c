@@ -547,7 +547,7 @@ const struct vgpul_cli_cmd vgpu_sim_cmd_run = {
 	.usage = "FILE [--trace OUT.json] [--policy NAME|FILE.so] [--preempt drain|warp|switch] [--pack auto|block|sm] [--threads N]\n"
 		 "       [--priority TENANT=P] [--offset TENANT=CYCLES]\n"
 		 "  --threads N  advance the SMs of each epoch on N threads (default 1);\n"
-		 "               every output is the same for every N (F51)\n"
+		 "               every output is the same for every N\n"
 		 "  --priority, --offset  shape the tenants' mix as import does",
 	.run = vgpu_sim_run,
 };

@@ -12,7 +12,7 @@
 #include <stdio.h>
 
 #include "gpu.h"
-#include "libvgpu_core.h"	/* struct vgpul_device: the core's view */
+#include "workload_core.h"	/* struct vgpul_device: the core's view */
 #include <vgpu/metrics.h>
 #include <vgpu/report.h>
 #include <vgpu/workload.h>

@@ -57,15 +57,6 @@ int vgpu_sim_usage_error(const char *cmd, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 
 /**
- * vgpu_sim_parse_u32() - parse a whole decimal number
- * @s: the text
- * @out: the value
- *
- * Return: true if @s is a complete decimal number that fits in 32 bits.
- */
-bool vgpu_sim_parse_u32(const char *s, uint32_t *out);
-
-/**
  * vgpu_sim_print_usage() - print a command's usage text
  * @f: stream
  * @prefix: "vgpu-sim" or "vgpu-sim bench"

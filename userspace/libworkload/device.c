@@ -12,7 +12,7 @@
 
 #include <vgpu/workload.h>
 
-#include "libvgpu_core.h"
+#include "workload_core.h"
 
 int vgpul_device_new(struct vgpu_workload *wl)
 {

@@ -19,7 +19,7 @@
 
 #include <vgpu/vasm.h>
 
-#include "libvgpu_core.h"
+#include "workload_core.h"
 
 #define VGPU_VASM_MAX_PAREN	64		/* expression nesting */
 #define VGPU_VASM_NUM_MAX	0xffffffffULL	/* largest literal */

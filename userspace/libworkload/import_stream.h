@@ -16,7 +16,7 @@
 
 #include <vgpu/import.h>
 
-#include "libvgpu_core.h"
+#include "workload_core.h"
 
 /**
  * struct vgpu_imp_chan - the (recording, process, device, stream) of a

@@ -62,7 +62,7 @@ ASAN_CFLAGS	:= $(NATIVE_CFLAGS) -O1 $(SAN_FLAGS)
 	install modules_install vm-shell check-vm-lts check-dkms bench-module lib check-fuzz-module syzkaller-desc mutate htmldocs \
 	soak check-rt need-native need-vm-bin
 
-all: module native
+all: native module
 
 # Install every package (root or sudo).
 deps:

@@ -199,7 +199,7 @@ define vgpu_install_lib
 	$(call vgpu_pc,$(3)/$(1).pc.in,$(2),$(DESTDIR)$(LIBDIR)/pkgconfig/$(1).pc)
 endef
 
-install: lib tools sim
+install: lib $(BUILD)/vgpuctl $(BUILD)/vgpu-sim
 	install -d $(DESTDIR)$(LIBDIR)/pkgconfig $(DESTDIR)$(INCLUDEDIR)/vgpu \
 		$(DESTDIR)$(INCLUDEDIR)/linux $(DESTDIR)$(BINDIR) \
 		$(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(MANDIR)/man3

@@ -31,7 +31,7 @@ VM_HDRS		:= uapi/linux/vgpu_dispatch.h $(wildcard uapi/linux/*.h selftests/vgpu/
 # Per-test extra flags: VM_TEST_CFLAGS_<name>, VM_TEST_LIBS_<name>; tests in
 # VM_TESTS_NO32 have no 32-bit build (Debian ships no 32-bit static libnl).
 VM_TEST_CFLAGS_vgpu_netlink_test := $(NL_CFLAGS)
-VM_TEST_LIBS_vgpu_netlink_test := $(STATIC_STUB) $(NL_LIBS)
+VM_TEST_LIBS_vgpu_netlink_test := $(STATIC_LDFLAGS) $(NL_LIBS)
 VM_TESTS_NO32	:= vgpu_netlink_test
 
 $(BUILD)/vm-bin/%: selftests/vgpu/%.c $(VM_HDRS) $(STATIC_STUB) | ksrc need-vm-bin

@@ -143,13 +143,17 @@ lib: $(LIB_OUTS)
 # ---------------------------------------------------------------------------
 # The tools: optimised (benchmarks, demo), sanitised (tests), ThreadSanitizer
 # (selftests/core/cli_threads.sh), and static for the VM (the guest has no
-# libc; userspace/cli/static.c stands in for what glibc cannot do there).
+# libc; userspace/cli/static.c stands in for what static glibc cannot do
+# there: name service lookups and dlopen()).
 # ---------------------------------------------------------------------------
 SIM_OBJS_OPT	:= $(OPT_SIM_OBJS) $(OPT_CLI_OBJS) $(PIC_WL_OBJS) $(OPT_CORE_OBJS)
 CTL_OBJS_OPT	:= $(OPT_CTL_OBJS) $(OPT_CLI_OBJS) $(PIC_LIB_OBJS) \
 		   $(PIC_WL_OBJS) $(OPT_CORE_OBJS)
 STATIC_STUB	:= $(BUILD)/opt/static/static.o
-STATIC_LDFLAGS	:= -static $(STATIC_STUB)
+STATIC_WRAP	:= getaddrinfo getprotobyname getprotobynumber dlopen dlsym \
+		   dlerror dlclose
+STATIC_LDFLAGS	:= -static $(STATIC_STUB) \
+		   $(foreach f,$(STATIC_WRAP),-Wl,--wrap=$(f))
 
 $(STATIC_STUB): userspace/cli/static.c | need-native
 	@mkdir -p $(@D)

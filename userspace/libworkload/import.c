@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * import.c - recorded kernel timelines as workloads (SPEC F68, issue 20):
+ * import.c - recorded kernel timelines as workloads (SPEC F68):
  * format detection, the mapping onto a preset (Documentation/
  * workloads.rst, "Recordings"), the synthesised programs, and writing a
  * workload file.  The three readers are import_nsys.c, import_kineto.c and

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * vgpu-sim bench dispatch: global dispatch decisions per second of the
- * controller (SPEC F20-F25; issue 5 targets: >= 5 M/s on one core for the
- * h100 preset with 8 channels and 4 priorities, and a cost ratio <= 4
- * between 1024 and 128 SMs).
+ * controller (SPEC F20-F25).  Targets (Documentation/performance.rst):
+ * >= 5 M/s on one core for the h100 preset with 8 channels and 4
+ * priorities, and a cost ratio <= 4 between 1024 and 128 SMs.
  *
  * Eight channels, priorities 0-3 twice, each with a kernel of a huge grid
  * of blocks running "EXIT", launch quota 1 (a decision is one block); by

@@ -2,9 +2,9 @@
 /*
  * vgpu-sim bench replay [--kernels N] [--quick] [--dur-ns NS] [FILE]
  *
- * Simulated blocks per second of a streaming replay (issue 20 point 5:
- * at least 1,000,000 on one core for short kernels on h100), and the
- * startup of a run (the device's set-up with its power calibration;
+ * Simulated blocks per second of a streaming replay (target,
+ * Documentation/performance.rst: at least 1,000,000 on one core for short
+ * kernels on h100), and the startup of a run (the device's set-up with its power calibration;
  * target under 20 ms).  The blocks per second count the time to read
  * and map the recording too (for a file: SQLite sorts an export's rows
  * at the first one).

@@ -4,7 +4,7 @@
  *	[--priority TENANT=P] [--offset TENANT=CYCLES] FILE... -o OUT.json
  *
  * Reads recorded kernel timelines (Nsight Systems SQLite, Kineto JSON,
- * Accel-Sim traces; issue 20), each FILE a tenant, maps them onto the
+ * Accel-Sim traces), each FILE a tenant, maps them onto the
  * preset (Documentation/workloads.rst, "Recordings") and writes the
  * workload file.  Kernels that cannot run on the preset are listed on
  * stderr and counted; the last line on stdout sums it up.

@@ -5,8 +5,8 @@
  *	[--offset TENANT=CYCLES] [--channels N] [--progress|--no-progress]
  *	RECORDING...
  *
- * Replays recordings (Nsight SQLite, Kineto JSON, Accel-Sim; issue 20
- * point 5) through the core as a stream: each recording is read kernel by
+ * Replays recordings (Nsight SQLite, Kineto JSON, Accel-Sim) through the
+ * core as a stream: each recording is read kernel by
  * kernel in start order (import_stream.h), each kernel mapped as `vgpu-sim
  * import` maps it and submitted to the device just before it arrives, and
  * its memory given back when it finishes.  What is held is the kernels in

@@ -316,7 +316,7 @@ int vgpu_run_workload(const struct vgpu_workload *wl, int only,
 	return 0;
 }
 
-/* --priority and --offset arguments of run (tenants, issue 20) */
+/* --priority and --offset arguments of run (tenants) */
 #define VGPU_RUN_MAX_SHAPE	256
 
 struct vgpu_run_opts {

@@ -33,7 +33,7 @@ static void vgpu_config_show(const struct vgpu_nl_dev *d)
 		printf(" %u kHz", d->freq_khz);
 	printf("\n  task-slots    %u\n", d->task_slots);
 	printf("  sync-cost     %u\n", d->sync_cost);
-	/* issue 18: the dispatch options, the mode, the scalar file */
+	/* the dispatch options, the mode, the scalar file */
 	printf("  pack          %s\n", vgpul_pack_name(d->opt[VGPU_NL_OPT_PACK]));
 	printf("  search        %s", vgpul_search_name(d->opt[VGPU_NL_OPT_SEARCH]));
 	if (d->opt[VGPU_NL_OPT_SEARCH_GROUP])

@@ -762,7 +762,7 @@ int vgpuctl_run_workload(int argc, char **argv)
 	vgpul_report_summary(stdout, &(struct vgpul_summary){
 		.makespan = sum[0].makespan, .metrics = alone, .m = sum[0].m,
 		.lat_max = sum[0].lat_max, .hash = sum[0].hash });
-	/* each tenant alone, on the --alone-id device (issue 20) */
+	/* each tenant alone, on the --alone-id device */
 	if (alone) {
 		struct vgpu_run_alone ra = { alone_id, workers };
 

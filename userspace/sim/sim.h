@@ -45,6 +45,19 @@ VGPU_SIM_BENCHES(VGPU_SIM_DECLARE_BENCH)
 #define VGPU_SIM_EXIT_USAGE	2
 
 /**
+ * vgpu_sim_parse_u32() - vgpul_cli_u32() under vgpu-sim's name: the number
+ *	syntax both tools share (cli.h)
+ * @s: the text
+ * @out: the value
+ *
+ * Return: true if @s is a whole number that fits in 32 bits.
+ */
+static inline bool vgpu_sim_parse_u32(const char *s, uint32_t *out)
+{
+	return vgpul_cli_u32(s, out);
+}
+
+/**
  * vgpu_sim_usage_error() - report a usage error on stderr
  * @cmd: the (sub)command it concerns, e.g. "maxrun"
  * @fmt: printf format of the message

@@ -22,8 +22,10 @@ changed=$(rsync -rlc --delete --itemize-changes \
 	--include='/selftests/core/' --include='/selftests/core/Kbuild' \
 	--include='/selftests/core/*.[ch]' --include='/selftests/core/kunit/***' \
 	--include='/userspace/' --include='/userspace/include/***' \
-	--include='/userspace/lib/' --include='/userspace/lib/vasm.c' \
-	--include='/userspace/lib/libvgpu_core.h' \
+	--include='/userspace/core/***' \
+	--include='/userspace/libworkload/' \
+	--include='/userspace/libworkload/vasm.c' \
+	--include='/userspace/libworkload/workload_core.h' \
 	--exclude='*' "$top/" "$out/src/")
 if [ -n "$changed" ] || [ ! -f "$out/driver/vgpu_dispatch.ko" ]; then
 	find "$out" -path "$out/src" -prune -o -type f -print | xargs -r rm -f

@@ -8,7 +8,7 @@ set -eu
 cache=${VGPU_CACHE:-/var/cache/vgpu-dispatch}
 tarball=$(ls /usr/src/linux-source-6.1.tar.xz 2>/dev/null || true)
 if [ -z "$tarball" ]; then
-	echo "kernel-src.sh: /usr/src/linux-source-6.1.tar.xz missing; run scripts/install-deps.sh" >&2
+	echo "vgpu-dispatch: missing Debian package linux-source-6.1 (the kselftest harness, checkpatch.pl; 'make deps' installs it)" >&2
 	exit 1
 fi
 dst=$cache/linux-source-6.1

@@ -12,7 +12,7 @@
  * first-fit run in its sub-partition, the block's shared memory plus the
  * reserve one first-fit run in the SM (F32).  First fit keeps equal-sized
  * allocations packed, which is what makes placement agree with the closed
- * occupancy formula (occupancy.c).
+ * occupancy formula (userspace/core/occupancy.c).
  */
 #include "vgpu_os.h"
 #include "resource.h"

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Unit tests of the recording importers (userspace/lib/import*.c,
+ * Unit tests of the recording importers (userspace/libworkload/import*.c,
  * F68): every mapped field of the small recordings in
  * selftests/core/import/ (expected values from their schemas and a hand
  * calculation: grid = gridX * gridY * gridZ, threads = blockX * blockY *
@@ -16,12 +16,13 @@
 #include <sqlite3.h>
 
 #include "kselftest_harness.h"
+#include "vgpu_test_only.h"
 #undef ARRAY_SIZE	/* the shim brings the kernel's */
 #include "vgpu_test_gpu.h"
 #include "occupancy.h"
 #include <vgpu/import.h>
 #include "import_internal.h"
-#include "libvgpu_core.h"
+#include "workload_core.h"
 
 #define DATA	"selftests/core/import/"
 
@@ -786,4 +787,4 @@ TEST(duration_clamped)
 					      &prog, &clamped));
 }
 
-TEST_HARNESS_MAIN
+VGPU_TEST_MAIN

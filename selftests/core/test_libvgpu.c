@@ -14,8 +14,19 @@
 #include <unistd.h>
 
 #include "kselftest_harness.h"
+#include "vgpu_test_only.h"
 #undef ARRAY_SIZE
 #include <vgpu/vgpu.h>
+
+/* the core's name table, which libvgpu's netlink names must equal */
+#include "vgpu_os.h"
+#include "gpu.h"
+#include "names.h"
+
+_Static_assert(VGPU_PREEMPT_MODE_DRAIN == VGPU_PREEMPT_DRAIN &&
+	       VGPU_PREEMPT_MODE_WARP == VGPU_PREEMPT_WARP &&
+	       VGPU_PREEMPT_MODE_SWITCH == VGPU_PREEMPT_SWITCH,
+	       "enum vgpu_preempt_mode is the core's VGPU_PREEMPT_*");
 
 TEST(strerror_messages)
 {
@@ -112,6 +123,11 @@ TEST(netlink_names)
 		EXPECT_EQ((int)i, vgpul_nl_preempt_parse(vgpul_nl_preempt_name(i)));
 	EXPECT_EQ(-EINVAL, vgpul_nl_preempt_parse("never"));
 	EXPECT_STREQ("?", vgpul_nl_preempt_name(3));
+	EXPECT_EQ(-EINVAL, vgpul_nl_preempt_parse(NULL));
+	/* libvgpu's own table spells the modes as the core does */
+	for (i = VGPU_PREEMPT_MODE_DRAIN; i <= VGPU_PREEMPT_MODE_SWITCH; i++)
+		EXPECT_STREQ(vgpu_mode_name(VGPU_MODE_PREEMPT, i),
+			     vgpul_nl_preempt_name(i));
 	EXPECT_STREQ("dispatch", vgpul_nl_event_name(VGPU_EVENT_DISPATCH));
 	EXPECT_STREQ("hang", vgpul_nl_event_name(VGPU_EVENT_HANG));
 	EXPECT_STREQ("?", vgpul_nl_event_name(0));
@@ -132,4 +148,4 @@ TEST(dev_add_options_too_long)
 	EXPECT_EQ(-E2BIG, vgpul_dev_add(3, opts));
 }
 
-TEST_HARNESS_MAIN
+VGPU_TEST_MAIN

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Unit tests of driver/core/occupancy.c (F03): NVIDIA's public examples, and
+ * Unit tests of userspace/core/occupancy.c (F03): NVIDIA's public examples, and
  * placement with the real allocator agreeing with the closed formula.
  */
 #include <string.h>

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "kselftest_harness.h"
+#include "vgpu_test_only.h"
 #undef ARRAY_SIZE	/* the shim brings the kernel's */
 #include "vgpu_test_gpu.h"
 
@@ -414,4 +415,4 @@ TEST(fair_tenants_equal_gpu_time)
 	}
 }
 
-TEST_HARNESS_MAIN
+VGPU_TEST_MAIN

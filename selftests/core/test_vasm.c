@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Unit tests of userspace/lib/vasm.c: the .vasm assembler and disassembler
- * of the virtual ISA (F04).  Syntax: Documentation/isa.rst.
+ * Unit tests of userspace/libworkload/vasm.c: the .vasm assembler and
+ * disassembler of the virtual ISA (F04).  Syntax: Documentation/isa.rst.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -10,6 +10,7 @@
 #include <linux/vgpu_dispatch.h>
 
 #include "kselftest_harness.h"
+#include "vgpu_test_only.h"
 #undef ARRAY_SIZE	/* the shim brings the kernel's */
 #include "isa.h"
 #include <vgpu/vasm.h>
@@ -432,4 +433,4 @@ TEST(examples_valid)
 	EXPECT_STREQ("examples/vasm/none.vasm: No such file or directory", err);
 }
 
-TEST_HARNESS_MAIN
+VGPU_TEST_MAIN

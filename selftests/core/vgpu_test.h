@@ -37,6 +37,7 @@
 #ifndef __KERNEL__
 
 #include "kselftest_harness.h"
+#include "vgpu_test_only.h"
 #undef ARRAY_SIZE	/* the core's own (vgpu_os_user.h) */
 /*
  * The harness kills a test after 30 s; the randomised suites take about
@@ -105,6 +106,11 @@ static inline int vgpu_test_check_list(const char *suite,
 		if (vgpu_test_check_list(#suite, vgpu_test_list,	\
 					 ARRAY_SIZE(vgpu_test_list))) {	\
 			printf("1..1\nnot ok 1 %s case list\n", #suite); \
+			return 1;					\
+		}							\
+		if (!vgpu_test_only()) {				\
+			printf("1..1\nnot ok 1 no test named %s\n",	\
+			       getenv("VGPU_TEST_ONLY"));		\
 			return 1;					\
 		}							\
 		return test_harness_run(argc, argv);			\

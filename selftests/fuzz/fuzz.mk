@@ -12,7 +12,7 @@
 
 FUZZ_SECONDS	?= 60
 FUZZ_BUILD	:= $(BUILD)/fuzz
-FUZZ_CFLAGS	:= $(NATIVE_CFLAGS) -O1 -fno-omit-frame-pointer \
+FUZZ_CFLAGS	:= $(NATIVE_CFLAGS) $(CLI_INC) -O1 -fno-omit-frame-pointer \
 		   -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all
 # Inputs up to 4128 instructions, so the length limit is exercised too.
 FUZZ_MAX_LEN	?= 33024
@@ -27,25 +27,21 @@ $(FUZZ_BUILD)/fuzz_validator: selftests/fuzz/fuzz_validator.c \
 	$(CLANG) $(FUZZ_CFLAGS) -o $@ selftests/fuzz/fuzz_validator.c \
 		driver/core/isa.c
 
-$(FUZZ_BUILD)/fuzz_vasm: selftests/fuzz/fuzz_vasm.c userspace/lib/vasm.c \
-		driver/core/isa.c $(CORE_HDRS) $(LIB_HDRS)
+$(FUZZ_BUILD)/fuzz_vasm: selftests/fuzz/fuzz_vasm.c userspace/libworkload/vasm.c \
+		driver/core/isa.c $(CORE_HDRS) $(WL_HDRS)
 	@mkdir -p $(@D)
 	$(CLANG) $(FUZZ_CFLAGS) -o $@ selftests/fuzz/fuzz_vasm.c \
-		userspace/lib/vasm.c driver/core/isa.c
+		userspace/libworkload/vasm.c driver/core/isa.c
 
 # The recording readers with the mapping, the assembler and the
 # core they use.
-FUZZ_IMPORT_SRCS := userspace/lib/import.c userspace/lib/import_nsys.c \
-		    userspace/lib/import_kineto.c userspace/lib/import_accelsim.c \
-		    userspace/lib/import_stream.c \
-		    userspace/lib/workload.c userspace/lib/workload_kernel.c \
-		    userspace/lib/device.c userspace/lib/vasm.c $(CORE_SRCS)
+FUZZ_IMPORT_SRCS := $(WL_SRCS) $(CORE_SRCS) $(UCORE_SRCS)
 
 $(FUZZ_BUILD)/fuzz_kineto $(FUZZ_BUILD)/fuzz_nsys $(FUZZ_BUILD)/fuzz_accelsim: \
 		$(FUZZ_BUILD)/fuzz_%: selftests/fuzz/fuzz_%.c selftests/fuzz/fuzz_import.h \
-		$(FUZZ_IMPORT_SRCS) $(CORE_HDRS) $(LIB_HDRS)
+		$(FUZZ_IMPORT_SRCS) $(CORE_HDRS) $(WL_HDRS)
 	@mkdir -p $(@D)
-	$(CLANG) $(FUZZ_CFLAGS) -o $@ $< $(FUZZ_IMPORT_SRCS) $(NATIVE_LIBS)
+	$(CLANG) $(FUZZ_CFLAGS) -o $@ $< $(FUZZ_IMPORT_SRCS) $(WL_LIBS)
 
 fuzz-build: $(FUZZ_BINS)
 
@@ -88,11 +84,11 @@ check-fuzz: fuzz-build
 
 # Seed corpus of fuzz_validator: every example program, assembled, and the
 # rule-breaking programs of the vasm corpus (err_*.vasm), unvalidated.
-$(FUZZ_BUILD)/vasm2bin: selftests/fuzz/vasm2bin.c userspace/lib/vasm.c \
-		driver/core/isa.c $(CORE_HDRS) $(LIB_HDRS)
+$(FUZZ_BUILD)/vasm2bin: selftests/fuzz/vasm2bin.c userspace/libworkload/vasm.c \
+		driver/core/isa.c $(CORE_HDRS) $(WL_HDRS)
 	@mkdir -p $(@D)
-	$(CC) $(NATIVE_CFLAGS) -O1 -o $@ selftests/fuzz/vasm2bin.c \
-		userspace/lib/vasm.c driver/core/isa.c
+	$(CC) $(NATIVE_CFLAGS) $(CLI_INC) -O1 -o $@ selftests/fuzz/vasm2bin.c \
+		userspace/libworkload/vasm.c driver/core/isa.c
 
 .PHONY: fuzz-corpus
 fuzz-corpus: $(FUZZ_BUILD)/vasm2bin

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * fuzz_accelsim.c - libFuzzer harness of the Accel-Sim .traceg reader
- * (userspace/lib/import_accelsim.c): the input is one
+ * (userspace/libworkload/import_accelsim.c): the input is one
  * kernel-N.traceg (header and body); it either loads or fails with -EINVAL
  * naming the file; a loaded recording maps.
  */

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * fuzz_kineto.c - libFuzzer harness of the Kineto / Chrome-trace JSON
- * readers (userspace/lib/import_kineto.c): any bytes either load
+ * readers (userspace/libworkload/import_kineto.c): any bytes either load
  * or fail with "fuzz.json: ..." and -EINVAL; a loaded recording maps.
  * The same bytes go through the incremental reader of vgpu-sim replay
  * (import_stream.c) too: it fails with a message naming

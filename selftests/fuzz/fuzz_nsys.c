@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * fuzz_nsys.c - libFuzzer harness of the Nsight Systems SQLite export
- * reader (userspace/lib/import_nsys.c): the input is written to
+ * reader (userspace/libworkload/import_nsys.c): the input is written to
  * a file and opened with libsqlite3; it either loads or fails with -EINVAL
  * naming the file; a loaded recording maps.  The seeds are databases made
  * from the test recordings, selftests/core/import/nsys-*.sql (make

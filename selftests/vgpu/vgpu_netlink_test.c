@@ -353,6 +353,9 @@ TEST_F(nl, config_set)
 {
 	__u32 win[2] = { 100, 50 }, bad[2] = { 50, 100 };
 	struct reply *r = &self->r;
+	struct vgpu_kernel_query q;
+	struct vgpu_submit_desc d;
+	__u32 ch = 0, h;
 	struct nl_msg *m;
 
 	m = config(self->fam, DEV);
@@ -409,20 +412,14 @@ TEST_F(nl, config_set)
 	EXPECT_EQ(12345, r->a[VGPU_A_TIMEOUT]);
 
 	/* the new default timeout applies to new channels: a hang */
-	{
-		__u32 ch = 0, h;
-		struct vgpu_kernel_query q;
-		struct vgpu_submit_desc d;
-
-		ASSERT_EQ(0, vgpu_test_channel(self->fd, 3, 0, &ch));
-		VGPU_DESC(&d, ch, vgpu_prog_spin);
-		ASSERT_EQ(0, vgpu_test_submit(self->fd, &d, 1));
-		h = d.handle;
-		ASSERT_EQ(0, vgpu_test_wait(self->fd, &h, 1, 0,
-					    VGPU_WAIT_FOREVER, NULL));
-		ASSERT_EQ(0, vgpu_test_query(self->fd, h, 0, &q));
-		EXPECT_EQ(ETIMEDOUT, -q.error);
-	}
+	ASSERT_EQ(0, vgpu_test_channel(self->fd, 3, 0, &ch));
+	VGPU_DESC(&d, ch, vgpu_prog_spin);
+	ASSERT_EQ(0, vgpu_test_submit(self->fd, &d, 1));
+	h = d.handle;
+	ASSERT_EQ(0, vgpu_test_wait(self->fd, &h, 1, 0, VGPU_WAIT_FOREVER,
+				    NULL));
+	ASSERT_EQ(0, vgpu_test_query(self->fd, h, 0, &q));
+	EXPECT_EQ(ETIMEDOUT, -q.error);
 }
 
 /*

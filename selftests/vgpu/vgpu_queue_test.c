@@ -117,7 +117,7 @@ TEST_F(q, full_blocks_then_partial_after_timeout)
 {
 	struct vgpu_kernel_query kq;
 	struct vgpu_submit_desc d;
-	__u64 t0, c;
+	__u64 t0 = 0, c = 0;
 
 	QDESC(&d, self->ch, p_items, 4, 64, 200);
 	ASSERT_EQ(0, vgpu_test_gate(self->fd, VGPU_GATE_CLOSE, &t0));
@@ -152,7 +152,7 @@ TEST_F(q, close_drains_and_empty_close)
 {
 	struct vgpu_submit_desc d[2];
 	struct vgpu_kernel_query kq;
-	__u64 t0;
+	__u64 t0 = 0;
 
 	QDESC(&d[0], self->ch, p_items, 4, 64, 100000);
 	QDESC(&d[1], self->ch, p_items, 1, 1, 5);
@@ -382,7 +382,7 @@ TEST_F(q, dev_push_errnos)
 TEST_F(q, arrival_in_push_order)
 {
 	struct vgpu_submit_desc d;
-	__u64 t0, c;
+	__u64 t0 = 0, c = 0;
 
 	QDESC(&d, self->ch, p_items, 4, 64, 100);
 	ASSERT_EQ(0, vgpu_test_gate(self->fd, VGPU_GATE_CLOSE, &t0));
@@ -546,7 +546,7 @@ TEST_F(q, head_overtakes_its_priority)
 	struct vgpu_submit_desc d[3];
 	struct vgpu_kernel_query kq;
 	__u32 ch[3], i, same;
-	__u64 aff = 1, t0;
+	__u64 aff = 1, t0 = 0;
 
 	for (same = 0; same < 2; same++) {
 		for (i = 0; i < 3; i++) {
@@ -592,7 +592,7 @@ TEST(pack_modes)
 	unsigned int sm, n, want;
 	const char *l;
 	char line[8], name[8];
-	__u32 ch;
+	__u32 ch = 0;
 	int fd, i;
 
 	ASSERT_EQ(EINVAL, new_device(" pack=bogus"));
@@ -635,9 +635,9 @@ TEST(sync_cost)
 {
 	struct vgpu_submit_desc d[3];
 	struct vgpu_kernel_query kq;
-	__u64 aff = 1, t0;
-	__u32 ch, i;
-	char line[8];
+	__u64 aff = 1, t0 = 0;
+	__u32 ch = 0, i;
+	char line[8], want[64];
 	int fd;
 
 	ASSERT_EQ(EINVAL, new_device(" sync_cost=256"));
@@ -677,14 +677,10 @@ TEST(sync_cost)
 	EXPECT_EQ(100, keyval("sync_cost"));
 	/* the SM view: SM 0 holds b's state since 3008 + 100 */
 	ASSERT_LT(0, slurp(DBG "sm"));
-	{
-		char want[64];
-
-		/* acknowledged long since: READY (F17) */
-		snprintf(want, sizeof(want), " %u ready %llu 3 |", 2U,
-			 (unsigned long long)(t0 + 3108));
-		EXPECT_NE(NULL, strstr(vgpu_buf, want));
-	}
+	/* acknowledged long since: READY (F17) */
+	snprintf(want, sizeof(want), " %u ready %llu 3 |", 2U,
+		 (unsigned long long)(t0 + 3108));
+	EXPECT_NE(NULL, strstr(vgpu_buf, want));
 	close(fd);
 	snprintf(line, sizeof(line), "%d", DEV);
 	vgpu_test_sysfs("/sys/bus/vgpu/del_device", line);
@@ -728,8 +724,8 @@ TEST(tracepoints)
 	struct vgpu_submit_desc d;
 	const char *l;
 	char want[96];
-	__u64 t0;
-	__u32 ch;
+	__u64 t0 = 0;
+	__u32 ch = 0;
 	int fd;
 
 	if (access(TR "events/vgpu/enable", W_OK))

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: LGPL-2.1 OR GPL-2.0
 /*
- * vgpu_dev.c - libvgpu: device access and ioctl wrappers (SPEC F66).
+ * vgpu_dev.c - libvgpu: device access and ioctl wrappers (F66).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -120,9 +120,9 @@ const char *vgpul_strerror(int err)
 	case ENOSPC:
 		return "this file's kernel handles (child budgets included) or program bytes are at their limit (release finished kernels), or a queue kernel's queue_cap would be exceeded";
 	case ELOOP:
-		return "a LAUNCH went deeper than VGPU_MAX_DEPTH child kernels (F15)";
+		return "a LAUNCH went deeper than VGPU_MAX_DEPTH child kernels";
 	case EDQUOT:
-		return "a LAUNCH went beyond the submitted kernel's child budget (F15)";
+		return "a LAUNCH went beyond the submitted kernel's child budget";
 	default:
 		return strerror(-err);
 	}

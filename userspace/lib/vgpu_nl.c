@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: LGPL-2.1 OR GPL-2.0
 /*
  * vgpu_nl.c - libvgpu: the generic netlink family "vgpu" through libnl-3 and
- * libnl-genl-3 (SPEC F63, F66; Documentation/netlink.rst).
+ * libnl-genl-3 (F63, F66; Documentation/netlink.rst).
  *
  * Requests go through one socket with a private callback set per request
  * that records the kernel's errno from the NLMSG_ERROR message, so callers
@@ -19,7 +19,6 @@
 
 #include <vgpu/vgpu.h>
 
-#include "libvgpu_core.h"
 
 /**
  * struct vgpu_nl - a connection to the family
@@ -740,11 +739,16 @@ const char *vgpul_nl_event_name(unsigned int type)
 	return names[type];
 }
 
-/* The netlink modes are the core's: one name table (driver/core/names.c). */
-_Static_assert(VGPU_PREEMPT_MODE_DRAIN == VGPU_PREEMPT_DRAIN &&
-	       VGPU_PREEMPT_MODE_WARP == VGPU_PREEMPT_WARP &&
-	       VGPU_PREEMPT_MODE_SWITCH == VGPU_PREEMPT_SWITCH,
-	       "enum vgpu_preempt_mode is the core's VGPU_PREEMPT_*");
+/*
+ * The names of enum vgpu_preempt_mode, as the module's new_device and
+ * debugfs spell them (libvgpu links nothing of the scheduling core; a unit
+ * test checks this table against the core's).
+ */
+static const char *const vgpu_nl_preempt_names[] = {
+	[VGPU_PREEMPT_MODE_DRAIN] = "drain",
+	[VGPU_PREEMPT_MODE_WARP] = "warp",
+	[VGPU_PREEMPT_MODE_SWITCH] = "switch",
+};
 
 /**
  * vgpul_nl_preempt_name() - name of a preemption mode
@@ -754,7 +758,10 @@ _Static_assert(VGPU_PREEMPT_MODE_DRAIN == VGPU_PREEMPT_DRAIN &&
  */
 const char *vgpul_nl_preempt_name(unsigned int mode)
 {
-	return vgpu_mode_name(VGPU_MODE_PREEMPT, mode);
+	if (mode >= sizeof(vgpu_nl_preempt_names) /
+		    sizeof(vgpu_nl_preempt_names[0]))
+		return "?";
+	return vgpu_nl_preempt_names[mode];
 }
 
 /**
@@ -765,5 +772,11 @@ const char *vgpul_nl_preempt_name(unsigned int mode)
  */
 int vgpul_nl_preempt_parse(const char *name)
 {
-	return vgpu_mode_parse(VGPU_MODE_PREEMPT, name);
+	unsigned int i;
+
+	for (i = 0; name && i < sizeof(vgpu_nl_preempt_names) /
+				 sizeof(vgpu_nl_preempt_names[0]); i++)
+		if (!strcmp(name, vgpu_nl_preempt_names[i]))
+			return i;
+	return -EINVAL;
 }

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: LGPL-2.1 OR GPL-2.0
 /*
- * vgpu_sysfs.c - libvgpu: device instances through /sys/bus/vgpu (SPEC F61).
+ * vgpu_sysfs.c - libvgpu: device instances through /sys/bus/vgpu (F61).
  */
 #include <errno.h>
 #include <fcntl.h>

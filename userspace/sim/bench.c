@@ -82,12 +82,8 @@ static const struct vgpul_cli_cmd *const vgpu_sim_benches[] = {
 
 static void vgpu_sim_bench_help(FILE *f)
 {
-	size_t i;
-
 	fprintf(f, "Usage: vgpu-sim bench <what> [options]\n\nBenchmarks:\n");
-	for (i = 0; i < VGPU_SIM_NBENCH; i++)
-		fprintf(f, "  %-12s %s\n", vgpu_sim_benches[i]->name,
-			vgpu_sim_benches[i]->summary);
+	vgpul_cli_list(f, vgpu_sim_benches, VGPU_SIM_NBENCH);
 	fprintf(f, "\n'vgpu-sim bench <what> --help' describes one.\n");
 }
 

@@ -147,7 +147,7 @@ static int vgpu_bench_bitmap(int argc, char **argv)
 
 	/* --queries is the one option */
 	while ((c = vgpu_sim_getopt(&g, argc, argv)) > 0)
-		if (!vgpu_sim_parse_u32(optarg, &queries) || !queries)
+		if (!vgpul_cli_u32(optarg, &queries) || !queries)
 			return vgpu_sim_usage_error("bench bitmap",
 				"bad --queries '%s'", optarg);
 	if (!c)
@@ -223,7 +223,7 @@ static int vgpu_bench_bitmap(int argc, char **argv)
 
 const struct vgpul_cli_cmd vgpu_sim_bench_bitmap = {
 	.name = "bitmap",
-	.summary = "largest free run and first fit on random 128- and 2048-bit maps (F32, F40-F42)",
+	.summary = "largest free run and first fit on random 128- and 2048-bit maps",
 	.usage = "[--queries N]\n"
 		 "Prints ns per query on 128-bit maps for naive (bit loop), ctz\n"
 		 "(run walk), exact, grouped and sampled; first fit three ways;\n"

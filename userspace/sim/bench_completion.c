@@ -2,7 +2,7 @@
 /*
  * vgpu-sim bench completion: what a host pays per epoch to learn which of
  * its kernels finished and which kernel each event is about, with 4,096
- * kernels live (SPEC F51, F53, F60).
+ * kernels live (F51, F53, F60).
  *
  * The same epochs run twice, on two fresh devices of the h100 kind, with
  * two hosts of the core:

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * vgpu-sim bench dispatch: global dispatch decisions per second of the
- * controller (SPEC F20-F25; issue 5 targets: >= 5 M/s on one core for the
- * h100 preset with 8 channels and 4 priorities, and a cost ratio <= 4
- * between 1024 and 128 SMs).
+ * controller (F20-F25).  Targets (Documentation/performance.rst):
+ * >= 5 M/s on one core for the h100 preset with 8 channels and 4
+ * priorities, and a cost ratio <= 4 between 1024 and 128 SMs.
  *
  * Eight channels, priorities 0-3 twice, each with a kernel of a huge grid
  * of blocks running "EXIT", launch quota 1 (a decision is one block); by
@@ -94,7 +94,7 @@ static int vgpu_bench_dispatch(int argc, char **argv)
 	while ((c = vgpu_sim_getopt(&g, argc, argv)) > 0) {
 		switch (c) {
 		case 's':
-			if (!vgpu_sim_parse_u32(optarg, &ms) || !ms)
+			if (!vgpul_cli_u32(optarg, &ms) || !ms)
 				return vgpu_sim_usage_error("bench dispatch",
 					"--seconds takes milliseconds >= 1");
 			seconds = ms / 1000.0;
@@ -103,7 +103,7 @@ static int vgpu_bench_dispatch(int argc, char **argv)
 			policy = optarg;
 			break;
 		case 't':
-			if (!vgpu_sim_parse_u32(optarg, &threads) ||
+			if (!vgpul_cli_u32(optarg, &threads) ||
 			    !threads || threads > 1024)
 				return vgpu_sim_usage_error("bench dispatch",
 					"--threads takes 1..1024");

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * vgpu-sim bench exec: simulated warp-instructions per second of the SM
- * engine on one core (SPEC F51; target >= 100 M/s on ALU-heavy loops).
+ * engine on one core (F51; target >= 100 M/s on ALU-heavy loops).
  *
  * One SM of the chosen preset runs blocks of an ALU-heavy loop,
  * "LOOP n / 15 x ALU / BRA / ENDLOOP / EXIT", with the SM full (as many
@@ -80,18 +80,18 @@ static int vgpu_bench_exec(int argc, char **argv)
 			preset = optarg;
 			break;
 		case 'i':
-			if (!vgpu_sim_parse_u32(optarg, &iters) || !iters ||
+			if (!vgpul_cli_u32(optarg, &iters) || !iters ||
 			    iters > VGPU_ISA_MAX_LOOP_COUNT)
 				return vgpu_sim_usage_error("bench exec",
 							    "--iters 1..65535");
 			break;
 		case 'b':
-			if (!vgpu_sim_parse_u32(optarg, &blocks) || !blocks)
+			if (!vgpul_cli_u32(optarg, &blocks) || !blocks)
 				return vgpu_sim_usage_error("bench exec",
 							    "bad --blocks");
 			break;
 		case 's':
-			if (!vgpu_sim_parse_u32(optarg, &nshort) || !nshort)
+			if (!vgpul_cli_u32(optarg, &nshort) || !nshort)
 				return vgpu_sim_usage_error("bench exec",
 							    "bad --short-blocks");
 			break;

@@ -2,9 +2,9 @@
 /*
  * vgpu-sim bench replay [--kernels N] [--quick] [--dur-ns NS] [FILE]
  *
- * Simulated blocks per second of a streaming replay (issue 20 point 5:
- * at least 1,000,000 on one core for short kernels on h100), and the
- * startup of a run (the device's set-up with its power calibration;
+ * Simulated blocks per second of a streaming replay (target,
+ * Documentation/performance.rst: at least 1,000,000 on one core for short
+ * kernels on h100), and the startup of a run (the device's set-up with its power calibration;
  * target under 20 ms).  The blocks per second count the time to read
  * and map the recording too (for a file: SQLite sorts an export's rows
  * at the first one).
@@ -140,7 +140,7 @@ static int vgpu_bench_replay(int argc, char **argv)
 		} else {
 			/* --kernels N, --dur-ns NS: their own message */
 			if (args.i + 1 >= argc ||
-			    !vgpu_sim_parse_u32(argv[args.i + 1], &v) || !v)
+			    !vgpul_cli_u32(argv[args.i + 1], &v) || !v)
 				return vgpu_sim_usage_error("bench replay",
 					"%s takes a number >= 1", args.opt);
 			if (!strcmp(args.opt, "--kernels"))

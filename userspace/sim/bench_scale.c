@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * vgpu-sim bench scale: how the simulator scales (SPEC F50, F51).
+ * vgpu-sim bench scale: how the simulator scales (F50, F51).
  *
  * 1. The cost curve, one thread: devices of the h100 kind with 4, 132,
  *    1024 and 4096 SMs run one kernel of 10 k, 100 k and 1 M short blocks (one
@@ -135,7 +135,7 @@ static double vgpu_bs_speedup(const char *name, u32 num_sms, u32 iters,
 		if (k < 2 || one.seconds < r[t].seconds)
 			r[t] = one;
 		if (one.hash != r[0].hash) {
-			fprintf(stderr, "vgpu-sim bench scale: %s: trace hash depends on the threads (F51)\n",
+			fprintf(stderr, "vgpu-sim bench scale: %s: trace hash depends on the threads\n",
 				name);
 			return 0;
 		}
@@ -196,13 +196,13 @@ static int vgpu_bench_scale(int argc, char **argv)
 			runs = 1;
 			break;
 		case 's':
-			if (!vgpu_sim_parse_u32(optarg, &only_sms) || !only_sms ||
+			if (!vgpul_cli_u32(optarg, &only_sms) || !only_sms ||
 			    only_sms > VGPU_MAX_SMS)
 				return vgpu_sim_usage_error("bench scale",
 					"--sms takes 1..%u", VGPU_MAX_SMS);
 			break;
 		case 'b':
-			if (!vgpu_sim_parse_u32(optarg, &only_blocks) ||
+			if (!vgpul_cli_u32(optarg, &only_blocks) ||
 			    !only_blocks)
 				return vgpu_sim_usage_error("bench scale",
 							    "bad --blocks");

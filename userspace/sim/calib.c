@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * calib.c - the power calibration of a device, once per configuration
- * (issue 20 point 5).
+ * (the replay's start-up cost).
  *
  * vgpu_gpu_init() with @calibrate set runs the single-class probe kernels
  * and the resource probes of F25 on SM 0 every time (power.c).  vgpu-sim

@@ -4,7 +4,7 @@
  *		     [--trace-dir DIR]
  *
  * Runs one workload under each policy (a built-in name or a policy object,
- * build/policies/NAME.so; issue 17) and prints one table, a column per
+ * build/policies/NAME.so) and prints one table, a column per
  * policy: makespan, STP, ANTT, fairness (F67), the largest preemption
  * latency, the answers of the policy the core refused, the kernels that
  * missed their deadline, the trace hash,

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Advancing the SMs of an epoch on several threads (SPEC F50, F51).
+ * Advancing the SMs of an epoch on several threads (F50, F51).
  *
  * Inside an epoch each SM's engine writes only that SM's state (its engine,
  * warp pool, shadow and event buffer; driver/core/gpu.h), so the SMs can
@@ -192,7 +192,7 @@ int vgpu_sim_team_start(struct vgpu_sim_team **tp, struct vgpu_gpu *g,
 	t->g = g;
 	t->min_busy = VGPU_TEAM_MIN_BUSY * threads;
 	env = getenv("VGPU_SIM_TEAM_MIN_BUSY");
-	if (env && vgpu_sim_parse_u32(env, &v))
+	if (env && vgpul_cli_u32(env, &v))
 		t->min_busy = v;
 	t->chunk = nsm / (VGPU_TEAM_CLAIMS * threads);
 	if (!t->chunk)

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * vgpu-sim exec: run one kernel on one SM (SPEC F30, F33-F35, F51).
+ * vgpu-sim exec: run one kernel on one SM (F30, F33-F35, F51).
  *
  * Blocks are handed to the SM in index order, as many as fit at once;
  * each time one completes, the next ones are added (whole-block placement
@@ -190,7 +190,7 @@ static int vgpu_sim_exec(int argc, char **argv)
 			o.warp_mode = true;
 			continue;
 		}
-		if (!vgpu_sim_parse_u32(optarg, &v))
+		if (!vgpul_cli_u32(optarg, &v))
 			return vgpu_sim_usage_error("exec", "bad option or number");
 		switch (c) {
 		case 'b': o.blocks = v; break;
@@ -226,10 +226,12 @@ const struct vgpul_cli_cmd vgpu_sim_cmd_exec = {
 		 "  --regs R          registers per thread (default 32)\n"
 		 "  --smem BYTES      shared memory per block (default 0)\n"
 		 "  --prio P          kernel priority, 0 highest (default 0)\n"
-		 "  --prio-wid-mod K  warp w competes with prio + w % K (F35)\n"
-		 "  --hold-max N      F35 hold_max (default 64)\n"
+		 "  --prio-wid-mod K  warp w competes for locks with prio + w % K\n"
+		 "  --hold-max N      instructions a warp may execute holding locks\n"
+		 "                    before it must release them (default 64)\n"
 		 "  --max-cycles N    cancel the kernel after N cycles (SPIN)\n"
-		 "  --warp-mode       place blocks warp by warp (F23 b)\n"
+		 "  --warp-mode       place blocks warp by warp, each warp starting\n"
+		 "                    as its resources free\n"
 		 "  --trace OUT       write every event as text to OUT\n"
 		 "Output: cycles=<n> warps=<n> trace_hash=0x<16 hex digits>",
 	.run = vgpu_sim_exec,

@@ -4,7 +4,7 @@
  *	[--priority TENANT=P] [--offset TENANT=CYCLES] FILE... -o OUT.json
  *
  * Reads recorded kernel timelines (Nsight Systems SQLite, Kineto JSON,
- * Accel-Sim traces; issue 20), each FILE a tenant, maps them onto the
+ * Accel-Sim traces), each FILE a tenant, maps them onto the
  * preset (Documentation/workloads.rst, "Recordings") and writes the
  * workload file.  Kernels that cannot run on the preset are listed on
  * stderr and counted; the last line on stdout sums it up.
@@ -42,7 +42,7 @@ int vgpu_sim_rec_arg(struct vgpu_sim_rec_args *a, const char *o,
 				"unknown preset '%s' (small, a100, h100)", v);
 		a->imp->preset = v;
 	} else if (!strcmp(o, "--clock")) {
-		if (!vgpu_sim_parse_u32(v, &a->mhz) || !a->mhz ||
+		if (!vgpul_cli_u32(v, &a->mhz) || !a->mhz ||
 		    a->mhz > 100000)
 			return vgpu_sim_usage_error(a->cmd,
 				"bad --clock '%s' (MHz, 1..100000)", v);

@@ -19,6 +19,8 @@ static const struct vgpul_cli_cmd *const vgpu_sim_cmds[] = {
 	VGPU_SIM_COMMANDS(VGPU_SIM_CMD_ENTRY)
 };
 
+#define VGPU_SIM_NCMDS	(sizeof(vgpu_sim_cmds) / sizeof(vgpu_sim_cmds[0]))
+
 int vgpu_sim_usage_error(const char *cmd, const char *fmt, ...)
 {
 	va_list ap;
@@ -30,21 +32,6 @@ int vgpu_sim_usage_error(const char *cmd, const char *fmt, ...)
 	fprintf(stderr, "\nTry 'vgpu-sim %s%s--help'.\n", cmd ? cmd : "",
 		cmd ? " " : "");
 	return VGPU_SIM_EXIT_USAGE;
-}
-
-bool vgpu_sim_parse_u32(const char *s, uint32_t *out)
-{
-	unsigned long long v;
-	char *end;
-
-	if (!s || *s < '0' || *s > '9')
-		return false;
-	errno = 0;
-	v = strtoull(s, &end, 10);
-	if (errno || *end || v > UINT32_MAX)
-		return false;
-	*out = (uint32_t)v;
-	return true;
 }
 
 void vgpu_sim_print_usage(FILE *f, const char *prefix,
@@ -154,7 +141,7 @@ int vgpu_sim_mode_arg(const char *cmd, const char *opt, const char *v,
 
 int vgpu_sim_threads_arg(const char *cmd, const char *v, uint32_t *threads)
 {
-	if (!vgpu_sim_parse_u32(v, threads) || !*threads ||
+	if (!vgpul_cli_u32(v, threads) || !*threads ||
 	    *threads > VGPU_SIM_MAX_THREADS)
 		return vgpu_sim_usage_error(cmd,
 					    "--threads takes 1..%u, not '%s'",
@@ -164,20 +151,17 @@ int vgpu_sim_threads_arg(const char *cmd, const char *v, uint32_t *threads)
 
 static void vgpu_sim_help(FILE *f)
 {
-	size_t i;
-
 	fprintf(f, "Usage: vgpu-sim <command> [options]\n"
 		"Runs the vgpu-dispatch scheduling core in userspace.\n\n"
 		"Commands:\n");
-	for (i = 0; i < sizeof(vgpu_sim_cmds) / sizeof(vgpu_sim_cmds[0]); i++)
-		fprintf(f, "  %-12s %s\n", vgpu_sim_cmds[i]->name,
-			vgpu_sim_cmds[i]->summary);
-	fprintf(f, "\n'vgpu-sim <command> --help' describes a command.\n");
+	vgpul_cli_list(f, vgpu_sim_cmds, VGPU_SIM_NCMDS);
+	fprintf(f, "\n'vgpu-sim <command> --help' describes a command.\n"
+		"Numbers are decimal, or hexadecimal after 0x.\n");
 }
 
 int main(int argc, char **argv)
 {
-	size_t i;
+	const struct vgpul_cli_cmd *cmd;
 
 	if (argc < 2) {
 		vgpu_sim_help(stderr);
@@ -188,9 +172,9 @@ int main(int argc, char **argv)
 		vgpu_sim_help(stdout);
 		return 0;
 	}
-	for (i = 0; i < sizeof(vgpu_sim_cmds) / sizeof(vgpu_sim_cmds[0]); i++)
-		if (!strcmp(argv[1], vgpu_sim_cmds[i]->name))
-			return vgpu_sim_cmds[i]->run(argc - 1, argv + 1);
+	cmd = vgpul_cli_find(vgpu_sim_cmds, VGPU_SIM_NCMDS, argv[1]);
+	if (cmd)
+		return cmd->run(argc - 1, argv + 1);
 	return vgpu_sim_usage_error(NULL, "unknown command '%s'", argv[1]);
 }
 

@@ -35,7 +35,7 @@ static bool vgpu_sim_parse_list(const char *s, uint32_t *v, uint32_t max,
 	*n = 0;
 	for (tok = strtok_r(buf, ",", &save); tok;
 	     tok = strtok_r(NULL, ",", &save)) {
-		if (*n >= max || !vgpu_sim_parse_u32(tok, &v[*n]))
+		if (*n >= max || !vgpul_cli_u32(tok, &v[*n]))
 			return false;
 		(*n)++;
 	}
@@ -118,7 +118,7 @@ static int vgpu_sim_maxrun(int argc, char **argv)
 	while ((c = vgpu_sim_getopt(&g, argc, argv)) > 0) {
 		switch (c) {
 		case 'w':
-			if (!vgpu_sim_parse_u32(optarg, &width) || !width ||
+			if (!vgpul_cli_u32(optarg, &width) || !width ||
 			    width > VGPU_BMAP_MAX_BITS)
 				return vgpu_sim_usage_error("maxrun",
 					"--width must be 1..%u", VGPU_BMAP_MAX_BITS);
@@ -127,7 +127,7 @@ static int vgpu_sim_maxrun(int argc, char **argv)
 			modestr = optarg;
 			break;
 		case 'n':
-			if (!vgpu_sim_parse_u32(optarg, &need))
+			if (!vgpul_cli_u32(optarg, &need))
 				return vgpu_sim_usage_error("maxrun",
 					"bad --need '%s'", optarg);
 			have_need = true;
@@ -146,7 +146,7 @@ static int vgpu_sim_maxrun(int argc, char **argv)
 		mode = VGPU_SIM_MR_EXACT;
 	} else if (!strncmp(modestr, "grouped:", 8)) {
 		mode = VGPU_SIM_MR_GROUPED;
-		if (!vgpu_sim_parse_u32(modestr + 8, &groups) || !groups ||
+		if (!vgpul_cli_u32(modestr + 8, &groups) || !groups ||
 		    groups > width || width % groups)
 			return vgpu_sim_usage_error("maxrun",
 				"grouped:Z needs Z dividing --width %u", width);
@@ -233,7 +233,7 @@ static int vgpu_sim_maxrun(int argc, char **argv)
 
 const struct vgpul_cli_cmd vgpu_sim_cmd_maxrun = {
 	.name = "maxrun",
-	.summary = "largest free run of hexadecimal bitmaps on stdin (F40-F43)",
+	.summary = "largest free run of hexadecimal bitmaps on stdin",
 	.usage = "--width N [--mode exact|grouped:Z|sampled[:k1,k2,...]|"
 		 "mux:W1,W2[,...]]\n"
 		 "       [--need K] [--skip-primes]\n"

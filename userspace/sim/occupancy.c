@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * vgpu-sim occupancy: blocks per empty SM of a preset (SPEC F03).
+ * vgpu-sim occupancy: blocks per empty SM of a preset (F03).
  */
 #include <getopt.h>
 #include <string.h>
@@ -54,7 +54,7 @@ static int vgpu_sim_occupancy(int argc, char **argv)
 		} else if (c == 'f') {
 			formula = true;
 		} else {
-			if (!vgpu_sim_parse_u32(optarg, &num[g.index]))
+			if (!vgpul_cli_u32(optarg, &num[g.index]))
 				return vgpu_sim_usage_error("occupancy",
 					"bad --%s '%s'", opts[g.index].name,
 					optarg);
@@ -104,15 +104,15 @@ static int vgpu_sim_occupancy(int argc, char **argv)
 
 const struct vgpul_cli_cmd vgpu_sim_cmd_occupancy = {
 	.name = "occupancy",
-	.summary = "how many copies of a block fit on an empty SM (F03)",
+	.summary = "how many copies of a block fit on an empty SM",
 	.usage = "--preset a100|h100|small --threads T --regs R "
 		 "[--smem BYTES]\n"
 		 "    [--sregs N --sregs-per-subpart S --sreg-unit U] [--formula]\n"
 		 "Prints 'blocks=N warps=M limit=L', L = the binding limiters\n"
 		 "among warps, regs, smem, blocks, sregs joined by '+'.  --sregs:\n"
 		 "scalar registers per warp in a scalar file of S registers per\n"
-		 "sub-partition, allocated in units of U (seed 001 [0042]; a\n"
-		 "preset has none).  Blocks are\n"
+		 "sub-partition, allocated in units of U (a preset has no\n"
+		 "scalar register file).  Blocks are\n"
 		 "placed with the real allocator; --formula uses the closed\n"
 		 "formula instead (they agree).",
 	.run = vgpu_sim_occupancy,

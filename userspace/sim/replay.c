@@ -5,8 +5,8 @@
  *	[--offset TENANT=CYCLES] [--channels N] [--progress|--no-progress]
  *	RECORDING...
  *
- * Replays recordings (Nsight SQLite, Kineto JSON, Accel-Sim; issue 20
- * point 5) through the core as a stream: each recording is read kernel by
+ * Replays recordings (Nsight SQLite, Kineto JSON, Accel-Sim) through the
+ * core as a stream: each recording is read kernel by
  * kernel in start order (import_stream.h), each kernel mapped as `vgpu-sim
  * import` maps it and submitted to the device just before it arrives, and
  * its memory given back when it finishes.  What is held is the kernels in
@@ -630,7 +630,7 @@ static int vgpu_sim_replay(int argc, char **argv)
 					      &o.pack : &o.preempt))
 				return VGPU_SIM_EXIT_USAGE;
 		} else if (!strcmp(a, "--channels")) {
-			if (!vgpu_sim_parse_u32(v, &o.channels) ||
+			if (!vgpul_cli_u32(v, &o.channels) ||
 			    !o.channels || o.channels > VGPU_GPU_MAX_CHANNELS)
 				return vgpu_sim_usage_error("replay",
 					"--channels takes 1..%u, not '%s'",

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * replay.h - streaming replay of recordings (replay.c, issue 20 point 5).
+ * replay.h - streaming replay of recordings (replay.c).
  */
 #ifndef VGPU_SIM_REPLAY_H
 #define VGPU_SIM_REPLAY_H

@@ -5,7 +5,7 @@
  *	[--offset TENANT=CYCLES]
  *
  * Runs a workload (Documentation/workloads.rst) through the global
- * controller and the SMs of driver/core, epoch by epoch (SPEC F51), then
+ * controller and the SMs of driver/core, epoch by epoch (F51), then
  * runs every kernel alone on the same device and prints per-kernel times
  * and the multiprogram metrics of F67.
  */
@@ -316,7 +316,7 @@ int vgpu_run_workload(const struct vgpu_workload *wl, int only,
 	return 0;
 }
 
-/* --priority and --offset arguments of run (tenants, issue 20) */
+/* --priority and --offset arguments of run (tenants) */
 #define VGPU_RUN_MAX_SHAPE	256
 
 struct vgpu_run_opts {
@@ -547,7 +547,7 @@ const struct vgpul_cli_cmd vgpu_sim_cmd_run = {
 	.usage = "FILE [--trace OUT.json] [--policy NAME|FILE.so] [--preempt drain|warp|switch] [--pack auto|block|sm] [--threads N]\n"
 		 "       [--priority TENANT=P] [--offset TENANT=CYCLES]\n"
 		 "  --threads N  advance the SMs of each epoch on N threads (default 1);\n"
-		 "               every output is the same for every N (F51)\n"
+		 "               every output is the same for every N\n"
 		 "  --priority, --offset  shape the tenants' mix as import does",
 	.run = vgpu_sim_run,
 };

@@ -12,7 +12,7 @@
 #include <stdio.h>
 
 #include "gpu.h"
-#include "libvgpu_core.h"	/* struct vgpul_device: the core's view */
+#include "workload_core.h"	/* struct vgpul_device: the core's view */
 #include <vgpu/metrics.h>
 #include <vgpu/report.h>
 #include <vgpu/workload.h>
@@ -146,7 +146,7 @@ int vgpu_chrome_trace_write(const char *path, const struct vgpu_workload *wl,
  *	arrived on a busy device)
  * @m: STP, ANTT, fairness (F67)
  * @hash: trace hash of the shared run (F51)
- * @policy_errors: answers of the policy the core refused (issue 17)
+ * @policy_errors: answers of the policy the core refused
  * @deadline_misses: kernels that completed after their deadline
  */
 struct vgpu_sim_result {
@@ -172,7 +172,7 @@ void vgpu_sim_result_fini(struct vgpu_sim_result *res);
 void vgpu_sim_ktime(const struct vgpu_gpu_kernel *k, struct vgpul_ktimes *t);
 
 /**
- * vgpu_sim_tenants() - the per-tenant report (tenants.c, issue 20)
+ * vgpu_sim_tenants() - the per-tenant report (tenants.c)
  * @wl: the workload
  * @policies: the policy registry
  * @shared: its shared run

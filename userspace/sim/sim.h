@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * vgpu-sim: runs driver/core in userspace (SPEC F66).
+ * vgpu-sim: runs driver/core in userspace (F66).
  *
  * Subcommands live in their own files and register here: add
  * X(name) to VGPU_SIM_COMMANDS and define
@@ -46,6 +46,19 @@ VGPU_SIM_BENCHES(VGPU_SIM_DECLARE_BENCH)
 #define VGPU_SIM_EXIT_USAGE	2
 
 /**
+ * vgpu_sim_parse_u32() - vgpul_cli_u32() under vgpu-sim's name: the number
+ *	syntax both tools share (cli.h)
+ * @s: the text
+ * @out: the value
+ *
+ * Return: true if @s is a whole number that fits in 32 bits.
+ */
+static inline bool vgpu_sim_parse_u32(const char *s, uint32_t *out)
+{
+	return vgpul_cli_u32(s, out);
+}
+
+/**
  * vgpu_sim_usage_error() - report a usage error on stderr
  * @cmd: the (sub)command it concerns, e.g. "maxrun"
  * @fmt: printf format of the message
@@ -56,15 +69,6 @@ VGPU_SIM_BENCHES(VGPU_SIM_DECLARE_BENCH)
  */
 int vgpu_sim_usage_error(const char *cmd, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
-
-/**
- * vgpu_sim_parse_u32() - parse a whole decimal number
- * @s: the text
- * @out: the value
- *
- * Return: true if @s is a complete decimal number that fits in 32 bits.
- */
-bool vgpu_sim_parse_u32(const char *s, uint32_t *out);
 
 /**
  * vgpu_sim_print_usage() - print a command's usage text

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * tenants.c - the per-tenant report of vgpu-sim run (issue 20 point 3):
+ * tenants.c - the per-tenant report of vgpu-sim run:
  * the lines are libvgpu's (vgpul_report_tenants(), <vgpu/report.h>,
  * which vgpuctl run prints too); here each tenant runs alone in the
  * simulator.  A replayed recording arrives at its recorded times whatever

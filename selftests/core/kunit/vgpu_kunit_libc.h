@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * vgpu_kunit_libc.h - the few C library calls of the core's unit tests and
- * of the .vasm assembler they use (userspace/lib/vasm.c), on kernel
+ * of the .vasm assembler they use (userspace/libworkload/vasm.c), on kernel
  * primitives, for vgpu_core_kunit.ko.  libc/<header>.h, first on the
  * module's include path, include this in place of the C library's headers
  * (tools/testing/radix-tree does the reverse: kernel headers on libc).

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * import.h - recorded GPU kernel timelines as workloads (SPEC F68,
- * issue 20).  Part of libvgpu.
+ * import.h - recorded GPU kernel timelines as workloads (F68).
+ * Part of libvgpu-workload.
  *
  * Three recording formats are read into one list of recorded kernels
  * (struct vgpu_recording): the Nsight Systems SQLite export
@@ -176,7 +176,7 @@ struct vgpu_import_stats {
 };
 
 /**
- * vgpul_import_map() - map recordings onto a workload (issue 20 point 2)
+ * vgpul_import_map() - map recordings onto a workload
  * @recs: @nrecs recordings; recording i is tenant i
  * @nrecs: 1..256
  * @opts: options

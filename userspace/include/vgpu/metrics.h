@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * metrics.h - multiprogram metrics (SPEC F67; Eyerman & Eeckhout, IEEE
- * Micro 2008).  Part of libvgpu.
+ * metrics.h - multiprogram metrics (F67; Eyerman & Eeckhout, IEEE
+ * Micro 2008).  Part of libvgpu-workload.
  */
 #ifndef VGPU_METRICS_H
 #define VGPU_METRICS_H

@@ -1,10 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * report.h - the report of a workload run that vgpu-sim run and vgpuctl
- * run both print (SPEC F67, issue 20): one kernel= line per kernel, the
+ * run both print (F67): one kernel= line per kernel, the
  * summary lines, and for two tenants or more the tenant= lines.  The
  * lines are the same whichever runs the workload (the simulator or the
- * module), so they are written here once.  Part of libvgpu.
+ * module), so they are written here once.  Part of libvgpu-workload.
  */
 #ifndef VGPU_REPORT_H
 #define VGPU_REPORT_H
@@ -94,7 +94,7 @@ typedef int (*vgpul_run_fn)(void *cookie, const struct vgpu_workload *wl,
 			    struct vgpul_ktimes *t, char *err, size_t errlen);
 
 /**
- * vgpul_report_tenants() - the per-tenant lines (issue 20 point 3)
+ * vgpul_report_tenants() - the per-tenant lines
  * @f: stream
  * @wl: the workload
  * @shared: the times of its kernels in the shared run

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * vasm.h - .vasm text assembler and disassembler of the virtual ISA
- * (SPEC F04).  Part of libvgpu.
+ * (F04).  Part of libvgpu-workload.
  *
  * The syntax is described in Documentation/isa.rst.  After assembling, the
  * program is checked with the core validator (driver/core/isa.c, the same

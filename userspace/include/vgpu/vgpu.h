@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: LGPL-2.1 OR GPL-2.0 */
 /*
- * vgpu.h - libvgpu, the C library of vgpu-dispatch (SPEC F66).
+ * vgpu.h - libvgpu, the C library of vgpu-dispatch (F66).
  *
  * Every function returns 0 (or a non-negative value) on success and a
  * negative errno on failure; vgpul_strerror() turns it into a message.
@@ -84,7 +84,7 @@ struct vgpu_nl;
 #define VGPU_NL_NAME_LEN	32
 
 /*
- * The dispatch options of a device (issue 18): index in
+ * The dispatch options of a device: index in
  * struct vgpu_nl_dev.opt and struct vgpu_nl_config.opt, and the bit
  * VGPU_NL_SET_OPT(i) of struct vgpu_nl_config.set.  Pack and search take
  * enum vgpu_pack_mode and enum vgpu_search_mode.
@@ -115,7 +115,7 @@ struct vgpu_nl;
  * @freq_khz: virtual frequency of the paced clock
  * @task_slots: task table slots
  * @sync_cost: state sync cost in cycles (F17), 0 = off
- * @opt: the dispatch options, indexed by VGPU_NL_OPT_* (issue 18)
+ * @opt: the dispatch options, indexed by VGPU_NL_OPT_*
  * @throttle: 1 while throttle mode is entered or in force (F26)
  * @sregs_per_subpart: scalar registers per sub-partition, 0 = no file
  * @sreg_unit: their allocation unit

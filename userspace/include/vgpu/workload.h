@@ -1,13 +1,13 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * workload.h - workload files of vgpu-sim run and vgpuctl run (SPEC F66).
+ * workload.h - workload files of vgpu-sim run and vgpuctl run (F66).
  *
  * A workload is a JSON document (parsed with libjson-c) describing a
  * device (preset or custom configuration, policy, preemption mode,
  * priority windows, ...) and a list of kernels.  The format is described
- * in Documentation/workloads.rst.  Part of libvgpu.
+ * in Documentation/workloads.rst.  Part of libvgpu-workload.
  *
- * Only uapi types and libvgpu's own appear here: the device section is
+ * Only uapi types and the library's own appear here: the device section is
  * opaque (struct vgpul_device, read through the vgpul_workload_*()
  * calls), so the library's ABI does not follow the layout of the
  * scheduling core's structures.
@@ -24,7 +24,7 @@
 #define VGPU_WL_NAME_LEN	64
 
 /*
- * Most SMs of a workload's device (the core takes more, libvgpu.so.1's
+ * Most SMs of a workload's device (the core takes more, the library's
  * workloads do not); @affinity holds a bit for each.
  */
 #define VGPUL_WL_MAX_SMS	1024
@@ -33,6 +33,8 @@
 #define VGPUL_WL_MAX_CHANNELS	256
 /* A policy name is shorter (vgpul_workload_set_policy()). */
 #define VGPUL_WL_POLICY_LEN	16
+/* Arrivals (and the offsets that shift them) stay at or below 2^48 cycles. */
+#define VGPUL_WL_MAX_ARRIVAL	(1ULL << 48)
 
 /* struct vgpu_wl_kernel.flags and struct vgpu_wl_template.flags */
 #define VGPUL_KF_INDEPENDENT	(1u << 0)	/* warps may be split (F24) */

@@ -33,7 +33,7 @@ static void vgpu_config_show(const struct vgpu_nl_dev *d)
 		printf(" %u kHz", d->freq_khz);
 	printf("\n  task-slots    %u\n", d->task_slots);
 	printf("  sync-cost     %u\n", d->sync_cost);
-	/* issue 18: the dispatch options, the mode, the scalar file */
+	/* the dispatch options, the mode, the scalar file */
 	printf("  pack          %s\n", vgpul_pack_name(d->opt[VGPU_NL_OPT_PACK]));
 	printf("  search        %s", vgpul_search_name(d->opt[VGPU_NL_OPT_SEARCH]));
 	if (d->opt[VGPU_NL_OPT_SEARCH_GROUP])
@@ -73,7 +73,7 @@ static int vgpu_config_opt(const char *k, const char *v,
 		if (m < 0)
 			return -1;
 		cfg->opt[i] = m;
-	} else if (!vgpuctl_parse_u32(v, &cfg->opt[i])) {
+	} else if (!vgpul_cli_u32(v, &cfg->opt[i])) {
 		return -1;
 	}
 	cfg->set |= VGPU_NL_SET_OPT(i);
@@ -91,14 +91,14 @@ static int vgpu_parse_windows(const char *s, struct vgpu_nl_config *cfg)
 	for (tok = strtok_r(buf, ",", &save); tok;
 	     tok = strtok_r(NULL, ",", &save)) {
 		if (cfg->num_windows == VGPU_NL_MAX_WINDOWS ||
-		    !vgpuctl_parse_u32(tok, &cfg->windows[cfg->num_windows]))
+		    !vgpul_cli_u32(tok, &cfg->windows[cfg->num_windows]))
 			return -EINVAL;
 		cfg->num_windows++;
 	}
 	return cfg->num_windows ? 0 : -EINVAL;
 }
 
-int vgpuctl_cmd_config(int argc, char **argv)
+static int vgpuctl_config(int argc, char **argv)
 {
 	struct vgpu_nl_config cfg;
 	struct vgpu_nl_dev d;
@@ -136,15 +136,15 @@ int vgpuctl_cmd_config(int argc, char **argv)
 				goto bad;
 			cfg.set |= VGPU_NL_SET_WINDOWS;
 		} else if (!strcmp(k, "timeout")) {
-			if (!vgpuctl_parse_u64(v, &cfg.timeout))
+			if (!vgpul_cli_u64(v, &cfg.timeout))
 				goto bad;
 			cfg.set |= VGPU_NL_SET_TIMEOUT;
 		} else if (!strcmp(k, "event-budget")) {
-			if (!vgpuctl_parse_u32(v, &cfg.event_budget))
+			if (!vgpul_cli_u32(v, &cfg.event_budget))
 				goto bad;
 			cfg.set |= VGPU_NL_SET_BUDGET;
 		} else if (!strcmp(k, "sync-cost")) {
-			if (!vgpuctl_parse_u32(v, &cfg.sync_cost))
+			if (!vgpul_cli_u32(v, &cfg.sync_cost))
 				goto bad;
 			cfg.set |= VGPU_NL_SET_SYNC_COST;
 		} else if ((ret = vgpu_config_opt(k, v, &cfg))) {
@@ -190,3 +190,15 @@ bad:
 	vgpul_nl_close(nl);
 	return 0;
 }
+
+const struct vgpul_cli_cmd vgpuctl_cmd_config = {
+	.name = "config",
+	.usage = "[policy NAME] [preempt drain|warp|switch] [windows L1,L2,...|off]\n"
+		 "          [timeout CYCLES] [event-budget N] [sync-cost CYCLES]\n"
+		 "          [pack auto|block|sm] [search exact|grouped|sampled]\n"
+		 "          [search-group UNITS] [search-latency 0..3]\n"
+		 "          [throttle-sms N] [combo 0..100]",
+	.summary = "show the scheduler configuration of -d N, or change it (netlink\n"
+		   "CONFIG_SET, needs CAP_NET_ADMIN)",
+	.run = vgpuctl_config,
+};

@@ -9,7 +9,7 @@
 
 #include "vgpuctl.h"
 
-int vgpuctl_cmd_dev(int argc, char **argv)
+static int vgpuctl_dev(int argc, char **argv)
 {
 	struct vgpu_nl_dev devs[16];
 	struct vgpu_nl *nl;
@@ -42,7 +42,7 @@ int vgpuctl_cmd_dev(int argc, char **argv)
 			       vgpul_nl_preempt_name(devs[i].preempt));
 		return 0;
 	}
-	if (!vgpuctl_parse_u32(argv[2], &id) || id > 15) {
+	if (!vgpul_cli_u32(argv[2], &id) || id > 15) {
 		fprintf(stderr, "vgpuctl dev: bad device index '%s' (0-15)\n",
 			argv[2]);
 		return 2;
@@ -83,3 +83,10 @@ int vgpuctl_cmd_dev(int argc, char **argv)
 		argv[1]);
 	return 2;
 }
+
+const struct vgpul_cli_cmd vgpuctl_cmd_dev = {
+	.name = "dev",
+	.usage = "add ID [PRESET] [key=value...] | del ID | list",
+	.summary = "create or destroy device instances (/sys/bus/vgpu, root), list devices",
+	.run = vgpuctl_dev,
+};

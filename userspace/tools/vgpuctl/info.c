@@ -14,7 +14,7 @@ static const char *const vgpu_preset_names[] = {
 	[VGPU_PRESET_H100] = "h100",
 };
 
-int vgpuctl_cmd_info(int argc, char **argv)
+static int vgpuctl_info(int argc, char **argv)
 {
 	const struct vgpu_dev_config *c;
 	struct vgpu_info info;
@@ -51,3 +51,10 @@ int vgpuctl_cmd_info(int argc, char **argv)
 	printf("trace_hash: 0x%016llx\n", (unsigned long long)info.trace_hash);
 	return 0;
 }
+
+const struct vgpul_cli_cmd vgpuctl_cmd_info = {
+	.name = "info",
+	.usage = "",
+	.summary = "version, capabilities and configuration of /dev/vgpuN (GET_INFO)",
+	.run = vgpuctl_info,
+};

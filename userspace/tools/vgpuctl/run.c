@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * run.c - vgpuctl run and vgpuctl compare: a workload file or a recording
- * through a fresh device instance of the module, then each kernel (and
- * each tenant) alone; the lines of vgpu-sim run (SPEC F67, issue 20).
+ * run.c - vgpuctl run (and the body of vgpuctl compare, compare.c): a
+ * workload file or a recording through a fresh device instance of the
+ * module, then each kernel (and each tenant) alone; the lines of vgpu-sim
+ * run (F67).
  */
 #include <errno.h>
 #include <getopt.h>
@@ -628,7 +629,7 @@ static void vgpu_run_table(const struct vgpu_workload *wl,
 			   const char *const *pol,
 			   const struct vgpu_run_sum *sum, unsigned int n);
 
-int vgpuctl_cmd_run(int argc, char **argv)
+int vgpuctl_run_workload(int argc, char **argv)
 {
 	static const struct option opts[] = {
 		{ "workers", required_argument, NULL, 'w' },
@@ -662,7 +663,7 @@ int vgpuctl_cmd_run(int argc, char **argv)
 		case 'w':
 		case 'i':
 		case 'a':
-			if (!vgpuctl_parse_u32(optarg, c == 'w' ? &workers :
+			if (!vgpul_cli_u32(optarg, c == 'w' ? &workers :
 					    c == 'i' ? &id : &alone_id)) {
 				fprintf(stderr, "vgpuctl %s: bad number '%s'\n",
 					argv[0], optarg);
@@ -761,7 +762,7 @@ int vgpuctl_cmd_run(int argc, char **argv)
 	vgpul_report_summary(stdout, &(struct vgpul_summary){
 		.makespan = sum[0].makespan, .metrics = alone, .m = sum[0].m,
 		.lat_max = sum[0].lat_max, .hash = sum[0].hash });
-	/* each tenant alone, on the --alone-id device (issue 20) */
+	/* each tenant alone, on the --alone-id device */
 	if (alone) {
 		struct vgpu_run_alone ra = { alone_id, workers };
 
@@ -817,3 +818,17 @@ static void vgpu_run_table(const struct vgpu_workload *wl,
 	}
 #undef VGPU_RUN_ROW
 }
+
+const struct vgpul_cli_cmd vgpuctl_cmd_run = {
+	.name = "run",
+	.usage = "[--preempt MODE] [--policy NAME] [--workers N] [--id ID]\n"
+		 "          [--alone-id ID] [--no-alone] [-q|--quiet]\n"
+		 "          [--priority TENANT=P] [--offset TENANT=CYCLES] WORKLOAD",
+	.summary = "run a workload file or a recording on a fresh device instance\n"
+		   "(root), each tenant on an open file of its own, then each\n"
+		   "kernel and each tenant alone; prints the lines of vgpu-sim\n"
+		   "run (times, STP, ANTT, fairness, preemption latency, trace\n"
+		   "hash, tenants); progress on stderr when it is a terminal,\n"
+		   "unless -q; --priority and --offset shape the tenants' mix",
+	.run = vgpuctl_run_workload,
+};

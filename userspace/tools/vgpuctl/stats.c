@@ -76,7 +76,7 @@ static void vgpu_counters_table(const char *title,
 	}
 }
 
-int vgpuctl_cmd_stats(int argc, char **argv)
+static int vgpuctl_stats(int argc, char **argv)
 {
 	struct vgpu_nl_dev devs[16];
 	struct vgpu_nl_stats st;
@@ -154,3 +154,11 @@ int vgpuctl_cmd_stats(int argc, char **argv)
 	vgpul_nl_close(nl);
 	return 0;
 }
+
+const struct vgpul_cli_cmd vgpuctl_cmd_stats = {
+	.name = "stats",
+	.usage = "[-j|--json]",
+	.summary = "device, per-SM, per-priority and per-channel counters (netlink\n"
+		   "STATS_GET) of -d N or of every device; -j: JSON array",
+	.run = vgpuctl_stats,
+};

@@ -134,7 +134,7 @@ static int vgpu_top_once(struct vgpu_nl *nl, const struct vgpu_info *info,
 	return 0;
 }
 
-int vgpuctl_cmd_top(int argc, char **argv)
+static int vgpuctl_top(int argc, char **argv)
 {
 	static const struct option opts[] = {
 		{ "iterations", required_argument, NULL, 'n' },
@@ -154,7 +154,7 @@ int vgpuctl_cmd_top(int argc, char **argv)
 		switch (c) {
 		case 'n':
 		case 'i':
-			if (!vgpuctl_parse_u32(optarg, c == 'n' ? &iters : &interval)) {
+			if (!vgpul_cli_u32(optarg, c == 'n' ? &iters : &interval)) {
 				fprintf(stderr, "vgpuctl top: bad number '%s'\n",
 					optarg);
 				return 2;
@@ -192,3 +192,11 @@ int vgpuctl_cmd_top(int argc, char **argv)
 	vgpul_nl_close(nl);
 	return ret ? 1 : 0;
 }
+
+const struct vgpul_cli_cmd vgpuctl_cmd_top = {
+	.name = "top",
+	.usage = "[-n ITERATIONS] [-i MS] [-b]",
+	.summary = "live per-SM occupancy and per-channel progress of -d N; -b: no\n"
+		   "screen clearing (default when stdout is not a terminal)",
+	.run = vgpuctl_top,
+};

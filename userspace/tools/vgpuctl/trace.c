@@ -147,7 +147,7 @@ static int vgpu_tr_event(const struct vgpu_nl_ev *ev, void *arg)
 	return 0;
 }
 
-int vgpuctl_cmd_trace(int argc, char **argv)
+static int vgpuctl_trace(int argc, char **argv)
 {
 	static const struct option opts[] = {
 		{ "output", required_argument, NULL, 'o' },
@@ -170,7 +170,7 @@ int vgpuctl_cmd_trace(int argc, char **argv)
 			out = optarg;
 			break;
 		case 'c':
-			if (!vgpuctl_parse_u32(optarg, &count)) {
+			if (!vgpul_cli_u32(optarg, &count)) {
 				fprintf(stderr, "vgpuctl trace: bad count '%s'\n",
 					optarg);
 				return 2;
@@ -267,3 +267,11 @@ out:
 	vgpul_nl_close(nl);
 	return rc;
 }
+
+const struct vgpul_cli_cmd vgpuctl_cmd_trace = {
+	.name = "trace",
+	.usage = "-o OUT.json [-c COUNT] [-- CMD [ARGS...]]",
+	.summary = "record netlink events (of -d N, or every device) as Chrome trace\n"
+		   "JSON for Perfetto, while CMD runs, until COUNT events or Ctrl-C",
+	.run = vgpuctl_trace,
+};

@@ -2,7 +2,7 @@
 /*
  * util.c - what every vgpuctl command shares: option reading, the error
  * messages of a failed open of /dev/vgpuN, of GET_INFO, of netlink and of
- * /sys/bus/vgpu, number parsing, the terminal test and the stop flag of
+ * /sys/bus/vgpu, the terminal test and the stop flag of
  * trace and top.
  */
 #include <errno.h>
@@ -143,25 +143,4 @@ bool vgpuctl_fancy_tty(int fd)
 	const char *term = getenv("TERM");
 
 	return isatty(fd) && term && *term && strcmp(term, "dumb");
-}
-
-bool vgpuctl_parse_u64(const char *s, uint64_t *v)
-{
-	char *end;
-
-	if (!s || !*s || *s == '-')
-		return false;
-	errno = 0;
-	*v = strtoull(s, &end, 0);
-	return !errno && !*end;
-}
-
-bool vgpuctl_parse_u32(const char *s, unsigned int *v)
-{
-	uint64_t x;
-
-	if (!vgpuctl_parse_u64(s, &x) || x > UINT32_MAX)
-		return false;
-	*v = x;
-	return true;
 }

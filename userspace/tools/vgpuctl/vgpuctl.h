@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * vgpuctl.h - what the command files of vgpuctl share (main.c dispatches,
- * util.c holds the helpers, one file per command).  Internal to vgpuctl.
+ * util.c holds the helpers, one file per command with its descriptor).
+ * Internal to vgpuctl.
  */
 #ifndef VGPUCTL_H
 #define VGPUCTL_H
@@ -124,30 +125,32 @@ void vgpuctl_dev_error(const char *cmd, const char *file, int err);
  */
 bool vgpuctl_fancy_tty(int fd);
 
-/**
- * vgpuctl_parse_u64() - a whole unsigned number (C syntax: 0x.. and 0..)
- * @s: the text
- * @v: the value
- *
- * Return: true if @s is one.
+/*
+ * The commands, in --help order: each file defines
+ * "const struct vgpul_cli_cmd vgpuctl_cmd_<name>" (info.c, ...), main.c
+ * lists them and generates the help from them.
  */
-bool vgpuctl_parse_u64(const char *s, uint64_t *v);
+#define VGPUCTL_COMMANDS(X)	\
+	X(info)			\
+	X(stats)		\
+	X(config)		\
+	X(dev)			\
+	X(run)			\
+	X(compare)		\
+	X(trace)		\
+	X(top)
+
+#define VGPUCTL_DECLARE_CMD(n) extern const struct vgpul_cli_cmd vgpuctl_cmd_##n;
+VGPUCTL_COMMANDS(VGPUCTL_DECLARE_CMD)
 
 /**
- * vgpuctl_parse_u32() - vgpuctl_parse_u64() for 32 bits
- * @s: the text
- * @v: the value
+ * vgpuctl_run_workload() - vgpuctl run, or vgpuctl compare when argv[0]
+ *	is "compare" (run.c)
+ * @argc: the command's argument count
+ * @argv: its arguments, argv[0] the command
  *
- * Return: true if @s is one that fits.
+ * Return: the exit status.
  */
-bool vgpuctl_parse_u32(const char *s, unsigned int *v);
-
-int vgpuctl_cmd_info(int argc, char **argv);
-int vgpuctl_cmd_stats(int argc, char **argv);
-int vgpuctl_cmd_config(int argc, char **argv);
-int vgpuctl_cmd_dev(int argc, char **argv);
-int vgpuctl_cmd_run(int argc, char **argv);
-int vgpuctl_cmd_trace(int argc, char **argv);
-int vgpuctl_cmd_top(int argc, char **argv);
+int vgpuctl_run_workload(int argc, char **argv);
 
 #endif /* VGPUCTL_H */

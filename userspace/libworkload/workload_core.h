@@ -1,16 +1,19 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * libvgpu_core.h - the one door from libvgpu into driver/core (issue 19).
+ * workload_core.h - the one door from libvgpu-workload into the
+ * scheduling core.
  *
- * libvgpu validates and times programs and workloads exactly as the module
- * does because it links the same core (driver/core, compiled natively and
- * kept private by libvgpu.map).  What it uses of the core comes through
- * this header only, never from a public header: the device presets and
+ * libvgpu-workload validates and times programs and workloads exactly as
+ * the module does because it links the same core (driver/core and
+ * userspace/core, compiled natively and kept private by
+ * libvgpu-workload.map).  What it uses of the core comes through this
+ * header only, never from a public header: the device presets and
  * their checks (config.h), the scheduling parameters and limits (gpu.h),
  * the ISA tables shared by the validator and the assembler (isa.h), the
  * name tables of the modes (names.c), the policy name length (policy.h),
  * the occupancy formula and the instruction timing the importer sizes
- * programs with (occupancy.h, timing.h).  Documentation/design.rst, "Userspace", describes the split.
+ * programs with (occupancy.h, timing.h).  Documentation/design.rst,
+ * "Userspace", describes the split.
  *
  * The public headers mirror the few core values their types need
  * (VGPUL_WL_MAX_SMS, VGPUL_KF_*); the static assertions below keep them
@@ -18,8 +21,8 @@
  * go to the core unchanged.
  * Not installed.
  */
-#ifndef VGPUL_LIBVGPU_CORE_H
-#define VGPUL_LIBVGPU_CORE_H
+#ifndef VGPUL_WORKLOAD_CORE_H
+#define VGPUL_WORKLOAD_CORE_H
 
 #include "vgpu_os.h"
 #include "config.h"
@@ -47,7 +50,7 @@ _Static_assert(VGPUL_KF_QUEUE == VGPU_KF_QUEUE, "VGPUL_KF_*");
 
 /**
  * struct vgpul_device - the device section of a workload, as the core
- *	takes it (opaque to libvgpu's users: struct vgpu_workload.dev)
+ *	takes it (opaque to the library's users: struct vgpu_workload.dev)
  * @cfg: device configuration
  * @params: scheduling parameters
  * @sm_order: fixed SM priority list (F25 ties), @n_sm_order entries
@@ -68,4 +71,4 @@ struct vgpul_device {
  */
 int vgpul_device_new(struct vgpu_workload *wl);
 
-#endif /* VGPUL_LIBVGPU_CORE_H */
+#endif /* VGPUL_WORKLOAD_CORE_H */

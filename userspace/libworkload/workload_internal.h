@@ -13,7 +13,7 @@
 
 #include <vgpu/workload.h>
 
-#include "import_internal.h"
+#include "recording.h"
 
 /**
  * vgpu_wl_uint() - an unsigned integer field <= @max

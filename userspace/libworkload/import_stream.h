@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * import_stream.h - recordings kernel by kernel (issue 20 point 5): a
+ * import_stream.h - recordings kernel by kernel: a
  * recording read as a stream in start order, and the mapping of one
  * recorded kernel at a time onto a preset, so that a replay holds the
  * kernels in flight and not the whole recording.  Used by vgpu-sim replay
@@ -16,7 +16,7 @@
 
 #include <vgpu/import.h>
 
-#include "libvgpu_core.h"
+#include "workload_core.h"
 
 /**
  * struct vgpu_imp_chan - the (recording, process, device, stream) of a

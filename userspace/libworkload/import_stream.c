@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * import_stream.c - a recording read kernel by kernel, in start order
- * (issue 20 point 5; import_stream.h).
+ * (import_stream.h).
  *
  * Nsight SQLite: the reader's query is a cursor (ORDER BY start, rowid:
  * SQLite sorts through its own bounded sorter, spilling to temporary

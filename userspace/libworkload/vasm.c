@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * vasm.c - .vasm text assembler and disassembler of the virtual ISA
- * (SPEC F04).  Syntax: Documentation/isa.rst.
+ * (F04).  Syntax: Documentation/isa.rst.
  *
  * The assembler works line by line: a mnemonic (case-insensitive) and its
  * operands; comments start with ';', '#' or '//'.  LOOP takes a count
@@ -19,7 +19,7 @@
 
 #include <vgpu/vasm.h>
 
-#include "libvgpu_core.h"
+#include "workload_core.h"
 
 #define VGPU_VASM_MAX_PAREN	64		/* expression nesting */
 #define VGPU_VASM_NUM_MAX	0xffffffffULL	/* largest literal */

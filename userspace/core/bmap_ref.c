@@ -5,7 +5,7 @@
  * whole map, for the largest free run and for first fit.  The unit tests
  * check the fast searches of bmap.c against them and ``vgpu-sim bench
  * bitmap`` times them side by side; the module does not use them
- * (driver/Kbuild leaves this file out).
+ * (it lives outside driver/core for that reason).
  */
 #include "vgpu_os.h"
 #include "bmap.h"

@@ -12,7 +12,7 @@
 
 #include <vgpu/workload.h>
 
-#include "libvgpu_core.h"
+#include "workload_core.h"
 
 int vgpul_device_new(struct vgpu_workload *wl)
 {
@@ -131,7 +131,7 @@ int vgpul_workload_new_device(const struct vgpu_workload *wl, char *line,
 	if (off < len && p.sync_cost)	/* F17 */
 		off += snprintf(line + off, len - off, " sync_cost=%u",
 				p.sync_cost);
-	/* issue 18: the dispatch options and the scalar file, when set */
+	/* the dispatch options and the scalar file, when set */
 	if (off < len && (p.search != dflt.search ||
 			  p.search_group != dflt.search_group))
 		off += snprintf(line + off, len - off,

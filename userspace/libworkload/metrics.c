@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * metrics.c - STP, ANTT and fairness of a multiprogram run (SPEC F67).
+ * metrics.c - STP, ANTT and fairness of a multiprogram run (F67).
  */
 #include <string.h>
 

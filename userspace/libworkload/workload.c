@@ -13,8 +13,8 @@
 
 #include <vgpu/workload.h>
 
-#include "import_internal.h"
-#include "libvgpu_core.h"
+#include "recording.h"
+#include "workload_core.h"
 #include "workload_internal.h"
 
 static const char *const vgpu_wl_class_names[VGPU_ISA_NUM_CLASSES] = {

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * import_nsys.c - Nsight Systems SQLite exports (`nsys export --type
- * sqlite`), read with libsqlite3 (issue 20).
+ * sqlite`), read with libsqlite3.
  *
  * The kernels are the rows of CUPTI_ACTIVITY_KIND_KERNEL (one per launch,
  * timestamps in ns); shortName and demangledName are ids into StringIds

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * import_accelsim.c - Accel-Sim traces (NVBit tracer, issue 20).
+ * import_accelsim.c - Accel-Sim traces (NVBit tracer).
  *
  * kernelslist.g names the launches in order, one kernel-N.traceg per
  * line (relative to the list), between memory copies ("MemcpyHtoD,...",

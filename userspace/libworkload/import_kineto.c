@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * import_kineto.c - PyTorch profiler / Kineto Chrome-trace JSON, read
- * with libjson-c (issue 20).
+ * with libjson-c.
  *
  * The document is an object with "traceEvents" (or a bare array of
  * events, as the Chrome trace-event format allows).  Kernels are the
@@ -213,7 +213,7 @@ out:
 }
 
 /*
- * The incremental reader (vgpu-sim replay, issue 20 point 5).  json-c
+ * The incremental reader (vgpu-sim replay).  json-c
  * parses a whole document into one tree: a trace of a million events is
  * a tree of tens of millions of objects.  json-c has no event (SAX)
  * interface, but its tokener parses a value fed in pieces and says where

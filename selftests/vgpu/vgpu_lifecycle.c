@@ -483,22 +483,30 @@ static int vgpu_lc_round(int round, int procs, int dev, unsigned int *seed,
  * kernel may log nothing (read from /dev/kmsg; scripts/vm-run checks the
  * rest of the log, power-off included).
  */
-#define VGPU_LC_CHURNERS	3
+#define VGPU_LC_CHURNERS	6
 #define VGPU_LC_POKERS		4
 
 static const char *const vgpu_lc_churn_ids[] = { "3", "4" };
 
-/* Writes to new_device / del_device that failed for another reason. */
+/*
+ * Writes to new_device / del_device that failed for another reason, by
+ * errno (shared with the children; the last slot for errnos beyond).
+ */
+#define VGPU_LC_ERRNOS	64
 static int *vgpu_lc_unexpected;
 
 static void vgpu_lc_note(int err)
 {
 	/*
 	 * EEXIST / ENOENT: ID taken / free; EBUSY: the module is going
-	 * away; ENOENT also: the bus files are gone (module unloaded).
+	 * away; ENOENT also: the bus files are gone (module unloaded);
+	 * ENODEV: a write to a bus file being removed (kernfs).
 	 */
-	if (err && err != EEXIST && err != ENOENT && err != EBUSY)
-		__atomic_add_fetch(vgpu_lc_unexpected, 1, __ATOMIC_RELAXED);
+	if (err && err != EEXIST && err != ENOENT && err != EBUSY &&
+	    err != ENODEV)
+		__atomic_add_fetch(&vgpu_lc_unexpected[err < VGPU_LC_ERRNOS ?
+				   err : VGPU_LC_ERRNOS - 1], 1,
+				   __ATOMIC_RELAXED);
 }
 
 static void vgpu_lc_churner(unsigned int seed)
@@ -568,7 +576,7 @@ static int vgpu_lc_leftover(char *what, size_t len)
 		return 0;
 	while ((e = readdir(d)))
 		if (!strncmp(e->d_name, "vgpu", 4)) {
-			snprintf(what, len, "/sys/devices/%s", e->d_name);
+			snprintf(what, len, "/sys/devices/%.64s", e->d_name);
 			found = 1;
 			break;
 		}
@@ -606,7 +614,7 @@ static int vgpu_lc_kmsg_reports(int fd, char *what, size_t len)
 				if (!found++) {
 					char *msg = strchr(rec, ';');
 
-					snprintf(what, len, "%s",
+					snprintf(what, len, "%.100s",
 						 msg ? msg + 1 : rec);
 					what[strcspn(what, "\n")] = '\0';
 				}
@@ -637,13 +645,13 @@ static int vgpu_lc_unload_churn(int rounds, const char *ko, unsigned int seed,
 	int kmsg, i, r, err = 0, reports, victim;
 	char what[160];
 
-	vgpu_lc_unexpected = mmap(NULL, sizeof(int), PROT_READ | PROT_WRITE,
+	vgpu_lc_unexpected = mmap(NULL, VGPU_LC_ERRNOS * sizeof(int),
+				  PROT_READ | PROT_WRITE,
 				  MAP_SHARED | MAP_ANONYMOUS, -1, 0);
 	if (vgpu_lc_unexpected == MAP_FAILED) {
 		snprintf(why, whylen, "mmap: %s", strerror(errno));
 		return -1;
 	}
-	*vgpu_lc_unexpected = 0;
 	kmsg = open("/dev/kmsg", O_RDONLY | O_NONBLOCK | O_CLOEXEC);
 	if (kmsg >= 0)
 		lseek(kmsg, 0, SEEK_END);
@@ -664,7 +672,8 @@ static int vgpu_lc_unload_churn(int rounds, const char *ko, unsigned int seed,
 		}
 		if (vgpu_lc_leftover(what, sizeof(what))) {
 			snprintf(why, whylen,
-				 "round %d: %s still there after rmmod", r, what);
+				 "round %d: %.80s still there after rmmod", r,
+				 what);
 			err = -1;
 			break;
 		}
@@ -700,21 +709,27 @@ static int vgpu_lc_unload_churn(int rounds, const char *ko, unsigned int seed,
 			snprintf(why, whylen, "vgpu%s afterwards: %s",
 				 vgpu_lc_churn_ids[i], strerror(err));
 	}
-	if (!err && *vgpu_lc_unexpected) {
-		snprintf(why, whylen,
-			 "%d new_device/del_device writes failed with an undocumented errno",
-			 *vgpu_lc_unexpected);
-		err = -1;
+	for (i = 0; i < VGPU_LC_ERRNOS; i++) {
+		if (!vgpu_lc_unexpected[i])
+			continue;
+		printf("# %d new_device/del_device writes failed with %s\n",
+		       vgpu_lc_unexpected[i], strerror(i));
+		if (!err) {
+			snprintf(why, whylen,
+				 "new_device/del_device failed with an undocumented errno (%s)",
+				 strerror(i));
+			err = -1;
+		}
 	}
 	reports = vgpu_lc_kmsg_reports(kmsg, what, sizeof(what));
 	if (!err && reports) {
-		snprintf(why, whylen, "%d kernel log reports, first: %s",
+		snprintf(why, whylen, "%d kernel log reports, first: %.100s",
 			 reports, what);
 		err = -1;
 	}
 	if (kmsg >= 0)
 		close(kmsg);
-	munmap(vgpu_lc_unexpected, sizeof(int));
+	munmap(vgpu_lc_unexpected, VGPU_LC_ERRNOS * sizeof(int));
 	return err ? -1 : 0;
 }
 

@@ -13,10 +13,16 @@
  * timeout...
  *
  * Errors: -EINVAL (malformed line, ID >= VGPU_MAX_DEVICES, unknown preset,
- * unknown key or invalid value),
- * -EEXIST (ID in use), -ENOENT (no such ID on del_device).  Removing an
- * instance while files are open on it makes their calls fail with -ENODEV;
- * it is freed when the last one closes.
+ * unknown key or invalid value), -EEXIST (ID in use: an ID being removed
+ * stays in use until its instance is off the bus, i.e. until del_device
+ * returns), -EBUSY (the module is being unloaded), -ENOENT (no such ID on
+ * del_device).  Removing an instance while files are open on it makes
+ * their calls fail with -ENODEV; it is freed when the last one closes, and
+ * its ID is free again as soon as del_device returns.
+ *
+ * Module exit (vgpu_bus_fini()) first stops new_device (-EBUSY), then
+ * removes every instance, then the driver and the bus, and waits until
+ * every instance is freed: no device of the bus outlives the module.
  */
 #include <linux/device.h>
 #include <linux/kernel.h>
@@ -45,6 +51,9 @@ static void vgpu_bus_remove(struct device *dev)
 
 static struct bus_type vgpu_bus_type;
 
+/* new_device accepted: from vgpu_bus_init() to vgpu_bus_fini() */
+static bool vgpu_bus_enabled;	/* protected by vgpu_devices_lock */
+
 /**
  * vgpu_bus_add_device() - create instance @index
  * @index: N of /dev/vgpuN, below VGPU_MAX_DEVICES
@@ -52,10 +61,11 @@ static struct bus_type vgpu_bus_type;
  *
  * Under vgpu_devices_lock from the test of @index to the list insertion,
  * so two creations of one index cannot both get past the test, and a
- * removal of the same index waits for this one to finish.
+ * removal of the same index waits for this one to finish.  Once module
+ * exit has begun, nothing is created any more.
  *
- * Return: 0, -EINVAL (index, options), -EEXIST, -ENOMEM or the error of
- * device_add() or of the probe.
+ * Return: 0, -EINVAL (index, options), -EEXIST, -EBUSY (module exit),
+ * -ENOMEM or the error of device_add() or of the probe.
  */
 int vgpu_bus_add_device(u32 index, const struct vgpu_dev_opts *opts)
 {
@@ -65,6 +75,10 @@ int vgpu_bus_add_device(u32 index, const struct vgpu_dev_opts *opts)
 	if (index >= VGPU_MAX_DEVICES)
 		return -EINVAL;
 	mutex_lock(&vgpu_devices_lock);
+	if (!vgpu_bus_enabled) {
+		ret = -EBUSY;
+		goto out_unlock;
+	}
 	if (vgpu_device_find_locked(index)) {
 		ret = -EEXIST;
 		goto out_unlock;
@@ -210,6 +224,9 @@ int vgpu_bus_init(void)
 	ret = driver_register(&vgpu_bus_driver);
 	if (ret)
 		goto err_bus_unregister;
+	mutex_lock(&vgpu_devices_lock);
+	vgpu_bus_enabled = true;
+	mutex_unlock(&vgpu_devices_lock);
 	return 0;
 
 err_bus_unregister:
@@ -220,17 +237,25 @@ err_bus_unregister:
 /**
  * vgpu_bus_fini() - remove every instance, unregister the driver and the bus
  *
- * Module exit: no new_device or del_device writer is left (the module
- * reference of the sysfs files keeps it loaded while one runs).
+ * Module exit (and a failed module init).  The bus files hold no module
+ * reference: a new_device writer may be running, or waiting for
+ * vgpu_devices_lock, until bus_unregister() removes the files (it waits
+ * for writers inside them).  So creation is stopped first, under the lock,
+ * and a writer that gets the lock later finds the bus disabled (-EBUSY)
+ * instead of adding a device that would outlive the module.  Then every
+ * instance is removed, the driver and the bus unregistered, and the
+ * instances' last references awaited (vgpu_devices_drain()).
  */
 void vgpu_bus_fini(void)
 {
 	struct vgpu_device *vdev, *tmp;
 
 	mutex_lock(&vgpu_devices_lock);
+	vgpu_bus_enabled = false;
 	list_for_each_entry_safe(vdev, tmp, &vgpu_devices, node)
 		vgpu_bus_unregister(vdev);
 	mutex_unlock(&vgpu_devices_lock);
 	driver_unregister(&vgpu_bus_driver);
 	bus_unregister(&vgpu_bus_type);
+	vgpu_devices_drain();
 }

@@ -11,9 +11,11 @@
  * (vgpu_device_release()).
  */
 #include <linux/compat.h>
+#include <linux/completion.h>
 #include <linux/fs.h>
 #include <linux/module.h>
 #include <linux/poll.h>
+#include <linux/refcount.h>
 #include <linux/slab.h>
 
 #include "names.h"
@@ -359,6 +361,14 @@ int vgpu_dev_opts_parse(struct vgpu_dev_opts *o, char *line)
 }
 
 /*
+ * Instances allocated and not yet released, plus one for the module
+ * itself: the release functions are module code, so module exit waits in
+ * vgpu_devices_drain() until the count reaches zero.
+ */
+static refcount_t vgpu_devices_unreleased = REFCOUNT_INIT(1);
+static DECLARE_COMPLETION(vgpu_devices_released);
+
+/*
  * The last reference is gone (struct device's release): free what probe
  * made and remove left, then the instance.  Probe undoes its own steps on
  * failure, so only a scheduler still set up is left to free.
@@ -372,6 +382,22 @@ static void vgpu_device_release(struct device *dev)
 	vgpu_obs_device_fini(vdev);
 	mutex_destroy(&vdev->lock);
 	kfree(vdev);
+	if (refcount_dec_and_test(&vgpu_devices_unreleased))
+		complete(&vgpu_devices_released);
+}
+
+/**
+ * vgpu_devices_drain() - wait until every instance ever allocated is freed
+ *
+ * Module exit, once every instance is off the bus and no new one can be
+ * made (vgpu_bus_fini()): a reference still held elsewhere (a netlink
+ * request, say) delays the return until it is dropped, so no release
+ * function runs after the module is gone.  Called once.
+ */
+void vgpu_devices_drain(void)
+{
+	if (!refcount_dec_and_test(&vgpu_devices_unreleased))
+		wait_for_completion(&vgpu_devices_released);
 }
 
 /**
@@ -403,6 +429,7 @@ struct vgpu_device *vgpu_device_alloc(u32 index,
 		return ERR_PTR(-ENOMEM);
 	device_initialize(&vdev->dev);
 	vdev->dev.release = vgpu_device_release;
+	refcount_inc(&vgpu_devices_unreleased);
 	/* unbound without our probe run: the driver core's allocations failed */
 	vdev->probe_err = -ENOMEM;
 	mutex_init(&vdev->lock);

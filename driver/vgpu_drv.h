@@ -254,6 +254,7 @@ int vgpu_device_probe(struct vgpu_device *vdev);
 void vgpu_device_remove(struct vgpu_device *vdev);
 struct vgpu_device *vgpu_device_find_locked(u32 index);
 struct vgpu_device *vgpu_device_get_from(u32 index);
+void vgpu_devices_drain(void);
 
 int vgpu_bus_init(void);
 void vgpu_bus_fini(void);

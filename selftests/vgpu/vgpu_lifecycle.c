@@ -4,6 +4,7 @@
  *
  *   vgpu_lifecycle [--rounds N] [--procs P] [--seed S] [--dev ID]
  *		    [--ko PATH] [--slab-slack KIB] [--slab-objs N]
+ *		    [--unload-rounds N]
  *
  * Each round: create /dev/vgpuID (random workers and preemption mode),
  * start P processes that submit kernels (short ones, long ones, and
@@ -18,18 +19,24 @@
  * RCU grace period and a flush of the per-CPU slabs).  No hung-task
  * report may appear (/proc/sys/kernel/hung_task_warnings); kmemleak is
  * checked by scripts/vm-run from the kernel log.
+ * Then the module is unloaded and loaded --unload-rounds times (default
+ * 25) while other processes create, delete and poke instances
+ * (vgpu_lc_unload_churn()); the run ends with the guest's power-off,
+ * whose walk over every device vm-run's log check covers too.
  * No sleeps: every step waits for the event it needs (a pipe, waitpid).
  * TAP on stdout; exit status 0 on success.
  */
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <sys/mman.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -462,10 +469,275 @@ static int vgpu_lc_round(int round, int procs, int dev, unsigned int *seed,
 	return 0;
 }
 
+/*
+ * Unload under churn: instances of two IDs created and deleted in a loop
+ * by VGPU_LC_CHURNERS processes (one SIGKILLed and replaced each round),
+ * VGPU_LC_POKERS processes opening the device files, calling them and
+ * asking for new instances all the time, while the module is unloaded and
+ * loaded again @rounds times.  A new_device that got in while the module
+ * was going away used to add a device that outlived the module: its name
+ * stayed in /sys/devices (the next module's new_device of that ID then
+ * hit sysfs' duplicate-name warning) and the power-off's device walk read
+ * the freed module.  After every unload nothing of ours may be left in
+ * sysfs, the writes may fail only with the documented errors, and the
+ * kernel may log nothing (read from /dev/kmsg; scripts/vm-run checks the
+ * rest of the log, power-off included).
+ */
+#define VGPU_LC_CHURNERS	6
+#define VGPU_LC_POKERS		4
+
+static const char *const vgpu_lc_churn_ids[] = { "3", "4" };
+
+/*
+ * Writes to new_device / del_device that failed for another reason, by
+ * errno (shared with the children; the last slot for errnos beyond).
+ */
+#define VGPU_LC_ERRNOS	64
+static int *vgpu_lc_unexpected;
+
+static void vgpu_lc_note(int err)
+{
+	/*
+	 * EEXIST / ENOENT: ID taken / free; EBUSY: the module is going
+	 * away; ENOENT also: the bus files are gone (module unloaded);
+	 * ENODEV: a write to a bus file being removed (kernfs).
+	 */
+	if (err && err != EEXIST && err != ENOENT && err != EBUSY &&
+	    err != ENODEV)
+		__atomic_add_fetch(&vgpu_lc_unexpected[err < VGPU_LC_ERRNOS ?
+				   err : VGPU_LC_ERRNOS - 1], 1,
+				   __ATOMIC_RELAXED);
+}
+
+static void vgpu_lc_churner(unsigned int seed)
+{
+	char line[32];
+	const char *id;
+
+	for (;;) {
+		id = vgpu_lc_churn_ids[rand_r(&seed) % 2];
+		snprintf(line, sizeof(line), "%s small", id);
+		vgpu_lc_note(vgpu_lc_sysfs("/sys/bus/vgpu/new_device", line));
+		vgpu_lc_note(vgpu_lc_sysfs("/sys/bus/vgpu/del_device", id));
+	}
+}
+
+static void vgpu_lc_poker(unsigned int seed)
+{
+	static const char *const nodes[] = {
+		"/dev/vgpu0", "/dev/vgpu3", "/dev/vgpu4",
+	};
+	struct vgpu_channel_create cc;
+	struct vgpu_info info;
+	char line[32];
+	int fd;
+
+	for (;;) {
+		unsigned int r = rand_r(&seed);
+
+		fd = open(nodes[r % 3], O_RDWR | O_CLOEXEC);
+		if (fd >= 0) {
+			/* errors are fine: the device may be gone meanwhile */
+			memset(&info, 0, sizeof(info));
+			memset(&cc, 0, sizeof(cc));
+			cc.priority = 2;
+			if (!ioctl(fd, VGPU_IOCTL_GET_INFO, &info))
+				ioctl(fd, VGPU_IOCTL_CHANNEL_CREATE, &cc);
+			close(fd);
+		}
+		snprintf(line, sizeof(line), "%s small",
+			 vgpu_lc_churn_ids[(r >> 8) % 2]);
+		vgpu_lc_note(vgpu_lc_sysfs("/sys/bus/vgpu/new_device", line));
+	}
+}
+
+static pid_t vgpu_lc_spawn(void (*fn)(unsigned int), unsigned int seed)
+{
+	pid_t pid = fork();
+
+	if (!pid)
+		fn(seed);	/* never returns */
+	return pid;
+}
+
+/* Anything of the module's bus or devices still in sysfs. */
+static int vgpu_lc_leftover(char *what, size_t len)
+{
+	struct dirent *e;
+	DIR *d;
+	int found = 0;
+
+	if (!access("/sys/bus/vgpu", F_OK)) {
+		snprintf(what, len, "/sys/bus/vgpu");
+		return 1;
+	}
+	d = opendir("/sys/devices");
+	if (!d)
+		return 0;
+	while ((e = readdir(d)))
+		if (!strncmp(e->d_name, "vgpu", 4)) {
+			snprintf(what, len, "/sys/devices/%.64s", e->d_name);
+			found = 1;
+			break;
+		}
+	closedir(d);
+	return found;
+}
+
+/*
+ * Kernel log lines since @fd was opened (and moved to the end) that report
+ * a problem; the first one in @what.
+ */
+static int vgpu_lc_kmsg_reports(int fd, char *what, size_t len)
+{
+	static const char *const bad[] = {
+		"WARNING:", "BUG:", "Oops", "KASAN", "UBSAN", "Call Trace",
+		"cannot create duplicate", "kobject_add_internal failed",
+		"general protection", "refcount_t:", "lockdep", "corruption",
+	};
+	char rec[2048];
+	ssize_t n;
+	int found = 0;
+	unsigned int i;
+
+	if (fd < 0)
+		return 0;
+	for (;;) {
+		n = read(fd, rec, sizeof(rec) - 1);
+		if (n < 0 && errno == EPIPE)
+			continue;	/* overwritten records: go on */
+		if (n <= 0)
+			break;
+		rec[n] = '\0';
+		for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
+			if (strstr(rec, bad[i])) {
+				if (!found++) {
+					char *msg = strchr(rec, ';');
+
+					snprintf(what, len, "%.100s",
+						 msg ? msg + 1 : rec);
+					what[strcspn(what, "\n")] = '\0';
+				}
+				break;
+			}
+	}
+	return found;
+}
+
+static int vgpu_lc_rmmod_wait(void)
+{
+	int err, tries;
+
+	/* the pokers' open files hold the module a moment at a time */
+	for (tries = 0; tries < 200000; tries++) {
+		err = vgpu_lc_rmmod();
+		if (err != EAGAIN && err != EWOULDBLOCK && err != EBUSY)
+			return err;
+		sched_yield();
+	}
+	return err;
+}
+
+static int vgpu_lc_unload_churn(int rounds, const char *ko, unsigned int seed,
+				char *why, size_t whylen)
+{
+	pid_t churn[VGPU_LC_CHURNERS], poke[VGPU_LC_POKERS];
+	int kmsg, i, r, err = 0, reports, victim;
+	char what[160];
+
+	vgpu_lc_unexpected = mmap(NULL, VGPU_LC_ERRNOS * sizeof(int),
+				  PROT_READ | PROT_WRITE,
+				  MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	if (vgpu_lc_unexpected == MAP_FAILED) {
+		snprintf(why, whylen, "mmap: %s", strerror(errno));
+		return -1;
+	}
+	kmsg = open("/dev/kmsg", O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+	if (kmsg >= 0)
+		lseek(kmsg, 0, SEEK_END);
+	for (i = 0; i < VGPU_LC_CHURNERS; i++)
+		churn[i] = vgpu_lc_spawn(vgpu_lc_churner, seed + i);
+	for (i = 0; i < VGPU_LC_POKERS; i++)
+		poke[i] = vgpu_lc_spawn(vgpu_lc_poker, seed + 100 + i);
+	for (r = 0; r < rounds && !err; r++) {
+		victim = rand_r(&seed) % VGPU_LC_CHURNERS;
+		kill(churn[victim], SIGKILL);
+		waitpid(churn[victim], NULL, 0);
+		churn[victim] = vgpu_lc_spawn(vgpu_lc_churner, seed + r * 10);
+		err = vgpu_lc_rmmod_wait();
+		if (err) {
+			snprintf(why, whylen, "round %d: rmmod: %s", r,
+				 strerror(err));
+			break;
+		}
+		if (vgpu_lc_leftover(what, sizeof(what))) {
+			snprintf(why, whylen,
+				 "round %d: %.80s still there after rmmod", r,
+				 what);
+			err = -1;
+			break;
+		}
+		err = vgpu_lc_insmod(ko);
+		if (err)
+			snprintf(why, whylen, "round %d: insmod: %s", r,
+				 strerror(err));
+	}
+	for (i = 0; i < VGPU_LC_CHURNERS; i++)
+		kill(churn[i], SIGKILL);
+	for (i = 0; i < VGPU_LC_POKERS; i++)
+		kill(poke[i], SIGKILL);
+	for (i = 0; i < VGPU_LC_CHURNERS; i++)
+		waitpid(churn[i], NULL, 0);
+	for (i = 0; i < VGPU_LC_POKERS; i++)
+		waitpid(poke[i], NULL, 0);
+	printf("# %d unload rounds under churn\n", r);
+	if (!err && !vgpu_lc_loaded() && vgpu_lc_insmod(ko)) {
+		snprintf(why, whylen, "insmod: %s", strerror(errno));
+		err = -1;
+	}
+	/* the IDs of the churn are free and usable again, cleanly */
+	for (i = 0; i < 2 && !err; i++) {
+		char line[32];
+
+		vgpu_lc_sysfs("/sys/bus/vgpu/del_device", vgpu_lc_churn_ids[i]);
+		snprintf(line, sizeof(line), "%s small", vgpu_lc_churn_ids[i]);
+		err = vgpu_lc_sysfs("/sys/bus/vgpu/new_device", line);
+		if (!err)
+			err = vgpu_lc_sysfs("/sys/bus/vgpu/del_device",
+					    vgpu_lc_churn_ids[i]);
+		if (err)
+			snprintf(why, whylen, "vgpu%s afterwards: %s",
+				 vgpu_lc_churn_ids[i], strerror(err));
+	}
+	for (i = 0; i < VGPU_LC_ERRNOS; i++) {
+		if (!vgpu_lc_unexpected[i])
+			continue;
+		printf("# %d new_device/del_device writes failed with %s\n",
+		       vgpu_lc_unexpected[i], strerror(i));
+		if (!err) {
+			snprintf(why, whylen,
+				 "new_device/del_device failed with an undocumented errno (%s)",
+				 strerror(i));
+			err = -1;
+		}
+	}
+	reports = vgpu_lc_kmsg_reports(kmsg, what, sizeof(what));
+	if (!err && reports) {
+		snprintf(why, whylen, "%d kernel log reports, first: %.100s",
+			 reports, what);
+		err = -1;
+	}
+	if (kmsg >= 0)
+		close(kmsg);
+	munmap(vgpu_lc_unexpected, VGPU_LC_ERRNOS * sizeof(int));
+	return err ? -1 : 0;
+}
+
 int main(int argc, char **argv)
 {
 	const char *ko = "/vgpu/vgpu_dispatch.ko";
 	int rounds = 20, procs = 4, dev = 12, i, ok = 1, have_base = 0, bad;
+	int unload_rounds = 25;
 	long long slack = 256, slack_objs = 32, kmalloc;
 	long hung0 = vgpu_lc_hung_warnings(), hung1;
 	unsigned int seed = 1;
@@ -489,18 +761,22 @@ int main(int argc, char **argv)
 			slack = atoll(argv[++i]);
 		else if (!strcmp(argv[i], "--slab-objs"))
 			slack_objs = atoll(argv[++i]);
+		else if (!strcmp(argv[i], "--unload-rounds"))
+			unload_rounds = atoi(argv[++i]);
 		else
 			goto usage;
 	}
-	if (rounds < 1 || procs < 2 || procs > 16 || dev < 1 || dev > 15)
+	if (rounds < 1 || procs < 2 || procs > 16 || dev < 1 || dev > 15 ||
+	    dev == 3 || dev == 4 || unload_rounds < 0)
 		goto usage;
-	printf("TAP version 13\n1..5\n");
+	printf("TAP version 13\n1..6\n");
 	fflush(stdout);
 	if (!vgpu_lc_loaded() && vgpu_lc_insmod(ko)) {
 		printf("not ok 1 lifecycle.rounds # insmod %s: %s\n", ko,
 		       strerror(errno));
 		printf("not ok 2 lifecycle.module_loaded_after\nnot ok 3 lifecycle.slab_back_to_baseline # skipped\n");
 		printf("not ok 4 lifecycle.slab_caches_back_to_baseline # skipped\nnot ok 5 lifecycle.no_hung_task # skipped\n");
+		printf("not ok 6 lifecycle.unload_under_churn # skipped\n");
 		return 1;
 	}
 	vgpu_lc_shrink_open();
@@ -583,8 +859,18 @@ int main(int argc, char **argv)
 	} else {
 		printf("ok 5 lifecycle.no_hung_task\n");
 	}
+	fflush(stdout);
+	if (!unload_rounds) {
+		printf("ok 6 lifecycle.unload_under_churn # SKIP --unload-rounds 0\n");
+	} else if (vgpu_lc_unload_churn(unload_rounds, ko, seed, why,
+					sizeof(why))) {
+		printf("not ok 6 lifecycle.unload_under_churn # %s\n", why);
+		ok = 0;
+	} else {
+		printf("ok 6 lifecycle.unload_under_churn\n");
+	}
 	return ok ? 0 : 1;
 usage:
-	fprintf(stderr, "usage: vgpu_lifecycle [--rounds N] [--procs P] [--seed S] [--dev ID] [--ko PATH] [--slab-slack KIB] [--slab-objs N]\n");
+	fprintf(stderr, "usage: vgpu_lifecycle [--rounds N] [--procs P] [--seed S] [--dev ID] [--ko PATH] [--slab-slack KIB] [--slab-objs N] [--unload-rounds N]\n");
 	return 2;
 }

@@ -58,7 +58,7 @@ SAN_FLAGS	:= -fsanitize=address,undefined -fno-sanitize-recover=all \
 ASAN_CFLAGS	:= $(NATIVE_CFLAGS) -O1 $(SAN_FLAGS)
 
 .PHONY: all module native sim policies core-tests deps ksrc check check-core vm-bin tools \
-	checkpatch sparse layering check-vm check-debug debug-kernel demo clean netlink-spec \
+	checkpatch sparse layering check-vm check-debug debug-kernel demo clean netlink-spec docs \
 	install modules_install vm-shell check-vm-lts check-dkms bench-module lib check-fuzz-module syzkaller-desc mutate htmldocs \
 	soak check-rt need-native need-vm-bin
 
@@ -148,6 +148,22 @@ checkpatch: ksrc
 netlink-spec: deps
 	@scripts/check-netlink-spec $(RESULTS)
 
+# Every F-number and seed paragraph the tree cites resolves in
+# Documentation/mechanisms.rst; the HTML docs and their kernel-doc build
+# without a warning.
+docs: deps ksrc
+	@mkdir -p $(RESULTS)
+	@{ echo "TAP version 13"; echo "1..2"; \
+	   if out=$$(scripts/check-doc-refs 2>&1); then echo "ok 1 doc-refs"; \
+	   else echo "$$out" | sed 's/^/# /'; echo "not ok 1 doc-refs"; fi; \
+	   if out=$$($(MAKE) --no-print-directory htmldocs 2>&1); then \
+		echo "ok 2 htmldocs without a warning"; \
+	   else echo "$$out" | tail -20 | sed 's/^/# /'; \
+		echo "not ok 2 htmldocs without a warning"; fi; \
+	 } > $(RESULTS)/docs.tap
+	@echo "  CHECK   docs: $$(grep -c '^ok' $(RESULTS)/docs.tap)/2"
+	@! grep -q '^not ok' $(RESULTS)/docs.tap || { grep '^#' $(RESULTS)/docs.tap; exit 1; }
+
 # No call cycle or upward call among driver/*.c.
 layering:
 	@mkdir -p $(RESULTS)
@@ -191,7 +207,7 @@ check check-debug: WERROR := 1
 check:
 	@rm -rf $(RESULTS)
 	@mkdir -p $(RESULTS)
-	@for step in check-core checkpatch sparse layering netlink-spec syzkaller-desc check-dkms check-vm check-vm-lts; do \
+	@for step in check-core checkpatch sparse layering netlink-spec docs syzkaller-desc check-dkms check-vm check-vm-lts; do \
 		$(MAKE) --no-print-directory $$step || \
 		echo "not ok 1 make $$step exited non-zero" > $(RESULTS)/step-$$step.tap; \
 	done

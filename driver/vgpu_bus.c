@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * vgpu_bus.c - device instances created and destroyed at runtime (SPEC F61).
+ * vgpu_bus.c - device instances created and destroyed at runtime (F61).
  *
  * Like netdevsim, the module registers a bus, /sys/bus/vgpu, whose two
  * write-only attributes manage instances without reloading the module:

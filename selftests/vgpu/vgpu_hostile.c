@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * vgpu_hostile.c - careless and malicious users of one shared device
- * (issue 16).
+ * vgpu_hostile.c - careless and malicious users of one shared device.
  *
  *   vgpu_hostile [--seconds S] [--workers N] [--seed X]
  *

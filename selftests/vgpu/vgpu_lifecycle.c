@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * vgpu_lifecycle.c - lifecycle stress of the module (issue 9).
+ * vgpu_lifecycle.c - lifecycle stress of the module.
  *
  *   vgpu_lifecycle [--rounds N] [--procs P] [--seed S] [--dev ID]
  *		    [--ko PATH] [--slab-slack KIB] [--slab-objs N]

@@ -502,7 +502,8 @@ TEST_F(q, submit_errnos)
 	BAD(queue_cap, VGPU_MAX_QUEUE_ITEMS + 1);
 	BAD(queue_timeout, 0);
 	BAD(queue_timeout, (1ULL << 32) + 1);
-	BAD(flags, VGPU_KERNEL_QUEUE | (1U << 6));	/* unknown flag */
+	BAD(flags, VGPU_KERNEL_QUEUE | ((VGPU_KERNEL_FLAGS_ALL << 1) &
+				       ~VGPU_KERNEL_FLAGS_ALL)); /* unknown flag */
 	BAD(pad3, 1);
 #undef BAD
 #define BAD(field, v) do {						\

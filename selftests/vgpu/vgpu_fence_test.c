@@ -89,6 +89,20 @@ static int fence_info(int fence, struct sync_fence_info *fi)
 	return info.num_fences == 1 ? 0 : -1;
 }
 
+/*
+ * The names a signalled fence reports: the module's on 6.1 and 6.12; newer
+ * dma-fence cores (7.2 here) stop asking the driver once a fence is
+ * signalled and report "detached-driver" and "signaled-timeline" (so the
+ * names never reach into a module that may be gone).  Either is right.
+ */
+static int fence_names_ok(const struct sync_fence_info *fi, const char *obj)
+{
+	if (!strcmp(fi->driver_name, "detached-driver"))
+		return !strcmp(fi->obj_name, "signaled-timeline");
+	return !strcmp(fi->driver_name, "vgpu_dispatch") &&
+	       !strcmp(fi->obj_name, obj);
+}
+
 /* Wait for the fence (bounded only to fail): its status afterwards. */
 static int fence_wait(int fence)
 {
@@ -373,13 +387,18 @@ TEST_F(f, fence_signals_when_the_kernel_completes)
 	EXPECT_EQ(FD_CLOEXEC, fcntl(fence, F_GETFD) & FD_CLOEXEC);
 	EXPECT_EQ(0, fence_status(fence));
 	EXPECT_EQ(0, poll1(fence, POLLIN, 50));
+	/* pending: every kernel asks the module for the names */
+	ASSERT_EQ(0, fence_info(fence, &fi));
+	EXPECT_STREQ("vgpu_dispatch", fi.driver_name);
+	EXPECT_STREQ("vgpu0", fi.obj_name);
 	ASSERT_EQ(0, vgpu_test_gate(self->fd, VGPU_GATE_OPEN, NULL));
 	EXPECT_EQ(1, fence_wait(fence));
 	ASSERT_EQ(0, vgpu_test_query(self->fd, h, 0, &q));
 	EXPECT_EQ(VGPU_KSTATE_DONE, q.state);
 	ASSERT_EQ(0, fence_info(fence, &fi));
-	EXPECT_STREQ("vgpu_dispatch", fi.driver_name);
-	EXPECT_STREQ("vgpu0", fi.obj_name);
+	EXPECT_TRUE(fence_names_ok(&fi, "vgpu0")) {
+		TH_LOG("names %s, %s", fi.driver_name, fi.obj_name);
+	}
 	EXPECT_EQ(1, fi.status);
 	close(fence);
 }
@@ -504,7 +523,9 @@ TEST_F(f, fence_outlives_the_file)
 	EXPECT_EQ(-ECANCELED, fence_wait(spin));
 	EXPECT_EQ(1, fence_status(done));
 	ASSERT_EQ(0, fence_info(spin, &fi));
-	EXPECT_STREQ("vgpu0", fi.obj_name);
+	EXPECT_TRUE(fence_names_ok(&fi, "vgpu0")) {
+		TH_LOG("names %s, %s", fi.driver_name, fi.obj_name);
+	}
 	close(spin);
 	close(done);
 }
@@ -536,8 +557,9 @@ TEST(fence_outlives_the_device)
 	EXPECT_EQ(-ECANCELED, fence_wait(fence));
 	EXPECT_EQ(1, fence_status(done));
 	ASSERT_EQ(0, fence_info(fence, &fi));
-	EXPECT_STREQ("vgpu_dispatch", fi.driver_name);
-	EXPECT_STREQ("vgpu15", fi.obj_name);
+	EXPECT_TRUE(fence_names_ok(&fi, "vgpu15")) {
+		TH_LOG("names %s, %s", fi.driver_name, fi.obj_name);
+	}
 	EXPECT_EQ(-ECANCELED, fi.status);
 	close(fence);
 	close(done);

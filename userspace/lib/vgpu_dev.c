@@ -337,6 +337,24 @@ int vgpul_gate(struct vgpu_dev *dev, unsigned int op, uint64_t *cycle)
 	return ret;
 }
 
+/*
+ * poll() one fd for POLLIN, again after a signal: 1 with @revents set, 0 on
+ * timeout, or a negative errno.
+ */
+static int vgpul_poll_in(int fd, int timeout_ms, short *revents)
+{
+	struct pollfd p = { .fd = fd, .events = POLLIN };
+	int ret;
+
+	do {
+		ret = poll(&p, 1, timeout_ms);
+	} while (ret < 0 && errno == EINTR);
+	if (ret < 0)
+		return -errno;
+	*revents = p.revents;
+	return ret;
+}
+
 /**
  * vgpul_poll() - wait until poll() reports a completion on the device
  * @dev: the device
@@ -347,16 +365,13 @@ int vgpul_gate(struct vgpu_dev *dev, unsigned int op, uint64_t *cycle)
  */
 int vgpul_poll(struct vgpu_dev *dev, int timeout_ms)
 {
-	struct pollfd p = { .fd = dev->fd, .events = POLLIN };
-	int ret;
+	short revents;
+	int ret = vgpul_poll_in(dev->fd, timeout_ms, &revents);
 
-	do {
-		ret = poll(&p, 1, timeout_ms);
-	} while (ret < 0 && errno == EINTR);
 	if (ret < 0)
-		return -errno;
-	if (ret && (p.revents & (POLLERR | POLLHUP | POLLNVAL)))
-		return p.revents & POLLNVAL ? -EBADF : -ENODEV;
+		return ret;
+	if (ret && (revents & (POLLERR | POLLHUP | POLLNVAL)))
+		return revents & POLLNVAL ? -EBADF : -ENODEV;
 	return ret ? 1 : 0;
 }
 
@@ -452,17 +467,14 @@ int vgpul_fence_status(int fence_fd)
  */
 int vgpul_fence_wait(int fence_fd, int timeout_ms)
 {
-	struct pollfd p = { .fd = fence_fd, .events = POLLIN };
-	int ret;
+	short revents;
+	int ret = vgpul_poll_in(fence_fd, timeout_ms, &revents);
 
-	do {
-		ret = poll(&p, 1, timeout_ms);
-	} while (ret < 0 && errno == EINTR);
 	if (ret < 0)
-		return -errno;
+		return ret;
 	if (!ret)
 		return -ETIME;
-	if (p.revents & POLLNVAL)
+	if (revents & POLLNVAL)
 		return -EBADF;
 	ret = vgpul_fence_status(fence_fd);
 	return ret == 1 ? 0 : ret < 0 ? ret : -EIO;

@@ -40,6 +40,197 @@ static int vgpu_isa_fail(struct vgpu_isa_error *err, u32 rule, u32 index)
 	return -EINVAL;
 }
 
+/*
+ * Operand kinds of the functional instructions.  Fields a, b, c: ZERO
+ * (reserved, must be 0), REG (r0..r254), PRED (p0..p7), SREG (VGPU_SR_*),
+ * SLOT (buffer slot), NEG (BRP: 0 or 1).  Field imm: ZERO, ANY, REG, PRED,
+ * COND, PLOP, ATOM (packed vreg, op, creg), BRP (target | join << 16),
+ * JMP (target).
+ */
+enum vgpu_isa_kind {
+	VGPU_K_ZERO,
+	VGPU_K_REG,
+	VGPU_K_PRED,
+	VGPU_K_SREG,
+	VGPU_K_SLOT,
+	VGPU_K_NEG,
+	VGPU_K_ANY,
+	VGPU_K_COND,
+	VGPU_K_PLOP,
+	VGPU_K_ATOM,
+	VGPU_K_BRP,
+	VGPU_K_JMP,
+};
+
+/**
+ * struct vgpu_isa_fop - operands and class of a functional opcode
+ * @name: mnemonic, NULL for a free opcode of the functional range
+ * @cls: timed class (opcode - VGPU_OP_MOV of its class), -1 if free
+ * @a: kind of operand a (enum vgpu_isa_kind)
+ * @b: kind of operand b
+ * @c: kind of operand c
+ * @imm: kind of the immediate
+ */
+struct vgpu_isa_fop {
+	const char *name;
+	s8 cls;
+	u8 a;
+	u8 b;
+	u8 c;
+	u8 imm;
+};
+
+#define VGPU_FOP(o, n, k, A, B, C, I)					\
+	[(o) - VGPU_OP_FUNC_FIRST] = {					\
+		.name = (n), .cls = (k) - VGPU_OP_MOV, .a = VGPU_K_##A,	\
+		.b = VGPU_K_##B, .c = VGPU_K_##C, .imm = VGPU_K_##I	\
+	}
+#define VGPU_FALU(o, n)	VGPU_FOP(o, n, VGPU_OP_ALU, REG, REG, REG, ZERO)
+
+static const struct vgpu_isa_fop
+vgpu_isa_fops[VGPU_OP_FUNC_LAST - VGPU_OP_FUNC_FIRST + 1] = {
+	VGPU_FOP(VGPU_OP_MOVI, "MOVI", VGPU_OP_MOV, REG, ZERO, ZERO, ANY),
+	VGPU_FOP(VGPU_OP_MOVR, "MOV", VGPU_OP_MOV, REG, REG, ZERO, ZERO),
+	VGPU_FOP(VGPU_OP_S2R, "S2R", VGPU_OP_MOV, REG, SREG, ZERO, ZERO),
+	VGPU_FOP(VGPU_OP_SELP, "SELP", VGPU_OP_MOV, REG, REG, REG, PRED),
+	VGPU_FALU(VGPU_OP_IADD, "IADD"),
+	VGPU_FALU(VGPU_OP_ISUB, "ISUB"),
+	VGPU_FALU(VGPU_OP_IMUL, "IMUL"),
+	VGPU_FOP(VGPU_OP_IMAD, "IMAD", VGPU_OP_ALU, REG, REG, REG, REG),
+	VGPU_FALU(VGPU_OP_IMIN, "IMIN"),
+	VGPU_FALU(VGPU_OP_IMAX, "IMAX"),
+	VGPU_FALU(VGPU_OP_AND, "AND"),
+	VGPU_FALU(VGPU_OP_OR, "OR"),
+	VGPU_FALU(VGPU_OP_XOR, "XOR"),
+	VGPU_FALU(VGPU_OP_SHL, "SHL"),
+	VGPU_FALU(VGPU_OP_SHR, "SHR"),
+	VGPU_FALU(VGPU_OP_SRA, "SRA"),
+	VGPU_FOP(VGPU_OP_IADDI, "IADDI", VGPU_OP_ALU, REG, REG, ZERO, ANY),
+	VGPU_FALU(VGPU_OP_UDIV, "UDIV"),
+	VGPU_FALU(VGPU_OP_UREM, "UREM"),
+	VGPU_FALU(VGPU_OP_FADD, "FADD"),
+	VGPU_FALU(VGPU_OP_FSUB, "FSUB"),
+	VGPU_FALU(VGPU_OP_FMUL, "FMUL"),
+	VGPU_FOP(VGPU_OP_FFMA, "FFMA", VGPU_OP_ALU, REG, REG, REG, REG),
+	VGPU_FALU(VGPU_OP_FMIN, "FMIN"),
+	VGPU_FALU(VGPU_OP_FMAX, "FMAX"),
+	VGPU_FOP(VGPU_OP_I2F, "I2F", VGPU_OP_ALU, REG, REG, ZERO, ZERO),
+	VGPU_FOP(VGPU_OP_F2I, "F2I", VGPU_OP_ALU, REG, REG, ZERO, ZERO),
+	VGPU_FOP(VGPU_OP_ISETP, "ISETP", VGPU_OP_CMP, PRED, REG, REG, COND),
+	VGPU_FOP(VGPU_OP_USETP, "USETP", VGPU_OP_CMP, PRED, REG, REG, COND),
+	VGPU_FOP(VGPU_OP_FSETP, "FSETP", VGPU_OP_CMP, PRED, REG, REG, COND),
+	VGPU_FOP(VGPU_OP_PLOP, "PLOP", VGPU_OP_CMP, PRED, PRED, PRED, PLOP),
+	VGPU_FOP(VGPU_OP_LDG, "LDG", VGPU_OP_LOAD, REG, SLOT, REG, ANY),
+	VGPU_FOP(VGPU_OP_STG, "STG", VGPU_OP_STORE, REG, SLOT, REG, ANY),
+	VGPU_FOP(VGPU_OP_LDS, "LDS", VGPU_OP_LOAD, REG, ZERO, REG, ANY),
+	VGPU_FOP(VGPU_OP_STS, "STS", VGPU_OP_STORE, REG, ZERO, REG, ANY),
+	VGPU_FOP(VGPU_OP_LDC, "LDC", VGPU_OP_LOAD, REG, SLOT, REG, ANY),
+	VGPU_FOP(VGPU_OP_LDL, "LDL", VGPU_OP_LOAD, REG, ZERO, REG, ANY),
+	VGPU_FOP(VGPU_OP_STL, "STL", VGPU_OP_STORE, REG, ZERO, REG, ANY),
+	VGPU_FOP(VGPU_OP_ATOMG, "ATOMG", VGPU_OP_STORE, REG, SLOT, REG, ATOM),
+	VGPU_FOP(VGPU_OP_ATOMS, "ATOMS", VGPU_OP_STORE, REG, ZERO, REG, ATOM),
+	VGPU_FOP(VGPU_OP_BRP, "BRP", VGPU_OP_BRA, PRED, NEG, ZERO, BRP),
+	VGPU_FOP(VGPU_OP_JMP, "JMP", VGPU_OP_BRA, ZERO, ZERO, ZERO, JMP),
+};
+
+/* Rule broken by operand field @v of kind @k, VGPU_ISA_OK if none. */
+static u32 vgpu_isa_check_field(u32 k, u32 v, u32 n)
+{
+	switch (k) {
+	case VGPU_K_ZERO:
+		return v ? VGPU_ISA_ERR_RESERVED : VGPU_ISA_OK;
+	case VGPU_K_REG:
+		return v >= VGPU_ISA_NUM_REGS ? VGPU_ISA_ERR_REGISTER : VGPU_ISA_OK;
+	case VGPU_K_PRED:
+		return v >= VGPU_ISA_NUM_PREDS ? VGPU_ISA_ERR_PREDICATE : VGPU_ISA_OK;
+	case VGPU_K_SREG:
+		return v > VGPU_SR_MAX ? VGPU_ISA_ERR_SREG : VGPU_ISA_OK;
+	case VGPU_K_SLOT:
+		return v >= VGPU_ISA_MAX_SLOTS ? VGPU_ISA_ERR_SLOT : VGPU_ISA_OK;
+	case VGPU_K_NEG:
+		return v > 1 ? VGPU_ISA_ERR_MODIFIER : VGPU_ISA_OK;
+	case VGPU_K_COND:
+		return v > VGPU_COND_MAX ? VGPU_ISA_ERR_MODIFIER : VGPU_ISA_OK;
+	case VGPU_K_PLOP:
+		return v > VGPU_PLOP_MAX ? VGPU_ISA_ERR_MODIFIER : VGPU_ISA_OK;
+	case VGPU_K_ATOM:
+		if (v >> 24)
+			return VGPU_ISA_ERR_RESERVED;
+		if (VGPU_ATOM_OP(v) != VGPU_ATOM_CAS && VGPU_ATOM_CREG(v))
+			return VGPU_ISA_ERR_RESERVED;
+		if (VGPU_ATOM_VREG(v) >= VGPU_ISA_NUM_REGS ||
+		    VGPU_ATOM_CREG(v) >= VGPU_ISA_NUM_REGS)
+			return VGPU_ISA_ERR_REGISTER;
+		return VGPU_ATOM_OP(v) > VGPU_ATOM_OP_MAX ?
+		       VGPU_ISA_ERR_MODIFIER : VGPU_ISA_OK;
+	case VGPU_K_BRP:
+		return VGPU_BRP_TARGET(v) >= n || VGPU_BRP_JOIN(v) >= n ?
+		       VGPU_ISA_ERR_TARGET : VGPU_ISA_OK;
+	case VGPU_K_JMP:
+		return v >= n ? VGPU_ISA_ERR_TARGET : VGPU_ISA_OK;
+	default:	/* VGPU_K_ANY */
+		return VGPU_ISA_OK;
+	}
+}
+
+/* The highest register field @v of kind @k names, 0 if none. */
+static u32 vgpu_isa_field_reg(u32 k, u32 v)
+{
+	if (k == VGPU_K_REG)
+		return v;
+	if (k == VGPU_K_ATOM)
+		return max(VGPU_ATOM_VREG(v), VGPU_ATOM_CREG(v));
+	return 0;
+}
+
+/*
+ * The operand rules of functional instruction @in of a program of @n
+ * instructions: reserved fields first, then a, b, c and imm in that
+ * order.  Returns the rule broken, VGPU_ISA_OK if none, and raises
+ * *@max_reg to the highest register it names.
+ */
+static u32 vgpu_isa_check_func(const struct vgpu_insn *in, u32 n,
+			       u32 *max_reg)
+{
+	const struct vgpu_isa_fop *f = &vgpu_isa_fops[in->op - VGPU_OP_FUNC_FIRST];
+	u32 rule;
+
+	if ((f->a == VGPU_K_ZERO && in->a) || (f->b == VGPU_K_ZERO && in->b) ||
+	    (f->c == VGPU_K_ZERO && in->c) || (f->imm == VGPU_K_ZERO && in->imm))
+		return VGPU_ISA_ERR_RESERVED;
+	rule = vgpu_isa_check_field(f->a, in->a, n);
+	if (!rule)
+		rule = vgpu_isa_check_field(f->b, in->b, n);
+	if (!rule)
+		rule = vgpu_isa_check_field(f->c, in->c, n);
+	if (!rule)
+		rule = vgpu_isa_check_field(f->imm, in->imm, n);
+	if (rule)
+		return rule;
+	*max_reg = max(*max_reg, vgpu_isa_insn_max_reg(in));
+	return VGPU_ISA_OK;
+}
+
+/**
+ * vgpu_isa_insn_max_reg() - highest register a functional instruction names
+ * @in: the instruction (validated or not)
+ *
+ * Return: the highest register number its operands name as registers, 0
+ * for an instruction that names none or is not functional.
+ */
+u32 vgpu_isa_insn_max_reg(const struct vgpu_insn *in)
+{
+	const struct vgpu_isa_fop *f;
+
+	if (!vgpu_isa_is_functional(in->op))
+		return 0;
+	f = &vgpu_isa_fops[in->op - VGPU_OP_FUNC_FIRST];
+	return max(max(vgpu_isa_field_reg(f->a, in->a),
+		       vgpu_isa_field_reg(f->b, in->b)),
+		   max(vgpu_isa_field_reg(f->c, in->c),
+		       vgpu_isa_field_reg(f->imm, in->imm)));
+}
+
 /**
  * vgpu_isa_loop_max() - largest count a LOOP can take over all indices
  * @insn: a LOOP instruction (0 is returned for any other opcode)
@@ -130,7 +321,22 @@ int vgpu_isa_class(u8 op)
 {
 	if (op >= VGPU_OP_MOV && op <= VGPU_OP_ALU)
 		return op - VGPU_OP_MOV;
+	if (vgpu_isa_is_functional(op))
+		return vgpu_isa_fops[op - VGPU_OP_FUNC_FIRST].cls;
 	return -1;
+}
+
+/**
+ * vgpu_isa_is_functional() - is @op a functional instruction?
+ * @op: opcode
+ *
+ * Return: true for an opcode of VGPU_OP_FUNC_FIRST..VGPU_OP_FUNC_LAST that
+ * the ISA defines (the free ones of that range are unknown opcodes).
+ */
+bool vgpu_isa_is_functional(u8 op)
+{
+	return op >= VGPU_OP_FUNC_FIRST && op <= VGPU_OP_FUNC_LAST &&
+	       vgpu_isa_fops[op - VGPU_OP_FUNC_FIRST].name;
 }
 
 /**
@@ -158,7 +364,10 @@ const char *vgpu_isa_op_name(u8 op)
 	case VGPU_OP_EXIT:	return "EXIT";
 	case VGPU_OP_LAUNCH:	return "LAUNCH";
 	case VGPU_OP_PUSH:	return "PUSH";
-	default:		return NULL;
+	default:
+		if (vgpu_isa_is_functional(op))
+			return vgpu_isa_fops[op - VGPU_OP_FUNC_FIRST].name;
+		return NULL;
 	}
 }
 
@@ -184,6 +393,13 @@ static const char * const vgpu_isa_rule_strs[VGPU_ISA_ERR_MAX + 1] = {
 	[VGPU_ISA_ERR_DYN_COUNT]	= "worst-case executed instructions exceed 2^32",
 	[VGPU_ISA_ERR_LAUNCH]		= "invalid LAUNCH template, flags or WAIT position",
 	[VGPU_ISA_ERR_PUSH]		= "PUSH of no items or more than 1048576",
+	[VGPU_ISA_ERR_REGISTER]		= "register out of range (r0..r254)",
+	[VGPU_ISA_ERR_PREDICATE]	= "predicate out of range (p0..p7)",
+	[VGPU_ISA_ERR_SREG]		= "unknown special register",
+	[VGPU_ISA_ERR_SLOT]		= "buffer slot out of range (0..15)",
+	[VGPU_ISA_ERR_MODIFIER]		= "invalid compare condition, predicate or atomic operation, or BRP negation",
+	[VGPU_ISA_ERR_TARGET]		= "branch target or join beyond the program",
+	[VGPU_ISA_ERR_BRANCH_MIX]	= "BRP or JMP in a program with LOOP, ENDLOOP, LOCK, UNLOCK, LAUNCH or SPIN",
 };
 
 /**
@@ -235,6 +451,34 @@ static bool vgpu_isa_uses_reserved(const struct vgpu_insn *in)
 	       ((r & VGPU_ISA_C) && in->c) || ((r & VGPU_ISA_IMM) && in->imm);
 }
 
+/* The summary's account of valid functional instruction @in. */
+static void vgpu_isa_sum_func(struct vgpu_isa_summary *sum,
+			      const struct vgpu_insn *in)
+{
+	sum->uses_functional = true;
+	sum->class_count[vgpu_isa_class(in->op)]++;
+	switch (in->op) {
+	case VGPU_OP_STG:
+		sum->uses_global_store = true;
+		fallthrough;
+	case VGPU_OP_LDG:
+	case VGPU_OP_LDC:
+		sum->slot_mask |= 1U << in->b;
+		break;
+	case VGPU_OP_ATOMG:
+		sum->uses_global_store = true;
+		sum->slot_mask |= 1U << in->b;
+		fallthrough;
+	case VGPU_OP_ATOMS:
+		sum->uses_atomic = true;
+		break;
+	case VGPU_OP_BRP:
+	case VGPU_OP_JMP:
+		sum->uses_branch = true;
+		break;
+	}
+}
+
 /*
  * One pass over the program: every rule of Documentation/isa.rst, plus the
  * summary when @sum is not NULL.  prod[d] is the worst-case number of times
@@ -242,13 +486,14 @@ static bool vgpu_isa_uses_reserved(const struct vgpu_insn *in)
  * VGPU_ISA_MAX_DYN_INSNS (so prod * 65535 never overflows u64); total is the
  * running worst-case dynamic instruction count (at most 4096 * (2^32 + 1)).
  */
-static int vgpu_isa_scan(const struct vgpu_insn *prog, u32 n,
+static int vgpu_isa_scan(const struct vgpu_insn *prog, u32 n, u32 flags,
 			 struct vgpu_isa_error *err,
 			 struct vgpu_isa_summary *sum)
 {
 	struct vgpu_isa_frame stack[VGPU_ISA_MAX_NEST];
 	u64 prod[VGPU_ISA_MAX_NEST + 1];
-	u32 depth = 0, held = 0, wid_loops = 0, i;
+	u32 depth = 0, held = 0, wid_loops = 0, i, rule, max_reg = 0;
+	bool branch = false, structured = false;
 	u64 total = 0;
 
 	if (err) {
@@ -257,6 +502,8 @@ static int vgpu_isa_scan(const struct vgpu_insn *prog, u32 n,
 	}
 	if (sum)
 		memset(sum, 0, sizeof(*sum));
+	if (flags & ~VGPU_ISA_FLAGS_ALL)
+		return -EINVAL;
 	if (n == 0 || !prog)
 		return vgpu_isa_fail(err, VGPU_ISA_ERR_LENGTH, 0);
 	if (n > VGPU_ISA_MAX_INSNS)
@@ -271,6 +518,19 @@ static int vgpu_isa_scan(const struct vgpu_insn *prog, u32 n,
 
 		if (vgpu_isa_uses_reserved(in))
 			return vgpu_isa_fail(err, VGPU_ISA_ERR_RESERVED, i);
+		/* structured control flow does not mix with branches */
+		switch (in->op) {
+		case VGPU_OP_LOOP:
+		case VGPU_OP_ENDLOOP:
+		case VGPU_OP_LOCK:
+		case VGPU_OP_UNLOCK:
+		case VGPU_OP_LAUNCH:
+		case VGPU_OP_SPIN:
+			if (branch)
+				return vgpu_isa_fail(err, VGPU_ISA_ERR_BRANCH_MIX, i);
+			structured = true;
+			break;
+		}
 		switch (in->op) {
 		case VGPU_OP_MOV ... VGPU_OP_ALU:
 			/* MMA's a: its size (seed 001 [0270], F25) */
@@ -375,6 +635,21 @@ static int vgpu_isa_scan(const struct vgpu_insn *prog, u32 n,
 			if (held)
 				return vgpu_isa_fail(err, VGPU_ISA_ERR_LOCK_EXIT, i);
 			break;
+		case VGPU_OP_FUNC_FIRST ... VGPU_OP_FUNC_LAST:
+			if (!(flags & VGPU_ISA_FUNCTIONAL) ||
+			    !vgpu_isa_is_functional(in->op))
+				return vgpu_isa_fail(err, VGPU_ISA_ERR_OPCODE, i);
+			rule = vgpu_isa_check_func(in, n, &max_reg);
+			if (rule)
+				return vgpu_isa_fail(err, rule, i);
+			if (in->op == VGPU_OP_BRP || in->op == VGPU_OP_JMP) {
+				if (structured)
+					return vgpu_isa_fail(err, VGPU_ISA_ERR_BRANCH_MIX, i);
+				branch = true;
+			}
+			if (sum)
+				vgpu_isa_sum_func(sum, in);
+			break;
 		default:
 			return vgpu_isa_fail(err, VGPU_ISA_ERR_OPCODE, i);
 		}
@@ -389,7 +664,8 @@ static int vgpu_isa_scan(const struct vgpu_insn *prog, u32 n,
 		return vgpu_isa_fail(err, VGPU_ISA_ERR_NO_EXIT, n - 1);
 	if (sum) {
 		sum->n_insns = n;
-		sum->max_dyn_insns = total;
+		sum->max_dyn_insns = branch ? VGPU_ISA_DYN_UNBOUNDED : total;
+		sum->max_reg = max_reg;
 	}
 	return 0;
 }
@@ -418,7 +694,44 @@ static int vgpu_isa_scan(const struct vgpu_insn *prog, u32 n,
 int vgpu_isa_validate(const struct vgpu_insn *prog, u32 n,
 		      struct vgpu_isa_error *err)
 {
-	return vgpu_isa_scan(prog, n, err, NULL);
+	return vgpu_isa_scan(prog, n, 0, err, NULL);
+}
+
+/**
+ * vgpu_isa_validate_flags() - vgpu_isa_validate() with options
+ * @prog: @n instructions (only prog[0..n-1] is read)
+ * @n: number of instructions
+ * @flags: VGPU_ISA_FUNCTIONAL to accept the functional instructions
+ *	(their operand rules REGISTER, PREDICATE, SREG, SLOT, MODIFIER,
+ *	TARGET and BRANCH_MIX apply); 0 is vgpu_isa_validate()
+ * @err: as for vgpu_isa_validate()
+ *
+ * Return: 0 if the program is valid, -EINVAL otherwise or for flags
+ * outside VGPU_ISA_FLAGS_ALL (then @err says VGPU_ISA_OK).
+ */
+int vgpu_isa_validate_flags(const struct vgpu_insn *prog, u32 n, u32 flags,
+			    struct vgpu_isa_error *err)
+{
+	return vgpu_isa_scan(prog, n, flags, err, NULL);
+}
+
+/**
+ * vgpu_isa_summarize_flags() - vgpu_isa_summarize() with options
+ * @prog: @n instructions
+ * @n: number of instructions
+ * @flags: as for vgpu_isa_validate_flags()
+ * @sum: receives the summary (zeroed if the program is invalid)
+ *
+ * Return: 0, or -EINVAL if vgpu_isa_validate_flags() rejects the program.
+ */
+int vgpu_isa_summarize_flags(const struct vgpu_insn *prog, u32 n, u32 flags,
+			     struct vgpu_isa_summary *sum)
+{
+	int ret = vgpu_isa_scan(prog, n, flags, NULL, sum);
+
+	if (ret)
+		memset(sum, 0, sizeof(*sum));
+	return ret;
 }
 
 /**
@@ -432,11 +745,7 @@ int vgpu_isa_validate(const struct vgpu_insn *prog, u32 n,
 int vgpu_isa_summarize(const struct vgpu_insn *prog, u32 n,
 		       struct vgpu_isa_summary *sum)
 {
-	int ret = vgpu_isa_scan(prog, n, NULL, sum);
-
-	if (ret)
-		memset(sum, 0, sizeof(*sum));
-	return ret;
+	return vgpu_isa_summarize_flags(prog, n, 0, sum);
 }
 
 /**

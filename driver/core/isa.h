@@ -48,6 +48,18 @@ struct vgpu_isa_error {
  * @uses_launch_wait: the program contains LAUNCH with VGPU_LAUNCH_WAIT:
  *	the block may suspend, so it is never partially resident (F15, F23)
  * @uses_push: the program contains PUSH (F14)
+ * @uses_functional: the program contains a functional instruction
+ *	(VGPU_OP_FUNC_FIRST..VGPU_OP_FUNC_LAST; functional mode only)
+ * @uses_branch: the program contains BRP or JMP: @max_dyn_insns is then
+ *	VGPU_ISA_DYN_UNBOUNDED (only the hang timeout or an instruction
+ *	budget bounds such a kernel)
+ * @uses_global_store: the program contains STG or ATOMG
+ * @uses_atomic: the program contains ATOMG or ATOMS
+ * @max_reg: highest register number a functional instruction names (0
+ *	when none does): the kernel needs at least @max_reg + 1 registers
+ *	per thread
+ * @slot_mask: bit s set when an instruction names buffer slot s (LDG,
+ *	STG, LDC, ATOMG)
  */
 struct vgpu_isa_summary {
 	u32 n_insns;
@@ -65,12 +77,33 @@ struct vgpu_isa_summary {
 	bool uses_launch;
 	bool uses_launch_wait;
 	bool uses_push;
+	bool uses_functional;
+	bool uses_branch;
+	bool uses_global_store;
+	bool uses_atomic;
+	u32 max_reg;
+	u32 slot_mask;
 };
+
+/* vgpu_isa_validate_flags() flags */
+#define VGPU_ISA_FUNCTIONAL	BIT(0)	/* accept functional instructions */
+#define VGPU_ISA_FLAGS_ALL	VGPU_ISA_FUNCTIONAL
+
+/* vgpu_isa_summary.max_dyn_insns of a program with branches */
+#define VGPU_ISA_DYN_UNBOUNDED	(~0ULL)
+
+static_assert(VGPU_ISA_MAX_SLOTS <= 32, "slot_mask is a u32 mask");
 
 int vgpu_isa_validate(const struct vgpu_insn *prog, u32 n,
 		      struct vgpu_isa_error *err);
 int vgpu_isa_summarize(const struct vgpu_insn *prog, u32 n,
 		       struct vgpu_isa_summary *sum);
+int vgpu_isa_validate_flags(const struct vgpu_insn *prog, u32 n, u32 flags,
+			    struct vgpu_isa_error *err);
+int vgpu_isa_summarize_flags(const struct vgpu_insn *prog, u32 n, u32 flags,
+			     struct vgpu_isa_summary *sum);
+bool vgpu_isa_is_functional(u8 op);
+u32 vgpu_isa_insn_max_reg(const struct vgpu_insn *in);
 int vgpu_isa_link(const struct vgpu_insn *prog, u32 n, u16 *match);
 void vgpu_isa_link_valid(const struct vgpu_insn *prog, u32 n, u16 *match);
 u32 vgpu_isa_loop_count(const struct vgpu_insn *insn, u32 bid, u32 wid);

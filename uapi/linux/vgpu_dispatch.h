@@ -60,6 +60,11 @@
 #define VGPU_CAP_SREGS		_BITULL(11)	/* vgpu_submit_desc.sregs */
 #define VGPU_CAP_DEV_PUSH	_BITULL(12)	/* vgpu_submit_desc.push_to */
 #define VGPU_CAP_FENCE_OUT	_BITULL(13)	/* VGPU_KERNEL_FENCE_OUT */
+/*
+ * Functional mode (Documentation/isa.rst "Functional instructions"): not in
+ * VGPU_CAP_ALL and not advertised until the engine runs such programs.
+ */
+#define VGPU_CAP_FUNCTIONAL	_BITULL(15)
 #define VGPU_CAP_ALL		(VGPU_CAP_GET_INFO | VGPU_CAP_CHANNELS | \
 				 VGPU_CAP_KERNELS | VGPU_CAP_GATE | \
 				 VGPU_CAP_POLL | VGPU_CAP_QUEUE | \
@@ -678,9 +683,10 @@ struct vgpu_queue_push {
  *
  * Opcode space: 0x00 is invalid (zeroed memory is never a program),
  * 0x01-0x1f timed classes (0x01-0x07 used, the class index is
- * opcode - VGPU_OP_MOV), 0x20-0x3f control (0x20-0x28 used), 0x40-0xff
- * reserved for later extensions.  Every operand field an opcode does not
- * use is reserved and must be zero.
+ * opcode - VGPU_OP_MOV), 0x20-0x3f control (0x20-0x28 used), 0x40-0x7f
+ * functional instructions (below), 0x80-0xff reserved for later
+ * extensions.  Every operand field an opcode does not use is reserved and
+ * must be zero.
  * ===========================================================================
  */
 
@@ -771,12 +777,16 @@ struct vgpu_queue_push {
  * @op: opcode, VGPU_OP_*
  * @a: operand A: LOOP selector (VGPU_LOOP_SEL_*), LOCK/UNLOCK mutex id
  *     (< VGPU_ISA_MAX_MUTEX), LAUNCH template (< VGPU_MAX_TEMPLATES), MMA
- *     size (<= VGPU_MMA_SIZE_MAX); zero for every other opcode
- * @b: operand B: LOOP modulus, LAUNCH flags (VGPU_LAUNCH_*); zero for
- *     every other opcode
- * @c: reserved, must be zero
- * @imm: immediate: LOOP base and step (VGPU_LOOP_IMM()), PUSH items; zero
- *     for every other opcode
+ *     size (<= VGPU_MMA_SIZE_MAX), a functional instruction's destination
+ *     (or BRP's predicate); zero for every other opcode
+ * @b: operand B: LOOP modulus, LAUNCH flags (VGPU_LAUNCH_*), a functional
+ *     instruction's first source, special register, slot or BRP negation;
+ *     zero for every other opcode
+ * @c: a functional instruction's second source or address register;
+ *     reserved, must be zero, for every other opcode
+ * @imm: immediate: LOOP base and step (VGPU_LOOP_IMM()), PUSH items, a
+ *     functional instruction's immediate, offset, third register,
+ *     condition or packed operands; zero for every other opcode
  *
  * Little-endian host order, like every uapi struct.  Size VGPU_INSN_SIZE.
  */
@@ -817,7 +827,148 @@ struct vgpu_insn {
 						 * in a wid-dependent loop
 						 */
 #define VGPU_ISA_ERR_PUSH		20	/* PUSH of 0 or too many items */
-#define VGPU_ISA_ERR_MAX		20
+/* functional programs (VGPU_OP_FUNC_FIRST..VGPU_OP_FUNC_LAST) only: */
+#define VGPU_ISA_ERR_REGISTER		21	/* register above r254 */
+#define VGPU_ISA_ERR_PREDICATE		22	/* predicate above p7 */
+#define VGPU_ISA_ERR_SREG		23	/* unknown special register */
+#define VGPU_ISA_ERR_SLOT		24	/* buffer slot >= MAX_SLOTS */
+#define VGPU_ISA_ERR_MODIFIER		25	/* bad compare condition,
+						 * PLOP or atomic operation,
+						 * BRP negation flag
+						 */
+#define VGPU_ISA_ERR_TARGET		26	/* branch target or join >= n */
+#define VGPU_ISA_ERR_BRANCH_MIX		27	/* BRP/JMP with LOOP, ENDLOOP,
+						 * LOCK, UNLOCK, LAUNCH or SPIN
+						 */
+#define VGPU_ISA_ERR_MAX		27
+
+/*
+ * Functional instructions (seed 004): warps that compute on real data.
+ *
+ * A warp has VGPU_ISA_LANES lanes; each lane has 32-bit registers r0..r254
+ * (VGPU_ISA_NUM_REGS; a program's highest register must be below the
+ * kernel's registers per thread) and the warp has VGPU_ISA_NUM_PREDS
+ * predicates p0..p7, a bit per lane each.  Operands: a is the destination
+ * (register, or predicate of a compare), b and c the sources, imm an
+ * immediate or a third operand as noted.  Memory accesses are 4 bytes,
+ * 4-aligned, at address r[c] + imm (a 64-bit sum) of a buffer slot
+ * (0..VGPU_ISA_MAX_SLOTS-1, the i-th buffer the submission names), of the
+ * block's shared memory or of the lane's private memory.  Each opcode
+ * belongs to a timed class (its latency and power weight): the comment
+ * names it.  Only programs validated in functional mode may use them;
+ * Documentation/isa.rst has the semantics, faults and memory model.
+ */
+#define VGPU_OP_FUNC_FIRST	0x40
+#define VGPU_OP_FUNC_LAST	0x7f
+
+#define VGPU_ISA_LANES		32	/* lanes of a functional warp */
+#define VGPU_ISA_NUM_REGS	255	/* r0..r254; 255 is invalid */
+#define VGPU_ISA_NUM_PREDS	8	/* p0..p7 */
+/* buffer slots of a kernel; equal to the buffers a submission may name */
+#define VGPU_ISA_MAX_SLOTS	16
+
+/* MOV class */
+#define VGPU_OP_MOVI		0x40	/* a = imm */
+#define VGPU_OP_MOVR		0x41	/* a = b ("MOV rd, rs") */
+#define VGPU_OP_S2R		0x42	/* a = special register b (VGPU_SR_*) */
+#define VGPU_OP_SELP		0x43	/* a = p[imm] ? b : c */
+/* ALU class, integer (two's complement, wrapping) */
+#define VGPU_OP_IADD		0x48	/* a = b + c */
+#define VGPU_OP_ISUB		0x49	/* a = b - c */
+#define VGPU_OP_IMUL		0x4a	/* a = low 32 bits of b * c */
+#define VGPU_OP_IMAD		0x4b	/* a = b * c + r[imm] */
+#define VGPU_OP_IMIN		0x4c	/* a = min(b, c), signed */
+#define VGPU_OP_IMAX		0x4d	/* a = max(b, c), signed */
+#define VGPU_OP_AND		0x4e	/* a = b & c */
+#define VGPU_OP_OR		0x4f	/* a = b | c */
+#define VGPU_OP_XOR		0x50	/* a = b ^ c */
+#define VGPU_OP_SHL		0x51	/* a = b << (c & 31) */
+#define VGPU_OP_SHR		0x52	/* a = b >> (c & 31), logical */
+#define VGPU_OP_SRA		0x53	/* a = b >> (c & 31), arithmetic */
+#define VGPU_OP_IADDI		0x54	/* a = b + imm */
+#define VGPU_OP_UDIV		0x55	/* a = b / c, unsigned; /0: all ones */
+#define VGPU_OP_UREM		0x56	/* a = b % c, unsigned; %0: b */
+/* ALU class, IEEE-754 binary32, round to nearest even */
+#define VGPU_OP_FADD		0x58	/* a = b + c */
+#define VGPU_OP_FSUB		0x59	/* a = b - c */
+#define VGPU_OP_FMUL		0x5a	/* a = b * c */
+#define VGPU_OP_FFMA		0x5b	/* a = b * c + r[imm], one rounding */
+#define VGPU_OP_FMIN		0x5c	/* a = min(b, c); a NaN yields the other */
+#define VGPU_OP_FMAX		0x5d	/* a = max(b, c); a NaN yields the other */
+#define VGPU_OP_I2F		0x5e	/* a = (float)(signed)b */
+#define VGPU_OP_F2I		0x5f	/* a = (signed)b toward 0, saturating */
+/* CMP class: predicate a of the active lanes */
+#define VGPU_OP_ISETP		0x60	/* p[a] = b cond c, signed; imm: cond */
+#define VGPU_OP_USETP		0x61	/* p[a] = b cond c, unsigned */
+#define VGPU_OP_FSETP		0x62	/* p[a] = b cond c, float */
+#define VGPU_OP_PLOP		0x63	/* p[a] = p[b] op p[c]; imm: op */
+/* LOAD and STORE classes: [slot b + r[c] + imm] */
+#define VGPU_OP_LDG		0x68	/* a = global [b: slot] (LOAD) */
+#define VGPU_OP_STG		0x69	/* global [b: slot] = a (STORE) */
+#define VGPU_OP_LDS		0x6a	/* a = shared (LOAD); b = 0 */
+#define VGPU_OP_STS		0x6b	/* shared = a (STORE); b = 0 */
+#define VGPU_OP_LDC		0x6c	/* a = constant [b: slot] (LOAD) */
+#define VGPU_OP_LDL		0x6d	/* a = private (LOAD); b = 0 */
+#define VGPU_OP_STL		0x6e	/* private = a (STORE); b = 0 */
+#define VGPU_OP_ATOMG		0x6f	/* global atomic at [b: slot] + r[c] */
+#define VGPU_OP_ATOMS		0x70	/* shared atomic at r[c]; b = 0 */
+/* BRA class */
+#define VGPU_OP_BRP		0x78	/* branch on p[a] (b = 1: on !p[a]) */
+#define VGPU_OP_JMP		0x79	/* jump to imm */
+
+/* Special registers (S2R operand b). */
+#define VGPU_SR_LANE		0	/* lane index in the warp */
+#define VGPU_SR_WARP		1	/* warp index in the block */
+#define VGPU_SR_TID		2	/* thread index in the block */
+#define VGPU_SR_NTID		3	/* threads of the block */
+#define VGPU_SR_CTAID		4	/* block index in the grid */
+#define VGPU_SR_NCTAID		5	/* blocks of the grid */
+#define VGPU_SR_ITEM		6	/* first work item of the block (F14) */
+#define VGPU_SR_NITEMS		7	/* work items of the block (F14) */
+#define VGPU_SR_MAX		7
+
+/* Compare conditions (imm of ISETP, USETP, FSETP). */
+#define VGPU_COND_EQ		0
+#define VGPU_COND_NE		1
+#define VGPU_COND_LT		2
+#define VGPU_COND_LE		3
+#define VGPU_COND_GT		4
+#define VGPU_COND_GE		5
+#define VGPU_COND_MAX		5
+
+/* Predicate operations (imm of PLOP). */
+#define VGPU_PLOP_AND		0	/* p[b] & p[c] */
+#define VGPU_PLOP_OR		1	/* p[b] | p[c] */
+#define VGPU_PLOP_XOR		2	/* p[b] ^ p[c] */
+#define VGPU_PLOP_ANDNOT	3	/* p[b] & ~p[c] */
+#define VGPU_PLOP_MAX		3
+
+/*
+ * Atomics (ATOMG, ATOMS): imm = vreg | op << 8 | creg << 16, bits 24-31
+ * zero; the old value goes to register a; the new one is op(old, r[vreg]);
+ * CAS stores r[vreg] if old == r[creg] (creg is 0 for the other ops).
+ */
+#define VGPU_ATOM_ADD		0
+#define VGPU_ATOM_MIN		1	/* signed */
+#define VGPU_ATOM_MAX		2	/* signed */
+#define VGPU_ATOM_EXCH		3
+#define VGPU_ATOM_CAS		4
+#define VGPU_ATOM_OP_MAX	4
+#define VGPU_ATOM_IMM(vreg, op, creg) \
+	((__u32)(((__u32)(vreg) & 0xff) | ((__u32)(op) & 0xff) << 8 | \
+		 ((__u32)(creg) & 0xff) << 16))
+#define VGPU_ATOM_VREG(imm)	((__u32)(imm) & 0xff)
+#define VGPU_ATOM_OP(imm)	(((__u32)(imm) >> 8) & 0xff)
+#define VGPU_ATOM_CREG(imm)	(((__u32)(imm) >> 16) & 0xff)
+
+/*
+ * BRP: imm = target | join << 16, both below the program length; the
+ * lanes that take the branch and those that do not meet again at join.
+ */
+#define VGPU_BRP_IMM(target, join) \
+	((__u32)(((__u32)(target) & 0xffff) | ((__u32)(join) & 0xffff) << 16))
+#define VGPU_BRP_TARGET(imm)	((__u32)(imm) & 0xffff)
+#define VGPU_BRP_JOIN(imm)	((__u32)(imm) >> 16)
 
 /* ========================= end of Virtual ISA ============================ */
 

@@ -183,14 +183,16 @@ static u32 vgpu_isa_field_reg(u32 k, u32 v)
 	return 0;
 }
 
-/*
- * The operand rules of functional instruction @in of a program of @n
- * instructions: reserved fields first, then a, b, c and imm in that
- * order.  Returns the rule broken, VGPU_ISA_OK if none, and raises
- * *@max_reg to the highest register it names.
+/**
+ * vgpu_isa_func_operands() - the operand rules of a functional instruction
+ * @in: the instruction, a functional one (vgpu_isa_is_functional())
+ * @n: length of its program (the bound of branch targets)
+ *
+ * Reserved fields first, then a, b, c and imm in that order.
+ *
+ * Return: the rule broken (VGPU_ISA_ERR_*), VGPU_ISA_OK if none.
  */
-static u32 vgpu_isa_check_func(const struct vgpu_insn *in, u32 n,
-			       u32 *max_reg)
+u32 vgpu_isa_func_operands(const struct vgpu_insn *in, u32 n)
 {
 	const struct vgpu_isa_fop *f = &vgpu_isa_fops[in->op - VGPU_OP_FUNC_FIRST];
 	u32 rule;
@@ -205,10 +207,7 @@ static u32 vgpu_isa_check_func(const struct vgpu_insn *in, u32 n,
 		rule = vgpu_isa_check_field(f->c, in->c, n);
 	if (!rule)
 		rule = vgpu_isa_check_field(f->imm, in->imm, n);
-	if (rule)
-		return rule;
-	*max_reg = max(*max_reg, vgpu_isa_insn_max_reg(in));
-	return VGPU_ISA_OK;
+	return rule;
 }
 
 /**
@@ -639,9 +638,10 @@ static int vgpu_isa_scan(const struct vgpu_insn *prog, u32 n, u32 flags,
 			if (!(flags & VGPU_ISA_FUNCTIONAL) ||
 			    !vgpu_isa_is_functional(in->op))
 				return vgpu_isa_fail(err, VGPU_ISA_ERR_OPCODE, i);
-			rule = vgpu_isa_check_func(in, n, &max_reg);
+			rule = vgpu_isa_func_operands(in, n);
 			if (rule)
 				return vgpu_isa_fail(err, rule, i);
+			max_reg = max(max_reg, vgpu_isa_insn_max_reg(in));
 			if (in->op == VGPU_OP_BRP || in->op == VGPU_OP_JMP) {
 				if (structured)
 					return vgpu_isa_fail(err, VGPU_ISA_ERR_BRANCH_MIX, i);

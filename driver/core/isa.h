@@ -104,6 +104,7 @@ int vgpu_isa_summarize_flags(const struct vgpu_insn *prog, u32 n, u32 flags,
 			     struct vgpu_isa_summary *sum);
 bool vgpu_isa_is_functional(u8 op);
 u32 vgpu_isa_insn_max_reg(const struct vgpu_insn *in);
+u32 vgpu_isa_func_operands(const struct vgpu_insn *in, u32 n);
 int vgpu_isa_link(const struct vgpu_insn *prog, u32 n, u16 *match);
 void vgpu_isa_link_valid(const struct vgpu_insn *prog, u32 n, u16 *match);
 u32 vgpu_isa_loop_count(const struct vgpu_insn *insn, u32 bid, u32 wid);

@@ -482,12 +482,12 @@ static int vgpu_lane_mem(const struct vgpu_lane_env *env,
 	}
 
 	/* STG, ATOMG: to the log, all lanes or none */
-	if (!log || hweight64(act) > log->cap)
+	if (!log || hweight64((u64)act) > log->cap)
 		return -EINVAL;
-	if (hweight64(act) > log->cap - log->n)
+	if (hweight64((u64)act) > log->cap - log->n)
 		return VGPU_LANE_RETRY;
 	e = &log->e[log->n];
-	log->n += hweight64(act);
+	log->n += hweight64((u64)act);
 	vreg = VGPU_ATOM_VREG(in->imm);
 	creg = VGPU_ATOM_CREG(in->imm);
 	for (x = act; x; x &= x - 1, e++) {

@@ -68,7 +68,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		VGPU_FUZZ_CHECK(!strncmp(err, "fuzz.vasm:", 10));
 		VGPU_FUZZ_CHECK(!prog.insns && !prog.n);
 	} else {
-		VGPU_FUZZ_CHECK(!vgpu_isa_validate(prog.insns, prog.n, NULL));
+		VGPU_FUZZ_CHECK(!vgpu_isa_validate_flags(prog.insns, prog.n,
+						       VGPU_ISA_FUNCTIONAL, NULL));
 		for (i = 1; i < prog.n; i++)
 			VGPU_FUZZ_CHECK(prog.lines[i] >= prog.lines[i - 1]);
 		vgpu_fuzz_roundtrip(prog.insns, prog.n);

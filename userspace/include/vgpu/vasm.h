@@ -17,7 +17,10 @@
 
 /* vgpul_vasm_assemble() flags */
 #define VGPU_VASM_NO_VALIDATE	0x1u	/* skip the core validator */
-#define VGPU_VASM_FLAGS_ALL	VGPU_VASM_NO_VALIDATE
+#define VGPU_VASM_FUNCTIONAL	0x2u	/* validate as functional, like
+					 * a .functional line
+					 */
+#define VGPU_VASM_FLAGS_ALL	(VGPU_VASM_NO_VALIDATE | VGPU_VASM_FUNCTIONAL)
 
 /**
  * struct vgpu_vasm_prog - an assembled program

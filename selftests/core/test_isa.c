@@ -99,7 +99,11 @@ TEST(opcode_class_and_names)
 	EXPECT_STREQ("ENDLOOP", vgpu_isa_op_name(VGPU_OP_ENDLOOP));
 	for (i = 0; i < 256; i++)
 		known += vgpu_isa_op_name(i) != NULL;
-	EXPECT_EQ(16, known);
+	/* 16 of the base ISA, 42 functional */
+	EXPECT_EQ(16 + 42, known);
+	for (i = 0; i < 256; i++)
+		EXPECT_EQ(i >= VGPU_OP_FUNC_FIRST && vgpu_isa_op_name(i),
+			  vgpu_isa_is_functional(i));
 	EXPECT_STREQ("LAUNCH", vgpu_isa_op_name(VGPU_OP_LAUNCH));
 	EXPECT_STREQ("PUSH", vgpu_isa_op_name(VGPU_OP_PUSH));
 	/* opcode space is not full: later opcodes fit */
@@ -544,6 +548,252 @@ TEST(launch)
 			       "LAUNCH"));
 }
 
+/* Functional mode: validate with VGPU_ISA_FUNCTIONAL. */
+#define FACCEPT(...) do {						\
+	const struct vgpu_insn p_[] = { __VA_ARGS__ };			\
+	struct vgpu_isa_error e_ = { 99, 99 };				\
+	EXPECT_EQ(0, vgpu_isa_validate_flags(p_, ARRAY_SIZE(p_),	\
+					     VGPU_ISA_FUNCTIONAL, &e_));	\
+	EXPECT_EQ(VGPU_ISA_OK, e_.rule);				\
+} while (0)
+
+#define FREJECT(rule_, index_, ...) do {				\
+	const struct vgpu_insn p_[] = { __VA_ARGS__ };			\
+	struct vgpu_isa_error e_ = { 99, 99 };				\
+	EXPECT_EQ(-EINVAL, vgpu_isa_validate_flags(p_, ARRAY_SIZE(p_),	\
+						   VGPU_ISA_FUNCTIONAL, &e_)); \
+	EXPECT_EQ(rule_, e_.rule);					\
+	EXPECT_EQ(index_, e_.index);					\
+} while (0)
+
+#define R3(o, d, x, y)	INSN(o, d, x, y, 0)
+#define BRP(p, neg, t, j) INSN(VGPU_OP_BRP, p, neg, 0, VGPU_BRP_IMM(t, j))
+#define JMP(t)		INSN(VGPU_OP_JMP, 0, 0, 0, t)
+
+/*
+ * Seed 004: one of every functional opcode validates in functional mode,
+ * is an unknown opcode otherwise (SUBMIT keeps rejecting them), and has
+ * its class.
+ */
+TEST(functional_opcodes)
+{
+	const struct vgpu_insn p[] = {
+		INSN(VGPU_OP_MOVI, 0, 0, 0, 0xdeadbeef),
+		INSN(VGPU_OP_MOVR, 1, 0, 0, 0),
+		INSN(VGPU_OP_S2R, 2, VGPU_SR_NITEMS, 0, 0),
+		INSN(VGPU_OP_SELP, 3, 1, 2, 7),
+		R3(VGPU_OP_IADD, 4, 1, 2), R3(VGPU_OP_ISUB, 4, 1, 2),
+		R3(VGPU_OP_IMUL, 4, 1, 2),
+		INSN(VGPU_OP_IMAD, 4, 1, 2, 254),
+		R3(VGPU_OP_IMIN, 4, 1, 2), R3(VGPU_OP_IMAX, 4, 1, 2),
+		R3(VGPU_OP_AND, 4, 1, 2), R3(VGPU_OP_OR, 4, 1, 2),
+		R3(VGPU_OP_XOR, 4, 1, 2), R3(VGPU_OP_SHL, 4, 1, 2),
+		R3(VGPU_OP_SHR, 4, 1, 2), R3(VGPU_OP_SRA, 4, 1, 2),
+		INSN(VGPU_OP_IADDI, 4, 1, 0, 0xffffffff),
+		R3(VGPU_OP_UDIV, 4, 1, 2), R3(VGPU_OP_UREM, 4, 1, 2),
+		R3(VGPU_OP_FADD, 4, 1, 2), R3(VGPU_OP_FSUB, 4, 1, 2),
+		R3(VGPU_OP_FMUL, 4, 1, 2),
+		INSN(VGPU_OP_FFMA, 4, 1, 2, 3),
+		R3(VGPU_OP_FMIN, 4, 1, 2), R3(VGPU_OP_FMAX, 4, 1, 2),
+		R3(VGPU_OP_I2F, 4, 1, 0), R3(VGPU_OP_F2I, 4, 1, 0),
+		INSN(VGPU_OP_ISETP, 7, 1, 2, VGPU_COND_GE),
+		INSN(VGPU_OP_USETP, 0, 1, 2, VGPU_COND_EQ),
+		INSN(VGPU_OP_FSETP, 0, 1, 2, VGPU_COND_NE),
+		INSN(VGPU_OP_PLOP, 0, 7, 6, VGPU_PLOP_ANDNOT),
+		INSN(VGPU_OP_LDG, 5, 15, 1, 16),
+		INSN(VGPU_OP_STG, 5, 3, 1, 0),
+		INSN(VGPU_OP_LDS, 5, 0, 1, 4),
+		INSN(VGPU_OP_STS, 5, 0, 1, 4),
+		INSN(VGPU_OP_LDC, 5, 4, 1, 0),
+		INSN(VGPU_OP_LDL, 5, 0, 1, 0),
+		INSN(VGPU_OP_STL, 5, 0, 1, 0),
+		INSN(VGPU_OP_ATOMG, 6, 2, 1, VGPU_ATOM_IMM(9, VGPU_ATOM_CAS, 10)),
+		INSN(VGPU_OP_ATOMS, 6, 0, 1, VGPU_ATOM_IMM(9, VGPU_ATOM_MAX, 0)),
+		BRP(3, 1, 0, 42),
+		JMP(42),
+		EXIT,
+	};
+	static const struct {
+		u8 op;
+		u8 op_class;
+	} cls[] = {
+		{ VGPU_OP_MOVI, VGPU_OP_MOV }, { VGPU_OP_SELP, VGPU_OP_MOV },
+		{ VGPU_OP_IADD, VGPU_OP_ALU }, { VGPU_OP_F2I, VGPU_OP_ALU },
+		{ VGPU_OP_ISETP, VGPU_OP_CMP }, { VGPU_OP_PLOP, VGPU_OP_CMP },
+		{ VGPU_OP_LDG, VGPU_OP_LOAD }, { VGPU_OP_LDC, VGPU_OP_LOAD },
+		{ VGPU_OP_STG, VGPU_OP_STORE }, { VGPU_OP_ATOMS, VGPU_OP_STORE },
+		{ VGPU_OP_BRP, VGPU_OP_BRA }, { VGPU_OP_JMP, VGPU_OP_BRA },
+	};
+	struct vgpu_isa_summary s;
+	struct vgpu_isa_error e;
+	unsigned int i;
+
+	ASSERT_EQ(43, ARRAY_SIZE(p));
+	ASSERT_EQ(0, vgpu_isa_validate_flags(p, ARRAY_SIZE(p),
+					     VGPU_ISA_FUNCTIONAL, &e));
+	ASSERT_EQ(0, vgpu_isa_summarize_flags(p, ARRAY_SIZE(p),
+					      VGPU_ISA_FUNCTIONAL, &s));
+	EXPECT_TRUE(s.uses_functional);
+	EXPECT_TRUE(s.uses_branch);
+	EXPECT_TRUE(s.uses_global_store);
+	EXPECT_TRUE(s.uses_atomic);
+	EXPECT_EQ(254, s.max_reg);
+	EXPECT_EQ(BIT(15) | BIT(4) | BIT(3) | BIT(2), s.slot_mask);
+	EXPECT_EQ(VGPU_ISA_DYN_UNBOUNDED, s.max_dyn_insns);
+	EXPECT_EQ(4, s.class_count[0]);			/* MOV */
+	EXPECT_EQ(2, s.class_count[VGPU_OP_BRA - VGPU_OP_MOV]);
+	EXPECT_EQ(15 + 8, s.class_count[VGPU_OP_ALU - VGPU_OP_MOV]);
+	EXPECT_EQ(4, s.class_count[VGPU_OP_LOAD - VGPU_OP_MOV]);
+	EXPECT_EQ(5, s.class_count[VGPU_OP_STORE - VGPU_OP_MOV]);
+	for (i = 0; i < ARRAY_SIZE(cls); i++)
+		EXPECT_EQ(cls[i].op_class - VGPU_OP_MOV, vgpu_isa_class(cls[i].op));
+	EXPECT_EQ(-1, vgpu_isa_class(0x44));
+	EXPECT_EQ(-1, vgpu_isa_class(0x80));
+	EXPECT_STREQ("MOV", vgpu_isa_op_name(VGPU_OP_MOVR));
+	EXPECT_STREQ("ATOMG", vgpu_isa_op_name(VGPU_OP_ATOMG));
+
+	/* timing-only validation (SUBMIT today): each is an unknown opcode */
+	for (i = 0; i + 1 < ARRAY_SIZE(p); i++) {
+		const struct vgpu_insn q[] = { ALU, p[i], EXIT };
+
+		EXPECT_EQ(-EINVAL, vgpu_isa_validate(q, 3, &e));
+		EXPECT_EQ(VGPU_ISA_ERR_OPCODE, e.rule);
+		EXPECT_EQ(1, e.index);
+		EXPECT_EQ(-EINVAL, vgpu_isa_summarize(q, 3, &s));
+	}
+	/* free opcodes of the range stay unknown in functional mode */
+	FREJECT(VGPU_ISA_ERR_OPCODE, 0, OP(0x44), EXIT);
+	FREJECT(VGPU_ISA_ERR_OPCODE, 0, OP(0x57), EXIT);
+	FREJECT(VGPU_ISA_ERR_OPCODE, 0, OP(0x7f), EXIT);
+	FREJECT(VGPU_ISA_ERR_OPCODE, 0, OP(0x80), EXIT);
+	/* unknown validation flags */
+	EXPECT_EQ(-EINVAL, vgpu_isa_validate_flags(p, ARRAY_SIZE(p), 2, &e));
+	EXPECT_EQ(VGPU_ISA_OK, e.rule);
+	/* a timing-only program validates the same in functional mode */
+	FACCEPT(MOV, LOOP(3), ALU, ENDLOOP, LOCK(1), UNLOCK(1), BAR, EXIT);
+}
+
+/* The summary of a functional program without branches: bounded. */
+TEST(functional_summary)
+{
+	const struct vgpu_insn p[] = {
+		INSN(VGPU_OP_MOVI, 7, 0, 0, 1),
+		LOOP(10),
+			INSN(VGPU_OP_LDS, 3, 0, 7, 0),
+			INSN(VGPU_OP_ATOMS, 2, 0, 7, VGPU_ATOM_IMM(3, 0, 0)),
+		ENDLOOP,
+		INSN(VGPU_OP_LDC, 1, 9, 7, 0),
+		EXIT,
+	};
+	struct vgpu_isa_summary s;
+
+	ASSERT_EQ(0, vgpu_isa_summarize_flags(p, ARRAY_SIZE(p),
+					      VGPU_ISA_FUNCTIONAL, &s));
+	EXPECT_TRUE(s.uses_functional);
+	EXPECT_FALSE(s.uses_branch);
+	EXPECT_FALSE(s.uses_global_store);
+	EXPECT_TRUE(s.uses_atomic);
+	EXPECT_EQ(7, s.max_reg);
+	EXPECT_EQ(BIT(9), s.slot_mask);
+	EXPECT_EQ(1 + 1 + 10 * 3 + 1 + 1, s.max_dyn_insns);
+	/* no functional instruction: nothing of it in the summary */
+	{
+		const struct vgpu_insn q[] = { MOV, LOAD, EXIT };
+
+		ASSERT_EQ(0, vgpu_isa_summarize_flags(q, 3, VGPU_ISA_FUNCTIONAL, &s));
+		EXPECT_FALSE(s.uses_functional);
+		EXPECT_EQ(0, s.max_reg);
+		EXPECT_EQ(0, s.slot_mask);
+		EXPECT_EQ(3, s.max_dyn_insns);
+	}
+}
+
+/* The operand rules of functional mode, each with its index. */
+TEST(functional_reject)
+{
+	/* registers r0..r254 in every register field */
+	FACCEPT(INSN(VGPU_OP_MOVI, 254, 0, 0, 0), EXIT);
+	FREJECT(VGPU_ISA_ERR_REGISTER, 1, ALU, INSN(VGPU_OP_MOVI, 255, 0, 0, 0), EXIT);
+	FREJECT(VGPU_ISA_ERR_REGISTER, 0, R3(VGPU_OP_IADD, 1, 255, 2), EXIT);
+	FREJECT(VGPU_ISA_ERR_REGISTER, 0, R3(VGPU_OP_IADD, 1, 2, 255), EXIT);
+	FREJECT(VGPU_ISA_ERR_REGISTER, 0, INSN(VGPU_OP_IMAD, 1, 2, 3, 255), EXIT);
+	FREJECT(VGPU_ISA_ERR_REGISTER, 0, INSN(VGPU_OP_FFMA, 1, 2, 3, 256), EXIT);
+	FREJECT(VGPU_ISA_ERR_REGISTER, 0,
+		INSN(VGPU_OP_ATOMS, 1, 0, 2, VGPU_ATOM_IMM(255, 0, 0)), EXIT);
+	FREJECT(VGPU_ISA_ERR_REGISTER, 0,
+		INSN(VGPU_OP_ATOMG, 1, 0, 2, VGPU_ATOM_IMM(1, VGPU_ATOM_CAS, 255)),
+		EXIT);
+	/* predicates p0..p7 */
+	FREJECT(VGPU_ISA_ERR_PREDICATE, 0, INSN(VGPU_OP_ISETP, 8, 1, 2, 0), EXIT);
+	FREJECT(VGPU_ISA_ERR_PREDICATE, 0, INSN(VGPU_OP_SELP, 1, 2, 3, 8), EXIT);
+	FREJECT(VGPU_ISA_ERR_PREDICATE, 0, INSN(VGPU_OP_PLOP, 0, 1, 8, 0), EXIT);
+	FREJECT(VGPU_ISA_ERR_PREDICATE, 0, BRP(8, 0, 0, 0), EXIT);
+	/* special registers */
+	FACCEPT(INSN(VGPU_OP_S2R, 1, VGPU_SR_MAX, 0, 0), EXIT);
+	FREJECT(VGPU_ISA_ERR_SREG, 0, INSN(VGPU_OP_S2R, 1, VGPU_SR_MAX + 1, 0, 0), EXIT);
+	/* slots */
+	FACCEPT(INSN(VGPU_OP_LDG, 1, VGPU_ISA_MAX_SLOTS - 1, 2, 0), EXIT);
+	FREJECT(VGPU_ISA_ERR_SLOT, 0, INSN(VGPU_OP_LDG, 1, VGPU_ISA_MAX_SLOTS, 2, 0), EXIT);
+	FREJECT(VGPU_ISA_ERR_SLOT, 0, INSN(VGPU_OP_LDC, 1, 200, 2, 0), EXIT);
+	FREJECT(VGPU_ISA_ERR_SLOT, 0, INSN(VGPU_OP_ATOMG, 1, 16, 2, 0), EXIT);
+	/* conditions, predicate and atomic operations, BRP negation */
+	FACCEPT(INSN(VGPU_OP_FSETP, 1, 2, 3, VGPU_COND_MAX), EXIT);
+	FREJECT(VGPU_ISA_ERR_MODIFIER, 0, INSN(VGPU_OP_FSETP, 1, 2, 3, VGPU_COND_MAX + 1), EXIT);
+	FREJECT(VGPU_ISA_ERR_MODIFIER, 0, INSN(VGPU_OP_PLOP, 1, 2, 3, VGPU_PLOP_MAX + 1), EXIT);
+	FREJECT(VGPU_ISA_ERR_MODIFIER, 0,
+		INSN(VGPU_OP_ATOMS, 1, 0, 2, VGPU_ATOM_IMM(1, VGPU_ATOM_OP_MAX + 1, 0)),
+		EXIT);
+	FREJECT(VGPU_ISA_ERR_MODIFIER, 0, BRP(0, 2, 0, 0), EXIT);
+	/* reserved fields */
+	FREJECT(VGPU_ISA_ERR_RESERVED, 0, INSN(VGPU_OP_MOVI, 1, 1, 0, 0), EXIT);
+	FREJECT(VGPU_ISA_ERR_RESERVED, 0, INSN(VGPU_OP_MOVR, 1, 1, 1, 0), EXIT);
+	FREJECT(VGPU_ISA_ERR_RESERVED, 0, INSN(VGPU_OP_IADD, 1, 1, 1, 1), EXIT);
+	FREJECT(VGPU_ISA_ERR_RESERVED, 0, INSN(VGPU_OP_LDS, 1, 1, 1, 0), EXIT);
+	FREJECT(VGPU_ISA_ERR_RESERVED, 0, INSN(VGPU_OP_STL, 1, 1, 1, 0), EXIT);
+	FREJECT(VGPU_ISA_ERR_RESERVED, 0, INSN(VGPU_OP_ATOMS, 1, 1, 1, 0), EXIT);
+	FREJECT(VGPU_ISA_ERR_RESERVED, 0, INSN(VGPU_OP_ATOMS, 1, 0, 1, 1U << 24), EXIT);
+	/* a compare register only with CAS */
+	FREJECT(VGPU_ISA_ERR_RESERVED, 0,
+		INSN(VGPU_OP_ATOMG, 1, 0, 1, VGPU_ATOM_IMM(2, VGPU_ATOM_ADD, 3)), EXIT);
+	FREJECT(VGPU_ISA_ERR_RESERVED, 0, INSN(VGPU_OP_BRP, 0, 0, 1, 0), EXIT);
+	FREJECT(VGPU_ISA_ERR_RESERVED, 0, INSN(VGPU_OP_JMP, 1, 0, 0, 0), EXIT);
+	/* reserved first, then a, b, c, imm */
+	FREJECT(VGPU_ISA_ERR_RESERVED, 0, INSN(VGPU_OP_MOVR, 255, 1, 1, 0), EXIT);
+	FREJECT(VGPU_ISA_ERR_REGISTER, 0, INSN(VGPU_OP_LDG, 255, 16, 1, 0), EXIT);
+	FREJECT(VGPU_ISA_ERR_SLOT, 0, INSN(VGPU_OP_LDG, 1, 16, 255, 0), EXIT);
+	/* branch targets and joins within the program */
+	FACCEPT(BRP(0, 0, 2, 2), ALU, EXIT);
+	FREJECT(VGPU_ISA_ERR_TARGET, 0, BRP(0, 0, 3, 2), ALU, EXIT);
+	FREJECT(VGPU_ISA_ERR_TARGET, 0, BRP(0, 0, 2, 3), ALU, EXIT);
+	FREJECT(VGPU_ISA_ERR_TARGET, 1, ALU, JMP(3), EXIT);
+	FREJECT(VGPU_ISA_ERR_TARGET, 1, ALU, JMP(0x10002), EXIT);
+	FACCEPT(ALU, JMP(0), EXIT);
+	/* EXIT is still last and only last */
+	FREJECT(VGPU_ISA_ERR_EXIT_POS, 1, BRP(0, 0, 2, 2), EXIT, EXIT);
+}
+
+/* Branches and structured control flow do not mix, either order. */
+TEST(functional_branch_mix)
+{
+	static const u8 ops[] = {
+		VGPU_OP_LOCK, VGPU_OP_LAUNCH, VGPU_OP_SPIN,
+	};
+	unsigned int i;
+
+	FREJECT(VGPU_ISA_ERR_BRANCH_MIX, 3, LOOP(2), ALU, ENDLOOP, JMP(4), EXIT);
+	FREJECT(VGPU_ISA_ERR_BRANCH_MIX, 1, BRP(0, 0, 4, 4), LOOP(2), ALU, ENDLOOP,
+		EXIT);
+	FREJECT(VGPU_ISA_ERR_BRANCH_MIX, 2, ALU, JMP(2), LOCK(0), UNLOCK(0), EXIT);
+	FREJECT(VGPU_ISA_ERR_BRANCH_MIX, 2, LOCK(0), UNLOCK(0), JMP(3), EXIT);
+	for (i = 0; i < ARRAY_SIZE(ops); i++)
+		FREJECT(VGPU_ISA_ERR_BRANCH_MIX, 1, JMP(2), INSN(ops[i], 0, 0, 0, 0),
+			EXIT);
+	/* BAR, PUSH and the timed classes mix with branches */
+	FACCEPT(BRP(0, 0, 3, 3), BAR, ALU, INSN(VGPU_OP_PUSH, 0, 0, 0, 1), EXIT);
+	EXPECT_NE(NULL, strstr(vgpu_isa_rule_str(VGPU_ISA_ERR_BRANCH_MIX), "BRP"));
+	EXPECT_NE(NULL, strstr(vgpu_isa_rule_str(VGPU_ISA_ERR_REGISTER), "r254"));
+}
+
 VGPU_TEST_SUITE(isa,
 	VGPU_CASE(every_opcode)
 	VGPU_CASE(opcode_class_and_names)
@@ -570,4 +820,8 @@ VGPU_TEST_SUITE(isa,
 	VGPU_CASE(reject_dyn_count)
 	VGPU_CASE(first_violation_wins)
 	VGPU_CASE(no_read_past_end)
-	VGPU_CASE(launch))
+	VGPU_CASE(launch)
+	VGPU_CASE(functional_opcodes)
+	VGPU_CASE(functional_summary)
+	VGPU_CASE(functional_reject)
+	VGPU_CASE(functional_branch_mix))

@@ -368,10 +368,16 @@ TEST(roundtrip)
 		"examples/vasm/alu_loop.vasm", "examples/vasm/barrier.vasm",
 		"examples/vasm/mutex.vasm", "examples/vasm/spin.vasm",
 		"examples/vasm/all_opcodes.vasm",
+		"examples/vasm/vector_add.vasm", "examples/vasm/reduce.vasm",
+		"examples/vasm/matmul.vasm", "examples/vasm/histogram.vasm",
+		"examples/vasm/scan.vasm",
 	};
 	static const u8 ops[] = {
 		0x00, 0x01, 0x07, 0x08, 0x20, 0x21, 0x22, 0x23, 0x24, 0x25,
-		0x26, 0x27, 0x40, 0xff,
+		0x26, 0x27, 0x40, 0xff, VGPU_OP_MOVR, VGPU_OP_S2R, VGPU_OP_SELP,
+		VGPU_OP_IMAD, VGPU_OP_IADDI, VGPU_OP_ISETP, VGPU_OP_PLOP,
+		VGPU_OP_LDG, VGPU_OP_STS, VGPU_OP_ATOMG, VGPU_OP_ATOMS,
+		VGPU_OP_BRP, VGPU_OP_JMP, 0x44,
 	};
 	struct vgpu_insn r[64];
 	unsigned int i, k, seed = 1;
@@ -419,7 +425,13 @@ TEST(examples_valid)
 		ASSERT_EQ(0, vgpul_vasm_assemble_file(files[i], 0, &p, err,
 						     sizeof(err)))
 			TH_LOG("%s", err);
-		EXPECT_EQ(0, vgpu_isa_summarize(p.insns, p.n, &s));
+		/* the functional examples pass the validator in that mode */
+		EXPECT_EQ(0, vgpu_isa_summarize_flags(p.insns, p.n,
+						      i >= 5 ? VGPU_ISA_FUNCTIONAL : 0,
+						      &s));
+		EXPECT_EQ(i >= 5, s.uses_functional);
+		if (i >= 5)
+			EXPECT_EQ(-EINVAL, vgpu_isa_validate(p.insns, p.n, NULL));
 		if (i == 1)
 			EXPECT_TRUE(s.uses_bar);
 		if (i == 2)
@@ -431,6 +443,191 @@ TEST(examples_valid)
 	EXPECT_EQ(-ENOENT, vgpul_vasm_assemble_file("examples/vasm/none.vasm",
 						   0, &p, err, sizeof(err)));
 	EXPECT_STREQ("examples/vasm/none.vasm: No such file or directory", err);
+}
+
+/* Seed 004: the functional mnemonics, their operands and encodings. */
+TEST(functional_mnemonics)
+{
+	static const char src[] =
+		".functional\n"
+		"movi r1, 0x10\n"
+		"MOVI r2, -1\n"
+		"mov r3, r1\n"
+		"MOV\n"			/* the timed class */
+		"s2r r4, %TID\n"
+		"SELP r5, r1, r2, p7\n"
+		"IADD r6, r1, r2\n"
+		"IMAD r6, r1, r2, r254\n"
+		"IADDI r6, r6, 4\n"
+		"FFMA r7, r1, r2, r3\n"
+		"I2F r8, r1\n"
+		"ISETP p1, r1, r2, GE\n"
+		"FSETP p2, r1, r2, ne\n"
+		"PLOP p3, p1, p2, andnot\n"
+		"LDG r9, [s15 + r1 + 16]\n"
+		"STG [ s3 + r1 ], r9\n"
+		"LDS r9, [r1+8]\n"
+		"STS [r1], r9\n"
+		"LDC r9, [s2 + r1 + 0x20]\n"
+		"LDL r9, [r1]\n"
+		"STL [r1 + 4], r9\n"
+		"ATOMG r10, [s1 + r1], r2, add\n"
+		"ATOMS r10, [r1], r2, CAS, r3\n"
+		"BRP !p1, 25, 24\n"
+		"JMP 25\n"
+		"EXIT\n";
+	static const struct vgpu_insn want[] = {
+		{ VGPU_OP_MOVI, 1, 0, 0, 16 },
+		{ VGPU_OP_MOVI, 2, 0, 0, 0xffffffff },
+		{ VGPU_OP_MOVR, 3, 1, 0, 0 },
+		{ VGPU_OP_MOV, 0, 0, 0, 0 },
+		{ VGPU_OP_S2R, 4, VGPU_SR_TID, 0, 0 },
+		{ VGPU_OP_SELP, 5, 1, 2, 7 },
+		{ VGPU_OP_IADD, 6, 1, 2, 0 },
+		{ VGPU_OP_IMAD, 6, 1, 2, 254 },
+		{ VGPU_OP_IADDI, 6, 6, 0, 4 },
+		{ VGPU_OP_FFMA, 7, 1, 2, 3 },
+		{ VGPU_OP_I2F, 8, 1, 0, 0 },
+		{ VGPU_OP_ISETP, 1, 1, 2, VGPU_COND_GE },
+		{ VGPU_OP_FSETP, 2, 1, 2, VGPU_COND_NE },
+		{ VGPU_OP_PLOP, 3, 1, 2, VGPU_PLOP_ANDNOT },
+		{ VGPU_OP_LDG, 9, 15, 1, 16 },
+		{ VGPU_OP_STG, 9, 3, 1, 0 },
+		{ VGPU_OP_LDS, 9, 0, 1, 8 },
+		{ VGPU_OP_STS, 9, 0, 1, 0 },
+		{ VGPU_OP_LDC, 9, 2, 1, 32 },
+		{ VGPU_OP_LDL, 9, 0, 1, 0 },
+		{ VGPU_OP_STL, 9, 0, 1, 4 },
+		{ VGPU_OP_ATOMG, 10, 1, 1, VGPU_ATOM_IMM(2, VGPU_ATOM_ADD, 0) },
+		{ VGPU_OP_ATOMS, 10, 0, 1, VGPU_ATOM_IMM(2, VGPU_ATOM_CAS, 3) },
+		{ VGPU_OP_BRP, 1, 1, 0, VGPU_BRP_IMM(25, 24) },
+		{ VGPU_OP_JMP, 0, 0, 0, 25 },
+		{ VGPU_OP_EXIT, 0, 0, 0, 0 },
+	};
+	struct vgpu_vasm_prog p;
+	char err[256];
+	unsigned int i;
+
+	ASSERT_EQ(0, vgpu_t_asm(src, 0, &p, err, sizeof(err))) TH_LOG("%s", err);
+	ASSERT_EQ(ARRAY_SIZE(want), p.n);
+	for (i = 0; i < p.n; i++) {
+		EXPECT_EQ(want[i].op, p.insns[i].op) TH_LOG("insn %u", i);
+		EXPECT_EQ(want[i].a, p.insns[i].a) TH_LOG("insn %u", i);
+		EXPECT_EQ(want[i].b, p.insns[i].b) TH_LOG("insn %u", i);
+		EXPECT_EQ(want[i].c, p.insns[i].c) TH_LOG("insn %u", i);
+		EXPECT_EQ(want[i].imm, p.insns[i].imm) TH_LOG("insn %u", i);
+		EXPECT_EQ(i + 2, p.lines[i]);
+	}
+	vgpu_t_roundtrip(_metadata, p.insns, p.n);
+	vgpul_vasm_free(&p);
+
+	/* without .functional the validator says what is missing */
+	ASM_ERROR("MOVI r1, 2\nEXIT\n",
+		  "t.vasm:1: instruction 0 (MOVI r1, 2): unknown opcode (functional instructions need .functional)");
+	/* the flag does what the directive does */
+	EXPECT_EQ(0, vgpu_t_asm("MOVI r1, 2\nEXIT\n", VGPU_VASM_FUNCTIONAL, &p,
+				err, sizeof(err)));
+	vgpul_vasm_free(&p);
+	/* the functional validator's rules, with lines */
+	ASM_ERROR(".functional\nLOOP 2\nENDLOOP\nJMP 0\nEXIT\n",
+		  "t.vasm:4: instruction 2 (JMP 0): BRP or JMP in a program with LOOP, ENDLOOP, LOCK, UNLOCK, LAUNCH or SPIN");
+	ASM_ERROR(".functional\nJMP 5\nEXIT\n",
+		  "t.vasm:2: instruction 0 (JMP 5): branch target or join beyond the program");
+}
+
+/* Labels: forward and backward, alone or before an instruction. */
+TEST(labels)
+{
+	static const char src[] =
+		".functional\n"
+		"top:\n"
+		"	MOVI r0, 1\n"
+		"again: loop_2:	IADDI r0, r0, 1 ; two labels\n"
+		"	ISETP p0, r0, r0, eq\n"
+		"	BRP p0, out, again\n"
+		"	JMP top\n"
+		"_out_:\n"
+		"out:\n"
+		"	BRP !p0, loop_2, 2\n"
+		"	EXIT\n";
+	struct vgpu_vasm_prog p;
+	char err[256], text[512];
+
+	ASSERT_EQ(0, vgpu_t_asm(src, 0, &p, err, sizeof(err))) TH_LOG("%s", err);
+	ASSERT_EQ(7, p.n);
+	EXPECT_EQ(VGPU_BRP_IMM(5, 1), p.insns[3].imm);
+	EXPECT_EQ(0, p.insns[4].imm);
+	EXPECT_EQ(VGPU_BRP_IMM(1, 2), p.insns[5].imm);
+	EXPECT_EQ(1, p.insns[5].b);
+	EXPECT_EQ(4, p.lines[1]);
+	vgpul_vasm_disassemble(p.insns, p.n, text, sizeof(text));
+	EXPECT_STREQ(".functional\n"
+		     "MOVI r0, 1\n"
+		     "IADDI r0, r0, 1\n"
+		     "ISETP p0, r0, r0, eq\n"
+		     "BRP p0, 5, 1\n"
+		     "JMP 0\n"
+		     "BRP !p0, 1, 2\n"
+		     "EXIT\n", text);
+	vgpul_vasm_free(&p);
+
+	ASM_ERROR(".functional\nJMP nowhere\nEXIT\n",
+		  "t.vasm:2: undefined label 'nowhere'");
+	ASM_ERROR(".functional\na:\nMOVI r1, 1\na: EXIT\n",
+		  "t.vasm:4: label 'a' already defined at line 2");
+	ASM_ERROR("9x: EXIT\n", "t.vasm:1: invalid label '9x'");
+	ASM_ERROR(".x: EXIT\n", "t.vasm:1: invalid label '.x'");
+	ASM_ERROR(".functional\nJMP 1x\nEXIT\n", "t.vasm:2: invalid number");
+	ASM_ERROR(".functional\nJMP 70000\nEXIT\n",
+		  "t.vasm:2: branch target 70000 above 65535");
+	ASM_ERROR(".functional\nJMP a-b\nEXIT\n",
+		  "t.vasm:2: expected a label or an instruction index, found 'a-b'");
+}
+
+/* Operand errors of the functional instructions, with lines. */
+TEST(functional_syntax_errors)
+{
+	ASM_ERROR(".functional\nIADD r1, r2\n",
+		  "t.vasm:2: IADD takes rD, rA, rB");
+	ASM_ERROR(".functional\nIADD r1, r2, r3, r4\n",
+		  "t.vasm:2: IADD takes rD, rA, rB");
+	ASM_ERROR("IADD r1, r2,\n", "t.vasm:1: empty operand");
+	ASM_ERROR("IADD r1,, r2\n", "t.vasm:1: empty operand");
+	ASM_ERROR("IADD r1, r255, r2\n", "t.vasm:1: r255 out of range (r0..r254)");
+	ASM_ERROR("IADD r1, x2, r2\n",
+		  "t.vasm:1: expected a register r0..r254, found 'x2'");
+	ASM_ERROR("ISETP r1, r2, r3, lt\n",
+		  "t.vasm:1: expected a predicate p0..p7, found 'r1'");
+	ASM_ERROR("ISETP p8, r2, r3, lt\n", "t.vasm:1: p8 out of range (p0..p7)");
+	ASM_ERROR("ISETP p1, r2, r3, less\n",
+		  "t.vasm:1: unknown condition 'less' (eq ne lt le gt ge)");
+	ASM_ERROR("PLOP p1, p2, p3, nand\n",
+		  "t.vasm:1: unknown predicate operation 'nand' (and or xor andnot)");
+	ASM_ERROR("S2R r1, %clock\n",
+		  "t.vasm:1: unknown special register '%clock' (%lane %warp %tid %ntid %ctaid %nctaid %item %nitems)");
+	ASM_ERROR("MOVI r1, -2147483649\n", "t.vasm:1: immediate -2147483649 below -2^31");
+	ASM_ERROR("MOVI r1, 4294967296\n", "t.vasm:1: number too large");
+	ASM_ERROR("LDG r1, [r2]\n", "t.vasm:1: expected a buffer slot sN first in '[r2]'");
+	ASM_ERROR("LDG r1, [s16 + r2]\n", "t.vasm:1: slot s16 out of range (s0..s15)");
+	ASM_ERROR("LDS r1, [s0 + r2]\n",
+		  "t.vasm:1: no buffer slot here: shared and private memory are addressed [rN + OFFSET]");
+	ASM_ERROR("LDS r1, r2\n",
+		  "t.vasm:1: expected a memory operand [r + OFFSET], found 'r2'");
+	ASM_ERROR("LDS r1, [r2 + 4 + 4]\n", "t.vasm:1: too many terms in '[r2 + 4 + 4]'");
+	ASM_ERROR("LDS r1, [4]\n",
+		  "t.vasm:1: expected a register r0..r254, found '4'");
+	ASM_ERROR("STG [s0 + r1], 5\n",
+		  "t.vasm:1: expected a register r0..r254, found '5'");
+	ASM_ERROR("ATOMS r1, [r2 + 4], r3, add\n", "t.vasm:1: atomics take no offset: [r2]");
+	ASM_ERROR("ATOMG r1, [s0 + r2], r3, inc\n",
+		  "t.vasm:1: unknown atomic operation 'inc' (add min max exch cas)");
+	ASM_ERROR("ATOMG r1, [s0 + r2], r3, cas\n",
+		  "t.vasm:1: cas needs a compare register: OP, rCMP");
+	ASM_ERROR("ATOMG r1, [s0 + r2], r3, add, r4\n",
+		  "t.vasm:1: only cas takes a compare register");
+	ASM_ERROR("BRP p1, 2\n", "t.vasm:1: BRP takes [!]pN, TARGET, JOIN");
+	ASM_ERROR("JMP\n", "t.vasm:1: JMP takes TARGET");
+	ASM_ERROR(".functional 1\n", "t.vasm:1: .functional takes no operand");
 }
 
 VGPU_TEST_MAIN

@@ -30,7 +30,8 @@ static u32 vgpu_gpu_sm_find(const struct vgpu_sm *sm, u32 kernel, u32 block)
 				 BIT_ULL(VGPU_EV_LAUNCH) |		\
 				 BIT_ULL(VGPU_EV_PUSH) |		\
 				 BIT_ULL(VGPU_EV_BLOCK_DONE) |		\
-				 BIT_ULL(VGPU_EV_SYNC))
+				 BIT_ULL(VGPU_EV_SYNC) |		\
+				 BIT_ULL(VGPU_EV_FAULT))
 static_assert(VGPU_EV_MAX < 64, "an event type is a bit of a u64");
 
 /**
@@ -87,6 +88,8 @@ void vgpu_gpu_sm_trace(void *cookie, const struct vgpu_event *ev)
 		sh->done_at = ev->cycle;
 	} else if (ev->type == VGPU_EV_SYNC) {
 		/* block-level: at most one per block the SM is given (F17) */
+	} else if (ev->type == VGPU_EV_FAULT) {
+		/* the controller fails the kernel (fn.h) */
 	} else {
 		return;
 	}
@@ -143,6 +146,8 @@ static void vgpu_gpu_merge_events(struct vgpu_gpu *g, bool sink)
 			vgpu_gpu_launch(g, best, ev);
 		else if (ev->type == VGPU_EV_PUSH)
 			vgpu_gpu_dev_push(g, best, ev);
+		else if (ev->type == VGPU_EV_FAULT)
+			vgpu_gpu_fault(g, best, ev);
 	}
 	for (i = 0; i < g->cfg.num_sms; i++) {
 		g->sm[i].nev = 0;

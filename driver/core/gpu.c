@@ -444,8 +444,12 @@ int vgpu_gpu_init_host(struct vgpu_gpu *g, void *mem, size_t size,
 	g->cursor = (u32 *)(base + l.cursor);
 	INIT_LIST_HEAD(&g->saved_free);
 	saved = (struct vgpu_gpu_saved *)(base + l.saved);
-	for (i = 0; i < p->save_slots; i++)
+	g->saved = saved;
+	g->fn = NULL;
+	for (i = 0; i < p->save_slots; i++) {
+		saved[i].s.fn = NULL;
 		list_add_tail(&saved[i].node, &g->saved_free);
+	}
 	INIT_LIST_HEAD(&g->kernels);
 	for (i = 0; i < VGPU_GPU_ID_BUCKETS; i++)
 		INIT_LIST_HEAD(&g->id_hash[i]);
@@ -865,6 +869,7 @@ u64 vgpu_gpu_dispatch(struct vgpu_gpu *g)
 	 */
 	if (g->epoch_end > g->now && g->sm[0].sm.now >= g->epoch_end)
 		g->now = g->epoch_end;
+	vgpu_gpu_fn_flush(g);
 	vgpu_gpu_collect(g);
 	vgpu_gpu_inplace_retry(g);
 	/* the epoch and any cancel changed what the SMs hold */

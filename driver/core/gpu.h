@@ -595,6 +595,8 @@ struct vgpu_gpu_channel {
  * @policy_errors: answers of the policy the core refused (policy.h)
  * @deadline_misses: submitted kernels that completed after their deadline
  * @dev_pushes: PUSH instructions whose items went to their target (F14)
+ * @faults: functional instructions that faulted (fn.h): each failed its
+ *	kernel
  */
 struct vgpu_gpu_stats {
 	u64 decisions;
@@ -614,6 +616,7 @@ struct vgpu_gpu_stats {
 	u64 policy_errors;
 	u64 deadline_misses;
 	u64 dev_pushes;
+	u64 faults;
 };
 
 /**
@@ -840,6 +843,9 @@ struct vgpu_gpu_host_ops {
  * @nnofit: entries in @nofit
  * @seq: submission / block sequence counter
  * @stats: counters
+ * @saved: the save records, @p.save_slots of them
+ * @fn: functional memory of the SMs (fn.h), NULL until
+ *	vgpu_gpu_fn_attach()
  */
 struct vgpu_gpu {
 	struct vgpu_config cfg;
@@ -901,6 +907,8 @@ struct vgpu_gpu {
 	u32 nnofit;
 	u64 seq;
 	struct vgpu_gpu_stats stats;
+	struct vgpu_gpu_saved *saved;
+	struct vgpu_fn_sm *fn;
 };
 
 void vgpu_gpu_params_default(struct vgpu_gpu_params *p,
@@ -920,6 +928,9 @@ int vgpu_gpu_init_host(struct vgpu_gpu *g, void *mem, size_t size,
 		       struct list_head *policies,
 		       const struct vgpu_gpu_host_ops *ops, void *host);
 void vgpu_gpu_fini(struct vgpu_gpu *g);
+size_t vgpu_gpu_fn_bytes(const struct vgpu_gpu *g);
+int vgpu_gpu_fn_attach(struct vgpu_gpu *g, void *mem, size_t size);
+void vgpu_gpu_fn_flush(struct vgpu_gpu *g);
 void vgpu_gpu_set_sink(struct vgpu_gpu *g, vgpu_trace_fn fn, void *cookie);
 void vgpu_gpu_set_verbose(struct vgpu_gpu *g, bool on);
 u64 vgpu_gpu_events_lost(const struct vgpu_gpu *g);

@@ -137,6 +137,7 @@ struct vgpu_gpu_kernel *vgpu_gpu_event_kernel(struct vgpu_gpu *g, u32 i,
 					      const struct vgpu_event *ev,
 					      u32 *slot);
 void vgpu_gpu_dev_push(struct vgpu_gpu *g, u32 i, const struct vgpu_event *ev);
+void vgpu_gpu_fault(struct vgpu_gpu *g, u32 i, const struct vgpu_event *ev);
 void vgpu_gpu_launch(struct vgpu_gpu *g, u32 i,
 		     const struct vgpu_event *ev);
 void vgpu_gpu_child_done(struct vgpu_gpu *g, struct vgpu_gpu_kernel *c);

@@ -14,6 +14,7 @@
 #include "config.h"
 #include "resource.h"
 #include "isa.h"
+#include "lane.h"
 
 /**
  * struct vgpu_kernel_desc - a kernel as the SM engine sees it
@@ -38,6 +39,15 @@
  * @n_insns: program length
  * @sum: validated summary (vgpu_isa_summarize())
  * @shape: block shape in allocation units; one barrier if @sum.uses_bar
+ * @slots: the buffers a functional kernel names (VGPU_ISA_MAX_SLOTS
+ *	entries, caller's storage), or NULL: every slot unnamed (set by the
+ *	caller)
+ * @priv_bytes: private memory per thread of a functional kernel, a
+ *	multiple of 4; the block's shape counts it with the registers (set
+ *	by the caller)
+ * @orig: for the descriptor of a split kernel's units (F24), the
+ *	kernel's own descriptor: a unit's block index is block * warps +
+ *	warp of it (set by the caller); else NULL
  *
  * The descriptor, @prog and @match must outlive every block of the kernel
  * on every SM.
@@ -57,8 +67,13 @@ struct vgpu_kernel_desc {
 	u32 n_insns;
 	struct vgpu_isa_summary sum;
 	struct vgpu_block_shape shape;
+	const struct vgpu_lane_slot *slots;
+	u32 priv_bytes;
+	const struct vgpu_kernel_desc *orig;
 };
 
+int vgpu_kernel_desc_shape(struct vgpu_kernel_desc *k,
+			   const struct vgpu_config *cfg, u32 barriers);
 int vgpu_kernel_desc_init(struct vgpu_kernel_desc *k,
 			  const struct vgpu_config *cfg,
 			  const struct vgpu_insn *prog, u32 n, u16 *match);

@@ -954,7 +954,9 @@ bool vgpu_gpu_fits_now(struct vgpu_gpu *g, struct vgpu_gpu_kernel *k)
  * wait for the head once split).
  *
  * Return: true if @k is independent, not a queue kernel, not split,
- * unfinished, arrived, with blocks left, and the head of its channel.
+ * unfinished, arrived, with blocks left, and the head of its channel; a
+ * functional kernel only without shared memory (a unit's share of it
+ * would not hold the data the block's warps share).
  */
 bool vgpu_gpu_splittable(const struct vgpu_gpu *g,
 			 const struct vgpu_gpu_kernel *k)
@@ -962,6 +964,7 @@ bool vgpu_gpu_splittable(const struct vgpu_gpu *g,
 	/* a queue kernel's blocks do not exist before they launch */
 	return (k->flags & VGPU_KF_INDEPENDENT) && !k->split &&
 	       !(k->flags & VGPU_KF_QUEUE) && !vgpu_gpu_kernel_finished(k) &&
+	       !(k->desc.sum.uses_functional && k->desc.smem_bytes) &&
 	       k->state != VGPU_KS_NEW && vgpu_gpu_arrived(g, k) &&
 	       k->next_unit < k->units && !k->parent &&
 	       list_first_entry(&g->chan[k->channel].fifo,
@@ -1007,9 +1010,8 @@ void vgpu_gpu_split(struct vgpu_gpu *g)
 	d->smem_bytes = DIV_ROUND_UP(best->smem, best->warps);
 	d->prio = g->cfg.num_prios - 1;
 	d->warp_prio = NULL;	/* one warp each, at the lowest level */
-	if (vgpu_block_shape_init(&d->shape, &g->cfg, d->threads,
-				  d->regs_per_thread, d->smem_bytes, 0, NULL) ||
-	    vgpu_block_shape_set_sregs(&d->shape, &g->cfg, d->sregs))
+	d->orig = &best->desc;	/* a unit computes as its warp (fn.h) */
+	if (vgpu_kernel_desc_shape(d, &g->cfg, 0))
 		return;
 	left = best->grid - best->next_unit;
 	best->split = true;

@@ -296,6 +296,8 @@ int vgpu_sm_block_add_items(struct vgpu_sm *sm,
 	sm->unstarted |= BIT_ULL(slot);
 	sm->start_dirty = true;
 	vgpu_sm_sync(sm, b);
+	if (unlikely(k->sum.uses_functional))
+		vgpu_fn_block_arrive(sm, slot);
 	vgpu_sm_emit(sm, VGPU_EV_BLOCK_ADD, b, VGPU_EV_NONE, prio,
 		     mode << 16 | b->n_warps);
 	vgpu_sm_add_prio(sm, prio);
@@ -519,6 +521,8 @@ static bool vgpu_sm_warp_start(struct vgpu_sm *sm, u32 slot, u32 p)
 	w->run = 0;
 	b->warp[i] = idx;
 	b->next_start++;
+	if (unlikely(b->kernel->sum.uses_functional))
+		vgpu_fn_warp_start(sm, idx);
 	vgpu_sm_queue(sm, idx, sm->now);
 	vgpu_sm_emit(sm, VGPU_EV_WARP_START, b, i, p, w->prio);
 	return true;
@@ -627,7 +631,7 @@ static bool vgpu_sm_forward(struct vgpu_sm *sm, struct vgpu_sm_block *b,
  * @idx: the issuing warp's context
  * @w: that warp
  * @in: its instruction (LOOP, ENDLOOP, LOCK, UNLOCK, BAR, SPIN, LAUNCH,
- *	PUSH or EXIT)
+ *	PUSH, EXIT or a functional one, fn.h)
  */
 noinline void vgpu_sm_exec_ctrl(struct vgpu_sm *sm, u32 idx,
 				struct vgpu_warp *w, const struct vgpu_insn *in)
@@ -654,6 +658,8 @@ noinline void vgpu_sm_exec_ctrl(struct vgpu_sm *sm, u32 idx,
 		vgpu_sm_emit(sm, VGPU_EV_UNLOCK, b, w->wid, in->a, 0);
 		break;
 	case VGPU_OP_BAR:
+		if (b->kernel->sum.uses_functional && !vgpu_fn_bar(sm, idx, w))
+			return;
 		vgpu_sm_bar_arrive(sm, b, w);
 		return;
 	case VGPU_OP_SPIN:
@@ -675,7 +681,12 @@ noinline void vgpu_sm_exec_ctrl(struct vgpu_sm *sm, u32 idx,
 		if (!vgpu_sm_forward(sm, b, w, VGPU_EV_PUSH, in->imm, 0))
 			return;
 		break;
+	case VGPU_OP_FUNC_FIRST ... VGPU_OP_FUNC_LAST:
+		vgpu_fn_exec(sm, idx, w, in);
+		return;
 	default:	/* VGPU_OP_EXIT: the validator allows nothing else */
+		if (b->kernel->sum.uses_functional && !vgpu_fn_exit(sm, idx, w))
+			return;
 		vgpu_sm_warp_exit(sm, idx);
 		return;
 	}

@@ -22,6 +22,8 @@
 #include "trace.h"
 #include "warp.h"
 
+struct vgpu_fn_sm;
+
 #define VGPU_WIN_BUCKETS	16	/* power window granularity: nx / 16 */
 #define VGPU_PRIO_NONE		0xff	/* no resident block */
 
@@ -229,6 +231,8 @@ struct vgpu_sm_stats {
  *	order: warps start from the lowest first (F30); apart from @block so
  *	that choosing reads a few cache lines, not one per block
  * @block: block state table, indexed by slot
+ * @fn: functional memory (fn.h), NULL while the device runs no functional
+ *	kernel; set by the owner between two vgpu_sm_run() calls
  *
  * The controller gives each SM of a large device a block in turn, and
  * each time the SM's state has left the caches: the scalars come first,
@@ -278,6 +282,7 @@ struct vgpu_sm {
 	u32 win[VGPU_WIN_BUCKETS][VGPU_ISA_NUM_CLASSES];
 	u64 start_key[VGPU_MAX_BLOCKS_PER_SM];
 	struct vgpu_sm_block block[VGPU_MAX_BLOCKS_PER_SM];
+	struct vgpu_fn_sm *fn;
 };
 
 static_assert(offsetof(struct vgpu_sm, trace_cookie) + sizeof(void *) <=
@@ -293,6 +298,8 @@ static_assert(offsetof(struct vgpu_sm, res) % VGPU_CACHE_LINE +
  * @row: its block state table row (pool indices in @row.warp are stale)
  * @rem: cycles of latency each waiting warp had left
  * @w: contexts of its started, live warps, by warp index
+ * @fn: functional area (vgpu_fn_save_bytes()), or NULL: a functional
+ *	block cannot be saved (set by the owner of the record)
  *
  * Filled by vgpu_sm_block_save(), consumed by vgpu_sm_block_restore():
  * warps keep their PC, loop stack, lock and barrier state, so the block
@@ -302,6 +309,7 @@ struct vgpu_sm_saved {
 	struct vgpu_sm_block row;
 	u8 rem[VGPU_MAX_BLOCK_WARPS];
 	struct vgpu_warp w[VGPU_MAX_BLOCK_WARPS];
+	void *fn;
 };
 
 int vgpu_sm_init(struct vgpu_sm *sm, const struct vgpu_config *cfg,

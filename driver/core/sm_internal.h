@@ -11,6 +11,7 @@
 
 #include "vgpu_os.h"
 #include "sm.h"
+#include "fn.h"
 
 static inline void vgpu_wq_init(struct vgpu_wq *q)
 {

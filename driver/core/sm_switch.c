@@ -85,7 +85,10 @@ u32 vgpu_sm_cancel_kernel(struct vgpu_sm *sm, u32 kernel_id)
  * The warps leave their queues (the latency they had left is kept), their
  * contexts return to the pool and every resource of the block is freed.
  *
- * Return: 0, or -EINVAL if @slot holds no block.
+ * A functional block's data goes to @s's functional area (fn.h).
+ *
+ * Return: 0, -EINVAL if @slot holds no block, or -ENOSPC (nothing
+ * changed) for a functional block and a record without a functional area.
  */
 int vgpu_sm_block_save(struct vgpu_sm *sm, u32 slot, struct vgpu_sm_saved *s)
 {
@@ -95,6 +98,9 @@ int vgpu_sm_block_save(struct vgpu_sm *sm, u32 slot, struct vgpu_sm_saved *s)
 
 	if (slot >= VGPU_MAX_BLOCKS_PER_SM || !(sm->used & BIT_ULL(slot)))
 		return -EINVAL;
+	if (unlikely(b->kernel->sum.uses_functional) &&
+	    vgpu_fn_block_save(sm, slot, s))
+		return -ENOSPC;
 	s->row = *b;
 	memset(s->rem, 0, sizeof(s->rem));
 	for (i = 0; i < b->next_start; i++) {
@@ -187,6 +193,8 @@ int vgpu_sm_block_restore(struct vgpu_sm *sm, const struct vgpu_sm_saved *s,
 			vgpu_sm_queue(sm, idx, at);
 		}
 	}
+	if (unlikely(b->kernel->sum.uses_functional))
+		vgpu_fn_block_restore(sm, slot, s);
 	vgpu_sm_prio_add(sm, b->prio);
 	sm->used |= BIT_ULL(slot);
 	if (b->next_start < b->n_warps)

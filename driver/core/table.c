@@ -345,6 +345,7 @@ void vgpu_gpu_stop_tree(struct vgpu_gpu *g, struct vgpu_gpu_kernel *r)
 	struct vgpu_gpu_kernel *c;
 	u32 i;
 
+	vgpu_gpu_fn_flush(g);	/* its buffers may go with it */
 	for (i = r->launched; i--;) {
 		c = &r->child_store[i];
 		if (vgpu_gpu_kernel_finished(c))

@@ -222,6 +222,7 @@ static const char * const vgpu_event_names[VGPU_EV_MAX + 1] = {
 	[VGPU_EV_LAUNCH]	= "launch",
 	[VGPU_EV_SYNC]		= "sync",
 	[VGPU_EV_PUSH]		= "push",
+	[VGPU_EV_FAULT]		= "fault",
 };
 
 /**

@@ -46,7 +46,10 @@ enum vgpu_event_type {
 	VGPU_EV_PUSH,		/* F14: warp 0 of the block pushed arg0 items
 				 * to its kernel's push target
 				 */
-	VGPU_EV_MAX = VGPU_EV_PUSH,
+	VGPU_EV_FAULT,		/* a functional instruction faulted (seed 004):
+				 * arg0 the errno (positive), arg1 its pc
+				 */
+	VGPU_EV_MAX = VGPU_EV_FAULT,
 };
 
 /* How a lock was obtained (arg1 of VGPU_EV_LOCK_ACQUIRE). */

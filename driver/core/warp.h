@@ -39,6 +39,13 @@ enum vgpu_warp_state {
 	VGPU_WARP_WAIT_LAUNCH,	/* LAUNCH found the SM's launch queue full:
 				 * executes it again next epoch (F15)
 				 */
+	VGPU_WARP_WAIT_MEM,	/* waits for the epoch boundary: a global
+				 * atomic's result, or room in the SM's
+				 * global-store log (fn.h)
+				 */
+	VGPU_WARP_FAULTED,	/* a functional instruction faulted: stays
+				 * until its kernel is failed (fn.h)
+				 */
 };
 
 /**

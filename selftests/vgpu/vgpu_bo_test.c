@@ -432,13 +432,13 @@ TEST_F(bo, bytes_limit)
 {
 	struct vgpu_kernel_query q;
 	struct vgpu_submit_desc d;
-	__u32 h, x;
+	__u32 h, x, y;
 
 	ASSERT_EQ(0, bo_create(self->fd, VGPU_MAX_BO_SIZE - PAGE, 0, &h, NULL));
 	EXPECT_EQ(ENOSPC, bo_create(self->fd, PAGE + 1, 0, &x, NULL));
-	ASSERT_EQ(0, bo_create(self->fd, 1, 0, &x, NULL));
+	ASSERT_EQ(0, bo_create(self->fd, 1, 0, &y, NULL));
 	EXPECT_EQ(ENOSPC, bo_create(self->fd, 1, 0, &x, NULL));
-	ASSERT_EQ(0, bo_destroy(self->fd, x));
+	ASSERT_EQ(0, bo_destroy(self->fd, y));
 	BDESC(&d, self->ch, vgpu_prog_empty, &h, 1);
 	ASSERT_EQ(0, vgpu_test_submit(self->fd, &d, 1));
 	ASSERT_EQ(0, vgpu_test_wait(self->fd, &d.handle, 1, 0,

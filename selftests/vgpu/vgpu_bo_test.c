@@ -635,7 +635,7 @@ TEST(release_frees_every_buffer)
 		ASSERT_EQ(0, bo_create(fd, 64 * PAGE, 0, &h[i], NULL));
 	BDESC(&d, ch, vgpu_prog_spin, h, 4);
 	ASSERT_EQ(0, vgpu_test_submit(fd, &d, 1));
-	BDESC(&d, ch, vgpu_prog_alu, h + 2, 2);
+	BDESC(&d, ch, vgpu_prog_spin, h + 2, 2);
 	ASSERT_EQ(0, vgpu_test_submit(fd, &d, 1));
 	EXPECT_EQ(EBUSY, bo_destroy(fd, h[1]));
 	EXPECT_EQ(base + 2, live_kernels());

@@ -199,8 +199,9 @@ struct vgpu_device {
  * @tenant: the tenant its kernels belong to for the scheduling policy
  *	(&vgpu_gpu_kernel.tenant): different for every file open on the
  *	device at once (until 2^32 opens wrap); immutable
- * @bos: buffer handle -> &struct vgpu_bo; updated under @lock (and its
- *	xa_lock, which mmap() takes to look a buffer up)
+ * @bos: buffer handle -> &struct vgpu_bo; BO_CREATE inserts under its
+ *	xa_lock alone, BO_DESTROY and release() erase under @lock, which
+ *	SUBMIT holds to name buffers; mmap() looks up under the xa_lock
  * @next_bo: where the cyclic search for the next buffer handle starts, as
  *	@next_channel; protected by the xa_lock of @bos
  * @nr_bos: buffer objects whose memory is not freed yet, handle destroyed

@@ -578,6 +578,43 @@ static void vgpu_fz_submit(struct vgpu_fz_thread *t, int fd)
 	}
 }
 
+/* One kernel naming buffers (descriptor VER6): remembered, stale, random. */
+static void vgpu_fz_submit_bufs(struct vgpu_fz_thread *t, int fd)
+{
+	struct vgpu_submit *sub = (void *)t->arg;
+	struct vgpu_submit_desc *d = (void *)(t->arg + VGPU_FZ_PAGE);
+	__u32 *bufs = (void *)(t->arg + 2 * VGPU_FZ_PAGE);
+	unsigned int i, n = vgpu_fz_below(t, VGPU_MAX_BUFFER_SLOTS + 2);
+
+	for (i = 0; i < n; i++)
+		bufs[i] = vgpu_fz_handle(t, t->p->bos);
+	memset(d, 0, sizeof(*d));
+	d->channel = vgpu_fz_handle(t, t->p->chans);
+	d->grid = 1 + vgpu_fz_below(t, 4);
+	d->threads = 32;
+	d->regs = 8;
+	d->program = (uintptr_t)t->p->ro_insn;
+	d->num_insns = 2;
+	d->buffers = vgpu_fz_chance(t, 90) ? (uintptr_t)bufs :
+		     vgpu_fz_ptr(t, bufs, n * 4, 0);
+	d->num_buffers = n;
+	if (vgpu_fz_chance(t, 20))
+		d->private_bytes = vgpu_fz_below(t, 2 * VGPU_MAX_PRIVATE_BYTES);
+	if (vgpu_fz_chance(t, 20))
+		d->insn_budget = vgpu_fz_value(t);
+	if (vgpu_fz_chance(t, 10))
+		vgpu_fz_mutate(t, d, sizeof(*d));
+	memset(sub, 0, sizeof(*sub));
+	sub->count = 1;
+	sub->desc_size = sizeof(*d);
+	sub->descs = (uintptr_t)d;
+	if (!vgpu_fz_call(fd, VGPU_IOCTL_SUBMIT, sub, 3, 0, "submit buffers")) {
+		vgpu_fz_add(&vgpu_fz_sh->valid_submits, 1);
+		vgpu_fz_add(&vgpu_fz_sh->kernels, 1);
+		vgpu_fz_remember(t, t->p->kerns, d->handle);
+	}
+}
+
 static void vgpu_fz_wait(struct vgpu_fz_thread *t, int fd)
 {
 	struct vgpu_wait *w = (void *)t->arg;
@@ -906,8 +943,10 @@ static void *vgpu_fz_thread_fn(void *arg)
 			vgpu_fz_channel_create(t, fd);
 		else if (op < 320)
 			vgpu_fz_channel_destroy(t, fd);
-		else if (op < 620)
+		else if (op < 600)
 			vgpu_fz_submit(t, fd);
+		else if (op < 620)
+			vgpu_fz_submit_bufs(t, fd);
 		else if (op < 720)
 			vgpu_fz_wait(t, fd);
 		else if (op < 860)

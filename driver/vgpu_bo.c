@@ -4,7 +4,9 @@
  * ioctls BO_CREATE and BO_DESTROY, mmap() of the device file, and the
  * buffers a kernel names at SUBMIT (Documentation/uapi.rst, "Buffer
  * objects").
- *
+ */
+
+/**
  * DOC: buffer objects
  *
  * A buffer is vmalloc_user() memory (zeroed, page aligned, mappable with
@@ -40,7 +42,6 @@
  * release() runs after the last munmap()), and release() drops the
  * references of the handles and of the kernels.
  */
-#include <linux/log2.h>
 #include <linux/mm.h>
 #include <linux/moduleparam.h>
 #include <linux/slab.h>

@@ -299,11 +299,11 @@ struct vgpu_sched {
  *	&vgpu_sched.lock
  * @fence: its out-fence (VGPU_KERNEL_FENCE_OUT, vgpu_fence.c) until it is
  *	signalled, or NULL; protected by &vgpu_sched.lock once submitted
- * @bo: the buffers its SUBMIT named, slot i in @bo[i] (vgpu_bo.c), each
- *	with a reference held until the handle is released (or the SUBMIT
- *	failed); written before the job is submitted
+ * @bo: the buffers its SUBMIT named, buffer slot i in entry i
+ *	(vgpu_bo.c), each with a reference held until the handle is
+ *	released (or the SUBMIT failed); written before the job is submitted
  * @nbo: entries of @bo; 0 once the references are dropped
- * @bo_active: the job counts in each @bo's &vgpu_bo.active: from SUBMIT
+ * @bo_active: the job counts in &vgpu_bo.active of each of @bo: from SUBMIT
  *	until it finishes (vgpu_job_bos_idle()); protected by
  *	&vgpu_sched.lock once submitted
  * @private_bytes: private memory per thread of a functional program,

@@ -22,6 +22,7 @@
 
 #include <linux/device.h>
 #include <linux/hrtimer.h>
+#include <linux/mm.h>
 #include <linux/version.h>
 
 /*
@@ -48,6 +49,19 @@ hrtimer_setup(struct hrtimer *timer,
 {
 	hrtimer_init(timer, clock_id, mode);
 	timer->function = function;
+}
+#endif
+
+/*
+ * vm_flags_set() - set flags of a VMA being set up: added in 6.3 (commit
+ * bc292ab00f6c, "mm: introduce vma->vm_flags wrapper functions"), which
+ * made &vm_area_struct.vm_flags read-only to everything else.
+ */
+#if LINUX_VERSION_CODE < KERNEL_VERSION(6, 3, 0)
+static inline void vm_flags_set(struct vm_area_struct *vma,
+				vm_flags_t flags)
+{
+	vma->vm_flags |= flags;
 }
 #endif
 

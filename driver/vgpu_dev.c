@@ -80,6 +80,9 @@ static void vgpu_file_init(struct vgpu_file *vf, struct vgpu_device *vdev)
 	xa_init_flags(&vf->channels, XA_FLAGS_ALLOC1);
 	xa_init_flags(&vf->kernels, XA_FLAGS_ALLOC1);
 	atomic_set(&vf->nr_done, 0);
+	xa_init_flags(&vf->bos, XA_FLAGS_ALLOC1);
+	atomic_set(&vf->nr_bos, 0);
+	atomic64_set(&vf->bo_bytes, 0);
 }
 
 /* Cancel and free everything an open file owns, drop its reference. */
@@ -94,8 +97,10 @@ static void vgpu_file_fini(struct vgpu_file *vf)
 	}
 	vgpu_jobs_release_all(vf);
 	vgpu_channels_release_all(vf);
+	vgpu_bos_release_all(vf);	/* after the kernels that name them */
 	mutex_unlock(&vf->lock);
 	xa_destroy(&vf->channels);
+	xa_destroy(&vf->bos);
 	mutex_destroy(&vf->lock);
 	vgpu_device_put(vf->vdev);
 }
@@ -141,11 +146,18 @@ static __poll_t vgpu_fop_poll(struct file *file, poll_table *wait)
 	return mask;
 }
 
+/* Map a buffer object (vgpu_bo.c); the offset names it. */
+static int vgpu_fop_mmap(struct file *file, struct vm_area_struct *vma)
+{
+	return vgpu_bo_mmap(file->private_data, vma);
+}
+
 static const struct file_operations vgpu_fops = {
 	.owner		= THIS_MODULE,
 	.open		= vgpu_fop_open,
 	.release	= vgpu_fop_release,
 	.poll		= vgpu_fop_poll,
+	.mmap		= vgpu_fop_mmap,
 	.unlocked_ioctl	= vgpu_ioctl,
 	.compat_ioctl	= compat_ptr_ioctl,
 	.llseek		= noop_llseek,
@@ -447,6 +459,7 @@ struct vgpu_device *vgpu_device_alloc(u32 index,
 	vdev->limits.prog_bytes_per_file = VGPU_DEF_PROG_BYTES_PER_FILE;
 	vdev->limits.default_timeout = opts->timeout;
 	vdev->limits.max_arrival = opts->max_arrival;
+	vgpu_bo_limits_init(&vdev->limits);
 	/* the upper half of the priorities is open to everybody */
 	vdev->default_prio = vdev->cfg.num_prios / 2;
 	return vdev;

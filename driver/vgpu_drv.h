@@ -30,12 +30,19 @@
  * An out-fence's lock (&vgpu_fence.lock, vgpu_fence.c, a spinlock) is taken
  * by the dma-fence core when vgpu_job_fence_signal() signals it under
  * vgpu_sched.lock; it takes nothing.
+ *
+ * mmap() of a buffer object (vgpu_bo.c) runs under the process's mmap_lock,
+ * which vgpu_file.lock nests outside of (a copy from userspace under it may
+ * fault): it finds the buffer under the xa_lock of &vgpu_file.bos, never
+ * vgpu_file.lock.  Freeing a buffer takes no lock.
  */
 #ifndef VGPU_DRV_H
 #define VGPU_DRV_H
 
+#include <linux/atomic.h>
 #include <linux/bits.h>
 #include <linux/device.h>
+#include <linux/kref.h>
 #include <linux/list.h>
 #include <linux/minmax.h>
 #include <linux/miscdevice.h>
@@ -57,6 +64,8 @@
 #define VGPU_DEF_KERNELS_PER_FILE	4096
 #define VGPU_DEF_QUEUED			8192
 #define VGPU_DEF_PROG_BYTES_PER_FILE	(16U << 20)
+#define VGPU_DEF_BOS_PER_FILE		1024
+#define VGPU_DEF_BO_BYTES_PER_FILE	(256ULL << 20)
 #define VGPU_DEF_TIMEOUT_CYCLES		BIT_ULL(32)
 #define VGPU_MAX_TIMEOUT_CYCLES		BIT_ULL(48)
 /*
@@ -89,6 +98,11 @@ static inline u64 vgpu_clock_after(u64 now, u64 delay)
  *	with timeout_cycles 0 (F53)
  * @max_arrival: latest arrival of a kernel or push in cycles after the
  *	device's clock (-EINVAL beyond; VGPU_DEF_MAX_ARRIVAL)
+ * @bos_per_file: buffer objects one open file may hold (-ENOSPC beyond;
+ *	module parameter max_buffers_per_file)
+ * @bo_bytes_per_file: bytes of buffer objects, each rounded up to pages,
+ *	one open file may hold (-ENOSPC beyond; module parameter
+ *	max_buffer_bytes_per_file)
  */
 struct vgpu_limits {
 	u32 channels_per_file;
@@ -98,6 +112,8 @@ struct vgpu_limits {
 	u32 prog_bytes_per_file;
 	u64 default_timeout;
 	u64 max_arrival;
+	u32 bos_per_file;
+	u64 bo_bytes_per_file;
 };
 
 /**
@@ -183,6 +199,15 @@ struct vgpu_device {
  * @tenant: the tenant its kernels belong to for the scheduling policy
  *	(&vgpu_gpu_kernel.tenant): different for every file open on the
  *	device at once (until 2^32 opens wrap); immutable
+ * @bos: buffer handle -> &struct vgpu_bo; BO_CREATE inserts under its
+ *	xa_lock alone, BO_DESTROY and release() erase under @lock, which
+ *	SUBMIT holds to name buffers; mmap() looks up under the xa_lock
+ * @next_bo: where the cyclic search for the next buffer handle starts, as
+ *	@next_channel; protected by the xa_lock of @bos
+ * @nr_bos: buffer objects whose memory is not freed yet, handle destroyed
+ *	or not: what max_buffers_per_file bounds
+ * @bo_bytes: their bytes, each rounded up to pages: what
+ *	max_buffer_bytes_per_file bounds
  */
 struct vgpu_file {
 	struct vgpu_device *vdev;
@@ -199,7 +224,56 @@ struct vgpu_file {
 	bool gate_held;
 	struct vgpu_file_usage usage;
 	u32 tenant;
+	struct xarray bos;
+	u32 next_bo;
+	atomic_t nr_bos;
+	atomic64_t bo_bytes;
 };
+
+/**
+ * struct vgpu_bo - a buffer object: memory a kernel computes on (vgpu_bo.c)
+ * @ref: the handle holds one reference, every mapping of it (each VMA)
+ *	one, every kernel that names it one until its handle is released
+ * @owner: the file that created it; it outlives the buffer (a mapping
+ *	holds the file, release() drops every other reference)
+ * @vaddr: the memory, vmalloc_user(): zeroed, page aligned, mappable;
+ *	immutable
+ * @size: bytes as created, immutable
+ * @charge: @size rounded up to pages: what it counts against the owner's
+ *	&vgpu_file.bo_bytes, immutable
+ * @flags: VGPU_BO_*, immutable
+ * @handle: handle in the owner's table, immutable
+ * @active: unfinished kernels that name it (a kernel naming it twice
+ *	counts twice); BO_DESTROY is -EBUSY while it is non-zero
+ */
+struct vgpu_bo {
+	struct kref ref;
+	struct vgpu_file *owner;
+	void *vaddr;
+	u64 size;
+	u64 charge;
+	u32 flags;
+	u32 handle;
+	atomic_t active;
+};
+
+/* The memory of @bo, for the engine: valid while a kernel names it. */
+static inline void *vgpu_bo_vaddr(const struct vgpu_bo *bo)
+{
+	return bo->vaddr;
+}
+
+/* The size of @bo in bytes, as created (at most VGPU_MAX_BO_SIZE). */
+static inline u64 vgpu_bo_size(const struct vgpu_bo *bo)
+{
+	return bo->size;
+}
+
+/* The VGPU_BO_* flags of @bo. */
+static inline u32 vgpu_bo_flags(const struct vgpu_bo *bo)
+{
+	return bo->flags;
+}
 
 /**
  * struct vgpu_channel - a FIFO of kernels owned by one open file (F11)
@@ -292,5 +366,19 @@ void vgpu_fence_out_abort(struct vgpu_fence_out *fo, struct vgpu_job **jobs,
 			  u8 __user *udescs, u32 desc_size);
 void vgpu_job_fence_signal(struct vgpu_job *job);
 void vgpu_fence_exit(void);
+
+/* buffer objects (vgpu_bo.c) */
+struct vm_area_struct;
+void vgpu_bo_limits_init(struct vgpu_limits *limits);
+int vgpu_ioctl_bo_create(struct vgpu_file *vf, void *arg);
+void vgpu_ioctl_bo_create_undo(struct vgpu_file *vf, void *arg);
+int vgpu_ioctl_bo_destroy(struct vgpu_file *vf, void *arg);
+int vgpu_bo_mmap(struct vgpu_file *vf, struct vm_area_struct *vma);
+void vgpu_bos_release_all(struct vgpu_file *vf);
+int vgpu_bo_desc_check(const struct vgpu_submit_desc *d);
+int vgpu_job_bos_name(struct vgpu_file *vf, struct vgpu_job *job,
+		      const struct vgpu_submit_desc *d);
+void vgpu_job_bos_idle(struct vgpu_job *job);
+void vgpu_job_bos_put(struct vgpu_job *job);
 
 #endif /* VGPU_DRV_H */

@@ -3,7 +3,7 @@
  * vgpu_ioctl.c - ioctl dispatch of /dev/vgpuN (uapi/linux/vgpu_dispatch.h)
  * and the device's own commands, GET_INFO and GATE; the commands of an
  * object live with it (CHANNEL_* in vgpu_channel.c, the kernel commands in
- * vgpu_kernel.c).
+ * vgpu_kernel.c, BO_* in vgpu_bo.c).
  *
  * Extension rule (Documentation/uapi.rst): size-versioned structs.  The size
  * in the ioctl number is the caller's struct size; the argument is copied in
@@ -36,8 +36,8 @@
 	static_assert(sizeof(type) == (size) && sizeof(type) % 8 == 0)
 
 VGPU_UAPI_SIZE(struct vgpu_dev_config, 80);
-VGPU_UAPI_SIZE(struct vgpu_info, VGPU_INFO_SIZE_VER1);
-VGPU_UAPI_SIZE(struct vgpu_submit_desc, VGPU_SUBMIT_DESC_SIZE_VER5);
+VGPU_UAPI_SIZE(struct vgpu_info, VGPU_INFO_SIZE_VER2);
+VGPU_UAPI_SIZE(struct vgpu_submit_desc, VGPU_SUBMIT_DESC_SIZE_VER6);
 VGPU_UAPI_SIZE(struct vgpu_template, VGPU_TEMPLATE_SIZE_VER0);
 VGPU_UAPI_SIZE(struct vgpu_queue_push, VGPU_QUEUE_PUSH_SIZE_VER1);
 VGPU_UAPI_SIZE(struct vgpu_submit, VGPU_SUBMIT_SIZE_VER0);
@@ -48,6 +48,8 @@ VGPU_UAPI_SIZE(struct vgpu_gate, VGPU_GATE_SIZE_VER0);
 VGPU_UAPI_SIZE(struct vgpu_channel_create, VGPU_CHANNEL_CREATE_SIZE_VER0);
 VGPU_UAPI_SIZE(struct vgpu_channel_destroy, VGPU_CHANNEL_DESTROY_SIZE_VER0);
 VGPU_UAPI_SIZE(struct vgpu_insn, VGPU_INSN_SIZE);
+VGPU_UAPI_SIZE(struct vgpu_bo_create, VGPU_BO_CREATE_SIZE_VER0);
+VGPU_UAPI_SIZE(struct vgpu_bo_destroy, VGPU_BO_DESTROY_SIZE_VER0);
 
 /* Largest argument struct of any ioctl: the on-stack argument buffer. */
 #define VGPU_IOCTL_ARG_MAX	256
@@ -100,7 +102,7 @@ static int vgpu_ioctl_get_info(struct vgpu_file *vf, void *arg)
 
 	if (info->flags & ~VGPU_INFO_FLAGS_ALL)
 		return -EINVAL;
-	if (info->pad || info->pad2 || info->pad3)
+	if (info->pad || info->pad2 || info->pad3 || info->pad4)
 		return -EINVAL;
 
 	/* uapi rule 6: zero every struct copied out */
@@ -124,6 +126,8 @@ static int vgpu_ioctl_get_info(struct vgpu_file *vf, void *arg)
 	info->workers = vdev->sched.nworkers;
 	info->sregs_per_subpart = vdev->cfg.sregs_per_subpart;
 	info->sreg_unit = vdev->cfg.sreg_unit;
+	info->max_buffers_per_file = vdev->limits.bos_per_file;
+	info->max_buffer_bytes_per_file = vdev->limits.bo_bytes_per_file;
 	mutex_lock(&vdev->lock);
 	info->live_channels = vdev->nr_channels;
 	mutex_unlock(&vdev->lock);
@@ -214,6 +218,11 @@ static const struct vgpu_ioctl_desc vgpu_ioctls[] = {
 		       .undo = vgpu_ioctl_gate_undo),
 	VGPU_IOCTL_DEF(QUEUE_PUSH, VGPU_QUEUE_PUSH_SIZE_VER0,
 		       vgpu_ioctl_queue_push),
+	VGPU_IOCTL_DEF(BO_CREATE, VGPU_BO_CREATE_SIZE_VER0,
+		       vgpu_ioctl_bo_create,
+		       .undo = vgpu_ioctl_bo_create_undo),
+	VGPU_IOCTL_DEF(BO_DESTROY, VGPU_BO_DESTROY_SIZE_VER0,
+		       vgpu_ioctl_bo_destroy),
 };
 
 /**

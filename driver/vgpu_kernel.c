@@ -110,6 +110,8 @@ static void vgpu_job_free(struct vgpu_job *job)
 
 	do {
 		next = job->push_target;
+		/* 0 once its handle was released: only a failed SUBMIT's */
+		vgpu_job_bos_put(job);
 		for (i = 0; job->tmpl && i < job->k.n_tmpl; i++) {
 			kvfree(job->tmpl[i].match);
 			kvfree(job->tmpl[i].prog);
@@ -183,6 +185,8 @@ static void vgpu_job_unlink(struct vgpu_file *vf, struct vgpu_job *job)
 	vf->nr_children -= job->k.child_budget;
 	vf->prog_bytes -= job->bytes;
 	atomic_dec(&vf->nr_done);
+	/* while the file is known to be open: the job may outlive it */
+	vgpu_job_bos_put(job);
 	vgpu_job_put(job);
 }
 
@@ -266,6 +270,7 @@ void vgpu_jobs_release_all(struct vgpu_file *vf)
 		if (job->ch)
 			list_del(&job->ch_node);
 		job->ch = NULL;
+		vgpu_job_bos_put(job);
 		vgpu_job_put(job);
 		if (!(++n % VGPU_SCHED_BATCH))
 			cond_resched();
@@ -553,6 +558,9 @@ static int vgpu_job_create(struct vgpu_file *vf,
 	ret = vgpu_job_push_target(vf, job, d);
 	if (ret)
 		goto err_free;
+	ret = vgpu_job_bos_name(vf, job, d);
+	if (ret)
+		goto err_free;
 	if (d->push_records) {
 		/* charged as program bytes: refuse before allocating */
 		ret = -ENOSPC;
@@ -645,9 +653,9 @@ static int vgpu_submit_put_handles(const struct vgpu_submit *sub,
  * Return: 0; -EINVAL (flags, pads, count, desc_size, a descriptor or its
  * program); -EPERM (a privileged priority without CAP_SYS_NICE); -E2BIG (a
  * block that can never fit an SM, or unknown non-zero descriptor bytes);
- * -EFAULT; -ENOENT (a channel or PUSH target not of this file); -ENOSPC
- * (kernel handles, child descriptors or program bytes of the file at their
- * limit, push records included); -EAGAIN
+ * -EFAULT; -ENOENT (a channel, PUSH target or buffer not of this file);
+ * -ENOSPC (kernel handles, child descriptors or program bytes of the file
+ * at their limit, push records included); -EAGAIN
  * (the device's queue is full); -ENOMEM; -EMFILE (no file descriptor for an
  * out-fence); -EOPNOTSUPP (an out-fence without CONFIG_SYNC_FILE).
  */
@@ -689,6 +697,8 @@ int vgpu_ioctl_submit(struct vgpu_file *vf, void *arg)
 		ret = vgpu_desc_check(vdev, &d);
 		if (!ret)
 			ret = vgpu_fence_desc_check(&d, sub->desc_size);
+		if (!ret)
+			ret = vgpu_bo_desc_check(&d);
 		if (ret)
 			goto err_unwind;
 		if (d.flags & VGPU_KERNEL_FENCE_OUT)

@@ -210,6 +210,7 @@ static void vgpu_sched_job_complete(struct vgpu_sched *s, struct vgpu_job *job)
 	/* pairs with vgpu_job_finished(): the state above is visible first */
 	smp_store_release(&job->finished, true);
 	vgpu_job_fence_signal(job);
+	vgpu_job_bos_idle(job);
 	wake_up_all(&s->done_wq);
 }
 

@@ -98,6 +98,7 @@ struct vgpu_sched_opts {
 };
 
 struct vgpu_job;
+struct vgpu_bo;
 struct dma_fence;
 
 /**
@@ -298,6 +299,17 @@ struct vgpu_sched {
  *	&vgpu_sched.lock
  * @fence: its out-fence (VGPU_KERNEL_FENCE_OUT, vgpu_fence.c) until it is
  *	signalled, or NULL; protected by &vgpu_sched.lock once submitted
+ * @bo: the buffers its SUBMIT named, buffer slot i in entry i
+ *	(vgpu_bo.c), each with a reference held until the handle is
+ *	released (or the SUBMIT failed); written before the job is submitted
+ * @nbo: entries of @bo; 0 once the references are dropped
+ * @bo_active: the job counts in &vgpu_bo.active of each of @bo: from SUBMIT
+ *	until it finishes (vgpu_job_bos_idle()); protected by
+ *	&vgpu_sched.lock once submitted
+ * @private_bytes: private memory per thread of a functional program,
+ *	immutable
+ * @insn_budget: warp instructions it may execute in all, 0 for no budget;
+ *	immutable
  * @live_node: link in &vgpu_sched.incoming, then in &vgpu_sched.live while
  *	unfinished
  * @ch_node: link in &vgpu_channel.kernels while the handle exists
@@ -325,6 +337,11 @@ struct vgpu_job {
 	u64 q_last;
 	bool q_closing;
 	struct dma_fence *fence;
+	struct vgpu_bo *bo[VGPU_MAX_BUFFER_SLOTS];
+	u32 nbo;
+	bool bo_active;
+	u32 private_bytes;
+	u64 insn_budget;
 	struct list_head live_node;
 	struct list_head ch_node;
 	struct kref ref;

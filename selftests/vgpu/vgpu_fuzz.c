@@ -8,7 +8,7 @@
  * and on /dev/vgpuID, a device instance that a churn process creates and
  * deletes (/sys/bus/vgpu/new_device, del_device) while calls are in flight.
  * The calls are: random command numbers (any type, number, direction and
- * size), the nine ioctls with random flags, pads, sizes and counts, argument
+ * size), the eleven ioctls with random flags, pads, sizes and counts, argument
  * and inner pointers into unmapped memory, read-only pages and the kernel,
  * handles reused after close / destroy / release, random programs (mostly
  * invalid, some from a small generator of valid ones), gates taken and
@@ -40,9 +40,9 @@
 
 #include <linux/vgpu_dispatch.h>
 
-#define VGPU_FZ_NCMD		10	/* the nine ioctls + random numbers */
-#define VGPU_FZ_OURS		9
-#define VGPU_FZ_RANDOM		9
+#define VGPU_FZ_NCMD		12	/* the eleven ioctls + random numbers */
+#define VGPU_FZ_OURS		11
+#define VGPU_FZ_RANDOM		11
 #define VGPU_FZ_NERR		134	/* errno values counted (0 = success) */
 #define VGPU_FZ_FDS		6	/* open files shared by a process */
 #define VGPU_FZ_HANDLES		64	/* remembered handles per kind */
@@ -52,14 +52,15 @@
 
 static const char *const vgpu_fz_names[VGPU_FZ_NCMD] = {
 	"GET_INFO", "CHANNEL_CREATE", "CHANNEL_DESTROY", "SUBMIT", "WAIT",
-	"QUERY", "CANCEL", "GATE", "QUEUE_PUSH", "random-cmd",
+	"QUERY", "CANCEL", "GATE", "QUEUE_PUSH", "BO_CREATE", "BO_DESTROY",
+	"random-cmd",
 };
 
 static const unsigned int vgpu_fz_cmds[VGPU_FZ_OURS] = {
 	VGPU_IOCTL_GET_INFO, VGPU_IOCTL_CHANNEL_CREATE,
 	VGPU_IOCTL_CHANNEL_DESTROY, VGPU_IOCTL_SUBMIT, VGPU_IOCTL_WAIT,
 	VGPU_IOCTL_QUERY, VGPU_IOCTL_CANCEL, VGPU_IOCTL_GATE,
-	VGPU_IOCTL_QUEUE_PUSH,
+	VGPU_IOCTL_QUEUE_PUSH, VGPU_IOCTL_BO_CREATE, VGPU_IOCTL_BO_DESTROY,
 };
 
 /* Documented errnos per ioctl (Documentation/uapi.rst), besides the common
@@ -76,7 +77,9 @@ static const int vgpu_fz_extra[VGPU_FZ_NCMD][8] = {
 	[6] = { ENOENT, 0 },
 	[7] = { 0 },
 	[8] = { ENOENT, ENOSPC, EAGAIN, ENOMEM, 0 },
-	[9] = { 0 },
+	[9] = { ENOSPC, ENOMEM, 0 },
+	[10] = { ENOENT, EBUSY, 0 },
+	[11] = { 0 },
 };
 
 /* Counters shared by every process (MAP_SHARED), updated atomically. */
@@ -108,6 +111,7 @@ struct vgpu_fz_proc {
 	int fds[VGPU_FZ_FDS];
 	__u32 chans[VGPU_FZ_HANDLES];
 	__u32 kerns[VGPU_FZ_HANDLES];
+	__u32 bos[VGPU_FZ_HANDLES];
 	char *bad_page;		/* PROT_NONE */
 	char *ro_page;		/* PROT_READ, zeroed */
 	char *ro_insn;		/* PROT_READ, a valid program */
@@ -574,6 +578,43 @@ static void vgpu_fz_submit(struct vgpu_fz_thread *t, int fd)
 	}
 }
 
+/* One kernel naming buffers (descriptor VER6): remembered, stale, random. */
+static void vgpu_fz_submit_bufs(struct vgpu_fz_thread *t, int fd)
+{
+	struct vgpu_submit *sub = (void *)t->arg;
+	struct vgpu_submit_desc *d = (void *)(t->arg + VGPU_FZ_PAGE);
+	__u32 *bufs = (void *)(t->arg + 2 * VGPU_FZ_PAGE);
+	unsigned int i, n = vgpu_fz_below(t, VGPU_MAX_BUFFER_SLOTS + 2);
+
+	for (i = 0; i < n; i++)
+		bufs[i] = vgpu_fz_handle(t, t->p->bos);
+	memset(d, 0, sizeof(*d));
+	d->channel = vgpu_fz_handle(t, t->p->chans);
+	d->grid = 1 + vgpu_fz_below(t, 4);
+	d->threads = 32;
+	d->regs = 8;
+	d->program = (uintptr_t)t->p->ro_insn;
+	d->num_insns = 2;
+	d->buffers = vgpu_fz_chance(t, 90) ? (uintptr_t)bufs :
+		     vgpu_fz_ptr(t, bufs, n * 4, 0);
+	d->num_buffers = n;
+	if (vgpu_fz_chance(t, 20))
+		d->private_bytes = vgpu_fz_below(t, 2 * VGPU_MAX_PRIVATE_BYTES);
+	if (vgpu_fz_chance(t, 20))
+		d->insn_budget = vgpu_fz_value(t);
+	if (vgpu_fz_chance(t, 10))
+		vgpu_fz_mutate(t, d, sizeof(*d));
+	memset(sub, 0, sizeof(*sub));
+	sub->count = 1;
+	sub->desc_size = sizeof(*d);
+	sub->descs = (uintptr_t)d;
+	if (!vgpu_fz_call(fd, VGPU_IOCTL_SUBMIT, sub, 3, 0, "submit buffers")) {
+		vgpu_fz_add(&vgpu_fz_sh->valid_submits, 1);
+		vgpu_fz_add(&vgpu_fz_sh->kernels, 1);
+		vgpu_fz_remember(t, t->p->kerns, d->handle);
+	}
+}
+
 static void vgpu_fz_wait(struct vgpu_fz_thread *t, int fd)
 {
 	struct vgpu_wait *w = (void *)t->arg;
@@ -709,6 +750,57 @@ static void vgpu_fz_queue_push(struct vgpu_fz_thread *t, int fd)
 		vgpu_fz_mutate(t, qp, sizeof(*qp));
 	vgpu_fz_tail(t, sizeof(*qp), size);
 	vgpu_fz_call(fd, cmd, vgpu_fz_argp(t, size), 8, 0, "queue_push");
+}
+
+/* A buffer object, mostly small, and sometimes a mapping of it. */
+static void vgpu_fz_bo_create(struct vgpu_fz_thread *t, int fd)
+{
+	struct vgpu_bo_create *c = (void *)t->arg;
+	size_t size, len;
+	unsigned int cmd = vgpu_fz_cmd(t, 9, &size);
+	void *argp, *m;
+
+	memset(c, 0, sizeof(*c));
+	c->size = vgpu_fz_chance(t, 90) ? 1 + vgpu_fz_below(t, 4 * VGPU_FZ_PAGE) :
+		  vgpu_fz_value(t);
+	if (vgpu_fz_chance(t, 20))
+		c->flags = vgpu_fz_below(t, 8);
+	if (vgpu_fz_chance(t, 10))
+		vgpu_fz_mutate(t, c, sizeof(*c));
+	vgpu_fz_tail(t, sizeof(*c), size);
+	argp = vgpu_fz_argp(t, size);
+	if (vgpu_fz_call(fd, cmd, argp, 9, 0, "bo_create") ||
+	    argp != (void *)t->arg)
+		return;
+	vgpu_fz_remember(t, t->p->bos, c->handle);
+	if (!vgpu_fz_chance(t, 30))
+		return;
+	/* a mapping of any length, at its offset or a bit off */
+	len = VGPU_FZ_PAGE * (1 + vgpu_fz_below(t, 6));
+	m = mmap(NULL, len, PROT_READ | PROT_WRITE,
+		 vgpu_fz_chance(t, 80) ? MAP_SHARED : MAP_PRIVATE, fd,
+		 (off_t)(c->mmap_offset +
+			 (vgpu_fz_chance(t, 80) ? 0 : VGPU_FZ_PAGE)));
+	if (m != MAP_FAILED) {
+		memset(m, 0x5a, VGPU_FZ_PAGE);
+		munmap(m, len);
+	} else if (errno != EINVAL && errno != ENOMEM && errno != EBADF) {
+		vgpu_fz_bad(0, 9, errno, "bo mmap");
+	}
+}
+
+static void vgpu_fz_bo_destroy(struct vgpu_fz_thread *t, int fd)
+{
+	struct vgpu_bo_destroy *d = (void *)t->arg;
+	size_t size;
+	unsigned int cmd = vgpu_fz_cmd(t, 10, &size);
+
+	memset(d, 0, sizeof(*d));
+	d->handle = vgpu_fz_handle(t, t->p->bos);
+	if (vgpu_fz_chance(t, 10))
+		d->flags = (__u32)vgpu_fz_value(t);
+	vgpu_fz_tail(t, sizeof(*d), size);
+	vgpu_fz_call(fd, cmd, vgpu_fz_argp(t, size), 10, 0, "bo_destroy");
 }
 
 /*
@@ -851,8 +943,10 @@ static void *vgpu_fz_thread_fn(void *arg)
 			vgpu_fz_channel_create(t, fd);
 		else if (op < 320)
 			vgpu_fz_channel_destroy(t, fd);
-		else if (op < 620)
+		else if (op < 600)
 			vgpu_fz_submit(t, fd);
+		else if (op < 620)
+			vgpu_fz_submit_bufs(t, fd);
 		else if (op < 720)
 			vgpu_fz_wait(t, fd);
 		else if (op < 860)
@@ -863,6 +957,10 @@ static void *vgpu_fz_thread_fn(void *arg)
 			vgpu_fz_submit_queue(t, fd);
 		else if (op < 965)
 			vgpu_fz_queue_push(t, fd);
+		else if (op < 980)
+			vgpu_fz_bo_create(t, fd);
+		else if (op < 990)
+			vgpu_fz_bo_destroy(t, fd);
 		else
 			vgpu_fz_gate(t, fd);
 	}

@@ -60,6 +60,7 @@
 #define VGPU_CAP_SREGS		_BITULL(11)	/* vgpu_submit_desc.sregs */
 #define VGPU_CAP_DEV_PUSH	_BITULL(12)	/* vgpu_submit_desc.push_to */
 #define VGPU_CAP_FENCE_OUT	_BITULL(13)	/* VGPU_KERNEL_FENCE_OUT */
+#define VGPU_CAP_BUFFERS	_BITULL(14)	/* BO_CREATE, BO_DESTROY, mmap() */
 /*
  * Functional mode (Documentation/isa.rst "Functional instructions"): not in
  * VGPU_CAP_ALL and not advertised until the engine runs such programs.
@@ -71,7 +72,8 @@
 				 VGPU_CAP_CHILD | VGPU_CAP_HEAD | \
 				 VGPU_CAP_DEADLINE | VGPU_CAP_MMA_SIZE | \
 				 VGPU_CAP_WARP_PRIO | VGPU_CAP_SREGS | \
-				 VGPU_CAP_DEV_PUSH | VGPU_CAP_FENCE_OUT)
+				 VGPU_CAP_DEV_PUSH | VGPU_CAP_FENCE_OUT | \
+				 VGPU_CAP_BUFFERS)
 
 /* Presets (struct vgpu_dev_config.preset), F03. */
 #define VGPU_PRESET_CUSTOM	0
@@ -161,6 +163,13 @@ struct vgpu_dev_config {
  *	without one (vgpu_submit_desc.sregs is then -E2BIG)
  * @sreg_unit: out: its allocation unit (a warp's scalar registers are
  *	rounded up to it); 0 without a scalar file
+ *
+ * Appended in VGPU_INFO_SIZE_VER2 (buffer objects, VGPU_CAP_BUFFERS):
+ *
+ * @max_buffers_per_file: out: buffer objects one open file may hold
+ * @pad4: in: must be zero; out: zero
+ * @max_buffer_bytes_per_file: out: bytes of buffer objects one open file
+ *	may hold, each buffer's size rounded up to whole pages
  */
 struct vgpu_info {
 	__u32 flags;
@@ -188,10 +197,15 @@ struct vgpu_info {
 	/* VGPU_INFO_SIZE_VER1 */
 	__u32 sregs_per_subpart;
 	__u32 sreg_unit;
+	/* VGPU_INFO_SIZE_VER2 */
+	__u32 max_buffers_per_file;
+	__u32 pad4;
+	__u64 max_buffer_bytes_per_file;
 };
 
 #define VGPU_INFO_SIZE_VER0	120
 #define VGPU_INFO_SIZE_VER1	184
+#define VGPU_INFO_SIZE_VER2	200
 
 /* struct vgpu_channel_create.flags: none defined yet. */
 #define VGPU_CHANNEL_FLAGS_ALL	0
@@ -389,6 +403,22 @@ struct vgpu_template {
  *	without the flag.  Must be zero on input.  The flag with a
  *	descriptor shorter than VER5: -EINVAL
  * @pad4: in: must be zero
+ *
+ * Appended in VGPU_SUBMIT_DESC_SIZE_VER6 (all zero = no buffers; buffer
+ * objects, VGPU_CAP_BUFFERS):
+ *
+ * @buffers: in: user pointer to @num_buffers __u32 buffer handles of this
+ *	file, or 0: handle i is bound to buffer slot i of the kernel, the
+ *	only buffers its program can reach; the kernel holds each of them
+ *	until it finishes (VGPU_IOCTL_BO_DESTROY is -EBUSY meanwhile).  A
+ *	handle may appear in several slots.  A handle not of this file:
+ *	-ENOENT
+ * @num_buffers: in: 0..VGPU_MAX_BUFFER_SLOTS; a pointer without a count
+ *	or a count without a pointer: -EINVAL
+ * @private_bytes: in: private memory per thread in bytes for functional
+ *	programs, a multiple of 4, 0..VGPU_MAX_PRIVATE_BYTES
+ * @insn_budget: in: warp instructions the kernel may execute in all, 0
+ *	for no budget beyond the hang timeout
  */
 struct vgpu_submit_desc {
 	__u32 channel;
@@ -428,6 +458,11 @@ struct vgpu_submit_desc {
 	/* VGPU_SUBMIT_DESC_SIZE_VER5 */
 	__s32 fence_fd;
 	__u32 pad4;
+	/* VGPU_SUBMIT_DESC_SIZE_VER6 */
+	__u64 buffers;
+	__u32 num_buffers;
+	__u32 private_bytes;
+	__u64 insn_budget;
 };
 
 #define VGPU_SUBMIT_DESC_SIZE_VER0	80
@@ -436,6 +471,7 @@ struct vgpu_submit_desc {
 #define VGPU_SUBMIT_DESC_SIZE_VER3	144
 #define VGPU_SUBMIT_DESC_SIZE_VER4	152
 #define VGPU_SUBMIT_DESC_SIZE_VER5	160
+#define VGPU_SUBMIT_DESC_SIZE_VER6	184
 
 /* struct vgpu_submit.flags: none defined yet. */
 #define VGPU_SUBMIT_FLAGS_ALL	0
@@ -662,6 +698,84 @@ struct vgpu_queue_push {
 #define VGPU_IOCTL_GATE		_IOWR(VGPU_IOCTL_BASE, 0x07, struct vgpu_gate)
 #define VGPU_IOCTL_QUEUE_PUSH \
 	_IOWR(VGPU_IOCTL_BASE, 0x08, struct vgpu_queue_push)
+
+/*
+ * ===========================================================================
+ * Buffer objects (VGPU_CAP_BUFFERS)
+ *
+ * Memory a functional kernel computes on: created with a size, mapped into
+ * the process with mmap() of the device file at the buffer's mmap_offset
+ * (MAP_SHARED, at most the buffer's size rounded up to pages), named by a
+ * kernel at SUBMIT (struct vgpu_submit_desc.buffers).  A buffer belongs to
+ * the open file that created it; its memory is zeroed at creation and
+ * lives until its handle is destroyed, no mapping of it is left and no
+ * kernel handle naming it remains.  Documentation/uapi.rst, "Buffer
+ * objects".
+ * ===========================================================================
+ */
+
+/* struct vgpu_bo_create.flags */
+#define VGPU_BO_READ_ONLY	_BITUL(0)	/* kernels load, never store */
+#define VGPU_BO_CONSTANT	_BITUL(1)	/* constant memory (LDC); implies
+						 * VGPU_BO_READ_ONLY for kernels
+						 */
+#define VGPU_BO_FLAGS_ALL	(VGPU_BO_READ_ONLY | VGPU_BO_CONSTANT)
+
+#define VGPU_MAX_BO_SIZE	_BITULL(28)	/* bytes of one buffer (256 MiB) */
+#define VGPU_MAX_BUFFER_SLOTS	16		/* buffers one kernel names */
+#define VGPU_MAX_PRIVATE_BYTES	1024		/* private memory per thread */
+
+/**
+ * struct vgpu_bo_create - argument of VGPU_IOCTL_BO_CREATE
+ * @size: in: bytes, 1..VGPU_MAX_BO_SIZE
+ * @flags: in: VGPU_BO_*, a subset of VGPU_BO_FLAGS_ALL
+ * @handle: out: the buffer's handle in this file, 1..65535, never 0; must
+ *	be zero on input
+ * @mmap_offset: out: the offset to give mmap() of the device file to map
+ *	the buffer: opaque, page aligned, below 2^44 (a 32-bit process
+ *	reaches it with mmap64()); must be zero on input
+ *
+ * The memory is zeroed.  The buffer counts against the file's limits
+ * (struct vgpu_info.max_buffers_per_file, .max_buffer_bytes_per_file, its
+ * size rounded up to pages) until its memory is freed.
+ * Errors: -EINVAL (flags, @handle or @mmap_offset non-zero, @size 0 or
+ * above VGPU_MAX_BO_SIZE), -ENOSPC (the file's buffers or buffer bytes at
+ * their limit), -ENOMEM.
+ */
+struct vgpu_bo_create {
+	__u64 size;
+	__u32 flags;
+	__u32 handle;
+	__u64 mmap_offset;
+};
+
+#define VGPU_BO_CREATE_SIZE_VER0	24
+
+/**
+ * struct vgpu_bo_destroy - argument of VGPU_IOCTL_BO_DESTROY
+ * @handle: in: a buffer handle of this file
+ * @flags: in: must be zero
+ *
+ * Removes the handle: the buffer can no longer be mapped or named.  Its
+ * memory stays valid for the mappings that still exist and for the
+ * kernel handles that named it, and is freed when the last of them goes.
+ * Errors: -EINVAL (flags), -ENOENT (not a buffer of this file, or
+ * destroyed), -EBUSY (a kernel that names it has not finished: wait for
+ * it, or cancel it, and destroy again).
+ */
+struct vgpu_bo_destroy {
+	__u32 handle;
+	__u32 flags;
+};
+
+#define VGPU_BO_DESTROY_SIZE_VER0	8
+
+#define VGPU_IOCTL_BO_CREATE \
+	_IOWR(VGPU_IOCTL_BASE, 0x09, struct vgpu_bo_create)
+#define VGPU_IOCTL_BO_DESTROY \
+	_IOW(VGPU_IOCTL_BASE, 0x0a, struct vgpu_bo_destroy)
+
+/* ====================== end of buffer objects ============================ */
 
 /*
  * ===========================================================================

@@ -2,6 +2,9 @@
 /*
  * vgpu_dev.c - libvgpu: device access and ioctl wrappers (F66).
  */
+/* buffers' mmap offsets exceed a 32-bit off_t (vgpul_bo_map()) */
+#define _FILE_OFFSET_BITS 64
+
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
@@ -9,6 +12,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <sys/mman.h>
 #include <linux/sync_file.h>
 #include <time.h>
 #include <unistd.h>
@@ -478,4 +482,86 @@ int vgpul_fence_wait(int fence_fd, int timeout_ms)
 		return -EBADF;
 	ret = vgpul_fence_status(fence_fd);
 	return ret == 1 ? 0 : ret < 0 ? ret : -EIO;
+}
+
+/**
+ * vgpul_bo_create() - VGPU_IOCTL_BO_CREATE: a buffer object
+ * @dev: the device
+ * @size: bytes, 1..VGPU_MAX_BO_SIZE; the memory is zeroed
+ * @flags: VGPU_BO_READ_ONLY, VGPU_BO_CONSTANT (for kernels; the process
+ *	may always write its mapping)
+ * @handle: the buffer's handle, to name it in vgpu_submit_desc.buffers
+ * @mmap_offset: if not NULL, the offset that maps it (vgpul_bo_map())
+ *
+ * Return: 0 or a negative errno (-ENOSPC: the file's buffers or buffer
+ * bytes are at their limit, see vgpu_info; -ENOTTY: a module without
+ * VGPU_CAP_BUFFERS).
+ */
+int vgpul_bo_create(struct vgpu_dev *dev, uint64_t size, unsigned int flags,
+		    uint32_t *handle, uint64_t *mmap_offset)
+{
+	struct vgpu_bo_create c;
+	int ret;
+
+	memset(&c, 0, sizeof(c));
+	c.size = size;
+	c.flags = flags;
+	ret = vgpul_ioctl(dev->fd, VGPU_IOCTL_BO_CREATE, &c);
+	if (ret)
+		return ret;
+	*handle = c.handle;
+	if (mmap_offset)
+		*mmap_offset = c.mmap_offset;
+	return 0;
+}
+
+/**
+ * vgpul_bo_destroy() - VGPU_IOCTL_BO_DESTROY
+ * @dev: the device
+ * @handle: a buffer of this file; mappings of it stay valid until unmapped
+ *
+ * Return: 0 or a negative errno (-EBUSY: an unfinished kernel names it).
+ */
+int vgpul_bo_destroy(struct vgpu_dev *dev, uint32_t handle)
+{
+	struct vgpu_bo_destroy d = { .handle = handle };
+
+	return vgpul_ioctl(dev->fd, VGPU_IOCTL_BO_DESTROY, &d);
+}
+
+/**
+ * vgpul_bo_map() - map a buffer object read-write (MAP_SHARED)
+ * @dev: the device
+ * @mmap_offset: the buffer's, from vgpul_bo_create()
+ * @size: bytes to map from its start, at most its size rounded up to pages
+ * @addr: the mapping on success
+ *
+ * The mapping holds the buffer (and the device file) until
+ * vgpul_bo_unmap(), after vgpul_bo_destroy() and vgpul_dev_close() too.
+ *
+ * Return: 0 or a negative errno (-EINVAL: not a buffer of this file, or
+ * @size too large).
+ */
+int vgpul_bo_map(struct vgpu_dev *dev, uint64_t mmap_offset, size_t size,
+		 void **addr)
+{
+	void *p = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_SHARED, dev->fd,
+		       (off_t)mmap_offset);
+
+	if (p == MAP_FAILED)
+		return -errno;
+	*addr = p;
+	return 0;
+}
+
+/**
+ * vgpul_bo_unmap() - undo vgpul_bo_map()
+ * @addr: the mapping
+ * @size: the size it was mapped with
+ *
+ * Return: 0 or a negative errno.
+ */
+int vgpul_bo_unmap(void *addr, size_t size)
+{
+	return munmap(addr, size) ? -errno : 0;
 }

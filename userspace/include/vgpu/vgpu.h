@@ -9,7 +9,8 @@
  *  - devices: vgpul_dev_open(), vgpul_get_info(), the ioctl wrappers
  *    (channels, submit, wait, query, cancel, gate), vgpul_poll() and
  *    vgpul_poll_devs(), out-fences (vgpul_submit_fence(),
- *    vgpul_fence_wait());
+ *    vgpul_fence_wait()), buffer objects (vgpul_bo_create(),
+ *    vgpul_bo_map());
  *  - device instances: vgpul_dev_add(), vgpul_dev_del() (/sys/bus/vgpu);
  *  - the generic netlink family "vgpu" (libnl-3, libnl-genl-3):
  *    vgpul_nl_open(), device list, statistics, configuration and events.
@@ -71,6 +72,17 @@ int vgpul_submit_fence(struct vgpu_dev *dev, struct vgpu_submit_desc *desc,
 		       int *fence_fd);
 int vgpul_fence_status(int fence_fd);
 int vgpul_fence_wait(int fence_fd, int timeout_ms);
+
+/*
+ * Buffer objects (VGPU_CAP_BUFFERS): memory a kernel names at SUBMIT
+ * (vgpu_submit_desc.buffers), mapped into the process.
+ */
+int vgpul_bo_create(struct vgpu_dev *dev, uint64_t size, unsigned int flags,
+		    uint32_t *handle, uint64_t *mmap_offset);
+int vgpul_bo_destroy(struct vgpu_dev *dev, uint32_t handle);
+int vgpul_bo_map(struct vgpu_dev *dev, uint64_t mmap_offset, size_t size,
+		 void **addr);
+int vgpul_bo_unmap(void *addr, size_t size);
 
 /* Device instances (/sys/bus/vgpu/new_device, del_device; root only). */
 int vgpul_dev_add(unsigned int index, const char *options);

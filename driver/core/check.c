@@ -33,6 +33,28 @@ static int vgpu_check_shape(const struct vgpu_config *cfg,
 }
 
 /*
+ * A functional program (seed 004): lanes as wide as the device's warps,
+ * its registers among the kernel's, private memory a multiple of 4 up to
+ * VGPU_MAX_PRIVATE_BYTES, counted in the warp's run of the register file
+ * (fn.h).  Private memory without a functional program is refused.
+ */
+static int vgpu_check_fn(const struct vgpu_config *cfg,
+			 const struct vgpu_gpu_kernel *k,
+			 const struct vgpu_isa_summary *sum,
+			 struct vgpu_block_shape *shape)
+{
+	if (!sum->uses_functional)
+		return k->priv_bytes ? -EINVAL : 0;
+	if (cfg->warp_size != VGPU_ISA_LANES || sum->max_reg >= k->regs ||
+	    k->priv_bytes % 4 || k->priv_bytes > VGPU_MAX_PRIVATE_BYTES)
+		return -EINVAL;
+	if (k->priv_bytes)
+		shape->reg_units = DIV_ROUND_UP((k->regs + k->priv_bytes / 4) *
+						cfg->warp_size, cfg->reg_unit);
+	return 0;
+}
+
+/*
  * One kernel's or template's program and block, in the order of
  * vgpu_gpu_submit(): its shape (-E2BIG), the program and its shape with
  * the barrier (what vgpu_kernel_desc_init() refuses, -EINVAL), PUSH only
@@ -46,7 +68,7 @@ static int vgpu_check_block(const struct vgpu_config *cfg,
 			    u32 flags, u32 n_tmpl, struct vgpu_isa_summary *sum,
 			    struct vgpu_block_shape *shape)
 {
-	u32 i;
+	u32 i, isa = k && k->fn ? VGPU_ISA_FUNCTIONAL : 0;
 
 	if (vgpu_check_shape(cfg, shape, threads, regs, smem, sregs, 0))
 		return -E2BIG;
@@ -57,9 +79,11 @@ static int vgpu_check_block(const struct vgpu_config *cfg,
 		if (k->warp_prio[i] >= cfg->num_prios)
 			return -EINVAL;
 	/* without BAR the shape with the barrier is the one just made */
-	if (vgpu_isa_summarize(prog, n_insns, sum) ||
+	if (vgpu_isa_summarize_flags(prog, n_insns, isa, sum) ||
 	    (sum->uses_bar &&
 	     vgpu_check_shape(cfg, shape, threads, regs, smem, sregs, 1)))
+		return -EINVAL;
+	if (k && vgpu_check_fn(cfg, k, sum, shape))
 		return -EINVAL;
 	/* F14: a program with PUSH has a target, and only such a program */
 	if (k && sum->uses_push != !!k->push_to)

@@ -89,7 +89,7 @@ void vgpu_gpu_sm_trace(void *cookie, const struct vgpu_event *ev)
 	} else if (ev->type == VGPU_EV_SYNC) {
 		/* block-level: at most one per block the SM is given (F17) */
 	} else if (ev->type == VGPU_EV_FAULT) {
-		/* the controller fails the kernel (fn.h) */
+		gs->nlaunch++;	/* the controller fails the kernel (fn.h) */
 	} else {
 		return;
 	}

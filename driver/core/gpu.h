@@ -345,6 +345,13 @@ struct vgpu_gpu_push {
  * @n_warp_prio: 0, or the warps of a block: @warp_prio holds each warp's
  *	competition level (F35, seed 003; overrides @prio_wid_mod)
  * @warp_prio: levels 0..num_prios-1 added to the kernel's priority
+ * @fn: its host takes functional programs for it (seed 004): the program
+ *	is validated with VGPU_ISA_FUNCTIONAL; a functional one needs the
+ *	device's functional memory (vgpu_gpu_fn_attach())
+ * @priv_bytes: private memory per thread of a functional program, a
+ *	multiple of 4 up to VGPU_MAX_PRIVATE_BYTES; 0 for other programs
+ * @slots: the buffers a functional program names (VGPU_ISA_MAX_SLOTS
+ *	entries, outliving the kernel), or NULL
  * @tenant: who submitted it, for policies that share the device between
  *	tenants (the module: the open file, &vgpu_file.tenant; vgpu-sim: the
  *	workload's "tenant"); a child kernel has its parent's; the core
@@ -477,6 +484,9 @@ struct vgpu_gpu_kernel {
 	u32 prio_wid_mod;
 	u32 n_warp_prio;
 	u8 warp_prio[VGPU_MAX_BLOCK_WARPS];
+	bool fn;
+	u32 priv_bytes;
+	const struct vgpu_lane_slot *slots;
 	u32 tenant;
 	u64 arrival;
 	bool no_affinity;
@@ -657,7 +667,8 @@ struct vgpu_gpu_shadow {
  * @nwev: warp-level events in @ev
  * @wevcap: most warp-level events in @ev (the rest of @evcap is kept for
  *	the block-level ones)
- * @nlaunch: VGPU_EV_LAUNCH events in @ev (F15)
+ * @nlaunch: events in @ev the controller acts on: LAUNCH (F15), PUSH
+ *	(F14) and FAULT (fn.h)
  * @shadow: per block slot of @sm
  *
  * What every block given to the SM and every event of it touches comes

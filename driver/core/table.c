@@ -108,7 +108,7 @@ int vgpu_gpu_submit(struct vgpu_gpu *g, struct vgpu_gpu_kernel *k)
 		if (ret)
 			return ret;
 	}
-	if (vgpu_gpu_push_target_check(k))
+	if (vgpu_gpu_push_target_check(k) || (sum.uses_functional && !g->fn))
 		return -EINVAL;
 	if (k->channel >= g->p.max_channels || !g->chan[k->channel].used)
 		return -ENOENT;
@@ -127,6 +127,8 @@ int vgpu_gpu_submit(struct vgpu_gpu *g, struct vgpu_gpu_kernel *k)
 	d->sregs = k->sregs;
 	d->prio_wid_mod = k->prio_wid_mod;
 	d->warp_prio = k->n_warp_prio ? k->warp_prio : NULL;
+	d->slots = k->slots;
+	d->priv_bytes = k->priv_bytes;
 	/*
 	 * vgpu_kernel_desc_init() from what the check made: the program is
 	 * valid (its summary), the grid is not empty (a queue kernel's is

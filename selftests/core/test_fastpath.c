@@ -333,8 +333,9 @@ TEST(set_clear_range_vs_bit_loop)
 /*
  * vgpu_gpu_sm_trace() (one mask test for the events it does not keep)
  * against its definition: with no verbose sink and no block on the SM,
- * exactly LAUNCH, PUSH and SYNC are buffered, LAUNCH and PUSH counted;
- * types past 63 as well, none of them kept.
+ * exactly LAUNCH, PUSH, SYNC and FAULT are buffered, LAUNCH, PUSH and
+ * FAULT counted (the controller acts on them); types past 63 as well,
+ * none of them kept.
  */
 TEST(sm_trace_keeps_what_it_acts_on)
 {
@@ -350,9 +351,10 @@ TEST(sm_trace_keeps_what_it_acts_on)
 		ev.warp = 0;
 		vgpu_gpu_sm_trace(&gs, &ev);
 		keep = type == VGPU_EV_LAUNCH || type == VGPU_EV_PUSH ||
-		       type == VGPU_EV_SYNC;
+		       type == VGPU_EV_SYNC || type == VGPU_EV_FAULT;
 		nev += keep;
-		nlaunch += type == VGPU_EV_LAUNCH || type == VGPU_EV_PUSH;
+		nlaunch += type == VGPU_EV_LAUNCH || type == VGPU_EV_PUSH ||
+			   type == VGPU_EV_FAULT;
 		ASSERT_EQ(nev, gs.nev) TH_LOG("type %u", type);
 		ASSERT_EQ(nlaunch, gs.nlaunch) TH_LOG("type %u", type);
 		ASSERT_EQ(0, gs.lost);

@@ -24,6 +24,7 @@
 #define PAGE		4096UL
 #define MIB		(1ULL << 20)
 #define DBG		"/sys/kernel/debug/vgpu/vgpu0/"
+#define DEV		11	/* the instance the device test makes and removes */
 
 /* Create a buffer; 0 and its handle and offset, or the errno. */
 static int bo_create(int fd, __u64 size, __u32 flags, __u32 *h, __u64 *off)
@@ -669,6 +670,38 @@ TEST(fork_shares_the_mapping)
 	close(fd);
 	EXPECT_EQ(77, p[3]);
 	munmap((void *)p, PAGE);
+}
+
+/*
+ * A removed device's file maps nothing new (ENODEV, as its ioctls), but
+ * its buffers' mappings keep their memory until unmapped.
+ */
+TEST(mapping_outlives_the_device)
+{
+	char path[32];
+	__u64 off, off2;
+	__u32 h, h2;
+	int fd, *p;
+
+	ASSERT_EQ(0, vgpu_test_new_device(DEV, ""));
+	snprintf(path, sizeof(path), "/dev/vgpu%u", DEV);
+	fd = open(path, O_RDWR | O_CLOEXEC);
+	ASSERT_LE(0, fd);
+	ASSERT_EQ(0, bo_create(fd, PAGE, 0, &h, &off));
+	ASSERT_EQ(0, bo_create(fd, PAGE, 0, &h2, &off2));
+	p = bo_map(fd, off, PAGE, MAP_SHARED);
+	ASSERT_NE(NULL, p);
+	p[0] = 99;
+	snprintf(path, sizeof(path), "%u", DEV);
+	ASSERT_EQ(0, vgpu_test_sysfs("/sys/bus/vgpu/del_device", path));
+	EXPECT_EQ(ENODEV, map_errno(fd, off2, PAGE, MAP_SHARED));
+	EXPECT_EQ(ENODEV, bo_destroy(fd, h));
+	EXPECT_EQ(99, p[0]);
+	p[1] = 100;
+	EXPECT_EQ(100, p[1]);
+	close(fd);
+	EXPECT_EQ(100, p[1]);
+	EXPECT_EQ(0, munmap(p, PAGE));
 }
 
 TEST_HARNESS_MAIN

@@ -238,6 +238,41 @@ TEST_F(bo, create_errnos)
 		  0);
 }
 
+/*
+ * All or nothing: a read-only BO_CREATE argument makes nothing (the next
+ * buffer of the fresh file still gets handle 1); a SUBMIT whose
+ * descriptors cannot take their handles holds no buffer.
+ */
+TEST_F(bo, read_only_arguments_make_nothing)
+{
+	struct vgpu_submit_desc d;
+	struct vgpu_bo_create c;
+	struct vgpu_submit sub;
+	void *ro;
+	__u32 h;
+	int i;
+
+	memset(&c, 0, sizeof(c));
+	c.size = PAGE;
+	for (i = 0; i < 10; i++)
+		EXPECT_EQ(EFAULT, vgpu_test_ro_ioctl(self->fd,
+						     VGPU_IOCTL_BO_CREATE, &c,
+						     sizeof(c)));
+	ASSERT_EQ(0, bo_create(self->fd, PAGE, 0, &h, NULL));
+	EXPECT_EQ(1, h);
+	BDESC(&d, self->ch, vgpu_prog_spin, &h, 1);
+	ro = vgpu_test_ro_copy(&d, sizeof(d));
+	ASSERT_NE(NULL, ro);
+	memset(&sub, 0, sizeof(sub));
+	sub.count = 1;
+	sub.desc_size = sizeof(d);
+	sub.descs = (uintptr_t)ro;
+	EXPECT_EQ(-1, ioctl(self->fd, VGPU_IOCTL_SUBMIT, &sub));
+	EXPECT_EQ(EFAULT, errno);
+	munmap(ro, 4096);
+	EXPECT_EQ(0, bo_destroy(self->fd, h));
+}
+
 /* debugfs fail_alloc: BO_CREATE fails with ENOMEM and charges nothing. */
 TEST_F(bo, create_enomem)
 {

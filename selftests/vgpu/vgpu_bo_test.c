@@ -739,4 +739,61 @@ TEST(mapping_outlives_the_device)
 	EXPECT_EQ(0, munmap(p, PAGE));
 }
 
+#define KO		"/vgpu/vgpu_dispatch.ko"
+/* reload with the parameters vm-run loaded it with, and more */
+#define RELOAD		"rmmod vgpu_dispatch && insmod " KO \
+			" $(cat /vgpu/modparams 2>/dev/null)"
+
+/* GET_INFO's limits of device 0 (all ones when it cannot be read). */
+static struct vgpu_info info0(void)
+{
+	int fd = vgpu_test_open(0);
+	struct vgpu_info info;
+
+	memset(&info, 0xff, sizeof(info));
+	if (fd >= 0) {
+		info = vgpu_test_info(fd);
+		close(fd);
+	}
+	return info;
+}
+
+/*
+ * The module parameters set both limits (the count capped at 65535
+ * handles); the module is loaded with the defaults again at the end.
+ */
+TEST(module_parameters_set_the_limits)
+{
+	struct vgpu_info info;
+	__u32 h[4];
+	int fd;
+
+	if (access(KO, R_OK))
+		SKIP(return, "no " KO);
+	ASSERT_EQ(0, system(RELOAD " max_buffers_per_file=3 max_buffer_bytes_per_file=12288"));
+	info = info0();
+	EXPECT_EQ(3, info.max_buffers_per_file);
+	EXPECT_EQ(3 * PAGE, info.max_buffer_bytes_per_file);
+	fd = vgpu_test_open(0);
+	if (fd >= 0) {
+		EXPECT_EQ(0, bo_create(fd, 1, 0, &h[0], NULL));
+		/* one page and three more: past the bytes */
+		EXPECT_EQ(ENOSPC, bo_create(fd, 2 * PAGE + 1, 0, &h[1], NULL));
+		EXPECT_EQ(0, bo_create(fd, 2 * PAGE, 0, &h[1], NULL));
+		EXPECT_EQ(ENOSPC, bo_create(fd, 1, 0, &h[2], NULL));
+		EXPECT_EQ(0, bo_destroy(fd, h[1]));
+		EXPECT_EQ(0, bo_create(fd, 1, 0, &h[1], NULL));
+		EXPECT_EQ(0, bo_create(fd, 1, 0, &h[2], NULL));
+		/* three buffers of one page each: past the count */
+		EXPECT_EQ(ENOSPC, bo_create(fd, 1, 0, &h[3], NULL));
+		close(fd);
+	}
+	EXPECT_EQ(0, system(RELOAD " max_buffers_per_file=100000"));
+	EXPECT_EQ(65535, info0().max_buffers_per_file);
+	ASSERT_EQ(0, system(RELOAD));
+	info = info0();
+	EXPECT_EQ(1024, info.max_buffers_per_file);
+	EXPECT_EQ(256 * MIB, info.max_buffer_bytes_per_file);
+}
+
 TEST_HARNESS_MAIN

@@ -146,10 +146,18 @@ static __poll_t vgpu_fop_poll(struct file *file, poll_table *wait)
 	return mask;
 }
 
-/* Map a buffer object (vgpu_bo.c); the offset names it. */
+/*
+ * Map a buffer object (vgpu_bo.c); the offset names it.  A removed
+ * device's files map nothing new (-ENODEV, as their ioctls); mappings
+ * made before stay.
+ */
 static int vgpu_fop_mmap(struct file *file, struct vm_area_struct *vma)
 {
-	return vgpu_bo_mmap(file->private_data, vma);
+	struct vgpu_file *vf = file->private_data;
+
+	if (!vgpu_device_alive(vf->vdev))
+		return -ENODEV;
+	return vgpu_bo_mmap(vf, vma);
 }
 
 static const struct file_operations vgpu_fops = {

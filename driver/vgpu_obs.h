@@ -83,8 +83,8 @@ struct vgpu_obs_ref {
  * @sm: per-SM counters (sched)
  * @chan: per core channel number counters (sched)
  * @prio: per-priority counters (sched)
- * @fail_alloc: the next @fail_alloc kernel object creations in SUBMIT fail
- *	with -ENOMEM (debugfs knob)
+ * @fail_alloc: the next @fail_alloc kernel object creations in SUBMIT, or
+ *	buffer object creations, fail with -ENOMEM (debugfs knob)
  * @fail_submit: the next @fail_submit submissions fail with -EAGAIN after
  *	every check passed (debugfs knob)
  * @hang: the controller does not advance while set (debugfs knob)

@@ -24,6 +24,7 @@
 #define PAGE		4096UL
 #define MIB		(1ULL << 20)
 #define DBG		"/sys/kernel/debug/vgpu/vgpu0/"
+#define DEV		11	/* the instance the device test makes and removes */
 
 /* Create a buffer; 0 and its handle and offset, or the errno. */
 static int bo_create(int fd, __u64 size, __u32 flags, __u32 *h, __u64 *off)
@@ -235,6 +236,41 @@ TEST_F(bo, create_errnos)
 					     &c, sizeof(c)));
 	EXPECT_EQ(EFAULT, ioctl(self->fd, VGPU_IOCTL_BO_CREATE, NULL) ? errno :
 		  0);
+}
+
+/*
+ * All or nothing: a read-only BO_CREATE argument makes nothing (the next
+ * buffer of the fresh file still gets handle 1); a SUBMIT whose
+ * descriptors cannot take their handles holds no buffer.
+ */
+TEST_F(bo, read_only_arguments_make_nothing)
+{
+	struct vgpu_submit_desc d;
+	struct vgpu_bo_create c;
+	struct vgpu_submit sub;
+	void *ro;
+	__u32 h;
+	int i;
+
+	memset(&c, 0, sizeof(c));
+	c.size = PAGE;
+	for (i = 0; i < 10; i++)
+		EXPECT_EQ(EFAULT, vgpu_test_ro_ioctl(self->fd,
+						     VGPU_IOCTL_BO_CREATE, &c,
+						     sizeof(c)));
+	ASSERT_EQ(0, bo_create(self->fd, PAGE, 0, &h, NULL));
+	EXPECT_EQ(1, h);
+	BDESC(&d, self->ch, vgpu_prog_spin, &h, 1);
+	ro = vgpu_test_ro_copy(&d, sizeof(d));
+	ASSERT_NE(NULL, ro);
+	memset(&sub, 0, sizeof(sub));
+	sub.count = 1;
+	sub.desc_size = sizeof(d);
+	sub.descs = (uintptr_t)ro;
+	EXPECT_EQ(-1, ioctl(self->fd, VGPU_IOCTL_SUBMIT, &sub));
+	EXPECT_EQ(EFAULT, errno);
+	munmap(ro, 4096);
+	EXPECT_EQ(0, bo_destroy(self->fd, h));
 }
 
 /* debugfs fail_alloc: BO_CREATE fails with ENOMEM and charges nothing. */
@@ -669,6 +705,95 @@ TEST(fork_shares_the_mapping)
 	close(fd);
 	EXPECT_EQ(77, p[3]);
 	munmap((void *)p, PAGE);
+}
+
+/*
+ * A removed device's file maps nothing new (ENODEV, as its ioctls), but
+ * its buffers' mappings keep their memory until unmapped.
+ */
+TEST(mapping_outlives_the_device)
+{
+	char path[32];
+	__u64 off, off2;
+	__u32 h, h2;
+	int fd, *p;
+
+	ASSERT_EQ(0, vgpu_test_new_device(DEV, ""));
+	snprintf(path, sizeof(path), "/dev/vgpu%u", DEV);
+	fd = open(path, O_RDWR | O_CLOEXEC);
+	ASSERT_LE(0, fd);
+	ASSERT_EQ(0, bo_create(fd, PAGE, 0, &h, &off));
+	ASSERT_EQ(0, bo_create(fd, PAGE, 0, &h2, &off2));
+	p = bo_map(fd, off, PAGE, MAP_SHARED);
+	ASSERT_NE(NULL, p);
+	p[0] = 99;
+	snprintf(path, sizeof(path), "%u", DEV);
+	ASSERT_EQ(0, vgpu_test_sysfs("/sys/bus/vgpu/del_device", path));
+	EXPECT_EQ(ENODEV, map_errno(fd, off2, PAGE, MAP_SHARED));
+	EXPECT_EQ(ENODEV, bo_destroy(fd, h));
+	EXPECT_EQ(99, p[0]);
+	p[1] = 100;
+	EXPECT_EQ(100, p[1]);
+	close(fd);
+	EXPECT_EQ(100, p[1]);
+	EXPECT_EQ(0, munmap(p, PAGE));
+}
+
+#define KO		"/vgpu/vgpu_dispatch.ko"
+/* reload with the parameters vm-run loaded it with, and more */
+#define RELOAD		"rmmod vgpu_dispatch && insmod " KO \
+			" $(cat /vgpu/modparams 2>/dev/null)"
+
+/* GET_INFO's limits of device 0 (all ones when it cannot be read). */
+static struct vgpu_info info0(void)
+{
+	int fd = vgpu_test_open(0);
+	struct vgpu_info info;
+
+	memset(&info, 0xff, sizeof(info));
+	if (fd >= 0) {
+		info = vgpu_test_info(fd);
+		close(fd);
+	}
+	return info;
+}
+
+/*
+ * The module parameters set both limits (the count capped at 65535
+ * handles); the module is loaded with the defaults again at the end.
+ */
+TEST(module_parameters_set_the_limits)
+{
+	struct vgpu_info info;
+	__u32 h[4];
+	int fd;
+
+	if (access(KO, R_OK))
+		SKIP(return, "no " KO);
+	ASSERT_EQ(0, system(RELOAD " max_buffers_per_file=3 max_buffer_bytes_per_file=12288"));
+	info = info0();
+	EXPECT_EQ(3, info.max_buffers_per_file);
+	EXPECT_EQ(3 * PAGE, info.max_buffer_bytes_per_file);
+	fd = vgpu_test_open(0);
+	if (fd >= 0) {
+		EXPECT_EQ(0, bo_create(fd, 1, 0, &h[0], NULL));
+		/* one page and three more: past the bytes */
+		EXPECT_EQ(ENOSPC, bo_create(fd, 2 * PAGE + 1, 0, &h[1], NULL));
+		EXPECT_EQ(0, bo_create(fd, 2 * PAGE, 0, &h[1], NULL));
+		EXPECT_EQ(ENOSPC, bo_create(fd, 1, 0, &h[2], NULL));
+		EXPECT_EQ(0, bo_destroy(fd, h[1]));
+		EXPECT_EQ(0, bo_create(fd, 1, 0, &h[1], NULL));
+		EXPECT_EQ(0, bo_create(fd, 1, 0, &h[2], NULL));
+		/* three buffers of one page each: past the count */
+		EXPECT_EQ(ENOSPC, bo_create(fd, 1, 0, &h[3], NULL));
+		close(fd);
+	}
+	EXPECT_EQ(0, system(RELOAD " max_buffers_per_file=100000"));
+	EXPECT_EQ(65535, info0().max_buffers_per_file);
+	ASSERT_EQ(0, system(RELOAD));
+	info = info0();
+	EXPECT_EQ(1024, info.max_buffers_per_file);
+	EXPECT_EQ(256 * MIB, info.max_buffer_bytes_per_file);
 }
 
 TEST_HARNESS_MAIN

@@ -784,7 +784,8 @@ static void vgpu_fz_bo_create(struct vgpu_fz_thread *t, int fd)
 	if (m != MAP_FAILED) {
 		memset(m, 0x5a, VGPU_FZ_PAGE);
 		munmap(m, len);
-	} else if (errno != EINVAL && errno != ENOMEM && errno != EBADF) {
+	} else if (errno != EINVAL && errno != ENOMEM && errno != EBADF &&
+		   errno != ENODEV) {
 		vgpu_fz_bad(0, 9, errno, "bo mmap");
 	}
 }

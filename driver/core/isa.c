@@ -396,9 +396,9 @@ static const char * const vgpu_isa_rule_strs[VGPU_ISA_ERR_MAX + 1] = {
 	[VGPU_ISA_ERR_PREDICATE]	= "predicate out of range (p0..p7)",
 	[VGPU_ISA_ERR_SREG]		= "unknown special register",
 	[VGPU_ISA_ERR_SLOT]		= "buffer slot out of range (0..15)",
-	[VGPU_ISA_ERR_MODIFIER]		= "invalid compare condition, predicate or atomic operation, or BRP negation",
+	[VGPU_ISA_ERR_MODIFIER]		= "invalid condition or operation, or BRP negation above 1",
 	[VGPU_ISA_ERR_TARGET]		= "branch target or join beyond the program",
-	[VGPU_ISA_ERR_BRANCH_MIX]	= "BRP or JMP in a program with LOOP, ENDLOOP, LOCK, UNLOCK, LAUNCH or SPIN",
+	[VGPU_ISA_ERR_BRANCH_MIX]	= "BRP/JMP with LOOP, ENDLOOP, LOCK, UNLOCK, LAUNCH, SPIN",
 };
 
 /**

@@ -243,7 +243,7 @@ TEST(float_ops)
 	};
 	VGPU_TEST_BIG struct tl t;
 	unsigned int i;
-	u32 l;
+	u32 l, c, z;
 	u16 pc;
 
 	for (i = 0; i < ARRAY_SIZE(cases); i++) {
@@ -253,11 +253,14 @@ TEST(float_ops)
 			R(&t, 2)[l] = cases[i].y;
 			R(&t, 4)[l] = cases[i].z;
 		}
-		ASSERT_EQ(0, tl_exec1(&t, INSN(cases[i].op, 3, 1,
-					       cases[i].op == VGPU_OP_I2F ||
-					       cases[i].op == VGPU_OP_F2I ? 0 : 2,
-					       cases[i].op == VGPU_OP_FFMA ? 4 : 0),
-				      &pc));
+		/* one operand for I2F, F2I; r4 the addend of FFMA */
+		c = 2;
+		if (cases[i].op == VGPU_OP_I2F || cases[i].op == VGPU_OP_F2I)
+			c = 0;
+		z = 0;
+		if (cases[i].op == VGPU_OP_FFMA)
+			z = 4;
+		ASSERT_EQ(0, tl_exec1(&t, INSN(cases[i].op, 3, 1, c, z), &pc));
 		EXPECT_EQ(cases[i].want, R(&t, 3)[17])
 			TH_LOG("case %u (%s)", i, vgpu_isa_op_name(cases[i].op));
 		/* and the integer implementation says the same */
@@ -564,7 +567,7 @@ TEST(faults)
 	t.env.smem_size = 0;
 	EXPECT_EQ(-EFAULT, tl_exec1(&t, INSN(VGPU_OP_LDS, 3, 0, 1, 0), &pc));
 	/* an inactive lane's bad address does not fault */
-	tl_init(&t, ~BIT(5));
+	tl_init(&t, ALL & ~BIT(5));
 	R(&t, 1)[5] = 2;
 	EXPECT_EQ(0, tl_exec1(&t, INSN(VGPU_OP_LDG, 3, 0, 1, 0), &pc));
 }
@@ -958,7 +961,8 @@ TEST(soft_float_equals_hardware)
 	for (i = 0; i < 64; i++) {
 		a = 1U << (i & 31);
 		a = i & 32 ? a - 1 : a + 1;
-		b = c = 0;
+		b = 0;
+		c = 0;
 		TL_ALL();
 		a = -a;
 		TL_ALL();
@@ -1224,9 +1228,9 @@ TEST(example_matmul)
 
 	ASSERT_EQ(0, tl_example(_metadata, "matmul", &p, &sum));
 	for (i = 0; i < M * K; i++)
-		A[i] = (float)((int)(i * 37 % 101) - 50) / 16.0f + 1e-3f * (float)i;
+		A[i] = (float)((int)(i * 37 % 101) - 50) / 16.0f + 0.001f * (float)i;
 	for (i = 0; i < K * N; i++)
-		B[i] = (float)((int)(i * 53 % 89) - 44) / 8.0f - 2e-3f * (float)i;
+		B[i] = (float)((int)(i * 53 % 89) - 44) / 8.0f - 0.002f * (float)i;
 	for (i = 0; i < M; i++)
 		for (j = 0; j < N; j++) {
 			u32 acc = 0;

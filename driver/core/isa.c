@@ -9,6 +9,11 @@
  * It reports the first violation in program order (per instruction, the
  * checks run in the order of the switch below; the end-of-program checks
  * UNCLOSED then NO_EXIT come last).
+ *
+ * Functional mode (vgpu_isa_validate_flags() with VGPU_ISA_FUNCTIONAL)
+ * accepts the functional instructions as well, each checked against the
+ * operand kinds of vgpu_isa_fops[]; vgpu_isa_validate() is the mode
+ * without them, so a functional opcode stays an unknown one there.
  */
 #include "vgpu_os.h"
 #include "isa.h"
@@ -396,9 +401,9 @@ static const char * const vgpu_isa_rule_strs[VGPU_ISA_ERR_MAX + 1] = {
 	[VGPU_ISA_ERR_PREDICATE]	= "predicate out of range (p0..p7)",
 	[VGPU_ISA_ERR_SREG]		= "unknown special register",
 	[VGPU_ISA_ERR_SLOT]		= "buffer slot out of range (0..15)",
-	[VGPU_ISA_ERR_MODIFIER]		= "invalid compare condition, predicate or atomic operation, or BRP negation",
+	[VGPU_ISA_ERR_MODIFIER]		= "invalid condition or operation, or BRP negation above 1",
 	[VGPU_ISA_ERR_TARGET]		= "branch target or join beyond the program",
-	[VGPU_ISA_ERR_BRANCH_MIX]	= "BRP or JMP in a program with LOOP, ENDLOOP, LOCK, UNLOCK, LAUNCH or SPIN",
+	[VGPU_ISA_ERR_BRANCH_MIX]	= "BRP/JMP with LOOP, ENDLOOP, LOCK, UNLOCK, LAUNCH, SPIN",
 };
 
 /**
@@ -687,7 +692,9 @@ static int vgpu_isa_scan(const struct vgpu_insn *prog, u32 n, u32 flags,
  * and with VGPU_LAUNCH_WAIT neither under a lock nor in a loop whose count
  * depends on the warp index (F15); EXIT last
  * and only last; at most VGPU_ISA_MAX_DYN_INSNS instructions executed per
- * warp in the worst case.  O(@n) time, no allocation, no recursion.
+ * warp in the worst case; no functional instruction (opcodes
+ * VGPU_OP_FUNC_FIRST..VGPU_OP_FUNC_LAST are unknown here: see
+ * vgpu_isa_validate_flags()).  O(@n) time, no allocation, no recursion.
  *
  * Return: 0 if the program is valid, -EINVAL otherwise.
  */

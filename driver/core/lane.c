@@ -97,23 +97,45 @@ bool vgpu_lane_exit(struct vgpu_lane_state *st, u16 *pc)
 	return false;
 }
 
-/* 0 or ~0 for each lane: the active mask as a blend mask. */
-static __always_inline void vgpu_lane_mask(u32 act, u32 *m)
-{
-	u32 l;
+/* Bit l of a lane mask, a table so that the mask loop vectorises. */
+static const u32 vgpu_lane_bit[VGPU_LANES] = {
+	BIT(0), BIT(1), BIT(2), BIT(3), BIT(4), BIT(5), BIT(6), BIT(7),
+	BIT(8), BIT(9), BIT(10), BIT(11), BIT(12), BIT(13), BIT(14), BIT(15),
+	BIT(16), BIT(17), BIT(18), BIT(19), BIT(20), BIT(21), BIT(22), BIT(23),
+	BIT(24), BIT(25), BIT(26), BIT(27), BIT(28), BIT(29), BIT(30), BIT(31),
+};
 
-	for (l = 0; l < VGPU_LANES; l++)
-		m[l] = -((act >> l) & 1);
+/* rd[l] = v[l] for the active lanes @act. */
+static __always_inline void vgpu_lane_blend(u32 *rd, const u32 *v, u32 act)
+{
+	u32 l, m;
+
+	if (act == ~0U) {
+		memcpy(rd, v, VGPU_LANES * sizeof(*rd));
+		return;
+	}
+	for (l = 0; l < VGPU_LANES; l++) {
+		m = (act & vgpu_lane_bit[l]) ? ~0U : 0;
+		rd[l] = (v[l] & m) | (rd[l] & ~m);
+	}
 }
 
-/* rd[l] = v[l] for the active lanes (m from vgpu_lane_mask()). */
-static __always_inline void vgpu_lane_blend(u32 *rd, const u32 *v,
-					    const u32 *m)
+/*
+ * v = rb * rc + rz, fused, for every lane.  Natively the host's fused
+ * multiply-add instruction when the CPU has one (a clone of this loop per
+ * target, chosen when the program loads), else the C library's fmaf():
+ * the same bits either way, the rounding being exact.
+ */
+#ifndef __KERNEL__
+__attribute__((target_clones("fma", "default")))
+#endif
+static void vgpu_lane_ffma(u32 *v, const u32 *rb, const u32 *rc,
+			   const u32 *rz)
 {
 	u32 l;
 
 	for (l = 0; l < VGPU_LANES; l++)
-		rd[l] = (v[l] & m[l]) | (rd[l] & ~m[l]);
+		v[l] = VGPU_F32(fma)(rb[l], rc[l], rz[l]);
 }
 
 /* One lane loop per operation, so that each one vectorises. */
@@ -131,7 +153,7 @@ static int vgpu_lane_alu(const struct vgpu_lane_env *env,
 {
 	const u32 *rb = &env->regs[in->b * VGPU_LANES];
 	const u32 *rc = &env->regs[in->c * VGPU_LANES];
-	u32 v[VGPU_LANES], m[VGPU_LANES], l, k = in->imm;
+	u32 v[VGPU_LANES], l, k = in->imm;
 	const u32 *rz;
 
 	switch (in->op) {
@@ -193,9 +215,7 @@ static int vgpu_lane_alu(const struct vgpu_lane_env *env,
 		VGPU_LANE_OP2(VGPU_F32(mul)(x, y));
 		break;
 	case VGPU_OP_FFMA:
-		rz = &env->regs[k * VGPU_LANES];
-		for (l = 0; l < VGPU_LANES; l++)
-			v[l] = VGPU_F32(fma)(rb[l], rc[l], rz[l]);
+		vgpu_lane_ffma(v, rb, rc, &env->regs[k * VGPU_LANES]);
 		break;
 	case VGPU_OP_FMIN:
 		VGPU_LANE_OP2(VGPU_F32(min)(x, y));
@@ -214,8 +234,7 @@ static int vgpu_lane_alu(const struct vgpu_lane_env *env,
 	default:
 		return -EINVAL;
 	}
-	vgpu_lane_mask(act, m);
-	vgpu_lane_blend(&env->regs[in->a * VGPU_LANES], v, m);
+	vgpu_lane_blend(&env->regs[in->a * VGPU_LANES], v, act);
 	return 0;
 }
 
@@ -225,7 +244,7 @@ static int vgpu_lane_mov(const struct vgpu_lane_env *env,
 			 const struct vgpu_insn *in, u32 act)
 {
 	const struct vgpu_lane_sregs *sr = &env->sr;
-	u32 v[VGPU_LANES], m[VGPU_LANES], l, p, k = 0;
+	u32 v[VGPU_LANES], l, p, k = 0;
 	const u32 *rb, *rc;
 
 	switch (in->op) {
@@ -267,8 +286,7 @@ static int vgpu_lane_mov(const struct vgpu_lane_env *env,
 		return -EINVAL;
 	}
 out:
-	vgpu_lane_mask(act, m);
-	vgpu_lane_blend(&env->regs[in->a * VGPU_LANES], v, m);
+	vgpu_lane_blend(&env->regs[in->a * VGPU_LANES], v, act);
 	return 0;
 }
 
@@ -350,11 +368,21 @@ static int vgpu_lane_addrs(const struct vgpu_lane_env *env,
 			   u32 *off)
 {
 	const u32 *rc = &env->regs[in->c * VGPU_LANES];
-	u64 k = in->imm, a;
-	u32 l;
+	u64 k = in->imm, a, hi = 0;
+	u32 l, low = 0;
 
 	if (in->op == VGPU_OP_ATOMG || in->op == VGPU_OP_ATOMS)
 		k = 0;	/* imm holds the atomic's operands */
+	if (act == ~0U) {	/* every lane: one pass the compiler vectorises */
+		for (l = 0; l < VGPU_LANES; l++) {
+			a = rc[l] + k;
+			low |= (u32)a;
+			hi = max(hi, a);
+			off[l] = (u32)a;
+		}
+		if (!(low & 3) && hi + 4 <= size)
+			return 0;
+	}
 	for (; act; act &= act - 1) {
 		l = __ffs64(act);
 		a = rc[l] + k;
@@ -403,7 +431,7 @@ static int vgpu_lane_mem(const struct vgpu_lane_env *env,
 {
 	const struct vgpu_lane_slot *s = &env->slot[in->b % VGPU_ISA_MAX_SLOTS];
 	u32 *ra = &env->regs[in->a * VGPU_LANES];
-	u32 off[VGPU_LANES], v[VGPU_LANES], w[VGPU_LANES], m[VGPU_LANES];
+	u32 off[VGPU_LANES], v[VGPU_LANES], w[VGPU_LANES];
 	u32 l, x, vreg, creg, op = 0, per = 0, old;
 	struct vgpu_lane_log *log = env->log;
 	struct vgpu_lane_log_entry *e;
@@ -449,13 +477,17 @@ static int vgpu_lane_mem(const struct vgpu_lane_env *env,
 	case VGPU_OP_LDC:
 	case VGPU_OP_LDS:
 	case VGPU_OP_LDL:
+		if (act == ~0U) {
+			for (l = 0; l < VGPU_LANES; l++)
+				ra[l] = vgpu_lane_ld(base + (size_t)per * l + off[l]);
+			return 0;
+		}
 		memset(v, 0, sizeof(v));
 		for (x = act; x; x &= x - 1) {
 			l = __ffs64(x);
 			v[l] = vgpu_lane_ld(base + (size_t)per * l + off[l]);
 		}
-		vgpu_lane_mask(act, m);
-		vgpu_lane_blend(ra, v, m);
+		vgpu_lane_blend(ra, v, act);
 		return 0;
 	case VGPU_OP_STS:
 	case VGPU_OP_STL:

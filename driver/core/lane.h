@@ -108,8 +108,11 @@ struct vgpu_lane_sregs {
 
 /**
  * struct vgpu_lane_log_entry - a global store or atomic of one lane
- * @addr: the buffer word (4-aligned offset of a buffer, bounds checked)
- * @dst: an atomic's destination register, NULL for a store
+ * @addr: the buffer word (4-aligned offset of a buffer, bounds checked);
+ *	the buffer must stay mapped until the log is applied
+ * @dst: an atomic's destination register, NULL for a store; it must stay
+ *	where it is until the log is applied (apply before a warp's
+ *	registers are saved or move)
  * @val: the value stored, or the atomic's operand
  * @cmp: the compare value of VGPU_ATOM_CAS
  * @op: VGPU_LANE_LOG_STORE or VGPU_ATOM_*

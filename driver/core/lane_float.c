@@ -14,9 +14,9 @@
  * may not touch the FPU).  A finite value is handled as sig * 2^e with an
  * integer significand; a sum is formed exactly in 64 bits, bits shifted
  * out below the rounding position are kept as a sticky bit, and
- * vgpu_sf32_round() rounds once.  Natively vgpu_hf32_*() do the same with
- * the host's float unit, and the lane engine uses those; the unit test
- * compares the two bit for bit.
+ * vgpu_sf32_round() rounds once.  Natively the lane engine uses
+ * vgpu_hf32_*() of lane.h instead, the host's float unit with the same
+ * semantics; test_lane compares the two bit for bit.
  */
 #include "vgpu_os.h"
 #include "lane.h"

@@ -26,7 +26,7 @@
 	((struct vgpu_insn){ .op = (o), .a = (A), .b = (B), .c = (C), .imm = (IMM) })
 #define EXIT_I		INSN(VGPU_OP_EXIT, 0, 0, 0, 0)
 
-#define TL_REGS		16
+#define TL_REGS		24
 #define TL_SMEM		256
 #define TL_PRIV		16
 #define TL_LOG		64
@@ -243,7 +243,7 @@ TEST(float_ops)
 	};
 	VGPU_TEST_BIG struct tl t;
 	unsigned int i;
-	u32 l;
+	u32 l, c, z;
 	u16 pc;
 
 	for (i = 0; i < ARRAY_SIZE(cases); i++) {
@@ -253,11 +253,14 @@ TEST(float_ops)
 			R(&t, 2)[l] = cases[i].y;
 			R(&t, 4)[l] = cases[i].z;
 		}
-		ASSERT_EQ(0, tl_exec1(&t, INSN(cases[i].op, 3, 1,
-					       cases[i].op == VGPU_OP_I2F ||
-					       cases[i].op == VGPU_OP_F2I ? 0 : 2,
-					       cases[i].op == VGPU_OP_FFMA ? 4 : 0),
-				      &pc));
+		/* one operand for I2F, F2I; r4 the addend of FFMA */
+		c = 2;
+		if (cases[i].op == VGPU_OP_I2F || cases[i].op == VGPU_OP_F2I)
+			c = 0;
+		z = 0;
+		if (cases[i].op == VGPU_OP_FFMA)
+			z = 4;
+		ASSERT_EQ(0, tl_exec1(&t, INSN(cases[i].op, 3, 1, c, z), &pc));
 		EXPECT_EQ(cases[i].want, R(&t, 3)[17])
 			TH_LOG("case %u (%s)", i, vgpu_isa_op_name(cases[i].op));
 		/* and the integer implementation says the same */
@@ -564,7 +567,7 @@ TEST(faults)
 	t.env.smem_size = 0;
 	EXPECT_EQ(-EFAULT, tl_exec1(&t, INSN(VGPU_OP_LDS, 3, 0, 1, 0), &pc));
 	/* an inactive lane's bad address does not fault */
-	tl_init(&t, ~BIT(5));
+	tl_init(&t, ALL & ~BIT(5));
 	R(&t, 1)[5] = 2;
 	EXPECT_EQ(0, tl_exec1(&t, INSN(VGPU_OP_LDG, 3, 0, 1, 0), &pc));
 }
@@ -958,7 +961,8 @@ TEST(soft_float_equals_hardware)
 	for (i = 0; i < 64; i++) {
 		a = 1U << (i & 31);
 		a = i & 32 ? a - 1 : a + 1;
-		b = c = 0;
+		b = 0;
+		c = 0;
 		TL_ALL();
 		a = -a;
 		TL_ALL();
@@ -966,6 +970,231 @@ TEST(soft_float_equals_hardware)
 	EXPECT_EQ(0, bad);
 #undef TL_ALL
 #undef TL_SAME
+}
+
+/*
+ * Random structured programs (if/else, data-dependent loops, early exits,
+ * nested) run on the warp must leave every lane with the registers the
+ * same program leaves when each lane runs alone, one instruction after
+ * the other: divergence and reconvergence change nothing but the order.
+ */
+#define TG_MAX	600
+
+struct tl_gen {
+	struct vgpu_insn p[TG_MAX];
+	u32 n;
+	u32 exits[64];
+	u32 nexits;
+};
+
+static u32 tg_emit(struct tl_gen *g, struct vgpu_insn in)
+{
+	if (g->n < TG_MAX - 2)
+		g->p[g->n++] = in;
+	return g->n - 1;
+}
+
+static const u8 tg_alu[] = {
+	VGPU_OP_IADD, VGPU_OP_ISUB, VGPU_OP_IMUL, VGPU_OP_IMIN, VGPU_OP_IMAX,
+	VGPU_OP_AND, VGPU_OP_OR, VGPU_OP_XOR, VGPU_OP_SHL, VGPU_OP_SHR,
+	VGPU_OP_SRA, VGPU_OP_UDIV, VGPU_OP_UREM, VGPU_OP_IADDI, VGPU_OP_MOVI,
+	VGPU_OP_MOVR,
+};
+
+static void tg_block(struct tl_gen *g, u32 depth);
+
+static void tg_stmt(struct tl_gen *g, u32 depth)
+{
+	u32 r = tl_rand() % 10, x = tl_rand() % 8, y = tl_rand() % 8;
+	u32 d = 1 + tl_rand() % 7, op, b, j, top, c;
+
+	if (depth >= 3 || r < 5 || g->n > TG_MAX - 60) {
+		op = tg_alu[tl_rand() % ARRAY_SIZE(tg_alu)];
+		if (op == VGPU_OP_MOVI)
+			tg_emit(g, INSN(op, d, 0, 0, tl_rand() % 5));
+		else if (op == VGPU_OP_IADDI)
+			tg_emit(g, INSN(op, d, x, 0, tl_rand()));
+		else if (op == VGPU_OP_MOVR)
+			tg_emit(g, INSN(op, d, x, 0, 0));
+		else
+			tg_emit(g, INSN(op, d, x, y, 0));
+		return;
+	}
+	if (r < 7) {		/* if / else */
+		tg_emit(g, SETP(0, x, y, tl_rand() % 6));
+		b = tg_emit(g, BRP(0, tl_rand() & 1, 0, 0));
+		tg_block(g, depth + 1);
+		j = tg_emit(g, JMP(0));
+		c = g->n;
+		tg_block(g, depth + 1);
+		g->p[b].imm = VGPU_BRP_IMM(c, g->n);
+		g->p[j].imm = g->n;
+	} else if (r < 8) {	/* if */
+		tg_emit(g, SETP(0, x, y, tl_rand() % 6));
+		b = tg_emit(g, BRP(0, tl_rand() & 1, 0, 0));
+		tg_block(g, depth + 1);
+		g->p[b].imm = VGPU_BRP_IMM(g->n, g->n);
+	} else if (r < 9) {	/* loop: rX & 3 iterations, counter r10 + depth */
+		c = 10 + depth;
+		tg_emit(g, INSN(VGPU_OP_AND, c, x, 20, 0));
+		top = tg_emit(g, SETP(1, c, 21, VGPU_COND_EQ));
+		b = tg_emit(g, BRP(1, 0, 0, 0));
+		tg_block(g, depth + 1);
+		tg_emit(g, IADDI(c, c, 0xffffffffU));
+		tg_emit(g, JMP(top));
+		g->p[b].imm = VGPU_BRP_IMM(g->n, g->n);
+	} else if (g->nexits < ARRAY_SIZE(g->exits)) {	/* some lanes leave */
+		tg_emit(g, SETP(2, x, y, tl_rand() % 6));
+		b = tg_emit(g, BRP(2, 0, 0, 0));
+		g->p[b].imm = VGPU_BRP_IMM(0, g->n);	/* target: EXIT */
+		g->exits[g->nexits++] = b;
+	}
+}
+
+static void tg_block(struct tl_gen *g, u32 depth)
+{
+	u32 k, n = 1 + tl_rand() % 4;
+
+	for (k = 0; k < n; k++)
+		tg_stmt(g, depth);
+}
+
+/* One lane alone: 0, or -ETIME if it does not end. */
+static int tg_scalar(const struct vgpu_insn *p, u32 n, u32 lane, u32 *r)
+{
+	bool pr[VGPU_ISA_NUM_PREDS] = { 0 };
+	u32 pc = 0, steps, x, y;
+
+	for (steps = 0; steps < 1000000; steps++) {
+		const struct vgpu_insn *in = &p[pc];
+
+		x = r[in->b];
+		y = r[in->c];
+		pc++;
+		switch (in->op) {
+		case VGPU_OP_EXIT:
+			return 0;
+		case VGPU_OP_S2R:
+			r[in->a] = lane;
+			break;
+		case VGPU_OP_MOVI:
+			r[in->a] = in->imm;
+			break;
+		case VGPU_OP_MOVR:
+			r[in->a] = x;
+			break;
+		case VGPU_OP_IADDI:
+			r[in->a] = x + in->imm;
+			break;
+		case VGPU_OP_IADD:
+			r[in->a] = x + y;
+			break;
+		case VGPU_OP_ISUB:
+			r[in->a] = x - y;
+			break;
+		case VGPU_OP_IMUL:
+			r[in->a] = x * y;
+			break;
+		case VGPU_OP_IMIN:
+			r[in->a] = (s32)x < (s32)y ? x : y;
+			break;
+		case VGPU_OP_IMAX:
+			r[in->a] = (s32)x > (s32)y ? x : y;
+			break;
+		case VGPU_OP_AND:
+			r[in->a] = x & y;
+			break;
+		case VGPU_OP_OR:
+			r[in->a] = x | y;
+			break;
+		case VGPU_OP_XOR:
+			r[in->a] = x ^ y;
+			break;
+		case VGPU_OP_SHL:
+			r[in->a] = x << (y & 31);
+			break;
+		case VGPU_OP_SHR:
+			r[in->a] = x >> (y & 31);
+			break;
+		case VGPU_OP_SRA:
+			r[in->a] = (u32)((s32)x >> (y & 31));
+			break;
+		case VGPU_OP_UDIV:
+			r[in->a] = y ? x / y : ~0U;
+			break;
+		case VGPU_OP_UREM:
+			r[in->a] = y ? x % y : x;
+			break;
+		case VGPU_OP_ISETP: {
+			s32 sx = x, sy = y;
+
+			pr[in->a] = in->imm == VGPU_COND_EQ ? sx == sy :
+				    in->imm == VGPU_COND_NE ? sx != sy :
+				    in->imm == VGPU_COND_LT ? sx < sy :
+				    in->imm == VGPU_COND_LE ? sx <= sy :
+				    in->imm == VGPU_COND_GT ? sx > sy : sx >= sy;
+			break;
+		}
+		case VGPU_OP_BRP:
+			if (pr[in->a] != !!in->b)
+				pc = VGPU_BRP_TARGET(in->imm);
+			break;
+		case VGPU_OP_JMP:
+			pc = in->imm;
+			break;
+		default:
+			return -EINVAL;
+		}
+	}
+	return -ETIME;
+}
+
+TEST(random_programs_match_scalar)
+{
+	VGPU_TEST_BIG struct tl_gen g;
+	VGPU_TEST_BIG struct tl t;
+	u32 k, e, l, r, count, deepest, most = 0;
+	struct vgpu_isa_error err;
+	u32 ref[TL_REGS];
+
+	for (k = 0; k < 3000; k++) {
+		memset(&g, 0, sizeof(g));
+		tg_emit(&g, S2R(0, VGPU_SR_LANE));
+		tg_emit(&g, MOVI(20, 3));
+		tg_emit(&g, MOVI(21, 0));
+		for (r = 1; r < 8; r++)	/* lane-dependent starting values */
+			tg_emit(&g, INSN(VGPU_OP_IMUL, r, 0, 0, 0));
+		for (r = 1; r < 8; r++)
+			tg_emit(&g, IADDI(r, r, tl_rand() % 7));
+		tg_block(&g, 0);
+		tg_block(&g, 0);
+		for (e = 0; e < g.nexits; e++)
+			g.p[g.exits[e]].imm = VGPU_BRP_IMM(g.n, VGPU_BRP_JOIN(g.p[g.exits[e]].imm));
+		g.p[g.n++] = EXIT_I;
+		ASSERT_EQ(0, vgpu_isa_validate_flags(g.p, g.n, VGPU_ISA_FUNCTIONAL, &err))
+			TH_LOG("program %u: rule %u at %u", k, err.rule, err.index);
+
+		tl_init(&t, k & 1 ? ALL : tl_rand() | 1);
+		t.env.nregs = TL_REGS;
+		ASSERT_EQ(0, tl_run(&t, g.p, g.n, 10000000, &count, &deepest))
+			TH_LOG("program %u", k);
+		EXPECT_EQ(0U, t.st.live);
+		most = max(most, deepest);
+		for (l = 0; l < 32; l++) {
+			memset(ref, 0, sizeof(ref));
+			ASSERT_EQ(0, tg_scalar(g.p, g.n, l, ref));
+			if (!((t.st.stack[0].mask >> l) & 1))
+				continue;	/* not a thread of the warp */
+			for (r = 1; r < 13; r++)
+				if (t.regs[r * 32 + l] != ref[r])
+					break;
+			if (r < 13)
+				EXPECT_EQ(ref[r], t.regs[r * 32 + l])
+					TH_LOG("program %u lane %u r%u", k, l, r);
+		}
+	}
+	/* the programs did diverge, and nest */
+	EXPECT_GE(most, 4U);
 }
 
 /*
@@ -1224,9 +1453,9 @@ TEST(example_matmul)
 
 	ASSERT_EQ(0, tl_example(_metadata, "matmul", &p, &sum));
 	for (i = 0; i < M * K; i++)
-		A[i] = (float)((int)(i * 37 % 101) - 50) / 16.0f + 1e-3f * (float)i;
+		A[i] = (float)((int)(i * 37 % 101) - 50) / 16.0f + 0.001f * (float)i;
 	for (i = 0; i < K * N; i++)
-		B[i] = (float)((int)(i * 53 % 89) - 44) / 8.0f - 2e-3f * (float)i;
+		B[i] = (float)((int)(i * 53 % 89) - 44) / 8.0f - 0.002f * (float)i;
 	for (i = 0; i < M; i++)
 		for (j = 0; j < N; j++) {
 			u32 acc = 0;
@@ -1342,6 +1571,7 @@ VGPU_TEST_SUITE(lane,
 	VGPU_CASE(nested_divergence_and_overflow)
 	VGPU_CASE(partial_exit)
 	VGPU_NATIVE(soft_float_equals_hardware)
+	VGPU_NATIVE(random_programs_match_scalar)
 	VGPU_NATIVE(example_vector_add)
 	VGPU_NATIVE(example_reduce)
 	VGPU_NATIVE(example_matmul)

@@ -794,6 +794,8 @@ struct vgpu_bo_destroy {
  * appears nowhere else.  BRA is a timed instruction class ("jump") with no
  * target.  So every warp reaches EXIT after a bounded number of
  * instructions (at most VGPU_ISA_MAX_DYN_INSNS) unless it executes SPIN.
+ * The one exception are the branches of functional programs (BRP, JMP,
+ * below), which may loop on data and exclude LOOP, LOCK, LAUNCH and SPIN.
  *
  * Opcode space: 0x00 is invalid (zeroed memory is never a program),
  * 0x01-0x1f timed classes (0x01-0x07 used, the class index is

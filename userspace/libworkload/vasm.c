@@ -938,10 +938,10 @@ static int vgpu_vasm_parse_func(struct vgpu_vasm_ctx *ctx,
 		if (k < 0)
 			return vgpu_vasm_error(ctx, "unknown atomic operation '%s' (add min max exch cas)",
 					       tok[3]);
-		if ((k == VGPU_ATOM_CAS) != (n == 5))
-			return vgpu_vasm_error(ctx, "%s", k == VGPU_ATOM_CAS ?
-					       "cas needs a compare register: OP, rCMP" :
-					       "only cas takes a compare register");
+		if (k == VGPU_ATOM_CAS && n != 5)
+			return vgpu_vasm_error(ctx, "cas needs a compare register: OP, rCMP");
+		if (k != VGPU_ATOM_CAS && n == 5)
+			return vgpu_vasm_error(ctx, "only cas takes a compare register");
 		y = 0;
 		if (n == 5 && VGPU_VASM_R(ctx, tok[4], &y))
 			return -EINVAL;

@@ -7,7 +7,9 @@
  * program is checked with the core validator (driver/core/isa.c, the same
  * code the kernel runs), so a program the assembler accepts is accepted by
  * the kernel; a violation is reported as "FILE:LINE: instruction N (TEXT):
- * rule".
+ * rule".  A program with ".functional" (or assembled with
+ * VGPU_VASM_FUNCTIONAL) is validated in functional mode: it may use the
+ * functional instructions and labels for their branches.
  */
 #ifndef VGPU_VASM_H
 #define VGPU_VASM_H

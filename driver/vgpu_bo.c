@@ -371,6 +371,14 @@ int vgpu_bo_desc_check(const struct vgpu_submit_desc *d)
 	return 0;
 }
 
+/* What a buffer's flags mean to the lane engine (fn.h). */
+static u32 vgpu_bo_slot_flags(u32 flags)
+{
+	if (flags & VGPU_BO_CONSTANT)
+		return VGPU_LANE_SLOT_CONSTANT | VGPU_LANE_SLOT_READ_ONLY;
+	return flags & VGPU_BO_READ_ONLY ? VGPU_LANE_SLOT_READ_ONLY : 0;
+}
+
 /**
  * vgpu_job_bos_name() - bind the buffers a descriptor names to its kernel
  * @vf: the file, locked
@@ -407,6 +415,11 @@ int vgpu_job_bos_name(struct vgpu_file *vf, struct vgpu_job *job,
 			return -ENOENT;
 		vgpu_bo_get(bo);
 		atomic_inc(&bo->active);
+		job->slots[job->nbo] = (struct vgpu_lane_slot){
+			.base = vgpu_bo_vaddr(bo),
+			.size = vgpu_bo_size(bo),
+			.flags = vgpu_bo_slot_flags(vgpu_bo_flags(bo)),
+		};
 		job->bo[job->nbo++] = bo;
 	}
 	return 0;

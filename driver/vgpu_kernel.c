@@ -520,7 +520,8 @@ static int vgpu_job_create(struct vgpu_file *vf,
 	if (copy_from_user(job->prog, u64_to_user_ptr(d->program),
 			   array_size(d->num_insns, sizeof(*job->prog))))
 		goto err_free;
-	ret = vgpu_isa_validate(job->prog, d->num_insns, &err);
+	ret = vgpu_isa_validate_flags(job->prog, d->num_insns,
+				      VGPU_ISA_FUNCTIONAL, &err);
 	if (ret) {
 		pr_debug("vgpu_dispatch: program rejected: rule %u at instruction %u\n",
 			 err.rule, err.index);
@@ -613,7 +614,13 @@ static int vgpu_job_create(struct vgpu_file *vf,
 	 * every kernel is checked before any goes in, and the controller's
 	 * vgpu_gpu_submit() then takes it.
 	 */
+	/* functional programs (seed 004) compute in the named buffers */
+	job->k.fn = true;
+	job->k.priv_bytes = d->private_bytes;
+	job->k.slots = job->slots;
 	ret = vgpu_gpu_kernel_prepare(&vdev->cfg, &job->k);
+	if (!ret && job->k.desc.sum.uses_functional)
+		ret = vgpu_sched_fn_enable(&vdev->sched);
 	if (ret)
 		goto err_free;
 	*out = job;

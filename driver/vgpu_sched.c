@@ -870,6 +870,44 @@ void vgpu_sched_channel_remove(struct vgpu_sched *s, u32 core_ch)
 }
 
 /**
+ * vgpu_sched_fn_enable() - give the core its functional memory (seed 004)
+ * @s: the scheduler
+ *
+ * The registers, shared memory and save areas functional kernels compute
+ * in (vgpu_gpu_fn_attach()), bounded by the device's configuration:
+ * allocated by the first SUBMIT of a functional kernel, so that devices
+ * that only time programs never pay for it, and kept until the device
+ * goes.
+ *
+ * Return: 0; -ENOMEM; -EINVAL for a device whose warps are not
+ * VGPU_ISA_LANES wide.
+ */
+int vgpu_sched_fn_enable(struct vgpu_sched *s)
+{
+	size_t size;
+	void *mem;
+	int ret = 0;
+
+	if (READ_ONCE(s->fn_mem))
+		return 0;
+	size = vgpu_gpu_fn_bytes(s->gpu);
+	mem = kvzalloc(size, GFP_KERNEL_ACCOUNT);
+	if (!mem)
+		return -ENOMEM;
+	mutex_lock(&s->lock);
+	if (!s->fn_mem) {
+		ret = vgpu_gpu_fn_attach(s->gpu, mem, size);
+		if (!ret) {
+			WRITE_ONCE(s->fn_mem, mem);
+			mem = NULL;
+		}
+	}
+	mutex_unlock(&s->lock);
+	kvfree(mem);
+	return ret;
+}
+
+/**
  * vgpu_sched_submit() - queue kernels for the core, all or nothing
  * @s: the scheduler
  * @jobs: the kernels, every core check made (vgpu_job_create()); their

@@ -170,6 +170,9 @@ struct vgpu_sched_stats {
  *	advance, which runs while the controller holds it
  * @gpu: the core's global controller, in @mem; protected by @lock
  * @mem: memory of the core (vgpu_gpu_mem_size())
+ * @fn_mem: functional memory of the core (vgpu_gpu_fn_bytes()), allocated
+ *	by the first SUBMIT of a functional kernel (vgpu_sched_fn_enable()),
+ *	NULL before; set under @lock, never cleared before vgpu_sched_fini()
  * @opts: options, immutable
  * @ctl: controller thread
  * @ctl_wq: the controller sleeps here while the device is idle
@@ -223,6 +226,7 @@ struct vgpu_sched {
 	struct mutex lock; /* see above */
 	struct vgpu_gpu *gpu;
 	void *mem;
+	void *fn_mem;
 	struct vgpu_sched_opts opts;
 	struct task_struct *ctl;
 	wait_queue_head_t ctl_wq;
@@ -302,6 +306,9 @@ struct vgpu_sched {
  * @bo: the buffers its SUBMIT named, buffer slot i in entry i
  *	(vgpu_bo.c), each with a reference held until the handle is
  *	released (or the SUBMIT failed); written before the job is submitted
+ * @slots: the same buffers as the core's functional kernels see them
+ *	(base, size, read-only or constant), slot i for @bo[i]; the rest
+ *	unnamed
  * @nbo: entries of @bo; 0 once the references are dropped
  * @bo_active: the job counts in &vgpu_bo.active of each of @bo: from SUBMIT
  *	until it finishes (vgpu_job_bos_idle()); protected by
@@ -338,6 +345,7 @@ struct vgpu_job {
 	bool q_closing;
 	struct dma_fence *fence;
 	struct vgpu_bo *bo[VGPU_MAX_BUFFER_SLOTS];
+	struct vgpu_lane_slot slots[VGPU_MAX_BUFFER_SLOTS];
 	u32 nbo;
 	bool bo_active;
 	u32 private_bytes;
@@ -402,6 +410,7 @@ enum hrtimer_restart vgpu_sched_kick_fn(struct hrtimer *t);
 
 int vgpu_sched_channel_add(struct vgpu_sched *s, u32 prio, u32 *core_ch);
 void vgpu_sched_channel_remove(struct vgpu_sched *s, u32 core_ch);
+int vgpu_sched_fn_enable(struct vgpu_sched *s);
 int vgpu_sched_submit(struct vgpu_sched *s, struct vgpu_job **jobs, u32 n);
 void vgpu_sched_push_locked(struct vgpu_sched *s, struct vgpu_qpush *qp);
 void vgpu_sched_unlock(struct vgpu_sched *s);

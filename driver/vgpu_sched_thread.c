@@ -273,6 +273,7 @@ void vgpu_sched_fini(struct vgpu_sched *s)
 	kfree(s->workers);
 	vgpu_policy_gpu_fini(s->gpu);
 	bitmap_free(s->chan_ids);
+	kvfree(s->fn_mem);
 	kvfree(s->mem);
 	kfree(s->gpu);
 	s->gpu = NULL;

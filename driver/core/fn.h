@@ -35,6 +35,9 @@
 #include "lane.h"
 #include "bmap.h"
 
+static_assert(VGPU_MAX_BUFFER_SLOTS == VGPU_ISA_MAX_SLOTS,
+	      "a kernel's buffers are the lane engine's slots");
+
 struct vgpu_sm;
 struct vgpu_sm_saved;
 struct vgpu_warp;

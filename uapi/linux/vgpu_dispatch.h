@@ -61,10 +61,7 @@
 #define VGPU_CAP_DEV_PUSH	_BITULL(12)	/* vgpu_submit_desc.push_to */
 #define VGPU_CAP_FENCE_OUT	_BITULL(13)	/* VGPU_KERNEL_FENCE_OUT */
 #define VGPU_CAP_BUFFERS	_BITULL(14)	/* BO_CREATE, BO_DESTROY, mmap() */
-/*
- * Functional mode (Documentation/isa.rst "Functional instructions"): not in
- * VGPU_CAP_ALL and not advertised until the engine runs such programs.
- */
+/* functional instructions on buffers (Documentation/isa.rst, seed 004) */
 #define VGPU_CAP_FUNCTIONAL	_BITULL(15)
 #define VGPU_CAP_ALL		(VGPU_CAP_GET_INFO | VGPU_CAP_CHANNELS | \
 				 VGPU_CAP_KERNELS | VGPU_CAP_GATE | \
@@ -73,7 +70,7 @@
 				 VGPU_CAP_DEADLINE | VGPU_CAP_MMA_SIZE | \
 				 VGPU_CAP_WARP_PRIO | VGPU_CAP_SREGS | \
 				 VGPU_CAP_DEV_PUSH | VGPU_CAP_FENCE_OUT | \
-				 VGPU_CAP_BUFFERS)
+				 VGPU_CAP_BUFFERS | VGPU_CAP_FUNCTIONAL)
 
 /* Presets (struct vgpu_dev_config.preset), F03. */
 #define VGPU_PRESET_CUSTOM	0

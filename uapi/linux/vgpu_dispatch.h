@@ -555,7 +555,12 @@ struct vgpu_wait {
  * @error: out: 0, or why the kernel did not complete: -ECANCELED
  *	(CANCEL, channel destroyed), -ETIMEDOUT (hang timeout, F53), -ELOOP
  *	(a LAUNCH beyond VGPU_MAX_DEPTH, F15), -EDQUOT (a LAUNCH beyond the
- *	child budget, F15)
+ *	child budget, F15); a functional instruction's fault (VGPU_CAP_FUNCTIONAL):
+ *	-EFAULT (out of bounds), -EBADF (a slot not named, LDC of a buffer
+ *	not constant), -EILSEQ (misaligned), -EROFS (a store or atomic to a
+ *	read-only or constant buffer), -EDEADLK (a BAR reached by only some
+ *	of a warp's lanes), -EOVERFLOW (reconvergence stack), -EINVAL (a
+ *	register beyond the kernel's)
  * @t_submit: out: virtual cycle of arrival
  * @t_dispatch: out: first dispatch, or VGPU_NO_CYCLE
  * @t_complete: out: completion, or VGPU_NO_CYCLE

@@ -307,7 +307,7 @@ struct vgpu_sched {
  *	(vgpu_bo.c), each with a reference held until the handle is
  *	released (or the SUBMIT failed); written before the job is submitted
  * @slots: the same buffers as the core's functional kernels see them
- *	(base, size, read-only or constant), slot i for @bo[i]; the rest
+ *	(base, size, read-only or constant), slot i for entry i of @bo; the rest
  *	unnamed
  * @nbo: entries of @bo; 0 once the references are dropped
  * @bo_active: the job counts in &vgpu_bo.active of each of @bo: from SUBMIT

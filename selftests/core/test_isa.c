@@ -685,6 +685,7 @@ TEST(functional_summary)
 		INSN(VGPU_OP_LDC, 1, 9, 7, 0),
 		EXIT,
 	};
+	const struct vgpu_insn q[] = { MOV, LOAD, EXIT };
 	struct vgpu_isa_summary s;
 
 	ASSERT_EQ(0, vgpu_isa_summarize_flags(p, ARRAY_SIZE(p),
@@ -697,15 +698,11 @@ TEST(functional_summary)
 	EXPECT_EQ(BIT(9), s.slot_mask);
 	EXPECT_EQ(1 + 1 + 10 * 3 + 1 + 1, s.max_dyn_insns);
 	/* no functional instruction: nothing of it in the summary */
-	{
-		const struct vgpu_insn q[] = { MOV, LOAD, EXIT };
-
-		ASSERT_EQ(0, vgpu_isa_summarize_flags(q, 3, VGPU_ISA_FUNCTIONAL, &s));
-		EXPECT_FALSE(s.uses_functional);
-		EXPECT_EQ(0, s.max_reg);
-		EXPECT_EQ(0, s.slot_mask);
-		EXPECT_EQ(3, s.max_dyn_insns);
-	}
+	ASSERT_EQ(0, vgpu_isa_summarize_flags(q, 3, VGPU_ISA_FUNCTIONAL, &s));
+	EXPECT_FALSE(s.uses_functional);
+	EXPECT_EQ(0, s.max_reg);
+	EXPECT_EQ(0, s.slot_mask);
+	EXPECT_EQ(3, s.max_dyn_insns);
 }
 
 /* The operand rules of functional mode, each with its index. */

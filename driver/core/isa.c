@@ -403,7 +403,7 @@ static const char * const vgpu_isa_rule_strs[VGPU_ISA_ERR_MAX + 1] = {
 	[VGPU_ISA_ERR_SLOT]		= "buffer slot out of range (0..15)",
 	[VGPU_ISA_ERR_MODIFIER]		= "invalid condition or operation, or BRP negation above 1",
 	[VGPU_ISA_ERR_TARGET]		= "branch target or join beyond the program",
-	[VGPU_ISA_ERR_BRANCH_MIX]	= "BRP/JMP with LOOP, ENDLOOP, LOCK, UNLOCK, LAUNCH, SPIN",
+	[VGPU_ISA_ERR_BRANCH_MIX]	= "BRP/JMP with LOOP, ENDLOOP, LOCK, UNLOCK, LAUNCH, SPIN, PUSH or a timed class",
 };
 
 /**
@@ -522,8 +522,15 @@ static int vgpu_isa_scan(const struct vgpu_insn *prog, u32 n, u32 flags,
 
 		if (vgpu_isa_uses_reserved(in))
 			return vgpu_isa_fail(err, VGPU_ISA_ERR_RESERVED, i);
-		/* structured control flow does not mix with branches */
+		/*
+		 * Structured control flow does not mix with branches; nor
+		 * does what the SM engine steps without the lane engine (the
+		 * timed classes, PUSH): it would move a warp's pc past a
+		 * reconvergence point unseen.
+		 */
 		switch (in->op) {
+		case VGPU_OP_MOV ... VGPU_OP_ALU:
+		case VGPU_OP_PUSH:
 		case VGPU_OP_LOOP:
 		case VGPU_OP_ENDLOOP:
 		case VGPU_OP_LOCK:

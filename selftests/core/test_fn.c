@@ -555,6 +555,7 @@ TEST(private_memory_and_registers_survive_a_switch)
 	o = fn_intruder();
 	ASSERT_TRUE(fn_loop(false, 50000000));
 	EXPECT_EQ(VGPU_KS_DONE, k->state);
+	EXPECT_EQ(VGPU_KS_DONE, o->state);
 	EXPECT_LT(0, vgpu_tg_count(&T, VGPU_GEV_PREEMPT, k->id));
 	for (i = 0; i < 256; i++)
 		EXPECT_EQ(i * 3 + i + 7, out[i]) TH_LOG("thread %u", i);

@@ -569,6 +569,7 @@ TEST(launch)
 #define R3(o, d, x, y)	INSN(o, d, x, y, 0)
 #define BRP(p, neg, t, j) INSN(VGPU_OP_BRP, p, neg, 0, VGPU_BRP_IMM(t, j))
 #define JMP(t)		INSN(VGPU_OP_JMP, 0, 0, 0, t)
+#define MOVI(r, v)	INSN(VGPU_OP_MOVI, r, 0, 0, v)
 
 /*
  * Seed 004: one of every functional opcode validates in functional mode,
@@ -759,12 +760,12 @@ TEST(functional_reject)
 	FREJECT(VGPU_ISA_ERR_REGISTER, 0, INSN(VGPU_OP_LDG, 255, 16, 1, 0), EXIT);
 	FREJECT(VGPU_ISA_ERR_SLOT, 0, INSN(VGPU_OP_LDG, 1, 16, 255, 0), EXIT);
 	/* branch targets and joins within the program */
-	FACCEPT(BRP(0, 0, 2, 2), ALU, EXIT);
-	FREJECT(VGPU_ISA_ERR_TARGET, 0, BRP(0, 0, 3, 2), ALU, EXIT);
-	FREJECT(VGPU_ISA_ERR_TARGET, 0, BRP(0, 0, 2, 3), ALU, EXIT);
-	FREJECT(VGPU_ISA_ERR_TARGET, 1, ALU, JMP(3), EXIT);
-	FREJECT(VGPU_ISA_ERR_TARGET, 1, ALU, JMP(0x10002), EXIT);
-	FACCEPT(ALU, JMP(0), EXIT);
+	FACCEPT(BRP(0, 0, 2, 2), MOVI(0, 1), EXIT);
+	FREJECT(VGPU_ISA_ERR_TARGET, 0, BRP(0, 0, 3, 2), MOVI(0, 1), EXIT);
+	FREJECT(VGPU_ISA_ERR_TARGET, 0, BRP(0, 0, 2, 3), MOVI(0, 1), EXIT);
+	FREJECT(VGPU_ISA_ERR_TARGET, 1, MOVI(0, 1), JMP(3), EXIT);
+	FREJECT(VGPU_ISA_ERR_TARGET, 1, MOVI(0, 1), JMP(0x10002), EXIT);
+	FACCEPT(MOVI(0, 1), JMP(0), EXIT);
 	/* EXIT is still last and only last */
 	FREJECT(VGPU_ISA_ERR_EXIT_POS, 1, BRP(0, 0, 2, 2), EXIT, EXIT);
 }
@@ -773,20 +774,29 @@ TEST(functional_reject)
 TEST(functional_branch_mix)
 {
 	static const u8 ops[] = {
-		VGPU_OP_LOCK, VGPU_OP_LAUNCH, VGPU_OP_SPIN,
+		VGPU_OP_LOCK, VGPU_OP_LAUNCH, VGPU_OP_SPIN, VGPU_OP_MOV,
+		VGPU_OP_LOAD, VGPU_OP_STORE, VGPU_OP_MMA, VGPU_OP_CMP,
+		VGPU_OP_BRA, VGPU_OP_ALU,
 	};
 	unsigned int i;
 
-	FREJECT(VGPU_ISA_ERR_BRANCH_MIX, 3, LOOP(2), ALU, ENDLOOP, JMP(4), EXIT);
-	FREJECT(VGPU_ISA_ERR_BRANCH_MIX, 1, BRP(0, 0, 4, 4), LOOP(2), ALU, ENDLOOP,
+	FREJECT(VGPU_ISA_ERR_BRANCH_MIX, 3, LOOP(2), MOVI(0, 1), ENDLOOP, JMP(4),
 		EXIT);
-	FREJECT(VGPU_ISA_ERR_BRANCH_MIX, 2, ALU, JMP(2), LOCK(0), UNLOCK(0), EXIT);
+	FREJECT(VGPU_ISA_ERR_BRANCH_MIX, 1, BRP(0, 0, 4, 4), LOOP(2), MOVI(0, 1),
+		ENDLOOP, EXIT);
+	FREJECT(VGPU_ISA_ERR_BRANCH_MIX, 2, MOVI(0, 1), JMP(2), LOCK(0),
+		UNLOCK(0), EXIT);
 	FREJECT(VGPU_ISA_ERR_BRANCH_MIX, 2, LOCK(0), UNLOCK(0), JMP(3), EXIT);
 	for (i = 0; i < ARRAY_SIZE(ops); i++)
 		FREJECT(VGPU_ISA_ERR_BRANCH_MIX, 1, JMP(2), INSN(ops[i], 0, 0, 0, 0),
 			EXIT);
-	/* BAR, PUSH and the timed classes mix with branches */
-	FACCEPT(BRP(0, 0, 3, 3), BAR, ALU, INSN(VGPU_OP_PUSH, 0, 0, 0, 1), EXIT);
+	/* what the SM engine steps itself would pass a join unseen */
+	FREJECT(VGPU_ISA_ERR_BRANCH_MIX, 1, JMP(2), INSN(VGPU_OP_PUSH, 0, 0, 0, 1),
+		EXIT);
+	FREJECT(VGPU_ISA_ERR_BRANCH_MIX, 1, ALU, BRP(0, 0, 2, 2), EXIT);
+	/* BAR mixes with branches, the timed classes without them */
+	FACCEPT(BRP(0, 0, 2, 2), BAR, EXIT);
+	FACCEPT(MOVI(0, 1), ALU, BAR, INSN(VGPU_OP_PUSH, 0, 0, 0, 1), EXIT);
 	EXPECT_NE(NULL, strstr(vgpu_isa_rule_str(VGPU_ISA_ERR_BRANCH_MIX), "BRP"));
 	EXPECT_NE(NULL, strstr(vgpu_isa_rule_str(VGPU_ISA_ERR_REGISTER), "r254"));
 }

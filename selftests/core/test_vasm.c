@@ -453,7 +453,7 @@ TEST(functional_mnemonics)
 		"movi r1, 0x10\n"
 		"MOVI r2, -1\n"
 		"mov r3, r1\n"
-		"MOV\n"			/* the timed class */
+		"MOVI r0, 0\n"
 		"s2r r4, %TID\n"
 		"SELP r5, r1, r2, p7\n"
 		"IADD r6, r1, r2\n"
@@ -480,7 +480,7 @@ TEST(functional_mnemonics)
 		{ VGPU_OP_MOVI, 1, 0, 0, 16 },
 		{ VGPU_OP_MOVI, 2, 0, 0, 0xffffffff },
 		{ VGPU_OP_MOVR, 3, 1, 0, 0 },
-		{ VGPU_OP_MOV, 0, 0, 0, 0 },
+		{ VGPU_OP_MOVI, 0, 0, 0, 0 },
 		{ VGPU_OP_S2R, 4, VGPU_SR_TID, 0, 0 },
 		{ VGPU_OP_SELP, 5, 1, 2, 7 },
 		{ VGPU_OP_IADD, 6, 1, 2, 0 },
@@ -508,6 +508,12 @@ TEST(functional_mnemonics)
 	char err[256];
 	unsigned int i;
 
+	/* MOV without operands is the timed class, with them MOVR */
+	ASSERT_EQ(0, vgpu_t_asm(".functional\nMOV\nmov r3, r1\nEXIT\n", 0, &p,
+				err, sizeof(err))) TH_LOG("%s", err);
+	EXPECT_EQ(VGPU_OP_MOV, p.insns[0].op);
+	EXPECT_EQ(VGPU_OP_MOVR, p.insns[1].op);
+	vgpul_vasm_free(&p);
 	ASSERT_EQ(0, vgpu_t_asm(src, 0, &p, err, sizeof(err))) TH_LOG("%s", err);
 	ASSERT_EQ(ARRAY_SIZE(want), p.n);
 	for (i = 0; i < p.n; i++) {
@@ -530,7 +536,7 @@ TEST(functional_mnemonics)
 	vgpul_vasm_free(&p);
 	/* the functional validator's rules, with lines */
 	ASM_ERROR(".functional\nLOOP 2\nENDLOOP\nJMP 0\nEXIT\n",
-		  "t.vasm:4: instruction 2 (JMP 0): BRP/JMP with LOOP, ENDLOOP, LOCK, UNLOCK, LAUNCH, SPIN");
+		  "t.vasm:4: instruction 2 (JMP 0): BRP/JMP with LOOP, ENDLOOP, LOCK, UNLOCK, LAUNCH, SPIN, PUSH or a timed class");
 	ASM_ERROR(".functional\nJMP 5\nEXIT\n",
 		  "t.vasm:2: instruction 0 (JMP 5): branch target or join beyond the program");
 }

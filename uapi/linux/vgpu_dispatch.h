@@ -956,7 +956,8 @@ struct vgpu_insn {
 						 */
 #define VGPU_ISA_ERR_TARGET		26	/* branch target or join >= n */
 #define VGPU_ISA_ERR_BRANCH_MIX		27	/* BRP/JMP with LOOP, ENDLOOP,
-						 * LOCK, UNLOCK, LAUNCH or SPIN
+						 * LOCK, UNLOCK, LAUNCH, SPIN,
+						 * PUSH or a timed class
 						 */
 #define VGPU_ISA_ERR_MAX		27
 

@@ -124,9 +124,11 @@ static __always_inline void vgpu_lane_blend(u32 *rd, const u32 *v, u32 act)
  * v = rb * rc + rz, fused, for every lane.  Natively the host's fused
  * multiply-add instruction when the CPU has one (a clone of this loop per
  * target, chosen when the program loads), else the C library's fmaf():
- * the same bits either way, the rounding being exact.
+ * the same bits either way, the rounding being exact.  Not under
+ * ThreadSanitizer: the clones' resolver runs while the dynamic loader
+ * relocates the program, before the sanitizer's runtime is up.
  */
-#ifndef __KERNEL__
+#if !defined(__KERNEL__) && !defined(__SANITIZE_THREAD__)
 __attribute__((target_clones("fma", "default")))
 #endif
 static void vgpu_lane_ffma(u32 *v, const u32 *rb, const u32 *rc,

@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "sim.h"
 #include "run.h"
@@ -281,6 +282,7 @@ int vgpu_run_workload(const struct vgpu_workload *wl, int only,
 	uint32_t i, prio[VGPU_GPU_MAX_CHANNELS], slot_buf[VGPUL_WL_MAX_SLOTS];
 	uint16_t sm_order[VGPU_MAX_SMS];
 	uint64_t last_decisions = ~0ULL, stuck_since = 0;
+	struct timespec t0, t1, c0, c1;
 	bool busy = false;
 	size_t size;
 	int ret;
@@ -373,6 +375,8 @@ int vgpu_run_workload(const struct vgpu_workload *wl, int only,
 		snprintf(err, errlen, "threads: %s", strerror(-ret));
 		return ret;
 	}
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &c0);
 	while (!vgpu_gpu_idle(g)) {
 		if (g->stats.decisions != last_decisions) {
 			last_decisions = g->stats.decisions;
@@ -417,6 +421,12 @@ int vgpu_run_workload(const struct vgpu_workload *wl, int only,
 	}
 	vgpu_sim_team_stop(r->team);
 	r->team = NULL;
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &c1);
+	r->loop_seconds = (t1.tv_sec - t0.tv_sec) +
+			  (t1.tv_nsec - t0.tv_nsec) * 1e-9;
+	r->loop_cpu_seconds = (c1.tv_sec - c0.tv_sec) +
+			      (c1.tv_nsec - c0.tv_nsec) * 1e-9;
 	if (r->oom) {
 		snprintf(err, errlen, "out of memory");
 		return -ENOMEM;

@@ -50,6 +50,9 @@ struct vgpu_run_tree {
  *	with @k when the workload has buffers)
  * @fn_mem: the device's functional memory, attached when a kernel of
  *	the run is functional (vgpu_gpu_fn_attach())
+ * @loop_seconds: wall time of the run's epoch loop (bench functional)
+ * @loop_cpu_seconds: CPU time of the calling thread in that loop (the
+ *	whole run's with @threads 0 or 1)
  */
 struct vgpu_run {
 	struct vgpu_gpu g;
@@ -69,6 +72,8 @@ struct vgpu_run {
 	uint32_t nbufs;
 	struct vgpu_lane_slot *slots;
 	void *fn_mem;
+	double loop_seconds;
+	double loop_cpu_seconds;
 };
 
 struct vgpu_sim_team;

@@ -52,6 +52,31 @@ if [ -x build/vgpu-sim ]; then
 		"cmp -s $TMP/opt.txt $TMP/matmul-switch-1.txt"
 fi
 
+# The generators as Documentation/workloads.rst defines them, against
+# words computed by hand: lcg x = x * 1664525 + 1013904223, r = x >> 8.
+cat > "$TMP/gen.json" <<EOF
+{ "buffers": [
+    { "name": "lcg", "words": 8, "init": { "lcg": { "seed": 0 } },
+      "expect": { "values": [3960563, 4673577, 13749494] } },
+    { "name": "lcg2", "words": 8, "type": "i32",
+      "init": { "lcg": { "seed": 0, "mod": 1000, "scale": 3, "offset": -7 } },
+      "expect": { "values": [1682, 1724, 1475] } },
+    { "name": "aff", "words": 3, "type": "f32",
+      "init": { "affine": { "start": -1.5, "step": 0.1 } },
+      "expect": { "values": [-1.5, -1.4, -1.3] } },
+    { "name": "iota", "words": 3, "init": "iota",
+      "expect": { "values": [0, 1, 2] } },
+    { "name": "cst", "words": 2, "type": "i32", "init": { "constant": -5 },
+      "expect": { "values": [-5, -5] } },
+    { "name": "vals", "words": 4, "init": { "values": [7, 8] },
+      "expect": { "values": [7, 8, 0, 0] } } ],
+  "kernels": [ { "name": "k", "grid": 1, "threads": 32,
+    "program": [".functional", "MOVI r0, 1", "EXIT"] } ] }
+EOF
+"$SIM" run "$TMP/gen.json" > "$TMP/gen.txt" 2>&1
+check "generators: every buffer as computed by hand" \
+	"[ $? -eq 0 ] && [ \$(grep -c '^buffer .*: ok\$' $TMP/gen.txt) -eq 6 ]"
+
 # A wrong expectation: MISMATCH, the first differing word, exit 1.
 sed 's/"segment": 256/"segment": 512/' "$EX/scan.json" > "$TMP/scan-bad.json"
 sed -i 's|\.\./vasm/|'"$PWD"'/examples/vasm/|' "$TMP/scan-bad.json"

@@ -77,6 +77,18 @@ EOF
 check "generators: every buffer as computed by hand" \
 	"[ $? -eq 0 ] && [ \$(grep -c '^buffer .*: ok\$' $TMP/gen.txt) -eq 6 ]"
 
+# vgpu-sim bench functional: output format only (performance.rst)
+"$SIM" bench functional --repeat 2 > "$TMP/bench.txt" 2>&1
+check "bench functional: runs, machine line first" \
+	"[ $? -eq 0 ] && head -n 1 $TMP/bench.txt | grep -q '^machine: .*, [0-9]* CPUs online; 1 thread\$'"
+check "bench functional: CPU-time figure, wall-time figure last" \
+	"grep -Eq '^M lane-operations/s of CPU time = [0-9]+\.[0-9]\$' $TMP/bench.txt && tail -n 1 $TMP/bench.txt | grep -Eq '^M lane-operations/s = [0-9]+\.[0-9]\$'"
+"$SIM" bench functional --repeat 0 > /dev/null 2>&1
+check "bench functional --repeat 0: exit 2" "[ $? -eq 2 ]"
+"$SIM" bench functional --kernel intruder > "$TMP/bench.txt" 2>&1
+check "bench functional of a timing-only kernel: exit 1" \
+	"[ $? -eq 1 ] && grep -q 'no functional kernel' $TMP/bench.txt"
+
 # A wrong expectation: MISMATCH, the first differing word, exit 1.
 sed 's/"segment": 256/"segment": 512/' "$EX/scan.json" > "$TMP/scan-bad.json"
 sed -i 's|\.\./vasm/|'"$PWD"'/examples/vasm/|' "$TMP/scan-bad.json"

@@ -97,6 +97,14 @@ check "a wrong reference: exit 1" "[ $? -eq 1 ]"
 check "a wrong reference: MISMATCH at word 256, 256 words differ" \
 	"grep -q '^buffer out: MISMATCH at word 256: got [0-9]* want [0-9]* (256 of 512 words differ)\$' $TMP/mis.txt"
 
+# vgpu-sim compare: a buffers row for a functional workload
+"$SIM" compare "$EX/matmul.json" --policy rr --policy avail > "$TMP/cmp.txt" 2>&1
+check "compare: a buffers row, ok under both policies" \
+	"[ $? -eq 0 ] && grep -Eq '^buffers +ok +ok\$' $TMP/cmp.txt"
+"$SIM" compare "$TMP/scan-bad.json" --policy rr --policy avail > "$TMP/cmp.txt" 2>&1
+check "compare: MISMATCH under both, exit 1" \
+	"[ $? -eq 1 ] && grep -Eq '^buffers +MISMATCH +MISMATCH\$' $TMP/cmp.txt"
+
 # One kernel of one block of 64 threads running PROG on buf (64 words),
 # ro (read-only) and cst (constant): prints the run, returns its status.
 bad() {

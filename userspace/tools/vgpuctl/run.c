@@ -83,12 +83,6 @@ static uint32_t vgpu_run_uflags(uint32_t f)
 }
 
 /*
- * The buffers of a functional workload in one run (seed 004): a buffer
- * object each on the file of the tenant whose kernels name it (the
- * caller's file when no kernel of the run does), mapped and filled with
- * its initial words.
- */
-/*
  * Where the check of a shared run's buffers goes (kept until the run's
  * lines are printed), and whether it failed.
  */
@@ -97,6 +91,12 @@ struct vgpu_run_chk {
 	int failed;
 };
 
+/*
+ * The buffers of a functional workload in one run (seed 004): a buffer
+ * object each on the file of the tenant whose kernels name it (the
+ * caller's file when no kernel of the run does), mapped and filled with
+ * its initial words.
+ */
 struct vgpu_run_bufs {
 	uint32_t n;
 	struct vgpu_dev **of;	/* the file holding buffer i */

@@ -8,24 +8,53 @@
 # sources to /vgpu/bin/workloads/functional) under drain, warp and switch
 # preemption with 1 and 2 workers must print what vgpu-sim printed on the
 # host (kernel lines, makespan, trace hash, "buffer NAME: ok" lines); bad
-# programs fail their kernel with the documented errno.  Skips when the
-# module lacks VGPU_CAP_FUNCTIONAL (GET_INFO).  Runs from /vgpu with the
+# programs fail their kernel with the documented errno.  Buffers of a
+# timing-only workload are made, filled and checked first; the rest is
+# skipped when the module lacks VGPU_CAP_FUNCTIONAL (GET_INFO).  Runs from /vgpu with the
 # module loaded (device 0); prints TAP.
 dir=/vgpu/bin/workloads/functional
 n=0
 fail=0
 T=$(mktemp -d)
 echo "TAP version 13"
-caps=$(vgpuctl info 2>/dev/null | sed -n 's/^caps: *//p')
-if [ -z "$caps" ] || [ $((caps & (1 << 15))) -eq 0 ]; then
-	echo "1..0 # SKIP the module lacks VGPU_CAP_FUNCTIONAL (caps ${caps:-?})"
-	exit 0
-fi
 ok() { n=$((n + 1)); echo "ok $n functional.$1"; }
 nok() {
 	n=$((n + 1)); fail=1; echo "not ok $n functional.$1"
 	head -n 20 "$T/out" | sed 's/^/# /'
 }
+caps=$(vgpuctl info 2>/dev/null | sed -n 's/^caps: *//p')
+# Buffers without a functional kernel (VGPU_CAP_BUFFERS): vgpuctl run
+# makes, maps and fills them and checks their initial contents after the
+# run; a wrong expectation is a MISMATCH and exit status 1.
+cat > "$T/bufs.json" <<EOF
+{ "buffers": [
+    { "name": "x", "words": 1030, "init": { "lcg": { "seed": 0 } },
+      "expect": { "values": [3960563, 4673577, 13749494] } },
+    { "name": "y", "size": 8, "type": "i32", "flags": ["constant"],
+      "init": { "constant": -5 }, "expect": { "values": [-5, -5] } } ],
+  "kernels": [ { "name": "k", "grid": 2, "threads": 64,
+    "program": ["ALU", "EXIT"] } ] }
+EOF
+vgpuctl run -q --no-alone "$T/bufs.json" > "$T/out" 2>&1
+if [ $? -eq 0 ] && grep -q '^buffer x: ok$' "$T/out" &&
+   grep -q '^buffer y: ok$' "$T/out"; then
+	ok buffers_filled_and_checked
+else
+	nok buffers_filled_and_checked
+fi
+sed 's/3960563/3960564/' "$T/bufs.json" > "$T/bufs2.json"
+vgpuctl run -q --no-alone "$T/bufs2.json" > "$T/out" 2>&1
+if [ $? -eq 1 ] && grep -q '^buffer x: MISMATCH at word 0: got 3960563 want 3960564 (1 of 3 words differ)$' "$T/out"; then
+	ok buffers_mismatch
+else
+	nok buffers_mismatch
+fi
+if [ -z "$caps" ] || [ $((caps & (1 << 15))) -eq 0 ]; then
+	echo "# SKIP the rest: the module lacks VGPU_CAP_FUNCTIONAL (caps ${caps:-?})"
+	rm -rf "$T"
+	echo "1..$n"
+	exit $fail
+fi
 for wl in "$dir"/functional/*.json; do
 	name=$(basename "$wl" .json)
 	for m in drain warp switch; do

@@ -6,7 +6,10 @@
 # switch preemption with 1 and 2 threads computes what the host reference
 # computes ("buffer NAME: ok" for every expectation), and gives one trace
 # hash and one output per mode whatever the threads; under switch the
-# intruders switch blocks out (a "preempted" slice in the trace).  A wrong
+# intruders switch blocks out (a "preempted" slice in the trace), the
+# filler makes vector_add's blocks split; ThreadSanitizer finds no race
+# with 3 threads.  The init generators give the words computed by hand;
+# compare has a buffers row; bench functional's format.  A wrong
 # expectation is a MISMATCH and exit status 1; bad programs (out of
 # bounds, an unnamed slot, misaligned, a store to a read-only buffer, a
 # divergent barrier) fail their kernel with the documented errno; bad
@@ -88,6 +91,19 @@ check "bench functional --repeat 0: exit 2" "[ $? -eq 2 ]"
 "$SIM" bench functional --kernel intruder > "$TMP/bench.txt" 2>&1
 check "bench functional of a timing-only kernel: exit 1" \
 	"[ $? -eq 1 ] && grep -q 'no functional kernel' $TMP/bench.txt"
+
+# ThreadSanitizer: the functional state of the SMs (their logs, shared
+# memory, registers) is advanced by the team's threads, every epoch handed
+# off (a race report fails the run)
+TSAN=${VGPU_SIM_TSAN:-build/vgpu-sim-tsan}
+if [ -x "$TSAN" ]; then
+	for e in vector_add reduce histogram; do
+		VGPU_SIM_TEAM_MIN_BUSY=0 "$TSAN" run "$EX/$e.json" --threads 3 \
+			--preempt switch > "$TMP/tsan.txt" 2>&1
+		check "$e under ThreadSanitizer, 3 threads: no race, the same output" \
+			"[ $? -eq 0 ] && ! grep -q 'ThreadSanitizer' $TMP/tsan.txt && cmp -s $TMP/tsan.txt $TMP/$e-switch-1.txt"
+	done
+fi
 
 # A wrong expectation: MISMATCH, the first differing word, exit 1.
 sed 's/"segment": 256/"segment": 512/' "$EX/scan.json" > "$TMP/scan-bad.json"

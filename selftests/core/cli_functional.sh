@@ -105,6 +105,11 @@ if [ -x "$TSAN" ]; then
 	done
 fi
 
+# vgpu-sim exec has no buffers: a functional program is sent to run
+"$SIM" exec examples/vasm/vector_add.vasm > "$TMP/exec.txt" 2>&1
+check "exec of a functional program: exit 1, run it from a workload" \
+	"[ $? -eq 1 ] && grep -q 'a functional program computes on buffers: run it from a workload' $TMP/exec.txt"
+
 # A wrong expectation: MISMATCH, the first differing word, exit 1.
 sed 's/"segment": 256/"segment": 512/' "$EX/scan.json" > "$TMP/scan-bad.json"
 sed -i 's|\.\./vasm/|'"$PWD"'/examples/vasm/|' "$TMP/scan-bad.json"

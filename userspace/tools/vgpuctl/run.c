@@ -933,6 +933,10 @@ int vgpuctl_run_workload(int argc, char **argv)
 	}
 	if (compare) {
 		vgpu_run_table(&wl, pol, sum, n);
+		/* functional workloads: a mismatch under any policy */
+		for (j = 0; j < n; j++)
+			if (sum[j].check.failed)
+				ret = -EIO;
 		goto out;
 	}
 	vgpul_report_summary(stdout, &(struct vgpul_summary){
@@ -998,6 +1002,10 @@ static void vgpu_run_table(const struct vgpu_workload *wl,
 			 wl->kernels[k].name);
 		VGPU_RUN_ROW(label, PRIu64, sum[j].turnaround[k]);
 	}
+	/* functional workloads: each run's buffers (vgpu-sim compare's row) */
+	if (vgpul_workload_num_buffers(wl))
+		VGPU_RUN_ROW("buffers", "s",
+			     sum[j].check.failed ? "MISMATCH" : "ok");
 #undef VGPU_RUN_ROW
 }
 

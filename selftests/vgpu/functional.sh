@@ -49,6 +49,13 @@ if [ $? -eq 1 ] && grep -q '^buffer x: MISMATCH at word 0: got 3960563 want 3960
 else
 	nok buffers_mismatch
 fi
+vgpuctl compare -q --no-alone --policy rr --policy avail "$T/bufs2.json" \
+	> "$T/out" 2>&1
+if [ $? -eq 1 ] && grep -Eq '^buffers +MISMATCH +MISMATCH$' "$T/out"; then
+	ok compare_buffers_row
+else
+	nok compare_buffers_row
+fi
 if [ -z "$caps" ] || [ $((caps & (1 << 15))) -eq 0 ]; then
 	echo "# SKIP the rest: the module lacks VGPU_CAP_FUNCTIONAL (caps ${caps:-?})"
 	rm -rf "$T"

@@ -69,6 +69,7 @@ $(BUILD)/vm-bin/%_test32: selftests/vgpu/%_test.c $(VM_HDRS) | ksrc need-vm-bin
 # Workloads and vgpu-sim's output for them (selftests/vgpu/determinism.sh).
 $(BUILD)/vm-bin/workloads/.stamp: $(BUILD)/vgpu-sim scripts/make-vm-workloads \
 		scripts/gen-workloads.py scripts/gen-trace $(wildcard examples/*.json) \
+		$(wildcard examples/functional/*.json examples/vasm/*.vasm) \
 		$(POLICY_SOS)
 	@scripts/make-vm-workloads $(BUILD)/vm-bin/workloads
 	@touch $@

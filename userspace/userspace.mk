@@ -98,7 +98,7 @@ $(eval $(call vgpu_obj_rule,opt/ctl,userspace/tools/vgpuctl,$$(OPT_CFLAGS) $(CLI
 # list userspace/<dir>/NAME.map), NAME.a, NAME.pc.
 # ---------------------------------------------------------------------------
 LIBVGPU_VERSION	:= 2.0.0
-LIBWL_VERSION	:= 1.0.0
+LIBWL_VERSION	:= 1.1.0
 PREFIX		?= /usr/local
 LIBDIR		?= $(PREFIX)/lib
 INCLUDEDIR	?= $(PREFIX)/include

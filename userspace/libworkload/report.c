@@ -8,6 +8,8 @@
 
 #include <vgpu/report.h>
 
+#include "workload_core.h"
+
 /* Tenant numbers are below this (a tenant has a channel at least). */
 #define VGPUL_REPORT_MAX_TENANTS	256
 
@@ -131,8 +133,16 @@ int vgpul_report_tenants(FILE *f, const struct vgpu_workload *wl,
 	t_shared = calloc(nt, sizeof(*t_shared));
 	sub = *wl;
 	sub.kernels = calloc(wl->nkernels, sizeof(*sub.kernels));
+	/* the device section too: the kernels' functional sides by index */
+	sub.dev = malloc(sizeof(*sub.dev));
+	if (sub.dev) {
+		*sub.dev = *wl->dev;
+		sub.dev->kfn = wl->dev->kfn ?
+			       calloc(wl->nkernels, sizeof(*sub.dev->kfn)) :
+			       NULL;
+	}
 	if (!idx || !tix || !iv || !alone || !t_alone || !t_shared ||
-	    !sub.kernels) {
+	    !sub.kernels || !sub.dev || (wl->dev->kfn && !sub.dev->kfn)) {
 		snprintf(err, errlen, "out of memory");
 		goto out;
 	}
@@ -146,6 +156,8 @@ int vgpul_report_tenants(FILE *f, const struct vgpu_workload *wl,
 				continue;
 			/* shallow copies: programs stay the workload's */
 			sub.kernels[n] = wl->kernels[i];
+			if (sub.dev->kfn)
+				sub.dev->kfn[n] = wl->dev->kfn[i];
 			tix[n] = n;
 			idx[n++] = i;
 			if (k->state == VGPUL_KT_DONE &&
@@ -175,6 +187,9 @@ int vgpul_report_tenants(FILE *f, const struct vgpu_workload *wl,
 		m.stp, m.antt, m.fairness);
 	rc = 0;
 out:
+	if (sub.dev)
+		free(sub.dev->kfn);
+	free(sub.dev);
 	free(sub.kernels);
 	free(idx);
 	free(tix);

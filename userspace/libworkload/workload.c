@@ -339,7 +339,7 @@ static int vgpu_wl_device(struct vgpu_rec_ctx *c, json_object *dev,
 static int vgpu_wl_parse(struct vgpu_rec_ctx *c, const char *text, size_t len,
 			 struct vgpu_workload *wl)
 {
-	json_object *root, *v, *dev = NULL, *kernels = NULL;
+	json_object *root, *v, *dev = NULL, *kernels = NULL, *bufs = NULL;
 	size_t i, n;
 	int ret;
 
@@ -356,12 +356,16 @@ static int vgpu_wl_parse(struct vgpu_rec_ctx *c, const char *text, size_t len,
 			dev = val;
 		else if (!strcmp(key, "kernels"))
 			kernels = val;
+		else if (!strcmp(key, "buffers"))
+			bufs = val;
 		else if (strcmp(key, "comment") && strcmp(key, "name")) {
 			ret = vgpu_rec_err(c, "(top)", key, "unknown field");
 			goto out;
 		}
 	}
 	ret = vgpu_wl_device(c, dev, wl);
+	if (!ret && bufs)
+		ret = vgpu_wl_buffers(c, wl, bufs);
 	if (ret)
 		goto out;
 	if (!kernels || !json_object_is_type(kernels, json_type_array) ||
@@ -376,7 +380,8 @@ static int vgpu_wl_parse(struct vgpu_rec_ctx *c, const char *text, size_t len,
 		goto out;
 	}
 	wl->kernels = calloc(n, sizeof(*wl->kernels));
-	if (!wl->kernels) {
+	wl->dev->kfn = calloc(n, sizeof(*wl->dev->kfn));
+	if (!wl->kernels || !wl->dev->kfn) {
 		ret = -ENOMEM;
 		goto out;
 	}
@@ -462,6 +467,7 @@ void vgpul_workload_free(struct vgpu_workload *wl)
 			vgpul_vasm_free(&wl->kernels[i].templates[j].prog);
 	}
 	free(wl->kernels);
+	vgpu_wl_buffers_free(wl->dev);
 	free(wl->dev);
 	wl->kernels = NULL;
 	wl->nkernels = 0;

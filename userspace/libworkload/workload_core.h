@@ -47,20 +47,50 @@ _Static_assert(VGPUL_KF_SEQUENTIAL == VGPU_KF_SEQUENTIAL, "VGPUL_KF_*");
 _Static_assert(VGPUL_KF_THROTTLE == VGPU_KF_THROTTLE, "VGPUL_KF_*");
 _Static_assert(VGPUL_KF_HEAD == VGPU_KF_HEAD, "VGPUL_KF_*");
 _Static_assert(VGPUL_KF_QUEUE == VGPU_KF_QUEUE, "VGPUL_KF_*");
+_Static_assert(VGPUL_WL_MAX_SLOTS == VGPU_ISA_MAX_SLOTS &&
+	       VGPUL_WL_MAX_SLOTS == VGPU_MAX_BUFFER_SLOTS, "VGPUL_WL_MAX_SLOTS");
+_Static_assert(VGPUL_BUF_READ_ONLY == VGPU_BO_READ_ONLY &&
+	       VGPUL_BUF_CONSTANT == VGPU_BO_CONSTANT, "VGPUL_BUF_*");
+_Static_assert(VGPUL_WL_MAX_BUFFER_BYTES == VGPU_MAX_BO_SIZE,
+	       "VGPUL_WL_MAX_BUFFER_BYTES");
+
+struct vgpul_wl_buffer;
+
+/**
+ * struct vgpul_wl_fn - the functional side of one workload kernel
+ * @functional: its program has a functional instruction
+ * @nbuf: slots it names ("buffers")
+ * @buf: buffer index of each slot
+ * @private_bytes: private memory per thread ("private")
+ */
+struct vgpul_wl_fn {
+	bool functional;
+	uint32_t nbuf;
+	uint32_t buf[VGPUL_WL_MAX_SLOTS];
+	uint32_t private_bytes;
+};
 
 /**
  * struct vgpul_device - the device section of a workload, as the core
- *	takes it (opaque to the library's users: struct vgpu_workload.dev)
+ *	takes it (opaque to the library's users: struct vgpu_workload.dev),
+ *	and the workload's buffers (opaque for the same reason)
  * @cfg: device configuration
  * @params: scheduling parameters
  * @sm_order: fixed SM priority list (F25 ties), @n_sm_order entries
  * @n_sm_order: entries in @sm_order, 0 = SM index order
+ * @bufs: the workload's buffers, @nbufs (malloc'd, buffers.c)
+ * @nbufs: their number
+ * @kfn: per kernel, its functional side (malloc'd with the kernels; NULL
+ *	for a workload made otherwise, e.g. imported)
  */
 struct vgpul_device {
 	struct vgpu_config cfg;
 	struct vgpu_gpu_params params;
 	uint16_t sm_order[VGPU_MAX_SMS];
 	uint32_t n_sm_order;
+	struct vgpul_wl_buffer *bufs;
+	uint32_t nbufs;
+	struct vgpul_wl_fn *kfn;
 };
 
 /**

@@ -99,4 +99,50 @@ int vgpu_wl_u32_array(struct vgpu_rec_ctx *c, const char *pos,
 int vgpu_wl_kernel(struct vgpu_rec_ctx *c, struct vgpu_workload *wl,
 		   uint32_t idx, json_object *o);
 
+/**
+ * vgpu_wl_buffers() - read the top-level "buffers" array (buffers.c)
+ * @c: the load
+ * @wl: the workload, its device section read
+ * @v: the array
+ *
+ * Return: 0, -EINVAL recorded in @c, or -ENOMEM.
+ */
+int vgpu_wl_buffers(struct vgpu_rec_ctx *c, struct vgpu_workload *wl,
+		    json_object *v);
+
+/**
+ * vgpu_wl_kernel_fn() - a kernel's "buffers" and "private" (buffers.c)
+ * @c: the load
+ * @wl: the workload, its buffers read
+ * @idx: the kernel's index
+ * @pos: its JSON path
+ * @key: "buffers" or "private"
+ * @v: the value
+ *
+ * Return: 0, or -EINVAL recorded in @c.
+ */
+int vgpu_wl_kernel_fn(struct vgpu_rec_ctx *c, struct vgpu_workload *wl,
+		      uint32_t idx, const char *pos, const char *key,
+		      json_object *v);
+
+/**
+ * vgpu_wl_kernel_fn_check() - a kernel's functional checks once it is
+ *	read: "buffers" and "private" need a functional program, whose
+ *	registers fit "regs"; a buffer belongs to one tenant (buffers.c)
+ * @c: the load
+ * @wl: the workload
+ * @idx: the kernel's index
+ * @pos: its JSON path
+ *
+ * Return: 0, or -EINVAL recorded in @c.
+ */
+int vgpu_wl_kernel_fn_check(struct vgpu_rec_ctx *c, struct vgpu_workload *wl,
+			    uint32_t idx, const char *pos);
+
+/**
+ * vgpu_wl_buffers_free() - free what buffers.c allocated
+ * @dev: the device section (may be NULL)
+ */
+void vgpu_wl_buffers_free(struct vgpul_device *dev);
+
 #endif /* VGPUL_WORKLOAD_INTERNAL_H */

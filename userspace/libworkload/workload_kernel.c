@@ -452,6 +452,9 @@ int vgpu_wl_kernel(struct vgpu_rec_ctx *c, struct vgpu_workload *wl,
 						    "program given twice");
 			have_prog = true;
 			ret = vgpu_wl_program_file(c, pos, v, &k->prog);
+		} else if (!strcmp(key, "buffers") ||
+			   !strcmp(key, "private")) {
+			ret = vgpu_wl_kernel_fn(c, wl, idx, pos, key, v);
 		} else {
 			ret = vgpu_rec_err(c, pos, key, "unknown field");
 		}
@@ -473,7 +476,10 @@ int vgpu_wl_kernel(struct vgpu_rec_ctx *c, struct vgpu_workload *wl,
 		return vgpu_rec_err(c, pos, "threads", "missing");
 	if (!have_prog)
 		return vgpu_rec_err(c, pos, "program", "missing");
-	ret = vgpu_wl_launch_check(c, pos, &k->prog, k->n_templates, k->flags);
+	ret = vgpu_wl_kernel_fn_check(c, wl, idx, pos);
+	if (!ret)
+		ret = vgpu_wl_launch_check(c, pos, &k->prog, k->n_templates,
+					   k->flags);
 	for (i = 0; !ret && i < k->n_templates; i++) {
 		char tpos[64];
 

@@ -8,8 +8,10 @@
  * policy: makespan, STP, ANTT, fairness (F67), the largest preemption
  * latency, the answers of the policy the core refused, the kernels that
  * missed their deadline, the trace hash,
- * and each kernel's turnaround.  --trace-dir leaves DIR/NAME.json, a
- * Chrome/Perfetto trace per policy.
+ * and each kernel's turnaround; for a functional workload (seed 004)
+ * whether each run's buffers met their expectations (exit status 1 if
+ * not).  --trace-dir leaves DIR/NAME.json, a Chrome/Perfetto trace per
+ * policy.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -39,6 +41,7 @@ static int vgpu_sim_compare(int argc, char **argv)
 	const char *pol[VGPU_CMP_MAX], *name[VGPU_CMP_MAX];
 	const char *file = NULL, *dir = NULL, *cells[VGPU_CMP_MAX];
 	struct vgpu_sim_result res[VGPU_CMP_MAX];
+	int bad[VGPU_CMP_MAX] = { 0 };
 	struct list_head policies;
 	struct vgpu_workload wl;
 	struct vgpu_run shared;
@@ -119,6 +122,15 @@ static int vgpu_sim_compare(int argc, char **argv)
 				goto out;
 			}
 		}
+		/* functional workloads: the buffers of each run (seed 004) */
+		if (vgpul_workload_num_buffers(&wl)) {
+			FILE *devnull = fopen("/dev/null", "w");
+
+			bad[i] = vgpu_run_check(&wl, &shared,
+						devnull ? devnull : stderr);
+			if (devnull)
+				fclose(devnull);
+		}
 		vgpu_run_fini(&shared);
 	}
 
@@ -149,8 +161,13 @@ static int vgpu_sim_compare(int argc, char **argv)
 		VGPU_CMP_ROW(label, "%llu",
 			     (unsigned long long)res[i].turnaround[k]);
 	}
+	if (vgpul_workload_num_buffers(&wl))
+		VGPU_CMP_ROW("buffers", "%s", bad[i] ? "MISMATCH" : "ok");
 #undef VGPU_CMP_ROW
 	rc = 0;
+	for (i = 0; i < n; i++)
+		if (bad[i])
+			rc = 1;	/* vgpu-sim run FILE --policy P says which */
 out:
 	for (i = 0; i < n; i++)
 		vgpu_sim_result_fini(&res[i]);

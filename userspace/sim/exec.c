@@ -64,7 +64,7 @@ static int vgpu_sim_exec_run(const char *path, struct vgpu_sim_exec_opts *o)
 	struct vgpu_sm *sm = NULL;
 	uint16_t *match = NULL;
 	FILE *tf = NULL;
-	uint32_t next = 0;
+	uint32_t next = 0, i;
 	uint64_t cycles;
 	char err[512];
 	int ret, rc = 1;
@@ -93,6 +93,14 @@ static int vgpu_sim_exec_run(const char *path, struct vgpu_sim_exec_opts *o)
 		goto out;
 	}
 	ret = vgpu_kernel_desc_init(&k, &cfg, prog.insns, prog.n, match);
+	for (i = 0; ret && i < prog.n; i++)
+		if (vgpu_isa_is_functional(prog.insns[i].op))
+			break;
+	if (ret && i < prog.n) {
+		fprintf(stderr, "vgpu-sim exec: %s: a functional program computes on buffers: run it from a workload that names them (vgpu-sim run, Documentation/workloads.rst, \"Buffers\")\n",
+			path);
+		goto out;
+	}
 	if (ret) {
 		fprintf(stderr, "vgpu-sim exec: the kernel cannot run on preset %s (%s)\n",
 			cfg.name, ret == -E2BIG ? "block too large" :

@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "sim.h"
 #include "run.h"
@@ -57,12 +58,110 @@ void vgpu_run_fini(struct vgpu_run *r)
 		free(r->tree[i].store);
 	}
 	vgpu_sim_team_stop(r->team);
+	for (i = 0; r->bufs && i < r->nbufs; i++)
+		free(r->bufs[i]);
+	free(r->bufs);
+	free(r->slots);
 	free(r->tree);
 	free(r->push);
 	free(r->ev);
 	free(r->k);
 	free(r->mem);
+	free(r->fn_mem);
 	memset(r, 0, sizeof(*r));
+}
+
+static bool vgpu_run_wanted(const struct vgpu_workload *wl, int only,
+			    uint32_t i);
+
+/*
+ * The buffers of the workload, filled, and the slots of each wanted
+ * kernel; the functional memory of the device when a wanted kernel is
+ * functional (seed 004).  Timing-only workloads get nothing.
+ */
+static int vgpu_run_fn_init(const struct vgpu_workload *wl, int only,
+			    struct vgpu_run *r, char *err, size_t errlen)
+{
+	uint32_t i, j, n, flags, buf[VGPUL_WL_MAX_SLOTS];
+	struct vgpu_lane_slot *sl;
+	bool fn = false;
+	uint64_t size;
+	size_t bytes;
+	int ret;
+
+	for (i = 0; i < wl->nkernels; i++)
+		if (vgpu_run_wanted(wl, only, i) &&
+		    vgpul_workload_kernel_functional(wl, i))
+			fn = true;
+	n = vgpul_workload_num_buffers(wl);
+	if (!n && !fn)
+		return 0;
+	r->bufs = calloc(n ? n : 1, sizeof(*r->bufs));
+	r->slots = calloc((size_t)wl->nkernels * VGPU_ISA_MAX_SLOTS,
+			  sizeof(*r->slots));
+	if (!r->bufs || !r->slots)
+		goto oom;
+	for (i = 0; i < n; i++, r->nbufs++) {
+		vgpul_workload_buffer(wl, i, &size, NULL);
+		/* whole cache lines: the lanes' loads may be vectorised */
+		r->bufs[i] = aligned_alloc(64, (size + 63) & ~63ULL);
+		if (!r->bufs[i])
+			goto oom;
+		vgpul_workload_buffer_fill(wl, i, r->bufs[i]);
+	}
+	for (i = 0; i < wl->nkernels; i++) {
+		sl = &r->slots[(size_t)i * VGPU_ISA_MAX_SLOTS];
+		n = vgpul_workload_kernel_buffers(wl, i, buf, NULL);
+		for (j = 0; j < n; j++) {
+			vgpul_workload_buffer(wl, buf[j], &size, &flags);
+			sl[j].base = r->bufs[buf[j]];
+			sl[j].size = size;
+			sl[j].flags = (flags & VGPUL_BUF_READ_ONLY ?
+				       VGPU_LANE_SLOT_READ_ONLY : 0) |
+				      (flags & VGPUL_BUF_CONSTANT ?
+				       VGPU_LANE_SLOT_CONSTANT : 0);
+		}
+	}
+	if (!fn)
+		return 0;
+	bytes = vgpu_gpu_fn_bytes(&r->g);
+	r->fn_mem = aligned_alloc(64, (bytes + 63) & ~(size_t)63);
+	if (!r->fn_mem)
+		goto oom;
+	memset(r->fn_mem, 0, bytes);
+	ret = vgpu_gpu_fn_attach(&r->g, r->fn_mem, bytes);
+	if (ret) {
+		snprintf(err, errlen,
+			 "device: functional kernels need warps of %u lanes",
+			 VGPU_ISA_LANES);
+		return ret;
+	}
+	return 0;
+oom:
+	snprintf(err, errlen, "out of memory");
+	return -ENOMEM;
+}
+
+int vgpu_run_check(const struct vgpu_workload *wl, const struct vgpu_run *r,
+		   FILE *out)
+{
+	int *kerr, ret;
+	uint32_t i;
+
+	if (!r->bufs)
+		return 0;
+	kerr = calloc(wl->nkernels, sizeof(*kerr));
+	if (!kerr) {
+		fprintf(out, "check: out of memory\n");
+		return 1;
+	}
+	for (i = 0; i < wl->nkernels && i < r->nk; i++)
+		if (vgpul_workload_kernel_functional(wl, i) &&
+		    r->k[i].state == VGPU_KS_FAILED)
+			kerr[i] = r->k[i].error;
+	ret = vgpul_workload_check(wl, r->bufs, kerr, out);
+	free(kerr);
+	return ret ? 1 : 0;
 }
 
 /* The templates and child storage of workload kernel @wk (F15). */
@@ -180,9 +279,10 @@ int vgpu_run_workload(const struct vgpu_workload *wl, int only,
 	struct vgpu_gpu_params params;
 	const struct vgpu_wl_kernel *wk;
 	struct vgpu_gpu_kernel *k;
-	uint32_t i, prio[VGPU_GPU_MAX_CHANNELS];
+	uint32_t i, prio[VGPU_GPU_MAX_CHANNELS], slot_buf[VGPUL_WL_MAX_SLOTS];
 	uint16_t sm_order[VGPU_MAX_SMS];
 	uint64_t last_decisions = ~0ULL, stuck_since = 0;
+	struct timespec t0, t1, c0, c1;
 	bool busy = false;
 	size_t size;
 	int ret;
@@ -211,6 +311,9 @@ int vgpu_run_workload(const struct vgpu_workload *wl, int only,
 	if (wl->dev->n_sm_order)
 		vgpu_gpu_set_sm_rank(g, sm_order, wl->dev->n_sm_order);
 	vgpu_gpu_set_sink(g, vgpu_run_sink, r);
+	ret = vgpu_run_fn_init(wl, only, r, err, errlen);
+	if (ret)
+		return ret;
 	for (i = 0; i < VGPU_GPU_MAX_CHANNELS; i++)
 		prio[i] = ~0U;
 	for (i = 0; i < wl->nkernels; i++) {
@@ -238,6 +341,12 @@ int vgpu_run_workload(const struct vgpu_workload *wl, int only,
 		memcpy(k->affinity, wk->affinity, sizeof(wk->affinity));
 		k->prog = wk->prog.insns;
 		k->n_insns = wk->prog.n;
+		if (vgpul_workload_kernel_functional(wl, i)) {
+			k->fn = true;
+			k->slots = &r->slots[(size_t)i * VGPU_ISA_MAX_SLOTS];
+			vgpul_workload_kernel_buffers(wl, i, slot_buf,
+						      &k->priv_bytes);
+		}
 		k->match = calloc(wk->prog.n, sizeof(*k->match));
 		k->n_dev_push = wk->records;
 		k->dev_push = wk->records ? calloc(wk->records,
@@ -253,6 +362,7 @@ int vgpu_run_workload(const struct vgpu_workload *wl, int only,
 				 wk->name,
 				 ret == -E2BIG ? "a block never fits an SM" :
 				 ret == -EEXIST ? "duplicate kernel id" :
+				 k->fn ? "rejected by the controller (a functional program: its registers, private memory, BAR?)" :
 				 "rejected by the controller");
 			return ret;
 		}
@@ -265,6 +375,8 @@ int vgpu_run_workload(const struct vgpu_workload *wl, int only,
 		snprintf(err, errlen, "threads: %s", strerror(-ret));
 		return ret;
 	}
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &c0);
 	while (!vgpu_gpu_idle(g)) {
 		if (g->stats.decisions != last_decisions) {
 			last_decisions = g->stats.decisions;
@@ -309,6 +421,12 @@ int vgpu_run_workload(const struct vgpu_workload *wl, int only,
 	}
 	vgpu_sim_team_stop(r->team);
 	r->team = NULL;
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &c1);
+	r->loop_seconds = (t1.tv_sec - t0.tv_sec) +
+			  (t1.tv_nsec - t0.tv_nsec) * 1e-9;
+	r->loop_cpu_seconds = (c1.tv_sec - c0.tv_sec) +
+			      (c1.tv_nsec - c0.tv_nsec) * 1e-9;
 	if (r->oom) {
 		snprintf(err, errlen, "out of memory");
 		return -ENOMEM;
@@ -528,6 +646,9 @@ static int vgpu_sim_run(int argc, char **argv)
 		fprintf(stderr, "vgpu-sim run: %s: %s\n", o.file, err);
 		goto out;
 	}
+	/* functional workloads: the buffers against their expectations */
+	if (vgpu_run_check(&wl, &shared, stdout))
+		goto out;
 	if (o.trace && vgpu_chrome_trace_write(o.trace, &wl, &shared, err,
 					       sizeof(err))) {
 		fprintf(stderr, "vgpu-sim run: %s\n", err);

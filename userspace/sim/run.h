@@ -43,6 +43,16 @@ struct vgpu_run_tree {
  * @threads: threads advancing the SMs in each epoch (0 or 1: the caller
  *	alone); the result is the same for every value (F51)
  * @team: those threads while the run goes on
+ * @bufs: the workload's buffers (seed 004), filled with their initial
+ *	words; after the run, what its kernels computed (malloc'd, @nbufs)
+ * @nbufs: their number
+ * @slots: VGPU_ISA_MAX_SLOTS buffer slots per workload kernel (malloc'd
+ *	with @k when the workload has buffers)
+ * @fn_mem: the device's functional memory, attached when a kernel of
+ *	the run is functional (vgpu_gpu_fn_attach())
+ * @loop_seconds: wall time of the run's epoch loop (bench functional)
+ * @loop_cpu_seconds: CPU time of the calling thread in that loop (the
+ *	whole run's with @threads 0 or 1)
  */
 struct vgpu_run {
 	struct vgpu_gpu g;
@@ -58,6 +68,12 @@ struct vgpu_run {
 	bool oom;
 	uint32_t threads;
 	struct vgpu_sim_team *team;
+	void **bufs;
+	uint32_t nbufs;
+	struct vgpu_lane_slot *slots;
+	void *fn_mem;
+	double loop_seconds;
+	double loop_cpu_seconds;
 };
 
 struct vgpu_sim_team;
@@ -109,6 +125,19 @@ int vgpu_run_workload(const struct vgpu_workload *wl, int only,
  * @r: the run
  */
 void vgpu_run_fini(struct vgpu_run *r);
+
+/**
+ * vgpu_run_check() - check a functional run's buffers (seed 004)
+ * @wl: the workload
+ * @r: its run, finished
+ * @out: where the lines go (vgpul_workload_check())
+ *
+ * Prints nothing for a workload without buffers or functional kernels.
+ *
+ * Return: 0 when every expectation holds, else 1.
+ */
+int vgpu_run_check(const struct vgpu_workload *wl, const struct vgpu_run *r,
+		   FILE *out);
 
 /**
  * vgpu_run_kernel_shape() - copy a workload kernel's scalar fields

@@ -36,7 +36,8 @@
 	X(dispatch)		\
 	X(scale)		\
 	X(replay)		\
-	X(completion)
+	X(completion)		\
+	X(functional)
 
 #define VGPU_SIM_DECLARE_CMD(n) extern const struct vgpul_cli_cmd vgpu_sim_cmd_##n;
 #define VGPU_SIM_DECLARE_BENCH(n) extern const struct vgpul_cli_cmd vgpu_sim_bench_##n;

@@ -18,6 +18,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include <vgpu/vasm.h>
 
@@ -324,5 +325,106 @@ const char *vgpul_search_name(unsigned int mode);
  * Return: VGPU_SEARCH_*, or -1.
  */
 int vgpul_search_parse(const char *name);
+
+/*
+ * Functional workloads (seed 004, Documentation/workloads.rst,
+ * "Buffers"): the buffers of a workload, the ones each kernel names, and
+ * the check of their expected contents after a run.  These calls read the
+ * opaque device section, so struct vgpu_workload and struct vgpu_wl_kernel
+ * keep their layout (LIBVGPU_WORKLOAD_1.1).
+ */
+
+/* Buffers of a workload; a kernel names at most VGPUL_WL_MAX_SLOTS. */
+#define VGPUL_WL_MAX_BUFFERS	256
+#define VGPUL_WL_MAX_SLOTS	16
+/* Bytes of all the buffers of a workload together (and of one). */
+#define VGPUL_WL_MAX_BUFFER_BYTES	(256ULL << 20)
+
+/* vgpul_workload_buffer() flags: the uapi's VGPU_BO_* */
+#define VGPUL_BUF_READ_ONLY	(1u << 0)	/* kernels load, never store */
+#define VGPUL_BUF_CONSTANT	(1u << 1)	/* constant memory (LDC) */
+
+/**
+ * vgpul_workload_num_buffers() - buffers of a workload ("buffers")
+ * @wl: the workload
+ *
+ * Return: their number, 0 for a workload without buffers.
+ */
+uint32_t vgpul_workload_num_buffers(const struct vgpu_workload *wl);
+
+/**
+ * vgpul_workload_buffer() - one buffer of a workload
+ * @wl: the workload
+ * @i: its index, below vgpul_workload_num_buffers()
+ * @size: if not NULL, its size in bytes (a multiple of 4)
+ * @flags: if not NULL, its VGPUL_BUF_* flags
+ *
+ * Return: its name, NULL for a bad @i.
+ */
+const char *vgpul_workload_buffer(const struct vgpu_workload *wl, uint32_t i,
+				  uint64_t *size, uint32_t *flags);
+
+/**
+ * vgpul_workload_buffer_fill() - a buffer's contents before a run ("init")
+ * @wl: the workload
+ * @i: the buffer
+ * @mem: its size in bytes, filled with its initial words
+ *
+ * Return: 0, or -EINVAL for a bad @i.
+ */
+int vgpul_workload_buffer_fill(const struct vgpu_workload *wl, uint32_t i,
+			       void *mem);
+
+/**
+ * vgpul_workload_kernel_functional() - does a kernel run a functional
+ *	program (one with a functional instruction, isa.rst)?
+ * @wl: the workload
+ * @k: the kernel's index
+ *
+ * Return: true for a functional program.
+ */
+bool vgpul_workload_kernel_functional(const struct vgpu_workload *wl,
+				      uint32_t k);
+
+/**
+ * vgpul_workload_kernel_buffers() - the buffers a kernel names ("buffers")
+ * @wl: the workload
+ * @k: the kernel's index
+ * @buf: VGPUL_WL_MAX_SLOTS entries: buffer index of slot s in @buf[s]
+ * @private_bytes: if not NULL, its private memory per thread ("private")
+ *
+ * Return: the slots it names (slot s is its s-th name), 0 for none.
+ */
+uint32_t vgpul_workload_kernel_buffers(const struct vgpu_workload *wl,
+				       uint32_t k, uint32_t *buf,
+				       uint32_t *private_bytes);
+
+/**
+ * vgpul_workload_check() - check a run's buffers against "expect"
+ * @wl: the workload
+ * @mem: the buffers after the run, vgpul_workload_num_buffers() of them
+ * @kerr: per kernel, the negative errno it failed with, 0 when it did
+ *	not fail; NULL: none failed
+ * @out: where the lines go: "kernel NAME: failed: ENAME (what)" per failed
+ *	kernel, then per buffer with an expectation "buffer NAME: ok" or
+ *	"buffer NAME: MISMATCH at word I: got X want Y (N of M words differ)"
+ *
+ * A reference ("reference": NAME) is computed on the host from the
+ * initial contents of its inputs.
+ *
+ * Return: the buffers that differ from their expectation (0: all as
+ * expected), -EINVAL when a reference cannot apply to the buffers
+ * (a line says why), or -ENOMEM.
+ */
+int vgpul_workload_check(const struct vgpu_workload *wl, void *const *mem,
+			 const int *kerr, FILE *out);
+
+/**
+ * vgpul_errno_name() - the name of an errno a kernel failed with
+ * @err: the errno (its sign is ignored)
+ *
+ * Return: "EFAULT", ... ("E?" when unknown).
+ */
+const char *vgpul_errno_name(int err);
 
 #endif /* VGPU_WORKLOAD_H */

@@ -82,10 +82,147 @@ static uint32_t vgpu_run_uflags(uint32_t f)
 	       (f & VGPUL_KF_QUEUE ? VGPU_KERNEL_QUEUE : 0);
 }
 
+/*
+ * Where the check of a shared run's buffers goes (kept until the run's
+ * lines are printed), and whether it failed.
+ */
+struct vgpu_run_chk {
+	FILE *out;
+	int failed;
+};
+
+/*
+ * The buffers of a functional workload in one run (seed 004): a buffer
+ * object each on the file of the tenant whose kernels name it (the
+ * caller's file when no kernel of the run does), mapped and filled with
+ * its initial words.
+ */
+struct vgpu_run_bufs {
+	uint32_t n;
+	struct vgpu_dev **of;	/* the file holding buffer i */
+	uint32_t *handle;
+	void **addr;
+	uint64_t *size;
+};
+
+static void vgpu_run_bufs_fini(struct vgpu_run_bufs *b)
+{
+	uint32_t i;
+
+	for (i = 0; i < b->n; i++) {
+		if (b->addr[i])
+			vgpul_bo_unmap(b->addr[i], b->size[i]);
+		/* the run's kernels finished: nothing names it any more */
+		if (b->handle[i])
+			vgpul_bo_destroy(b->of[i], b->handle[i]);
+	}
+	free(b->of);
+	free(b->handle);
+	free(b->addr);
+	free(b->size);
+	memset(b, 0, sizeof(*b));
+}
+
+static int vgpu_run_bufs_init(struct vgpu_run_bufs *b, struct vgpu_dev *dev,
+			      struct vgpu_dev *const *kd,
+			      const struct vgpu_workload *wl, const bool *mine,
+			      const char *what)
+{
+	uint32_t i, j, k, nb, n, flags, slot[VGPUL_WL_MAX_SLOTS];
+	bool fn = false;
+	struct vgpu_info info;
+	uint64_t off;
+	int ret;
+
+	memset(b, 0, sizeof(*b));
+	n = vgpul_workload_num_buffers(wl);
+	for (i = 0; i < wl->nkernels; i++)
+		if (mine[i] && vgpul_workload_kernel_functional(wl, i))
+			fn = true;
+	if (!n && !fn)
+		return 0;
+	ret = vgpul_get_info(dev, &info);
+	if (ret) {
+		fprintf(stderr, "vgpuctl run: %s: GET_INFO: %s\n", what,
+			vgpul_strerror(ret));
+		return ret;
+	}
+	if ((n && !(info.caps & VGPU_CAP_BUFFERS)) ||
+	    (fn && !(info.caps & VGPU_CAP_FUNCTIONAL))) {
+		fprintf(stderr, "vgpuctl run: the module does not run functional workloads (no %s)\n",
+			n && !(info.caps & VGPU_CAP_BUFFERS) ?
+			"VGPU_CAP_BUFFERS" : "VGPU_CAP_FUNCTIONAL");
+		return -EOPNOTSUPP;
+	}
+	b->of = calloc(n + 1, sizeof(*b->of));
+	b->handle = calloc(n + 1, sizeof(*b->handle));
+	b->addr = calloc(n + 1, sizeof(*b->addr));
+	b->size = calloc(n + 1, sizeof(*b->size));
+	if (!b->of || !b->handle || !b->addr || !b->size) {
+		vgpu_run_bufs_fini(b);
+		return -ENOMEM;
+	}
+	b->n = n;
+	for (i = 0; i < n; i++)
+		b->of[i] = dev;
+	for (k = 0; k < wl->nkernels; k++) {
+		if (!mine[k])
+			continue;
+		nb = vgpul_workload_kernel_buffers(wl, k, slot, NULL);
+		for (j = 0; j < nb; j++)
+			b->of[slot[j]] = kd[k];
+	}
+	for (i = 0; i < n; i++) {
+		vgpul_workload_buffer(wl, i, &b->size[i], &flags);
+		ret = vgpul_bo_create(b->of[i], b->size[i], flags,
+				      &b->handle[i], &off);
+		if (!ret)
+			ret = vgpul_bo_map(b->of[i], off, b->size[i],
+					   &b->addr[i]);
+		if (ret) {
+			fprintf(stderr, "vgpuctl run: %s: buffer %s: %s\n", what,
+				vgpul_workload_buffer(wl, i, NULL, NULL),
+				vgpul_strerror(ret));
+			vgpu_run_bufs_fini(b);
+			return ret;
+		}
+		vgpul_workload_buffer_fill(wl, i, b->addr[i]);
+	}
+	return 0;
+}
+
+/*
+ * The buffers of a run against their expectations, with the errno of
+ * each functional kernel that failed: 0 when all hold, else 1.
+ */
+static int vgpu_run_bufs_check(const struct vgpu_workload *wl,
+			       const struct vgpu_run_bufs *b,
+			       const struct vgpu_kernel_query *q,
+			       const bool *mine, FILE *out)
+{
+	int *kerr, ret;
+	uint32_t i;
+
+	kerr = calloc(wl->nkernels + 1, sizeof(*kerr));
+	if (!kerr) {
+		fprintf(stderr, "vgpuctl run: out of memory\n");
+		return 1;
+	}
+	for (i = 0; i < wl->nkernels; i++)
+		if (mine[i] && vgpul_workload_kernel_functional(wl, i) &&
+		    q[i].state == VGPU_KSTATE_FAILED)
+			kerr[i] = q[i].error;
+	ret = vgpul_workload_check(wl, b->addr, kerr, out);
+	free(kerr);
+	return ret ? 1 : 0;
+}
+
 static int vgpu_run_submit(struct vgpu_dev *const *kd,
 			   const struct vgpu_workload *wl, int only,
-			   const uint32_t *chan, uint32_t *handles)
+			   const uint32_t *chan, uint32_t *handles,
+			   const struct vgpu_run_bufs *bufs)
 {
+	uint32_t slot[VGPUL_WL_MAX_SLOTS], bh[VGPUL_WL_MAX_SLOTS];
 	struct vgpu_template tmpl[VGPU_MAX_TEMPLATES];
 	const struct vgpu_wl_template *wt;
 	struct vgpu_submit_desc d;
@@ -157,6 +294,12 @@ static int vgpu_run_submit(struct vgpu_dev *const *kd,
 			d.template_size = sizeof(tmpl[0]);
 		}
 		d.child_budget = wk->child_budget;
+		/* seed 004: the buffers it names, slot by slot (VER6) */
+		d.num_buffers = vgpul_workload_kernel_buffers(wl, i, slot,
+							      &d.private_bytes);
+		for (j = 0; j < d.num_buffers; j++)
+			bh[j] = bufs->handle[slot[j]];
+		d.buffers = d.num_buffers ? (uintptr_t)bh : 0;
 		d.arrival = only >= 0 ? 0 : wk->arrival;
 		d.user_data = i;
 		ret = vgpul_submit(kd[i], &d);
@@ -319,8 +462,11 @@ static int vgpu_run_wait(struct vgpu_dev *dev, const struct vgpu_run_files *f,
  */
 static int vgpu_run_on(struct vgpu_dev *dev, unsigned int id,
 		       const struct vgpu_workload *wl, int only,
-		       const char *what, struct vgpu_run_res *res)
+		       const char *what, struct vgpu_run_res *res,
+		       struct vgpu_run_chk *check)
 {
+	struct vgpu_run_bufs bufs = { 0 };
+	struct vgpu_kernel_query *q = NULL;
 	uint32_t chan[VGPUL_WL_MAX_CHANNELS], prio[VGPUL_WL_MAX_CHANNELS];
 	uint32_t tenant[VGPUL_WL_MAX_CHANNELS];
 	uint32_t *handles, *wh, i, nch = 0;
@@ -370,7 +516,10 @@ static int vgpu_run_on(struct vgpu_dev *dev, unsigned int id,
 			i ? "CHANNEL_CREATE" : "GATE", vgpul_strerror(ret));
 		goto out;
 	}
-	ret = vgpu_run_submit(kd, wl, only, chan, handles);
+	ret = vgpu_run_bufs_init(&bufs, dev, kd, wl, mine, what);
+	if (ret)
+		goto out;
+	ret = vgpu_run_submit(kd, wl, only, chan, handles, &bufs);
 	if (!ret)
 		ret = vgpu_run_pushes(kd, wl, only, handles);
 	if (ret)
@@ -399,7 +548,17 @@ static int vgpu_run_on(struct vgpu_dev *dev, unsigned int id,
 		}
 		res[i].ran = true;
 	}
+	/* functional workloads: what the kernels computed (seed 004) */
+	if (check && bufs.n) {
+		q = calloc(wl->nkernels + 1, sizeof(*q));
+		for (i = 0; q && i < wl->nkernels; i++)
+			q[i] = res[i].q;
+		check->failed = q ? vgpu_run_bufs_check(wl, &bufs, q, mine,
+							check->out) : 1;
+		free(q);
+	}
 out:
+	vgpu_run_bufs_fini(&bufs);
 	if (f)
 		vgpu_run_files_close(f);
 	free(f);
@@ -413,7 +572,8 @@ out:
 /* Create device @id from @line, run, destroy it. */
 static int vgpu_run_fresh(const struct vgpu_workload *wl, unsigned int id,
 			  const char *line, int only, const char *what,
-			  struct vgpu_run_res *res, uint64_t *trace_hash)
+			  struct vgpu_run_res *res, uint64_t *trace_hash,
+			  struct vgpu_run_chk *check)
 {
 	struct vgpu_info info;
 	struct vgpu_dev dev;
@@ -436,7 +596,7 @@ static int vgpu_run_fresh(const struct vgpu_workload *wl, unsigned int id,
 	}
 	ret = vgpul_dev_open(id, &dev);
 	if (!ret) {
-		ret = vgpu_run_on(&dev, id, wl, only, what, res);
+		ret = vgpu_run_on(&dev, id, wl, only, what, res, check);
 		if (!ret && trace_hash) {
 			ret = vgpul_get_info(&dev, &info);
 			*trace_hash = info.trace_hash;
@@ -488,6 +648,10 @@ static bool vgpu_run_busy_arrival(const struct vgpu_workload *wl,
  * @m: STP, ANTT, fairness (F67), with the alone runs
  * @hash: trace hash of the shared run (F51)
  * @kt: per workload kernel, its times in the shared run (malloc'd)
+ * @check: the check of the shared run's buffers (functional workloads,
+ *	seed 004): failed when a buffer missed its expectation
+ * @check_text: its lines (malloc'd), @check_len bytes
+ * @check_len: their length
  */
 struct vgpu_run_sum {
 	uint64_t *turnaround;
@@ -496,6 +660,9 @@ struct vgpu_run_sum {
 	struct vgpu_metrics m;
 	uint64_t hash;
 	struct vgpul_ktimes *kt;
+	struct vgpu_run_chk check;
+	char *check_text;
+	size_t check_len;
 };
 
 /* A kernel's times in a run through the module, for the report. */
@@ -539,7 +706,15 @@ static int vgpu_run_measure(const struct vgpu_workload *wl, unsigned int id,
 		ret = -ENOMEM;
 		goto out;
 	}
-	ret = vgpu_run_fresh(wl, id, line, -1, "shared run", res, &sum->hash);
+	sum->check.out = open_memstream(&sum->check_text, &sum->check_len);
+	if (!sum->check.out) {
+		ret = -ENOMEM;
+		goto out;
+	}
+	ret = vgpu_run_fresh(wl, id, line, -1, "shared run", res, &sum->hash,
+			     &sum->check);
+	fclose(sum->check.out);
+	sum->check.out = NULL;
 	if (ret)
 		goto out;
 	for (i = 0; i < wl->nkernels; i++) {
@@ -569,7 +744,8 @@ static int vgpu_run_measure(const struct vgpu_workload *wl, unsigned int id,
 				     sizeof(line));
 		snprintf(what, sizeof(what), "alone run of %s",
 			 wl->kernels[i].name);
-		ret = vgpu_run_fresh(wl, alone_id, line, i, what, ares, NULL);
+		ret = vgpu_run_fresh(wl, alone_id, line, i, what, ares, NULL,
+				     NULL);
 		if (ret)
 			goto out;
 		if (ares[i].q.state != VGPU_KSTATE_DONE) {
@@ -616,7 +792,7 @@ static int vgpu_run_tenant_alone(void *cookie, const struct vgpu_workload *wl,
 				   sizeof(line));
 	if (!ret)
 		ret = vgpu_run_fresh(wl, ra->id, line, -1, "tenant alone", res,
-				     NULL);
+				     NULL, NULL);
 	for (i = 0; !ret && i < wl->nkernels; i++)
 		vgpu_run_ktime(&res[i].q, &t[i]);
 	if (ret)
@@ -757,6 +933,10 @@ int vgpuctl_run_workload(int argc, char **argv)
 	}
 	if (compare) {
 		vgpu_run_table(&wl, pol, sum, n);
+		/* functional workloads: a mismatch under any policy */
+		for (j = 0; j < n; j++)
+			if (sum[j].check.failed)
+				ret = -EIO;
 		goto out;
 	}
 	vgpul_report_summary(stdout, &(struct vgpul_summary){
@@ -774,10 +954,16 @@ int vgpuctl_run_workload(int argc, char **argv)
 			ret = -EIO;
 		}
 	}
+	/* functional workloads: the buffers against their expectations */
+	if (sum[0].check_len)
+		fwrite(sum[0].check_text, 1, sum[0].check_len, stdout);
+	if (sum[0].check.failed)
+		ret = -EIO;
 out:
 	for (j = 0; j < VGPU_CMP_MAX; j++) {
 		free(sum[j].turnaround);
 		free(sum[j].kt);
+		free(sum[j].check_text);
 	}
 	vgpul_workload_free(&wl);
 	return ret ? 1 : 0;
@@ -816,6 +1002,10 @@ static void vgpu_run_table(const struct vgpu_workload *wl,
 			 wl->kernels[k].name);
 		VGPU_RUN_ROW(label, PRIu64, sum[j].turnaround[k]);
 	}
+	/* functional workloads: each run's buffers (vgpu-sim compare's row) */
+	if (vgpul_workload_num_buffers(wl))
+		VGPU_RUN_ROW("buffers", "s",
+			     sum[j].check.failed ? "MISMATCH" : "ok");
 #undef VGPU_RUN_ROW
 }
 

@@ -106,7 +106,7 @@ static const struct vgpu_insn prog_long[] = {
 
 FIXTURE(fn) {
 	int fd;
-	__u32 ch = 0;
+	__u32 ch;
 	__u32 hi;
 };
 

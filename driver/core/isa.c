@@ -403,7 +403,7 @@ static const char * const vgpu_isa_rule_strs[VGPU_ISA_ERR_MAX + 1] = {
 	[VGPU_ISA_ERR_SLOT]		= "buffer slot out of range (0..15)",
 	[VGPU_ISA_ERR_MODIFIER]		= "invalid condition or operation, or BRP negation above 1",
 	[VGPU_ISA_ERR_TARGET]		= "branch target or join beyond the program",
-	[VGPU_ISA_ERR_BRANCH_MIX]	= "BRP/JMP with LOOP, ENDLOOP, LOCK, UNLOCK, LAUNCH, SPIN, PUSH or a timed class",
+	[VGPU_ISA_ERR_BRANCH_MIX]	= "BRP/JMP with LOOP, LOCK, LAUNCH, SPIN, PUSH or timed op",
 };
 
 /**

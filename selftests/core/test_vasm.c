@@ -536,7 +536,7 @@ TEST(functional_mnemonics)
 	vgpul_vasm_free(&p);
 	/* the functional validator's rules, with lines */
 	ASM_ERROR(".functional\nLOOP 2\nENDLOOP\nJMP 0\nEXIT\n",
-		  "t.vasm:4: instruction 2 (JMP 0): BRP/JMP with LOOP, ENDLOOP, LOCK, UNLOCK, LAUNCH, SPIN, PUSH or a timed class");
+		  "t.vasm:4: instruction 2 (JMP 0): BRP/JMP with LOOP, LOCK, LAUNCH, SPIN, PUSH or timed op");
 	ASM_ERROR(".functional\nJMP 5\nEXIT\n",
 		  "t.vasm:2: instruction 0 (JMP 5): branch target or join beyond the program");
 }

@@ -86,6 +86,12 @@ static int all_zero(const void *p, size_t len)
 }
 
 /* A descriptor of @p on @ch naming the @n buffers of @h. */
+/* The least functional program: private memory needs one. */
+static const struct vgpu_insn prog_fn_min[] = {
+	{ .op = VGPU_OP_MOVI },
+	{ .op = VGPU_OP_EXIT },
+};
+
 #define BDESC(d, ch, p, h, n) do {				\
 	VGPU_DESC(d, ch, p);					\
 	(d)->buffers = (uintptr_t)(h);				\
@@ -558,8 +564,8 @@ TEST_F(bo, submit_desc_errnos)
 	ASSERT_EQ(0, bo_create(self->fd, PAGE, 0, &h[0], NULL));
 	for (i = 1; i <= VGPU_MAX_BUFFER_SLOTS; i++)
 		h[i] = h[0];
-	/* 16 slots are fine */
-	BDESC(&d[0], self->ch, vgpu_prog_empty, h, VGPU_MAX_BUFFER_SLOTS);
+	/* 16 slots are fine, and the most private memory (functional) */
+	BDESC(&d[0], self->ch, prog_fn_min, h, VGPU_MAX_BUFFER_SLOTS);
 	d[0].private_bytes = VGPU_MAX_PRIVATE_BYTES;
 	d[0].insn_budget = 1000;
 	ASSERT_EQ(0, vgpu_test_submit(self->fd, d, 1));

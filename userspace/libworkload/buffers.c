@@ -472,12 +472,8 @@ static int vgpu_wl_buffer(struct vgpu_rec_ctx *c, struct vgpul_device *dev,
 		return vgpu_rec_err(c, pos, "(buffer)", "expected an object");
 	json_object_object_foreach(o, key, v) {
 		if (!strcmp(key, "name")) {
-			if (vgpu_wl_str(c, pos, key, v, &s))
+			if (vgpu_wl_name(c, pos, key, v, &s))
 				return -EINVAL;
-			if (!*s || strlen(s) >= VGPU_WL_NAME_LEN ||
-			    strpbrk(s, " \t\n="))
-				return vgpu_rec_err(c, pos, key,
-						    "1-63 characters, no blanks or '='");
 			if (vgpu_wl_buf_find(dev, idx, s) >= 0)
 				return vgpu_rec_err(c, pos, key,
 						    "'%s' already used", s);

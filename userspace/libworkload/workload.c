@@ -69,6 +69,20 @@ int vgpu_wl_str(struct vgpu_rec_ctx *c, const char *pos, const char *field,
 	return 0;
 }
 
+int vgpu_wl_name(struct vgpu_rec_ctx *c, const char *pos, const char *field,
+		 json_object *v, const char **out)
+{
+	const char *s;
+
+	if (vgpu_wl_str(c, pos, field, v, &s))
+		return -EINVAL;
+	if (!*s || strlen(s) >= VGPU_WL_NAME_LEN || strpbrk(s, " \t\n="))
+		return vgpu_rec_err(c, pos, field,
+				    "1-63 characters, no blanks or '='");
+	*out = s;
+	return 0;
+}
+
 /* Configuration fields that may be set one by one under device.config. */
 struct vgpu_wl_cfg_field {
 	const char *name;

@@ -71,6 +71,19 @@ int vgpu_wl_str(struct vgpu_rec_ctx *c, const char *pos, const char *field,
 		json_object *v, const char **out);
 
 /**
+ * vgpu_wl_name() - a name field (a kernel's, a buffer's)
+ * @c: the load
+ * @pos: JSON path of the object
+ * @field: the field's name
+ * @v: its value
+ * @out: the name (owned by @v): 1-63 characters, no blanks or '='
+ *
+ * Return: 0, or -EINVAL recorded in @c.
+ */
+int vgpu_wl_name(struct vgpu_rec_ctx *c, const char *pos, const char *field,
+		 json_object *v, const char **out);
+
+/**
  * vgpu_wl_u32_array() - an array of at most @maxn integers <= @maxv
  * @c: the load
  * @pos: JSON path of the object

@@ -364,12 +364,8 @@ int vgpu_wl_kernel(struct vgpu_rec_ctx *c, struct vgpu_workload *wl,
 	k->regs = 32;
 	json_object_object_foreach(o, key, v) {
 		if (!strcmp(key, "name")) {
-			if (vgpu_wl_str(c, pos, key, v, &s))
+			if (vgpu_wl_name(c, pos, key, v, &s))
 				return -EINVAL;
-			if (!*s || strlen(s) >= VGPU_WL_NAME_LEN ||
-			    strpbrk(s, " \t\n="))
-				return vgpu_rec_err(c, pos, key,
-						    "1-63 characters, no blanks or '='");
 			snprintf(k->name, sizeof(k->name), "%s", s);
 		} else if (!strcmp(key, "channel")) {
 			ret = vgpu_wl_u32(c, pos, key, v,

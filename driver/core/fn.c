@@ -69,6 +69,8 @@ void vgpu_fn_sm_init(struct vgpu_fn_sm *f, void *mem,
 	f->reg_unit = cfg->reg_unit;
 	f->smem_unit = cfg->smem_unit;
 	f->parked = false;
+	f->hook = NULL;
+	f->hook_cookie = NULL;
 }
 
 /**
@@ -229,6 +231,8 @@ void vgpu_fn_exec(struct vgpu_sm *sm, u32 idx, struct vgpu_warp *w,
 	u16 pc = w->pc;
 	int ret;
 
+	if (unlikely(sm->fn->hook))
+		sm->fn->hook(sm->fn->hook_cookie, sm, idx);
 	vgpu_fn_env(sm, &sm->block[w->slot], w, &env);
 	ret = vgpu_lane_exec(&env, &sm->fn->lanes[idx], k->prog, k->n_insns,
 			     &pc);
@@ -267,6 +271,8 @@ bool vgpu_fn_exit(struct vgpu_sm *sm, u32 idx, struct vgpu_warp *w)
 {
 	u16 pc = w->pc;
 
+	if (unlikely(sm->fn->hook))
+		sm->fn->hook(sm->fn->hook_cookie, sm, idx);
 	if (vgpu_lane_exit(&sm->fn->lanes[idx], &pc))
 		return true;
 	w->pc = pc;
@@ -290,6 +296,8 @@ bool vgpu_fn_bar(struct vgpu_sm *sm, u32 idx, struct vgpu_warp *w)
 	struct vgpu_lane_state *st = &sm->fn->lanes[idx];
 	u16 pc = w->pc + 1;
 
+	if (unlikely(sm->fn->hook))
+		sm->fn->hook(sm->fn->hook_cookie, sm, idx);
 	if (!vgpu_lane_bar_ok(st)) {
 		vgpu_fn_fault(sm, w, -EDEADLK);
 		return false;
@@ -449,6 +457,8 @@ int vgpu_gpu_fn_attach(struct vgpu_gpu *g, void *mem, size_t size)
 	p += round_up(cfg->num_sms * sizeof(struct vgpu_fn_sm), 8);
 	for (i = 0; i < cfg->num_sms; i++, p += sm_bytes) {
 		vgpu_fn_sm_init(&fn[i], p, cfg);
+		fn[i].hook = g->fn_hook;
+		fn[i].hook_cookie = g->fn_hook_cookie;
 		g->sm[i].sm.fn = &fn[i];
 	}
 	for (i = 0; i < g->p.save_slots; i++, p += save_bytes)
@@ -493,4 +503,104 @@ void vgpu_gpu_fault(struct vgpu_gpu *g, u32 i, const struct vgpu_event *ev)
 		return;
 	g->stats.faults++;
 	vgpu_gpu_fail(g, k, -(int)ev->arg0);
+}
+
+/**
+ * vgpu_fn_warp_view() - what a functional warp holds
+ * @sm: the SM, between two vgpu_sm_run() calls or from its hook
+ * @idx: a warp context of the SM's pool
+ * @v: filled; its pointers stay valid until the SM runs on
+ *
+ * Return: 0, or -ENOENT if @idx holds no started warp of a functional
+ * kernel (free, done, or the device has no functional memory).
+ */
+int vgpu_fn_warp_view(const struct vgpu_sm *sm, u32 idx,
+		      struct vgpu_fn_warp_view *v)
+{
+	const struct vgpu_lane_state *st;
+	const struct vgpu_kernel_desc *k;
+	const struct vgpu_sm_block *b;
+	const struct vgpu_warp *w;
+	u32 *regs;
+
+	if (!sm->fn || idx >= sm->pool->size)
+		return -ENOENT;
+	w = &sm->warps[idx];
+	if (w->state == VGPU_WARP_FREE || w->state == VGPU_WARP_DONE ||
+	    w->state == VGPU_WARP_SUSPENDED || w->slot >= VGPU_MAX_BLOCKS_PER_SM ||
+	    !(sm->used & BIT_ULL(w->slot)))
+		return -ENOENT;
+	b = &sm->block[w->slot];
+	k = b->kernel;
+	if (!k->sum.uses_functional || b->warp[w->wid] != idx)
+		return -ENOENT;
+	st = &sm->fn->lanes[idx];
+	regs = vgpu_fn_warp_regs(sm, b, w->wid);
+	memset(v, 0, sizeof(*v));
+	v->slot = w->slot;
+	v->wid = k->orig ? b->block_idx % k->orig->shape.warps : w->wid;
+	v->kernel = k->id;
+	v->block = k->orig ? b->block_idx / k->orig->shape.warps :
+			     b->block_idx;
+	v->state = w->state;
+	v->pc = w->pc;
+	v->live = st->live;
+	v->active = vgpu_lane_active(st);
+	v->depth = st->depth;
+	memcpy(v->pred, st->pred, sizeof(v->pred));
+	v->nregs = k->regs_per_thread;
+	v->regs = regs;
+	v->priv_bytes = k->priv_bytes;
+	v->priv = (const u8 *)(regs + (size_t)k->regs_per_thread *
+				      VGPU_ISA_LANES);
+	return 0;
+}
+
+/**
+ * vgpu_fn_block_smem_view() - the shared memory of a functional block
+ * @sm: the SM, between two vgpu_sm_run() calls or from its hook
+ * @slot: the block's slot
+ * @size: set to its bytes
+ *
+ * Return: its first byte, or NULL if @slot holds no functional block (or
+ * the device has no functional memory).
+ */
+const u8 *vgpu_fn_block_smem_view(const struct vgpu_sm *sm, u32 slot,
+				  u32 *size)
+{
+	const struct vgpu_sm_block *b;
+
+	*size = 0;
+	if (!sm->fn || slot >= VGPU_MAX_BLOCKS_PER_SM ||
+	    !(sm->used & BIT_ULL(slot)))
+		return NULL;
+	b = &sm->block[slot];
+	if (!b->kernel->sum.uses_functional)
+		return NULL;
+	*size = b->kernel->smem_bytes;
+	return vgpu_fn_block_smem(sm, b);
+}
+
+/**
+ * vgpu_gpu_fn_set_hook() - call @fn before each functional instruction
+ * @g: the device, between two epochs
+ * @fn: the hook (fn_debug.h), or NULL for none
+ * @cookie: passed to @fn
+ *
+ * For a host that runs every SM on its own thread (vgpu-sim's debugger);
+ * set before or after the device's functional memory is attached.
+ */
+void vgpu_gpu_fn_set_hook(struct vgpu_gpu *g, vgpu_fn_hook_fn fn,
+			  void *cookie)
+{
+	u32 i;
+
+	g->fn_hook = fn;
+	g->fn_hook_cookie = cookie;
+	if (!g->fn)
+		return;
+	for (i = 0; i < g->cfg.num_sms; i++) {
+		g->fn[i].hook = fn;
+		g->fn[i].hook_cookie = cookie;
+	}
 }

@@ -34,6 +34,7 @@
 #include "config.h"
 #include "lane.h"
 #include "bmap.h"
+#include "fn_debug.h"
 
 static_assert(VGPU_MAX_BUFFER_SLOTS == VGPU_ISA_MAX_SLOTS,
 	      "a kernel's buffers are the lane engine's slots");
@@ -56,6 +57,8 @@ struct vgpu_warp;
  * @reg_unit: register allocation unit, in words
  * @smem_unit: shared memory allocation unit, in bytes
  * @parked: some warp waits for the boundary (VGPU_WARP_WAIT_MEM)
+ * @hook: the debugger's hook (fn_debug.h), or NULL
+ * @hook_cookie: its cookie
  */
 struct vgpu_fn_sm {
 	u32 *regs;
@@ -66,6 +69,8 @@ struct vgpu_fn_sm {
 	u32 reg_unit;
 	u32 smem_unit;
 	bool parked;
+	vgpu_fn_hook_fn hook;
+	void *hook_cookie;
 };
 
 size_t vgpu_fn_sm_bytes(const struct vgpu_config *cfg);

@@ -446,6 +446,8 @@ int vgpu_gpu_init_host(struct vgpu_gpu *g, void *mem, size_t size,
 	saved = (struct vgpu_gpu_saved *)(base + l.saved);
 	g->saved = saved;
 	g->fn = NULL;
+	g->fn_hook = NULL;
+	g->fn_hook_cookie = NULL;
 	for (i = 0; i < p->save_slots; i++) {
 		saved[i].s.fn = NULL;
 		list_add_tail(&saved[i].node, &g->saved_free);

@@ -15,6 +15,7 @@
 #include "sm.h"
 #include "timing.h"
 #include "trace.h"
+#include "fn_debug.h"
 #include "warp.h"
 
 /**
@@ -857,6 +858,8 @@ struct vgpu_gpu_host_ops {
  * @saved: the save records, @p.save_slots of them
  * @fn: functional memory of the SMs (fn.h), NULL until
  *	vgpu_gpu_fn_attach()
+ * @fn_hook: the debugger's hook for every SM (fn_debug.h), or NULL
+ * @fn_hook_cookie: its cookie
  */
 struct vgpu_gpu {
 	struct vgpu_config cfg;
@@ -920,6 +923,8 @@ struct vgpu_gpu {
 	struct vgpu_gpu_stats stats;
 	struct vgpu_gpu_saved *saved;
 	struct vgpu_fn_sm *fn;
+	vgpu_fn_hook_fn fn_hook;
+	void *fn_hook_cookie;
 };
 
 void vgpu_gpu_params_default(struct vgpu_gpu_params *p,

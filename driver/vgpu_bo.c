@@ -386,8 +386,7 @@ static u32 vgpu_bo_slot_flags(u32 flags)
  * @d: its descriptor, checked by vgpu_bo_desc_check()
  *
  * Copies the handles in, takes a reference on each buffer and counts the
- * kernel in its &vgpu_bo.active (BO_DESTROY is -EBUSY from now on); keeps
- * the descriptor's private memory and instruction budget.  On error what
+ * kernel in its &vgpu_bo.active (BO_DESTROY is -EBUSY from now on).  On error what
  * was taken stays in @job for vgpu_job_bos_put().
  *
  * Return: 0; -EFAULT (@d.buffers unreadable); -ENOENT (a handle that is
@@ -401,8 +400,6 @@ int vgpu_job_bos_name(struct vgpu_file *vf, struct vgpu_job *job,
 	u32 i;
 
 	lockdep_assert_held(&vf->lock);
-	job->private_bytes = d->private_bytes;
-	job->insn_budget = d->insn_budget;
 	if (!d->num_buffers)
 		return 0;
 	if (copy_from_user(handles, u64_to_user_ptr(d->buffers),

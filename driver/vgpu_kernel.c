@@ -617,6 +617,7 @@ static int vgpu_job_create(struct vgpu_file *vf,
 	/* functional programs (seed 004) compute in the named buffers */
 	job->k.fn = true;
 	job->k.priv_bytes = d->private_bytes;
+	job->k.insn_budget = d->insn_budget;
 	job->k.slots = job->slots;
 	ret = vgpu_gpu_kernel_prepare(&vdev->cfg, &job->k);
 	if (!ret && job->k.desc.sum.uses_functional)

@@ -313,10 +313,6 @@ struct vgpu_sched {
  * @bo_active: the job counts in &vgpu_bo.active of each of @bo: from SUBMIT
  *	until it finishes (vgpu_job_bos_idle()); protected by
  *	&vgpu_sched.lock once submitted
- * @private_bytes: private memory per thread of a functional program,
- *	immutable
- * @insn_budget: warp instructions it may execute in all, 0 for no budget;
- *	immutable
  * @live_node: link in &vgpu_sched.incoming, then in &vgpu_sched.live while
  *	unfinished
  * @ch_node: link in &vgpu_channel.kernels while the handle exists
@@ -348,8 +344,6 @@ struct vgpu_job {
 	struct vgpu_lane_slot slots[VGPU_MAX_BUFFER_SLOTS];
 	u32 nbo;
 	bool bo_active;
-	u32 private_bytes;
-	u64 insn_budget;
 	struct list_head live_node;
 	struct list_head ch_node;
 	struct kref ref;

@@ -36,7 +36,8 @@ static int vgpu_check_shape(const struct vgpu_config *cfg,
  * A functional program (seed 004): lanes as wide as the device's warps,
  * its registers among the kernel's, private memory a multiple of 4 up to
  * VGPU_MAX_PRIVATE_BYTES, counted in the warp's run of the register file
- * (fn.h).  Private memory without a functional program is refused.
+ * (fn.h).  Private memory or an instruction budget without a functional
+ * program is refused: a timing-only program's length is bounded already.
  */
 static int vgpu_check_fn(const struct vgpu_config *cfg,
 			 const struct vgpu_gpu_kernel *k,
@@ -44,7 +45,7 @@ static int vgpu_check_fn(const struct vgpu_config *cfg,
 			 struct vgpu_block_shape *shape)
 {
 	if (!sum->uses_functional)
-		return k->priv_bytes ? -EINVAL : 0;
+		return k->priv_bytes || k->insn_budget ? -EINVAL : 0;
 	if (cfg->warp_size != VGPU_ISA_LANES || sum->max_reg >= k->regs ||
 	    k->priv_bytes % 4 || k->priv_bytes > VGPU_MAX_PRIVATE_BYTES)
 		return -EINVAL;

@@ -220,7 +220,9 @@ static void vgpu_fn_fault(struct vgpu_sm *sm, struct vgpu_warp *w, int err)
  *
  * It costs what its class costs (latency, power window, class counter).
  * A global atomic parks the warp until the boundary, where its result
- * arrives; a full log makes it issue the instruction again then.
+ * arrives; a full log makes it issue the instruction again then.  A warp
+ * that executed its kernel's budget of functional instructions faults
+ * (-EXFULL) instead: a data-dependent loop ends.
  */
 void vgpu_fn_exec(struct vgpu_sm *sm, u32 idx, struct vgpu_warp *w,
 		  const struct vgpu_insn *in)
@@ -233,6 +235,10 @@ void vgpu_fn_exec(struct vgpu_sm *sm, u32 idx, struct vgpu_warp *w,
 
 	if (unlikely(sm->fn->hook))
 		sm->fn->hook(sm->fn->hook_cookie, sm, idx);
+	if (k->insn_budget && sm->fn->lanes[idx].insns >= k->insn_budget) {
+		vgpu_fn_fault(sm, w, -EXFULL);
+		return;
+	}
 	vgpu_fn_env(sm, &sm->block[w->slot], w, &env);
 	ret = vgpu_lane_exec(&env, &sm->fn->lanes[idx], k->prog, k->n_insns,
 			     &pc);
@@ -248,6 +254,7 @@ void vgpu_fn_exec(struct vgpu_sm *sm, u32 idx, struct vgpu_warp *w,
 	}
 	w->pc = pc;
 	w->run = 0;
+	sm->fn->lanes[idx].insns++;
 	sm->stats.cls[c]++;
 	sm->win[sm->win_cur][c]++;
 	if (ret == VGPU_LANE_PARK) {

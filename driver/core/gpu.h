@@ -353,6 +353,8 @@ struct vgpu_gpu_push {
  *	multiple of 4 up to VGPU_MAX_PRIVATE_BYTES; 0 for other programs
  * @slots: the buffers a functional program names (VGPU_ISA_MAX_SLOTS
  *	entries, outliving the kernel), or NULL
+ * @insn_budget: functional instructions each warp of a functional
+ *	program may execute, 0 for no bound; 0 for other programs
  * @tenant: who submitted it, for policies that share the device between
  *	tenants (the module: the open file, &vgpu_file.tenant; vgpu-sim: the
  *	workload's "tenant"); a child kernel has its parent's; the core
@@ -488,6 +490,7 @@ struct vgpu_gpu_kernel {
 	bool fn;
 	u32 priv_bytes;
 	const struct vgpu_lane_slot *slots;
+	u64 insn_budget;
 	u32 tenant;
 	u64 arrival;
 	bool no_affinity;

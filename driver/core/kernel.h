@@ -48,6 +48,9 @@
  * @orig: for the descriptor of a split kernel's units (F24), the
  *	kernel's own descriptor: a unit's block index is block * warps +
  *	warp of it (set by the caller); else NULL
+ * @insn_budget: functional instructions each warp of a functional kernel
+ *	may execute, 0 for no bound (set by the caller): the warp that would
+ *	execute one more faults with -EXFULL (fn.h)
  *
  * The descriptor, @prog and @match must outlive every block of the kernel
  * on every SM.
@@ -70,6 +73,7 @@ struct vgpu_kernel_desc {
 	const struct vgpu_lane_slot *slots;
 	u32 priv_bytes;
 	const struct vgpu_kernel_desc *orig;
+	u64 insn_budget;
 };
 
 int vgpu_kernel_desc_shape(struct vgpu_kernel_desc *k,

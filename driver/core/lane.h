@@ -59,6 +59,7 @@ struct vgpu_lane_frame {
  * @depth: frames on @stack, at least 1 while the warp runs
  * @stack: reconvergence stack, @stack[@depth - 1] on top: its mask & @live
  *	is the active mask
+ * @insns: functional instructions the warp executed (its budget, fn.h)
  *
  * Plain data: a warp's context switch copies it with the registers and
  * the pc (vgpu_lane_state_init() makes the first one).
@@ -68,6 +69,7 @@ struct vgpu_lane_state {
 	u32 pred[VGPU_ISA_NUM_PREDS];
 	u32 depth;
 	struct vgpu_lane_frame stack[VGPU_LANE_STACK];
+	u64 insns;
 };
 
 /**

@@ -129,6 +129,7 @@ int vgpu_gpu_submit(struct vgpu_gpu *g, struct vgpu_gpu_kernel *k)
 	d->warp_prio = k->n_warp_prio ? k->warp_prio : NULL;
 	d->slots = k->slots;
 	d->priv_bytes = k->priv_bytes;
+	d->insn_budget = k->insn_budget;
 	/*
 	 * vgpu_kernel_desc_init() from what the check made: the program is
 	 * valid (its summary), the grid is not empty (a queue kernel's is

@@ -12,7 +12,8 @@
 # compare has a buffers row; bench functional's format.  A wrong
 # expectation is a MISMATCH and exit status 1; bad programs (out of
 # bounds, an unnamed slot, misaligned, a store to a read-only buffer, a
-# divergent barrier) fail their kernel with the documented errno; bad
+# divergent barrier, a loop past its instruction budget) fail their kernel
+# with the documented errno (one within its budget completes); bad
 # files get an error naming the field.  Run from the repository root;
 # prints TAP.
 set -u
@@ -127,7 +128,8 @@ check "compare: MISMATCH under both, exit 1" \
 	"[ $? -eq 1 ] && grep -Eq '^buffers +MISMATCH +MISMATCH\$' $TMP/cmp.txt"
 
 # One kernel of one block of 64 threads running PROG on buf (64 words),
-# ro (read-only) and cst (constant): prints the run, returns its status.
+# ro (read-only) and cst (constant), with instruction budget $2 (default
+# none): prints the run, returns its status.
 bad() {
 	cat > "$TMP/bad.json" <<EOF
 { "buffers": [
@@ -136,7 +138,7 @@ bad() {
     { "name": "ro", "words": 64, "type": "i32", "flags": ["read_only"] },
     { "name": "cst", "words": 64, "type": "u32", "flags": ["constant"] } ],
   "kernels": [ { "name": "bad", "grid": 1, "threads": 64, "regs": 16,
-    "smem": 256, "buffers": ["buf", "ro", "cst"],
+    "smem": 256, "buffers": ["buf", "ro", "cst"], "insn_budget": ${2:-0},
     "program": [".functional", $1] } ] }
 EOF
 	"$SIM" run "$TMP/bad.json" > "$TMP/bad.txt" 2>&1
@@ -165,6 +167,11 @@ bad '"MOVI r0, 256", "LDS r1, [r0]", "EXIT"'
 expect_fault "shared memory past the block's" EFAULT 14
 bad '"S2R r0, %lane", "MOVI r1, 16", "ISETP p0, r0, r1, lt", "BRP !p0, out, out", "BAR", "out:", "EXIT"'
 expect_fault "a divergent barrier" EDEADLK 35
+bad '"loop:", "JMP loop", "EXIT"' 1000
+expect_fault "a loop past its instruction budget" EXFULL 54
+bad '"MOVI r0, 0", "MOVI r1, 10", "loop:", "IADDI r0, r0, 1", "ISETP p0, r0, r1, lt", "BRP p0, loop, done", "done:", "EXIT"' 32
+check "a loop within its budget (2 + 3 * 10 instructions): exit 0" \
+	"[ $? -eq 0 ] && grep -q '^kernel=bad .* end=[0-9]* turnaround=' $TMP/bad.txt"
 
 # Bad files: the error names the file, the position and the field.
 badfile() {

@@ -408,6 +408,9 @@ TEST(scan)
 	fn_example(_metadata, &c, false);
 }
 
+/* The instruction budget of fn_bad()'s kernel. */
+static u64 fn_budget;
+
 /* A one-block kernel of @src on the slots of @slot: its error. */
 static int fn_bad(const char *src, const struct vgpu_lane_slot *slot,
 		  u32 threads)
@@ -421,13 +424,14 @@ static int fn_bad(const char *src, const struct vgpu_lane_slot *slot,
 	k->regs = 16;
 	k->smem = 256;
 	k->slots = slot;
+	k->insn_budget = fn_budget;
 	if (vgpu_gpu_submit(&T.g, k))
 		abort();
 	if (!fn_loop(false, 1000000))
 		err = -ETIME;
 	else
 		err = k->state == VGPU_KS_FAILED ? k->error : 0;
-	if (err && !T.g.stats.faults)
+	if (err && err != -ETIME && !T.g.stats.faults)
 		err = -ENOEXEC;
 	fn_teardown();
 	return err;
@@ -505,6 +509,11 @@ TEST(submit_checks)
 	k->fn = true;
 	k->priv_bytes = 64;
 	EXPECT_EQ(-EINVAL, vgpu_gpu_submit(&T.g, k));
+	/* an instruction budget without a functional program */
+	k = vgpu_tg_kernel(&T, 0, 0, 1, 32, 0, "ALU\nEXIT\n");
+	k->fn = true;
+	k->insn_budget = 100;
+	EXPECT_EQ(-EINVAL, vgpu_gpu_submit(&T.g, k));
 	/* a host that did not ask for functional programs */
 	k = vgpu_tg_kernel(&T, 0, 0, 1, 32, 0,
 			   ".functional\nMOVI r0, 1\nEXIT\n");
@@ -522,18 +531,49 @@ TEST(submit_checks)
 	vgpu_tg_fini(&T);
 }
 
-TEST(private_memory_and_registers_survive_a_switch)
-{
-	static u32 out[256];
-	struct vgpu_lane_slot slot[VGPU_ISA_MAX_SLOTS] = { FN_SLOT(out, 0) };
-	struct vgpu_gpu_kernel *k, *o;
-	unsigned int i;
+/*
+ * A counting loop: 2 + 3 * 10 functional
+ * instructions (MOVI, MOVI, then IADDI, ISETP, BRP ten times); EXIT is
+ * not one.
+ */
+#define FN_LOOP10 ".functional\nMOVI r0, 0\nMOVI r1, 10\n" \
+		  "loop:\nIADDI r0, r0, 1\nISETP p0, r0, r1, lt\n" \
+		  "BRP p0, loop, done\ndone:\nEXIT\n"
 
-	/*
-	 * Each thread keeps tid * 3 in private memory and tid + 7 in a
-	 * register across a long wait (the intruder switches it out), then
-	 * stores their sum.
-	 */
+TEST(insn_budget)
+{
+	static u32 buf[64];
+	struct vgpu_lane_slot slot[VGPU_ISA_MAX_SLOTS] = { FN_SLOT(buf, 0) };
+
+	/* exactly enough, one too few, none */
+	fn_budget = 32;
+	EXPECT_EQ(0, fn_bad(FN_LOOP10, slot, 64));
+	fn_budget = 31;
+	EXPECT_EQ(-EXFULL, fn_bad(FN_LOOP10, slot, 64));
+	fn_budget = 0;
+	EXPECT_EQ(0, fn_bad(FN_LOOP10, slot, 64));
+	/* a loop that never ends: the budget ends it, else the run never does */
+	fn_budget = 1000;
+	EXPECT_EQ(-EXFULL, fn_bad(".functional\nloop:\nJMP loop\nEXIT\n",
+				  slot, 32));
+	fn_budget = 0;
+	EXPECT_EQ(-ETIME, fn_bad(".functional\nloop:\nJMP loop\nEXIT\n",
+				 slot, 32));
+}
+
+/*
+ * Each thread keeps tid * 3 in private memory and tid + 7 in a register
+ * across a long wait (the intruder switches it out), then stores their
+ * sum: 11 functional instructions, 3 * 2000 in the wait, 5 after.
+ */
+#define FN_SWITCHED_INSNS (11 + 3 * 2000 + 5)
+
+static struct vgpu_gpu_kernel *fn_switched(const struct vgpu_lane_slot *slot,
+					   u64 budget,
+					   struct vgpu_gpu_kernel **o)
+{
+	struct vgpu_gpu_kernel *k;
+
 	fn_setup(VGPU_PREEMPT_SWITCH);
 	k = vgpu_tg_kernel(&T, 0, 3, 2, 128, 0,
 			   ".functional\n"
@@ -551,14 +591,49 @@ TEST(private_memory_and_registers_survive_a_switch)
 	k->regs = 16;
 	k->priv_bytes = 16;
 	k->slots = slot;
-	ASSERT_EQ(0, vgpu_gpu_submit(&T.g, k));
-	o = fn_intruder();
+	k->insn_budget = budget;
+	if (vgpu_gpu_submit(&T.g, k))
+		abort();
+	*o = fn_intruder();
+	return k;
+}
+
+TEST(private_memory_and_registers_survive_a_switch)
+{
+	static u32 out[256];
+	struct vgpu_lane_slot slot[VGPU_ISA_MAX_SLOTS] = { FN_SLOT(out, 0) };
+	struct vgpu_gpu_kernel *k, *o;
+	unsigned int i;
+
+	k = fn_switched(slot, 0, &o);
 	ASSERT_TRUE(fn_loop(false, 50000000));
 	EXPECT_EQ(VGPU_KS_DONE, k->state);
 	EXPECT_EQ(VGPU_KS_DONE, o->state);
 	EXPECT_LT(0, vgpu_tg_count(&T, VGPU_GEV_PREEMPT, k->id));
 	for (i = 0; i < 256; i++)
 		EXPECT_EQ(i * 3 + i + 7, out[i]) TH_LOG("thread %u", i);
+	fn_teardown();
+}
+
+/* A warp's count of instructions is saved with it: switched out, the
+ * budget is still the whole program's.
+ */
+TEST(insn_budget_counts_across_a_switch)
+{
+	static u32 out[256];
+	struct vgpu_lane_slot slot[VGPU_ISA_MAX_SLOTS] = { FN_SLOT(out, 0) };
+	struct vgpu_gpu_kernel *k, *o;
+
+	k = fn_switched(slot, FN_SWITCHED_INSNS, &o);
+	ASSERT_TRUE(fn_loop(false, 50000000));
+	EXPECT_EQ(VGPU_KS_DONE, k->state);
+	EXPECT_LT(0, vgpu_tg_count(&T, VGPU_GEV_PREEMPT, k->id));
+	fn_teardown();
+	k = fn_switched(slot, FN_SWITCHED_INSNS - 1, &o);
+	ASSERT_TRUE(fn_loop(false, 50000000));
+	EXPECT_EQ(VGPU_KS_FAILED, k->state);
+	EXPECT_EQ(-EXFULL, k->error);
+	EXPECT_LT(0, vgpu_tg_count(&T, VGPU_GEV_PREEMPT, k->id));
 	fn_teardown();
 }
 
@@ -570,5 +645,7 @@ VGPU_TEST_SUITE(fn,
 	VGPU_CASE(scan)
 	VGPU_CASE(bad_programs_fail_their_kernel)
 	VGPU_CASE(submit_checks)
+	VGPU_CASE(insn_budget)
 	VGPU_CASE(private_memory_and_registers_survive_a_switch)
+	VGPU_CASE(insn_budget_counts_across_a_switch)
 );

@@ -82,7 +82,8 @@ for wl in "$dir"/functional/*.json; do
 	done
 done
 # A one-block kernel of 64 threads running $1 on buf (64 words), ro
-# (read-only), cst (constant): it fails with errno name $2, number $3.
+# (read-only), cst (constant) with instruction budget $5 (default none): it
+# fails with errno name $2, number $3.
 bad() {
 	cat > "$T/bad.json" <<EOF
 { "buffers": [
@@ -90,7 +91,7 @@ bad() {
     { "name": "ro", "words": 64, "type": "u32", "flags": ["read_only"] },
     { "name": "cst", "words": 64, "type": "u32", "flags": ["constant"] } ],
   "kernels": [ { "name": "bad", "grid": 1, "threads": 64, "regs": 16,
-    "smem": 256, "buffers": ["buf", "ro", "cst"],
+    "smem": 256, "buffers": ["buf", "ro", "cst"], "insn_budget": ${5:-0},
     "program": [".functional", $1] } ] }
 EOF
 	vgpuctl run -q --no-alone "$T/bad.json" > "$T/out" 2>&1
@@ -107,6 +108,7 @@ bad '"MOVI r0, 2", "LDG r1, [s0 + r0]", "EXIT"' EILSEQ 84 misaligned
 bad '"MOVI r0, 0", "STG [s1 + r0], r0", "EXIT"' EROFS 30 read_only
 bad '"S2R r0, %lane", "MOVI r1, 16", "ISETP p0, r0, r1, lt", "BRP !p0, out, out", "BAR", "out:", "EXIT"' \
 	EDEADLK 35 divergent_barrier
+bad '"loop:", "JMP loop", "EXIT"' EXFULL 54 budget_exhausted 1000
 rm -rf "$T"
 echo "1..$n"
 exit $fail

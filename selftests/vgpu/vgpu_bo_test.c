@@ -582,6 +582,10 @@ TEST_F(bo, submit_desc_errnos)
 	EXPECT_EQ(EINVAL, vgpu_test_submit(self->fd, d, 1));
 	d[0].private_bytes = VGPU_MAX_PRIVATE_BYTES + 4;
 	EXPECT_EQ(EINVAL, vgpu_test_submit(self->fd, d, 1));
+	/* a budget for a program without functional instructions */
+	BDESC(&d[0], self->ch, vgpu_prog_empty, h, 1);
+	d[0].insn_budget = 1000;
+	EXPECT_EQ(EINVAL, vgpu_test_submit(self->fd, d, 1));
 	/* a handle that is no buffer, an unreadable array */
 	bad = h[0] + 1000;
 	BDESC(&d[0], self->ch, vgpu_prog_empty, &bad, 1);

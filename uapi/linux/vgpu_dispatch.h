@@ -414,8 +414,10 @@ struct vgpu_template {
  *	or a count without a pointer: -EINVAL
  * @private_bytes: in: private memory per thread in bytes for functional
  *	programs, a multiple of 4, 0..VGPU_MAX_PRIVATE_BYTES
- * @insn_budget: in: warp instructions the kernel may execute in all, 0
- *	for no budget beyond the hang timeout
+ * @insn_budget: in: functional instructions each warp of a functional
+ *	program may execute (the warp that would execute one more fails the
+ *	kernel with -EXFULL), 0 for no budget beyond the hang timeout; not 0
+ *	for a program without functional instructions: -EINVAL
  */
 struct vgpu_submit_desc {
 	__u32 channel;
@@ -560,7 +562,8 @@ struct vgpu_wait {
  *	not constant), -EILSEQ (misaligned), -EROFS (a store or atomic to a
  *	read-only or constant buffer), -EDEADLK (a BAR reached by only some
  *	of a warp's lanes), -EOVERFLOW (reconvergence stack), -EINVAL (a
- *	register beyond the kernel's)
+ *	register beyond the kernel's), -EXFULL (a warp reached the
+ *	kernel's insn_budget)
  * @t_submit: out: virtual cycle of arrival
  * @t_dispatch: out: first dispatch, or VGPU_NO_CYCLE
  * @t_complete: out: completion, or VGPU_NO_CYCLE

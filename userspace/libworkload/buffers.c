@@ -596,6 +596,9 @@ int vgpu_wl_kernel_fn(struct vgpu_rec_ctx *c, struct vgpu_workload *wl,
 	size_t i, n;
 	int j;
 
+	if (!strcmp(key, "insn_budget"))
+		return vgpu_wl_uint(c, pos, key, v, UINT64_MAX,
+				    &f->insn_budget);
 	if (!strcmp(key, "private")) {
 		if (vgpu_wl_u32(c, pos, key, v, VGPU_MAX_PRIVATE_BYTES,
 				&f->private_bytes))
@@ -639,8 +642,10 @@ int vgpu_wl_kernel_fn_check(struct vgpu_rec_ctx *c, struct vgpu_workload *wl,
 				     VGPU_ISA_FUNCTIONAL, &sum))
 		return 0;	/* not functional; the submission says why */
 	f->functional = sum.uses_functional;
-	if (!f->functional && (f->nbuf || f->private_bytes))
-		return vgpu_rec_err(c, pos, f->nbuf ? "buffers" : "private",
+	if (!f->functional && (f->nbuf || f->private_bytes || f->insn_budget))
+		return vgpu_rec_err(c, pos, f->nbuf ? "buffers" :
+				    f->private_bytes ? "private" :
+				    "insn_budget",
 				    "only for a functional program (.functional)");
 	if (f->functional && sum.max_reg >= k->regs)
 		return vgpu_rec_err(c, pos, "regs",
@@ -748,6 +753,14 @@ uint32_t vgpul_workload_kernel_buffers(const struct vgpu_workload *wl,
 	if (private_bytes)
 		*private_bytes = f->private_bytes;
 	return f->nbuf;
+}
+
+uint64_t vgpul_workload_kernel_budget(const struct vgpu_workload *wl,
+				      uint32_t k)
+{
+	if (!wl->dev || !wl->dev->kfn || k >= wl->nkernels)
+		return 0;
+	return wl->dev->kfn[k].insn_budget;
 }
 
 /* The initial words of every buffer (malloc'd, one block). */

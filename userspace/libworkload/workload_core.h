@@ -62,12 +62,15 @@ struct vgpul_wl_buffer;
  * @nbuf: slots it names ("buffers")
  * @buf: buffer index of each slot
  * @private_bytes: private memory per thread ("private")
+ * @insn_budget: functional instructions each warp may execute
+ *	("insn_budget"), 0 for no bound
  */
 struct vgpul_wl_fn {
 	bool functional;
 	uint32_t nbuf;
 	uint32_t buf[VGPUL_WL_MAX_SLOTS];
 	uint32_t private_bytes;
+	uint64_t insn_budget;
 };
 
 /**

@@ -124,12 +124,13 @@ int vgpu_wl_buffers(struct vgpu_rec_ctx *c, struct vgpu_workload *wl,
 		    json_object *v);
 
 /**
- * vgpu_wl_kernel_fn() - a kernel's "buffers" and "private" (buffers.c)
+ * vgpu_wl_kernel_fn() - a kernel's "buffers", "private" and "insn_budget"
+ *	(buffers.c)
  * @c: the load
  * @wl: the workload, its buffers read
  * @idx: the kernel's index
  * @pos: its JSON path
- * @key: "buffers" or "private"
+ * @key: "buffers", "private" or "insn_budget"
  * @v: the value
  *
  * Return: 0, or -EINVAL recorded in @c.
@@ -140,7 +141,8 @@ int vgpu_wl_kernel_fn(struct vgpu_rec_ctx *c, struct vgpu_workload *wl,
 
 /**
  * vgpu_wl_kernel_fn_check() - a kernel's functional checks once it is
- *	read: "buffers" and "private" need a functional program, whose
+ *	read: "buffers", "private" and "insn_budget" need a functional
+ *	program, whose
  *	registers fit "regs"; a buffer belongs to one tenant (buffers.c)
  * @c: the load
  * @wl: the workload

@@ -449,7 +449,8 @@ int vgpu_wl_kernel(struct vgpu_rec_ctx *c, struct vgpu_workload *wl,
 			have_prog = true;
 			ret = vgpu_wl_program_file(c, pos, v, &k->prog);
 		} else if (!strcmp(key, "buffers") ||
-			   !strcmp(key, "private")) {
+			   !strcmp(key, "private") ||
+			   !strcmp(key, "insn_budget")) {
 			ret = vgpu_wl_kernel_fn(c, wl, idx, pos, key, v);
 		} else {
 			ret = vgpu_rec_err(c, pos, key, "unknown field");

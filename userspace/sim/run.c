@@ -346,6 +346,7 @@ int vgpu_run_workload(const struct vgpu_workload *wl, int only,
 			k->slots = &r->slots[(size_t)i * VGPU_ISA_MAX_SLOTS];
 			vgpul_workload_kernel_buffers(wl, i, slot_buf,
 						      &k->priv_bytes);
+			k->insn_budget = vgpul_workload_kernel_budget(wl, i);
 		}
 		k->match = calloc(wk->prog.n, sizeof(*k->match));
 		k->n_dev_push = wk->records;

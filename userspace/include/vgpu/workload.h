@@ -400,6 +400,18 @@ uint32_t vgpul_workload_kernel_buffers(const struct vgpu_workload *wl,
 				       uint32_t *private_bytes);
 
 /**
+ * vgpul_workload_kernel_budget() - a functional kernel's instruction budget
+ * @wl: the workload
+ * @k: the kernel's index
+ *
+ * Return: the functional instructions each warp of the kernel may execute
+ * ("insn_budget"; the warp that would execute one more fails the kernel
+ * with -EXFULL), 0 for no bound.
+ */
+uint64_t vgpul_workload_kernel_budget(const struct vgpu_workload *wl,
+				      uint32_t k);
+
+/**
  * vgpul_workload_check() - check a run's buffers against "expect"
  * @wl: the workload
  * @mem: the buffers after the run, vgpul_workload_num_buffers() of them

@@ -297,6 +297,7 @@ static int vgpu_run_submit(struct vgpu_dev *const *kd,
 		/* seed 004: the buffers it names, slot by slot (VER6) */
 		d.num_buffers = vgpul_workload_kernel_buffers(wl, i, slot,
 							      &d.private_bytes);
+		d.insn_budget = vgpul_workload_kernel_budget(wl, i);
 		for (j = 0; j < d.num_buffers; j++)
 			bh[j] = bufs->handle[slot[j]];
 		d.buffers = d.num_buffers ? (uintptr_t)bh : 0;

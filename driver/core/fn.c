@@ -194,7 +194,7 @@ static void vgpu_fn_env(const struct vgpu_sm *sm,
 		env->sr.ntid = k->threads;
 		env->sr.nctaid = k->grid;
 	}
-	env->sr.item = 0;
+	env->sr.item = b->item;
 	env->sr.nitems = b->items;
 	env->log = &sm->fn->log;
 }

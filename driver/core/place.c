@@ -237,6 +237,27 @@ vgpu_gpu_unit(const struct vgpu_gpu_kernel *k, u32 u, u32 *bid, u32 *wbase)
 	return &k->split_desc;
 }
 
+/*
+ * Add block @bid of @k (descriptor @d) to @sm with the items it takes
+ * (F14); a functional block learns the index of its first item, which
+ * the oldest waiting one has: the items before it have all launched.
+ */
+static int vgpu_gpu_block_add(struct vgpu_sm *sm,
+			      const struct vgpu_kernel_desc *d, u32 bid,
+			      const struct vgpu_gpu_kernel *k,
+			      enum vgpu_place_mode mode)
+{
+	u64 before = sm->used;
+	int ret;
+
+	ret = vgpu_sm_block_add_items(sm, d, bid, vgpu_gpu_q_peek(k),
+				      k->eff_prio, mode);
+	if (!ret && unlikely(d->sum.uses_functional))
+		sm->block[__ffs64(sm->used & ~before)].item =
+			(u32)(k->q_items - k->q_wait);
+	return ret;
+}
+
 /* First-fit path (a): place @k's next block on SM @i if it fits. */
 static bool vgpu_gpu_try_add(struct vgpu_gpu *g, struct vgpu_gpu_kernel *k,
 			     u32 i, struct vgpu_gpu_match *m)
@@ -247,8 +268,7 @@ static bool vgpu_gpu_try_add(struct vgpu_gpu *g, struct vgpu_gpu_kernel *k,
 	u64 before = sm->used;
 
 	d = vgpu_gpu_unit(k, k->next_unit, &bid, &wbase);
-	if (vgpu_sm_block_add_items(sm, d, bid, vgpu_gpu_q_peek(k),
-				    k->eff_prio, VGPU_PLACE_BLOCK))
+	if (vgpu_gpu_block_add(sm, d, bid, k, VGPU_PLACE_BLOCK))
 		return false;
 	m->sm = i;
 	m->pre = true;
@@ -794,8 +814,7 @@ static u32 vgpu_gpu_place(struct vgpu_gpu *g, struct vgpu_gpu_kernel *k,
 					   d->shape.warps : 1))
 			break;
 		before = sm->used;
-		if (vgpu_sm_block_add_items(sm, d, bid, vgpu_gpu_q_peek(k),
-					    k->eff_prio, mode))
+		if (vgpu_gpu_block_add(sm, d, bid, k, mode))
 			break;
 		if (k->flags & VGPU_KF_QUEUE)
 			vgpu_gpu_q_launch(g, k, bid);

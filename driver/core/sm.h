@@ -98,6 +98,9 @@ struct vgpu_sm_subpart {
  * @wprio: competition priority of each warp (F35), for the arbiter: set
  *	only for kernels that use LOCK (a warp's own is set when it starts,
  *	vgpu_sm_warp_prio())
+ * @item: index of the block's first work item in its queue (F14), what
+ *	a functional program reads as %item: set by the controller, only
+ *	for functional kernels
  * @arb: lock words and arbiter FIFO (F35); initialised, and read, only
  *	for kernels that use LOCK
  *
@@ -130,6 +133,7 @@ struct vgpu_sm_block {
 	u8 launch_tmpl;
 	struct vgpu_block_place place;
 	u8 wprio[VGPU_MAX_BLOCK_WARPS];
+	u32 item;
 	/* from a line's start: what vgpu_mutex_arb_init() clears */
 	VGPU_ALIGNED(VGPU_CACHE_LINE) struct vgpu_mutex_arb arb;
 };

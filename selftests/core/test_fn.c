@@ -637,6 +637,48 @@ TEST(insn_budget_counts_across_a_switch)
 	fn_teardown();
 }
 
+/*
+ * F14: a functional queue kernel's blocks read their first item and their
+ * item count.  10 items pushed at cycle 0, 4 a block, then closed: blocks
+ * 0 and 1 take items 0-3 and 4-7, block 2 the last two (8 and 9).
+ */
+TEST(queue_blocks_read_their_items)
+{
+	static u32 out[16];
+	struct vgpu_lane_slot slot[VGPU_ISA_MAX_SLOTS] = { FN_SLOT(out, 0) };
+	static struct vgpu_gpu_push push[2];
+	static const u32 want[] = { 0, 4, 4, 4, 8, 2 };
+	struct vgpu_gpu_kernel *k;
+	unsigned int i;
+
+	memset(out, 0xff, sizeof(out));
+	fn_setup(VGPU_PREEMPT_DRAIN);
+	k = vgpu_tg_kernel(&T, 0, 0, 0, 32, 0,
+			   ".functional\nS2R r0, %item\nS2R r1, %nitems\n"
+			   "S2R r2, %ctaid\nMOVI r3, 3\nSHL r4, r2, r3\n"
+			   "STG [s0 + r4], r0\nSTG [s0 + r4 + 4], r1\nEXIT\n");
+	k->fn = true;
+	k->regs = 8;
+	k->slots = slot;
+	k->flags = VGPU_KF_QUEUE;
+	k->queue_n = 4;
+	k->queue_cap = 64;
+	k->queue_timeout = 200;
+	ASSERT_EQ(0, vgpu_gpu_submit(&T.g, k));
+	push[0].items = 10;
+	push[1].flags = VGPU_GPU_PUSH_CLOSE;
+	ASSERT_EQ(0, vgpu_gpu_queue_push(&T.g, k, &push[0]));
+	ASSERT_EQ(0, vgpu_gpu_queue_push(&T.g, k, &push[1]));
+	ASSERT_TRUE(fn_loop(false, 1000000));
+	EXPECT_EQ(VGPU_KS_DONE, k->state);
+	for (i = 0; i < ARRAY_SIZE(want); i++)
+		EXPECT_EQ(want[i], out[i]) TH_LOG("word %u", i);
+	EXPECT_EQ(0xffffffffU, out[6]);
+	while (vgpu_gpu_push_reap(&T.g))
+		;
+	fn_teardown();
+}
+
 VGPU_TEST_SUITE(fn,
 	VGPU_CASE(vector_add)
 	VGPU_CASE(reduce)
@@ -648,4 +690,5 @@ VGPU_TEST_SUITE(fn,
 	VGPU_CASE(insn_budget)
 	VGPU_CASE(private_memory_and_registers_survive_a_switch)
 	VGPU_CASE(insn_budget_counts_across_a_switch)
+	VGPU_CASE(queue_blocks_read_their_items)
 );

@@ -414,6 +414,10 @@ static void vgpu_dbg_stats(struct seq_buf *sb, struct vgpu_device *vdev,
 		       atomic_read(&s->nr_pushes), gs->policy_errors);
 	seq_buf_printf(sb, "deadline_misses %llu\nteardown_max %llu\n",
 		       gs->deadline_misses, s->stats.teardown_max);
+	seq_buf_printf(sb, "faults %llu\nfn_memory %zu\n", gs->faults,
+		       READ_ONCE(s->fn_mem) ? vgpu_gpu_fn_bytes(s->gpu) : 0);
+	seq_buf_printf(sb, "guard_bytes %u\nguards_broken %llu\n",
+		       (u32)VGPU_MEM_GUARD, gs->guards_broken);
 	vgpu_dbg_puts(sb, "# sm blocks preempted blocks_done issued warps_done syncs\n");
 	for (i = 0; i < vdev->cfg.num_sms; i++) {
 		const struct vgpu_sm_stats *ss = &s->gpu->sm[i].sm.stats;

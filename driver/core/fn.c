@@ -10,6 +10,36 @@
 #include "sm_internal.h"
 #include "gpu_internal.h"
 
+/*
+ * Guards (VGPU_MEM_GUARD bytes, debug builds only): one before the SM's
+ * log and one after each of its regions, one after each save record's
+ * functional area; filled with VGPU_FN_GUARD_WORD when laid out, checked
+ * at every boundary (vgpu_gpu_fn_flush()).
+ */
+#define VGPU_FN_GUARD_WORD	0x5a5aa5a5c3c33c3cULL
+
+static void vgpu_fn_guard_fill(u8 *p)
+{
+	u64 *w = (u64 *)p;
+	u32 i;
+
+	for (i = 0; i < VGPU_MEM_GUARD / 8; i++)
+		w[i] = VGPU_FN_GUARD_WORD;
+}
+
+/* Is the guard at @p intact?  A broken one is filled again. */
+static bool vgpu_fn_guard_ok(u8 *p)
+{
+	u64 *w = (u64 *)p, bad = 0;
+	u32 i;
+
+	for (i = 0; i < VGPU_MEM_GUARD / 8; i++)
+		bad |= w[i] ^ VGPU_FN_GUARD_WORD;
+	if (bad)
+		vgpu_fn_guard_fill(p);
+	return !bad;
+}
+
 /* Words of the register file of one SM. */
 static size_t vgpu_fn_reg_words(const struct vgpu_config *cfg)
 {
@@ -35,14 +65,15 @@ int vgpu_fn_config_ok(const struct vgpu_config *cfg)
  * @cfg: the configuration
  *
  * Return: bytes vgpu_fn_sm_init() lays out: the register file, the shared
- * memory, a lane state per warp context and the log.
+ * memory, a lane state per warp context and the log, and their guards.
  */
 size_t vgpu_fn_sm_bytes(const struct vgpu_config *cfg)
 {
 	return vgpu_fn_reg_words(cfg) * sizeof(u32) +
 	       round_up((size_t)cfg->smem_per_sm, 8) +
 	       (size_t)cfg->max_warps_per_sm * sizeof(struct vgpu_lane_state) +
-	       VGPU_FN_LOG_ENTRIES * sizeof(struct vgpu_lane_log_entry);
+	       VGPU_FN_LOG_ENTRIES * sizeof(struct vgpu_lane_log_entry) +
+	       VGPU_FN_GUARDS * VGPU_MEM_GUARD;
 }
 
 /**
@@ -55,16 +86,28 @@ void vgpu_fn_sm_init(struct vgpu_fn_sm *f, void *mem,
 		     const struct vgpu_config *cfg)
 {
 	u8 *p = mem;
+	u32 g = 0;
 
+	f->guard[g++] = p;
+	p += VGPU_MEM_GUARD;
 	f->log.e = (struct vgpu_lane_log_entry *)p;
 	f->log.cap = VGPU_FN_LOG_ENTRIES;
 	f->log.n = 0;
 	p += VGPU_FN_LOG_ENTRIES * sizeof(struct vgpu_lane_log_entry);
+	f->guard[g++] = p;
+	p += VGPU_MEM_GUARD;
 	f->lanes = (struct vgpu_lane_state *)p;
 	p += (size_t)cfg->max_warps_per_sm * sizeof(struct vgpu_lane_state);
+	f->guard[g++] = p;
+	p += VGPU_MEM_GUARD;
 	f->regs = (u32 *)p;
 	p += vgpu_fn_reg_words(cfg) * sizeof(u32);
+	f->guard[g++] = p;
+	p += VGPU_MEM_GUARD;
 	f->smem = p;
+	f->guard[g] = p + round_up((size_t)cfg->smem_per_sm, 8);
+	for (g = 0; VGPU_MEM_GUARD && g < VGPU_FN_GUARDS; g++)
+		vgpu_fn_guard_fill(f->guard[g]);
 	f->regs_per_subpart = cfg->regs_per_subpart;
 	f->reg_unit = cfg->reg_unit;
 	f->smem_unit = cfg->smem_unit;
@@ -87,6 +130,12 @@ size_t vgpu_fn_save_bytes(const struct vgpu_config *cfg)
 	return VGPU_MAX_BLOCK_WARPS * sizeof(struct vgpu_lane_state) +
 	       vgpu_fn_reg_words(cfg) * sizeof(u32) +
 	       round_up((size_t)cfg->smem_per_sm, 8);
+}
+
+/* A save record's area and its guard. */
+static size_t vgpu_fn_save_stride(const struct vgpu_config *cfg)
+{
+	return round_up(vgpu_fn_save_bytes(cfg), 8) + VGPU_MEM_GUARD;
 }
 
 /* The first register word of warp @wid's run in block @b. */
@@ -432,7 +481,7 @@ size_t vgpu_gpu_fn_bytes(const struct vgpu_gpu *g)
 
 	return round_up(cfg->num_sms * sizeof(struct vgpu_fn_sm), 8) +
 	       cfg->num_sms * round_up(vgpu_fn_sm_bytes(cfg), 8) +
-	       g->p.save_slots * round_up(vgpu_fn_save_bytes(cfg), 8);
+	       g->p.save_slots * vgpu_fn_save_stride(cfg);
 }
 
 /**
@@ -452,7 +501,7 @@ int vgpu_gpu_fn_attach(struct vgpu_gpu *g, void *mem, size_t size)
 {
 	const struct vgpu_config *cfg = &g->cfg;
 	size_t sm_bytes = round_up(vgpu_fn_sm_bytes(cfg), 8);
-	size_t save_bytes = round_up(vgpu_fn_save_bytes(cfg), 8);
+	size_t save_bytes = vgpu_fn_save_stride(cfg);
 	struct vgpu_fn_sm *fn = mem;
 	u8 *p = mem;
 	u32 i;
@@ -468,8 +517,11 @@ int vgpu_gpu_fn_attach(struct vgpu_gpu *g, void *mem, size_t size)
 		fn[i].hook_cookie = g->fn_hook_cookie;
 		g->sm[i].sm.fn = &fn[i];
 	}
-	for (i = 0; i < g->p.save_slots; i++, p += save_bytes)
+	for (i = 0; i < g->p.save_slots; i++, p += save_bytes) {
 		g->saved[i].s.fn = p;
+		if (VGPU_MEM_GUARD)
+			vgpu_fn_guard_fill(p + save_bytes - VGPU_MEM_GUARD);
+	}
 	g->fn = fn;
 	return 0;
 }
@@ -481,7 +533,8 @@ int vgpu_gpu_fn_attach(struct vgpu_gpu *g, void *mem, size_t size)
  * Every SM's logged global stores and atomics reach the buffers, SM by SM
  * in index order: the result never depends on how the SMs were spread
  * over workers.  Called at each boundary before anything else, and
- * before a kernel is stopped (its buffers may go with it).
+ * before a kernel is stopped (its buffers may go with it).  In debug
+ * builds the guards are checked first (vgpu_gpu_fn_guards_check()).
  */
 void vgpu_gpu_fn_flush(struct vgpu_gpu *g)
 {
@@ -489,8 +542,39 @@ void vgpu_gpu_fn_flush(struct vgpu_gpu *g)
 
 	if (!g->fn)
 		return;
+	if (VGPU_MEM_GUARD)
+		g->stats.guards_broken += vgpu_gpu_fn_guards_check(g);
 	for (i = 0; i < g->cfg.num_sms; i++)
 		vgpu_fn_sm_flush(&g->sm[i].sm);
+}
+
+/**
+ * vgpu_gpu_fn_guards_check() - are the guards of the functional memory
+ *	intact?
+ * @g: the device, between two epochs
+ *
+ * In debug builds (VGPU_MEM_GUARD) a guard lies between the regions of
+ * each SM's functional memory and after each save record's area; the
+ * engine never writes one.  A broken guard is counted once and filled
+ * again.
+ *
+ * Return: guards found broken; 0 in other builds or without functional
+ * memory.
+ */
+u32 vgpu_gpu_fn_guards_check(struct vgpu_gpu *g)
+{
+	size_t stride = vgpu_fn_save_stride(&g->cfg);
+	u32 i, j, broken = 0;
+
+	if (!VGPU_MEM_GUARD || !g->fn)
+		return 0;
+	for (i = 0; i < g->cfg.num_sms; i++)
+		for (j = 0; j < VGPU_FN_GUARDS; j++)
+			broken += !vgpu_fn_guard_ok(g->fn[i].guard[j]);
+	for (i = 0; i < g->p.save_slots; i++)
+		broken += !vgpu_fn_guard_ok((u8 *)g->saved[i].s.fn + stride -
+					    VGPU_MEM_GUARD);
+	return broken;
 }
 
 /**

@@ -43,6 +43,9 @@ struct vgpu_sm;
 struct vgpu_sm_saved;
 struct vgpu_warp;
 
+/* Guards of one SM's functional memory (debug builds, fn.c). */
+#define VGPU_FN_GUARDS		5
+
 /* Global stores and atomics one SM may log per epoch (lanes). */
 #define VGPU_FN_LOG_ENTRIES	4096
 
@@ -57,6 +60,8 @@ struct vgpu_warp;
  * @reg_unit: register allocation unit, in words
  * @smem_unit: shared memory allocation unit, in bytes
  * @parked: some warp waits for the boundary (VGPU_WARP_WAIT_MEM)
+ * @guard: the guards before its log and after each region (debug builds:
+ *	VGPU_MEM_GUARD bytes each)
  * @hook: the debugger's hook (fn_debug.h), or NULL
  * @hook_cookie: its cookie
  */
@@ -69,6 +74,7 @@ struct vgpu_fn_sm {
 	u32 reg_unit;
 	u32 smem_unit;
 	bool parked;
+	u8 *guard[VGPU_FN_GUARDS];
 	vgpu_fn_hook_fn hook;
 	void *hook_cookie;
 };

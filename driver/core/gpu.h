@@ -611,6 +611,9 @@ struct vgpu_gpu_channel {
  * @dev_pushes: PUSH instructions whose items went to their target (F14)
  * @faults: functional instructions that faulted (fn.h): each failed its
  *	kernel
+ * @guards_broken: guards of the functional memory found overwritten
+ *	(debug builds, vgpu_gpu_fn_guards_check()): always 0 unless the
+ *	engine has a bug
  */
 struct vgpu_gpu_stats {
 	u64 decisions;
@@ -631,6 +634,7 @@ struct vgpu_gpu_stats {
 	u64 deadline_misses;
 	u64 dev_pushes;
 	u64 faults;
+	u64 guards_broken;
 };
 
 /**
@@ -950,6 +954,7 @@ void vgpu_gpu_fini(struct vgpu_gpu *g);
 size_t vgpu_gpu_fn_bytes(const struct vgpu_gpu *g);
 int vgpu_gpu_fn_attach(struct vgpu_gpu *g, void *mem, size_t size);
 void vgpu_gpu_fn_flush(struct vgpu_gpu *g);
+u32 vgpu_gpu_fn_guards_check(struct vgpu_gpu *g);
 void vgpu_gpu_set_sink(struct vgpu_gpu *g, vgpu_trace_fn fn, void *cookie);
 void vgpu_gpu_set_verbose(struct vgpu_gpu *g, bool on);
 u64 vgpu_gpu_events_lost(const struct vgpu_gpu *g);

@@ -23,6 +23,12 @@
  * again.  Native builds under AddressSanitizer make them real (a loop one
  * element past an array then faults in the unit tests); in the kernel the
  * room is 0 bytes and the calls do nothing.
+ *
+ * And guards: VGPU_MEM_GUARD is the room the core leaves between the
+ * regions of the functional memory it lays out (fn.c), filled with a
+ * pattern it checks at every epoch boundary: 64 bytes in debug builds
+ * (kernels with KASAN, the native builds under AddressSanitizer), none
+ * otherwise.
  */
 #ifndef VGPU_OS_H
 #define VGPU_OS_H
@@ -43,6 +49,7 @@
 #include <linux/build_bug.h>
 
 #define VGPU_MEM_REDZONE(elem)	((size_t)0)
+#define VGPU_MEM_GUARD		(IS_ENABLED(CONFIG_KASAN) ? 64 : 0)
 static inline void vgpu_mem_poison(void *p, size_t len) { }
 static inline void vgpu_mem_unpoison(void *p, size_t len) { }
 #define VGPU_ALIGNED(n)		__aligned(n)

@@ -433,6 +433,9 @@ static int fn_bad(const char *src, const struct vgpu_lane_slot *slot,
 		err = k->state == VGPU_KS_FAILED ? k->error : 0;
 	if (err && err != -ETIME && !T.g.stats.faults)
 		err = -ENOEXEC;
+	/* a fault touched no other memory: every guard is intact */
+	if (T.g.stats.guards_broken || vgpu_gpu_fn_guards_check(&T.g))
+		err = -EIO;
 	fn_teardown();
 	return err;
 }
@@ -475,6 +478,41 @@ TEST(bad_programs_fail_their_kernel)
 	EXPECT_EQ(-EDEADLK, fn_bad(".functional\nS2R r0, %lane\nMOVI r1, 16\n"
 				   "ISETP p0, r0, r1, lt\nBRP !p0, out, out\n"
 				   "BAR\nout:\nEXIT\n", slot, 64));
+}
+
+/*
+ * The guards between the regions of the functional memory (debug and
+ * sanitizer builds): intact after a run, a byte written past an SM's
+ * register file or into a save record's guard is found at the next
+ * boundary, counted once, and the guard filled again.
+ */
+TEST(guards_find_a_write_between_regions)
+{
+	static u32 buf[64];
+	struct vgpu_lane_slot slot[VGPU_ISA_MAX_SLOTS] = { FN_SLOT(buf, 0) };
+	struct vgpu_gpu_kernel *k;
+	size_t words;
+	u8 *save;
+
+	ASSERT_EQ(64, VGPU_MEM_GUARD);
+	fn_setup(VGPU_PREEMPT_SWITCH);
+	words = (size_t)T.g.cfg.subparts * T.g.cfg.regs_per_subpart;
+	EXPECT_EQ(0, vgpu_gpu_fn_guards_check(&T.g));
+	T.g.fn[1].regs[words] ^= 1;		/* one past the register file */
+	save = (u8 *)T.g.saved[0].s.fn +
+	       round_up(vgpu_fn_save_bytes(&T.g.cfg), 8);
+	save[7] = 0;				/* a save record's guard */
+	k = vgpu_tg_kernel(&T, 0, 0, 1, 32, 0,
+			   ".functional\nMOVI r0, 0\nSTG [s0 + r0], r0\nEXIT\n");
+	k->fn = true;
+	k->regs = 4;
+	k->slots = slot;
+	ASSERT_EQ(0, vgpu_gpu_submit(&T.g, k));
+	ASSERT_TRUE(fn_loop(false, 1000000));
+	EXPECT_EQ(VGPU_KS_DONE, k->state);
+	EXPECT_EQ(2, T.g.stats.guards_broken);
+	EXPECT_EQ(0, vgpu_gpu_fn_guards_check(&T.g));	/* filled again */
+	fn_teardown();
 }
 
 TEST(submit_checks)
@@ -686,6 +724,7 @@ VGPU_TEST_SUITE(fn,
 	VGPU_CASE(histogram)
 	VGPU_CASE(scan)
 	VGPU_CASE(bad_programs_fail_their_kernel)
+	VGPU_CASE(guards_find_a_write_between_regions)
 	VGPU_CASE(submit_checks)
 	VGPU_CASE(insn_budget)
 	VGPU_CASE(private_memory_and_registers_survive_a_switch)

@@ -33,10 +33,12 @@
 #include <sanitizer/asan_interface.h>
 /* at least one element, at least 64 bytes */
 #define VGPU_MEM_REDZONE(elem)	((size_t)(elem) > 64 ? (size_t)(elem) : (size_t)64)
+#define VGPU_MEM_GUARD		64
 #define vgpu_mem_poison(p, len)	ASAN_POISON_MEMORY_REGION(p, len)
 #define vgpu_mem_unpoison(p, len) ASAN_UNPOISON_MEMORY_REGION(p, len)
 #else
 #define VGPU_MEM_REDZONE(elem)	((size_t)0)
+#define VGPU_MEM_GUARD		0
 static inline void vgpu_mem_poison(void *p, size_t len) { (void)p; (void)len; }
 static inline void vgpu_mem_unpoison(void *p, size_t len) { (void)p; (void)len; }
 #endif

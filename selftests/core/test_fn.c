@@ -717,6 +717,62 @@ TEST(queue_blocks_read_their_items)
 	fn_teardown();
 }
 
+/*
+ * F15: LAUNCH WAIT suspends a functional block (its data copied out while
+ * the child runs) and restores it: each thread keeps g + 100 in shared
+ * memory and 7 in a register across the wait, then stores their sum.
+ */
+TEST(suspension_keeps_a_blocks_data)
+{
+	static struct vgpu_gpu_kernel store[VGPU_MAX_CHILDREN];
+	static struct vgpu_gpu_template tmpl[VGPU_MAX_TEMPLATES];
+	static struct vgpu_vasm_prog tprog;
+	static u16 tmatch[16];
+	static u32 out[128];
+	struct vgpu_lane_slot slot[VGPU_ISA_MAX_SLOTS] = { FN_SLOT(out, 0) };
+	static const char child[] = "LOOP 500\nALU\nENDLOOP\nEXIT\n";
+	struct vgpu_gpu_kernel *k;
+	char err[256];
+	unsigned int i;
+
+	ASSERT_EQ(0, vgpul_vasm_assemble("child", child, strlen(child), 0,
+					 &tprog, err, sizeof(err)));
+	memset(tmpl, 0, sizeof(tmpl));
+	tmpl[0].grid = 1;
+	tmpl[0].threads = 32;
+	tmpl[0].regs = 32;
+	tmpl[0].prog = tprog.insns;
+	tmpl[0].n_insns = tprog.n;
+	tmpl[0].match = tmatch;
+	memset(out, 0, sizeof(out));
+	fn_setup(VGPU_PREEMPT_SWITCH);
+	k = vgpu_tg_kernel(&T, 0, 1, 2, 64, 0,
+			   ".functional\n"
+			   "S2R r0, %tid\nS2R r1, %ctaid\nS2R r2, %ntid\n"
+			   "IMAD r3, r1, r2, r0\nMOVI r4, 2\nSHL r5, r0, r4\n"
+			   "IADDI r6, r3, 100\nSTS [r5], r6\nMOVI r7, 7\n"
+			   "LAUNCH 0, wait\n"
+			   "LDS r8, [r5]\nIADD r8, r8, r7\nSHL r9, r3, r4\n"
+			   "STG [s0 + r9], r8\nEXIT\n");
+	k->fn = true;
+	k->regs = 16;
+	k->smem = 256;
+	k->slots = slot;
+	k->tmpl = tmpl;
+	k->n_tmpl = 1;
+	k->child_budget = 4;
+	k->child_store = store;
+	ASSERT_EQ(0, vgpu_gpu_submit(&T.g, k));
+	ASSERT_TRUE(fn_loop(false, 1000000));
+	EXPECT_EQ(VGPU_KS_DONE, k->state);
+	EXPECT_EQ(2, k->launched);
+	EXPECT_EQ(2, T.g.stats.suspensions);
+	for (i = 0; i < 128; i++)
+		EXPECT_EQ(i + 107, out[i]) TH_LOG("thread %u", i);
+	fn_teardown();
+	vgpul_vasm_free(&tprog);
+}
+
 VGPU_TEST_SUITE(fn,
 	VGPU_CASE(vector_add)
 	VGPU_CASE(reduce)
@@ -730,4 +786,5 @@ VGPU_TEST_SUITE(fn,
 	VGPU_CASE(private_memory_and_registers_survive_a_switch)
 	VGPU_CASE(insn_budget_counts_across_a_switch)
 	VGPU_CASE(queue_blocks_read_their_items)
+	VGPU_CASE(suspension_keeps_a_blocks_data)
 );

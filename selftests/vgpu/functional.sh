@@ -9,8 +9,7 @@
 # preemption with 1 and 2 workers must print what vgpu-sim printed on the
 # host (kernel lines, makespan, trace hash, "buffer NAME: ok" lines); bad
 # programs (a loop past its instruction budget among them) fail their
-# kernel with the documented errno, and no guard of the functional memory
-# was overwritten (a debug kernel has them, debugfs stats).  Buffers of a
+# kernel with the documented errno.  Buffers of a
 # timing-only workload are made, filled and checked first; the rest is
 # skipped when the module lacks VGPU_CAP_FUNCTIONAL (GET_INFO).  Runs from /vgpu with the
 # module loaded (device 0); prints TAP.
@@ -111,21 +110,6 @@ bad '"MOVI r0, 0", "STG [s1 + r0], r0", "EXIT"' EROFS 30 read_only
 bad '"S2R r0, %lane", "MOVI r1, 16", "ISETP p0, r0, r1, lt", "BRP !p0, out, out", "BAR", "out:", "EXIT"' \
 	EDEADLK 35 divergent_barrier
 bad '"loop:", "JMP loop", "EXIT"' EXFULL 54 budget_exhausted 1000
-# Every fault above touched no other memory: on a debug kernel (KASAN)
-# guards lie between the regions of the functional memory and none was
-# overwritten; elsewhere there are none.
-st=/sys/kernel/debug/vgpu/vgpu0/stats
-gb=$(sed -n 's/^guard_bytes //p' $st)
-want=0
-grep -qE ' (__)?kasan_report$' /proc/kallsyms && want=64
-cp $st "$T/out"
-if [ "$gb" = "$want" ] && grep -qx 'guards_broken 0' $st &&
-   [ "$(sed -n 's/^faults //p' $st)" -ge 6 ] &&
-   [ "$(sed -n 's/^fn_memory //p' $st)" -gt 0 ]; then
-	ok "guards_intact (guard_bytes $gb)"
-else
-	nok "guards_intact (guard_bytes $gb, want $want)"
-fi
 rm -rf "$T"
 echo "1..$n"
 exit $fail

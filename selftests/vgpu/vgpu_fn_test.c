@@ -7,7 +7,9 @@
  * FPU: the results must be bit for bit the same), with several blocks
  * per SM and a higher-priority kernel switching some of them out; a
  * global atomic histogram; each fault a bad program makes is the kernel's
- * QUERY error; release() with a functional kernel running.
+ * QUERY error, an endless loop ends at its instruction budget, and no
+ * fault overwrote a guard of the functional memory (a KASAN kernel has
+ * them); release() with a functional kernel running.
  *
  * The module is loaded with one device of preset "small" (warps of 32).
  */
@@ -89,7 +91,7 @@ static const struct vgpu_insn prog_divbar[] = {
 	I(VGPU_OP_EXIT, 0, 0, 0, 0),
 };
 
-/* A loop that never ends: the hang timeout stops it. */
+/* A loop that never ends: its budget or the hang timeout stops it. */
 static const struct vgpu_insn prog_forever[] = {
 	I(VGPU_OP_IADDI, 0, 0, 0, 1),
 	I(VGPU_OP_JMP, 0, 0, 0, 0),
@@ -264,6 +266,79 @@ TEST_F(fn, each_fault_is_the_kernels_error)
 	/* the buffers the failed kernels named may go now */
 	EXPECT_EQ(0, ioctl(self->fd, VGPU_IOCTL_BO_DESTROY,
 			   &(struct vgpu_bo_destroy){ .handle = h[0] }));
+}
+
+/* Is this a KASAN kernel (the debug kernel of make check-debug)? */
+static bool kasan_kernel(void)
+{
+	char line[256];
+	bool yes = false;
+	FILE *f = fopen("/proc/kallsyms", "r");
+
+	while (f && !yes && fgets(line, sizeof(line), f))
+		yes = strstr(line, " kasan_report\n") ||
+		      strstr(line, " __kasan_report\n");
+	if (f)
+		fclose(f);
+	return yes;
+}
+
+/*
+ * Faults touch nothing else: after an access past the end of shared
+ * memory, of private memory and of a buffer, and a budget exhausted, the
+ * guards between the regions of the device's functional memory (64 bytes
+ * each on a KASAN kernel, none elsewhere) are intact (debugfs stats).
+ */
+TEST_F(fn, faults_leave_the_guards_intact)
+{
+	static const struct vgpu_insn prog_smem_end[] = {
+		I(VGPU_OP_MOVI, 0, 0, 0, 256),
+		I(VGPU_OP_STS, 0, 0, 0, 0),		/* smem is 256 bytes */
+		I(VGPU_OP_EXIT, 0, 0, 0, 0),
+	};
+	static const struct vgpu_insn prog_priv_end[] = {
+		I(VGPU_OP_MOVI, 0, 0, 0, 64),
+		I(VGPU_OP_STL, 0, 0, 0, 0),		/* 64 bytes a lane */
+		I(VGPU_OP_EXIT, 0, 0, 0, 0),
+	};
+	static const struct vgpu_insn prog_buf_end[] = {
+		I(VGPU_OP_MOVI, 0, 0, 0, PAGE),
+		I(VGPU_OP_STG, 0, 0, 0, 0),
+		I(VGPU_OP_EXIT, 0, 0, 0, 0),
+	};
+	char st[8192];
+	struct vgpu_submit_desc d;
+	long long faults;
+	void *p0;
+	__u32 h;
+
+	h = buffer(_metadata, self->fd, PAGE, 0, &p0);
+	ASSERT_TRUE(p0);
+	if (vgpu_test_slurp("/sys/kernel/debug/vgpu/vgpu0/stats", st,
+			    sizeof(st)) < 0)
+		SKIP(return, "no debugfs");
+	faults = vgpu_test_keyval(st, "faults");
+	fdesc(&d, self->ch, 2, 64, prog_smem_end, ARRAY_SIZE(prog_smem_end),
+	      &h, 1);
+	d.smem = 256;
+	EXPECT_EQ(-EFAULT, run(self->fd, &d));
+	fdesc(&d, self->ch, 2, 64, prog_priv_end, ARRAY_SIZE(prog_priv_end),
+	      &h, 1);
+	d.private_bytes = 64;
+	EXPECT_EQ(-EFAULT, run(self->fd, &d));
+	fdesc(&d, self->ch, 2, 64, prog_buf_end, ARRAY_SIZE(prog_buf_end),
+	      &h, 1);
+	EXPECT_EQ(-EFAULT, run(self->fd, &d));
+	fdesc(&d, self->ch, 1, 32, prog_forever, ARRAY_SIZE(prog_forever),
+	      NULL, 0);
+	d.insn_budget = 100;
+	EXPECT_EQ(-EXFULL, run(self->fd, &d));
+	ASSERT_LT(0, vgpu_test_slurp("/sys/kernel/debug/vgpu/vgpu0/stats", st,
+				     sizeof(st)));
+	EXPECT_LE(faults + 4, vgpu_test_keyval(st, "faults"));
+	EXPECT_LT(0, vgpu_test_keyval(st, "fn_memory"));
+	EXPECT_EQ(kasan_kernel() ? 64 : 0, vgpu_test_keyval(st, "guard_bytes"));
+	EXPECT_EQ(0, vgpu_test_keyval(st, "guards_broken"));
 }
 
 TEST_F(fn, endless_loop_hits_the_hang_timeout)

@@ -21,6 +21,7 @@
 
 struct vgpu_sm;
 struct vgpu_gpu;
+struct vgpu_insn;
 
 /**
  * struct vgpu_fn_warp_view - what a functional warp holds (read-only)
@@ -74,5 +75,7 @@ const u8 *vgpu_fn_block_smem_view(const struct vgpu_sm *sm, u32 slot,
 				   u32 *size);
 void vgpu_gpu_fn_set_hook(struct vgpu_gpu *g, vgpu_fn_hook_fn fn,
 			  void *cookie);
+const struct vgpu_insn *vgpu_fn_warp_prog(const struct vgpu_sm *sm, u32 idx,
+					  u32 *n_insns);
 
 #endif /* VGPU_CORE_FN_DEBUG_H */

@@ -72,7 +72,7 @@ typedef void (*vgpu_fn_hook_fn)(void *cookie, const struct vgpu_sm *sm,
 int vgpu_fn_warp_view(const struct vgpu_sm *sm, u32 idx,
 		      struct vgpu_fn_warp_view *v);
 const u8 *vgpu_fn_block_smem_view(const struct vgpu_sm *sm, u32 slot,
-				   u32 *size);
+				  u32 *size);
 void vgpu_gpu_fn_set_hook(struct vgpu_gpu *g, vgpu_fn_hook_fn fn,
 			  void *cookie);
 const struct vgpu_insn *vgpu_fn_warp_prog(const struct vgpu_sm *sm, u32 idx,

@@ -400,7 +400,12 @@ static void vgpu_dbg_regs(struct vgpu_dbg *d, int argc, char **argv)
 		}
 		if (!dash)
 			hi = lo;
-		if (lo > hi || hi >= v.nregs) {
+		if (lo > hi) {
+			printf("regs: '%s': the first register is after the last\n",
+			       argv[1]);
+			return;
+		}
+		if (hi >= v.nregs) {
 			printf("regs: the warp has r0-r%u\n", v.nregs - 1);
 			return;
 		}

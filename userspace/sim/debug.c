@@ -627,7 +627,7 @@ static void vgpu_dbg_buffer(struct vgpu_dbg *d, int argc, char **argv)
 		return;
 	if (d->started && d->r->bufs) {
 		p = d->r->bufs[b];
-		printf("buffer %s (%llu bytes): the global stores and atomics of the running epoch reach it at the epoch's boundary\n",
+		printf("buffer %s (%llu bytes; the running epoch's global stores and atomics reach it at the epoch's boundary)\n",
 		       name, (unsigned long long)size);
 	} else {
 		tmp = malloc(size ? size : 1);
@@ -637,7 +637,7 @@ static void vgpu_dbg_buffer(struct vgpu_dbg *d, int argc, char **argv)
 		}
 		vgpul_workload_buffer_fill(d->wl, b, tmp);
 		p = tmp;
-		printf("buffer %s (%llu bytes): its initial contents\n", name,
+		printf("buffer %s (%llu bytes; its initial contents)\n", name,
 		       (unsigned long long)size);
 	}
 	for (i = off; i < off + len; i += 4) {
@@ -1036,7 +1036,7 @@ out:
 
 const struct vgpul_cli_cmd vgpu_sim_cmd_debug = {
 	.name = "debug",
-	.summary = "run a workload with breakpoints on its functional kernels' instructions, commands from stdin",
+	.summary = "step through the functional kernels of a workload: breakpoints, registers, memory",
 	.usage = "FILE [--policy NAME|FILE.so] [--preempt drain|warp|switch] [--pack auto|block|sm]\n"
 		 "  Reads commands from stdin, one a line, before the run and at each stop\n"
 		 "  ('help' lists them: break, delete, info breakpoints, continue, step,\n"

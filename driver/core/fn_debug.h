@@ -11,7 +11,8 @@
  * instruction at its pc, so the host may stop there and read every view.
  * A device without a hook pays one test of a NULL pointer per functional
  * instruction, and the hook changes no decision: a run with it has the
- * same trace as one without.
+ * same trace as one without.  fn_debug.c adds the program a warp runs
+ * (vgpu_fn_warp_prog()), to show the instruction at its pc.
  */
 #ifndef VGPU_CORE_FN_DEBUG_H
 #define VGPU_CORE_FN_DEBUG_H

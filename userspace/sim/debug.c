@@ -14,6 +14,7 @@
  * results are those of `vgpu-sim run`.
  */
 #include <errno.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -88,6 +89,14 @@ struct vgpu_dbg {
 	uint32_t step_block;
 	uint32_t step_wid;
 };
+
+/* Ctrl-C on a terminal: stop at the next functional instruction */
+static volatile sig_atomic_t vgpu_dbg_interrupted;
+
+static void vgpu_dbg_sigint(int sig)
+{
+	vgpu_dbg_interrupted = 1;
+}
 
 static const char *const vgpu_dbg_states[] = {
 	[VGPU_WARP_FREE] = "free",
@@ -824,6 +833,7 @@ static void vgpu_dbg_loop(struct vgpu_dbg *d)
 			d->quit = true;
 			return;
 		}
+		vgpu_dbg_interrupted = 0;	/* a Ctrl-C at the prompt */
 		if (vgpu_dbg_command(d, d->line) == VGPU_DBG_RESUME)
 			break;
 	}
@@ -871,7 +881,10 @@ static void vgpu_dbg_hook(void *cookie, const struct vgpu_sm *sm, u32 idx)
 	if (d->quit || vgpu_fn_warp_view(sm, idx, &v))
 		return;
 	d->started = true;
-	if (d->step_left) {
+	if (vgpu_dbg_interrupted) {
+		d->step_left = 0;
+		printf("interrupted, ");
+	} else if (d->step_left) {
 		/* a step follows its warp, wherever it runs; no breakpoint */
 		if (!vgpu_dbg_stepped(d, &v))
 			return;
@@ -1001,6 +1014,13 @@ static int vgpu_sim_debug(int argc, char **argv)
 	d.r = &shared;
 	d.in = stdin;
 	d.tty = isatty(STDIN_FILENO);
+	if (d.tty) {
+		struct sigaction sa = { .sa_handler = vgpu_dbg_sigint,
+					.sa_flags = SA_RESTART };
+
+		sigemptyset(&sa.sa_mask);
+		sigaction(SIGINT, &sa, NULL);
+	}
 	/* one thread: the hook stops the SMs' thread, which is ours */
 	shared.threads = 1;
 	shared.fn_hook = vgpu_dbg_hook;

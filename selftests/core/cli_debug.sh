@@ -45,7 +45,7 @@ lcg() {
 	done
 }
 
-echo "1..34"
+echo "1..39"
 
 # --- no commands: vgpu-sim run's output, byte for byte -----------------
 "$SIM" run "$W" > "$TMP/run.txt"
@@ -67,7 +67,7 @@ check "break 13: stops at pc 13 of reduce ($s1)" \
 check "pc: the same warp at the same pc" \
 	"[ \"\$(stop loop 2)\" = \"\${s1#breakpoint 1, }\" ]"
 check "info breakpoints: one hit" \
-	"grep -Eq '^1 +13 +reduce +1\$' $TMP/loop.txt"
+	"grep -q '^1   break pc 13 of reduce: 1 hits\$' $TMP/loop.txt"
 check "quit: no more stops, the run's summary and results" \
 	"[ \$(stop loop 3 | wc -l) -eq 0 ] && [ \$(rc loop) -eq 0 ] && grep -q '^buffer sums: ok\$' $TMP/loop.txt && grep -q '^buffer total: ok\$' $TMP/loop.txt"
 
@@ -165,6 +165,28 @@ check "buffer in 0 16 before the run: its initial contents, words 0..3" \
 w256=$(lcg 35 256 257)
 check "buffer in / buffer 0 (slot s0) during the run: word 256, the epoch's stores noted" \
 	"[ \$(grep -c '^0x0400: 0x$w256 $((0x$w256)) ' $TMP/buf.txt) -eq 2 ] && [ \$(grep -c 'reach it at the epoch.s boundary' $TMP/buf.txt) -eq 2 ]"
+
+# --- watchpoints: a buffer word at the epoch boundary, a shared word ---
+sum() { t=0; for x in $(lcg 35 $1 $2); do t=$(( (t + 0x$x) & 0xffffffff )); done; printf '0x%08x' $t; }
+{ echo "watch buffer sums 0"; echo "watch buffer total 0"; echo "break 10 reduce"
+  echo c; echo "watch smem 0"; echo "delete 3"; i=0
+  while [ $i -lt 30 ]; do echo c; i=$((i + 1)); done; } | dbg watch "$W" --preempt switch
+s0=$(sum 0 256)
+check "watch buffer sums 0: one change, to the sum of block 0's inputs ($s0)" \
+	"[ \"\$(grep '^watchpoint 1: ' $TMP/watch.txt | sed -n '2,\$p')\" = 'watchpoint 1: buffer sums 0x0000: 0x00000000 -> $s0' ]"
+tot=$(sum 0 1024)
+check "watch buffer total 0: its last change is to the sum of the 1024 inputs ($tot)" \
+	"grep '^watchpoint 2: buffer total 0x0000: ' $TMP/watch.txt | tail -n 1 | grep -q -- '-> $tot\$'"
+w0=$(lcg 35 0 1)
+w128=$(lcg 35 128 129)
+s1=$(printf '0x%08x' $(( (0x$w0 + 0x$w128) & 0xffffffff )))
+check "watch smem 0 of block 0: 8 changes, in[0] -> in[0] + in[128] first, the block's sum last" \
+	"[ \$(grep -c '^watchpoint 4: smem of reduce block 0 0x0000: ' $TMP/watch.txt) -eq 8 ] && grep -q '^watchpoint 4: smem of reduce block 0 0x0000: 0x$w0 -> $s1\$' $TMP/watch.txt && grep '^watchpoint 4: ' $TMP/watch.txt | tail -n 1 | grep -q -- '-> $s0\$'"
+check "watchpoints leave the run as it was" \
+	"[ \$(rc watch) -eq 0 ] && [ \"\$(field trace_hash $TMP/watch.txt)\" = \"\$(field trace_hash $TMP/run-switch.txt)\" ]"
+printf 'watch smem 0\nwatch buffer in 2\nwatch buffer in 4096\nwatch frob\nwatch buffer nosuch 0\n' | dbg badwatch "$W"
+check "bad watches: one line each" \
+	"[ \$(grep -c . $TMP/badwatch.txt) -eq \$((5 + \$(grep -c . $TMP/run.txt))) ] && grep -q '^watch: 2 is no word' $TMP/badwatch.txt && grep -q '^watch: 4096 is no word' $TMP/badwatch.txt && grep -q '^usage: watch buffer' $TMP/badwatch.txt"
 
 # --- divergence, predicates, private memory ---------------------------
 cat > "$TMP/div.json" <<'EOF'

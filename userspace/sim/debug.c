@@ -5,8 +5,8 @@
  *
  * Seed 004's debugger: runs a workload as `vgpu-sim run` does, on one
  * thread, and stops the SM's thread before a functional warp executes an
- * instruction at a breakpoint or after a single step (the core's hook,
- * driver/core/fn_debug.h).  While stopped it reads commands from stdin
+ * instruction at a breakpoint, after a watched word changed or after a
+ * single step (the core's hook, driver/core/fn_debug.h).  While stopped it reads commands from stdin
  * and prints a warp's pc, masks, registers, predicates and private
  * memory, its block's shared memory and the workload's buffers
  * (Documentation/workloads.rst, "Debugging a functional kernel").  The
@@ -33,17 +33,36 @@
 #define VGPU_DBG_MAX_ARGS	8
 #define VGPU_DBG_ANY		(~0U)	/* a breakpoint of every kernel */
 
+enum vgpu_dbg_bp_type {
+	VGPU_DBG_BREAK,		/* a pc */
+	VGPU_DBG_WATCH_BUFFER,	/* a word of a buffer */
+	VGPU_DBG_WATCH_SMEM,	/* a word of a block's shared memory */
+};
+
 /**
- * struct vgpu_dbg_bp - a breakpoint
+ * struct vgpu_dbg_bp - a breakpoint or a watchpoint
  * @num: its number (from 1, never reused)
- * @pc: the instruction
- * @kernel: the workload kernel whose warps stop, or VGPU_DBG_ANY
- * @hits: stops so far
+ * @type: enum vgpu_dbg_bp_type
+ * @pc: a breakpoint's instruction
+ * @kernel: the workload kernel whose warps stop at a breakpoint, or
+ *	VGPU_DBG_ANY; the kernel of a watched block
+ * @block: the watched block (its index in the grid)
+ * @buf: the watched buffer
+ * @off: the watched word's byte offset
+ * @old: its value at the last stop
+ * @cur: its value when last seen
+ * @hits: stops so far (a watchpoint: changes reported)
  */
 struct vgpu_dbg_bp {
 	uint32_t num;
+	uint32_t type;
 	uint32_t pc;
 	uint32_t kernel;
+	uint32_t block;
+	uint32_t buf;
+	uint32_t off;
+	uint32_t old;
+	uint32_t cur;
 	uint64_t hits;
 };
 
@@ -126,6 +145,23 @@ static const char *vgpu_dbg_kname(const struct vgpu_dbg *d, uint32_t id,
 	if (id < d->wl->nkernels)
 		return d->wl->kernels[id].name;
 	snprintf(buf, len, "child#%u", id);
+	return buf;
+}
+
+/* What a watchpoint watches: "buffer NAME", "smem of KERNEL block B" */
+static const char *vgpu_dbg_watched(const struct vgpu_dbg *d,
+				    const struct vgpu_dbg_bp *b, char *buf,
+				    size_t len)
+{
+	char name[32];
+
+	if (b->type == VGPU_DBG_WATCH_BUFFER)
+		snprintf(buf, len, "buffer %s",
+			 vgpul_workload_buffer(d->wl, b->buf, NULL, NULL));
+	else
+		snprintf(buf, len, "smem of %s block %u",
+			 vgpu_dbg_kname(d, b->kernel, name, sizeof(name)),
+			 b->block);
 	return buf;
 }
 
@@ -237,10 +273,11 @@ static void vgpu_dbg_break(struct vgpu_dbg *d, int argc, char **argv)
 		return;
 	}
 	b = &d->bp[d->nbp++];
+	memset(b, 0, sizeof(*b));
 	b->num = ++d->next_num;
+	b->type = VGPU_DBG_BREAK;
 	b->pc = pc;
 	b->kernel = k;
-	b->hits = 0;
 	printf("breakpoint %u at pc %u%s%s\n", b->num, pc,
 	       k == VGPU_DBG_ANY ? "" : " of kernel ",
 	       k == VGPU_DBG_ANY ? "" : d->wl->kernels[k].name);
@@ -268,14 +305,16 @@ static void vgpu_dbg_delete(struct vgpu_dbg *d, int argc, char **argv)
 		printf("delete: no breakpoint %u\n", num);
 		return;
 	}
+	printf("%s %u deleted\n", d->bp[i].type == VGPU_DBG_BREAK ?
+	       "breakpoint" : "watchpoint", num);
 	memmove(&d->bp[i], &d->bp[i + 1], (d->nbp - i - 1) * sizeof(d->bp[0]));
 	d->nbp--;
-	printf("breakpoint %u deleted\n", num);
 }
 
 static void vgpu_dbg_info(struct vgpu_dbg *d, int argc, char **argv)
 {
 	const struct vgpu_dbg_bp *b;
+	char name[160];
 	uint32_t i;
 
 	if (argc != 2 || strncmp(argv[1], "breakpoints", strlen(argv[1]))) {
@@ -286,13 +325,17 @@ static void vgpu_dbg_info(struct vgpu_dbg *d, int argc, char **argv)
 		printf("no breakpoints\n");
 		return;
 	}
-	printf("num  pc     kernel           hits\n");
 	for (i = 0; i < d->nbp; i++) {
 		b = &d->bp[i];
-		printf("%-4u %-6u %-16s %llu\n", b->num, b->pc,
-		       b->kernel == VGPU_DBG_ANY ? "(any)" :
-		       d->wl->kernels[b->kernel].name,
-		       (unsigned long long)b->hits);
+		if (b->type == VGPU_DBG_BREAK)
+			printf("%-3u break pc %u of %s: %llu hits\n", b->num,
+			       b->pc, b->kernel == VGPU_DBG_ANY ?
+			       "every kernel" : d->wl->kernels[b->kernel].name,
+			       (unsigned long long)b->hits);
+		else
+			printf("%-3u watch %s 0x%04x = 0x%08x: %llu changes\n",
+			       b->num, vgpu_dbg_watched(d, b, name, sizeof(name)),
+			       b->off, b->old, (unsigned long long)b->hits);
 	}
 }
 
@@ -658,6 +701,149 @@ static void vgpu_dbg_buffer(struct vgpu_dbg *d, int argc, char **argv)
 	free(tmp);
 }
 
+/* A word's byte offset @s within @size bytes; false after a message */
+static bool vgpu_dbg_word_off(const char *cmd, const char *s, uint64_t size,
+			      uint32_t *off)
+{
+	if (!vgpu_dbg_u32(cmd, s, off))
+		return false;
+	if (*off % 4 || *off >= size || size - *off < 4) {
+		printf("%s: %s is no word's offset (a multiple of 4 below %llu)\n",
+		       cmd, s, (unsigned long long)size);
+		return false;
+	}
+	return true;
+}
+
+/* Word @off of buffer @b: the run's, or before it the initial one. */
+static bool vgpu_dbg_buffer_word(const struct vgpu_dbg *d, uint32_t b,
+				 uint32_t off, uint32_t *w)
+{
+	uint64_t size;
+	uint8_t *tmp;
+
+	if (d->started && d->r->bufs) {
+		memcpy(w, (const uint8_t *)d->r->bufs[b] + off, sizeof(*w));
+		return true;
+	}
+	vgpul_workload_buffer(d->wl, b, &size, NULL);
+	tmp = malloc(size);
+	if (!tmp)
+		return false;
+	vgpul_workload_buffer_fill(d->wl, b, tmp);
+	memcpy(w, tmp + off, sizeof(*w));
+	free(tmp);
+	return true;
+}
+
+static void vgpu_dbg_watch(struct vgpu_dbg *d, int argc, char **argv)
+{
+	struct vgpu_fn_warp_view v = { .kernel = VGPU_DBG_ANY };
+	enum vgpu_dbg_bp_type type;
+	struct vgpu_dbg_bp *b;
+	uint32_t off, w, size32;
+	const uint8_t *p;
+	char name[160];
+	uint64_t size;
+	int buf = 0;
+
+	if (argc == 4 && !strcmp(argv[1], "buffer")) {
+		type = VGPU_DBG_WATCH_BUFFER;
+		buf = vgpu_dbg_buffer_arg(d, argv[2]);
+		if (buf < 0)
+			return;
+		vgpul_workload_buffer(d->wl, buf, &size, NULL);
+		if (!vgpu_dbg_word_off("watch", argv[3], size, &off))
+			return;
+		if (!vgpu_dbg_buffer_word(d, buf, off, &w)) {
+			printf("watch: out of memory\n");
+			return;
+		}
+	} else if (argc == 3 && !strcmp(argv[1], "smem")) {
+		type = VGPU_DBG_WATCH_SMEM;
+		if (vgpu_dbg_cur(d, &v))
+			return;
+		p = vgpu_fn_block_smem_view(vgpu_dbg_sm(d, d->cur_sm), v.slot,
+					    &size32);
+		if (!p || !size32) {
+			printf("block %u has no shared memory\n", v.block);
+			return;
+		}
+		if (!vgpu_dbg_word_off("watch", argv[2], size32, &off))
+			return;
+		memcpy(&w, p + off, sizeof(w));
+	} else {
+		printf("usage: watch buffer NAME|SLOT OFF, or watch smem OFF\n");
+		return;
+	}
+	if (d->nbp == VGPU_DBG_MAX_BP) {
+		printf("watch: %u breakpoints and watchpoints already\n",
+		       VGPU_DBG_MAX_BP);
+		return;
+	}
+	b = &d->bp[d->nbp++];
+	memset(b, 0, sizeof(*b));
+	b->num = ++d->next_num;
+	b->type = type;
+	b->kernel = v.kernel;
+	b->block = v.block;
+	b->buf = buf;
+	b->off = off;
+	b->old = w;
+	b->cur = w;
+	printf("watchpoint %u: %s 0x%04x = 0x%08x\n", b->num,
+	       vgpu_dbg_watched(d, b, name, sizeof(name)), off, w);
+}
+
+/*
+ * The watched words as @v's warp is about to execute: every buffer word,
+ * and the shared memory words of its block.  True if one changed since
+ * the last stop.
+ */
+static bool vgpu_dbg_watch_check(struct vgpu_dbg *d, const struct vgpu_sm *sm,
+				 const struct vgpu_fn_warp_view *v)
+{
+	struct vgpu_dbg_bp *b;
+	bool changed = false;
+	const uint8_t *p;
+	uint32_t i, size;
+
+	for (i = 0; i < d->nbp; i++) {
+		b = &d->bp[i];
+		if (b->type == VGPU_DBG_WATCH_BUFFER && d->r->bufs) {
+			memcpy(&b->cur, (const uint8_t *)d->r->bufs[b->buf] +
+			       b->off, sizeof(b->cur));
+		} else if (b->type == VGPU_DBG_WATCH_SMEM &&
+			   v->kernel == b->kernel && v->block == b->block) {
+			p = vgpu_fn_block_smem_view(sm, v->slot, &size);
+			if (p && b->off < size && size - b->off >= 4)
+				memcpy(&b->cur, p + b->off, sizeof(b->cur));
+		}
+		if (b->type != VGPU_DBG_BREAK && b->cur != b->old)
+			changed = true;
+	}
+	return changed;
+}
+
+/* At a stop: the watched words that changed since the last one. */
+static void vgpu_dbg_watch_report(struct vgpu_dbg *d)
+{
+	struct vgpu_dbg_bp *b;
+	char name[160];
+	uint32_t i;
+
+	for (i = 0; i < d->nbp; i++) {
+		b = &d->bp[i];
+		if (b->type == VGPU_DBG_BREAK || b->cur == b->old)
+			continue;
+		printf("watchpoint %u: %s 0x%04x: 0x%08x -> 0x%08x\n", b->num,
+		       vgpu_dbg_watched(d, b, name, sizeof(name)), b->off,
+		       b->old, b->cur);
+		b->old = b->cur;
+		b->hits++;
+	}
+}
+
 static void vgpu_dbg_disasm(struct vgpu_dbg *d, int argc, char **argv)
 {
 	const struct vgpu_insn *prog = NULL;
@@ -698,8 +884,9 @@ static void vgpu_dbg_disasm(struct vgpu_dbg *d, int argc, char **argv)
 	}
 	for (i = pc; i < n && i - pc < cnt; i++) {
 		vgpu_dbg_insn(prog, n, i, text, sizeof(text));
-		for (j = 0; j < d->nbp && d->bp[j].pc != i; j++)
-			;
+		for (j = 0; j < d->nbp; j++)
+			if (d->bp[j].type == VGPU_DBG_BREAK && d->bp[j].pc == i)
+				break;
 		printf("%s%c%5u  %s\n", i == cur ? "=>" : "  ",
 		       j < d->nbp ? 'b' : ' ', i, text);
 	}
@@ -720,6 +907,8 @@ static void vgpu_dbg_help(void)
 	       "priv [LANE]         its lanes' private memory\n"
 	       "smem [OFF LEN]      its block's shared memory (bytes, words)\n"
 	       "buffer NAME|SLOT [OFF LEN]  a buffer's words (bytes)\n"
+	       "watch buffer NAME|SLOT OFF  stop when the word at byte OFF changes\n"
+	       "watch smem OFF      the same in the current warp's block's shared memory\n"
 	       "disasm [PC [N]]     the program (the current warp's)\n"
 	       "quit                run to the end without stopping\n");
 }
@@ -807,6 +996,8 @@ static enum vgpu_dbg_action vgpu_dbg_command(struct vgpu_dbg *d, char *line)
 		vgpu_dbg_smem(d, argc, argv);
 	} else if (!strcmp(c, "priv")) {
 		vgpu_dbg_priv(d, argc, argv);
+	} else if (!strcmp(c, "watch")) {
+		vgpu_dbg_watch(d, argc, argv);
 	} else if (!strcmp(c, "buffer")) {
 		vgpu_dbg_buffer(d, argc, argv);
 	} else if (!strcmp(c, "disasm")) {
@@ -876,11 +1067,13 @@ static void vgpu_dbg_hook(void *cookie, const struct vgpu_sm *sm, u32 idx)
 	const struct vgpu_dbg_bp *hit = NULL;
 	struct vgpu_dbg *d = cookie;
 	struct vgpu_fn_warp_view v;
+	bool watched;
 	uint32_t i;
 
 	if (d->quit || vgpu_fn_warp_view(sm, idx, &v))
 		return;
 	d->started = true;
+	watched = vgpu_dbg_watch_check(d, sm, &v);
 	if (vgpu_dbg_interrupted) {
 		d->step_left = 0;
 		printf("interrupted, ");
@@ -894,18 +1087,22 @@ static void vgpu_dbg_hook(void *cookie, const struct vgpu_sm *sm, u32 idx)
 		}
 	} else {
 		for (i = 0; i < d->nbp; i++)
-			if (d->bp[i].pc == v.pc &&
+			if (d->bp[i].type == VGPU_DBG_BREAK &&
+			    d->bp[i].pc == v.pc &&
 			    (d->bp[i].kernel == VGPU_DBG_ANY ||
 			     d->bp[i].kernel == v.kernel))
 				break;
-		if (i == d->nbp)
+		if (i == d->nbp && !watched)
 			return;
-		d->bp[i].hits++;
-		hit = &d->bp[i];
+		if (i < d->nbp) {
+			d->bp[i].hits++;
+			hit = &d->bp[i];
+		}
 	}
 	d->cur = true;
 	d->cur_sm = sm->id;
 	d->cur_ctx = idx;
+	vgpu_dbg_watch_report(d);
 	if (hit)
 		printf("breakpoint %u, ", hit->num);
 	vgpu_dbg_where(d, sm, idx, &v);
@@ -1059,8 +1256,8 @@ const struct vgpul_cli_cmd vgpu_sim_cmd_debug = {
 	.summary = "step through the functional kernels of a workload: breakpoints, registers, memory",
 	.usage = "FILE [--policy NAME|FILE.so] [--preempt drain|warp|switch] [--pack auto|block|sm]\n"
 		 "  Reads commands from stdin, one a line, before the run and at each stop\n"
-		 "  ('help' lists them: break, delete, info breakpoints, continue, step,\n"
-		 "  warps, warp, pc, regs, preds, priv, smem, buffer, disasm, quit).\n"
+		 "  ('help' lists them: break, watch, delete, info breakpoints, continue,\n"
+		 "  step, warps, warp, pc, regs, preds, priv, smem, buffer, disasm, quit).\n"
 		 "  Runs on one thread; quit or the end of stdin runs to the end, then\n"
 		 "  prints and checks what 'vgpu-sim run FILE' does (same trace hash)",
 	.run = vgpu_sim_debug,

@@ -74,11 +74,11 @@ struct vgpu_dbg_bp {
  * @line: the last line read (getline())
  * @cap: its capacity
  * @tty: @in is a terminal: print a prompt
- * @started: the run has begun (a stop happened)
+ * @started: the run has begun (the hook was called)
  * @quit: run to the end without stopping
- * @bp: breakpoints
+ * @bp: breakpoints and watchpoints
  * @nbp: their number
- * @next_num: the number of the next breakpoint
+ * @next_num: the number of the last one set
  * @cur: a current warp is selected (@cur_sm, @cur_ctx)
  * @cur_sm: its SM
  * @cur_ctx: its warp context

@@ -11,7 +11,8 @@
  * instruction at its pc, so the host may stop there and read every view.
  * A device without a hook pays one test of a NULL pointer per functional
  * instruction, and the hook changes no decision: a run with it has the
- * same trace as one without.
+ * same trace as one without.  fn_debug.c adds the program a warp runs
+ * (vgpu_fn_warp_prog()), to show the instruction at its pc.
  */
 #ifndef VGPU_CORE_FN_DEBUG_H
 #define VGPU_CORE_FN_DEBUG_H
@@ -21,6 +22,7 @@
 
 struct vgpu_sm;
 struct vgpu_gpu;
+struct vgpu_insn;
 
 /**
  * struct vgpu_fn_warp_view - what a functional warp holds (read-only)
@@ -71,8 +73,10 @@ typedef void (*vgpu_fn_hook_fn)(void *cookie, const struct vgpu_sm *sm,
 int vgpu_fn_warp_view(const struct vgpu_sm *sm, u32 idx,
 		      struct vgpu_fn_warp_view *v);
 const u8 *vgpu_fn_block_smem_view(const struct vgpu_sm *sm, u32 slot,
-				   u32 *size);
+				  u32 *size);
 void vgpu_gpu_fn_set_hook(struct vgpu_gpu *g, vgpu_fn_hook_fn fn,
 			  void *cookie);
+const struct vgpu_insn *vgpu_fn_warp_prog(const struct vgpu_sm *sm, u32 idx,
+					  u32 *n_insns);
 
 #endif /* VGPU_CORE_FN_DEBUG_H */

@@ -311,6 +311,8 @@ int vgpu_run_workload(const struct vgpu_workload *wl, int only,
 	if (wl->dev->n_sm_order)
 		vgpu_gpu_set_sm_rank(g, sm_order, wl->dev->n_sm_order);
 	vgpu_gpu_set_sink(g, vgpu_run_sink, r);
+	if (r->fn_hook)
+		vgpu_gpu_fn_set_hook(g, r->fn_hook, r->fn_hook_cookie);
 	ret = vgpu_run_fn_init(wl, only, r, err, errlen);
 	if (ret)
 		return ret;

@@ -53,6 +53,9 @@ struct vgpu_run_tree {
  * @loop_seconds: wall time of the run's epoch loop (bench functional)
  * @loop_cpu_seconds: CPU time of the calling thread in that loop (the
  *	whole run's with @threads 0 or 1)
+ * @fn_hook: set by the caller: called before each functional instruction
+ *	(vgpu_gpu_fn_set_hook(), vgpu-sim debug), or NULL
+ * @fn_hook_cookie: its cookie
  */
 struct vgpu_run {
 	struct vgpu_gpu g;
@@ -74,6 +77,8 @@ struct vgpu_run {
 	void *fn_mem;
 	double loop_seconds;
 	double loop_cpu_seconds;
+	vgpu_fn_hook_fn fn_hook;
+	void *fn_hook_cookie;
 };
 
 struct vgpu_sim_team;
@@ -109,8 +114,8 @@ unsigned long vgpu_sim_calibrations(void);
  * @wl: the workload
  * @only: index of the one kernel to run alone (arriving at 0), or -1
  * @policies: policy registry
- * @r: result (zeroed by the caller but for @r->threads; release with
- *	vgpu_run_fini())
+ * @r: result (zeroed by the caller but for @r->threads and @r->fn_hook;
+ *	release with vgpu_run_fini())
  * @err: error message
  * @errlen: its size
  *

@@ -23,6 +23,7 @@
 	X(occupancy)		\
 	X(maxrun)		\
 	X(run)			\
+	X(debug)		\
 	X(compare)		\
 	X(import)		\
 	X(replay)		\

@@ -20,20 +20,20 @@
 
 static void vgpu_fn_guard_fill(u8 *p)
 {
+	u32 i, n = VGPU_MEM_GUARD / 8;	/* 0 outside debug builds */
 	u64 *w = (u64 *)p;
-	u32 i;
 
-	for (i = 0; i < VGPU_MEM_GUARD / 8; i++)
+	for (i = 0; i < n; i++)
 		w[i] = VGPU_FN_GUARD_WORD;
 }
 
 /* Is the guard at @p intact?  A broken one is filled again. */
 static bool vgpu_fn_guard_ok(u8 *p)
 {
+	u32 i, n = VGPU_MEM_GUARD / 8;
 	u64 *w = (u64 *)p, bad = 0;
-	u32 i;
 
-	for (i = 0; i < VGPU_MEM_GUARD / 8; i++)
+	for (i = 0; i < n; i++)
 		bad |= w[i] ^ VGPU_FN_GUARD_WORD;
 	if (bad)
 		vgpu_fn_guard_fill(p);

@@ -239,7 +239,7 @@ TEST_F(fndbg, spinning_blocks)
 		EXPECT_EQ(live, w[i].live) TH_LOG("block %u warp %u",
 						  w[i].block, w[i].warp);
 		EXPECT_EQ(live, w[i].active);
-		EXPECT_EQ(0, w[i].depth);
+		EXPECT_EQ(1, w[i].depth);	/* the warp's own frame */
 		/* p0 is set by the loop's compare once it ran */
 		EXPECT_TRUE(w[i].pred[0] == 0 || w[i].pred[0] == live);
 		EXPECT_EQ(live, w[i].pred[1]);
@@ -295,7 +295,7 @@ TEST_F(fndbg, spinning_blocks)
 		snprintf(line, sizeof(line), "\nwarp %u state ready pc ", wid);
 		warp_text = strstr(text, line);
 		ASSERT_NE(NULL, warp_text) TH_LOG("%s", text);
-		snprintf(line, sizeof(line), " live %08x active %08x depth 0\n",
+		snprintf(line, sizeof(line), " live %08x active %08x depth 1\n",
 			 live, live);
 		EXPECT_NE(NULL, strstr(warp_text, line));
 		/* r0 = tid, r1 = ctaid, r5 = 1000 + tid; lanes past 48: 0 */

@@ -513,7 +513,9 @@ static void vgpu_dbg_fn_warps(struct seq_buf *sb, struct vgpu_device *vdev,
  * @sm: its SM
  * @slot: its slot there
  * @kernel: the id of the kernel the slot held when it was chosen
- * @block: and that block's index (&vgpu_sm_block.block_idx)
+ * @unit: and that block's index (&vgpu_sm_block.block_idx)
+ * @block: its block in the kernel's grid (@unit, or for a unit of a split
+ *	kernel, F24, the block it is a warp of)
  * @chosen: a block was chosen
  *
  * Protected by &vgpu_sched.lock: written and read under it only.
@@ -522,6 +524,7 @@ struct vgpu_dbg_sel {
 	u32 sm;
 	u32 slot;
 	u32 kernel;
+	u32 unit;
 	u32 block;
 	bool chosen;
 };
@@ -535,7 +538,7 @@ vgpu_dbg_sel_block(struct vgpu_gpu *g, const struct vgpu_dbg_sel *sel)
 	u32 size;
 
 	if (!vgpu_fn_block_smem_view(sm, sel->slot, &size) ||
-	    b->kernel->id != sel->kernel || b->block_idx != sel->block)
+	    b->kernel->id != sel->kernel || b->block_idx != sel->unit)
 		return NULL;
 	return b;
 }
@@ -773,7 +776,10 @@ static ssize_t vgpu_dbg_fn_block_write(struct file *file,
 	}
 	b = &s->gpu->sm[sel.sm].sm.block[sel.slot];
 	sel.kernel = b->kernel->id;
-	sel.block = b->block_idx;
+	sel.unit = b->block_idx;
+	/* a unit's index is block * warps + warp (struct vgpu_kernel_desc) */
+	sel.block = b->kernel->orig ?
+		    b->block_idx / b->kernel->orig->shape.warps : b->block_idx;
 	sel.chosen = true;
 	d->sel = sel;
 	mutex_unlock(&s->lock);

@@ -9,8 +9,12 @@
  * values in registers, predicates and shared memory, then spin on a flag
  * in a buffer; the test reads the views while they spin, then sets the
  * flag through the mapping and reads them again.  Every expected value is
- * computed by hand from the program below.
+ * computed by hand from the program below.  Then a kernel that loops on
+ * data runs twice on a fresh device, the second time with a thread
+ * reading both files all along: the trace hash is the same.
  */
+#include <pthread.h>
+#include <stdatomic.h>
 #include <sys/mman.h>
 
 #include "vgpu_test_util.h"
@@ -47,6 +51,20 @@ static const struct vgpu_insn prog_wait[] = {
 	I(VGPU_OP_ISETP, 0, 8, 7, VGPU_COND_EQ),
 	I(VGPU_OP_BRP, 0, 0, 0, LOOP_PC | EXIT_PC << 16),
 	I(VGPU_OP_EXIT, 0, 0, 0, 0),			/* EXIT_PC */
+};
+
+/* r1 counts to 10000 in every lane, then shared word tid = r1 + tid. */
+static const struct vgpu_insn prog_count[] = {
+	I(VGPU_OP_S2R, 0, VGPU_SR_TID, 0, 0),
+	I(VGPU_OP_MOVI, 2, 0, 0, 10000),
+	I(VGPU_OP_IADDI, 1, 1, 0, 1),			/* 2: r1++ */
+	I(VGPU_OP_ISETP, 0, 1, 2, VGPU_COND_LT),
+	I(VGPU_OP_BRP, 0, 0, 0, 2 | 5 << 16),
+	I(VGPU_OP_MOVI, 3, 0, 0, 2),			/* 5 */
+	I(VGPU_OP_SHL, 4, 0, 3, 0),
+	I(VGPU_OP_IADD, 5, 1, 0, 0),
+	I(VGPU_OP_STS, 5, 0, 4, 0),
+	I(VGPU_OP_EXIT, 0, 0, 0, 0),
 };
 
 static char text[1 << 20];
@@ -352,6 +370,98 @@ TEST_F(fndbg, spinning_blocks)
 	close(f);
 	EXPECT_EQ(0, warp_lines(w, 8)) TH_LOG("%s", text);
 	munmap((void *)flag, PAGE);
+}
+
+static atomic_int reading, warps_seen, blocks_seen;
+
+/* Read fn_warps and fn_block (the first block it lists) until told. */
+static void *reader(void *arg)
+{
+	static char buf[1 << 20];
+	unsigned int sm, slot;
+	char line[32];
+	const char *p;
+	int f = open(DBG "fn_block", O_RDWR | O_CLOEXEC), chosen = 0;
+
+	while (atomic_load(&reading)) {
+		if (vgpu_test_slurp(DBG "fn_warps", buf, sizeof(buf)) <= 0)
+			continue;
+		p = strstr(buf, " p7\n");	/* the end of the header */
+		if (!p || !p[4])
+			continue;		/* no warp */
+		p += 3;
+		atomic_fetch_add(&warps_seen, 1);
+		if (!chosen && sscanf(p + 1, "%u %u", &sm, &slot) == 2) {
+			snprintf(line, sizeof(line), "%u %u", sm, slot);
+			chosen = write(f, line, strlen(line)) > 0;
+		}
+		if (chosen && lseek(f, 0, SEEK_SET) == 0 &&
+		    read(f, buf, sizeof(buf) - 1) > 0 && !strncmp(buf, "# sm ", 5))
+			atomic_fetch_add(&blocks_seen, 1);
+	}
+	close(f);
+	return arg;
+}
+
+/* A fresh vgpu8, prog_count gated in, run to the end: its trace hash. */
+static unsigned long long count_run(struct __test_metadata *_metadata,
+				    int with_reader)
+{
+	struct vgpu_submit_desc d;
+	pthread_t t;
+	__u32 ch = 0;
+	int fd;
+
+	if (vgpu_test_new_device(DEV, ""))
+		return 0;
+	fd = vgpu_test_open(DEV);
+	if (fd < 0 || vgpu_test_channel(fd, 3, 0, &ch) ||
+	    vgpu_test_gate(fd, VGPU_GATE_CLOSE, NULL))
+		return 0;
+	memset(&d, 0, sizeof(d));
+	d.channel = ch;
+	d.grid = 8;
+	d.threads = 64;
+	d.regs = 8;
+	d.smem = 256;
+	d.program = (uintptr_t)prog_count;
+	d.num_insns = ARRAY_SIZE(prog_count);
+	if (vgpu_test_submit(fd, &d, 1))
+		return 0;
+	atomic_store(&reading, 1);
+	if (with_reader && pthread_create(&t, NULL, reader, NULL))
+		return 0;
+	if (vgpu_test_gate(fd, VGPU_GATE_OPEN, NULL) ||
+	    vgpu_test_wait(fd, &d.handle, 1, 0, VGPU_WAIT_FOREVER, NULL))
+		return 0;
+	atomic_store(&reading, 0);
+	if (with_reader)
+		pthread_join(t, NULL);
+	if (vgpu_test_slurp(DBG "trace_hash", text, sizeof(text)) <= 0)
+		return 0;
+	close(fd);
+	return strtoull(text, NULL, 0);
+}
+
+TEST(reads_leave_the_trace_hash_alone)
+{
+	unsigned long long plain, read;
+	int fd = vgpu_test_open(0);
+
+	ASSERT_LE(0, fd);
+	if (!(vgpu_test_info(fd).caps & VGPU_CAP_FUNCTIONAL))
+		SKIP(return, "no VGPU_CAP_FUNCTIONAL");
+	close(fd);
+	plain = count_run(_metadata, 0);
+	read = count_run(_metadata, 1);
+	vgpu_test_sysfs("/sys/bus/vgpu/del_device", "8");
+	ASSERT_NE(0, plain);
+	EXPECT_EQ(plain, read);
+	/* the reader saw the warps, and a block's data, while they ran */
+	EXPECT_LT(0, atomic_load(&warps_seen));
+	EXPECT_LT(0, atomic_load(&blocks_seen));
+	TH_LOG("hash 0x%016llx, %d reads of fn_warps with warps, %d of fn_block",
+	       plain, atomic_load(&warps_seen), atomic_load(&blocks_seen));
 }
 
 TEST_HARNESS_MAIN

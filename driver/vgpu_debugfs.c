@@ -543,11 +543,14 @@ vgpu_dbg_sel_block(struct vgpu_gpu *g, const struct vgpu_dbg_sel *sel)
 	return b;
 }
 
-/* Registers per lane, one row per register; then the predicates. */
+/*
+ * Registers per lane, one row per register; the predicates; private
+ * memory, one row per word.
+ */
 static void vgpu_dbg_fn_regs(struct seq_buf *sb,
 			     const struct vgpu_fn_warp_view *v)
 {
-	u32 r, l;
+	u32 r, l, word;
 
 	seq_buf_printf(sb, "warp %u state %s pc %u live %08x active %08x depth %u\n",
 		       v->wid, vgpu_dbg_warp_state(v->state), v->pc, v->live,
@@ -561,6 +564,15 @@ static void vgpu_dbg_fn_regs(struct seq_buf *sb,
 	}
 	vgpu_dbg_puts(sb, "preds");
 	vgpu_dbg_fn_preds(sb, v);
+	for (r = 0; r + 4 <= v->priv_bytes; r += 4) {
+		seq_buf_printf(sb, "priv+%u", r);
+		for (l = 0; l < VGPU_ISA_LANES; l++) {
+			memcpy(&word, v->priv + (size_t)l * v->priv_bytes + r,
+			       sizeof(word));
+			seq_buf_printf(sb, " %08x", word);
+		}
+		vgpu_dbg_putc(sb, '\n');
+	}
 }
 
 /* The chosen block's warps and shared memory (fn_block). */

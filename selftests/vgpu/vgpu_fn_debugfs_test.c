@@ -24,16 +24,17 @@
 #define DBG	"/sys/kernel/debug/vgpu/vgpu8/"
 #define PAGE	4096UL
 #define THREADS	48
-#define LOOP_PC	11	/* first instruction of the spin loop */
-#define EXIT_PC	14
+#define LOOP_PC	13	/* first instruction of the spin loop */
+#define EXIT_PC	16
 
 #define I(o, ra, rb, rc, im) \
 	((struct vgpu_insn){ .op = (o), .a = (ra), .b = (rb), .c = (rc), \
 			     .imm = (im) })
 
 /*
- * r0 = tid, r1 = ctaid, r5 = smem[tid] = 1000 * ctaid + tid; p1 = every
- * live lane, p2 = tid < 40; then loop while the word at s0 is 0 (p0).
+ * r0 = tid, r1 = ctaid, r5 = smem[tid] = 1000 * ctaid + tid; private
+ * words 0 and 4 = r5 and tid; p1 = every live lane, p2 = tid < 40; then
+ * loop while the word at s0 is 0 (p0).
  */
 static const struct vgpu_insn prog_wait[] = {
 	I(VGPU_OP_S2R, 0, VGPU_SR_TID, 0, 0),
@@ -44,6 +45,8 @@ static const struct vgpu_insn prog_wait[] = {
 	I(VGPU_OP_IMAD, 5, 1, 6, 0),			/* ctaid * 1000 + tid */
 	I(VGPU_OP_STS, 5, 0, 3, 0),
 	I(VGPU_OP_MOVI, 7, 0, 0, 0),
+	I(VGPU_OP_STL, 5, 0, 7, 0),
+	I(VGPU_OP_STL, 0, 0, 7, 4),
 	I(VGPU_OP_MOVI, 9, 0, 0, 40),
 	I(VGPU_OP_ISETP, 1, 0, 0, VGPU_COND_EQ),
 	I(VGPU_OP_ISETP, 2, 0, 9, VGPU_COND_LT),
@@ -198,7 +201,7 @@ TEST_F(fndbg, spinning_blocks)
 	unsigned int v[32], i, l, b, wid, seen = 0, sm1 = 0, slot1 = 0;
 	volatile __u32 *flag;
 	struct vgpu_bo_create c;
-	char line[64], name[8];
+	char line[64];
 	const char *warp_text;
 	__u32 h;
 	int n = 0, f;
@@ -229,6 +232,7 @@ TEST_F(fndbg, spinning_blocks)
 	d.threads = THREADS;
 	d.regs = 16;
 	d.smem = 256;
+	d.private_bytes = 8;
 	d.program = (uintptr_t)prog_wait;
 	d.num_insns = ARRAY_SIZE(prog_wait);
 	d.buffers = (uintptr_t)&h;
@@ -316,21 +320,26 @@ TEST_F(fndbg, spinning_blocks)
 		snprintf(line, sizeof(line), " live %08x active %08x depth 1\n",
 			 live, live);
 		EXPECT_NE(NULL, strstr(warp_text, line));
-		/* r0 = tid, r1 = ctaid, r5 = 1000 + tid; lanes past 48: 0 */
-		for (b = 0; b < 3; b++) {
-			unsigned int r = (unsigned int[]){ 0, 1, 5 }[b];
+		/*
+		 * r0 = tid, r1 = ctaid, r5 = 1000 + tid, private words 0
+		 * and 4 = 1000 + tid and tid; lanes past 48: 0
+		 */
+		for (b = 0; b < 5; b++) {
+			static const char *const rows[] = {
+				"r0", "r1", "r5", "priv+0", "priv+4"
+			};
 
-			snprintf(name, sizeof(name), "r%u", r);
-			ASSERT_EQ(0, row(warp_text, name, v)) TH_LOG("%s", name);
+			ASSERT_EQ(0, row(warp_text, rows[b], v))
+				TH_LOG("%s", rows[b]);
 			for (l = 0; l < 32; l++) {
 				unsigned int tid = 32 * wid + l;
-				unsigned int want = r == 0 ? tid :
-						    r == 1 ? 1 : 1000 + tid;
+				unsigned int want = b == 0 || b == 4 ? tid :
+						    b == 1 ? 1 : 1000 + tid;
 
 				if (tid >= THREADS)
 					want = 0;
-				EXPECT_EQ(want, v[l]) TH_LOG("warp %u r%u lane %u",
-							     wid, r, l);
+				EXPECT_EQ(want, v[l]) TH_LOG("warp %u %s lane %u",
+							     wid, rows[b], l);
 			}
 		}
 	}

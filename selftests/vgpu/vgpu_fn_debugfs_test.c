@@ -6,9 +6,9 @@
  * blocks an SM).
  *
  * Two blocks of 48 threads (a full warp and one of 16 lanes) store known
- * values in registers, predicates and shared memory, then spin on a flag
- * in a buffer; the test reads the views while they spin, then sets the
- * flag through the mapping and reads them again.  Every expected value is
+ * values in registers, predicates, private and shared memory, then spin
+ * on a flag in a buffer; the test reads the views while they spin, then
+ * sets the flag through the mapping and reads them again.  Every expected value is
  * computed by hand from the program below.  Then a kernel that loops on
  * data runs twice on a fresh device, the second time with a thread
  * reading both files all along: the trace hash is the same.
@@ -199,7 +199,7 @@ TEST_F(fndbg, spinning_blocks)
 	struct vgpu_submit_desc d;
 	struct vgpu_kernel_query q;
 	unsigned int v[32], i, l, b, wid, seen = 0, sm1 = 0, slot1 = 0;
-	volatile __u32 *flag;
+	__u32 *flag;
 	struct vgpu_bo_create c;
 	char line[64];
 	const char *warp_text;

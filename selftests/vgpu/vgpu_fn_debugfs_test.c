@@ -381,6 +381,27 @@ TEST_F(fndbg, spinning_blocks)
 	munmap((void *)flag, PAGE);
 }
 
+/* Open files of a destroyed device: EIO, and their release is clean. */
+TEST(files_outlive_their_device)
+{
+	char buf[64];
+	int w, b;
+
+	ASSERT_EQ(0, vgpu_test_new_device(DEV, ""));
+	w = open(DBG "fn_warps", O_RDONLY | O_CLOEXEC);
+	b = open(DBG "fn_block", O_RDWR | O_CLOEXEC);
+	ASSERT_LE(0, w);
+	ASSERT_LE(0, b);
+	ASSERT_EQ(0, vgpu_test_sysfs("/sys/bus/vgpu/del_device", "8"));
+	EXPECT_EQ(-1, read(w, buf, sizeof(buf)));
+	EXPECT_EQ(EIO, errno);
+	EXPECT_EQ(-1, read(b, buf, sizeof(buf)));
+	EXPECT_EQ(EIO, errno);
+	EXPECT_EQ(EIO, write_str(b, "0 0"));
+	EXPECT_EQ(0, close(w));
+	EXPECT_EQ(0, close(b));
+}
+
 static atomic_int reading, warps_seen, blocks_seen;
 
 /* Read fn_warps and fn_block (the first block it lists) until told. */

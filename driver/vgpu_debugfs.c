@@ -5,7 +5,9 @@
  * Every view is a snapshot: it is formatted into a private buffer while
  * &vgpu_sched.lock is held (the controller holds it for a whole epoch, so
  * the tables are consistent with each other) and copied to the reader after
- * the lock is dropped.  A file holds a reference on its device while open,
+ * the lock is dropped.  The functional views (fn_warps, fn_block) read the
+ * data of functional warps through the core's fn_debug.h the same way.
+ * A file holds a reference on its device while open,
  * and debugfs_remove_recursive() at device destruction waits for reads in
  * progress, so a read never sees a freed device.  The fail_* and hang knobs
  * are for tests only (Documentation/debugfs.rst).
@@ -17,6 +19,7 @@
 #include <linux/slab.h>
 #include <linux/uaccess.h>
 
+#include "fn_debug.h"
 #include "names.h"
 #include "vgpu_drv.h"
 #include "vgpu_obs.h"
@@ -441,6 +444,188 @@ static void vgpu_dbg_trace_hash(struct seq_buf *sb, struct vgpu_device *vdev,
 	seq_buf_printf(sb, "0x%016llx\n", vgpu_gpu_trace_hash(g));
 }
 
+static const char *vgpu_dbg_warp_state(u32 state)
+{
+	static const char *const names[] = {
+		[VGPU_WARP_FREE] = "free", [VGPU_WARP_READY] = "ready",
+		[VGPU_WARP_AT_BARRIER] = "barrier",
+		[VGPU_WARP_WAIT_LOCK] = "lock", [VGPU_WARP_SPIN] = "spin",
+		[VGPU_WARP_SUSPENDED] = "suspended",
+		[VGPU_WARP_DONE] = "done", [VGPU_WARP_WAIT_LAUNCH] = "launch",
+		[VGPU_WARP_WAIT_MEM] = "mem", [VGPU_WARP_FAULTED] = "faulted",
+	};
+
+	return state < ARRAY_SIZE(names) && names[state] ? names[state] : "?";
+}
+
+/* The view of the started, live warp @w of the block in @slot, if any. */
+static bool vgpu_dbg_fn_warp(const struct vgpu_sm *sm, u32 slot, u32 w,
+			     struct vgpu_fn_warp_view *v)
+{
+	u32 idx = sm->block[slot].warp[w];
+
+	return idx < sm->pool->size && !vgpu_fn_warp_view(sm, idx, v) &&
+	       v->slot == slot;
+}
+
+static void vgpu_dbg_fn_preds(struct seq_buf *sb,
+			      const struct vgpu_fn_warp_view *v)
+{
+	u32 p;
+
+	for (p = 0; p < VGPU_ISA_NUM_PREDS; p++)
+		seq_buf_printf(sb, " %08x", v->pred[p]);
+	vgpu_dbg_putc(sb, '\n');
+}
+
+/* One line per started, live functional warp of each SM (seed 004). */
+static void vgpu_dbg_fn_warps(struct seq_buf *sb, struct vgpu_device *vdev,
+			      struct vgpu_gpu *g, u32 arg)
+{
+	struct vgpu_fn_warp_view v;
+	const struct vgpu_sm *sm;
+	u32 i, s, w;
+	u64 m;
+
+	if (!g->fn) {
+		vgpu_dbg_puts(sb, "no functional memory\n");
+		return;
+	}
+	seq_buf_printf(sb, "# functional warps at cycle %llu\n", g->now);
+	vgpu_dbg_puts(sb, "# sm slot kernel block warp state pc live active ");
+	vgpu_dbg_puts(sb, "depth | p0 p1 p2 p3 p4 p5 p6 p7\n");
+	for (i = 0; i < g->cfg.num_sms; i++) {
+		sm = &g->sm[i].sm;
+		for (m = sm->used; m; m &= m - 1) {
+			s = __ffs64(m);
+			for (w = 0; w < sm->block[s].n_warps; w++) {
+				if (!vgpu_dbg_fn_warp(sm, s, w, &v))
+					continue;
+				seq_buf_printf(sb, "%u %u %u %u %u %s %u %08x %08x %u |",
+					       i, s, v.kernel, v.block, v.wid,
+					       vgpu_dbg_warp_state(v.state),
+					       v.pc, v.live, v.active,
+					       v.depth);
+				vgpu_dbg_fn_preds(sb, &v);
+			}
+		}
+	}
+}
+
+/**
+ * struct vgpu_dbg_sel - the block an open fn_block file shows
+ * @sm: its SM
+ * @slot: its slot there
+ * @kernel: the id of the kernel the slot held when it was chosen
+ * @unit: and that block's index (&vgpu_sm_block.block_idx)
+ * @block: its block in the kernel's grid (@unit, or for a unit of a split
+ *	kernel, F24, the block it is a warp of)
+ * @chosen: a block was chosen
+ *
+ * Protected by &vgpu_sched.lock: written and read under it only.
+ */
+struct vgpu_dbg_sel {
+	u32 sm;
+	u32 slot;
+	u32 kernel;
+	u32 unit;
+	u32 block;
+	bool chosen;
+};
+
+/* The block of @sel if it is still in its slot, else NULL. */
+static const struct vgpu_sm_block *
+vgpu_dbg_sel_block(struct vgpu_gpu *g, const struct vgpu_dbg_sel *sel)
+{
+	const struct vgpu_sm *sm = &g->sm[sel->sm].sm;
+	const struct vgpu_sm_block *b = &sm->block[sel->slot];
+	u32 size;
+
+	if (!vgpu_fn_block_smem_view(sm, sel->slot, &size) ||
+	    b->kernel->id != sel->kernel || b->block_idx != sel->unit)
+		return NULL;
+	return b;
+}
+
+/*
+ * Registers per lane, one row per register; the predicates; private
+ * memory, one row per word.
+ */
+static void vgpu_dbg_fn_regs(struct seq_buf *sb,
+			     const struct vgpu_fn_warp_view *v)
+{
+	u32 r, l, word;
+
+	seq_buf_printf(sb, "warp %u state %s pc %u live %08x active %08x depth %u\n",
+		       v->wid, vgpu_dbg_warp_state(v->state), v->pc, v->live,
+		       v->active, v->depth);
+	for (r = 0; r < v->nregs; r++) {
+		seq_buf_printf(sb, "r%u", r);
+		for (l = 0; l < VGPU_ISA_LANES; l++)
+			seq_buf_printf(sb, " %08x",
+				       v->regs[r * VGPU_ISA_LANES + l]);
+		vgpu_dbg_putc(sb, '\n');
+	}
+	vgpu_dbg_puts(sb, "preds");
+	vgpu_dbg_fn_preds(sb, v);
+	for (r = 0; r + 4 <= v->priv_bytes; r += 4) {
+		seq_buf_printf(sb, "priv+%u", r);
+		for (l = 0; l < VGPU_ISA_LANES; l++) {
+			memcpy(&word, v->priv + (size_t)l * v->priv_bytes + r,
+			       sizeof(word));
+			seq_buf_printf(sb, " %08x", word);
+		}
+		vgpu_dbg_putc(sb, '\n');
+	}
+}
+
+/* The chosen block's warps and shared memory (fn_block). */
+static void vgpu_dbg_fn_block(struct seq_buf *sb, struct vgpu_gpu *g,
+			      const struct vgpu_dbg_sel *sel)
+{
+	const struct vgpu_sm_block *b;
+	struct vgpu_fn_warp_view v;
+	const struct vgpu_sm *sm;
+	u32 size, w, off, word;
+	const u8 *smem;
+
+	if (!g->fn) {
+		vgpu_dbg_puts(sb, "no functional memory\n");
+		return;
+	}
+	if (!sel->chosen) {
+		vgpu_dbg_puts(sb, "# no block chosen: write \"SM SLOT\"\n");
+		return;
+	}
+	b = vgpu_dbg_sel_block(g, sel);
+	if (!b) {
+		seq_buf_printf(sb, "sm %u slot %u: kernel %u block %u is gone\n",
+			       sel->sm, sel->slot, sel->kernel, sel->block);
+		return;
+	}
+	sm = &g->sm[sel->sm].sm;
+	smem = vgpu_fn_block_smem_view(sm, sel->slot, &size);
+	seq_buf_printf(sb, "# sm %u slot %u kernel %u block %u warps %u smem %u at cycle %llu\n",
+		       sel->sm, sel->slot, sel->kernel, sel->block, b->n_warps,
+		       size, g->now);
+	for (w = 0; w < b->n_warps; w++) {
+		if (vgpu_dbg_fn_warp(sm, sel->slot, w, &v))
+			vgpu_dbg_fn_regs(sb, &v);
+		else
+			seq_buf_printf(sb, "warp %u not started or exited\n",
+				       w);
+	}
+	seq_buf_printf(sb, "smem %u\n", size);
+	for (off = 0; off + 4 <= size; off += 4) {
+		if (!(off % 32))
+			seq_buf_printf(sb, "%s%06x:", off ? "\n" : "", off);
+		memcpy(&word, smem + off, sizeof(word));
+		seq_buf_printf(sb, " %08x", word);
+	}
+	if (size)
+		vgpu_dbg_putc(sb, '\n');
+}
+
 /* The views of a device's directory, then blocks/sm<N>'s. */
 static const struct vgpu_dbg_view vgpu_dbg_views[VGPU_OBS_NVIEWS + 1] = {
 	{ "config", vgpu_dbg_config },
@@ -459,13 +644,15 @@ static const struct vgpu_dbg_view vgpu_dbg_views[VGPU_OBS_NVIEWS + 1] = {
 /**
  * struct vgpu_dbg_open - state of one open view
  * @vdev: the device, referenced
- * @fn: the view
+ * @fn: the view, or NULL for fn_block
  * @arg: the view's argument (SM index of blocks/sm<N>)
+ * @sel: the block fn_block shows
  */
 struct vgpu_dbg_open {
 	struct vgpu_device *vdev;
 	vgpu_dbg_fn fn;
 	u32 arg;
+	struct vgpu_dbg_sel sel;
 };
 
 static int vgpu_dbg_show(struct seq_file *m, void *unused)
@@ -482,7 +669,10 @@ static int vgpu_dbg_show(struct seq_file *m, void *unused)
 			return -ENOMEM;
 		seq_buf_init(&sb, buf, size);
 		mutex_lock(&s->lock);
-		d->fn(&sb, d->vdev, s->gpu, d->arg);
+		if (d->fn)
+			d->fn(&sb, d->vdev, s->gpu, d->arg);
+		else
+			vgpu_dbg_fn_block(&sb, s->gpu, &d->sel);
 		mutex_unlock(&s->lock);
 		if (!seq_buf_has_overflowed(&sb))
 			break;
@@ -496,18 +686,18 @@ static int vgpu_dbg_show(struct seq_file *m, void *unused)
 	return 0;
 }
 
-static int vgpu_dbg_open(struct inode *inode, struct file *file)
+static int vgpu_dbg_open_view(struct file *file, struct vgpu_device *vdev,
+			      vgpu_dbg_fn fn, u32 arg)
 {
-	struct vgpu_obs_ref *ref = inode->i_private;
 	struct vgpu_dbg_open *d;
 	int ret;
 
 	d = kzalloc(sizeof(*d), GFP_KERNEL);
 	if (!d)
 		return -ENOMEM;
-	d->vdev = ref->vdev;
-	d->fn = vgpu_dbg_views[ref->view].fn;
-	d->arg = ref->arg;
+	d->vdev = vdev;
+	d->fn = fn;
+	d->arg = arg;
 	ret = single_open(file, vgpu_dbg_show, d);
 	if (ret) {
 		kfree(d);
@@ -516,6 +706,14 @@ static int vgpu_dbg_open(struct inode *inode, struct file *file)
 	/* debugfs holds off removal during open: the device is alive */
 	vgpu_device_get(d->vdev);
 	return 0;
+}
+
+static int vgpu_dbg_open(struct inode *inode, struct file *file)
+{
+	struct vgpu_obs_ref *ref = inode->i_private;
+
+	return vgpu_dbg_open_view(file, ref->vdev, vgpu_dbg_views[ref->view].fn,
+				  ref->arg);
 }
 
 static int vgpu_dbg_release(struct inode *inode, struct file *file)
@@ -532,6 +730,83 @@ static const struct file_operations vgpu_dbg_view_fops = {
 	.owner		= THIS_MODULE,
 	.open		= vgpu_dbg_open,
 	.read		= seq_read,
+	.llseek		= seq_lseek,
+	.release	= vgpu_dbg_release,
+};
+
+/* fn_warps: a view whose file's private data is the device. */
+static int vgpu_dbg_fn_warps_open(struct inode *inode, struct file *file)
+{
+	return vgpu_dbg_open_view(file, inode->i_private, vgpu_dbg_fn_warps, 0);
+}
+
+static const struct file_operations vgpu_dbg_fn_warps_fops = {
+	.owner		= THIS_MODULE,
+	.open		= vgpu_dbg_fn_warps_open,
+	.read		= seq_read,
+	.llseek		= seq_lseek,
+	.release	= vgpu_dbg_release,
+};
+
+/* fn_block: the view of the block this open file chose. */
+static int vgpu_dbg_fn_block_open(struct inode *inode, struct file *file)
+{
+	return vgpu_dbg_open_view(file, inode->i_private, NULL, 0);
+}
+
+/*
+ * "SM SLOT" chooses the functional block in that slot of that SM for this
+ * open file: -EINVAL for anything else or a position the device does not
+ * have, -ENOENT when the slot holds no functional block.
+ */
+static ssize_t vgpu_dbg_fn_block_write(struct file *file,
+				       const char __user *ubuf, size_t count,
+				       loff_t *ppos)
+{
+	struct seq_file *m = file->private_data;
+	struct vgpu_dbg_open *d = m->private;
+	struct vgpu_sched *s = &d->vdev->sched;
+	const struct vgpu_sm_block *b;
+	struct vgpu_dbg_sel sel = { };
+	u32 size;
+	char buf[32], *p, *tok;
+
+	if (!count || count >= sizeof(buf))
+		return -EINVAL;
+	if (copy_from_user(buf, ubuf, count))
+		return -EFAULT;
+	buf[count] = '\0';
+	p = strim(buf);
+	tok = strsep(&p, " \t");
+	if (!p || kstrtou32(tok, 10, &sel.sm) ||
+	    kstrtou32(skip_spaces(p), 10, &sel.slot) ||
+	    sel.sm >= d->vdev->cfg.num_sms ||
+	    sel.slot >= d->vdev->cfg.max_blocks_per_sm)
+		return -EINVAL;
+	mutex_lock(&s->lock);
+	if (!s->gpu->fn ||
+	    !vgpu_fn_block_smem_view(&s->gpu->sm[sel.sm].sm, sel.slot,
+				     &size)) {
+		mutex_unlock(&s->lock);
+		return -ENOENT;
+	}
+	b = &s->gpu->sm[sel.sm].sm.block[sel.slot];
+	sel.kernel = b->kernel->id;
+	sel.unit = b->block_idx;
+	/* a unit's index is block * warps + warp (struct vgpu_kernel_desc) */
+	sel.block = b->kernel->orig ?
+		    b->block_idx / b->kernel->orig->shape.warps : b->block_idx;
+	sel.chosen = true;
+	d->sel = sel;
+	mutex_unlock(&s->lock);
+	return count;
+}
+
+static const struct file_operations vgpu_dbg_fn_block_fops = {
+	.owner		= THIS_MODULE,
+	.open		= vgpu_dbg_fn_block_open,
+	.read		= seq_read,
+	.write		= vgpu_dbg_fn_block_write,
 	.llseek		= seq_lseek,
 	.release	= vgpu_dbg_release,
 };
@@ -603,6 +878,8 @@ void vgpu_debugfs_device_add(struct vgpu_device *vdev)
 		debugfs_create_file(name, 0400, blocks, &o->sm_refs[i],
 				    &vgpu_dbg_view_fops);
 	}
+	debugfs_create_file("fn_warps", 0400, dir, vdev, &vgpu_dbg_fn_warps_fops);
+	debugfs_create_file("fn_block", 0600, dir, vdev, &vgpu_dbg_fn_block_fops);
 	debugfs_create_atomic_t("fail_alloc", 0600, dir, &o->fail_alloc);
 	debugfs_create_atomic_t("fail_submit", 0600, dir, &o->fail_submit);
 	debugfs_create_file("hang", 0600, dir, vdev, &vgpu_dbg_hang_fops);

@@ -313,7 +313,7 @@ TEST_F(fn, faults_leave_the_guards_intact)
 	__u32 h;
 
 	h = buffer(_metadata, self->fd, PAGE, 0, &p0);
-	ASSERT_TRUE(p0);
+	ASSERT_NE(NULL, p0);
 	if (vgpu_test_slurp("/sys/kernel/debug/vgpu/vgpu0/stats", st,
 			    sizeof(st)) < 0)
 		SKIP(return, "no debugfs");

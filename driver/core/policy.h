@@ -92,8 +92,9 @@ struct vgpu_policy_ctx {
  * answers for the same calls), must not sleep, allocate or read a clock,
  * and may write nothing but the policy's own state (vgpu_policy_state(),
  * vgpu_policy_chan_state(), vgpu_policy_kernel_state(): the sizes the
- * table declares) and, from @tick, &vgpu_gpu_kernel.yield.  They may read the device, its kernels and its
- * SMs (&struct vgpu_gpu, &struct vgpu_gpu_kernel, &struct vgpu_sm).
+ * table declares) and, from @tick, &vgpu_gpu_kernel.yield.  They may read
+ * the device, its kernels and its SMs (&struct vgpu_gpu, &struct
+ * vgpu_gpu_kernel, &struct vgpu_sm).
  *
  * The core enforces the invariants whatever a policy answers: resources,
  * affinity masks and SM throttling, sequential kernels, BAR kernels never

@@ -805,9 +805,9 @@ TEST(init_failure_fails_the_device)
 {
 	struct vgpu_gpu_params p;
 	struct vgpu_policy_reg r = { .ops = &life_a };
+	VGPU_TEST_BIG struct vgpu_gpu g;
 	struct vgpu_config cfg;
 	struct list_head reg;
-	struct vgpu_gpu g;
 	size_t size;
 	void *mem;
 
@@ -815,7 +815,7 @@ TEST(init_failure_fails_the_device)
 	life.refuse[0] = 1;
 	vgpu_config_preset(&cfg, "small");
 	vgpu_gpu_params_default(&p, &cfg);
-	strcpy(p.policy, "t_life_a");
+	snprintf(p.policy, sizeof(p.policy), "%s", "t_life_a");
 	vgpu_policy_registry_init(&reg);
 	ASSERT_EQ(0, vgpu_policy_register(&reg, &r));
 	size = vgpu_gpu_mem_size(&cfg, &p);

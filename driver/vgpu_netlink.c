@@ -377,13 +377,13 @@ static int vgpu_nl_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
 
 static int vgpu_nl_config_set_doit(struct sk_buff *skb, struct genl_info *info)
 {
+	u32 windows[VGPU_GPU_MAX_WINDOWS], old_windows[VGPU_GPU_MAX_WINDOWS];
 	struct vgpu_gpu_dispatch_opts disp, saved;
+	u32 nwin = 0, preempt, i, old_preempt, old_nwin;
 	struct nlattr **tb = info->attrs;
-	u32 windows[VGPU_GPU_MAX_WINDOWS];
 	struct vgpu_device *vdev;
 	struct vgpu_gpu *g;
 	const char *bad = NULL;
-	u32 nwin = 0, preempt, i;
 	int ret = 0;
 
 	if (tb[VGPU_A_WINDOWS]) {
@@ -401,6 +401,10 @@ static int vgpu_nl_config_set_doit(struct sk_buff *skb, struct genl_info *info)
 
 	mutex_lock(&vdev->sched.lock);
 	g = vdev->sched.gpu;
+	old_preempt = g->p.preempt;
+	old_nwin = g->p.num_windows;
+	for (i = 0; i < old_nwin; i++)
+		old_windows[i] = g->p.window[i];
 	if (!tb[VGPU_A_WINDOWS]) {
 		nwin = g->p.num_windows;
 		for (i = 0; i < nwin; i++)
@@ -438,9 +442,19 @@ static int vgpu_nl_config_set_doit(struct sk_buff *skb, struct genl_info *info)
 				    "windows: at most one per priority, each 1..2^20 cycles, not increasing");
 		goto out;
 	}
-	if (tb[VGPU_A_POLICY])
-		WARN_ON(vgpu_sched_policy_set_locked(&vdev->sched,
-						     nla_data(tb[VGPU_A_POLICY])));
+	if (tb[VGPU_A_POLICY]) {
+		ret = vgpu_sched_policy_set_locked(&vdev->sched,
+						   nla_data(tb[VGPU_A_POLICY]));
+		if (ret) {
+			/* its init refused the device: undo the rest */
+			WARN_ON(vgpu_gpu_set_sched(g, old_preempt, old_nwin,
+						   old_windows, &bad));
+			WARN_ON(vgpu_gpu_set_dispatch(g, &saved, &bad));
+			NL_SET_ERR_MSG_ATTR(info->extack, tb[VGPU_A_POLICY],
+					    "policy refused this device or is going away");
+			goto out;
+		}
+	}
 	if (tb[VGPU_A_TIMEOUT])
 		WRITE_ONCE(vdev->limits.default_timeout,
 			   nla_get_u64(tb[VGPU_A_TIMEOUT]));

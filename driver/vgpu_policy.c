@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * vgpu_policy.c - the registry of scheduling policies (F27):
- * the core's list of &struct vgpu_sched_ops under our lock, the policies
+ * the core's list of &struct vgpu_policy_reg under our lock, the policies
  * other modules register (vgpu_policy.h), and the devices' use of them,
  * each device pinning the module of its policy.
  */
@@ -43,32 +43,54 @@ bool vgpu_policy_exists(const char *name)
 	return ret;
 }
 
+/*
+ * @g went from the policy of @old to that of &vgpu_gpu.policy_reg; @got
+ * is the entry whose module reference the caller took for the switch.
+ * Move the device's use and its module reference to the entry in use.
+ */
+static void vgpu_policy_moved(struct vgpu_gpu *g, struct vgpu_policy_reg *old,
+			      struct vgpu_policy_reg *got)
+{
+	struct vgpu_policy_reg *now = g->policy_reg;
+
+	if (now == old) {
+		module_put(got->owner);
+		return;
+	}
+	/* a refused switch that also failed to restart @old: a built-in */
+	if (now != got) {
+		__module_get(now->owner);
+		module_put(got->owner);
+	}
+	now->users++;
+	old->users--;
+	module_put(old->owner);
+}
+
 /**
  * vgpu_policy_use() - switch a live device's core to another policy (F27)
  * @g: the core, its device's &vgpu_sched.lock held
  * @name: policy name
  *
  * The device holds a reference on the module of the policy it uses
- * (&vgpu_sched_ops.owner), so that module cannot go away under it.
+ * (&vgpu_policy_reg.owner), so that module cannot go away under it.
  *
- * Return: 0 or -ENOENT (not registered, or its module is going away).
+ * Return: 0, -ENOENT (not registered, or its module is going away), or
+ * the error of the policy's init (the device kept its policy).
  */
 int vgpu_policy_use(struct vgpu_gpu *g, const char *name)
 {
-	struct vgpu_sched_ops *old = g->policy, *pol;
+	struct vgpu_policy_reg *old = g->policy_reg, *reg;
 	int ret = -ENOENT;
 
 	mutex_lock(&vgpu_policies_lock);
-	pol = vgpu_policy_find(&vgpu_policies, name);
-	/* a policy module being unloaded is no longer there to choose */
-	if (pol && (pol == old || try_module_get(pol->owner))) {
-		/* found under the same lock: it cannot fail */
+	reg = vgpu_policy_find(&vgpu_policies, name);
+	if (reg == old) {
+		ret = 0;
+	} else if (reg && try_module_get(reg->owner)) {
+		/* a policy module being unloaded is no longer there to choose */
 		ret = vgpu_gpu_set_policy(g, &vgpu_policies, name);
-		if (pol != old) {
-			pol->users++;
-			old->users--;
-			module_put(old->owner);
-		}
+		vgpu_policy_moved(g, old, reg);
 	}
 	mutex_unlock(&vgpu_policies_lock);
 	return ret;
@@ -87,27 +109,30 @@ int vgpu_policy_use(struct vgpu_gpu *g, const char *name)
  *
  * The device pins the module of its policy until vgpu_policy_gpu_fini().
  *
- * Return: 0, or -EINVAL (the policy is not registered, or its module is
- * going away).
+ * Return: 0, -EINVAL (the policy is not registered, or its module is
+ * going away), or the error of vgpu_gpu_init_host() (the policy's init).
  */
 int vgpu_policy_gpu_init(struct vgpu_gpu *g, void *mem, size_t size,
 			 const struct vgpu_config *cfg,
 			 const struct vgpu_gpu_params *p,
 			 const struct vgpu_gpu_host_ops *ops, void *host)
 {
+	struct vgpu_policy_reg *reg;
 	int ret = -EINVAL;
 
 	vgpu_policies_init();
 	mutex_lock(&vgpu_policies_lock);
-	if (vgpu_gpu_init_host(g, mem, size, cfg, p, &vgpu_policies, ops,
-			       host))
+	reg = vgpu_policy_find(&vgpu_policies, p->policy);
+	/* the pin first: the policy's init may already rely on its module */
+	if (!reg || !try_module_get(reg->owner))
 		goto out_unlock;
-	if (!try_module_get(g->policy->owner)) {
-		vgpu_gpu_fini(g);
+	ret = vgpu_gpu_init_host(g, mem, size, cfg, p, &vgpu_policies, ops,
+				 host);
+	if (ret) {
+		module_put(reg->owner);
 		goto out_unlock;
 	}
-	g->policy->users++;
-	ret = 0;
+	reg->users++;
 out_unlock:
 	mutex_unlock(&vgpu_policies_lock);
 	return ret;
@@ -115,42 +140,47 @@ out_unlock:
 
 /**
  * vgpu_policy_gpu_fini() - undo vgpu_policy_gpu_init()
- * @g: the core; the device stops using its policy (the pin goes)
+ * @g: the core; the device stops using its policy (the pin goes once its
+ *	exit op returned)
  */
 void vgpu_policy_gpu_fini(struct vgpu_gpu *g)
 {
-	mutex_lock(&vgpu_policies_lock);
-	g->policy->users--;
-	module_put(g->policy->owner);
-	mutex_unlock(&vgpu_policies_lock);
+	struct vgpu_policy_reg *reg = g->policy_reg;
+
+	/* its exit op runs while the device still pins its module */
 	vgpu_gpu_fini(g);
+	mutex_lock(&vgpu_policies_lock);
+	reg->users--;
+	module_put(reg->owner);
+	mutex_unlock(&vgpu_policies_lock);
 }
 
 /**
  * __vgpu_dispatch_policy_register() - add a scheduling policy (F27)
- * @pol: the policy's ops table (driver/core/policy.h); its name must be
- *	unique; it stays registered until
- *	vgpu_dispatch_policy_unregister()
- * @owner: the module holding @pol (vgpu_dispatch_policy_register() passes
+ * @reg: the policy's registry entry, @reg->ops its ops table
+ *	(driver/core/policy.h); its name must be unique; it stays
+ *	registered until vgpu_dispatch_policy_unregister()
+ * @owner: the module holding @reg (vgpu_dispatch_policy_register() passes
  *	THIS_MODULE): every device using the policy holds a reference on it
  *
  * Another module can thus register its own policy, the way TCP congestion
  * control algorithms or I/O schedulers register; devices select it by name
- * (new_device policy=NAME).
+ * (new_device policy=NAME).  VGPU_POLICY() does it for a policy module.
  *
- * Return: 0; -EINVAL for a bad name or a first-fit table without an SM
- * choice; -EEXIST for a name already registered.
+ * Return: 0; -EINVAL for no ops, a bad name or a first-fit table without
+ * an SM choice; -E2BIG for declared state sizes over the core's maxima;
+ * -EEXIST for a name already registered.
  */
-int __vgpu_dispatch_policy_register(struct vgpu_sched_ops *pol,
+int __vgpu_dispatch_policy_register(struct vgpu_policy_reg *reg,
 				    struct module *owner)
 {
 	int ret;
 
-	pol->owner = owner;
-	pol->users = 0;
+	reg->owner = owner;
+	reg->users = 0;
 	vgpu_policies_init();
 	mutex_lock(&vgpu_policies_lock);
-	ret = vgpu_policy_register(&vgpu_policies, pol);
+	ret = vgpu_policy_register(&vgpu_policies, reg);
 	mutex_unlock(&vgpu_policies_lock);
 	return ret;
 }
@@ -159,14 +189,14 @@ EXPORT_SYMBOL_GPL(__vgpu_dispatch_policy_register);
 /**
  * vgpu_dispatch_policy_unregister() - remove a policy added with
  * vgpu_dispatch_policy_register()
- * @pol: the policy
+ * @reg: the policy's registry entry
  */
-void vgpu_dispatch_policy_unregister(struct vgpu_sched_ops *pol)
+void vgpu_dispatch_policy_unregister(struct vgpu_policy_reg *reg)
 {
 	mutex_lock(&vgpu_policies_lock);
 	/* its devices pin its module: only a caller's bug gets here */
-	WARN_ON(pol->users);
-	vgpu_policy_unregister(pol);
+	WARN_ON(reg->users);
+	vgpu_policy_unregister(reg);
 	mutex_unlock(&vgpu_policies_lock);
 }
 EXPORT_SYMBOL_GPL(vgpu_dispatch_policy_unregister);

@@ -2,8 +2,8 @@
 /*
  * vgpu_policy.h - what a scheduling policy's source includes.
  *
- * A policy is one C file that fills a &struct vgpu_sched_ops (the ops and
- * what the core guarantees: driver/core/policy.h) and ends with
+ * A policy is one C file that fills a static const &struct vgpu_policy_ops
+ * (the ops and what the core guarantees: driver/core/policy.h) and ends with
  * VGPU_POLICY(ops), MODULE_LICENSE("GPL") and a MODULE_DESCRIPTION().
  * The same file builds two ways (make policies):
  *
@@ -15,8 +15,9 @@
  *   (vgpu-sim run W --policy build/policies/NAME.so).
  *
  * A policy reads the core's structures (driver/core/gpu.h) and writes only
- * its own state: &vgpu_gpu.policy_state, &vgpu_gpu.chan_policy and
- * &vgpu_gpu_kernel.policy_data.  It calls no function of the core or of
+ * its own state, the sizes its table declares, through
+ * vgpu_policy_state(), vgpu_policy_chan_state() and
+ * vgpu_policy_kernel_state().  It calls no function of the core or of
  * the kernel: the same object code runs in both.
  */
 #ifndef VGPU_POLICY_H
@@ -28,22 +29,26 @@
 #include <linux/device/driver.h>
 #include <linux/module.h>
 
-int __vgpu_dispatch_policy_register(struct vgpu_sched_ops *pol,
+int __vgpu_dispatch_policy_register(struct vgpu_policy_reg *reg,
 				    struct module *owner);
-void vgpu_dispatch_policy_unregister(struct vgpu_sched_ops *pol);
+void vgpu_dispatch_policy_unregister(struct vgpu_policy_reg *reg);
 
-/* Register @pol for the calling module, which devices using it pin. */
-#define vgpu_dispatch_policy_register(pol) \
-	__vgpu_dispatch_policy_register(pol, THIS_MODULE)
+/* Register @reg for the calling module, which devices using it pin. */
+#define vgpu_dispatch_policy_register(reg) \
+	__vgpu_dispatch_policy_register(reg, THIS_MODULE)
 
-/* Register @ops while the module is loaded (module_driver()'s way). */
-#define VGPU_POLICY(ops)						\
-	module_driver(ops, vgpu_dispatch_policy_register,		\
+/*
+ * Register the policy of ops table @table while the module is loaded
+ * (module_driver()'s way), through a registry entry of its own.
+ */
+#define VGPU_POLICY(table)						\
+	static struct vgpu_policy_reg table##_reg = { .ops = &(table) };	\
+	module_driver(table##_reg, vgpu_dispatch_policy_register,	\
 		      vgpu_dispatch_policy_unregister)
 #else
 /* vgpu-sim looks the table up by this name (dlsym). */
-#define VGPU_POLICY(ops)						\
-struct vgpu_sched_ops *vgpu_policy_ops = &(ops)
+#define VGPU_POLICY(table)						\
+const struct vgpu_policy_ops *vgpu_policy_ops = &(table)
 /* module information means nothing to a shared object */
 #define MODULE_LICENSE(s)	extern int vgpu_policy_modinfo
 #define MODULE_DESCRIPTION(s)	extern int vgpu_policy_modinfo

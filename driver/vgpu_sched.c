@@ -31,7 +31,8 @@
  * policy makes the decisions of the next boundary on, nothing queued or
  * running is touched (vgpu_policy_use()).
  *
- * Return: 0 or -ENOENT (not registered, or its module is going away).
+ * Return: 0, -ENOENT (not registered, or its module is going away), or
+ * the error of the policy's init (the device kept its policy).
  */
 int vgpu_sched_policy_set_locked(struct vgpu_sched *s, const char *name)
 {

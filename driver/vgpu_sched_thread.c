@@ -204,8 +204,8 @@ int vgpu_sched_init(struct vgpu_sched *s, struct vgpu_device *vdev,
 	ret = vgpu_policy_gpu_init(s->gpu, s->mem, size, cfg, &s->opts.params,
 				   &vgpu_sched_host_ops, s);
 	if (ret) {
-		pr_debug("vgpu_dispatch: %s: unknown policy %s\n", vdev->name,
-			 s->opts.params.policy);
+		pr_debug("vgpu_dispatch: %s: policy %s: unknown or refused (%d)\n",
+			 vdev->name, s->opts.params.policy, ret);
 		goto err_chan_free;
 	}
 

@@ -19,7 +19,7 @@
  * F14), child.c (child kernels, F15), place.c (matching, placement,
  * preemption and splitting, F20, F23-F26) and collect.c (the SMs' events
  * at the boundary).  The seeds' default decisions, which the ops of
- * &struct vgpu_sched_ops replace, are in policy_default.c.  What these
+ * &struct vgpu_policy_ops replace, are in policy_default.c.  What these
  * files share is in gpu_internal.h.
  */
 #include "vgpu_os.h"
@@ -309,6 +309,17 @@ static void vgpu_gpu_top_rebuild(struct vgpu_gpu *g)
 	}
 }
 
+/* Undo the SMs' setup of vgpu_gpu_init_host(). */
+static void vgpu_gpu_sms_fini(struct vgpu_gpu *g)
+{
+	u32 i;
+
+	for (i = 0; i < g->cfg.num_sms; i++) {
+		vgpu_sm_fini(&g->sm[i].sm);
+		vgpu_worker_pool_fini(&g->sm[i].pool);
+	}
+}
+
 /**
  * vgpu_gpu_init() - lay a device out in caller memory
  * @g: the device
@@ -322,7 +333,8 @@ static void vgpu_gpu_top_rebuild(struct vgpu_gpu *g)
  * A device without a host: vgpu_gpu_init_host() with no callbacks.
  *
  * Return: 0, -EINVAL for a bad configuration or parameter or a misaligned
- * @mem, -ENOENT for an unknown policy, -ENOSPC if @size is too small.
+ * @mem, -ENOENT for an unknown policy, -ENOSPC if @size is too small,
+ * or the error the policy's &vgpu_policy_ops.init returned.
  */
 int vgpu_gpu_init(struct vgpu_gpu *g, void *mem, size_t size,
 		  const struct vgpu_config *cfg,
@@ -346,7 +358,10 @@ int vgpu_gpu_init(struct vgpu_gpu *g, void *mem, size_t size,
  *	@p->calibrate makes none)
  * @host: passed to them first
  *
- * Return: as vgpu_gpu_init().
+ * The policy's &vgpu_policy_ops.init is called last, once the device is
+ * set up.
+ *
+ * Return: as vgpu_gpu_init(), or the error of the policy's init.
  */
 int vgpu_gpu_init_host(struct vgpu_gpu *g, void *mem, size_t size,
 		       const struct vgpu_config *cfg,
@@ -379,9 +394,10 @@ int vgpu_gpu_init_host(struct vgpu_gpu *g, void *mem, size_t size,
 	g->p = *p;
 	vgpu_gpu_window_sync(g);
 	g->skip_until = VGPU_GPU_NO_CYCLE;
-	g->policy = vgpu_policy_find(policies, p->policy);
-	if (!g->policy)
+	g->policy_reg = vgpu_policy_find(policies, p->policy);
+	if (!g->policy_reg)
 		return -ENOENT;
+	g->policy = g->policy_reg->ops;
 	g->sm = (struct vgpu_gpu_sm *)(base + l.sm);
 	warp = (struct vgpu_warp *)(base + l.warp);
 	ev = (struct vgpu_event *)(base + l.ev);
@@ -464,6 +480,16 @@ int vgpu_gpu_init_host(struct vgpu_gpu *g, void *mem, size_t size,
 	g->hash = VGPU_FNV64_OFFSET;
 	g->host_ops = ops;
 	g->host = host;
+	/* its state is zero: @g and the channels' words were cleared above */
+	if (g->policy->init) {
+		ret = g->policy->init(g);
+		if (ret) {
+			/* nothing to undo for vgpu_gpu_fini() */
+			vgpu_gpu_sms_fini(g);
+			memset(g, 0, sizeof(*g));
+			return ret;
+		}
+	}
 	return 0;
 }
 
@@ -471,16 +497,17 @@ int vgpu_gpu_init_host(struct vgpu_gpu *g, void *mem, size_t size,
  * vgpu_gpu_fini() - tear a device down
  * @g: the device; the caller has cancelled every kernel (or lets the
  *	memory go with them)
+ *
+ * The policy's &vgpu_policy_ops.exit is called first.  A device whose
+ * init failed (@g zeroed before) has nothing to undo.
  */
 void vgpu_gpu_fini(struct vgpu_gpu *g)
 {
-	u32 i;
-
-	for (i = 0; i < g->cfg.num_sms; i++) {
-		vgpu_sm_fini(&g->sm[i].sm);
-		vgpu_worker_pool_fini(&g->sm[i].pool);
-	}
+	if (g->policy && g->policy->exit)
+		g->policy->exit(g);
+	vgpu_gpu_sms_fini(g);
 	g->policy = NULL;
+	g->policy_reg = NULL;
 }
 
 /**
@@ -531,42 +558,85 @@ void vgpu_gpu_set_sink(struct vgpu_gpu *g, vgpu_trace_fn fn, void *cookie)
 	g->sink_cookie = cookie;
 }
 
+/*
+ * Zero the state @ops declares: the device's, every channel's and every
+ * kernel's; no kernel is asked to yield.
+ */
+static void vgpu_gpu_policy_zero(struct vgpu_gpu *g,
+				 const struct vgpu_policy_ops *ops)
+{
+	struct vgpu_gpu_kernel *k;
+	u32 i;
+
+	memset(g->policy_state, 0, ops->state_size);
+	if (ops->chan_state_size)
+		for (i = 0; i < g->p.max_channels; i++)
+			memset(g->chan_policy[i], 0, ops->chan_state_size);
+	list_for_each_entry(k, &g->kernels, table_node) {
+		memset(k->policy_data, 0, ops->kernel_state_size);
+		k->yield = false;
+	}
+}
+
+/* @g starts using @reg's policy, from zero state. */
+static int vgpu_gpu_policy_start(struct vgpu_gpu *g,
+				 struct vgpu_policy_reg *reg)
+{
+	g->policy = reg->ops;
+	g->policy_reg = reg;
+	vgpu_gpu_policy_zero(g, reg->ops);
+	return reg->ops->init ? reg->ops->init(g) : 0;
+}
+
+static void vgpu_gpu_policy_name(struct vgpu_gpu *g)
+{
+	const char *name = g->policy->name;
+	u32 i;
+
+	for (i = 0; i + 1 < VGPU_POLICY_NAME_LEN && name[i]; i++)
+		g->p.policy[i] = name[i];
+	g->p.policy[i] = 0;
+}
+
 /**
  * vgpu_gpu_set_policy() - switch the scheduling policy (F27)
  * @g: the device
  * @policies: the registry
  * @name: policy name
  *
- * A different policy finds its state zero: the device's, every channel's
- * and every kernel's words, and no kernel asked to yield.
+ * Switching to another policy calls the old one's &vgpu_policy_ops.exit,
+ * zeroes the state the new one declares (the device's, every channel's
+ * and every kernel's; no kernel is asked to yield) and calls its
+ * &vgpu_policy_ops.init.  If that fails, the switch is refused: the old
+ * policy restarts the same way (exit, zeroed state, init); should it
+ * refuse too, the device falls back to the built-in "rr".  The caller
+ * finds the policy in use in &vgpu_gpu.policy_reg.  Switching to the
+ * policy in use changes nothing.
  *
- * Return: 0 or -ENOENT.
+ * Return: 0, -ENOENT for a name not in @policies, or the error of the
+ * new policy's init (the device kept its old policy).
  */
 int vgpu_gpu_set_policy(struct vgpu_gpu *g, struct list_head *policies,
 			const char *name)
 {
-	struct vgpu_sched_ops *pol = vgpu_policy_find(policies, name);
-	struct vgpu_gpu_kernel *k;
-	u32 i;
+	struct vgpu_policy_reg *reg = vgpu_policy_find(policies, name);
+	struct vgpu_policy_reg *old = g->policy_reg;
+	int ret;
 
-	if (!pol)
+	if (!reg)
 		return -ENOENT;
-	if (g->policy != pol) {
-		/* the new policy starts from zero, as if every object were new */
-		memset(g->policy_state, 0, sizeof(g->policy_state));
-		memset(g->chan_policy, 0,
-		       g->p.max_channels * sizeof(*g->chan_policy));
-		list_for_each_entry(k, &g->kernels, table_node) {
-			k->policy_data[0] = 0;
-			k->policy_data[1] = 0;
-			k->yield = false;
-		}
+	if (reg == old)
+		return 0;
+	if (g->policy->exit)
+		g->policy->exit(g);
+	/* a policy whose init failed never started: no exit for it */
+	ret = vgpu_gpu_policy_start(g, reg);
+	if (ret && vgpu_gpu_policy_start(g, old)) {
+		/* "rr" is built in and has no init: it cannot refuse */
+		vgpu_gpu_policy_start(g, vgpu_policy_find(policies, "rr"));
 	}
-	g->policy = pol;
-	for (i = 0; i + 1 < VGPU_POLICY_NAME_LEN && name[i]; i++)
-		g->p.policy[i] = name[i];
-	g->p.policy[i] = 0;
-	return 0;
+	vgpu_gpu_policy_name(g);
+	return ret;
 }
 
 /**
@@ -701,7 +771,8 @@ int vgpu_gpu_channel_add(struct vgpu_gpu *g, u32 ch, u32 prio)
 	vgpu_bmap_assign(g->chan_used, ch, true);
 	g->chan[ch].prio = prio;
 	g->chan[ch].selected = 0;
-	memset(g->chan_policy[ch], 0, sizeof(g->chan_policy[ch]));
+	if (g->policy->chan_state_size)
+		memset(g->chan_policy[ch], 0, g->policy->chan_state_size);
 	return 0;
 }
 

@@ -459,8 +459,9 @@ struct vgpu_gpu_push {
  * @table_node: link in the kernel state table (F12)
  * @id_node: link in &vgpu_gpu.id_hash while a submitted kernel is
  *	unfinished (a child's is empty)
- * @policy_data: the policy's own per-kernel state (struct vgpu_sched_ops);
- *	zero when the kernel enters the device
+ * @policy_data: the policy's own per-kernel state, read and written
+ *	through vgpu_policy_kernel_state() (&vgpu_policy_ops.kernel_state_size
+ *	bytes of it zeroed when the kernel enters the device)
  * @yield: set by the policy's tick: switch its resident blocks out at
  *	this boundary (vgpu_gpu_yield(); switch mode only)
  * @deadline: relative deadline in cycles after @arrival, 0 for none, at
@@ -565,7 +566,7 @@ struct vgpu_gpu_kernel {
 	struct list_head chan_node;
 	struct list_head table_node;
 	struct list_head id_node;
-	u64 policy_data[2];
+	u64 policy_data[VGPU_POLICY_KERNEL_WORDS];
 	bool yield;
 	u64 deadline;
 	u64 deadline_at;
@@ -783,10 +784,12 @@ struct vgpu_gpu_host_ops {
  * @cfg: configuration (F01-F03)
  * @p: scheduling parameters
  * @policy: the scheduling policy in use (policy.h)
- * @policy_state: the policy's own per-device state; zeroed when the
- *	policy is set
+ * @policy_reg: its registry entry (the host's bookkeeping of its users)
+ * @policy_state: the policy's own per-device state (vgpu_policy_state());
+ *	its declared size zeroed when the device starts using the policy
  * @chan_policy: the policy's own per-channel state, VGPU_POLICY_CHAN_WORDS
- *	words per channel, zero when the channel is made
+ *	words per channel (vgpu_policy_chan_state()); its declared size
+ *	zeroed when the channel is added or the policy starts
  * @now: the current epoch boundary
  * @skipped: cycles the clock jumped over in all, idle with nothing to run
  *	before the next arrival (vgpu_gpu_skip_idle())
@@ -871,7 +874,8 @@ struct vgpu_gpu_host_ops {
 struct vgpu_gpu {
 	struct vgpu_config cfg;
 	struct vgpu_gpu_params p;
-	struct vgpu_sched_ops *policy;
+	const struct vgpu_policy_ops *policy;
+	struct vgpu_policy_reg *policy_reg;
 	u64 policy_state[VGPU_POLICY_STATE_WORDS];
 	u64 (*chan_policy)[VGPU_POLICY_CHAN_WORDS];
 	u64 now;

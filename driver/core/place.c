@@ -607,7 +607,7 @@ preempt:
  */
 static bool vgpu_gpu_per_block(const struct vgpu_gpu *g)
 {
-	const struct vgpu_sched_ops *pol = g->policy;
+	const struct vgpu_policy_ops *pol = g->policy;
 
 	if (g->p.pack != VGPU_PACK_AUTO)
 		return g->p.pack == VGPU_PACK_BLOCK;

@@ -140,7 +140,7 @@ static u32 vgpu_policy_combined_choose(const struct vgpu_policy_ctx *ctx,
 	return best;
 }
 
-static struct vgpu_sched_ops vgpu_policy_builtin[] = {
+static const struct vgpu_policy_ops vgpu_policy_builtin[] = {
 	{ .name = "rr", .select_sm = vgpu_policy_rr_choose, .first_fit = true,
 	  .per_block = true },
 	{ .name = "avail", .select_sm = vgpu_policy_avail_choose,
@@ -153,22 +153,39 @@ static struct vgpu_sched_ops vgpu_policy_builtin[] = {
 	  .wants = VGPU_POLICY_WANT_FREE | VGPU_POLICY_WANT_POWER },
 };
 
+/* Their registry entries: one registry at a time links them. */
+static struct vgpu_policy_reg vgpu_policy_builtin_reg[] = {
+	{ .ops = &vgpu_policy_builtin[0] },
+	{ .ops = &vgpu_policy_builtin[1] },
+	{ .ops = &vgpu_policy_builtin[2] },
+	{ .ops = &vgpu_policy_builtin[3] },
+	{ .ops = &vgpu_policy_builtin[4] },
+};
+
+static_assert(ARRAY_SIZE(vgpu_policy_builtin_reg) ==
+	      ARRAY_SIZE(vgpu_policy_builtin), "an entry per built-in");
+
 /**
  * vgpu_policy_registry_init() - a registry holding the built-in policies
  * @registry: list head to initialise
  *
- * The built-in ops tables are static, so they are linked into one registry
- * at a time (the module has exactly one; a native program calls this once
- * per registry it uses and forgets the previous one).
+ * The built-in policies' entries are static, so they are linked into one
+ * registry at a time (the module has exactly one; a native program calls
+ * this once per registry it uses and forgets the previous one).
  * Protected by: caller.
  */
 void vgpu_policy_registry_init(struct list_head *registry)
 {
+	struct vgpu_policy_reg *reg;
 	u32 i;
 
 	INIT_LIST_HEAD(registry);
-	for (i = 0; i < ARRAY_SIZE(vgpu_policy_builtin); i++)
-		list_add_tail(&vgpu_policy_builtin[i].node, registry);
+	for (i = 0; i < ARRAY_SIZE(vgpu_policy_builtin_reg); i++) {
+		reg = &vgpu_policy_builtin_reg[i];
+		reg->owner = NULL;
+		reg->users = 0;
+		list_add_tail(&reg->node, registry);
+	}
 }
 
 /**
@@ -178,50 +195,61 @@ void vgpu_policy_registry_init(struct list_head *registry)
  *
  * Protected by: caller (the registry lock of the module).
  *
- * Return: the policy, or NULL.
+ * Return: the policy's entry, or NULL.
  */
-struct vgpu_sched_ops *vgpu_policy_find(struct list_head *registry,
-					const char *name)
+struct vgpu_policy_reg *vgpu_policy_find(struct list_head *registry,
+					 const char *name)
 {
-	struct vgpu_sched_ops *pol;
+	struct vgpu_policy_reg *reg;
 
 	if (!name)
 		return NULL;
-	list_for_each_entry(pol, registry, node)
-		if (vgpu_policy_streq(pol->name, name))
-			return pol;
+	list_for_each_entry(reg, registry, node)
+		if (vgpu_policy_streq(reg->ops->name, name))
+			return reg;
 	return NULL;
 }
 
 /**
  * vgpu_policy_register() - add a policy to a registry (F27)
  * @registry: the registry
- * @pol: the policy; its name must be non-empty and NUL-terminated
+ * @reg: the entry to link, @reg->ops the policy; its name must be
+ *	non-empty and NUL-terminated.  The caller sets @reg->owner and
+ *	@reg->users (0).
  *
  * Protected by: caller.
  *
- * Return: 0, -EINVAL for a bad name or an SM choice that claims
- * @first_fit without a @select_sm, -EEXIST if the name
- * is taken.
+ * Return: 0; -EINVAL for no ops, a bad name or an SM choice that claims
+ * @first_fit without a @select_sm; -E2BIG for a declared state size
+ * larger than the core reserves (VGPU_POLICY_MAX_STATE,
+ * VGPU_POLICY_MAX_CHAN_STATE, VGPU_POLICY_MAX_KERNEL_STATE); -EEXIST if
+ * the name is taken.
  */
-int vgpu_policy_register(struct list_head *registry, struct vgpu_sched_ops *pol)
+int vgpu_policy_register(struct list_head *registry,
+			 struct vgpu_policy_reg *reg)
 {
-	if ((pol->first_fit && !pol->select_sm) || !pol->name[0] ||
-	    pol->name[VGPU_POLICY_NAME_LEN - 1])
+	const struct vgpu_policy_ops *ops = reg->ops;
+
+	if (!ops || (ops->first_fit && !ops->select_sm) || !ops->name[0] ||
+	    ops->name[VGPU_POLICY_NAME_LEN - 1])
 		return -EINVAL;
-	if (vgpu_policy_find(registry, pol->name))
+	if (ops->state_size > VGPU_POLICY_MAX_STATE ||
+	    ops->chan_state_size > VGPU_POLICY_MAX_CHAN_STATE ||
+	    ops->kernel_state_size > VGPU_POLICY_MAX_KERNEL_STATE)
+		return -E2BIG;
+	if (vgpu_policy_find(registry, ops->name))
 		return -EEXIST;
-	list_add_tail(&pol->node, registry);
+	list_add_tail(&reg->node, registry);
 	return 0;
 }
 
 /**
  * vgpu_policy_unregister() - remove a policy from its registry
- * @pol: a registered policy no device uses any more
+ * @reg: a registered policy's entry; no device uses it any more
  *
  * Protected by: caller.
  */
-void vgpu_policy_unregister(struct vgpu_sched_ops *pol)
+void vgpu_policy_unregister(struct vgpu_policy_reg *reg)
 {
-	list_del_init(&pol->node);
+	list_del_init(&reg->node);
 }

@@ -35,7 +35,7 @@ struct vgpu_gpu_kernel;
  *	fit on the SM (F25 availability, vgpu_sm_res_blocks_fit()); else 0
  *
  * The controller computes the figures a policy asks for in
- * &vgpu_sched_ops.wants and keeps them from one decision to the next for
+ * &vgpu_policy_ops.wants and keeps them from one decision to the next for
  * the SMs whose resources did not change, so reading them costs a policy
  * nothing; computing its own figure from @res for every candidate costs a
  * run search each.
@@ -79,7 +79,7 @@ struct vgpu_policy_ctx {
 };
 
 /**
- * DOC: scheduling policies (struct vgpu_sched_ops)
+ * DOC: scheduling policies (struct vgpu_policy_ops)
  *
  * Every decision the firmware makes is an op of one table, named after its
  * decision point, the way &struct sched_ext_ops is.  Every op is optional:
@@ -90,11 +90,11 @@ struct vgpu_policy_ctx {
  * two epochs (the module: under &vgpu_sched.lock), never concurrently with
  * each other or with the SMs; they must be deterministic (F51: the same
  * answers for the same calls), must not sleep, allocate or read a clock,
- * and may write nothing but the policy's own state
- * (&vgpu_gpu.policy_state, &vgpu_gpu_kernel.policy_data,
- * &vgpu_gpu.chan_policy) and, from @tick,
- * &vgpu_gpu_kernel.yield.  They may read the device, its kernels and its
- * SMs (&struct vgpu_gpu, &struct vgpu_gpu_kernel, &struct vgpu_sm).
+ * and may write nothing but the policy's own state (vgpu_policy_state(),
+ * vgpu_policy_chan_state(), vgpu_policy_kernel_state(): the sizes the
+ * table declares) and, from @tick, &vgpu_gpu_kernel.yield.  They may read
+ * the device, its kernels and its SMs (&struct vgpu_gpu, &struct
+ * vgpu_gpu_kernel, &struct vgpu_sm).
  *
  * The core enforces the invariants whatever a policy answers: resources,
  * affinity masks and SM throttling, sequential kernels, BAR kernels never
@@ -104,6 +104,15 @@ struct vgpu_policy_ctx {
  * counts it (&vgpu_gpu_stats.policy_errors) and takes the default's answer
  * instead.  Ordering ops (@admit_before, @select_before) cannot be wrong,
  * only odd: the core still visits every candidate once.
+ *
+ * Life of a policy on a device: @init when the device starts using it
+ * (the device is made with it, or switched to it with
+ * vgpu_gpu_set_policy()), its declared state zeroed before; an error from
+ * @init refuses the policy: the device is not made, or keeps its previous
+ * policy, which restarts (@exit and @init again, its state zeroed).
+ * @exit when the device stops using it (a switch away, vgpu_gpu_fini()).
+ * A channel's state is zeroed when the channel is added, a kernel's when
+ * it enters the device.
  *
  * Decision points, in the order a dispatch boundary meets them:
  *
@@ -169,11 +178,21 @@ struct vgpu_policy_ctx {
  * resident), @kernel_done (completed), @cancelled (cancelled or failed).
  */
 
-/* Words of &vgpu_gpu.policy_state, and per channel of .chan_policy. */
-#define VGPU_POLICY_STATE_WORDS	128
-#define VGPU_POLICY_CHAN_WORDS	2
+/*
+ * The policy's state: at most VGPU_POLICY_MAX_STATE bytes per device,
+ * VGPU_POLICY_MAX_CHAN_STATE per channel and VGPU_POLICY_MAX_KERNEL_STATE
+ * per kernel, the sizes it declares in &vgpu_policy_ops.  The core
+ * reserves that much for every policy (the words below) and allocates
+ * nothing when a policy starts.
+ */
+#define VGPU_POLICY_MAX_STATE		1024
+#define VGPU_POLICY_MAX_CHAN_STATE	16
+#define VGPU_POLICY_MAX_KERNEL_STATE	16
+#define VGPU_POLICY_STATE_WORDS		(VGPU_POLICY_MAX_STATE / 8)
+#define VGPU_POLICY_CHAN_WORDS		(VGPU_POLICY_MAX_CHAN_STATE / 8)
+#define VGPU_POLICY_KERNEL_WORDS	(VGPU_POLICY_MAX_KERNEL_STATE / 8)
 
-/* Figures of struct vgpu_policy_sm a policy reads (&vgpu_sched_ops.wants). */
+/* Figures of struct vgpu_policy_sm a policy reads (&vgpu_policy_ops.wants). */
 #define VGPU_POLICY_WANT_FIT	BIT(0)
 #define VGPU_POLICY_WANT_POWER	BIT(1)
 #define VGPU_POLICY_WANT_FREE	BIT(2)
@@ -185,7 +204,7 @@ struct vgpu_gpu_kernel;
 struct module;
 
 /**
- * struct vgpu_sched_ops - a scheduling policy: one op per decision point
+ * struct vgpu_policy_ops - a scheduling policy: one op per decision point
  * @name: the name devices select it by (new_device policy=NAME, F27)
  * @first_fit: @select_sm always picks the first candidate at or after
  *	&vgpu_policy_ctx.rr_next (wrapping), so the controller may stop
@@ -195,6 +214,17 @@ struct module;
  *	the chosen SM, or @pack of them)
  * @wants: the figures of &vgpu_policy_sm @select_sm reads,
  *	VGPU_POLICY_WANT_* (the core computes only those)
+ * @state_size: bytes of per-device state the policy uses
+ *	(vgpu_policy_state()), at most VGPU_POLICY_MAX_STATE
+ * @chan_state_size: bytes of per-channel state (vgpu_policy_chan_state()),
+ *	at most VGPU_POLICY_MAX_CHAN_STATE
+ * @kernel_state_size: bytes of per-kernel state
+ *	(vgpu_policy_kernel_state()), at most VGPU_POLICY_MAX_KERNEL_STATE
+ * @init: a device starts using the policy, its state zeroed; non-zero
+ *	(an errno) refuses: the device keeps its previous policy, or fails
+ *	to start
+ * @exit: a device stops using the policy (it switches to another one or
+ *	goes away)
  * @tick: a dispatch boundary at &vgpu_gpu.now
  * @admit_before: true if waiting kernel @a enters the task table before @b
  * @may_evict: true if waiting kernel @w may evict @victim (table full)
@@ -208,19 +238,21 @@ struct module;
  * @block_done: a block of @k completed on SM @sm after @cycles resident
  * @kernel_done: @k completed
  * @cancelled: @k was cancelled or failed
- * @owner: the module holding the table (the kernel); a device using the
- *	policy holds a reference on it
- * @users: devices using the table; owned by the registry's user
- * @node: registry link (owned by the registry)
  *
  * See the DOC block above for when each op is called, what it may read and
- * write, and what the core guarantees.  Every op may be NULL.
+ * write, and what the core guarantees.  Every op may be NULL.  A table is
+ * constant: what registering it takes lives in &struct vgpu_policy_reg.
  */
-struct vgpu_sched_ops {
+struct vgpu_policy_ops {
 	char name[VGPU_POLICY_NAME_LEN];
 	bool first_fit;
 	bool per_block;
 	u32 wants;
+	u32 state_size;
+	u32 chan_state_size;
+	u32 kernel_state_size;
+	int (*init)(struct vgpu_gpu *g);
+	void (*exit)(struct vgpu_gpu *g);
 	void (*tick)(struct vgpu_gpu *g);
 	bool (*admit_before)(const struct vgpu_gpu *g,
 			     const struct vgpu_gpu_kernel *a,
@@ -245,17 +277,64 @@ struct vgpu_sched_ops {
 			   u32 sm, u64 cycles);
 	void (*kernel_done)(struct vgpu_gpu *g, struct vgpu_gpu_kernel *k);
 	void (*cancelled)(struct vgpu_gpu *g, struct vgpu_gpu_kernel *k);
+};
+
+/**
+ * struct vgpu_policy_reg - a policy's entry in a registry
+ * @ops: its ops table
+ * @owner: the module holding @ops and this entry (the kernel; NULL for
+ *	the built-ins and natively); a device using the policy holds a
+ *	reference on it
+ * @users: devices using the policy; kept by the registry's user
+ * @node: link in the registry
+ *
+ * The registry's user owns the entry and serialises access to it (the
+ * module: under its registry mutex); the core only links it.
+ */
+struct vgpu_policy_reg {
+	const struct vgpu_policy_ops *ops;
 	struct module *owner;
 	u32 users;
 	struct list_head node;
 };
 
 void vgpu_policy_registry_init(struct list_head *registry);
-int vgpu_policy_register(struct list_head *registry, struct vgpu_sched_ops *pol);
-void vgpu_policy_unregister(struct vgpu_sched_ops *pol);
-struct vgpu_sched_ops *vgpu_policy_find(struct list_head *registry,
-					const char *name);
+int vgpu_policy_register(struct list_head *registry,
+			 struct vgpu_policy_reg *reg);
+void vgpu_policy_unregister(struct vgpu_policy_reg *reg);
+struct vgpu_policy_reg *vgpu_policy_find(struct list_head *registry,
+					 const char *name);
 u64 vgpu_policy_weighted_free(const struct vgpu_sm_res *res,
 			      const u32 *weight);
+
+/*
+ * The policy's state, by accessor: each returns the declared number of
+ * bytes (&vgpu_policy_ops.state_size and the others), zero when the
+ * device started using the policy (the channel's when the channel was
+ * added, the kernel's when it entered the device).  The _ro variants take
+ * a const device or kernel, as the ordering and choice ops get them.
+ */
+static inline void *__vgpu_policy_words(u64 *w)
+{
+	return w;
+}
+
+static inline const void *__vgpu_policy_words_ro(const u64 *w)
+{
+	return w;
+}
+
+/* vgpu_policy_state(g): the per-device state of device @g. */
+#define vgpu_policy_state(g)	__vgpu_policy_words((g)->policy_state)
+#define vgpu_policy_state_ro(g)	__vgpu_policy_words_ro((g)->policy_state)
+/* vgpu_policy_chan_state(g, ch): that of channel @ch of device @g. */
+#define vgpu_policy_chan_state(g, ch)					\
+	__vgpu_policy_words((g)->chan_policy[ch])
+#define vgpu_policy_chan_state_ro(g, ch)				\
+	__vgpu_policy_words_ro((g)->chan_policy[ch])
+/* vgpu_policy_kernel_state(k): that of kernel @k. */
+#define vgpu_policy_kernel_state(k)	__vgpu_policy_words((k)->policy_data)
+#define vgpu_policy_kernel_state_ro(k)					\
+	__vgpu_policy_words_ro((k)->policy_data)
 
 #endif /* VGPU_CORE_POLICY_H */

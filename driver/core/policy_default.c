@@ -3,7 +3,7 @@
  * The seeds' scheduling policy: the global controller's default decisions
  * (F12, F13, F16, F20-F24).
  *
- * A decision point of &struct vgpu_sched_ops (policy.h) whose op is NULL
+ * A decision point of &struct vgpu_policy_ops (policy.h) whose op is NULL
  * is decided here, and the small wrappers that call a policy's op, or
  * else the default, are here too: the firmware's decisions are in one
  * place, and a policy author sees exactly what each op replaces.

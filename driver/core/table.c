@@ -186,8 +186,8 @@ void vgpu_gpu_kernel_enter(struct vgpu_gpu *g, struct vgpu_gpu_kernel *k)
 	/* F23: a block that may wait at a LAUNCH is never partial either */
 	k->uses_bar = d->sum.uses_bar || d->sum.uses_launch_wait;
 	INIT_LIST_HEAD(&k->id_node);
-	k->policy_data[0] = 0;
-	k->policy_data[1] = 0;
+	if (g->policy->kernel_state_size)
+		memset(k->policy_data, 0, g->policy->kernel_state_size);
 	k->yield = false;
 	k->deadline_at = VGPU_GPU_NO_CYCLE;
 	k->deadline_missed = false;

@@ -42,7 +42,7 @@ static bool edf_may_evict(const struct vgpu_gpu *g,
 	return edf_deadline(w) < edf_deadline(victim);
 }
 
-static struct vgpu_sched_ops edf_ops = {
+static const struct vgpu_policy_ops edf_ops = {
 	.name		= "edf",
 	.admit_before	= edf_before,
 	.may_evict	= edf_may_evict,

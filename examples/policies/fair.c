@@ -27,47 +27,69 @@
  */
 #include "vgpu_policy.h"
 
-/* policy_state words */
-#define FAIR_FLOOR	0	/* least charge of a busy channel */
-#define FAIR_LAST	1	/* cycle of the previous tick */
-#define FAIR_TFLOOR	2	/* least charge of a busy tenant */
-#define FAIR_SLOTS	4	/* then FAIR_TENANTS slots of 4 words: */
-#define FAIR_CHARGE	0	/*   warp-cycles (as a channel's word 0) */
-#define FAIR_RESIDENT	1	/*   warps resident now (as word 1) */
-#define FAIR_ID		2	/*   tenant + 1, 0 = free */
-#define FAIR_KERNELS	3	/*   its kernels in the device */
-#define FAIR_TENANTS	((VGPU_POLICY_STATE_WORDS - FAIR_SLOTS) / 4)
+/* What a channel is charged (its per-channel state), and a tenant. */
+struct fair_acct {
+	u64 charge;		/* warp-cycles */
+	u64 resident;		/* warps resident now */
+};
 
-/*
- * The policy_state offset of @k's tree's tenant slot (the root's
- * policy_data[0] is the slot + 1), or -1: none.
- */
+/* A tenant's slot. */
+struct fair_tenant {
+	struct fair_acct acct;
+	u64 id;			/* tenant + 1, 0 = free */
+	u64 kernels;		/* its kernels in the device */
+};
+
+#define FAIR_TENANTS	31
+
+/* The per-device state. */
+struct fair_state {
+	u64 floor;		/* least charge of a busy channel */
+	u64 last;		/* cycle of the previous tick */
+	u64 tfloor;		/* least charge of a busy tenant */
+	u64 unused;
+	struct fair_tenant t[FAIR_TENANTS];
+};
+
+/* The per-kernel state: the root's tenant slot + 1, 0 = none. */
+struct fair_kernel {
+	u64 slot;
+};
+
+/* The index of @k's tree's tenant slot, or -1: none. */
 static int fair_tenant(const struct vgpu_gpu *g,
 		       const struct vgpu_gpu_kernel *k)
 {
-	u64 s = k->root->policy_data[0];
-	int off = FAIR_SLOTS + 4 * ((int)s - 1);
+	const struct fair_kernel *fk = vgpu_policy_kernel_state_ro(k->root);
+	const struct fair_state *st = vgpu_policy_state_ro(g);
+	u64 s = fk->slot;
 
 	if (!s || s > FAIR_TENANTS ||
-	    g->policy_state[off + FAIR_ID] != (u64)k->root->tenant + 1)
+	    st->t[s - 1].id != (u64)k->root->tenant + 1)
 		return -1;
-	return off;
+	return s - 1;
 }
 
 /* a child kernel (F15) is charged to its tree's channel */
-static u64 *fair_channel(const struct vgpu_gpu *g,
-			 const struct vgpu_gpu_kernel *k)
+static const struct fair_acct *fair_channel(const struct vgpu_gpu *g,
+					    const struct vgpu_gpu_kernel *k)
 {
-	return g->chan_policy[k->root->channel];
+	return vgpu_policy_chan_state_ro(g, k->root->channel);
+}
+
+static struct fair_acct *fair_channel_rw(struct vgpu_gpu *g,
+					 const struct vgpu_gpu_kernel *k)
+{
+	return vgpu_policy_chan_state(g, k->root->channel);
 }
 
 /* Charged less, then fewer warps resident now: -1, 0 or 1. */
-static int fair_cmp(const u64 *a, const u64 *b)
+static int fair_cmp(const struct fair_acct *a, const struct fair_acct *b)
 {
-	if (a[FAIR_CHARGE] != b[FAIR_CHARGE])
-		return a[FAIR_CHARGE] < b[FAIR_CHARGE] ? -1 : 1;
-	if (a[FAIR_RESIDENT] != b[FAIR_RESIDENT])
-		return a[FAIR_RESIDENT] < b[FAIR_RESIDENT] ? -1 : 1;
+	if (a->charge != b->charge)
+		return a->charge < b->charge ? -1 : 1;
+	if (a->resident != b->resident)
+		return a->resident < b->resident ? -1 : 1;
 	return 0;
 }
 
@@ -75,12 +97,13 @@ static bool fair_before(const struct vgpu_gpu *g,
 			const struct vgpu_gpu_kernel *a,
 			const struct vgpu_gpu_kernel *b)
 {
+	const struct fair_state *st = vgpu_policy_state_ro(g);
 	int ta = fair_tenant(g, a), tb = fair_tenant(g, b), c;
 
 	if (a->eff_prio != b->eff_prio)
 		return a->eff_prio < b->eff_prio;
 	if (ta >= 0 && tb >= 0 && ta != tb) {
-		c = fair_cmp(&g->policy_state[ta], &g->policy_state[tb]);
+		c = fair_cmp(&st->t[ta].acct, &st->t[tb].acct);
 		if (c)
 			return c < 0;
 	}
@@ -94,38 +117,42 @@ static bool fair_before(const struct vgpu_gpu *g,
 
 static void fair_submitted(struct vgpu_gpu *g, struct vgpu_gpu_kernel *k)
 {
-	u64 *c = &g->chan_policy[k->channel][0], *t = NULL, *free = NULL;
+	struct fair_acct *c = vgpu_policy_chan_state(g, k->channel);
+	struct fair_kernel *fk = vgpu_policy_kernel_state(k);
+	struct fair_state *st = vgpu_policy_state(g);
+	struct fair_tenant *t = NULL, *free = NULL;
 	u32 s;
 
-	if (*c < g->policy_state[FAIR_FLOOR])
-		*c = g->policy_state[FAIR_FLOOR];
+	if (c->charge < st->floor)
+		c->charge = st->floor;
 	for (s = 0; s < FAIR_TENANTS && !t; s++) {
-		c = &g->policy_state[FAIR_SLOTS + 4 * s];
-		if (c[FAIR_ID] == (u64)k->tenant + 1)
-			t = c;
-		else if (!c[FAIR_ID] && !free)
-			free = c;
+		if (st->t[s].id == (u64)k->tenant + 1)
+			t = &st->t[s];
+		else if (!st->t[s].id && !free)
+			free = &st->t[s];
 	}
 	if (!t) {
 		if (!free)
 			return;		/* shared by channel only */
 		t = free;
-		t[FAIR_ID] = (u64)k->tenant + 1;
-		t[FAIR_CHARGE] = g->policy_state[FAIR_TFLOOR];
-		t[FAIR_RESIDENT] = 0;
+		t->id = (u64)k->tenant + 1;
+		t->acct.charge = st->tfloor;
+		t->acct.resident = 0;
 	}
-	t[FAIR_KERNELS]++;
-	k->policy_data[0] = (t - &g->policy_state[FAIR_SLOTS]) / 4 + 1;
+	t->kernels++;
+	fk->slot = t - st->t + 1;
 }
 
 /* @k leaves the device: its tenant's slot is free once it has no kernel. */
 static void fair_gone(struct vgpu_gpu *g, struct vgpu_gpu_kernel *k)
 {
+	struct fair_kernel *fk = vgpu_policy_kernel_state(k);
+	struct fair_state *st = vgpu_policy_state(g);
 	int t = k->root == k ? fair_tenant(g, k) : -1;
 
-	if (t >= 0 && !--g->policy_state[t + FAIR_KERNELS])
-		g->policy_state[t + FAIR_ID] = 0;
-	k->policy_data[0] = 0;
+	if (t >= 0 && !--st->t[t].kernels)
+		st->t[t].id = 0;
+	fk->slot = 0;
 }
 
 /*
@@ -135,60 +162,70 @@ static void fair_gone(struct vgpu_gpu *g, struct vgpu_gpu_kernel *k)
  */
 static void fair_tick(struct vgpu_gpu *g)
 {
-	u64 dt = g->now - g->policy_state[FAIR_LAST], c, *ch;
-	u64 floor = ~0ULL, tfloor = ~0ULL;
+	struct fair_state *st = vgpu_policy_state(g);
+	u64 dt = g->now - st->last, c, floor = ~0ULL, tfloor = ~0ULL;
 	struct vgpu_gpu_kernel *k;
+	struct fair_acct *ch;
 	u32 i;
 	int t;
 
-	g->policy_state[FAIR_LAST] = g->now;
-	for (i = 0; i < g->p.max_channels; i++)
-		g->chan_policy[i][FAIR_RESIDENT] = 0;
+	st->last = g->now;
+	for (i = 0; i < g->p.max_channels; i++) {
+		ch = vgpu_policy_chan_state(g, i);
+		ch->resident = 0;
+	}
 	for (i = 0; i < FAIR_TENANTS; i++)
-		g->policy_state[FAIR_SLOTS + 4 * i + FAIR_RESIDENT] = 0;
+		st->t[i].acct.resident = 0;
 	list_for_each_entry(k, &g->kernels, table_node) {
 		c = (u64)k->inflight * k->warps;
-		ch = fair_channel(g, k);
-		ch[FAIR_CHARGE] += c * dt;
-		ch[FAIR_RESIDENT] += c;
+		ch = fair_channel_rw(g, k);
+		ch->charge += c * dt;
+		ch->resident += c;
 		t = fair_tenant(g, k);
 		if (t >= 0) {
-			g->policy_state[t + FAIR_CHARGE] += c * dt;
-			g->policy_state[t + FAIR_RESIDENT] += c;
+			st->t[t].acct.charge += c * dt;
+			st->t[t].acct.resident += c;
 		}
 	}
 	list_for_each_entry(k, &g->kernels, table_node) {
-		floor = min(floor, fair_channel(g, k)[FAIR_CHARGE]);
+		floor = min(floor, fair_channel(g, k)->charge);
 		t = fair_tenant(g, k);
 		if (t >= 0)
-			tfloor = min(tfloor, g->policy_state[t + FAIR_CHARGE]);
+			tfloor = min(tfloor, st->t[t].acct.charge);
 	}
-	if (floor != ~0ULL && floor > g->policy_state[FAIR_FLOOR])
-		g->policy_state[FAIR_FLOOR] = floor;
-	if (tfloor != ~0ULL && tfloor > g->policy_state[FAIR_TFLOOR])
-		g->policy_state[FAIR_TFLOOR] = tfloor;
+	if (floor != ~0ULL && floor > st->floor)
+		st->floor = floor;
+	if (tfloor != ~0ULL && tfloor > st->tfloor)
+		st->tfloor = tfloor;
 }
 
 static void fair_dispatched(struct vgpu_gpu *g, struct vgpu_gpu_kernel *k,
 			    u32 sm)
 {
+	struct fair_state *st = vgpu_policy_state(g);
 	int t = fair_tenant(g, k);
 
-	fair_channel(g, k)[FAIR_RESIDENT] += k->warps;
+	fair_channel_rw(g, k)->resident += k->warps;
 	if (t >= 0)
-		g->policy_state[t + FAIR_RESIDENT] += k->warps;
+		st->t[t].acct.resident += k->warps;
 }
 
-static struct vgpu_sched_ops fair_ops = {
-	.name		= "fair",
-	.tick		= fair_tick,
-	.admit_before	= fair_before,
-	.select_before	= fair_before,
-	.submitted	= fair_submitted,
-	.dispatched	= fair_dispatched,
-	.kernel_done	= fair_gone,
-	.cancelled	= fair_gone,
+static const struct vgpu_policy_ops fair_ops = {
+	.name			= "fair",
+	.state_size		= sizeof(struct fair_state),
+	.chan_state_size	= sizeof(struct fair_acct),
+	.kernel_state_size	= sizeof(struct fair_kernel),
+	.tick			= fair_tick,
+	.admit_before		= fair_before,
+	.select_before		= fair_before,
+	.submitted		= fair_submitted,
+	.dispatched		= fair_dispatched,
+	.kernel_done		= fair_gone,
+	.cancelled		= fair_gone,
 };
+
+static_assert(sizeof(struct fair_state) <= VGPU_POLICY_MAX_STATE,
+	      "the core keeps that much");
 
 VGPU_POLICY(fair_ops);
 MODULE_LICENSE("GPL");

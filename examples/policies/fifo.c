@@ -33,7 +33,7 @@ static u32 fifo_wait(const struct vgpu_gpu *g,
 	return VGPU_POLICY_WAIT;
 }
 
-static struct vgpu_sched_ops fifo_ops = {
+static const struct vgpu_policy_ops fifo_ops = {
 	.name		= "fifo",
 	.admit_before	= fifo_first,
 	.may_evict	= fifo_never,

@@ -44,7 +44,7 @@ static u32 part_preempt(const struct vgpu_gpu *g,
 	return VGPU_POLICY_WAIT;
 }
 
-static struct vgpu_sched_ops partition_ops = {
+static const struct vgpu_policy_ops partition_ops = {
 	.name		= "partition",
 	.select_sm	= part_select_sm,
 	.preempt	= part_preempt,

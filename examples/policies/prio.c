@@ -23,7 +23,7 @@ static bool prio_before(const struct vgpu_gpu *g,
 	return a->seq < b->seq;
 }
 
-static struct vgpu_sched_ops prio_ops = {
+static const struct vgpu_policy_ops prio_ops = {
 	.name		= "prio",
 	.select_before	= prio_before,
 };

@@ -18,8 +18,11 @@
 
 #define TIMESLICE_CYCLES	10000
 
-#define TS_OWNER	0	/* policy_state: owning channel + 1, 0: none */
-#define TS_START	1	/* policy_state: cycle its slice began */
+/* The per-device state. */
+struct ts_state {
+	u64 owner;		/* owning channel + 1, 0: none */
+	u64 start;		/* cycle its slice began */
+};
 
 static u32 ts_channel(const struct vgpu_gpu_kernel *k)
 {
@@ -30,7 +33,8 @@ static u32 ts_channel(const struct vgpu_gpu_kernel *k)
 /* Distance from the owner in round-robin order (0: the owner). */
 static u32 ts_turn(const struct vgpu_gpu *g, const struct vgpu_gpu_kernel *k)
 {
-	u32 n = g->p.max_channels, owner = g->policy_state[TS_OWNER];
+	const struct ts_state *st = vgpu_policy_state_ro(g);
+	u32 n = g->p.max_channels, owner = st->owner;
 
 	if (!owner)
 		return 0;
@@ -69,29 +73,31 @@ static u32 ts_owner_prio(const struct vgpu_gpu *g)
 /* A new slice from now for the channel of the first kernel in order. */
 static void ts_own_first(struct vgpu_gpu *g)
 {
+	struct ts_state *st = vgpu_policy_state(g);
 	struct vgpu_gpu_kernel *k, *first = NULL;
 
 	list_for_each_entry(k, &g->kernels, table_node)
 		if (!first || ts_before(g, k, first))
 			first = k;
 	if (first) {
-		g->policy_state[TS_OWNER] = ts_channel(first) + 1;
-		g->policy_state[TS_START] = g->now;
+		st->owner = ts_channel(first) + 1;
+		st->start = g->now;
 	}
 }
 
 static void ts_tick(struct vgpu_gpu *g)
 {
+	struct ts_state *st = vgpu_policy_state(g);
 	struct vgpu_gpu_kernel *k, *next = NULL;
 	u32 prio;
 
 	/* a first slice, or the owner has nothing left in the table */
-	prio = g->policy_state[TS_OWNER] ? ts_owner_prio(g) : ~0U;
+	prio = st->owner ? ts_owner_prio(g) : ~0U;
 	if (prio == ~0U) {
 		ts_own_first(g);
 		return;
 	}
-	if (g->now - g->policy_state[TS_START] < TIMESLICE_CYCLES)
+	if (g->now - st->start < TIMESLICE_CYCLES)
 		return;
 	/* the next channel in turn with a kernel of the owner's priority */
 	list_for_each_entry(k, &g->kernels, table_node) {
@@ -100,18 +106,19 @@ static void ts_tick(struct vgpu_gpu *g)
 		if (!next || ts_turn(g, k) < ts_turn(g, next))
 			next = k;
 	}
-	g->policy_state[TS_START] = g->now;
+	st->start = g->now;
 	if (!next)
 		return;
 	/* the old owner's kernels of that priority give their SMs up */
 	list_for_each_entry(k, &g->kernels, table_node)
 		if (ts_turn(g, k) == 0 && k->eff_prio == prio && k->inflight)
 			k->yield = true;
-	g->policy_state[TS_OWNER] = ts_channel(next) + 1;
+	st->owner = ts_channel(next) + 1;
 }
 
-static struct vgpu_sched_ops timeslice_ops = {
+static const struct vgpu_policy_ops timeslice_ops = {
 	.name		= "timeslice",
+	.state_size	= sizeof(struct ts_state),
 	.tick		= ts_tick,
 	.select_before	= ts_before,
 };

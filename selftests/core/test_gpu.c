@@ -1711,10 +1711,10 @@ static u32 vgpu_test_last_choose(const struct vgpu_policy_ctx *ctx,
 /* F27: policies are ops tables registered and selected by name. */
 TEST(f27_registry)
 {
-	static struct vgpu_sched_ops last = {
+	static const struct vgpu_policy_ops last = {
 		.name = "last", .select_sm = vgpu_test_last_choose,
 	};
-	static struct vgpu_sched_ops dup = {
+	static const struct vgpu_policy_ops dup = {
 		.name = "rr", .select_sm = vgpu_test_last_choose,
 	};
 	struct vgpu_gpu_kernel *k;
@@ -1725,15 +1725,15 @@ TEST(f27_registry)
 	EXPECT_NE(NULL, vgpu_policy_find(&T.pol, "resource"));
 	EXPECT_NE(NULL, vgpu_policy_find(&T.pol, "power"));
 	EXPECT_EQ(NULL, vgpu_policy_find(&T.pol, "nope"));
-	EXPECT_EQ(-EEXIST, vgpu_policy_register(&T.pol, &dup));
-	ASSERT_EQ(0, vgpu_policy_register(&T.pol, &last));
+	EXPECT_EQ(-EEXIST, vgpu_tg_register_policy(&T, &dup));
+	ASSERT_EQ(0, vgpu_tg_register_policy(&T, &last));
 	EXPECT_EQ(-ENOENT, vgpu_gpu_set_policy(&T.g, &T.pol, "nope"));
 	ASSERT_EQ(0, vgpu_gpu_set_policy(&T.g, &T.pol, "last"));
 	k = vgpu_tg_kernel(&T, 0, 0, 1, 32, 0, VGPU_SHORT);
 	ASSERT_EQ(0, vgpu_gpu_submit(&T.g, k));
 	ASSERT_TRUE(vgpu_tg_run(&T, 100000));
 	EXPECT_EQ(3, vgpu_first_sm(k));
-	vgpu_policy_unregister(&last);
+	vgpu_tg_unregister_policy(&T, &last);
 	EXPECT_EQ(NULL, vgpu_policy_find(&T.pol, "last"));
 	vgpu_tg_fini(&T);
 }

@@ -22,7 +22,7 @@ static struct vgpu_tg T;
 /* Set up T with @p (NULL: defaults), under policy @name or the default. */
 static int setup(const struct vgpu_gpu_params *p, const char *name)
 {
-	struct vgpu_sched_ops **ops;
+	const struct vgpu_policy_ops **ops;
 	char path[64];
 	void *h;
 	int ret;

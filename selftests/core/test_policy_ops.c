@@ -43,7 +43,7 @@ static bool fifo_before(const struct vgpu_gpu *g,
  */
 TEST(select_before_orders_the_candidates)
 {
-	static struct vgpu_sched_ops fifo = {
+	static const struct vgpu_policy_ops fifo = {
 		.name = "t_fifo", .select_before = fifo_before,
 	};
 	struct vgpu_gpu_params p;
@@ -69,7 +69,7 @@ TEST(select_before_orders_the_candidates)
 		}
 		EXPECT_EQ(0, T.g.stats.policy_errors);
 		if (round)
-			vgpu_policy_unregister(&fifo);
+			vgpu_tg_unregister_policy(&T, &fifo);
 		vgpu_tg_fini(&T);
 	}
 }
@@ -88,7 +88,7 @@ static bool never_evict(const struct vgpu_gpu *g,
  */
 TEST(may_evict_decides_the_eviction)
 {
-	static struct vgpu_sched_ops keep = {
+	static const struct vgpu_policy_ops keep = {
 		.name = "t_keep", .may_evict = never_evict,
 	};
 	struct vgpu_gpu_params p;
@@ -107,7 +107,7 @@ TEST(may_evict_decides_the_eviction)
 	EXPECT_EQ(NULL, vgpu_tg_find(&T, VGPU_GEV_EVICT, low->id, 0));
 	EXPECT_LT(low->t_end, high->t_dispatch + 1);
 	EXPECT_EQ(VGPU_KS_DONE, high->state);
-	vgpu_policy_unregister(&keep);
+	vgpu_tg_unregister_policy(&T, &keep);
 	vgpu_tg_fini(&T);
 }
 
@@ -124,7 +124,7 @@ static u32 pack_one(const struct vgpu_gpu *g, const struct vgpu_gpu_kernel *k,
  */
 TEST(pack_sets_blocks_per_decision)
 {
-	static struct vgpu_sched_ops one = {
+	static const struct vgpu_policy_ops one = {
 		.name = "t_one", .pack = pack_one,
 	};
 	struct vgpu_gpu_params p;
@@ -154,7 +154,7 @@ TEST(pack_sets_blocks_per_decision)
 			  vgpu_tg_find(&T, VGPU_GEV_DISPATCH, k->id, i)->sm);
 	EXPECT_EQ(8, T.g.stats.decisions);
 	EXPECT_EQ(0, T.g.stats.policy_errors);
-	vgpu_policy_unregister(&one);
+	vgpu_tg_unregister_policy(&T, &one);
 	vgpu_tg_fini(&T);
 }
 
@@ -171,7 +171,7 @@ static u32 preempt_last(const struct vgpu_gpu *g,
  */
 TEST(preempt_chooses_the_sm)
 {
-	static struct vgpu_sched_ops last = {
+	static const struct vgpu_policy_ops last = {
 		.name = "t_last", .preempt = preempt_last,
 	};
 	struct vgpu_gpu_params p;
@@ -193,7 +193,7 @@ TEST(preempt_chooses_the_sm)
 	EXPECT_EQ(VGPU_PATH_PREEMPT, ev->arg0);
 	EXPECT_EQ(3, ev->sm);
 	EXPECT_EQ(0, T.g.stats.policy_errors);
-	vgpu_policy_unregister(&last);
+	vgpu_tg_unregister_policy(&T, &last);
 	vgpu_tg_fini(&T);
 }
 
@@ -223,7 +223,7 @@ static u32 liar_preempt(const struct vgpu_gpu *g,
  */
 TEST(bad_answers_are_counted_and_replaced)
 {
-	static struct vgpu_sched_ops liar = {
+	static const struct vgpu_policy_ops liar = {
 		.name = "t_liar", .select_sm = liar_sm, .pack = liar_pack,
 		.preempt = liar_preempt,
 	};
@@ -243,7 +243,7 @@ TEST(bad_answers_are_counted_and_replaced)
 			  vgpu_tg_find(&T, VGPU_GEV_DISPATCH, k->id, i)->sm);
 	/* one refused SM choice per decision */
 	EXPECT_EQ(5, T.g.stats.policy_errors);
-	vgpu_policy_unregister(&liar);
+	vgpu_tg_unregister_policy(&T, &liar);
 	vgpu_tg_fini(&T);
 
 	vgpu_tg_params_small(&p, VGPU_PREEMPT_WARP);
@@ -263,7 +263,7 @@ TEST(bad_answers_are_counted_and_replaced)
 	EXPECT_EQ(VGPU_KS_DONE, low->state);
 	/* the preemption and the multi-block packs were refused too */
 	EXPECT_LT(2, T.g.stats.policy_errors);
-	vgpu_policy_unregister(&liar);
+	vgpu_tg_unregister_policy(&T, &liar);
 	vgpu_tg_fini(&T);
 
 	/* 3 one-warp blocks, all fitting SM 0: never a fourth */
@@ -277,7 +277,7 @@ TEST(bad_answers_are_counted_and_replaced)
 	EXPECT_EQ(VGPU_KS_DONE, k->state);
 	/* one decision: its SM choice and its pack of 4 out of 3 */
 	EXPECT_EQ(2, T.g.stats.policy_errors);
-	vgpu_policy_unregister(&liar);
+	vgpu_tg_unregister_policy(&T, &liar);
 	vgpu_tg_fini(&T);
 }
 
@@ -294,8 +294,10 @@ static void n_tick(struct vgpu_gpu *g)
 
 static void n_submitted(struct vgpu_gpu *g, struct vgpu_gpu_kernel *k)
 {
+	u64 *mine = vgpu_policy_kernel_state(k);
+
 	calls.submitted++;
-	k->policy_data[0] = 42;
+	mine[0] = 42;
 }
 
 static void n_dispatched(struct vgpu_gpu *g, struct vgpu_gpu_kernel *k,
@@ -328,10 +330,11 @@ static void n_cancelled(struct vgpu_gpu *g, struct vgpu_gpu_kernel *k)
  */
 TEST(notifications_reach_the_policy)
 {
-	static struct vgpu_sched_ops note = {
+	static const struct vgpu_policy_ops note = {
 		.name = "t_note", .tick = n_tick, .submitted = n_submitted,
 		.dispatched = n_dispatched, .block_done = n_block_done,
 		.kernel_done = n_kernel_done, .cancelled = n_cancelled,
+		.kernel_state_size = sizeof(u64),
 	};
 	struct vgpu_gpu_kernel *k, *c;
 
@@ -352,8 +355,8 @@ TEST(notifications_reach_the_policy)
 	EXPECT_EQ(1, calls.kernel_done);
 	EXPECT_EQ(1, calls.cancelled);
 	EXPECT_LT(1, calls.ticks);
-	EXPECT_EQ(42, k->policy_data[0]);
-	vgpu_policy_unregister(&note);
+	EXPECT_EQ(42, *(const u64 *)vgpu_policy_kernel_state_ro(k));
+	vgpu_tg_unregister_policy(&T, &note);
 	vgpu_tg_fini(&T);
 }
 
@@ -424,7 +427,7 @@ static u32 oracle_sm(const struct vgpu_policy_ctx *ctx,
 
 TEST(select_sm_candidates_are_fresh)
 {
-	static struct vgpu_sched_ops oracle = {
+	static const struct vgpu_policy_ops oracle = {
 		.name = "oracle", .select_sm = oracle_sm,
 		.wants = VGPU_POLICY_WANT_FIT | VGPU_POLICY_WANT_POWER |
 			 VGPU_POLICY_WANT_FREE,
@@ -480,7 +483,7 @@ TEST(select_sm_candidates_are_fresh)
 		EXPECT_EQ(0, oracle_bad);
 		if (m == 0)
 			EXPECT_LT(0, T.g.stats.preemptions);
-		vgpu_policy_unregister(&oracle);
+		vgpu_tg_unregister_policy(&T, &oracle);
 		vgpu_tg_fini(&T);
 	}
 }
@@ -503,13 +506,15 @@ TEST(combined_weighs_free_against_power)
 	struct vgpu_policy_ctx ctx = {
 		.sm_rank = rank, .free_max = 1000, .power_max = 10000,
 	};
+	const struct vgpu_policy_ops *ops;
+	struct vgpu_policy_reg *r;
 	struct list_head reg;
-	struct vgpu_sched_ops *ops;
 	u32 i;
 
 	vgpu_policy_registry_init(&reg);
-	ops = vgpu_policy_find(&reg, "combined");
-	ASSERT_NE(NULL, ops);
+	r = vgpu_policy_find(&reg, "combined");
+	ASSERT_NE(NULL, r);
+	ops = r->ops;
 	EXPECT_EQ(VGPU_POLICY_WANT_FREE | VGPU_POLICY_WANT_POWER, ops->wants);
 	for (i = 0; i < ARRAY_SIZE(combo); i++) {
 		ctx.combo = combo[i];
@@ -532,15 +537,304 @@ TEST(power_ties_by_the_sm_list)
 		{ .sm = 5, .power = 100 }, { .sm = 7, .power = 100 },
 	};
 	struct vgpu_policy_ctx ctx = { .sm_rank = rank };
-	struct vgpu_sched_ops *ops;
+	const struct vgpu_policy_ops *ops;
+	struct vgpu_policy_reg *r;
 	struct list_head reg;
 
 	vgpu_policy_registry_init(&reg);
-	ops = vgpu_policy_find(&reg, "power");
-	ASSERT_NE(NULL, ops);
+	r = vgpu_policy_find(&reg, "power");
+	ASSERT_NE(NULL, r);
+	ops = r->ops;
 	EXPECT_EQ(1, ops->select_sm(&ctx, c, 2));
 	c[1].power = 101;
 	EXPECT_EQ(0, ops->select_sm(&ctx, c, 2));
+}
+
+/*
+ * Registration refuses a table it could not honour: no ops, an empty or
+ * unterminated name, a first-fit claim without an SM choice (-EINVAL),
+ * more state than the core keeps (-E2BIG), a name taken (-EEXIST); a
+ * refused table is not in the registry.  The maxima themselves are fine.
+ */
+TEST(registration_refuses_bad_tables)
+{
+	static const struct vgpu_policy_ops big_dev = {
+		.name = "t_big", .state_size = VGPU_POLICY_MAX_STATE + 1,
+	};
+	static const struct vgpu_policy_ops big_chan = {
+		.name = "t_big",
+		.chan_state_size = VGPU_POLICY_MAX_CHAN_STATE + 1,
+	};
+	static const struct vgpu_policy_ops big_kernel = {
+		.name = "t_big",
+		.kernel_state_size = VGPU_POLICY_MAX_KERNEL_STATE + 1,
+	};
+	static const struct vgpu_policy_ops max = {
+		.name = "t_max", .state_size = VGPU_POLICY_MAX_STATE,
+		.chan_state_size = VGPU_POLICY_MAX_CHAN_STATE,
+		.kernel_state_size = VGPU_POLICY_MAX_KERNEL_STATE,
+	};
+	static const struct vgpu_policy_ops noname = { .name = "" };
+	static const struct vgpu_policy_ops longname = {
+		.name = { 'a', 'b', 'c', 'd', 'e', 'f', 'g', 'h',
+			  'i', 'j', 'k', 'l', 'm', 'n', 'o', 'p' },
+	};
+	static const struct vgpu_policy_ops ff = {
+		.name = "t_ff", .first_fit = true,
+	};
+	static const struct vgpu_policy_ops dup = { .name = "avail" };
+	struct vgpu_policy_reg none = { .ops = NULL };
+
+	ASSERT_EQ(0, vgpu_tg_init(&T, NULL, NULL));
+	EXPECT_EQ(-E2BIG, vgpu_tg_register_policy(&T, &big_dev));
+	EXPECT_EQ(-E2BIG, vgpu_tg_register_policy(&T, &big_chan));
+	EXPECT_EQ(-E2BIG, vgpu_tg_register_policy(&T, &big_kernel));
+	EXPECT_EQ(NULL, vgpu_policy_find(&T.pol, "t_big"));
+	EXPECT_EQ(-EINVAL, vgpu_tg_register_policy(&T, &noname));
+	EXPECT_EQ(-EINVAL, vgpu_tg_register_policy(&T, &longname));
+	EXPECT_EQ(-EINVAL, vgpu_tg_register_policy(&T, &ff));
+	EXPECT_EQ(NULL, vgpu_policy_find(&T.pol, "t_ff"));
+	EXPECT_EQ(-EINVAL, vgpu_policy_register(&T.pol, &none));
+	EXPECT_EQ(-EEXIST, vgpu_tg_register_policy(&T, &dup));
+	ASSERT_EQ(0, vgpu_tg_register_policy(&T, &max));
+	ASSERT_NE(NULL, vgpu_policy_find(&T.pol, "t_max"));
+	EXPECT_EQ(&max, vgpu_policy_find(&T.pol, "t_max")->ops);
+	EXPECT_EQ(&max, vgpu_tg_policy_reg(&T, &max)->ops);
+	vgpu_tg_unregister_policy(&T, &max);
+	EXPECT_EQ(NULL, vgpu_policy_find(&T.pol, "t_max"));
+	vgpu_tg_fini(&T);
+}
+
+/* What the life-cycle ops saw. */
+static struct {
+	u32 init[2], exit[2];
+	int refuse[2];		/* init's answer from the refuse[i]-th call on */
+	bool zero[2];		/* every byte of the declared state was zero */
+	u32 zero_kernels;	/* kernels entering with zero state */
+	u32 nonzero_kernels;
+} life;
+
+static bool all_zero(const void *p, size_t n)
+{
+	const u8 *b = p;
+
+	while (n--)
+		if (*b++)
+			return false;
+	return true;
+}
+
+/* Is every byte of the full state of @g zero, and then fill it with 0xa5. */
+static bool life_check_and_fill(struct vgpu_gpu *g)
+{
+	struct vgpu_gpu_kernel *k;
+	bool zero = all_zero(vgpu_policy_state_ro(g), VGPU_POLICY_MAX_STATE);
+	u32 i;
+
+	memset(vgpu_policy_state(g), 0xa5, VGPU_POLICY_MAX_STATE);
+	for (i = 0; i < g->p.max_channels; i++) {
+		zero &= all_zero(vgpu_policy_chan_state_ro(g, i),
+				 VGPU_POLICY_MAX_CHAN_STATE);
+		memset(vgpu_policy_chan_state(g, i), 0xa5,
+		       VGPU_POLICY_MAX_CHAN_STATE);
+	}
+	list_for_each_entry(k, &g->kernels, table_node) {
+		zero &= all_zero(vgpu_policy_kernel_state_ro(k),
+				 VGPU_POLICY_MAX_KERNEL_STATE);
+		memset(vgpu_policy_kernel_state(k), 0xa5,
+		       VGPU_POLICY_MAX_KERNEL_STATE);
+	}
+	return zero;
+}
+
+static int life_init(struct vgpu_gpu *g, u32 i)
+{
+	life.zero[i] = life_check_and_fill(g);
+	if (life.refuse[i] && ++life.init[i] >= (u32)life.refuse[i])
+		return -EDOM;
+	if (!life.refuse[i])
+		life.init[i]++;
+	return 0;
+}
+
+static int life_init0(struct vgpu_gpu *g)
+{
+	return life_init(g, 0);
+}
+
+static int life_init1(struct vgpu_gpu *g)
+{
+	return life_init(g, 1);
+}
+
+static void life_exit0(struct vgpu_gpu *g)
+{
+	life.exit[0]++;
+}
+
+static void life_exit1(struct vgpu_gpu *g)
+{
+	life.exit[1]++;
+}
+
+static void life_submitted(struct vgpu_gpu *g, struct vgpu_gpu_kernel *k)
+{
+	if (all_zero(vgpu_policy_kernel_state_ro(k),
+		     VGPU_POLICY_MAX_KERNEL_STATE))
+		life.zero_kernels++;
+	else
+		life.nonzero_kernels++;
+	memset(vgpu_policy_kernel_state(k), 0xa5,
+	       VGPU_POLICY_MAX_KERNEL_STATE);
+}
+
+static const struct vgpu_policy_ops life_a = {
+	.name = "t_life_a", .init = life_init0, .exit = life_exit0,
+	.state_size = VGPU_POLICY_MAX_STATE,
+	.chan_state_size = VGPU_POLICY_MAX_CHAN_STATE,
+	.kernel_state_size = VGPU_POLICY_MAX_KERNEL_STATE,
+	.submitted = life_submitted,
+};
+
+static const struct vgpu_policy_ops life_b = {
+	.name = "t_life_b", .init = life_init1, .exit = life_exit1,
+	.state_size = VGPU_POLICY_MAX_STATE,
+	.chan_state_size = VGPU_POLICY_MAX_CHAN_STATE,
+	.kernel_state_size = VGPU_POLICY_MAX_KERNEL_STATE,
+	.submitted = life_submitted,
+};
+
+/*
+ * init and exit: switching A -> B -> A calls A's init, A's exit, B's
+ * init, B's exit, A's init; each init finds every byte of its declared
+ * state zero although the previous policy filled all of it (device, every
+ * channel, the kernel in the table); the device's fini calls the exit of
+ * the policy in use, once.  Switching to the policy in use calls nothing.
+ * A channel added and a kernel submitted later start from zero too.
+ */
+TEST(init_exit_and_zeroed_state)
+{
+	struct vgpu_gpu_kernel *k, *k2;
+
+	memset(&life, 0, sizeof(life));
+	ASSERT_EQ(0, vgpu_tg_init(&T, NULL, NULL));
+	k = vgpu_tg_kernel(&T, 0, 0, 1, 32, 0, VGPU_LONG);
+	ASSERT_EQ(0, vgpu_gpu_submit(&T.g, k));
+	ASSERT_EQ(0, vgpu_tg_use_policy(&T, &life_a));
+	EXPECT_EQ(1, life.init[0]);
+	EXPECT_TRUE(life.zero[0]);
+	EXPECT_EQ(0, vgpu_tg_use_policy(&T, &life_a));
+	EXPECT_EQ(1, life.init[0]);
+	EXPECT_EQ(0, life.exit[0]);
+	ASSERT_EQ(0, vgpu_tg_use_policy(&T, &life_b));
+	EXPECT_EQ(1, life.exit[0]);
+	EXPECT_EQ(1, life.init[1]);
+	EXPECT_TRUE(life.zero[1]);
+	EXPECT_EQ(&life_b, T.g.policy);
+	EXPECT_EQ(0, strcmp("t_life_b", T.g.p.policy));
+	ASSERT_EQ(0, vgpu_tg_use_policy(&T, &life_a));
+	EXPECT_EQ(1, life.exit[1]);
+	EXPECT_EQ(2, life.init[0]);
+	EXPECT_TRUE(life.zero[0]);
+	/* a channel made again and a kernel entering: zero */
+	ASSERT_EQ(0, vgpu_gpu_channel_remove(&T.g, 7));
+	ASSERT_EQ(0, vgpu_gpu_channel_add(&T.g, 7, 0));
+	EXPECT_TRUE(all_zero(vgpu_policy_chan_state_ro(&T.g, 7),
+			     VGPU_POLICY_MAX_CHAN_STATE));
+	EXPECT_FALSE(all_zero(vgpu_policy_chan_state_ro(&T.g, 6),
+			      VGPU_POLICY_MAX_CHAN_STATE));
+	k2 = vgpu_tg_kernel(&T, 1, 0, 1, 32, 0, VGPU_SHORT);
+	ASSERT_EQ(0, vgpu_gpu_submit(&T.g, k2));
+	EXPECT_EQ(1, life.zero_kernels);
+	EXPECT_EQ(0, life.nonzero_kernels);
+	vgpu_gpu_cancel(&T.g, k);
+	ASSERT_TRUE(vgpu_tg_run(&T, 100000));
+	vgpu_tg_fini(&T);
+	EXPECT_EQ(2, life.exit[0]);
+	EXPECT_EQ(1, life.exit[1]);
+	EXPECT_EQ(2, life.init[0]);
+	EXPECT_EQ(1, life.init[1]);
+}
+
+/*
+ * An init that fails refuses the switch: vgpu_gpu_set_policy() returns
+ * its error, the device keeps its policy, which restarts from zero state
+ * (exit, init again); the refused policy's exit is never called.  Should
+ * the old policy refuse to restart too, the device falls back to "rr".
+ */
+TEST(init_failure_refuses_the_switch)
+{
+	struct vgpu_gpu_kernel *k;
+
+	memset(&life, 0, sizeof(life));
+	life.refuse[1] = 1;	/* B: from its first init on */
+	ASSERT_EQ(0, vgpu_tg_init(&T, NULL, NULL));
+	ASSERT_EQ(0, vgpu_tg_use_policy(&T, &life_a));
+	EXPECT_EQ(-EDOM, vgpu_tg_use_policy(&T, &life_b));
+	EXPECT_EQ(&life_a, T.g.policy);
+	EXPECT_EQ(&life_a, T.g.policy_reg->ops);
+	EXPECT_EQ(0, strcmp("t_life_a", T.g.p.policy));
+	EXPECT_EQ(1, life.exit[0]);
+	EXPECT_EQ(2, life.init[0]);
+	EXPECT_TRUE(life.zero[0]);	/* B's 0xa5 are gone */
+	EXPECT_EQ(0, life.exit[1]);
+	/* the device works on under A */
+	k = vgpu_tg_kernel(&T, 0, 0, 2, 32, 0, VGPU_SHORT);
+	ASSERT_EQ(0, vgpu_gpu_submit(&T.g, k));
+	ASSERT_TRUE(vgpu_tg_run(&T, 100000));
+	EXPECT_EQ(VGPU_KS_DONE, k->state);
+	/* A refuses from its third init on: back to B fails, A fails: rr */
+	life.refuse[0] = 3;
+	EXPECT_EQ(-EDOM, vgpu_tg_use_policy(&T, &life_b));
+	EXPECT_EQ(0, strcmp("rr", T.g.policy->name));
+	EXPECT_EQ(0, strcmp("rr", T.g.p.policy));
+	EXPECT_EQ(T.g.policy, T.g.policy_reg->ops);
+	EXPECT_EQ(2, life.exit[0]);
+	EXPECT_EQ(0, life.exit[1]);
+	vgpu_tg_fini(&T);
+	EXPECT_EQ(2, life.exit[0]);
+	EXPECT_EQ(0, life.exit[1]);
+}
+
+/*
+ * A policy whose init fails when the device is made: the device is not
+ * made (vgpu_gpu_init() returns the error, the device is left zeroed and
+ * vgpu_gpu_fini() has nothing to do: no exit).
+ */
+TEST(init_failure_fails_the_device)
+{
+	struct vgpu_gpu_params p;
+	struct vgpu_policy_reg r = { .ops = &life_a };
+	VGPU_TEST_BIG struct vgpu_gpu g;
+	struct vgpu_config cfg;
+	struct list_head reg;
+	size_t size;
+	void *mem;
+
+	memset(&life, 0, sizeof(life));
+	life.refuse[0] = 1;
+	vgpu_config_preset(&cfg, "small");
+	vgpu_gpu_params_default(&p, &cfg);
+	snprintf(p.policy, sizeof(p.policy), "%s", "t_life_a");
+	vgpu_policy_registry_init(&reg);
+	ASSERT_EQ(0, vgpu_policy_register(&reg, &r));
+	size = vgpu_gpu_mem_size(&cfg, &p);
+	mem = aligned_alloc(64, (size + 63) & ~(size_t)63);
+	ASSERT_NE(NULL, mem);
+	EXPECT_EQ(-EDOM, vgpu_gpu_init(&g, mem, size, &cfg, &p, &reg));
+	EXPECT_EQ(1, life.init[0]);
+	EXPECT_TRUE(life.zero[0]);
+	EXPECT_EQ(NULL, g.policy);
+	vgpu_gpu_fini(&g);
+	EXPECT_EQ(0, life.exit[0]);
+	life.refuse[0] = 0;
+	ASSERT_EQ(0, vgpu_gpu_init(&g, mem, size, &cfg, &p, &reg));
+	EXPECT_EQ(&life_a, g.policy);
+	EXPECT_EQ(&r, g.policy_reg);
+	vgpu_gpu_fini(&g);
+	EXPECT_EQ(1, life.exit[0]);
+	vgpu_policy_unregister(&r);
+	free(mem);
 }
 
 VGPU_TEST_SUITE(policy_ops,
@@ -552,4 +846,8 @@ VGPU_TEST_SUITE(policy_ops,
 	VGPU_CASE(notifications_reach_the_policy)
 	VGPU_CASE(select_sm_candidates_are_fresh)
 	VGPU_CASE(combined_weighs_free_against_power)
-	VGPU_CASE(power_ties_by_the_sm_list))
+	VGPU_CASE(power_ties_by_the_sm_list)
+	VGPU_CASE(registration_refuses_bad_tables)
+	VGPU_CASE(init_exit_and_zeroed_state)
+	VGPU_CASE(init_failure_refuses_the_switch)
+	VGPU_CASE(init_failure_fails_the_device))

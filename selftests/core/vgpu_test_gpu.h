@@ -16,12 +16,15 @@
 #include <vgpu/vasm.h>
 
 #define VGPU_TG_MAX_K	32
+#define VGPU_TG_MAX_POL	8
 
 /**
  * struct vgpu_tg - a device under test
  * @g: the device
  * @mem: its memory
  * @pol: policy registry
+ * @reg: entries of the policies a test registered (vgpu_tg_use_policy())
+ * @nreg: entries of @reg used
  * @k: kernels
  * @nk: kernels used
  * @prog: their programs
@@ -35,6 +38,8 @@ struct vgpu_tg {
 	struct vgpu_gpu g;
 	void *mem;
 	struct list_head pol;
+	struct vgpu_policy_reg reg[VGPU_TG_MAX_POL];
+	u32 nreg;
 	struct vgpu_gpu_kernel k[VGPU_TG_MAX_K];
 	u32 nk;
 	struct vgpu_vasm_prog prog[VGPU_TG_MAX_K];
@@ -117,13 +122,55 @@ static inline void vgpu_tg_params_small(struct vgpu_gpu_params *p,
 	p->num_windows = 0;
 }
 
-/* Register @ops in @t's registry and make it @t's policy. */
-static inline int vgpu_tg_use_policy(struct vgpu_tg *t,
-				     struct vgpu_sched_ops *ops)
+/* @t's registry entry of @ops, registered, or NULL. */
+static inline struct vgpu_policy_reg *
+vgpu_tg_policy_reg(struct vgpu_tg *t, const struct vgpu_policy_ops *ops)
 {
-	int ret = vgpu_policy_register(&t->pol, ops);
+	u32 i;
+
+	for (i = 0; i < t->nreg; i++)
+		if (t->reg[i].ops == ops && !list_empty(&t->reg[i].node))
+			return &t->reg[i];
+	return NULL;
+}
+
+/* Register @ops in @t's registry through an entry @t keeps; 0 or errno. */
+static inline int vgpu_tg_register_policy(struct vgpu_tg *t,
+					  const struct vgpu_policy_ops *ops)
+{
+	struct vgpu_policy_reg *r;
+	int ret;
+
+	if (vgpu_tg_policy_reg(t, ops))
+		return 0;
+	if (t->nreg == VGPU_TG_MAX_POL)
+		return -ENOSPC;
+	r = &t->reg[t->nreg];
+	memset(r, 0, sizeof(*r));
+	r->ops = ops;
+	ret = vgpu_policy_register(&t->pol, r);
+	if (!ret)
+		t->nreg++;
+	return ret;
+}
+
+/* Register @ops (if it is not) and make it @t's policy; 0 or errno. */
+static inline int vgpu_tg_use_policy(struct vgpu_tg *t,
+				     const struct vgpu_policy_ops *ops)
+{
+	int ret = vgpu_tg_register_policy(t, ops);
 
 	return ret ? ret : vgpu_gpu_set_policy(&t->g, &t->pol, ops->name);
+}
+
+/* Take @ops out of @t's registry (the device may still use it). */
+static inline void vgpu_tg_unregister_policy(struct vgpu_tg *t,
+					     const struct vgpu_policy_ops *ops)
+{
+	struct vgpu_policy_reg *r = vgpu_tg_policy_reg(t, ops);
+
+	if (r)
+		vgpu_policy_unregister(r);
 }
 
 static inline void vgpu_tg_fini(struct vgpu_tg *t)

@@ -5,7 +5,8 @@
 # examples/policies/NAME.c built as vgpu_policy_NAME.ko registers NAME; a
 # device can be made with it; while a device uses it the module cannot be
 # unloaded; switched away from it at run time, or once the device is
-# gone, it can, and the name is gone with it.
+# gone, it can, and the name is gone with it.  A policy whose init
+# refuses a device is neither made nor switched to, and pins nothing.
 # (determinism.sh runs workloads under each of them against vgpu-sim.)
 # Prints TAP.
 n=0
@@ -53,5 +54,26 @@ for m in $mods; do
 	check "policies.$name.unknown_after_unload" \
 		"! echo '$DEV small policy=$name' > /sys/bus/vgpu/new_device 2>/dev/null"
 done
+# A policy whose init refuses every device (selftests/vgpu/policies/
+# refuse.c): no device is made with it, none is switched to it (it keeps
+# its policy) and, refused, it pins nothing.
+m=/vgpu/test-policies/vgpu_policy_refuse.ko
+if [ -e "$m" ]; then
+	echo "$DEV" > /sys/bus/vgpu/del_device 2>/dev/null
+	check "policies.refuse.insmod" "insmod $m"
+	check "policies.refuse.device_refused" \
+		"! echo '$DEV small policy=refuse' > /sys/bus/vgpu/new_device 2>/dev/null"
+	check "policies.refuse.no_device_left" \
+		"[ ! -e /sys/kernel/debug/vgpu/vgpu$DEV ]"
+	check "policies.refuse.device_with_rr" \
+		"echo '$DEV small policy=rr' > /sys/bus/vgpu/new_device"
+	check "policies.refuse.switch_refused" \
+		"! vgpuctl -d $DEV config policy refuse > /dev/null 2>&1"
+	check "policies.refuse.keeps_its_policy" \
+		"grep -qx 'policy rr' /sys/kernel/debug/vgpu/vgpu$DEV/config"
+	check "policies.refuse.runs_a_workload_after" "run_under rr"
+	check "policies.refuse.not_pinned" "rmmod vgpu_policy_refuse"
+	echo "$DEV" > /sys/bus/vgpu/del_device
+fi
 echo "1..$n"
 exit $fail

@@ -2,9 +2,9 @@
 /*
  * --policy NAME|FILE.so: a built-in policy by name, or a policy built
  * from examples/policies/NAME.c as a shared object (make policies; issue
- * 17), whose &struct vgpu_sched_ops the object exports as vgpu_policy_ops
+ * 17), whose &struct vgpu_policy_ops the object exports as vgpu_policy_ops
  * (driver/vgpu_policy.h).  The object stays loaded until the program
- * exits.
+ * exits, and so does its registry entry, one of a few kept here.
  */
 #include <dlfcn.h>
 #include <stdio.h>
@@ -12,6 +12,12 @@
 
 #include "sim.h"
 #include "policy.h"
+
+/* Policy objects a program may load: compare's variants and a few more. */
+#define VGPU_SIM_MAX_LOADED	16
+
+static struct vgpu_policy_reg vgpu_sim_loaded[VGPU_SIM_MAX_LOADED];
+static unsigned int vgpu_sim_nloaded;
 
 /**
  * vgpu_sim_policy_resolve() - the policy name for --policy @arg
@@ -25,7 +31,8 @@
 const char *vgpu_sim_policy_resolve(struct list_head *reg, const char *arg,
 				    char *err, size_t errlen)
 {
-	struct vgpu_sched_ops **ops;
+	const struct vgpu_policy_ops **ops;
+	struct vgpu_policy_reg *r;
 	void *h;
 	int ret;
 
@@ -50,14 +57,25 @@ const char *vgpu_sim_policy_resolve(struct list_head *reg, const char *arg,
 		dlclose(h);
 		return NULL;
 	}
-	ret = vgpu_policy_register(reg, *ops);
+	if (vgpu_sim_nloaded == VGPU_SIM_MAX_LOADED) {
+		snprintf(err, errlen, "%s: more than %u policy objects", arg,
+			 VGPU_SIM_MAX_LOADED);
+		dlclose(h);
+		return NULL;
+	}
+	r = &vgpu_sim_loaded[vgpu_sim_nloaded];
+	memset(r, 0, sizeof(*r));
+	r->ops = *ops;
+	ret = vgpu_policy_register(reg, r);
 	if (ret) {
 		snprintf(err, errlen, "%s: policy '%.*s' %s", arg,
 			 VGPU_POLICY_NAME_LEN, (*ops)->name,
 			 ret == -EEXIST ? "is already registered" :
+			 ret == -E2BIG ? "declares more state than the core keeps" :
 			 "has a bad name or ops");
 		dlclose(h);
 		return NULL;
 	}
+	vgpu_sim_nloaded++;
 	return (*ops)->name;
 }

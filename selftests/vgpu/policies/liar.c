@@ -13,7 +13,7 @@ static u32 liar_select_sm(const struct vgpu_policy_ctx *ctx,
 	return n + 7;
 }
 
-static struct vgpu_sched_ops liar_ops = {
+static const struct vgpu_policy_ops liar_ops = {
 	.name		= "liar",
 	.select_sm	= liar_select_sm,
 };

@@ -382,6 +382,7 @@ int vgpu_gpu_init_host(struct vgpu_gpu *g, void *mem, size_t size,
 	g->policy = vgpu_policy_find(policies, p->policy);
 	if (!g->policy)
 		return -ENOENT;
+	vgpu_policy_watch_init(g, policies);
 	g->sm = (struct vgpu_gpu_sm *)(base + l.sm);
 	warp = (struct vgpu_warp *)(base + l.warp);
 	ev = (struct vgpu_event *)(base + l.ev);
@@ -560,9 +561,12 @@ int vgpu_gpu_set_policy(struct vgpu_gpu *g, struct list_head *policies,
 			k->policy_data[0] = 0;
 			k->policy_data[1] = 0;
 			k->yield = false;
+			k->t_resident = 0;
+			k->yield_hold = 0;
 		}
 	}
 	g->policy = pol;
+	vgpu_policy_watch_reset(g);
 	for (i = 0; i + 1 < VGPU_POLICY_NAME_LEN && name[i]; i++)
 		g->p.policy[i] = name[i];
 	g->p.policy[i] = 0;
@@ -879,13 +883,12 @@ u64 vgpu_gpu_dispatch(struct vgpu_gpu *g)
 		vgpu_gpu_top_sync(g, i);
 	vgpu_gpu_skip_idle(g);
 	vgpu_gpu_arrivals(g);
+	vgpu_policy_watch_start(g);
 	vgpu_gpu_table_update(g);
 	vgpu_gpu_throttle_update(g);
 	g->window = vgpu_gpu_window_at(g, g->now);
-	if (g->policy->tick) {
-		g->policy->tick(g);
-		vgpu_gpu_yield(g);
-	}
+	if (g->policy->tick)
+		vgpu_policy_watch_tick(g);
 	if (!g->gated) {
 		before = g->stats.decisions;
 		vgpu_gpu_forget_nofit(g);
@@ -915,6 +918,8 @@ u64 vgpu_gpu_dispatch(struct vgpu_gpu *g)
 				vgpu_gpu_split(g);
 			}
 		}
+		vgpu_policy_watch_end(g, waiting &&
+				      g->stats.decisions == before);
 	}
 	g->epoch_end = g->now + g->p.epoch;
 	return g->epoch_end;

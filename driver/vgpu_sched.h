@@ -367,6 +367,8 @@ struct vgpu_qpush {
 
 bool vgpu_policy_exists(const char *name);
 int vgpu_policy_use(struct vgpu_gpu *g, const char *name);
+void vgpu_policy_ejected(struct vgpu_sched_ops *old,
+			 struct vgpu_sched_ops *now);
 int vgpu_policy_gpu_init(struct vgpu_gpu *g, void *mem, size_t size,
 			 const struct vgpu_config *cfg,
 			 const struct vgpu_gpu_params *p,

@@ -877,6 +877,20 @@ static void vgpu_gpu_note_nofit(struct vgpu_gpu *g,
 }
 
 /*
+ * The policy's @select_before: is @a offered a decision before @b?  An
+ * answer that says so both ways is not used (policy_watch.c).
+ */
+static inline bool vgpu_gpu_select_first(struct vgpu_gpu *g,
+					 const struct vgpu_gpu_kernel *a,
+					 const struct vgpu_gpu_kernel *b)
+{
+	if (!g->policy->select_before(g, a, b))
+		return false;
+	return likely(!g->watch.order_checks) ||
+	       vgpu_policy_order_check(g, VGPU_POLICY_OP_SELECT_BEFORE, a, b);
+}
+
+/*
  * The first candidate in the policy's order (@op, a constant of the
  * caller, as vgpu_gpu_next_waiting()), or NULL; the ineligible and the
  * known no-fits join @done_mask.
@@ -899,15 +913,8 @@ vgpu_gpu_best(struct vgpu_gpu *g, bool op, u64 *done_mask)
 				done_mask[w] |= BIT_ULL(i % 64);
 				continue;
 			}
-			if (!best)
-				best = k;
-			else if (!op)
-				best = vgpu_gpu_before(g, k, best) ? k : best;
-			else if (g->policy->select_before(g, k, best) &&
-				 (likely(!g->watch.order_checks) ||
-				  vgpu_policy_order_check(g,
-						VGPU_POLICY_OP_SELECT_BEFORE,
-						k, best)))
+			if (!best || (op ? vgpu_gpu_select_first(g, k, best) :
+				      vgpu_gpu_before(g, k, best)))
 				best = k;
 		}
 	}

@@ -184,6 +184,16 @@ static inline void vgpu_gpu_policy_err(struct vgpu_gpu *g, u32 op)
 		g->watch.eject = VGPU_POLICY_EXIT_ERRORS;
 }
 
+/*
+ * A request of op @op was refused that does no harm (a yield before the
+ * minimum residency): counted, not towards an ejection.
+ */
+static inline void vgpu_gpu_policy_refused(struct vgpu_gpu *g, u32 op)
+{
+	g->stats.policy_errors++;
+	g->pstats.errors[op]++;
+}
+
 /* An answer the core could have refused was used. */
 static inline void vgpu_gpu_policy_ok(struct vgpu_gpu *g)
 {

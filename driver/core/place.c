@@ -756,7 +756,7 @@ void vgpu_gpu_yield(struct vgpu_gpu *g)
 		    (k->t_resident &&
 		     g->now < k->t_resident + vgpu_policy_min_residency(g))) {
 			g->pstats.yields_refused++;
-			vgpu_gpu_policy_err(g, VGPU_POLICY_OP_YIELD);
+			vgpu_gpu_policy_refused(g, VGPU_POLICY_OP_YIELD);
 			continue;
 		}
 		vgpu_gpu_policy_ok(g);

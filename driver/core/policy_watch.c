@@ -34,14 +34,16 @@
  *   on its SMs for vgpu_policy_min_residency() cycles once it is back
  *   before it can be yielded again, and nothing of it is placed again at
  *   the boundary of its yield.  A yield asked for earlier is refused and
- *   counted (VGPU_POLICY_OP_YIELD).  A yielding policy thus cannot keep a
- *   kernel from finishing: each of its turns on an SM runs at least that
- *   long minus the restore cost (&vgpu_gpu_params.switch_cost).
+ *   counted (VGPU_POLICY_OP_YIELD), but not towards an ejection: it does
+ *   no harm.  A yielding policy thus cannot keep a kernel from finishing:
+ *   each of its turns on an SM runs at least that long minus the restore
+ *   cost (&vgpu_gpu_params.switch_cost).
  *
  * A policy is ejected when either
  *
  * - VGPU_POLICY_MAX_ERRORS_IN_ROW of its answers in a row were refused
- *   (any used answer of an op the core checks restarts the count), or
+ *   (any used answer of an op the core checks restarts the count; refused
+ *   yields neither count nor restart it), or
  * - it stalled the device for VGPU_POLICY_STALL_BOUNDARIES boundaries in a
  *   row.  A boundary stalls when kernels wait with blocks to place, no
  *   block was placed, no SM holds a block that runs (every resident block,

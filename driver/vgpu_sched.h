@@ -58,7 +58,8 @@
  *
  * Lock order (outer first): vgpu_file.lock, vgpu_sched.lock,
  * vgpu_device.lock; vgpu_policies_lock (vgpu_policy.c) nests inside
- * vgpu_sched.lock (vgpu_policy_use()); vgpu_sched.incoming_lock
+ * vgpu_sched.lock (vgpu_policy_use(), and vgpu_policy_ejected() from the
+ * core's dispatch when its watchdog ejects a policy); vgpu_sched.incoming_lock
  * (a spinlock) is innermost.
  */
 #ifndef VGPU_SCHED_H

@@ -202,12 +202,29 @@ static inline void vgpu_gpu_policy_ok(struct vgpu_gpu *g)
 
 void vgpu_policy_watch_reset(struct vgpu_gpu *g);
 void vgpu_policy_watch_init(struct vgpu_gpu *g, struct list_head *policies);
-void vgpu_policy_watch_start(struct vgpu_gpu *g);
+void vgpu_policy_eject(struct vgpu_gpu *g);
 void vgpu_policy_watch_tick(struct vgpu_gpu *g);
-void vgpu_policy_watch_end(struct vgpu_gpu *g, bool stuck);
+void vgpu_policy_watch_boundary(struct vgpu_gpu *g, bool stuck);
 bool vgpu_policy_order_check(struct vgpu_gpu *g, u32 op,
 			     const struct vgpu_gpu_kernel *a,
 			     const struct vgpu_gpu_kernel *b);
 u64 vgpu_policy_min_residency(const struct vgpu_gpu *g);
+
+/* A boundary begins: carry out an ejection decided at the one before. */
+static inline void vgpu_policy_watch_start(struct vgpu_gpu *g)
+{
+	if (unlikely(g->watch.eject))
+		vgpu_policy_eject(g);
+}
+
+/*
+ * The dispatch rounds of a boundary are over; @stuck: kernels wait with
+ * blocks to place and none was placed.  The fallback is not watched.
+ */
+static inline void vgpu_policy_watch_end(struct vgpu_gpu *g, bool stuck)
+{
+	if (g->policy != g->watch.fallback)
+		vgpu_policy_watch_boundary(g, stuck);
+}
 
 #endif /* VGPU_CORE_GPU_INTERNAL_H */

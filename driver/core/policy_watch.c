@@ -150,8 +150,14 @@ void vgpu_policy_watch_init(struct vgpu_gpu *g, struct list_head *policies)
 	vgpu_policy_watch_reset(g);
 }
 
-/* Replace the policy by the fallback: the ejection decided last boundary. */
-static void vgpu_policy_eject(struct vgpu_gpu *g)
+/**
+ * vgpu_policy_eject() - carry out the ejection decided at the last boundary
+ * @g: the device, &vgpu_gpu.watch.eject set (vgpu_policy_watch_start())
+ *
+ * Replaces the policy by the fallback, or drops the request if the
+ * fallback is the policy.
+ */
+void vgpu_policy_eject(struct vgpu_gpu *g)
 {
 	struct vgpu_sched_ops *old = g->policy, *now = g->watch.fallback;
 	struct vgpu_gpu_kernel *k;
@@ -190,19 +196,6 @@ static void vgpu_policy_eject(struct vgpu_gpu *g)
 }
 
 /**
- * vgpu_policy_watch_start() - a boundary begins
- * @g: the device
- *
- * Carries out an ejection decided at the boundary before.
- */
-void vgpu_policy_watch_start(struct vgpu_gpu *g)
-{
-	g->watch.held = false;
-	if (unlikely(g->watch.eject))
-		vgpu_policy_eject(g);
-}
-
-/**
  * vgpu_policy_watch_tick() - the policy's tick, checked
  * @g: the device, g->policy->tick set
  *
@@ -214,6 +207,8 @@ void vgpu_policy_watch_tick(struct vgpu_gpu *g)
 {
 	struct vgpu_gpu_kernel *k;
 
+	/* what held work back at the boundary before is forgotten */
+	g->watch.held = false;
 	list_for_each_entry(k, &g->kernels, table_node)
 		k->tick_prio = k->eff_prio;
 	g->policy->tick(g);
@@ -243,18 +238,19 @@ static bool vgpu_policy_sms_run(const struct vgpu_gpu *g)
 }
 
 /**
- * vgpu_policy_watch_end() - the dispatch rounds of a boundary are over
- * @g: the device
+ * vgpu_policy_watch_boundary() - the dispatch rounds of a boundary are over
+ * @g: the device, its policy not the fallback (vgpu_policy_watch_end())
  * @stuck: kernels wait with blocks to place and none was placed
  *
  * Counts the boundary towards a stall if the policy held work back and
  * nothing runs (DOC block above); decides the ejection.
  */
-void vgpu_policy_watch_end(struct vgpu_gpu *g, bool stuck)
+void vgpu_policy_watch_boundary(struct vgpu_gpu *g, bool stuck)
 {
-	if (g->policy == g->watch.fallback)
-		return;
-	if (!stuck || !g->watch.held || vgpu_policy_sms_run(g)) {
+	bool held = g->watch.held;
+
+	g->watch.held = false;
+	if (!stuck || !held || vgpu_policy_sms_run(g)) {
 		g->watch.stall = 0;
 		return;
 	}

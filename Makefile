@@ -93,6 +93,15 @@ $(BUILD)/policies/%.so: examples/policies/%.c driver/vgpu_policy.h $(CORE_HDRS) 
 	@mkdir -p $(@D)
 	$(CC) $(OPT_CFLAGS) $(CORE_INC) -Idriver -fPIC -shared $(LINK_WERROR) -o $@ $<
 
+# The misbehaving test policies (selftests/vgpu/policies) as shared objects
+# too, for vgpu-sim --policy FILE.so (selftests/core/cli_policy_eject.sh).
+TEST_POLICY_SRCS := $(filter-out %.mod.c,$(wildcard selftests/vgpu/policies/*.c))
+TEST_POLICY_SOS	:= $(patsubst selftests/vgpu/policies/%.c,$(BUILD)/test-policies/%.so,$(TEST_POLICY_SRCS))
+
+$(BUILD)/test-policies/%.so: selftests/vgpu/policies/%.c driver/vgpu_policy.h $(CORE_HDRS) | need-native
+	@mkdir -p $(@D)
+	$(CC) $(OPT_CFLAGS) $(CORE_INC) -Idriver -fPIC -shared $(LINK_WERROR) -o $@ $<
+
 policies: $(POLICY_SOS)
 	@if [ -n "$(KDIR)" ] && [ -d "$(KDIR)" ]; then \
 		$(MAKE) --no-print-directory module; \
@@ -120,7 +129,7 @@ RESULTS := $(BUILD)/results
 
 # T=SUITE[.TEST] runs one suite (test_bmap or bmap, cli_run) or one test of
 # a unit-test suite (bmap.run_naive, the name the harness prints).
-check-core: deps core-tests sim lib tools $(POLICY_SOS)
+check-core: deps core-tests sim lib tools $(POLICY_SOS) $(TEST_POLICY_SOS)
 	@scripts/run-core-tests $(if $(T),--only '$(T)') $(RESULTS) $(CORE_TESTS)
 
 # checkpatch.pl types to ignore, each with the reason kernel macros force it.

@@ -624,6 +624,31 @@ static void vgpu_dbg_fn_block(struct seq_buf *sb, struct vgpu_gpu *g,
 	}
 	if (size)
 		vgpu_dbg_putc(sb, '\n');
+/*
+ * The policy as the watchdog sees it (driver/core/policy_watch.c): the
+ * one in use and whether it replaced an ejected one, the last ejection,
+ * the yields and the refused answers per op.
+ */
+static void vgpu_dbg_policy(struct seq_buf *sb, struct vgpu_device *vdev,
+			    struct vgpu_gpu *g, u32 arg)
+{
+	const struct vgpu_policy_stats *ps = &g->pstats;
+	bool op = ps->exit_op < VGPU_POLICY_NUM_OPS;
+	u32 i;
+
+	seq_buf_printf(sb, "name %s\nstate %s\n", g->policy->name,
+		       ps->ejected ? "ejected" : "active");
+	seq_buf_printf(sb, "ejections %llu\nexit_policy %s\nexit_reason %s\n",
+		       ps->ejections, ps->ejections ? ps->exit_name : "-",
+		       vgpu_policy_exit_name(ps->exit_reason));
+	seq_buf_printf(sb, "exit_op %s\nexit_cycle %llu\n",
+		       op ? vgpu_policy_op_name(ps->exit_op) : "-",
+		       ps->exit_at);
+	seq_buf_printf(sb, "yields %llu\nyields_refused %llu\npreemptions %llu\n",
+		       ps->yields, ps->yields_refused, ps->preemptions);
+	for (i = 0; i < VGPU_POLICY_NUM_OPS; i++)
+		seq_buf_printf(sb, "errors_%s %llu\n", vgpu_policy_op_name(i),
+			       ps->errors[i]);
 }
 
 /* The views of a device's directory, then blocks/sm<N>'s. */
@@ -638,6 +663,7 @@ static const struct vgpu_dbg_view vgpu_dbg_views[VGPU_OBS_NVIEWS + 1] = {
 	{ "mutexes", vgpu_dbg_mutexes },
 	{ "stats", vgpu_dbg_stats },
 	{ "trace_hash", vgpu_dbg_trace_hash },
+	{ "policy", vgpu_dbg_policy },
 	[VGPU_OBS_NVIEWS] = { "blocks", vgpu_dbg_blocks },
 };
 

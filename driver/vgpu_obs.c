@@ -15,6 +15,11 @@
 #define CREATE_TRACE_POINTS
 #include "vgpu_trace.h"
 
+/* POLICY_EXIT's reasons are the core's (driver/core/policy.h). */
+static_assert((int)VGPU_POLICY_EXIT_NONE == (int)VGPU_POLICY_EXIT_REASON_NONE);
+static_assert((int)VGPU_POLICY_EXIT_STALL == (int)VGPU_POLICY_EXIT_REASON_STALL);
+static_assert((int)VGPU_POLICY_EXIT_ERRORS == (int)VGPU_POLICY_EXIT_REASON_ERRORS);
+
 /* The netlink family events go to; NULL while it is not registered. */
 static struct genl_family *vgpu_obs_family;
 
@@ -38,13 +43,16 @@ void vgpu_obs_set_family(struct genl_family *family)
  * @block: block index or ~0
  * @sm: SM index or ~0
  * @prio: priority or ~0
+ * @exit: with VGPU_EVENT_POLICY_EXIT, the policy statistics naming the
+ *	ejected policy, the reason and the op; else NULL
  *
  * Every event takes a sequence number; one over the device's per-epoch
  * budget, or that cannot be allocated, is counted as dropped.  Nothing is
  * built when nobody listens.
  */
-static void vgpu_obs_event(struct vgpu_device *vdev, u32 type, u64 cycle,
-			   u32 kernel, u32 block, u32 sm, u32 prio)
+static void vgpu_obs_send(struct vgpu_device *vdev, u32 type, u64 cycle,
+			  u32 kernel, u32 block, u32 sm, u32 prio,
+			  const struct vgpu_policy_stats *exit)
 {
 	struct vgpu_obs *o = &vdev->obs;
 	u64 seq = o->ev_seq++;
@@ -76,6 +84,13 @@ static void vgpu_obs_event(struct vgpu_device *vdev, u32 type, u64 cycle,
 	    nla_put_u32(msg, VGPU_A_EV_SM, sm) ||
 	    nla_put_u32(msg, VGPU_A_EV_PRIO, prio))
 		goto drop_free;
+	if (exit &&
+	    (nla_put_string(msg, VGPU_A_POLICY, exit->exit_name) ||
+	     nla_put_u32(msg, VGPU_A_EV_REASON, exit->exit_reason) ||
+	     nla_put_u32(msg, VGPU_A_EV_OP,
+			 exit->exit_op < VGPU_POLICY_NUM_OPS ?
+			 exit->exit_op : VGPU_EV_NONE)))
+		goto drop_free;
 	genlmsg_end(msg, hdr);
 	o->budget_used++;
 	o->ev_sent++;
@@ -86,6 +101,12 @@ drop_free:
 	nlmsg_free(msg);
 drop:
 	o->ev_dropped++;
+}
+
+static void vgpu_obs_event(struct vgpu_device *vdev, u32 type, u64 cycle,
+			   u32 kernel, u32 block, u32 sm, u32 prio)
+{
+	vgpu_obs_send(vdev, type, cycle, kernel, block, sm, prio, NULL);
 }
 
 static struct vgpu_obs_count *vgpu_obs_prio(struct vgpu_device *vdev, u32 prio)
@@ -348,6 +369,22 @@ void vgpu_obs_policy_errors(struct vgpu_sched *s)
 	vgpu_obs_event(vdev, VGPU_EVENT_POLICY_ERROR, s->gpu->now,
 		       VGPU_EV_NONE, VGPU_EV_NONE, VGPU_EV_NONE,
 		       VGPU_EV_NONE);
+}
+
+/**
+ * vgpu_obs_policy_exit() - tell listeners the watchdog ejected the policy
+ * @s: the scheduler, locked, in the dispatch that ejected it
+ *
+ * One VGPU_EVENT_POLICY_EXIT naming the policy (VGPU_A_POLICY), the reason
+ * (VGPU_A_EV_REASON) and, for errors, the op (VGPU_A_EV_OP), from
+ * &vgpu_gpu.pstats (driver/core/policy_watch.c).
+ */
+void vgpu_obs_policy_exit(struct vgpu_sched *s)
+{
+	lockdep_assert_held(&s->lock);
+	vgpu_obs_send(s->vdev, VGPU_EVENT_POLICY_EXIT, s->gpu->now,
+		      VGPU_EV_NONE, VGPU_EV_NONE, VGPU_EV_NONE, VGPU_EV_NONE,
+		      &s->gpu->pstats);
 }
 
 /**

@@ -60,7 +60,7 @@ struct vgpu_obs_count {
 	u64 blocks_done;
 };
 
-#define VGPU_OBS_NVIEWS		10	/* debugfs views besides blocks/ */
+#define VGPU_OBS_NVIEWS		11	/* debugfs views besides blocks/ */
 
 /**
  * struct vgpu_obs_ref - what one debugfs view file refers to
@@ -152,6 +152,7 @@ bool vgpu_obs_held(struct vgpu_sched *s);
 void vgpu_obs_epoch(struct vgpu_sched *s);
 void vgpu_obs_hang(struct vgpu_sched *s, struct vgpu_job *job);
 void vgpu_obs_policy_errors(struct vgpu_sched *s);
+void vgpu_obs_policy_exit(struct vgpu_sched *s);
 void vgpu_obs_core_event(struct vgpu_device *vdev, const struct vgpu_event *ev,
 			 const struct vgpu_job *job);
 

@@ -97,6 +97,26 @@ int vgpu_policy_use(struct vgpu_gpu *g, const char *name)
 }
 
 /**
+ * vgpu_policy_ejected() - the watchdog replaced a device's policy
+ * @old: the policy it ejected (driver/core/policy_watch.c)
+ * @now: the one the device uses now (the built-in fallback)
+ *
+ * From &vgpu_gpu_host_ops.policy_exit, under the device's
+ * &vgpu_sched.lock: the device's pin moves from @old's module to @now's,
+ * as vgpu_policy_use() does, so @old's module can be unloaded once no
+ * other device uses it.  @now is built in (no module to pin).
+ */
+void vgpu_policy_ejected(struct vgpu_policy_reg *old,
+			 struct vgpu_policy_reg *now)
+{
+	mutex_lock(&vgpu_policies_lock);
+	now->users++;
+	old->users--;
+	module_put(old->owner);
+	mutex_unlock(&vgpu_policies_lock);
+}
+
+/**
  * vgpu_policy_gpu_init() - vgpu_gpu_init_host() with the registered
  *	policies
  * @g: the core to initialise

@@ -510,10 +510,37 @@ static void vgpu_sched_event(void *host, const struct vgpu_event *ev,
 	vgpu_obs_core_event(s->vdev, ev, job);
 }
 
+/*
+ * &vgpu_gpu_host_ops.policy_exit, under s->lock: the watchdog ejected
+ * @old and the core runs @now.  One log line, one POLICY_EXIT event, and
+ * the device's pin moves from @old's module to @now's
+ * (vgpu_policy_ejected(); the registry's lock nests inside s->lock).
+ * @old's module may go as soon as that returns: its name was copied into
+ * &vgpu_gpu.pstats before.
+ */
+static void vgpu_sched_policy_exit(void *host, struct vgpu_policy_reg *old,
+				   struct vgpu_policy_reg *now, u32 reason)
+{
+	struct vgpu_sched *s = host;
+	const struct vgpu_policy_stats *ps = &s->gpu->pstats;
+
+	lockdep_assert_held(&s->lock);
+	pr_warn_ratelimited("vgpu%u: policy %s ejected at cycle %llu: %s%s%s; now %s\n",
+			    s->vdev->index, ps->exit_name, ps->exit_at,
+			    vgpu_policy_exit_name(reason),
+			    ps->exit_op < VGPU_POLICY_NUM_OPS ? " of op " : "",
+			    ps->exit_op < VGPU_POLICY_NUM_OPS ?
+			    vgpu_policy_op_name(ps->exit_op) : "",
+			    now->ops->name);
+	vgpu_obs_policy_exit(s);
+	vgpu_policy_ejected(old, now);
+}
+
 /* How the core reports to the scheduler (vgpu_sched_init()). */
 const struct vgpu_gpu_host_ops vgpu_sched_host_ops = {
 	.kernel_done	= vgpu_sched_kernel_done,
 	.event		= vgpu_sched_event,
+	.policy_exit	= vgpu_sched_policy_exit,
 };
 
 /* The cycle the paced clock (F52) may have reached by now. */

@@ -58,7 +58,8 @@
  *
  * Lock order (outer first): vgpu_file.lock, vgpu_sched.lock,
  * vgpu_device.lock; vgpu_policies_lock (vgpu_policy.c) nests inside
- * vgpu_sched.lock (vgpu_policy_use()); vgpu_sched.incoming_lock
+ * vgpu_sched.lock (vgpu_policy_use(), and vgpu_policy_ejected() from the
+ * core's dispatch when its watchdog ejects a policy); vgpu_sched.incoming_lock
  * (a spinlock) is innermost.
  */
 #ifndef VGPU_SCHED_H
@@ -367,6 +368,8 @@ struct vgpu_qpush {
 
 bool vgpu_policy_exists(const char *name);
 int vgpu_policy_use(struct vgpu_gpu *g, const char *name);
+void vgpu_policy_ejected(struct vgpu_policy_reg *old,
+			 struct vgpu_policy_reg *now);
 int vgpu_policy_gpu_init(struct vgpu_gpu *g, void *mem, size_t size,
 			 const struct vgpu_config *cfg,
 			 const struct vgpu_gpu_params *p,

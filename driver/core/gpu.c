@@ -398,6 +398,7 @@ int vgpu_gpu_init_host(struct vgpu_gpu *g, void *mem, size_t size,
 	if (!g->policy_reg)
 		return -ENOENT;
 	g->policy = g->policy_reg->ops;
+	vgpu_policy_watch_init(g, policies);
 	g->sm = (struct vgpu_gpu_sm *)(base + l.sm);
 	warp = (struct vgpu_warp *)(base + l.warp);
 	ev = (struct vgpu_event *)(base + l.ev);
@@ -575,16 +576,26 @@ static void vgpu_gpu_policy_zero(struct vgpu_gpu *g,
 	list_for_each_entry(k, &g->kernels, table_node) {
 		memset(k->policy_data, 0, ops->kernel_state_size);
 		k->yield = false;
+		k->t_resident = 0;
+		k->yield_hold = 0;
 	}
 }
 
-/* @g starts using @reg's policy, from zero state. */
-static int vgpu_gpu_policy_start(struct vgpu_gpu *g,
-				 struct vgpu_policy_reg *reg)
+/**
+ * vgpu_gpu_policy_start() - @g starts using @reg's policy, from zero state
+ * @g: the device, between two epochs
+ * @reg: the policy's registry entry
+ *
+ * Its watch starts afresh (policy_watch.c) and its init is called.
+ *
+ * Return: 0, or the error of its &vgpu_policy_ops.init.
+ */
+int vgpu_gpu_policy_start(struct vgpu_gpu *g, struct vgpu_policy_reg *reg)
 {
 	g->policy = reg->ops;
 	g->policy_reg = reg;
 	vgpu_gpu_policy_zero(g, reg->ops);
+	vgpu_policy_watch_reset(g);
 	return reg->ops->init ? reg->ops->init(g) : 0;
 }
 
@@ -950,13 +961,12 @@ u64 vgpu_gpu_dispatch(struct vgpu_gpu *g)
 		vgpu_gpu_top_sync(g, i);
 	vgpu_gpu_skip_idle(g);
 	vgpu_gpu_arrivals(g);
+	vgpu_policy_watch_start(g);
 	vgpu_gpu_table_update(g);
 	vgpu_gpu_throttle_update(g);
 	g->window = vgpu_gpu_window_at(g, g->now);
-	if (g->policy->tick) {
-		g->policy->tick(g);
-		vgpu_gpu_yield(g);
-	}
+	if (g->policy->tick)
+		vgpu_policy_watch_tick(g);
 	if (!g->gated) {
 		before = g->stats.decisions;
 		vgpu_gpu_forget_nofit(g);
@@ -986,6 +996,8 @@ u64 vgpu_gpu_dispatch(struct vgpu_gpu *g)
 				vgpu_gpu_split(g);
 			}
 		}
+		vgpu_policy_watch_end(g, waiting &&
+				      g->stats.decisions == before);
 	}
 	g->epoch_end = g->now + g->p.epoch;
 	return g->epoch_end;

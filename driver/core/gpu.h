@@ -473,6 +473,13 @@ struct vgpu_gpu_push {
  * @prepared: vgpu_gpu_kernel_prepare() checked it and left the summary
  *	of its program and the shape of its block in @desc: the next
  *	vgpu_gpu_submit() takes them rather than checking it again; core
+ * @t_resident: the boundary its blocks went to SMs again after a yield
+ *	(0: never yielded, VGPU_GPU_NO_CYCLE: not since the last one); a
+ *	yield before the minimum residency has passed is refused (core)
+ * @yield_hold: no block of it is placed before this boundary (the one
+ *	after its yield; core)
+ * @tick_prio: @eff_prio before the policy's tick, which must not change
+ *	it (core)
  */
 struct vgpu_gpu_kernel {
 	u32 id;
@@ -572,6 +579,9 @@ struct vgpu_gpu_kernel {
 	u64 deadline_at;
 	bool deadline_missed;
 	bool prepared;
+	u64 t_resident;
+	u64 yield_hold;
+	u32 tick_prio;
 };
 
 /**
@@ -749,6 +759,63 @@ struct vgpu_gpu_fitset {
 };
 
 /**
+ * struct vgpu_policy_stats - what the core saw of its policies
+ * @errors: answers refused, per op (enum vgpu_policy_op): each also counts
+ *	in &vgpu_gpu_stats.policy_errors
+ * @yields: yields the core carried out (blocks switched out)
+ * @yields_refused: yields refused before the minimum residency (also in
+ *	@errors[VGPU_POLICY_OP_YIELD])
+ * @preemptions: blocks switched out because the policy asked (yields)
+ * @ejections: policies ejected (policy_watch.c)
+ * @exit_reason: why the last one was, enum vgpu_policy_exit
+ * @exit_op: with VGPU_POLICY_EXIT_ERRORS, the op of its last refused
+ *	answer; else VGPU_POLICY_NUM_OPS
+ * @exit_at: the boundary at which it was
+ * @exit_name: its name
+ * @ejected: the device runs the fallback policy after an ejection (until
+ *	a policy is set again)
+ *
+ * Kept across policy switches; read by the host (debugfs, netlink,
+ * vgpu-sim run) between two epochs.
+ */
+struct vgpu_policy_stats {
+	u64 errors[VGPU_POLICY_NUM_OPS];
+	u64 yields;
+	u64 yields_refused;
+	u64 preemptions;
+	u64 ejections;
+	u32 exit_reason;
+	u32 exit_op;
+	u64 exit_at;
+	char exit_name[VGPU_POLICY_NAME_LEN];
+	bool ejected;
+};
+
+/**
+ * struct vgpu_policy_watch - the watchdog's state (core, policy_watch.c)
+ * @fallback: the policy an ejected one is replaced by ("rr")
+ * @err_row: answers refused in a row
+ * @last_op: the op of the last refused answer
+ * @stall: boundaries in a row without progress, the policy holding
+ *	runnable work back
+ * @eject: the reason of an ejection to carry out at the next boundary,
+ *	VGPU_POLICY_EXIT_NONE if none
+ * @order_checks: answers of the ordering ops still to check for
+ *	consistency (VGPU_POLICY_ORDER_CHECKS after a policy is set)
+ * @held: the policy held runnable work back at this boundary (an SM
+ *	choice of VGPU_POLICY_WAIT among SMs that fit, or a yield)
+ */
+struct vgpu_policy_watch {
+	struct vgpu_policy_reg *fallback;
+	u32 err_row;
+	u32 last_op;
+	u32 stall;
+	u32 eject;
+	u32 order_checks;
+	bool held;
+};
+
+/**
  * struct vgpu_gpu_host_ops - what the core tells its host
  * @kernel_done: a kernel the host submitted (vgpu_gpu_submit()) has
  *	finished: its state is VGPU_KS_DONE, VGPU_KS_CANCELLED or
@@ -764,8 +831,14 @@ struct vgpu_gpu_fitset {
  *	that failed earlier in the same merge).  @kernel may be a child
  *	kernel (&vgpu_gpu_kernel.parent set).
  *
+ * @policy_exit: the watchdog ejected policy @old (enum vgpu_policy_exit
+ *	@reason, &vgpu_gpu.pstats): the device now uses @now.  A host that
+ *	pins the module of the policy a device uses moves its pin from @old
+ *	to @now here; the core does not look at @old again.  Called from
+ *	vgpu_gpu_dispatch() at the boundary after the one that decided it.
+ *
  * Passed to vgpu_gpu_init_host() with a @host pointer, which every call
- * gets first; both callbacks are optional.  Completion thus flows back to
+ * gets first; every callback is optional.  Completion thus flows back to
  * the host as it happens, the way &drm_sched_backend_ops hands a driver
  * its jobs, and the host never polls its kernels (vgpu_gpu_kernel_finished()
  * stays for a host that likes to).  The callbacks run in the core call
@@ -777,6 +850,8 @@ struct vgpu_gpu_host_ops {
 	void (*kernel_done)(void *host, struct vgpu_gpu_kernel *k);
 	void (*event)(void *host, const struct vgpu_event *ev,
 		      const struct vgpu_gpu_kernel *kernel);
+	void (*policy_exit)(void *host, struct vgpu_policy_reg *old,
+			    struct vgpu_policy_reg *now, u32 reason);
 };
 
 /**
@@ -870,6 +945,9 @@ struct vgpu_gpu_host_ops {
  *	vgpu_gpu_fn_attach()
  * @fn_hook: the debugger's hook for every SM (fn_debug.h), or NULL
  * @fn_hook_cookie: its cookie
+ * @pstats: what the core saw of its policies (errors per op, yields,
+ *	ejections)
+ * @watch: the policy watchdog (policy_watch.c)
  */
 struct vgpu_gpu {
 	struct vgpu_config cfg;
@@ -936,6 +1014,8 @@ struct vgpu_gpu {
 	struct vgpu_fn_sm *fn;
 	vgpu_fn_hook_fn fn_hook;
 	void *fn_hook_cookie;
+	struct vgpu_policy_stats pstats;
+	struct vgpu_policy_watch watch;
 };
 
 void vgpu_gpu_params_default(struct vgpu_gpu_params *p,

@@ -162,7 +162,7 @@ void vgpu_gpu_split(struct vgpu_gpu *g);
 
 /* policy_default.c */
 void vgpu_gpu_chosen(struct vgpu_gpu *g, struct vgpu_gpu_kernel *k);
-bool vgpu_gpu_may_evict(const struct vgpu_gpu *g,
+bool vgpu_gpu_may_evict(struct vgpu_gpu *g,
 			const struct vgpu_gpu_kernel *w,
 			const struct vgpu_gpu_kernel *victim);
 struct vgpu_gpu_kernel *vgpu_gpu_split_pick(const struct vgpu_gpu *g);
@@ -170,5 +170,62 @@ bool vgpu_gpu_preempt_pick(struct vgpu_gpu *g,
 			   struct vgpu_gpu_kernel *k,
 			   const struct vgpu_block_shape *shape,
 			   struct vgpu_gpu_match *m);
+
+/* policy_watch.c: the policy's answers, as the watchdog counts them */
+
+/* An answer of op @op (enum vgpu_policy_op) was refused. */
+static inline void vgpu_gpu_policy_err(struct vgpu_gpu *g, u32 op)
+{
+	g->stats.policy_errors++;
+	g->pstats.errors[op]++;
+	g->watch.last_op = op;
+	if (++g->watch.err_row >= VGPU_POLICY_MAX_ERRORS_IN_ROW &&
+	    !g->watch.eject)
+		g->watch.eject = VGPU_POLICY_EXIT_ERRORS;
+}
+
+/*
+ * A request of op @op was refused that does no harm (a yield before the
+ * minimum residency): counted, not towards an ejection.
+ */
+static inline void vgpu_gpu_policy_refused(struct vgpu_gpu *g, u32 op)
+{
+	g->stats.policy_errors++;
+	g->pstats.errors[op]++;
+}
+
+/* An answer the core could have refused was used. */
+static inline void vgpu_gpu_policy_ok(struct vgpu_gpu *g)
+{
+	g->watch.err_row = 0;
+}
+
+void vgpu_policy_watch_reset(struct vgpu_gpu *g);
+int vgpu_gpu_policy_start(struct vgpu_gpu *g, struct vgpu_policy_reg *reg);
+void vgpu_policy_watch_init(struct vgpu_gpu *g, struct list_head *policies);
+void vgpu_policy_eject(struct vgpu_gpu *g);
+void vgpu_policy_watch_tick(struct vgpu_gpu *g);
+void vgpu_policy_watch_boundary(struct vgpu_gpu *g, bool stuck);
+bool vgpu_policy_order_check(struct vgpu_gpu *g, u32 op,
+			     const struct vgpu_gpu_kernel *a,
+			     const struct vgpu_gpu_kernel *b);
+u64 vgpu_policy_min_residency(const struct vgpu_gpu *g);
+
+/* A boundary begins: carry out an ejection decided at the one before. */
+static inline void vgpu_policy_watch_start(struct vgpu_gpu *g)
+{
+	if (unlikely(g->watch.eject))
+		vgpu_policy_eject(g);
+}
+
+/*
+ * The dispatch rounds of a boundary are over; @stuck: kernels wait with
+ * blocks to place and none was placed.  The fallback is not watched.
+ */
+static inline void vgpu_policy_watch_end(struct vgpu_gpu *g, bool stuck)
+{
+	if (g->policy_reg != g->watch.fallback)
+		vgpu_policy_watch_boundary(g, stuck);
+}
 
 #endif /* VGPU_CORE_GPU_INTERNAL_H */

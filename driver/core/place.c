@@ -76,10 +76,18 @@ static u32 vgpu_gpu_policy_pick(struct vgpu_gpu *g,
 	};
 	u32 i = g->policy->select_sm(&ctx, c, n), j;
 
-	if (i < n || i == VGPU_POLICY_WAIT)
-		return i < n ? c[i].sm : VGPU_POLICY_WAIT;
+	if (i < n) {
+		vgpu_gpu_policy_ok(g);
+		return c[i].sm;
+	}
+	if (i == VGPU_POLICY_WAIT) {
+		/* the default would have placed it: the watchdog knows */
+		vgpu_gpu_policy_ok(g);
+		g->watch.held = true;
+		return VGPU_POLICY_WAIT;
+	}
 	/* refused: the default's answer, round robin from the pointer */
-	g->stats.policy_errors++;
+	vgpu_gpu_policy_err(g, VGPU_POLICY_OP_SELECT_SM);
 	for (j = 0; j < n; j++)
 		if (c[j].sm >= g->rr_next)
 			return c[j].sm;
@@ -576,6 +584,9 @@ static bool vgpu_gpu_match(struct vgpu_gpu *g, struct vgpu_gpu_kernel *k,
 
 	m->sm = 0;
 	m->pre = false;
+	/* yielded at this boundary: not back before the next (policy_watch.c) */
+	if (unlikely(k->yield_hold > g->now))
+		return false;
 	if (vgpu_gpu_shape_nofit(g, k, shape))
 		goto preempt;
 	/* (a) whole blocks */
@@ -723,7 +734,10 @@ static void vgpu_gpu_switch_out(struct vgpu_gpu *g, u32 i,
  * preempted block (PREEMPT event by VGPU_EV_NONE), and resumes when the
  * kernel is chosen again; in drain and warp modes a block cannot leave
  * its SM, so the request only makes the kernel wait for the policy's
- * order.  The flag is cleared.
+ * order.  The flag is cleared.  A yielded kernel is not placed again at
+ * the same boundary, and once back it cannot be yielded again before
+ * vgpu_policy_min_residency() cycles: such a yield is refused and counted
+ * (policy_watch.c).
  */
 void vgpu_gpu_yield(struct vgpu_gpu *g)
 {
@@ -735,8 +749,21 @@ void vgpu_gpu_yield(struct vgpu_gpu *g)
 		if (!k->yield)
 			continue;
 		k->yield = false;
-		if (g->p.preempt != VGPU_PREEMPT_SWITCH)
+		if (g->p.preempt != VGPU_PREEMPT_SWITCH || !k->inflight)
 			continue;
+		/* back on its SMs for less than the minimum residency */
+		if (k->t_resident == VGPU_GPU_NO_CYCLE ||
+		    (k->t_resident &&
+		     g->now < k->t_resident + vgpu_policy_min_residency(g))) {
+			g->pstats.yields_refused++;
+			vgpu_gpu_policy_refused(g, VGPU_POLICY_OP_YIELD);
+			continue;
+		}
+		vgpu_gpu_policy_ok(g);
+		g->pstats.yields++;
+		g->watch.held = true;
+		k->t_resident = VGPU_GPU_NO_CYCLE;
+		k->yield_hold = g->now + 1;
 		for (i = 0; k->inflight && i < g->cfg.num_sms; i++) {
 			for (m = g->sm[i].shadow_used; m; m &= m - 1) {
 				slot = __ffs64(m);
@@ -744,6 +771,7 @@ void vgpu_gpu_yield(struct vgpu_gpu *g)
 				    list_empty(&g->saved_free))
 					continue;
 				vgpu_gpu_save_block(g, i, slot, VGPU_EV_NONE);
+				g->pstats.preemptions++;
 			}
 			vgpu_gpu_top_sync(g, i);
 		}
@@ -792,10 +820,12 @@ static u32 vgpu_gpu_place(struct vgpu_gpu *g, struct vgpu_gpu_kernel *k,
 		want = min(want, k->quota - k->quota_used);
 	if (g->policy->pack && want > 1) {
 		n = g->policy->pack(g, k, want);
-		if (n && n <= want)
+		if (n && n <= want) {
 			want = n;
-		else
-			g->stats.policy_errors++;
+			vgpu_gpu_policy_ok(g);
+		} else {
+			vgpu_gpu_policy_err(g, VGPU_POLICY_OP_PACK);
+		}
 		n = 0;
 	}
 	mode = path == VGPU_PATH_BLOCK ? VGPU_PLACE_BLOCK : VGPU_PLACE_WARP;
@@ -847,6 +877,20 @@ static void vgpu_gpu_note_nofit(struct vgpu_gpu *g,
 }
 
 /*
+ * The policy's @select_before: is @a offered a decision before @b?  An
+ * answer that says so both ways is not used (policy_watch.c).
+ */
+static inline bool vgpu_gpu_select_first(struct vgpu_gpu *g,
+					 const struct vgpu_gpu_kernel *a,
+					 const struct vgpu_gpu_kernel *b)
+{
+	if (!g->policy->select_before(g, a, b))
+		return false;
+	return likely(!g->watch.order_checks) ||
+	       vgpu_policy_order_check(g, VGPU_POLICY_OP_SELECT_BEFORE, a, b);
+}
+
+/*
  * The first candidate in the policy's order (@op, a constant of the
  * caller, as vgpu_gpu_next_waiting()), or NULL; the ineligible and the
  * known no-fits join @done_mask.
@@ -869,7 +913,7 @@ vgpu_gpu_best(struct vgpu_gpu *g, bool op, u64 *done_mask)
 				done_mask[w] |= BIT_ULL(i % 64);
 				continue;
 			}
-			if (!best || (op ? g->policy->select_before(g, k, best) :
+			if (!best || (op ? vgpu_gpu_select_first(g, k, best) :
 				      vgpu_gpu_before(g, k, best)))
 				best = k;
 		}
@@ -907,6 +951,8 @@ static noinline bool vgpu_gpu_round_slots(struct vgpu_gpu *g)
 	if (!n)
 		return false;
 	g->stats.decisions++;
+	if (unlikely(k->t_resident == VGPU_GPU_NO_CYCLE))
+		k->t_resident = g->now;
 	g->rr_next = best_m.sm + 1 < g->cfg.num_sms ? best_m.sm + 1 : 0;
 	vgpu_gpu_chosen(g, k);
 	if (!vgpu_gpu_undispatched(k) && !vgpu_gpu_q_open(k)) {
@@ -1013,8 +1059,10 @@ void vgpu_gpu_split(struct vgpu_gpu *g)
 					break;
 			if (&k->table_node == &g->kernels ||
 			    !vgpu_gpu_splittable(g, best)) {
-				g->stats.policy_errors++;
+				vgpu_gpu_policy_err(g, VGPU_POLICY_OP_SPLIT);
 				best = vgpu_gpu_split_pick(g);
+			} else {
+				vgpu_gpu_policy_ok(g);
 			}
 		}
 	} else {

@@ -337,4 +337,64 @@ static inline const void *__vgpu_policy_words_ro(const u64 *w)
 #define vgpu_policy_kernel_state_ro(k)					\
 	__vgpu_policy_words_ro((k)->policy_data)
 
+/*
+ * ---- The watchdog: a policy cannot stall the device (policy_watch.c) ----
+ *
+ * See the DOC block "policy watchdog" in policy_watch.c.
+ */
+
+/**
+ * enum vgpu_policy_op - the decision points whose answers the core checks
+ * @VGPU_POLICY_OP_TICK: @tick wrote a kernel's effective priority
+ * @VGPU_POLICY_OP_ADMIT_BEFORE: @admit_before said a < b and b < a
+ * @VGPU_POLICY_OP_MAY_EVICT: @may_evict let two kernels evict each other
+ * @VGPU_POLICY_OP_SELECT_BEFORE: @select_before said a < b and b < a
+ * @VGPU_POLICY_OP_SELECT_SM: @select_sm answered out of range
+ * @VGPU_POLICY_OP_PACK: @pack answered 0 or more than it may
+ * @VGPU_POLICY_OP_PREEMPT: @preempt named an SM the rules forbid
+ * @VGPU_POLICY_OP_SPLIT: @split named a kernel that cannot be split
+ * @VGPU_POLICY_OP_YIELD: a yield the core refused (minimum residency)
+ * @VGPU_POLICY_NUM_OPS: how many
+ */
+enum vgpu_policy_op {
+	VGPU_POLICY_OP_TICK,
+	VGPU_POLICY_OP_ADMIT_BEFORE,
+	VGPU_POLICY_OP_MAY_EVICT,
+	VGPU_POLICY_OP_SELECT_BEFORE,
+	VGPU_POLICY_OP_SELECT_SM,
+	VGPU_POLICY_OP_PACK,
+	VGPU_POLICY_OP_PREEMPT,
+	VGPU_POLICY_OP_SPLIT,
+	VGPU_POLICY_OP_YIELD,
+	VGPU_POLICY_NUM_OPS
+};
+
+/**
+ * enum vgpu_policy_exit - why a policy was ejected
+ * @VGPU_POLICY_EXIT_NONE: it was not
+ * @VGPU_POLICY_EXIT_STALL: runnable work made no progress for
+ *	VGPU_POLICY_STALL_BOUNDARIES boundaries because of its answers
+ * @VGPU_POLICY_EXIT_ERRORS: VGPU_POLICY_MAX_ERRORS_IN_ROW of its answers
+ *	in a row were refused
+ * @VGPU_POLICY_NUM_EXITS: how many
+ */
+enum vgpu_policy_exit {
+	VGPU_POLICY_EXIT_NONE,
+	VGPU_POLICY_EXIT_STALL,
+	VGPU_POLICY_EXIT_ERRORS,
+	VGPU_POLICY_NUM_EXITS
+};
+
+/* Boundaries without progress, the policy holding work back: ejected. */
+#define VGPU_POLICY_STALL_BOUNDARIES	64
+/* Refused answers in a row: ejected. */
+#define VGPU_POLICY_MAX_ERRORS_IN_ROW	32
+/* Answers of the ordering ops checked for consistency after a switch. */
+#define VGPU_POLICY_ORDER_CHECKS	256
+/* Minimum residency after a yield: this many switch costs (or an epoch). */
+#define VGPU_POLICY_MIN_RESIDENCY_SWITCHES	4
+
+const char *vgpu_policy_op_name(u32 op);
+const char *vgpu_policy_exit_name(u32 reason);
+
 #endif /* VGPU_CORE_POLICY_H */

@@ -85,12 +85,18 @@ void vgpu_gpu_chosen(struct vgpu_gpu *g, struct vgpu_gpu_kernel *k)
  *
  * Return: true if it may.
  */
-bool vgpu_gpu_may_evict(const struct vgpu_gpu *g,
+bool vgpu_gpu_may_evict(struct vgpu_gpu *g,
 			const struct vgpu_gpu_kernel *w,
 			const struct vgpu_gpu_kernel *victim)
 {
-	if (g->policy->may_evict)
-		return g->policy->may_evict(g, w, victim);
+	if (g->policy->may_evict) {
+		/* two kernels that may evict each other would take turns */
+		if (!g->policy->may_evict(g, w, victim))
+			return false;
+		return likely(!g->watch.order_checks) ||
+		       vgpu_policy_order_check(g, VGPU_POLICY_OP_MAY_EVICT,
+					       w, victim);
+	}
 	return victim->eff_prio > w->eff_prio;
 }
 
@@ -189,10 +195,11 @@ bool vgpu_gpu_preempt_pick(struct vgpu_gpu *g,
 		    (g->p.preempt != VGPU_PREEMPT_SWITCH ||
 		     (!list_empty(&g->saved_free) &&
 		      vgpu_gpu_switch_victims(g, sm, k->eff_prio, shape)))) {
+			vgpu_gpu_policy_ok(g);
 			m->sm = i;
 			return true;
 		}
 	}
-	g->stats.policy_errors++;
+	vgpu_gpu_policy_err(g, VGPU_POLICY_OP_PREEMPT);
 	return vgpu_gpu_preempt_scan(g, k, shape, m);
 }

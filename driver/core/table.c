@@ -189,6 +189,8 @@ void vgpu_gpu_kernel_enter(struct vgpu_gpu *g, struct vgpu_gpu_kernel *k)
 	if (g->policy->kernel_state_size)
 		memset(k->policy_data, 0, g->policy->kernel_state_size);
 	k->yield = false;
+	k->t_resident = 0;
+	k->yield_hold = 0;
 	k->deadline_at = VGPU_GPU_NO_CYCLE;
 	k->deadline_missed = false;
 	k->displaced_at = 0;
@@ -475,7 +477,13 @@ static __always_inline bool vgpu_gpu_admit_first(struct vgpu_gpu *g, bool op,
 						 struct vgpu_gpu_kernel *a,
 						 struct vgpu_gpu_kernel *b)
 {
-	return op ? g->policy->admit_before(g, a, b) : vgpu_gpu_older(a, b);
+	if (!op)
+		return vgpu_gpu_older(a, b);
+	if (!g->policy->admit_before(g, a, b))
+		return false;
+	/* a comparator for which a < b and b < a is not used (policy_watch.c) */
+	return likely(!g->watch.order_checks) ||
+	       vgpu_policy_order_check(g, VGPU_POLICY_OP_ADMIT_BEFORE, a, b);
 }
 
 /* The first waiting kernel in admission order, or NULL (F13, F15). */

@@ -8,6 +8,11 @@
 # gone, it can, and the name is gone with it.  A policy whose init
 # refuses a device is neither made nor switched to, and pins nothing.
 # (determinism.sh runs workloads under each of them against vgpu-sim.)
+# Then the misbehaving test policies of /vgpu/test-policies: under each a
+# workload completes; the watchdog ejects the staller (stall) and the
+# flattener (errors of its tick) with one kernel log line each, and never
+# the yielder, whose yields the minimum residency spaces out.
+# (vgpu_netlink_test.c: the POLICY_EXIT event, debugfs, rmmod racing it.)
 # Prints TAP.
 n=0
 fail=0
@@ -21,6 +26,17 @@ run_under() {
 		/vgpu/bin/workloads/standard-mix.json > /tmp/pol.txt 2>&1 && return 0
 	sed 's/^/# /' /tmp/pol.txt
 	return 1
+}
+# A workload through the module under test policy $1 in mode $2.
+run_bad() {
+	vgpuctl run -q --no-alone --policy "$1" --preempt "$2" \
+		/vgpu/bin/workloads/standard-mix.json > /tmp/pol.txt 2>&1 && return 0
+	sed 's/^/# /' /tmp/pol.txt
+	return 1
+}
+# Lines of the kernel log saying policy $1 was ejected for reason $2.
+ejected() {
+	dmesg | grep -c "policy $1 ejected at cycle [0-9]*: $2"
 }
 echo "TAP version 13"
 mods=$(ls /vgpu/policies/*.ko 2>/dev/null)
@@ -75,5 +91,25 @@ if [ -e "$m" ]; then
 	check "policies.refuse.not_pinned" "rmmod vgpu_policy_refuse"
 	echo "$DEV" > /sys/bus/vgpu/del_device
 fi
+for spec in staller:switch:stall flattener:warp:errors yielder:switch:-; do
+	name=${spec%%:*}
+	rest=${spec#*:}
+	mode=${rest%%:*}
+	why=${rest#*:}
+	m=/vgpu/test-policies/vgpu_policy_$name.ko
+	[ -e "$m" ] || continue
+	check "policies.bad.$name.insmod" "insmod $m"
+	before=$(ejected "$name" "$why")
+	check "policies.bad.$name.every_kernel_completes" "run_bad $name $mode"
+	after=$(ejected "$name" "$why")
+	if [ "$why" = - ]; then
+		check "policies.bad.$name.never_ejected" \
+			"[ \$(dmesg | grep -c 'policy $name ejected') -eq 0 ]"
+	else
+		check "policies.bad.$name.ejected_for_$why" \
+			"[ $after -gt $before ]"
+	fi
+	check "policies.bad.$name.rmmod" "rmmod vgpu_policy_$name"
+done
 echo "1..$n"
 exit $fail

@@ -913,6 +913,107 @@ TEST_F(nl, policy_error_event)
 	EXPECT_EQ(0, syscall(SYS_delete_module, "vgpu_policy_liar", O_NONBLOCK));
 }
 
+/* The debugfs file @name of the test device, up to @len - 1 bytes. */
+static int read_debugfs(const char *name, char *buf, size_t len)
+{
+	char path[128];
+	ssize_t n;
+	int fd;
+
+	snprintf(path, sizeof(path), "/sys/kernel/debug/vgpu/vgpu%d/%s", DEV,
+		 name);
+	fd = open(path, O_RDONLY);
+	if (fd < 0)
+		return -1;
+	n = read(fd, buf, len - 1);
+	close(fd);
+	if (n < 0)
+		return -1;
+	buf[n] = 0;
+	return 0;
+}
+
+/*
+ * A policy that stalls the device (the test module
+ * vgpu_policy_staller.ko: every SM choice "wait") is ejected by the
+ * core's watchdog (driver/core/policy_watch.c): one POLICY_EXIT event
+ * naming it, reason stall; debugfs policy says so and names the
+ * fallback; every kernel completes.  The ejection drops the device's pin
+ * on the module: a child retrying rmmod from before the ejection unloads
+ * it while the device lives on (no crash, no leak, the registry's count
+ * right: unregistering WARNs on a user left).
+ */
+TEST_F(nl, policy_exit_event)
+{
+	struct reply *r = &self->r, ev_r;
+	char buf[1024];
+	struct nl_sock *ev;
+	struct nl_msg *m;
+	int fd, i, nexit = 0, status;
+	long tries;
+	__u32 h[2];
+	pid_t pid;
+
+	fd = open("/vgpu/test-policies/vgpu_policy_staller.ko", O_RDONLY);
+	if (fd < 0)
+		SKIP(return, "no test policy module");
+	ASSERT_EQ(0, syscall(SYS_finit_module, fd, "", 0));
+	close(fd);
+	m = config(self->fam, DEV);
+	nla_put_string(m, VGPU_A_POLICY, "staller");
+	ASSERT_EQ(0, transact(self->sk, m, r));
+	/* pinned while the device uses it */
+	EXPECT_NE(0, syscall(SYS_delete_module, "vgpu_policy_staller",
+			     O_NONBLOCK));
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (!pid) {
+		/* rmmod racing the ejection: it succeeds once unpinned */
+		for (tries = 0; tries < 100000000L; tries++)
+			if (!syscall(SYS_delete_module, "vgpu_policy_staller",
+				     O_NONBLOCK))
+				_exit(0);
+		_exit(1);
+	}
+	ev = ev_open();
+	ASSERT_NE(NULL, ev);
+	h[0] = submit(self->fd, self->ch, 2);
+	h[1] = submit(self->fd, self->ch, 2);
+	ASSERT_EQ(0, vgpu_test_wait(self->fd, h, 2, VGPU_WAIT_ALL,
+				    VGPU_WAIT_FOREVER, NULL));
+	ASSERT_EQ(pid, waitpid(pid, &status, 0));
+	EXPECT_TRUE(WIFEXITED(status) && !WEXITSTATUS(status));
+	memset(&ev_r, 0, sizeof(ev_r));
+	drain(ev, &ev_r);
+	for (i = 0; i < ev_r.nev; i++)
+		if (ev_r.ev_type[i] == VGPU_EVENT_POLICY_EXIT)
+			nexit++;
+	EXPECT_EQ(1, nexit);
+	EXPECT_STREQ("staller", ev_r.policy);
+	EXPECT_EQ(VGPU_POLICY_EXIT_REASON_STALL, ev_r.a[VGPU_A_EV_REASON]);
+	EXPECT_EQ(0xffffffffU, ev_r.a[VGPU_A_EV_OP]);
+	nl_socket_free(ev);
+	ASSERT_EQ(0, transact(self->sk, req(self->fam, VGPU_CMD_STATS_GET, 0,
+					    DEV), r));
+	EXPECT_EQ(2, r->st[VGPU_A_STATS_COMPLETED]);
+	ASSERT_EQ(0, read_debugfs("policy", buf, sizeof(buf)));
+	EXPECT_NE(NULL, strstr(buf, "name rr\nstate ejected\nejections 1\n"));
+	EXPECT_NE(NULL, strstr(buf, "exit_policy staller\nexit_reason stall\n"));
+	/* the name is gone with the module; the device runs on */
+	m = config(self->fam, DEV);
+	nla_put_string(m, VGPU_A_POLICY, "staller");
+	EXPECT_NE(0, transact(self->sk, m, r));
+	h[0] = submit(self->fd, self->ch, 2);
+	ASSERT_EQ(0, vgpu_test_wait(self->fd, h, 1, VGPU_WAIT_ALL,
+				    VGPU_WAIT_FOREVER, NULL));
+	/* chosen again, the fallback is active */
+	m = config(self->fam, DEV);
+	nla_put_string(m, VGPU_A_POLICY, "rr");
+	ASSERT_EQ(0, transact(self->sk, m, r));
+	ASSERT_EQ(0, read_debugfs("policy", buf, sizeof(buf)));
+	EXPECT_NE(NULL, strstr(buf, "name rr\nstate active\n"));
+}
+
 /*
  * PREEMPT events: with "switch" preemption set through CONFIG_SET, a
  * high-priority kernel arriving while long low-priority blocks fill every

@@ -44,6 +44,14 @@ enum vgpu_nl_event {
 	VGPU_EVENT_HANG,
 	VGPU_EVENT_FAIL,	/* a LAUNCH beyond a limit failed it (F15) */
 	VGPU_EVENT_POLICY_ERROR, /* the core refused answers of the policy */
+	VGPU_EVENT_POLICY_EXIT,	/* the watchdog ejected the policy */
+};
+
+/* Why a policy was ejected (VGPU_A_EV_REASON of VGPU_EVENT_POLICY_EXIT). */
+enum vgpu_policy_exit_reason {
+	VGPU_POLICY_EXIT_REASON_NONE,
+	VGPU_POLICY_EXIT_REASON_STALL,	/* it held work back, nothing ran */
+	VGPU_POLICY_EXIT_REASON_ERRORS,	/* its answers were refused in a row */
 };
 
 /* Top-level attributes. */
@@ -85,6 +93,8 @@ enum {
 	VGPU_A_COMBO,
 	VGPU_A_SREGS_PER_SUBPART,
 	VGPU_A_SREG_UNIT,
+	VGPU_A_EV_REASON,
+	VGPU_A_EV_OP,
 
 	__VGPU_A_MAX,
 	VGPU_A_MAX = (__VGPU_A_MAX - 1)

@@ -732,6 +732,7 @@ const char *vgpul_nl_event_name(unsigned int type)
 		[VGPU_EVENT_HANG] = "hang",
 		[VGPU_EVENT_FAIL] = "fail",
 		[VGPU_EVENT_POLICY_ERROR] = "policy_error",
+		[VGPU_EVENT_POLICY_EXIT] = "policy_exit",
 	};
 
 	if (type >= sizeof(names) / sizeof(names[0]) || !names[type])

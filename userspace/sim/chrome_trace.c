@@ -275,7 +275,12 @@ int vgpu_chrome_trace_write(const char *path, const struct vgpu_workload *wl,
 					"\"s\":\"t\",\"pid\":0,\"tid\":%u,"
 					"\"ts\":%llu,\"args\":{\"by\":\"",
 					o->sm, (unsigned long long)ev->cycle);
-				vgpu_ct_kname(f, wl, &kids, ev->arg0, 0);
+				/* a yield: the policy switched it out */
+				if (ev->arg0 == VGPU_EV_NONE)
+					fprintf(f, "policy");
+				else
+					vgpu_ct_kname(f, wl, &kids, ev->arg0,
+						      0);
 				fprintf(f, "\"}}");
 			}
 			*o = open[--nopen];

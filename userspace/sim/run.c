@@ -592,6 +592,42 @@ void vgpu_sim_result_fini(struct vgpu_sim_result *res)
 	res->turnaround = NULL;
 }
 
+/*
+ * The policy's statistics after a run under a policy (point of the
+ * watchdog, driver/core/policy_watch.c): what the core refused per op,
+ * the yields, and the ejection if there was one.
+ */
+static void vgpu_sim_policy_report(FILE *f, const struct vgpu_gpu *g)
+{
+	const struct vgpu_policy_stats *ps = &g->pstats;
+	bool any = false;
+	u32 op;
+
+	fprintf(f, "policy=%s state=%s errors=",
+		ps->ejected ? ps->exit_name : g->policy->name,
+		ps->ejected ? "ejected" : "active");
+	for (op = 0; op < VGPU_POLICY_NUM_OPS; op++) {
+		if (!ps->errors[op])
+			continue;
+		fprintf(f, "%s%s:%llu", any ? "," : "", vgpu_policy_op_name(op),
+			(unsigned long long)ps->errors[op]);
+		any = true;
+	}
+	fprintf(f, "%s yields=%llu yields_refused=%llu preemptions=%llu ejections=%llu\n",
+		any ? "" : "0", (unsigned long long)ps->yields,
+		(unsigned long long)ps->yields_refused,
+		(unsigned long long)ps->preemptions,
+		(unsigned long long)ps->ejections);
+	if (!ps->ejections)
+		return;
+	fprintf(f, "policy_exit=%s reason=%s", ps->exit_name,
+		vgpu_policy_exit_name(ps->exit_reason));
+	if (ps->exit_op < VGPU_POLICY_NUM_OPS)
+		fprintf(f, " op=%s", vgpu_policy_op_name(ps->exit_op));
+	fprintf(f, " cycle=%llu fallback=%s\n",
+		(unsigned long long)ps->exit_at, g->policy->name);
+}
+
 static int vgpu_sim_run(int argc, char **argv)
 {
 	struct vgpu_run_opts o;
@@ -644,6 +680,9 @@ static int vgpu_sim_run(int argc, char **argv)
 	vgpul_report_summary(stdout, &(struct vgpul_summary){
 		.makespan = res.makespan, .metrics = true, .m = res.m,
 		.lat_max = res.lat_max, .hash = res.hash });
+	/* only under a policy of one's choice: default outputs stay as they are */
+	if (o.policy || shared.g.pstats.ejections || shared.g.stats.policy_errors)
+		vgpu_sim_policy_report(stdout, &shared.g);
 	if (vgpu_sim_tenants(&wl, &policies, &shared, stdout, err,
 			     sizeof(err))) {
 		fprintf(stderr, "vgpu-sim run: %s: %s\n", o.file, err);

@@ -624,6 +624,8 @@ static void vgpu_dbg_fn_block(struct seq_buf *sb, struct vgpu_gpu *g,
 	}
 	if (size)
 		vgpu_dbg_putc(sb, '\n');
+}
+
 /*
  * The policy as the watchdog sees it (driver/core/policy_watch.c): the
  * one in use and whether it replaced an ejected one, the last ejection,

@@ -622,7 +622,8 @@ static void vgpu_gpu_policy_name(struct vgpu_gpu *g)
  * policy restarts the same way (exit, zeroed state, init); should it
  * refuse too, the device falls back to the built-in "rr".  The caller
  * finds the policy in use in &vgpu_gpu.policy_reg.  Switching to the
- * policy in use changes nothing.
+ * policy in use changes nothing but its watch, which starts afresh (an
+ * ejected device's fallback chosen again is no longer "ejected").
  *
  * Return: 0, -ENOENT for a name not in @policies, or the error of the
  * new policy's init (the device kept its old policy).
@@ -636,8 +637,11 @@ int vgpu_gpu_set_policy(struct vgpu_gpu *g, struct list_head *policies,
 
 	if (!reg)
 		return -ENOENT;
-	if (reg == old)
+	if (reg == old) {
+		/* chosen again: its watch starts afresh (policy_watch.c) */
+		vgpu_policy_watch_reset(g);
 		return 0;
+	}
 	if (g->policy->exit)
 		g->policy->exit(g);
 	/* a policy whose init failed never started: no exit for it */

@@ -86,7 +86,8 @@ int vgpu_policy_use(struct vgpu_gpu *g, const char *name)
 	mutex_lock(&vgpu_policies_lock);
 	reg = vgpu_policy_find(&vgpu_policies, name);
 	if (reg == old) {
-		ret = 0;
+		/* chosen again: no pin to move, its watch starts afresh */
+		ret = vgpu_gpu_set_policy(g, &vgpu_policies, name);
 	} else if (reg && try_module_get(reg->owner)) {
 		/* a policy module being unloaded is no longer there to choose */
 		ret = vgpu_gpu_set_policy(g, &vgpu_policies, name);

@@ -22,7 +22,7 @@ t() {
 echo "TAP version 13"
 echo "1..6"
 t ' vgpu version 1$' family
-t 'maxattr 36$' maxattr
+t 'maxattr 38$' maxattr
 t 'op unknown \(0x01\) <has_doit,has_dump,has_policy>' dev_get
 t 'op unknown \(0x02\) <has_doit,has_dump,has_policy>' stats_get
 t 'op unknown \(0x03\) <admin_perm,has_doit,has_policy>' config_set

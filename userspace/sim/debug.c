@@ -1169,36 +1169,19 @@ static int vgpu_sim_debug(int argc, char **argv)
 	struct vgpu_dbg d;
 	char err[1024];
 	int ret, rc = 1;
-	const char *name;
 	uint32_t i;
 	bool fn = false;
 
 	ret = vgpu_dbg_parse(argc, argv, &o);
 	if (ret)
 		return ret;
-	vgpu_policy_registry_init(&policies);
 	memset(&shared, 0, sizeof(shared));
 	memset(&res, 0, sizeof(res));
 	memset(&d, 0, sizeof(d));
-	if (vgpul_workload_load_any(o.file, &wl, err, sizeof(err))) {
-		fprintf(stderr, "vgpu-sim debug: %s\n", err);
-		vgpul_workload_free(&wl);
-		return 1;
-	}
-	if (o.policy) {
-		name = vgpu_sim_policy_resolve(&policies, o.policy, err,
-					       sizeof(err));
-		if (!name) {
-			vgpul_workload_free(&wl);
-			return vgpu_sim_usage_error("debug", "%s", err);
-		}
-		snprintf(wl.dev->params.policy, sizeof(wl.dev->params.policy),
-			 "%s", name);
-	}
-	if (o.preempt >= 0)
-		wl.dev->params.preempt = o.preempt;
-	if (o.pack >= 0)
-		wl.dev->params.pack = o.pack;
+	ret = vgpu_sim_load("debug", o.file, o.policy, o.preempt, o.pack,
+			    &policies, &wl);
+	if (ret)
+		return ret;
 	for (i = 0; i < wl.nkernels; i++)
 		fn |= vgpul_workload_kernel_functional(&wl, i);
 	if (!fn) {

@@ -628,6 +628,36 @@ static void vgpu_sim_policy_report(FILE *f, const struct vgpu_gpu *g)
 		(unsigned long long)ps->exit_at, g->policy->name);
 }
 
+int vgpu_sim_load(const char *cmd, const char *file, const char *policy,
+		  int preempt, int pack, struct list_head *policies,
+		  struct vgpu_workload *wl)
+{
+	const char *name;
+	char err[1024];
+
+	vgpu_policy_registry_init(policies);
+	if (vgpul_workload_load_any(file, wl, err, sizeof(err))) {
+		fprintf(stderr, "vgpu-sim %s: %s\n", cmd, err);
+		vgpul_workload_free(wl);
+		return 1;
+	}
+	if (policy) {
+		name = vgpu_sim_policy_resolve(policies, policy, err,
+					       sizeof(err));
+		if (!name) {
+			vgpul_workload_free(wl);
+			return vgpu_sim_usage_error(cmd, "%s", err);
+		}
+		snprintf(wl->dev->params.policy,
+			 sizeof(wl->dev->params.policy), "%s", name);
+	}
+	if (preempt >= 0)
+		wl->dev->params.preempt = preempt;
+	if (pack >= 0)
+		wl->dev->params.pack = pack;
+	return 0;
+}
+
 static int vgpu_sim_run(int argc, char **argv)
 {
 	struct vgpu_run_opts o;
@@ -641,30 +671,12 @@ static int vgpu_sim_run(int argc, char **argv)
 	ret = vgpu_run_parse(argc, argv, &o);
 	if (ret)
 		return ret;
-	vgpu_policy_registry_init(&policies);
 	memset(&shared, 0, sizeof(shared));
 	memset(&res, 0, sizeof(res));
-	if (vgpul_workload_load_any(o.file, &wl, err, sizeof(err))) {
-		fprintf(stderr, "vgpu-sim run: %s\n", err);
-		vgpul_workload_free(&wl);
-		return 1;
-	}
-	if (o.policy) {
-		const char *name = vgpu_sim_policy_resolve(&policies, o.policy,
-							   err, sizeof(err));
-
-		if (!name) {
-			vgpul_workload_free(&wl);
-			return vgpu_sim_usage_error("run", "%s", err);
-		}
-		snprintf(wl.dev->params.policy,
-			 sizeof(wl.dev->params.policy), "%s",
-			 name);
-	}
-	if (o.preempt >= 0)
-		wl.dev->params.preempt = o.preempt;
-	if (o.pack >= 0)
-		wl.dev->params.pack = o.pack;
+	ret = vgpu_sim_load("run", o.file, o.policy, o.preempt, o.pack,
+			    &policies, &wl);
+	if (ret)
+		return ret;
 	if (vgpul_tenant_args(&wl, o.prio, o.nprio, o.offset, o.noffset, err,
 			      sizeof(err))) {
 		vgpul_workload_free(&wl);

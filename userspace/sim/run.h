@@ -193,6 +193,23 @@ struct vgpu_sim_result {
 	uint64_t deadline_misses;
 };
 
+/**
+ * vgpu_sim_load() - load a workload for a command, with its options
+ * @cmd: the command, for messages ("run", "debug")
+ * @file: the workload file or recording
+ * @policy: --policy NAME|FILE.so, or NULL
+ * @preempt: --preempt mode, or -1
+ * @pack: --pack mode, or -1
+ * @policies: initialised as the registry, the loaded policy added
+ * @wl: the workload, filled
+ *
+ * Return: 0; 1 if the file does not load, or a usage error's status for
+ * a policy that does not resolve (message on stderr; @wl freed).
+ */
+int vgpu_sim_load(const char *cmd, const char *file, const char *policy,
+		  int preempt, int pack, struct list_head *policies,
+		  struct vgpu_workload *wl);
+
 int vgpu_sim_measure(struct vgpu_workload *wl, struct list_head *policies,
 		     struct vgpu_run *shared, struct vgpu_sim_result *res,
 		     FILE *out, char *err, size_t errlen);

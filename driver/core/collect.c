@@ -204,6 +204,7 @@ void vgpu_gpu_collect(struct vgpu_gpu *g)
 			}
 			if (!sh->done)
 				continue;
+			vgpu_gpu_charge(g, k, sh->done_at, -(s64)sh->warps);
 			k->inflight--;
 			k->done_units++;
 			g->done_blocks++;

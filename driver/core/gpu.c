@@ -578,7 +578,9 @@ static void vgpu_gpu_policy_zero(struct vgpu_gpu *g,
 		k->yield = false;
 		k->t_resident = 0;
 		k->yield_hold = 0;
+		k->held = false;
 	}
+	g->nheld = 0;
 }
 
 /**
@@ -786,6 +788,7 @@ int vgpu_gpu_channel_add(struct vgpu_gpu *g, u32 ch, u32 prio)
 	vgpu_bmap_assign(g->chan_used, ch, true);
 	g->chan[ch].prio = prio;
 	g->chan[ch].selected = 0;
+	memset(&g->chan_gt[ch], 0, sizeof(g->chan_gt[ch]));
 	if (g->policy->chan_state_size)
 		memset(g->chan_policy[ch], 0, g->policy->chan_state_size);
 	return 0;
@@ -978,7 +981,8 @@ u64 vgpu_gpu_dispatch(struct vgpu_gpu *g)
 		do {
 			while (vgpu_gpu_round(g))
 				;
-		} while (vgpu_gpu_displace(g));
+		} while (vgpu_gpu_displace(g) ||
+			 (unlikely(g->nheld) && vgpu_gpu_holds_update(g)));
 		list_for_each_entry(k, &g->kernels, table_node)
 			if (vgpu_gpu_arrived(g, k) && vgpu_gpu_undispatched(k))
 				waiting = true;

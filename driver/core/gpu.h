@@ -330,6 +330,37 @@ struct vgpu_gpu_push {
 };
 
 /**
+ * struct vgpu_gpu_gtime - GPU time of a kernel, channel or tenant
+ * @acc: warp-cycles accumulated up to @since
+ * @since: the cycle @acc is up to
+ * @rate: warps resident now: the time grows by @rate a cycle
+ *
+ * Kept in O(1) as blocks go to SMs, complete or are switched out; read as
+ * @acc + @rate * (now - @since) (vgpu_gpu_gtime_read()).
+ */
+struct vgpu_gpu_gtime {
+	u64 acc;
+	u64 since;
+	u64 rate;
+};
+
+/* Tenants whose GPU time the core keeps at once (&vgpu_gpu.tenant). */
+#define VGPU_GPU_MAX_TENANTS	64
+#define VGPU_GPU_NO_TENANT	(~0U)
+
+/**
+ * struct vgpu_gpu_tenant - a tenant's entry: its kernels' GPU time
+ * @id: &vgpu_gpu_kernel.tenant of its kernels
+ * @kernels: its submitted kernels in the device; 0 = the entry is free
+ * @gt: the GPU time of its kernels and their children
+ */
+struct vgpu_gpu_tenant {
+	u32 id;
+	u32 kernels;
+	struct vgpu_gpu_gtime gt;
+};
+
+/**
  * struct vgpu_gpu_kernel - a kernel descriptor (F10), caller-allocated
  * @id: caller's id, reported in events
  * @channel: channel it is submitted to
@@ -476,10 +507,17 @@ struct vgpu_gpu_push {
  * @t_resident: the boundary its blocks went to SMs again after a yield
  *	(0: never yielded, VGPU_GPU_NO_CYCLE: not since the last one); a
  *	yield before the minimum residency has passed is refused (core)
- * @yield_hold: no block of it is placed before this boundary (the one
- *	after its yield; core)
+ * @yield_hold: no block of it is placed before this cycle: the boundary
+ *	after its yield in switch mode; in drain and warp modes, while @held,
+ *	the latest its hold may last (vgpu_gpu_yield(); core)
+ * @held: a policy's preemption holds its dispatch (drain and warp modes,
+ *	vgpu_gpu_yield()); core
  * @tick_prio: @eff_prio before the policy's tick, which must not change
  *	it (core)
+ * @gt: its GPU time: warp-cycles of its resident blocks (core;
+ *	vgpu_policy_kernel_gpu_time())
+ * @tenant_slot: a submitted kernel's entry in &vgpu_gpu.tenant, or
+ *	VGPU_GPU_NO_TENANT (the table was full); core
  */
 struct vgpu_gpu_kernel {
 	u32 id;
@@ -581,7 +619,10 @@ struct vgpu_gpu_kernel {
 	bool prepared;
 	u64 t_resident;
 	u64 yield_hold;
+	bool held;
 	u32 tick_prio;
+	struct vgpu_gpu_gtime gt;
+	u32 tenant_slot;
 };
 
 /**
@@ -657,10 +698,12 @@ struct vgpu_gpu_stats {
  * @done: the block completed in the running epoch
  * @start_seen: @start_at was accounted
  * @wait: the child the block waits for parked on the SM (F15), or NULL
+ * @warps: its warps, as its kernel's GPU time counts them
  */
 struct vgpu_gpu_shadow {
 	struct vgpu_gpu_kernel *k;
 	u32 unit;
+	u32 warps;
 	u64 start_at;
 	u64 done_at;
 	bool done;
@@ -765,7 +808,12 @@ struct vgpu_gpu_fitset {
  * @yields: yields the core carried out (blocks switched out)
  * @yields_refused: yields refused before the minimum residency (also in
  *	@errors[VGPU_POLICY_OP_YIELD])
- * @preemptions: blocks switched out because the policy asked (yields)
+ * @preemptions: blocks preempted because the policy asked: switched out
+ *	(yields, and @preempt answers of equal priority), or placed over
+ *	another kernel's blocks in warp mode
+ * @holds: kernels whose dispatch a policy's preemption held (drain and
+ *	warp modes)
+ * @prio_sets: effective priorities a policy changed (vgpu_policy_set_prio())
  * @ejections: policies ejected (policy_watch.c)
  * @exit_reason: why the last one was, enum vgpu_policy_exit
  * @exit_op: with VGPU_POLICY_EXIT_ERRORS, the op of its last refused
@@ -783,6 +831,8 @@ struct vgpu_policy_stats {
 	u64 yields;
 	u64 yields_refused;
 	u64 preemptions;
+	u64 holds;
+	u64 prio_sets;
 	u64 ejections;
 	u32 exit_reason;
 	u32 exit_op;
@@ -804,6 +854,8 @@ struct vgpu_policy_stats {
  *	consistency (VGPU_POLICY_ORDER_CHECKS after a policy is set)
  * @held: the policy held runnable work back at this boundary (an SM
  *	choice of VGPU_POLICY_WAIT among SMs that fit, or a yield)
+ * @in_tick: the policy's @tick runs (the helpers that act on kernels are
+ *	for it only)
  */
 struct vgpu_policy_watch {
 	struct vgpu_policy_reg *fallback;
@@ -813,6 +865,7 @@ struct vgpu_policy_watch {
 	u32 eject;
 	u32 order_checks;
 	bool held;
+	bool in_tick;
 };
 
 /**
@@ -948,6 +1001,10 @@ struct vgpu_gpu_host_ops {
  * @pstats: what the core saw of its policies (errors per op, yields,
  *	ejections)
  * @watch: the policy watchdog (policy_watch.c)
+ * @nheld: kernels a policy's preemption holds in drain and warp modes
+ *	(&vgpu_gpu_kernel.held, vgpu_gpu_yield())
+ * @chan_gt: the GPU time of each channel's kernels and their children
+ * @tenant: the tenants with kernels in the device, first free entry first
  */
 struct vgpu_gpu {
 	struct vgpu_config cfg;
@@ -1016,6 +1073,9 @@ struct vgpu_gpu {
 	void *fn_hook_cookie;
 	struct vgpu_policy_stats pstats;
 	struct vgpu_policy_watch watch;
+	u32 nheld;
+	struct vgpu_gpu_gtime chan_gt[VGPU_GPU_MAX_CHANNELS];
+	struct vgpu_gpu_tenant tenant[VGPU_GPU_MAX_TENANTS];
 };
 
 void vgpu_gpu_params_default(struct vgpu_gpu_params *p,

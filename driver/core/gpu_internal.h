@@ -23,6 +23,7 @@ struct vgpu_gpu_match {
 	u32 sm;
 	u32 pre_slot;
 	bool pre;
+	bool equal;
 };
 
 /* Make (@on) or drop the deallocation request of task slot @s. */
@@ -68,8 +69,70 @@ static inline u32 vgpu_gpu_q_peek(const struct vgpu_gpu_kernel *k)
 	return min(k->q_wait, k->queue_n);
 }
 
+/* The descriptor the next new unit of @k uses (F24 split). */
+static inline const struct vgpu_kernel_desc *
+vgpu_gpu_next_desc(const struct vgpu_gpu_kernel *k)
+{
+	return k->split && k->next_unit >= k->split_from ? &k->split_desc :
+							    &k->desc;
+}
+
+/* What the next unit of @k needs: a switched-out block, or a new one. */
+static inline const struct vgpu_block_shape *
+vgpu_gpu_next_shape(const struct vgpu_gpu_kernel *k)
+{
+	const struct vgpu_gpu_saved *s;
+
+	if (k->nsaved) {
+		s = list_first_entry(&k->saved, struct vgpu_gpu_saved, node);
+		return &s->s.row.kernel->shape;
+	}
+	return &vgpu_gpu_next_desc(k)->shape;
+}
+
 /* gpu.c */
 void vgpu_gpu_top_move(struct vgpu_gpu *g, u32 i);
+
+/*
+ * GPU time (&struct vgpu_gpu_gtime): @dw warps became resident (@dw > 0)
+ * or left (@dw < 0) at cycle @t.  The blocks that completed in an epoch
+ * are collected SM by SM, not in cycle order: a block that left before
+ * @gt->since takes back what was counted for it since.
+ */
+static inline void vgpu_gpu_gtime_move(struct vgpu_gpu_gtime *gt, u64 t,
+				       s64 dw)
+{
+	if (t >= gt->since) {
+		gt->acc += gt->rate * (t - gt->since);
+		gt->since = t;
+	} else {
+		gt->acc += (u64)dw * (gt->since - t);
+	}
+	gt->rate += (u64)dw;
+}
+
+/* The GPU time of @gt at cycle @now. */
+static inline u64 vgpu_gpu_gtime_read(const struct vgpu_gpu_gtime *gt,
+				      u64 now)
+{
+	return now > gt->since ? gt->acc + gt->rate * (now - gt->since) :
+				 gt->acc;
+}
+
+/*
+ * @dw warps of @k became resident or left at cycle @t: its GPU time, its
+ * tree's channel's and its tree's tenant's (O(1), F27 policies read them).
+ */
+static inline void vgpu_gpu_charge(struct vgpu_gpu *g,
+				   struct vgpu_gpu_kernel *k, u64 t, s64 dw)
+{
+	const struct vgpu_gpu_kernel *r = k->root;
+
+	vgpu_gpu_gtime_move(&k->gt, t, dw);
+	vgpu_gpu_gtime_move(&g->chan_gt[r->channel], t, dw);
+	if (r->tenant_slot < VGPU_GPU_MAX_TENANTS)
+		vgpu_gpu_gtime_move(&g->tenant[r->tenant_slot].gt, t, dw);
+}
 
 /*
  * Bring SM @i's entry of the F23 (c) candidate map in line with its
@@ -147,9 +210,14 @@ bool vgpu_gpu_sm_allowed(const struct vgpu_gpu *g,
 			 const struct vgpu_gpu_kernel *k, u32 sm);
 bool vgpu_gpu_block_level_fits(const struct vgpu_sm_res *res,
 			       const struct vgpu_block_shape *shape);
-u32 vgpu_gpu_switch_victims(struct vgpu_gpu *g, struct vgpu_sm *sm,
-			    u32 prio, const struct vgpu_block_shape *shape);
+u32 vgpu_gpu_switch_victims(struct vgpu_gpu *g, u32 i,
+			    const struct vgpu_gpu_kernel *k, bool equal,
+			    const struct vgpu_block_shape *shape);
 void vgpu_gpu_yield(struct vgpu_gpu *g);
+void vgpu_gpu_release(struct vgpu_gpu *g, struct vgpu_gpu_kernel *k);
+bool vgpu_gpu_holds_update(struct vgpu_gpu *g);
+bool vgpu_gpu_policy_victim(const struct vgpu_gpu *g,
+			    const struct vgpu_gpu_kernel *v);
 void vgpu_gpu_forget_nofit(struct vgpu_gpu *g);
 void vgpu_gpu_fit_forget(struct vgpu_gpu *g);
 bool vgpu_gpu_fits_now(struct vgpu_gpu *g, struct vgpu_gpu_kernel *k);

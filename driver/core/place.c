@@ -94,27 +94,6 @@ static u32 vgpu_gpu_policy_pick(struct vgpu_gpu *g,
 	return c[0].sm;
 }
 
-/* The descriptor the next new unit of @k uses (F24 split). */
-static const struct vgpu_kernel_desc *
-vgpu_gpu_next_desc(const struct vgpu_gpu_kernel *k)
-{
-	return k->split && k->next_unit >= k->split_from ? &k->split_desc :
-							    &k->desc;
-}
-
-/* What the next unit of @k needs: a switched-out block, or a new one. */
-static const struct vgpu_block_shape *
-vgpu_gpu_next_shape(const struct vgpu_gpu_kernel *k)
-{
-	const struct vgpu_gpu_saved *s;
-
-	if (k->nsaved) {
-		s = list_first_entry(&k->saved, struct vgpu_gpu_saved, node);
-		return &s->s.row.kernel->shape;
-	}
-	return &vgpu_gpu_next_desc(k)->shape;
-}
-
 /*
  * Cheap necessary conditions for @want warps of @shape (and the block
  * level) to fit: counters and total free registers, no run searches.
@@ -193,26 +172,67 @@ static u32 vgpu_gpu_victim(const struct vgpu_sm *sm, u64 cand)
 }
 
 /**
+ * vgpu_gpu_policy_victim() - may a policy preempt a kernel now?
+ * @g: the device
+ * @v: the kernel whose blocks would be preempted
+ *
+ * A kernel preempted on a policy's request (a yield, vgpu_policy_preempt_kernel()
+ * or an @preempt answer of equal priority) stays on its SMs for
+ * vgpu_policy_min_residency() cycles once blocks of it are placed again
+ * (policy_watch.c): so policies cannot preempt one another in a loop.
+ *
+ * Return: true if it may.
+ */
+bool vgpu_gpu_policy_victim(const struct vgpu_gpu *g,
+			    const struct vgpu_gpu_kernel *v)
+{
+	return !v->t_resident || v->t_resident == VGPU_GPU_NO_CYCLE ||
+	       g->now >= v->t_resident + vgpu_policy_min_residency(g);
+}
+
+/*
+ * May the block in @slot of SM @i be preempted for @k?  One of lower
+ * priority always (F23 (c)); with @equal (a policy's @preempt answer) one
+ * of @k's priority too, of another kernel the policy may preempt.
+ */
+static bool vgpu_gpu_victim_ok(const struct vgpu_gpu *g, u32 i, u32 slot,
+			       const struct vgpu_gpu_kernel *k, bool equal)
+{
+	const struct vgpu_gpu_kernel *v;
+	u32 prio = g->sm[i].sm.block[slot].prio;
+
+	if (prio > k->eff_prio)
+		return true;
+	if (!equal || prio != k->eff_prio)
+		return false;
+	v = g->sm[i].shadow[slot].k;
+	return v && v != k && vgpu_gpu_policy_victim(g, v);
+}
+
+/**
  * vgpu_gpu_switch_victims() - blocks to switch out for a block (switch mode)
  * @g: the device
- * @sm: the SM
- * @prio: the priority of the block to place
+ * @i: the SM
+ * @k: the kernel of the block to place
+ * @equal: blocks of @k's priority may go too (vgpu_gpu_victim_ok())
  * @shape: the block to place
  *
- * Would switching out blocks of lower priority than @prio (lowest
+ * Would switching out blocks of lower priority than @k's (lowest
  * priority, youngest first) make room for @shape?
  *
  * Return: how many must go, 0 if it cannot work.
  */
-u32 vgpu_gpu_switch_victims(struct vgpu_gpu *g, struct vgpu_sm *sm,
-			    u32 prio, const struct vgpu_block_shape *shape)
+u32 vgpu_gpu_switch_victims(struct vgpu_gpu *g, u32 i,
+			    const struct vgpu_gpu_kernel *k, bool equal,
+			    const struct vgpu_block_shape *shape)
 {
 	struct vgpu_block_place *place = &g->scratch_place;
+	struct vgpu_sm *sm = &g->sm[i].sm;
 	u64 cand = 0, m;
 	u32 n = 0, s;
 
 	for (m = sm->used; m; m &= m - 1)
-		if (sm->block[__ffs64(m)].prio > prio)
+		if (vgpu_gpu_victim_ok(g, i, __ffs64(m), k, equal))
 			cand |= BIT_ULL(__ffs64(m));
 	g->scratch = sm->res;
 	g->scratch.dirty = NULL;
@@ -584,6 +604,7 @@ static bool vgpu_gpu_match(struct vgpu_gpu *g, struct vgpu_gpu_kernel *k,
 
 	m->sm = 0;
 	m->pre = false;
+	m->equal = false;
 	/* yielded at this boundary: not back before the next (policy_watch.c) */
 	if (unlikely(k->yield_hold > g->now))
 		return false;
@@ -625,6 +646,64 @@ static bool vgpu_gpu_per_block(const struct vgpu_gpu *g)
 	return !pol->pack && (!pol->select_sm || pol->per_block);
 }
 
+/**
+ * vgpu_gpu_release() - a policy's hold on a kernel ends
+ * @g: the device
+ * @k: the kernel, held (vgpu_gpu_yield())
+ */
+void vgpu_gpu_release(struct vgpu_gpu *g, struct vgpu_gpu_kernel *k)
+{
+	k->held = false;
+	k->yield_hold = 0;
+	g->nheld--;
+}
+
+/* A block of @k was placed: the held kernels it took the place of go. */
+static void vgpu_gpu_took_place(struct vgpu_gpu *g,
+				const struct vgpu_gpu_kernel *k)
+{
+	struct vgpu_gpu_kernel *v;
+
+	list_for_each_entry(v, &g->kernels, table_node)
+		if (v->held && v != k && k->eff_prio <= v->eff_prio)
+			vgpu_gpu_release(g, v);
+}
+
+/**
+ * vgpu_gpu_holds_update() - end the holds nothing took the place of
+ * @g: the device, after a boundary's dispatch rounds, some kernels held
+ *	(&vgpu_gpu.nheld)
+ *
+ * A held kernel is released when its next block fits an SM now (the
+ * others had their turn and left the room), or when no other arrived
+ * kernel of its priority or higher has blocks to place.
+ *
+ * Return: true if one was released (the rounds go on).
+ */
+bool vgpu_gpu_holds_update(struct vgpu_gpu *g)
+{
+	struct vgpu_gpu_kernel *v, *w;
+	bool other, any = false;
+
+	list_for_each_entry(v, &g->kernels, table_node) {
+		if (!v->held)
+			continue;
+		other = false;
+		list_for_each_entry(w, &g->kernels, table_node) {
+			if (w != v && !w->held && w->eff_prio <= v->eff_prio &&
+			    vgpu_gpu_arrived(g, w) && vgpu_gpu_undispatched(w)) {
+				other = true;
+				break;
+			}
+		}
+		if (!other || vgpu_gpu_fits_now(g, v)) {
+			vgpu_gpu_release(g, v);
+			any = true;
+		}
+	}
+	return any;
+}
+
 /* Record a block that went into slot @slot of SM @sm. */
 static void vgpu_gpu_dispatched(struct vgpu_gpu *g, struct vgpu_gpu_kernel *k,
 				u32 sm, u32 slot, u32 unit, u64 start_at,
@@ -639,6 +718,10 @@ static void vgpu_gpu_dispatched(struct vgpu_gpu *g, struct vgpu_gpu_kernel *k,
 	sh->start_at = start_at;
 	sh->start_seen = start_at != VGPU_GPU_NO_CYCLE;
 	sh->done = false;
+	sh->warps = b->n_warps;
+	vgpu_gpu_charge(g, k, g->now, b->n_warps);
+	if (unlikely(g->nheld))
+		vgpu_gpu_took_place(g, k);
 	k->inflight++;
 	k->quota_used++;
 	g->stats.blocks++;
@@ -665,11 +748,27 @@ void vgpu_gpu_forget_nofit(struct vgpu_gpu *g)
 }
 
 /*
+ * A policy preempted kernel @v (on SM @sm): it must be placed again and
+ * stay vgpu_policy_min_residency() before a policy may preempt it again.
+ */
+static void vgpu_gpu_policy_preempted(struct vgpu_gpu *g,
+				      struct vgpu_gpu_kernel *v, u32 sm)
+{
+	v->t_resident = VGPU_GPU_NO_CYCLE;
+	g->pstats.preemptions++;
+	if (g->policy->preempted)
+		g->policy->preempted(g, v, sm, VGPU_POLICY_BY_POLICY);
+}
+
+/*
  * Switch the block in @slot of SM @i out into a save record, which must be
  * free (F23 (c) switch mode): for kernel @by (its id in the PREEMPT
  * event), or VGPU_EV_NONE when its own kernel yields (vgpu_gpu_yield()).
+ * @pol: a policy asked for it (a yield, or an @preempt answer of equal
+ * priority), not a higher priority.
  */
-static void vgpu_gpu_save_block(struct vgpu_gpu *g, u32 i, u32 slot, u32 by)
+static void vgpu_gpu_save_block(struct vgpu_gpu *g, u32 i, u32 slot, u32 by,
+				bool pol)
 {
 	struct vgpu_gpu_sm *gs = &g->sm[i];
 	struct vgpu_sm *sm = &gs->sm;
@@ -684,6 +783,7 @@ static void vgpu_gpu_save_block(struct vgpu_gpu *g, u32 i, u32 slot, u32 by)
 	s->unit = sh->unit;
 	s->start_at = sh->start_at;
 	vgpu_sm_block_save(sm, slot, &s->s);
+	vgpu_gpu_charge(g, v, g->now, -(s64)sh->warps);
 	memset(sh, 0, sizeof(*sh));
 	gs->shadow_used &= ~BIT_ULL(slot);
 	list_del(&s->node);
@@ -702,42 +802,74 @@ static void vgpu_gpu_save_block(struct vgpu_gpu *g, u32 i, u32 slot, u32 by)
 		vgpu_gpu_requeue(g, v);
 	}
 	vgpu_gpu_forget_nofit(g);
+	if (pol)
+		vgpu_gpu_policy_preempted(g, v, i);
+	else if (g->policy->preempted)
+		g->policy->preempted(g, v, i, VGPU_POLICY_BY_PRIO);
 }
 
-/* Switch out lower-priority blocks of SM @i until @shape fits. */
+/*
+ * Switch out blocks of SM @i until @shape fits: of lower priority than
+ * @k's, and with @equal of its priority (vgpu_gpu_victim_ok()).  A kernel
+ * switched out for an equal priority is not placed again at this
+ * boundary: policies cannot swap two kernels in a loop within it.
+ */
 static void vgpu_gpu_switch_out(struct vgpu_gpu *g, u32 i,
 				struct vgpu_gpu_kernel *k,
-				const struct vgpu_block_shape *shape)
+				const struct vgpu_block_shape *shape, bool equal)
 {
 	struct vgpu_sm *sm = &g->sm[i].sm;
+	struct vgpu_gpu_kernel *v;
 	u64 cand = 0, m;
 	u32 slot;
+	bool pol;
 
 	for (m = sm->used; m; m &= m - 1)
-		if (sm->block[__ffs64(m)].prio > k->eff_prio)
+		if (vgpu_gpu_victim_ok(g, i, __ffs64(m), k, equal))
 			cand |= BIT_ULL(__ffs64(m));
 	while (cand && !vgpu_sm_res_block_fits(&sm->res, shape) &&
 	       !list_empty(&g->saved_free)) {
 		slot = vgpu_gpu_victim(sm, cand);
 		cand &= ~BIT_ULL(slot);
-		vgpu_gpu_save_block(g, i, slot, k->id);
+		v = g->sm[i].shadow[slot].k;
+		pol = sm->block[slot].prio == k->eff_prio;
+		if (pol)
+			v->yield_hold = g->now + 1;
+		vgpu_gpu_save_block(g, i, slot, k->id, pol);
 	}
 }
 
 /**
- * vgpu_gpu_yield() - switch out the blocks of kernels whose policy asked
+ * vgpu_gpu_yield() - preempt the kernels whose policy asked
  * @g: the device, at a boundary, after the policy's tick
  *
- * A policy sets &vgpu_gpu_kernel.yield from its tick (timeslicing,
- * examples/policies/timeslice.c).  In switch mode each resident block of
- * such a kernel goes into a save record while one is free, like a
- * preempted block (PREEMPT event by VGPU_EV_NONE), and resumes when the
- * kernel is chosen again; in drain and warp modes a block cannot leave
- * its SM, so the request only makes the kernel wait for the policy's
- * order.  The flag is cleared.  A yielded kernel is not placed again at
- * the same boundary, and once back it cannot be yielded again before
- * vgpu_policy_min_residency() cycles: such a yield is refused and counted
- * (policy_watch.c).
+ * A policy asks from its tick with vgpu_policy_preempt_kernel() (or
+ * vgpu_policy_yield(), the same), which sets &vgpu_gpu_kernel.yield:
+ * timeslicing (examples/policies/timeslice.c), fair share.  What happens
+ * to a kernel with blocks on SMs depends on the preemption mode:
+ *
+ * - switch: each resident block goes into a save record while one is
+ *   free, like a preempted block (PREEMPT event by VGPU_EV_NONE), and
+ *   resumes when the kernel is chosen again, not at this boundary;
+ * - warp: its resident blocks stay, but it is held (no new block of it
+ *   is placed), and the SMs holding its blocks are path (c) candidates
+ *   for kernels of its priority or higher: their blocks are placed in
+ *   warp mode and take its warps' slots as they end (F23 (b), as for a
+ *   lower priority);
+ * - drain: it is held; its resident blocks run to their end.
+ *
+ * A hold ends (vgpu_gpu_release()) when a block of another kernel of its
+ * priority or higher is placed (it took the held kernel's place), or
+ * when the dispatch rounds of a boundary leave room the held kernel's
+ * next block fits, or no other kernel of its priority or higher has
+ * blocks to place (vgpu_gpu_holds_update()): a hold never leaves an SM
+ * idle that the held kernel could use.
+ *
+ * The flag is cleared.  Once blocks of it are back on SMs it cannot be
+ * preempted again by a policy before vgpu_policy_min_residency() cycles,
+ * nor before it is back: such a request is refused and counted
+ * (policy_watch.c).  A request for a kernel with nothing on an SM is
+ * dropped.
  */
 void vgpu_gpu_yield(struct vgpu_gpu *g)
 {
@@ -749,12 +881,11 @@ void vgpu_gpu_yield(struct vgpu_gpu *g)
 		if (!k->yield)
 			continue;
 		k->yield = false;
-		if (g->p.preempt != VGPU_PREEMPT_SWITCH || !k->inflight)
+		if (!k->inflight)
 			continue;
 		/* back on its SMs for less than the minimum residency */
 		if (k->t_resident == VGPU_GPU_NO_CYCLE ||
-		    (k->t_resident &&
-		     g->now < k->t_resident + vgpu_policy_min_residency(g))) {
+		    !vgpu_gpu_policy_victim(g, k)) {
 			g->pstats.yields_refused++;
 			vgpu_gpu_policy_refused(g, VGPU_POLICY_OP_YIELD);
 			continue;
@@ -763,6 +894,14 @@ void vgpu_gpu_yield(struct vgpu_gpu *g)
 		g->pstats.yields++;
 		g->watch.held = true;
 		k->t_resident = VGPU_GPU_NO_CYCLE;
+		if (g->p.preempt != VGPU_PREEMPT_SWITCH) {
+			if (!k->held)
+				g->nheld++;
+			k->held = true;
+			k->yield_hold = VGPU_GPU_NO_CYCLE;
+			g->pstats.holds++;
+			continue;
+		}
 		k->yield_hold = g->now + 1;
 		for (i = 0; k->inflight && i < g->cfg.num_sms; i++) {
 			for (m = g->sm[i].shadow_used; m; m &= m - 1) {
@@ -770,11 +909,30 @@ void vgpu_gpu_yield(struct vgpu_gpu *g)
 				if (g->sm[i].shadow[slot].k != k ||
 				    list_empty(&g->saved_free))
 					continue;
-				vgpu_gpu_save_block(g, i, slot, VGPU_EV_NONE);
-				g->pstats.preemptions++;
+				vgpu_gpu_save_block(g, i, slot, VGPU_EV_NONE,
+						    true);
 			}
 			vgpu_gpu_top_sync(g, i);
 		}
+	}
+}
+
+/*
+ * Blocks of @k went to SM @i in warp mode over blocks of its own priority
+ * (a policy's @preempt answer, or the SMs of a kernel it preempted): the
+ * other kernels of that priority there were preempted by the policy.
+ */
+static void vgpu_gpu_warp_victims(struct vgpu_gpu *g, u32 i,
+				  const struct vgpu_gpu_kernel *k)
+{
+	const struct vgpu_sm *sm = &g->sm[i].sm;
+	struct vgpu_gpu_kernel *v;
+	u64 m;
+
+	for (m = g->sm[i].shadow_used; m; m &= m - 1) {
+		v = g->sm[i].shadow[__ffs64(m)].k;
+		if (v != k && sm->block[__ffs64(m)].prio == k->eff_prio)
+			vgpu_gpu_policy_preempted(g, v, i);
 	}
 }
 
@@ -796,7 +954,8 @@ static u32 vgpu_gpu_place(struct vgpu_gpu *g, struct vgpu_gpu_kernel *k,
 	u64 before;
 
 	if (path == VGPU_PATH_PREEMPT && g->p.preempt == VGPU_PREEMPT_SWITCH) {
-		vgpu_gpu_switch_out(g, m->sm, k, vgpu_gpu_next_shape(k));
+		vgpu_gpu_switch_out(g, m->sm, k, vgpu_gpu_next_shape(k),
+				    m->equal);
 		path = k->nsaved ? VGPU_PATH_RESUME : VGPU_PATH_BLOCK;
 	}
 	if (path == VGPU_PATH_RESUME) {
@@ -810,6 +969,8 @@ static u32 vgpu_gpu_place(struct vgpu_gpu *g, struct vgpu_gpu_kernel *k,
 		g->stats.resumes++;
 		vgpu_gpu_dispatched(g, k, m->sm, vgpu_gpu_new_slot(sm, before),
 				    s->unit, s->start_at, VGPU_PATH_RESUME);
+		if (g->policy->resumed)
+			g->policy->resumed(g, k, m->sm);
 		return 1;
 	}
 	want = k->units - k->next_unit + k->q_ready;
@@ -856,6 +1017,8 @@ static u32 vgpu_gpu_place(struct vgpu_gpu *g, struct vgpu_gpu_kernel *k,
 		    g->p.preempt == VGPU_PREEMPT_WARP)
 			g->stats.preemptions++;
 	}
+	if (unlikely(m->equal) && n && m->path == VGPU_PATH_PREEMPT)
+		vgpu_gpu_warp_victims(g, m->sm, k);
 	return n;
 }
 

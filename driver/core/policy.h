@@ -238,6 +238,11 @@ struct module;
  * @block_done: a block of @k completed on SM @sm after @cycles resident
  * @kernel_done: @k completed
  * @cancelled: @k was cancelled or failed
+ * @arrived: @k entered the task table (F13): it may be offered decisions
+ * @preempted: block(s) of @k on SM @sm were preempted, @by
+ *	VGPU_POLICY_BY_PRIO (a higher priority, F23 (c)) or
+ *	VGPU_POLICY_BY_POLICY (a policy's request)
+ * @resumed: a switched-out block of @k was restored on SM @sm
  *
  * See the DOC block above for when each op is called, what it may read and
  * write, and what the core guarantees.  Every op may be NULL.  A table is
@@ -277,6 +282,10 @@ struct vgpu_policy_ops {
 			   u32 sm, u64 cycles);
 	void (*kernel_done)(struct vgpu_gpu *g, struct vgpu_gpu_kernel *k);
 	void (*cancelled)(struct vgpu_gpu *g, struct vgpu_gpu_kernel *k);
+	void (*arrived)(struct vgpu_gpu *g, struct vgpu_gpu_kernel *k);
+	void (*preempted)(struct vgpu_gpu *g, struct vgpu_gpu_kernel *k,
+			  u32 sm, u32 by);
+	void (*resumed)(struct vgpu_gpu *g, struct vgpu_gpu_kernel *k, u32 sm);
 };
 
 /**
@@ -354,6 +363,8 @@ static inline const void *__vgpu_policy_words_ro(const u64 *w)
  * @VGPU_POLICY_OP_PREEMPT: @preempt named an SM the rules forbid
  * @VGPU_POLICY_OP_SPLIT: @split named a kernel that cannot be split
  * @VGPU_POLICY_OP_YIELD: a yield the core refused (minimum residency)
+ * @VGPU_POLICY_OP_SET_PRIO: vgpu_policy_set_prio() out of range, out of
+ *	@tick or on a kernel that cannot change priority
  * @VGPU_POLICY_NUM_OPS: how many
  */
 enum vgpu_policy_op {
@@ -366,6 +377,7 @@ enum vgpu_policy_op {
 	VGPU_POLICY_OP_PREEMPT,
 	VGPU_POLICY_OP_SPLIT,
 	VGPU_POLICY_OP_YIELD,
+	VGPU_POLICY_OP_SET_PRIO,
 	VGPU_POLICY_NUM_OPS
 };
 
@@ -396,5 +408,53 @@ enum vgpu_policy_exit {
 
 const char *vgpu_policy_op_name(u32 op);
 const char *vgpu_policy_exit_name(u32 reason);
+
+/*
+ * ---- Expressiveness: what a policy may ask of the core ----
+ *
+ * See the DOC block "policy expressiveness" in policy_view.c.
+ */
+
+/* &vgpu_policy_ops.preempted's @by: who preempted the blocks. */
+#define VGPU_POLICY_BY_PRIO	0	/* a higher priority (F23 (c)) */
+#define VGPU_POLICY_BY_POLICY	1	/* a policy's request */
+
+/* Asked from @tick: the core carries the request out, or refuses it. */
+int vgpu_policy_preempt_kernel(const struct vgpu_gpu *g,
+			       const struct vgpu_gpu_kernel *k);
+int vgpu_policy_set_prio(const struct vgpu_gpu *g,
+			 const struct vgpu_gpu_kernel *k, u32 prio);
+
+/* GPU time kept by the core, in warp-cycles, at &vgpu_gpu.now. */
+u64 vgpu_policy_kernel_gpu_time(const struct vgpu_gpu *g,
+				const struct vgpu_gpu_kernel *k);
+u64 vgpu_policy_channel_gpu_time(const struct vgpu_gpu *g, u32 ch);
+u64 vgpu_policy_tenant_gpu_time(const struct vgpu_gpu *g, u32 tenant);
+
+/* The blocks on an SM, slot by slot: VGPU_POLICY_SM_SLOTS slots. */
+#define VGPU_POLICY_SM_SLOTS	64
+const struct vgpu_gpu_kernel *
+vgpu_policy_sm_block_kernel(const struct vgpu_gpu *g, u32 sm, u32 slot);
+u32 vgpu_policy_sm_block_prio(const struct vgpu_gpu *g, u32 sm, u32 slot);
+bool vgpu_policy_kernel_preemptible(const struct vgpu_gpu *g,
+				    const struct vgpu_gpu_kernel *k);
+
+/* The default's decisions, for a policy that refines them. */
+bool vgpu_policy_default_admit_before(const struct vgpu_gpu *g,
+				      const struct vgpu_gpu_kernel *a,
+				      const struct vgpu_gpu_kernel *b);
+bool vgpu_policy_default_select_before(const struct vgpu_gpu *g,
+				       const struct vgpu_gpu_kernel *a,
+				       const struct vgpu_gpu_kernel *b);
+bool vgpu_policy_default_may_evict(const struct vgpu_gpu *g,
+				   const struct vgpu_gpu_kernel *w,
+				   const struct vgpu_gpu_kernel *victim);
+u32 vgpu_policy_default_select_sm(const struct vgpu_policy_ctx *ctx,
+				  const struct vgpu_policy_sm *cands, u32 n);
+u32 vgpu_policy_default_pack(const struct vgpu_gpu *g,
+			     const struct vgpu_gpu_kernel *k, u32 want);
+u32 vgpu_policy_default_preempt(const struct vgpu_gpu *g,
+				const struct vgpu_gpu_kernel *k);
+struct vgpu_gpu_kernel *vgpu_policy_default_split(const struct vgpu_gpu *g);
 
 #endif /* VGPU_CORE_POLICY_H */

@@ -74,6 +74,7 @@ static const char *const vgpu_policy_op_names[VGPU_POLICY_NUM_OPS] = {
 	[VGPU_POLICY_OP_PREEMPT]	= "preempt",
 	[VGPU_POLICY_OP_SPLIT]		= "split",
 	[VGPU_POLICY_OP_YIELD]		= "yield",
+	[VGPU_POLICY_OP_SET_PRIO]	= "set_prio",
 };
 
 static const char *const vgpu_policy_exit_names[VGPU_POLICY_NUM_EXITS] = {
@@ -202,7 +203,9 @@ void vgpu_policy_watch_tick(struct vgpu_gpu *g)
 	g->watch.held = false;
 	list_for_each_entry(k, &g->kernels, table_node)
 		k->tick_prio = k->eff_prio;
+	g->watch.in_tick = true;
 	g->policy->tick(g);
+	g->watch.in_tick = false;
 	list_for_each_entry(k, &g->kernels, table_node) {
 		if (likely(k->eff_prio == k->tick_prio))
 			continue;

@@ -325,6 +325,31 @@ void vgpu_sm_block_remove(struct vgpu_sm *sm, u32 slot)
 }
 
 /**
+ * vgpu_sm_block_set_prio() - a resident block's priority changes
+ * @sm: the SM, between two vgpu_sm_run() calls
+ * @slot: the block's slot
+ * @prio: its new priority, below VGPU_MAX_PRIOS
+ *
+ * The SM's highest resident priority (F33) and the order in which its
+ * blocks start warps follow; the warps already started keep the
+ * competition priority they started with (F35).
+ */
+void vgpu_sm_block_set_prio(struct vgpu_sm *sm, u32 slot, u32 prio)
+{
+	struct vgpu_sm_block *b = &sm->block[slot];
+
+	if (b->prio == prio)
+		return;
+	if (!--sm->prio_blocks[b->prio])
+		sm->prio_mask &= ~BIT(b->prio);
+	b->prio = prio;
+	vgpu_sm_prio_add(sm, prio);
+	vgpu_sm_set_start_key(sm, slot);
+	sm->start_dirty = true;
+	vgpu_sm_update_prio(sm);
+}
+
+/**
  * vgpu_sm_bar_release() - every warp parked at the block's barrier resumes
  *	in the same cycle (F34)
  * @sm: the SM

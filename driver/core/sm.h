@@ -320,6 +320,7 @@ int vgpu_sm_init(struct vgpu_sm *sm, const struct vgpu_config *cfg,
 		 const struct vgpu_isa_timing *timing,
 		 struct vgpu_worker_pool *pool, u32 id);
 void vgpu_sm_fini(struct vgpu_sm *sm);
+void vgpu_sm_block_set_prio(struct vgpu_sm *sm, u32 slot, u32 prio);
 void vgpu_sm_set_trace(struct vgpu_sm *sm, vgpu_trace_fn fn, void *cookie);
 int vgpu_sm_block_add(struct vgpu_sm *sm, const struct vgpu_kernel_desc *k,
 		      u32 block_idx, u32 prio, enum vgpu_place_mode mode);

@@ -69,6 +69,32 @@ static int vgpu_gpu_tmpl_init(struct vgpu_gpu *g, struct vgpu_gpu_kernel *k)
 	return 0;
 }
 
+/*
+ * Submitted kernel @k joins its tenant's entry (&vgpu_gpu.tenant): the
+ * one with its id, else the first free one; none when all are taken (its
+ * tenant's GPU time then reads 0).
+ */
+static void vgpu_gpu_tenant_get(struct vgpu_gpu *g, struct vgpu_gpu_kernel *k)
+{
+	u32 i, free = VGPU_GPU_NO_TENANT;
+
+	for (i = 0; i < VGPU_GPU_MAX_TENANTS; i++) {
+		if (!g->tenant[i].kernels) {
+			if (free == VGPU_GPU_NO_TENANT)
+				free = i;
+		} else if (g->tenant[i].id == k->tenant) {
+			break;
+		}
+	}
+	if (i == VGPU_GPU_MAX_TENANTS)
+		i = free;
+	if (i == VGPU_GPU_NO_TENANT)
+		return;
+	g->tenant[i].id = k->tenant;
+	g->tenant[i].kernels++;
+	k->tenant_slot = i;
+}
+
 /**
  * vgpu_gpu_submit() - submit a kernel to its channel (F10, F11)
  * @g: the device
@@ -169,6 +195,7 @@ int vgpu_gpu_submit(struct vgpu_gpu *g, struct vgpu_gpu_kernel *k)
 	list_add_tail(&k->table_node, &g->kernels);
 	list_add_tail(&k->id_node, &g->id_hash[k->id % VGPU_GPU_ID_BUCKETS]);
 	g->nkernels++;
+	vgpu_gpu_tenant_get(g, k);
 	if (g->policy->submitted)
 		g->policy->submitted(g, k);
 	return 0;
@@ -191,6 +218,8 @@ void vgpu_gpu_kernel_enter(struct vgpu_gpu *g, struct vgpu_gpu_kernel *k)
 	k->yield = false;
 	k->t_resident = 0;
 	k->yield_hold = 0;
+	memset(&k->gt, 0, sizeof(k->gt));
+	k->tenant_slot = VGPU_GPU_NO_TENANT;
 	k->deadline_at = VGPU_GPU_NO_CYCLE;
 	k->deadline_missed = false;
 	k->displaced_at = 0;
@@ -266,6 +295,12 @@ static void vgpu_gpu_slot_release(struct vgpu_gpu *g,
 static void vgpu_gpu_kernel_retire(struct vgpu_gpu *g,
 				   struct vgpu_gpu_kernel *k, u32 state)
 {
+	if (k->tenant_slot < VGPU_GPU_MAX_TENANTS &&
+	    !--g->tenant[k->tenant_slot].kernels)
+		memset(&g->tenant[k->tenant_slot], 0, sizeof(g->tenant[0]));
+	k->tenant_slot = VGPU_GPU_NO_TENANT;
+	if (k->held)
+		vgpu_gpu_release(g, k);
 	vgpu_gpu_slot_release(g, k);
 	if (!list_empty(&k->chan_node))
 		list_del_init(&k->chan_node);
@@ -304,6 +339,7 @@ static void vgpu_gpu_stop(struct vgpu_gpu *g, struct vgpu_gpu_kernel *k,
 				list_del_init(&sh->wait->wait_node);
 				sh->wait->wait_sm = ~0U;
 			}
+			vgpu_gpu_charge(g, k, g->now, -(s64)sh->warps);
 			memset(sh, 0, sizeof(*sh));
 			g->sm[i].shadow_used &= ~BIT_ULL(j);
 		}
@@ -465,6 +501,8 @@ static void vgpu_gpu_admit(struct vgpu_gpu *g, struct vgpu_gpu_kernel *k,
 	k->state = VGPU_KS_ACTIVE;
 	k->t_admit = g->admit_seq++;
 	vgpu_gpu_emit(g, g->now, VGPU_GEV_ADMIT, k, ~0U, ~0U, ~0U, s, 0);
+	if (g->policy->arrived)
+		g->policy->arrived(g, k);
 }
 
 /*

@@ -104,10 +104,7 @@
 #define VGPU_SEARCH_MAX_LATENCY	3	/* cycles ([0114]: three stages) */
 #define VGPU_GPU_RUNS_DIRTY	BIT(2)	/* in vgpu_gpu.fit_dirty */
 
-/* Preemption modes for path (c) of F23 (struct vgpu_gpu_params.preempt). */
-#define VGPU_PREEMPT_DRAIN	0	/* no preemption (baseline) */
-#define VGPU_PREEMPT_WARP	1	/* new warps take slots as old ones end */
-#define VGPU_PREEMPT_SWITCH	2	/* save, free, restore whole blocks */
+/* Preemption modes VGPU_PREEMPT_* of path (c) of F23: policy.h. */
 
 /* Kernel flags (F10, F24, F26). */
 #define VGPU_KF_INDEPENDENT	BIT(0)	/* warps may be split apart (F24) */
@@ -508,8 +505,8 @@ struct vgpu_gpu_tenant {
  *	(0: never yielded, VGPU_GPU_NO_CYCLE: not since the last one); a
  *	yield before the minimum residency has passed is refused (core)
  * @yield_hold: no block of it is placed before this cycle: the boundary
- *	after its yield in switch mode; in drain and warp modes, while @held,
- *	the latest its hold may last (vgpu_gpu_yield(); core)
+ *	after its yield in switch mode; VGPU_GPU_NO_CYCLE while @held
+ *	(vgpu_gpu_yield(); core)
  * @held: a policy's preemption holds its dispatch (drain and warp modes,
  *	vgpu_gpu_yield()); core
  * @tick_prio: @eff_prio before the policy's tick, which must not change
@@ -518,6 +515,8 @@ struct vgpu_gpu_tenant {
  *	vgpu_policy_kernel_gpu_time())
  * @tenant_slot: a submitted kernel's entry in &vgpu_gpu.tenant, or
  *	VGPU_GPU_NO_TENANT (the table was full); core
+ * @t_entered: the boundary it last entered the task table at, 0 if never
+ *	(vgpu_policy_kernel_entered(); core)
  */
 struct vgpu_gpu_kernel {
 	u32 id;
@@ -623,6 +622,7 @@ struct vgpu_gpu_kernel {
 	u32 tick_prio;
 	struct vgpu_gpu_gtime gt;
 	u32 tenant_slot;
+	u64 t_entered;
 };
 
 /**

@@ -11,6 +11,9 @@
  * threads of 64 registers fills an SM's registers (kernel_full()).
  */
 #include <string.h>
+#ifndef __KERNEL__
+#include <dlfcn.h>
+#endif
 
 #include "vgpu_test.h"
 #include "vgpu_test_gpu.h"
@@ -21,6 +24,8 @@ static struct vgpu_tg T;
 #define VGPU_SHORT	"LOOP 10\nALU\nENDLOOP\nEXIT\n"
 #define VGPU_LONG	"LOOP 2000\nALU\nENDLOOP\nEXIT\n"
 #define VGPU_SHORT_BAR	"LOOP 10\nALU\nENDLOOP\nBAR\nEXIT\n"
+#define VGPU_HOG	"LOOP 500\nALU\nENDLOOP\nEXIT\n"
+#define VGPU_SLICE	"LOOP 200\nALU\nENDLOOP\nEXIT\n"
 
 /* What the notifications said. */
 static struct {
@@ -502,6 +507,163 @@ TEST(gpu_time_is_warps_times_residency)
 	teardown(NULL);
 }
 
+#ifndef __KERNEL__
+/* A shipped policy, built as build/policies/NAME.so (make policies). */
+static const struct vgpu_policy_ops *so_policy(const char *name)
+{
+	const struct vgpu_policy_ops **ops;
+	char path[64];
+	void *h;
+
+	snprintf(path, sizeof(path), "build/policies/%s.so", name);
+	h = dlopen(path, RTLD_NOW | RTLD_GLOBAL);
+	if (!h) {
+		fprintf(stderr, "# %s\n", dlerror());
+		return NULL;
+	}
+	ops = dlsym(h, "vgpu_policy_ops");
+	return ops ? *ops : NULL;
+}
+
+#define HOG_KERNELS	2
+#define LIGHT_KERNELS	8
+
+/*
+ * The light channel's mean turnaround (completion - arrival) beside a
+ * hog, in mode @mode under @pol: channel 0 submits HOG_KERNELS kernels
+ * of 16 blocks at cycle 0 (1,024 threads of 32 registers: two blocks an
+ * SM, 8,000 cycles a wave), channel 1 a one-block kernel every 2,000
+ * cycles from 500; all of priority 1, one tenant.
+ */
+static u64 light_mean(u32 mode, const struct vgpu_policy_ops *pol,
+		      u64 *preemptions)
+{
+	struct vgpu_gpu_kernel *light[LIGHT_KERNELS];
+	u64 sum = 0;
+	u32 i;
+
+	if (setup(mode, pol))
+		return 0;
+	for (i = 0; i < HOG_KERNELS; i++)
+		if (vgpu_gpu_submit(&T.g, vgpu_tg_kernel(&T, 0, 1, 16, 1024, 0,
+							 VGPU_HOG)))
+			return 0;
+	for (i = 0; i < LIGHT_KERNELS; i++) {
+		light[i] = vgpu_tg_kernel(&T, 1, 1, 1, 1024, 500 + 2000 * i,
+					  VGPU_SHORT);
+		if (vgpu_gpu_submit(&T.g, light[i]))
+			return 0;
+	}
+	if (!vgpu_tg_run(&T, 100000000))
+		return 0;
+	for (i = 0; i < LIGHT_KERNELS; i++) {
+		if (light[i]->state != VGPU_KS_DONE)
+			return 0;
+		sum += light[i]->t_end - light[i]->arrival;
+	}
+	*preemptions = T.g.pstats.preemptions;
+	if (T.g.pstats.ejections)
+		return 0;
+	teardown(pol);
+	return sum / LIGHT_KERNELS;
+}
+#endif
+
+/*
+ * fair preempts an equal-priority hog: the light channel's kernels get a
+ * mean turnaround at least 2.5 times better than under fifo (which
+ * serves them after the hog's blocks submitted before them), in warp and
+ * in switch mode; drain mode's figure (no preemption: the light kernels
+ * wait for a hog block to end) is printed.
+ */
+TEST(fair_preempts_an_equal_priority_hog)
+{
+#ifndef __KERNEL__
+	static const u32 modes[] = {
+		VGPU_PREEMPT_WARP, VGPU_PREEMPT_SWITCH, VGPU_PREEMPT_DRAIN,
+	};
+	static const char *const names[] = { "drain", "warp", "switch" };
+	const struct vgpu_policy_ops *fair = so_policy("fair");
+	const struct vgpu_policy_ops *fifo = so_policy("fifo");
+	u64 mf, mq, pf, pq;
+	u32 i;
+
+	ASSERT_NE(NULL, fair);
+	ASSERT_NE(NULL, fifo);
+	for (i = 0; i < ARRAY_SIZE(modes); i++) {
+		mq = light_mean(modes[i], fifo, &pq);
+		mf = light_mean(modes[i], fair, &pf);
+		ASSERT_LT(0, mq);
+		ASSERT_LT(0, mf);
+		TH_LOG("%s mode: light channel's mean turnaround %llu (fifo) / %llu (fair) = %.2fx, fair preempted %llu blocks",
+		       names[modes[i]], (unsigned long long)mq,
+		       (unsigned long long)mf, (double)mq / mf,
+		       (unsigned long long)pf);
+		if (modes[i] != VGPU_PREEMPT_DRAIN) {
+			EXPECT_LE(25 * mf, 10 * mq);
+			EXPECT_LT(0, pf);
+		}
+		EXPECT_EQ(0, pq);
+	}
+#endif
+}
+
+/*
+ * timeslice in every mode: channels 0 and 1, one kernel each of 40 blocks
+ * filling an SM (1,600 cycles each), at priority 1 from cycle 0.  The
+ * first slice is channel 0's: only its blocks are placed before 10,000.
+ * When it expires channel 1 owns the device and channel 0's kernel is
+ * preempted: in switch mode its blocks are switched out and channel 1's
+ * placed at that boundary; in warp mode channel 1's go over them at that
+ * boundary by path (c); in drain mode channel 1's take the SMs as channel
+ * 0's blocks end, within one block's time.
+ */
+TEST(timeslice_changes_owner_in_every_mode)
+{
+#ifndef __KERNEL__
+	static const u32 modes[] = {
+		VGPU_PREEMPT_DRAIN, VGPU_PREEMPT_WARP, VGPU_PREEMPT_SWITCH,
+	};
+	const struct vgpu_policy_ops *ts = so_policy("timeslice");
+	struct vgpu_gpu_kernel *a, *b;
+	u64 first_b, slice = 10000;
+	u32 i, j, n;
+
+	ASSERT_NE(NULL, ts);
+	for (i = 0; i < ARRAY_SIZE(modes); i++) {
+		ASSERT_EQ(0, setup(modes[i], ts));
+		a = kernel_full(0, 1, 40, 0, VGPU_SLICE);
+		b = kernel_full(1, 1, 40, 0, VGPU_SLICE);
+		ASSERT_EQ(0, vgpu_gpu_submit(&T.g, a));
+		ASSERT_EQ(0, vgpu_gpu_submit(&T.g, b));
+		ASSERT_TRUE(vgpu_tg_run(&T, 100000000));
+		ASSERT_EQ(VGPU_KS_DONE, a->state);
+		ASSERT_EQ(VGPU_KS_DONE, b->state);
+		first_b = dispatch_at(b, 0);
+		n = vgpu_tg_count(&T, VGPU_GEV_DISPATCH, a->id);
+		for (j = 0; j < n; j++)
+			if (dispatch_at(a, j) >= slice)
+				break;
+		TH_LOG("mode %u: channel 1's first block at %llu, channel 0 had %u dispatches before %llu, %llu preemptions, %llu holds",
+		       modes[i], (unsigned long long)first_b, j,
+		       (unsigned long long)slice,
+		       (unsigned long long)T.g.pstats.preemptions,
+		       (unsigned long long)T.g.pstats.holds);
+		EXPECT_LE(slice, first_b);
+		EXPECT_LT(0, j);
+		if (modes[i] == VGPU_PREEMPT_DRAIN) {
+			EXPECT_GT(slice + 2 * 1600, first_b);
+			EXPECT_LE(1, T.g.pstats.holds);
+		} else {
+			EXPECT_GT(slice + 64, first_b);
+			EXPECT_LT(0, T.g.pstats.preemptions);
+		}
+		EXPECT_EQ(0, T.g.pstats.ejections);
+		teardown(ts);
+	}
+#endif
+}
+
 VGPU_TEST_SUITE(policy_preempt,
 	VGPU_CASE(preempt_answer_of_equal_priority_switches_out)
 	VGPU_CASE(preempt_answer_of_equal_priority_in_warp_mode)
@@ -510,4 +672,6 @@ VGPU_TEST_SUITE(policy_preempt,
 	VGPU_CASE(set_prio_is_honoured_by_path_c)
 	VGPU_CASE(set_prio_re_ranks_resident_blocks)
 	VGPU_CASE(helpers_outside_tick_are_refused)
-	VGPU_CASE(gpu_time_is_warps_times_residency))
+	VGPU_CASE(gpu_time_is_warps_times_residency)
+	VGPU_NATIVE(fair_preempts_an_equal_priority_hog)
+	VGPU_NATIVE(timeslice_changes_owner_in_every_mode))

@@ -25,7 +25,7 @@ static struct vgpu_tg T;
 #define VGPU_LONG	"LOOP 2000\nALU\nENDLOOP\nEXIT\n"
 #define VGPU_SHORT_BAR	"LOOP 10\nALU\nENDLOOP\nBAR\nEXIT\n"
 #define VGPU_HOG	"LOOP 500\nALU\nENDLOOP\nEXIT\n"
-#define VGPU_SLICE	"LOOP 200\nALU\nENDLOOP\nEXIT\n"
+#define VGPU_SLICE	"LOOP 200\nALU\nENDLOOP\nBAR\nEXIT\n"
 
 /* What the notifications said. */
 static struct {
@@ -610,13 +610,15 @@ TEST(fair_preempts_an_equal_priority_hog)
 
 /*
  * timeslice in every mode: channels 0 and 1, one kernel each of 40 blocks
- * filling an SM (1,600 cycles each), at priority 1 from cycle 0.  The
- * first slice is channel 0's: only its blocks are placed before 10,000.
- * When it expires channel 1 owns the device and channel 0's kernel is
- * preempted: in switch mode its blocks are switched out and channel 1's
- * placed at that boundary; in warp mode channel 1's go over them at that
- * boundary by path (c); in drain mode channel 1's take the SMs as channel
- * 0's blocks end, within one block's time.
+ * filling an SM (about 3,200 cycles each; BAR, so never partly resident:
+ * no block goes beside another by path (b)), at priority 1 from cycle 0.
+ * The first slice is channel 0's: only its blocks are placed before
+ * 10,000.  When it expires (the boundary 10,048) channel 1 owns the device
+ * and channel 0's kernel is preempted: in switch mode its blocks are
+ * switched out and channel 1's placed at that boundary; in drain mode,
+ * and in warp mode (a BAR block is never placed over another, F23),
+ * channel 0's kernel is held and channel 1's blocks take the SMs as
+ * channel 0's blocks end, within one block's time.
  */
 TEST(timeslice_changes_owner_in_every_mode)
 {
@@ -651,8 +653,8 @@ TEST(timeslice_changes_owner_in_every_mode)
 		       (unsigned long long)T.g.pstats.holds);
 		EXPECT_LE(slice, first_b);
 		EXPECT_LT(0, j);
-		if (modes[i] == VGPU_PREEMPT_DRAIN) {
-			EXPECT_GT(slice + 2 * 1600, first_b);
+		if (modes[i] != VGPU_PREEMPT_SWITCH) {
+			EXPECT_GT(slice + 2 * 3200, first_b);
 			EXPECT_LE(1, T.g.pstats.holds);
 		} else {
 			EXPECT_GT(slice + 64, first_b);

@@ -70,7 +70,7 @@ static void vgpu_gpu_suspend_out(struct vgpu_gpu *g, u32 i, u32 slot,
 	s->unit = sh->unit;
 	s->start_at = sh->start_at;
 	vgpu_sm_block_save(&gs->sm, slot, &s->s);
-	vgpu_gpu_charge(g, p, g->now, -(s64)sh->warps);
+	vgpu_gpu_charge_end(g, p, sh->at, g->now, sh->warps);
 	memset(sh, 0, sizeof(*sh));
 	gs->shadow_used &= ~BIT_ULL(slot);
 	list_del(&s->node);

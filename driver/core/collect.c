@@ -204,7 +204,8 @@ void vgpu_gpu_collect(struct vgpu_gpu *g)
 			}
 			if (!sh->done)
 				continue;
-			vgpu_gpu_charge(g, k, sh->done_at, -(s64)sh->warps);
+			vgpu_gpu_charge_end(g, k, sh->at, sh->done_at,
+					    sh->warps);
 			k->inflight--;
 			k->done_units++;
 			g->done_blocks++;

@@ -328,22 +328,24 @@ struct vgpu_gpu_push {
 
 /**
  * struct vgpu_gpu_gtime - GPU time of a kernel, channel or tenant
- * @acc: warp-cycles accumulated up to @since
- * @since: the cycle @acc is up to
- * @rate: warps resident now: the time grows by @rate a cycle
+ * @done: warp-cycles of its blocks that left their SMs (completed or
+ *	switched out)
+ * @start: sum over its resident blocks of warps x the cycle each went to
+ *	its SM
+ * @rate: warps resident now
  *
- * Kept in O(1) as blocks go to SMs, complete or are switched out; read as
- * @acc + @rate * (now - @since) (vgpu_gpu_gtime_read()).
+ * Kept in O(1), without a branch, as blocks go to SMs and leave them, in
+ * any order; read as @done + @rate * now - @start (vgpu_gpu_gtime_read()).
  */
 struct vgpu_gpu_gtime {
-	u64 acc;
-	u64 since;
+	u64 done;
+	u64 start;
 	u64 rate;
 };
 
 /* Tenants whose GPU time the core keeps at once (&vgpu_gpu.tenant). */
 #define VGPU_GPU_MAX_TENANTS	64
-#define VGPU_GPU_NO_TENANT	(~0U)
+#define VGPU_GPU_NO_TENANT	VGPU_GPU_MAX_TENANTS	/* a sink entry */
 
 /**
  * struct vgpu_gpu_tenant - a tenant's entry: its kernels' GPU time
@@ -699,11 +701,13 @@ struct vgpu_gpu_stats {
  * @start_seen: @start_at was accounted
  * @wait: the child the block waits for parked on the SM (F15), or NULL
  * @warps: its warps, as its kernel's GPU time counts them
+ * @at: the boundary it went to the SM (its GPU time counts from there)
  */
 struct vgpu_gpu_shadow {
 	struct vgpu_gpu_kernel *k;
 	u32 unit;
 	u32 warps;
+	u64 at;
 	u64 start_at;
 	u64 done_at;
 	bool done;
@@ -1004,7 +1008,8 @@ struct vgpu_gpu_host_ops {
  * @nheld: kernels a policy's preemption holds in drain and warp modes
  *	(&vgpu_gpu_kernel.held, vgpu_gpu_yield())
  * @chan_gt: the GPU time of each channel's kernels and their children
- * @tenant: the tenants with kernels in the device, first free entry first
+ * @tenant: the tenants with kernels in the device, first free entry first;
+ *	entry VGPU_GPU_NO_TENANT is where the kernels of no entry count
  */
 struct vgpu_gpu {
 	struct vgpu_config cfg;
@@ -1075,7 +1080,7 @@ struct vgpu_gpu {
 	struct vgpu_policy_watch watch;
 	u32 nheld;
 	struct vgpu_gpu_gtime chan_gt[VGPU_GPU_MAX_CHANNELS];
-	struct vgpu_gpu_tenant tenant[VGPU_GPU_MAX_TENANTS];
+	struct vgpu_gpu_tenant tenant[VGPU_GPU_MAX_TENANTS + 1];
 };
 
 void vgpu_gpu_params_default(struct vgpu_gpu_params *p,

@@ -93,45 +93,53 @@ vgpu_gpu_next_shape(const struct vgpu_gpu_kernel *k)
 /* gpu.c */
 void vgpu_gpu_top_move(struct vgpu_gpu *g, u32 i);
 
-/*
- * GPU time (&struct vgpu_gpu_gtime): @dw warps became resident (@dw > 0)
- * or left (@dw < 0) at cycle @t.  The blocks that completed in an epoch
- * are collected SM by SM, not in cycle order: a block that left before
- * @gt->since takes back what was counted for it since.
- */
-static inline void vgpu_gpu_gtime_move(struct vgpu_gpu_gtime *gt, u64 t,
-				       s64 dw)
-{
-	if (t >= gt->since) {
-		gt->acc += gt->rate * (t - gt->since);
-		gt->since = t;
-	} else {
-		gt->acc += (u64)dw * (gt->since - t);
-	}
-	gt->rate += (u64)dw;
-}
-
 /* The GPU time of @gt at cycle @now. */
 static inline u64 vgpu_gpu_gtime_read(const struct vgpu_gpu_gtime *gt,
 				      u64 now)
 {
-	return now > gt->since ? gt->acc + gt->rate * (now - gt->since) :
-				 gt->acc;
+	return gt->done + gt->rate * now - gt->start;
 }
 
 /*
- * @dw warps of @k became resident or left at cycle @t: its GPU time, its
- * tree's channel's and its tree's tenant's (O(1), F27 policies read them).
+ * A block of @w warps of @k went to an SM at cycle @t: its GPU time, its
+ * tree's channel's and its tree's tenant's (F27 policies read them).
  */
-static inline void vgpu_gpu_charge(struct vgpu_gpu *g,
-				   struct vgpu_gpu_kernel *k, u64 t, s64 dw)
+static inline void vgpu_gpu_charge_start(struct vgpu_gpu *g,
+					 struct vgpu_gpu_kernel *k, u64 t,
+					 u32 w)
 {
 	const struct vgpu_gpu_kernel *r = k->root;
+	struct vgpu_gpu_gtime *c = &g->chan_gt[r->channel];
+	struct vgpu_gpu_gtime *n = &g->tenant[r->tenant_slot].gt;
+	u64 wt = (u64)w * t;
 
-	vgpu_gpu_gtime_move(&k->gt, t, dw);
-	vgpu_gpu_gtime_move(&g->chan_gt[r->channel], t, dw);
-	if (r->tenant_slot < VGPU_GPU_MAX_TENANTS)
-		vgpu_gpu_gtime_move(&g->tenant[r->tenant_slot].gt, t, dw);
+	k->gt.rate += w;
+	k->gt.start += wt;
+	c->rate += w;
+	c->start += wt;
+	n->rate += w;
+	n->start += wt;
+}
+
+/* That block, which went to its SM at @at, left it at cycle @t. */
+static inline void vgpu_gpu_charge_end(struct vgpu_gpu *g,
+				       struct vgpu_gpu_kernel *k, u64 at,
+				       u64 t, u32 w)
+{
+	const struct vgpu_gpu_kernel *r = k->root;
+	struct vgpu_gpu_gtime *c = &g->chan_gt[r->channel];
+	struct vgpu_gpu_gtime *n = &g->tenant[r->tenant_slot].gt;
+	u64 wt = (u64)w * at, d = (u64)w * (t - at);
+
+	k->gt.rate -= w;
+	k->gt.start -= wt;
+	k->gt.done += d;
+	c->rate -= w;
+	c->start -= wt;
+	c->done += d;
+	n->rate -= w;
+	n->start -= wt;
+	n->done += d;
 }
 
 /*

@@ -719,7 +719,8 @@ static void vgpu_gpu_dispatched(struct vgpu_gpu *g, struct vgpu_gpu_kernel *k,
 	sh->start_seen = start_at != VGPU_GPU_NO_CYCLE;
 	sh->done = false;
 	sh->warps = b->n_warps;
-	vgpu_gpu_charge(g, k, g->now, b->n_warps);
+	sh->at = g->now;
+	vgpu_gpu_charge_start(g, k, g->now, b->n_warps);
 	if (unlikely(g->nheld))
 		vgpu_gpu_took_place(g, k);
 	k->inflight++;
@@ -783,7 +784,7 @@ static void vgpu_gpu_save_block(struct vgpu_gpu *g, u32 i, u32 slot, u32 by,
 	s->unit = sh->unit;
 	s->start_at = sh->start_at;
 	vgpu_sm_block_save(sm, slot, &s->s);
-	vgpu_gpu_charge(g, v, g->now, -(s64)sh->warps);
+	vgpu_gpu_charge_end(g, v, sh->at, g->now, sh->warps);
 	memset(sh, 0, sizeof(*sh));
 	gs->shadow_used &= ~BIT_ULL(slot);
 	list_del(&s->node);

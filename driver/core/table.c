@@ -341,7 +341,7 @@ static void vgpu_gpu_stop(struct vgpu_gpu *g, struct vgpu_gpu_kernel *k,
 				list_del_init(&sh->wait->wait_node);
 				sh->wait->wait_sm = ~0U;
 			}
-			vgpu_gpu_charge(g, k, g->now, -(s64)sh->warps);
+			vgpu_gpu_charge_end(g, k, sh->at, g->now, sh->warps);
 			memset(sh, 0, sizeof(*sh));
 			g->sm[i].shadow_used &= ~BIT_ULL(j);
 		}

@@ -121,10 +121,10 @@ struct vgpu_policy_ctx {
  * after arrivals and the task-table update, with the device clock at
  * vgpu_policy_now() and the F22 window of the boundary in
  * vgpu_policy_window(), before the first decision: a timeslicing or
- * fair-share policy ages its state here.  It may ask kernels of the table
- * to yield (vgpu_policy_yield()): in switch mode the core then switches
- * their resident blocks out, as preempted blocks that resume when the
- * kernel is chosen again (vgpu_gpu_yield()).
+ * fair-share policy ages its state here.  It may ask for kernels' SMs
+ * back (vgpu_policy_preempt_kernel(), or vgpu_policy_yield(), the same),
+ * in every preemption mode (vgpu_gpu_yield()), and set their effective
+ * priorities (vgpu_policy_set_prio()).
  *
  * @admit_before: F13, the task table.  The waiting kernels (channel heads
  * and child kernels) enter free slots in this order; the waiting kernel
@@ -160,11 +160,14 @@ struct vgpu_policy_ctx {
  *
  * @preempt: F23 (b)/(c), nothing fits anywhere: the SM on which the
  * device's preemption mode makes room for @k's next block, or
- * VGPU_POLICY_WAIT to wait.  The SM must hold only blocks of lower
- * priority than @k at its top, be allowed for @k, and pass the mode's
- * test (warp mode: the block fits once the lower blocks stop issuing;
- * switch mode: it fits once they are switched out).  Default: the SM whose
- * highest resident priority is the lowest, ties by the fixed SM list.
+ * VGPU_POLICY_WAIT to wait (not called in drain mode).  The SM's highest
+ * resident priority must be lower than @k's, or @k's own (the blocks of
+ * that priority of other kernels are then preempted too: DOC "policy
+ * expressiveness" in policy_default.c); it must be allowed for @k and
+ * pass the mode's test (warp mode: the block fits once the preempted
+ * blocks stop issuing; switch mode: it fits once they are switched out).
+ * Default: the SM whose highest resident priority is the lowest below
+ * @k's, ties by the fixed SM list (vgpu_policy_default_preempt()).
  *
  * @split: F24, once more than g_max dispatch rounds in a row failed while
  * kernels waited: the waiting independent kernel to split into single-warp
@@ -176,7 +179,14 @@ struct vgpu_policy_ctx {
  * Notifications for a stateful policy, after the core acted:
  * @submitted (a kernel entered the device), @dispatched (a block went to
  * an SM), @block_done (a block completed, with the cycles it was
- * resident), @kernel_done (completed), @cancelled (cancelled or failed).
+ * resident), @kernel_done (completed), @cancelled (cancelled or failed),
+ * @arrived (a kernel entered the task table: each time it does, again
+ * after an eviction or a switch-out that sent it back to its channel),
+ * @preempted (blocks of a kernel on an SM were preempted, for a higher
+ * priority or on a policy's request), @resumed (a switched-out block was
+ * restored).  The device's kernel list also holds kernels submitted with
+ * a later arrival: @submitted is called for them at submission,
+ * vgpu_policy_for_each_kernel() visits them once they arrived.
  */
 
 /*

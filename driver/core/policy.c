@@ -142,14 +142,15 @@ static u32 vgpu_policy_combined_choose(const struct vgpu_policy_ctx *ctx,
 
 static const struct vgpu_policy_ops vgpu_policy_builtin[] = {
 	{ .name = "rr", .select_sm = vgpu_policy_rr_choose, .first_fit = true,
-	  .per_block = true },
+	  .packing = VGPU_POLICY_PACK_BLOCK },
 	{ .name = "avail", .select_sm = vgpu_policy_avail_choose,
-	  .per_block = true, .wants = VGPU_POLICY_WANT_FIT },
+	  .packing = VGPU_POLICY_PACK_BLOCK, .wants = VGPU_POLICY_WANT_FIT },
 	{ .name = "resource", .select_sm = vgpu_policy_resource_choose,
-	  .wants = VGPU_POLICY_WANT_FREE },
+	  .packing = VGPU_POLICY_PACK_SM, .wants = VGPU_POLICY_WANT_FREE },
 	{ .name = "power", .select_sm = vgpu_policy_power_choose,
-	  .wants = VGPU_POLICY_WANT_POWER },
+	  .packing = VGPU_POLICY_PACK_SM, .wants = VGPU_POLICY_WANT_POWER },
 	{ .name = "combined", .select_sm = vgpu_policy_combined_choose,
+	  .packing = VGPU_POLICY_PACK_SM,
 	  .wants = VGPU_POLICY_WANT_FREE | VGPU_POLICY_WANT_POWER },
 };
 
@@ -219,8 +220,9 @@ struct vgpu_policy_reg *vgpu_policy_find(struct list_head *registry,
  *
  * Protected by: caller.
  *
- * Return: 0; -EINVAL for no ops, a bad name or an SM choice that claims
- * @first_fit without a @select_sm; -E2BIG for a declared state size
+ * Return: 0; -EINVAL for no ops, a bad name, an SM choice that claims
+ * @first_fit without a @select_sm, an unknown @packing or
+ * VGPU_POLICY_PACK_BLOCK with a @pack op; -E2BIG for a declared state size
  * larger than the core reserves (VGPU_POLICY_MAX_STATE,
  * VGPU_POLICY_MAX_CHAN_STATE, VGPU_POLICY_MAX_KERNEL_STATE); -EEXIST if
  * the name is taken.
@@ -231,7 +233,9 @@ int vgpu_policy_register(struct list_head *registry,
 	const struct vgpu_policy_ops *ops = reg->ops;
 
 	if (!ops || (ops->first_fit && !ops->select_sm) || !ops->name[0] ||
-	    ops->name[VGPU_POLICY_NAME_LEN - 1])
+	    ops->name[VGPU_POLICY_NAME_LEN - 1] ||
+	    ops->packing > VGPU_POLICY_PACK_SM ||
+	    (ops->packing == VGPU_POLICY_PACK_BLOCK && ops->pack))
 		return -EINVAL;
 	if (ops->state_size > VGPU_POLICY_MAX_STATE ||
 	    ops->chan_state_size > VGPU_POLICY_MAX_CHAN_STATE ||

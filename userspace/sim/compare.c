@@ -4,15 +4,15 @@
  *		     [--trace-dir DIR]
  *
  * Runs one workload under each policy (a built-in name or a policy object,
- * build/policies/NAME.so) and prints one table, a column per
- * policy, labelled by its name or, for an object, by its file (NAME of
- * DIR/NAME.so; the path as given when two files share that name), so
- * two builds of one policy compare side by side: makespan, STP, ANTT, fairness (F67), the largest preemption
- * latency, the answers of the policy the core refused, the kernels that
- * missed their deadline, the trace hash,
- * and each kernel's turnaround; for a functional workload (seed 004)
- * whether each run's buffers met their expectations (exit status 1 if
- * not).  --trace-dir leaves DIR/LABEL.json, a Chrome/Perfetto trace per
+ * build/policies/NAME.so) and prints one table, a column per policy,
+ * labelled by its name or, for an object, by its file (NAME of
+ * DIR/NAME.so; the path as given when two files share that name), so two
+ * builds of one policy compare side by side: makespan, STP, ANTT,
+ * fairness (F67), the largest preemption latency, the answers of the
+ * policy the core refused, the kernels that missed their deadline, the
+ * trace hash, and each kernel's turnaround; for a functional workload
+ * (seed 004) whether each run's buffers met their expectations (exit
+ * status 1 if not).  --trace-dir leaves DIR/LABEL.json, a Chrome/Perfetto trace per
  * policy ('/' in a label as '_').
  */
 #include <errno.h>

@@ -113,24 +113,43 @@ static u32 vgpu_policy_power_choose(const struct vgpu_policy_ctx *ctx,
  * * power: the most remaining resources and the least power history win;
  * ties by the fixed SM list.
  */
-static s64 vgpu_policy_combined_score(const struct vgpu_policy_ctx *ctx,
-				      const struct vgpu_policy_sm *c)
-{
-	u64 f = div64_u64(c->free << 16, ctx->free_max);
-	u64 p = div64_u64(min(c->power, ctx->power_max) << 16,
-			  max_t(u64, ctx->power_max, 1));
+/*
+ * The scaled figures of the candidate before, kept across the loop: SMs
+ * in the same state (idle ones, ones running the same blocks) have the
+ * same figures, and each scaling is a 64-bit division.
+ */
+struct vgpu_policy_combined_memo {
+	u64 free, f;
+	u64 power, p;
+};
 
-	return (s64)(ctx->combo * f) - (s64)((100 - ctx->combo) * p);
+static s64 vgpu_policy_combined_score(const struct vgpu_policy_ctx *ctx,
+				      const struct vgpu_policy_sm *c,
+				      struct vgpu_policy_combined_memo *m)
+{
+	if (c->free != m->free) {
+		m->free = c->free;
+		m->f = div64_u64(c->free << 16, ctx->free_max);
+	}
+	if (c->power != m->power) {
+		m->power = c->power;
+		m->p = div64_u64(min(c->power, ctx->power_max) << 16,
+				 max_t(u64, ctx->power_max, 1));
+	}
+	return (s64)(ctx->combo * m->f) - (s64)((100 - ctx->combo) * m->p);
 }
 
 static u32 vgpu_policy_combined_choose(const struct vgpu_policy_ctx *ctx,
 				       const struct vgpu_policy_sm *c, u32 n)
 {
-	s64 bv = vgpu_policy_combined_score(ctx, &c[0]), v;
+	struct vgpu_policy_combined_memo m = {
+		.free = 0, .f = 0, .power = 0, .p = 0,
+	};
+	s64 bv = vgpu_policy_combined_score(ctx, &c[0], &m), v;
 	u32 i, best = 0;
 
 	for (i = 1; i < n; i++) {
-		v = vgpu_policy_combined_score(ctx, &c[i]);
+		v = vgpu_policy_combined_score(ctx, &c[i], &m);
 		if (v > bv || (v == bv &&
 			       ctx->sm_rank[c[i].sm] < ctx->sm_rank[c[best].sm])) {
 			best = i;

@@ -8,7 +8,8 @@
 # flipped because it has @select_sm (a round robin @select_sm of its own
 # runs exactly as the default's; stated VGPU_POLICY_PACK_SM differs);
 # compare labels objects by file, and runs two objects of the same policy
-# name side by side.  The policies are built here, out of the tree, with
+# name side by side; bench dispatch --policy prints the ratio to rr.
+# The policies are built here, out of the tree, with
 # the documented command.  Run from the repository root; prints TAP.
 set -u
 SIM=${VGPU_SIM:-build/vgpu-sim-asan}
@@ -97,5 +98,13 @@ check "... a trace per label" \
 	--policy "$TMP/b/fifo.so" > "$TMP/c2.txt" 2>&1
 check "compare: two files of one name, labelled by path" \
 	"[ \$? -eq 0 ] && [ \"\$(col policy 1 $TMP/c2.txt) \$(col policy 2 $TMP/c2.txt)\" = 'fifo $TMP/b/fifo.so' ]"
+# bench dispatch --policy P: P's rate, and against rr's in the same run
+"$SIM" bench dispatch --seconds 10 --policy "$TMP/p/empty.so" \
+	> "$TMP/bd.txt" 2>&1
+check "bench dispatch --policy FILE.so: the ratio to rr" \
+	"[ \$? -eq 0 ] && grep -Eq '^best_decisions_per_sec=[0-9]+ rr_best_decisions_per_sec=[0-9]+ ratio_vs_rr=[0-9]+\\.[0-9]{3}$' $TMP/bd.txt"
+"$SIM" bench dispatch --seconds 10 > "$TMP/bd.txt" 2>&1
+check "bench dispatch under rr: no ratio" \
+	"[ \$? -eq 0 ] && ! grep -q ratio_vs_rr $TMP/bd.txt"
 echo "1..$n"
 exit $fail

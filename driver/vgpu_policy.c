@@ -221,3 +221,42 @@ void vgpu_dispatch_policy_unregister(struct vgpu_policy_reg *reg)
 	mutex_unlock(&vgpu_policies_lock);
 }
 EXPORT_SYMBOL_GPL(vgpu_dispatch_policy_unregister);
+
+/*
+ * The view a policy module reads the device through (driver/core/policy.h,
+ * driver/core/policy_view.c), exported here: the core cannot export it
+ * itself, since the KUnit module (selftests/core/Kbuild) holds a second
+ * copy of the core.
+ */
+EXPORT_SYMBOL_GPL(vgpu_policy_now);
+EXPORT_SYMBOL_GPL(vgpu_policy_window);
+EXPORT_SYMBOL_GPL(vgpu_policy_num_sms);
+EXPORT_SYMBOL_GPL(vgpu_policy_num_channels);
+EXPORT_SYMBOL_GPL(vgpu_policy_num_prios);
+EXPORT_SYMBOL_GPL(vgpu_policy_preempt_mode);
+EXPORT_SYMBOL_GPL(vgpu_policy_kernel_first);
+EXPORT_SYMBOL_GPL(vgpu_policy_kernel_next);
+EXPORT_SYMBOL_GPL(vgpu_policy_kernel_id);
+EXPORT_SYMBOL_GPL(vgpu_policy_kernel_seq);
+EXPORT_SYMBOL_GPL(vgpu_policy_kernel_channel);
+EXPORT_SYMBOL_GPL(vgpu_policy_kernel_tenant);
+EXPORT_SYMBOL_GPL(vgpu_policy_kernel_root);
+EXPORT_SYMBOL_GPL(vgpu_policy_kernel_prio);
+EXPORT_SYMBOL_GPL(vgpu_policy_kernel_eff_prio);
+EXPORT_SYMBOL_GPL(vgpu_policy_kernel_arrival);
+EXPORT_SYMBOL_GPL(vgpu_policy_kernel_entered);
+EXPORT_SYMBOL_GPL(vgpu_policy_kernel_blocks);
+EXPORT_SYMBOL_GPL(vgpu_policy_kernel_warps);
+EXPORT_SYMBOL_GPL(vgpu_policy_kernel_pending);
+EXPORT_SYMBOL_GPL(vgpu_policy_kernel_resident);
+EXPORT_SYMBOL_GPL(vgpu_policy_kernel_deadline);
+EXPORT_SYMBOL_GPL(vgpu_policy_kernel_flags);
+EXPORT_SYMBOL_GPL(vgpu_policy_sm_top_prio);
+EXPORT_SYMBOL_GPL(vgpu_policy_sm_blocks);
+EXPORT_SYMBOL_GPL(vgpu_policy_state);
+EXPORT_SYMBOL_GPL(vgpu_policy_state_ro);
+EXPORT_SYMBOL_GPL(vgpu_policy_chan_state);
+EXPORT_SYMBOL_GPL(vgpu_policy_chan_state_ro);
+EXPORT_SYMBOL_GPL(vgpu_policy_kernel_state);
+EXPORT_SYMBOL_GPL(vgpu_policy_kernel_state_ro);
+EXPORT_SYMBOL_GPL(vgpu_policy_yield);

@@ -14,16 +14,22 @@
  * - a shared object for vgpu-sim, build/policies/NAME.so
  *   (vgpu-sim run W --policy build/policies/NAME.so).
  *
- * A policy reads the core's structures (driver/core/gpu.h) and writes only
- * its own state, the sizes its table declares, through
+ * A policy reads the device through the view of driver/core/policy.h
+ * (vgpu_policy_now(), vgpu_policy_for_each_kernel(),
+ * vgpu_policy_kernel_prio(), ...): the device and its kernels are
+ * incomplete types here, so a policy cannot depend on the core's layout.
+ * It writes only its own state, the sizes its table declares, through
  * vgpu_policy_state(), vgpu_policy_chan_state() and
- * vgpu_policy_kernel_state().  It calls no function of the core or of
- * the kernel: the same object code runs in both.
+ * vgpu_policy_kernel_state(), and asks for changes through the view's
+ * helpers.  It calls no function of the kernel and none of the core but
+ * the view's: the same source builds both ways, and the view's functions
+ * are exported by vgpu_dispatch.ko to the module and by vgpu-sim to the
+ * shared object.
  */
 #ifndef VGPU_POLICY_H
 #define VGPU_POLICY_H
 
-#include "gpu.h"
+#include "policy.h"
 
 #ifdef __KERNEL__
 #include <linux/device/driver.h>

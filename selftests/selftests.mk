@@ -15,7 +15,8 @@ $(BUILD)/asan/selftests/core/%: selftests/core/%.c $(ASAN_ALL_OBJS) \
 		$(CORE_HDRS) $(CLI_HDRS) $(wildcard selftests/core/*.h) | ksrc need-vm-bin
 	@mkdir -p $(@D)
 	$(CC) $(ASAN_CFLAGS) $(CLI_INC) $(LIB_INC) $(HARNESS_INC) \
-		-Iselftests/core $(LINK_WERROR) -o $@ $< $(ASAN_ALL_OBJS) \
+		-Iselftests/core $(LINK_WERROR) $(POLICY_EXPORTS) -o $@ $< \
+		$(ASAN_ALL_OBJS) \
 		$(TOOL_LIBS)
 
 core-tests: $(CORE_TESTS)

@@ -159,16 +159,21 @@ $(STATIC_STUB): userspace/cli/static.c | need-native
 	@mkdir -p $(@D)
 	$(CC) $(OPT_CFLAGS) -c -o $@ $<
 
+# vgpu-sim (and each unit test, selftests.mk) exports the policy view
+# (driver/core/policy.h, vgpu_policy_*) to the policy objects it loads
+# (--policy FILE.so), as vgpu_dispatch.ko exports it to policy modules.
+POLICY_EXPORTS	:= -Wl,--export-dynamic-symbol='vgpu_policy_*'
+
 $(BUILD)/vgpu-sim: $(SIM_OBJS_OPT)
-	$(CC) $(OPT_CFLAGS) $(LINK_WERROR) -o $@ $^ $(WL_LIBS) -pthread
+	$(CC) $(OPT_CFLAGS) $(LINK_WERROR) $(POLICY_EXPORTS) -o $@ $^ $(WL_LIBS) -pthread
 
 $(BUILD)/vgpu-sim-asan: $(ASAN_SIM_OBJS) $(ASAN_CLI_OBJS) $(ASAN_WL_OBJS) $(ASAN_CORE_OBJS)
-	$(CC) $(ASAN_CFLAGS) $(LINK_WERROR) -o $@ $^ $(WL_LIBS) -pthread
+	$(CC) $(ASAN_CFLAGS) $(LINK_WERROR) $(POLICY_EXPORTS) -o $@ $^ $(WL_LIBS) -pthread
 
 $(BUILD)/vgpu-sim-tsan: $(SIM_SRCS) $(CLI_SRCS) $(WL_SRCS) $(CORE_SRCS) \
 		$(UCORE_SRCS) $(CORE_HDRS) $(CLI_HDRS) $(SIM_HDRS) | need-native
 	$(CC) $(NATIVE_CFLAGS) $(CLI_INC) -O1 -fsanitize=thread $(LINK_WERROR) \
-		-o $@ $(SIM_SRCS) $(CLI_SRCS) $(WL_SRCS) $(CORE_SRCS) \
+		$(POLICY_EXPORTS) -o $@ $(SIM_SRCS) $(CLI_SRCS) $(WL_SRCS) $(CORE_SRCS) \
 		$(UCORE_SRCS) $(WL_LIBS) -pthread
 
 $(BUILD)/vgpuctl: $(CTL_OBJS_OPT)

@@ -104,10 +104,7 @@
 #define VGPU_SEARCH_MAX_LATENCY	3	/* cycles ([0114]: three stages) */
 #define VGPU_GPU_RUNS_DIRTY	BIT(2)	/* in vgpu_gpu.fit_dirty */
 
-/* Preemption modes for path (c) of F23 (struct vgpu_gpu_params.preempt). */
-#define VGPU_PREEMPT_DRAIN	0	/* no preemption (baseline) */
-#define VGPU_PREEMPT_WARP	1	/* new warps take slots as old ones end */
-#define VGPU_PREEMPT_SWITCH	2	/* save, free, restore whole blocks */
+/* Preemption modes VGPU_PREEMPT_* of path (c) of F23: policy.h. */
 
 /* Kernel flags (F10, F24, F26). */
 #define VGPU_KF_INDEPENDENT	BIT(0)	/* warps may be split apart (F24) */
@@ -480,6 +477,8 @@ struct vgpu_gpu_push {
  *	after its yield; core)
  * @tick_prio: @eff_prio before the policy's tick, which must not change
  *	it (core)
+ * @t_entered: the boundary it last entered the task table at, 0 if never
+ *	(vgpu_policy_kernel_entered(); core)
  */
 struct vgpu_gpu_kernel {
 	u32 id;
@@ -582,6 +581,7 @@ struct vgpu_gpu_kernel {
 	u64 t_resident;
 	u64 yield_hold;
 	u32 tick_prio;
+	u64 t_entered;
 };
 
 /**

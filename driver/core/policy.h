@@ -92,9 +92,10 @@ struct vgpu_policy_ctx {
  * answers for the same calls), must not sleep, allocate or read a clock,
  * and may write nothing but the policy's own state (vgpu_policy_state(),
  * vgpu_policy_chan_state(), vgpu_policy_kernel_state(): the sizes the
- * table declares) and, from @tick, &vgpu_gpu_kernel.yield.  They may read
- * the device, its kernels and its SMs (&struct vgpu_gpu, &struct
- * vgpu_gpu_kernel, &struct vgpu_sm).
+ * table declares); from @tick they may ask for a kernel's SMs back
+ * (vgpu_policy_yield()).  They read the device, its kernels and its SMs
+ * through the view (DOC "the view of a policy" below), never the core's
+ * structures, which a policy cannot see.
  *
  * The core enforces the invariants whatever a policy answers: resources,
  * affinity masks and SM throttling, sequential kernels, BAR kernels never
@@ -117,13 +118,13 @@ struct vgpu_policy_ctx {
  * Decision points, in the order a dispatch boundary meets them:
  *
  * @tick: once per dispatch boundary (also while the gate holds dispatch),
- * after arrivals and the task-table update, with the device clock in
- * &vgpu_gpu.now and the F22 window of the boundary in &vgpu_gpu.window,
- * before the first decision: a timeslicing or fair-share policy ages its
- * state here.  It may set &vgpu_gpu_kernel.yield on kernels of the table
- * (the one field of the core a policy writes): in switch mode the core
- * then switches their resident blocks out, as preempted blocks that
- * resume when the kernel is chosen again (vgpu_gpu_yield()).
+ * after arrivals and the task-table update, with the device clock at
+ * vgpu_policy_now() and the F22 window of the boundary in
+ * vgpu_policy_window(), before the first decision: a timeslicing or
+ * fair-share policy ages its state here.  It may ask kernels of the table
+ * to yield (vgpu_policy_yield()): in switch mode the core then switches
+ * their resident blocks out, as preempted blocks that resume when the
+ * kernel is chosen again (vgpu_gpu_yield()).
  *
  * @admit_before: F13, the task table.  The waiting kernels (channel heads
  * and child kernels) enter free slots in this order; the waiting kernel
@@ -244,7 +245,7 @@ struct module;
  *	to start
  * @exit: a device stops using the policy (it switches to another one or
  *	goes away)
- * @tick: a dispatch boundary at &vgpu_gpu.now
+ * @tick: a dispatch boundary at vgpu_policy_now()
  * @admit_before: true if waiting kernel @a enters the task table before @b
  * @may_evict: true if waiting kernel @w may evict @victim (table full)
  * @select_before: true if candidate @a is offered a decision before @b
@@ -327,34 +328,118 @@ u64 vgpu_policy_weighted_free(const struct vgpu_sm_res *res,
 			      const u32 *weight);
 
 /*
- * The policy's state, by accessor: each returns the declared number of
- * bytes (&vgpu_policy_ops.state_size and the others), zero when the
- * device started using the policy (the channel's when the channel was
- * added, the kernel's when it entered the device).  The _ro variants take
- * a const device or kernel, as the ordering and choice ops get them.
+ * ---- The view: what a policy reads, and its helpers (policy_view.c) ----
  */
-static inline void *__vgpu_policy_words(u64 *w)
-{
-	return w;
-}
 
-static inline const void *__vgpu_policy_words_ro(const u64 *w)
-{
-	return w;
-}
+/**
+ * DOC: the view of a policy
+ *
+ * A policy sees no structure of the core: &struct vgpu_gpu (the device)
+ * and &struct vgpu_gpu_kernel (a kernel) are incomplete types for it
+ * (driver/vgpu_policy.h includes this header, not gpu.h), handles it
+ * passes to the functions below.  Every one takes a const handle and
+ * reads one figure of the current boundary; none has side effects, apart
+ * from the helpers, which record a request the core checks and carries
+ * out after the op returns.  They are functions, not inline reads, so
+ * that a policy's object code does not depend on the core's layout: the
+ * same .ko loads into another build of the module, the same .so into
+ * another vgpu-sim, and each function maps one-for-one onto a helper of
+ * an in-kernel verifier.
+ *
+ * Device: vgpu_policy_now(), vgpu_policy_window(), vgpu_policy_num_sms(),
+ * vgpu_policy_num_channels(), vgpu_policy_num_prios(),
+ * vgpu_policy_preempt_mode(); its kernels by vgpu_policy_for_each_kernel()
+ * (vgpu_policy_kernel_first(), vgpu_policy_kernel_next()): those that
+ * arrived and have not finished, in submission order, whether in the task
+ * table (F13, VGPU_POLICY_KF_TABLE: the ones decisions are offered to),
+ * waiting in their channels for a slot, or out of the table with every
+ * block dispatched and some still running.  The device also holds
+ * kernels submitted with a later arrival: no op sees those.
+ *
+ * Kernel: vgpu_policy_kernel_id(), _seq(), _channel(), _tenant(),
+ * _root(), _prio(), _eff_prio(), _arrival(), _entered(), _blocks(),
+ * _warps(), _pending(), _resident(), _deadline(), _flags()
+ * (VGPU_POLICY_KF_*).  A child kernel (F15) belongs to its tree: its
+ * channel, tenant and deadline are its root's.
+ *
+ * SM: vgpu_policy_sm_top_prio(), vgpu_policy_sm_blocks(); an SM choice
+ * gets its candidates' figures in &struct vgpu_policy_sm.
+ *
+ * State: vgpu_policy_state(), vgpu_policy_chan_state(),
+ * vgpu_policy_kernel_state() and their _ro variants return the policy's
+ * own storage, the sizes its table declares.  They return it writable
+ * from a const handle: the one place the view drops const, because the
+ * storage is the policy's, not the core's.
+ *
+ * Helpers: vgpu_policy_yield() from @tick.
+ */
 
-/* vgpu_policy_state(g): the per-device state of device @g. */
-#define vgpu_policy_state(g)	__vgpu_policy_words((g)->policy_state)
-#define vgpu_policy_state_ro(g)	__vgpu_policy_words_ro((g)->policy_state)
-/* vgpu_policy_chan_state(g, ch): that of channel @ch of device @g. */
-#define vgpu_policy_chan_state(g, ch)					\
-	__vgpu_policy_words((g)->chan_policy[ch])
-#define vgpu_policy_chan_state_ro(g, ch)				\
-	__vgpu_policy_words_ro((g)->chan_policy[ch])
-/* vgpu_policy_kernel_state(k): that of kernel @k. */
-#define vgpu_policy_kernel_state(k)	__vgpu_policy_words((k)->policy_data)
-#define vgpu_policy_kernel_state_ro(k)					\
-	__vgpu_policy_words_ro((k)->policy_data)
+/* Preemption modes for path (c) of F23 (vgpu_policy_preempt_mode()). */
+#define VGPU_PREEMPT_DRAIN	0	/* no preemption (baseline) */
+#define VGPU_PREEMPT_WARP	1	/* new warps take slots as old ones end */
+#define VGPU_PREEMPT_SWITCH	2	/* save, free, restore whole blocks */
+
+/* What kind of kernel it is (vgpu_policy_kernel_flags()). */
+#define VGPU_POLICY_KF_HEAD		BIT(0)	/* head of its priority (F16) */
+#define VGPU_POLICY_KF_SEQUENTIAL	BIT(1)	/* one block at a time (F26) */
+#define VGPU_POLICY_KF_CHILD		BIT(2)	/* launched by a kernel (F15) */
+#define VGPU_POLICY_KF_QUEUE		BIT(3)	/* work-item queue (F14) */
+#define VGPU_POLICY_KF_SPLIT		BIT(4)	/* split to warps (F24) */
+#define VGPU_POLICY_KF_BAR		BIT(5)	/* never partly resident (F23) */
+#define VGPU_POLICY_KF_INDEPENDENT	BIT(6)	/* may be split (F24) */
+#define VGPU_POLICY_KF_THROTTLE		BIT(7)	/* throttle mode only (F26) */
+#define VGPU_POLICY_KF_TABLE		BIT(8)	/* in the task table now */
+
+u64 vgpu_policy_now(const struct vgpu_gpu *g);
+u32 vgpu_policy_window(const struct vgpu_gpu *g);
+u32 vgpu_policy_num_sms(const struct vgpu_gpu *g);
+u32 vgpu_policy_num_channels(const struct vgpu_gpu *g);
+u32 vgpu_policy_num_prios(const struct vgpu_gpu *g);
+u32 vgpu_policy_preempt_mode(const struct vgpu_gpu *g);
+const struct vgpu_gpu_kernel *
+vgpu_policy_kernel_first(const struct vgpu_gpu *g);
+const struct vgpu_gpu_kernel *
+vgpu_policy_kernel_next(const struct vgpu_gpu *g,
+			const struct vgpu_gpu_kernel *k);
+
+/*
+ * vgpu_policy_for_each_kernel(g, k): @k (a const struct vgpu_gpu_kernel
+ * pointer) over the arrived, unfinished kernels of @g, in submission
+ * order (vgpu_policy_kernel_first()).
+ */
+#define vgpu_policy_for_each_kernel(g, k)				\
+	for ((k) = vgpu_policy_kernel_first(g); (k);			\
+	     (k) = vgpu_policy_kernel_next((g), (k)))
+
+u32 vgpu_policy_kernel_id(const struct vgpu_gpu_kernel *k);
+u64 vgpu_policy_kernel_seq(const struct vgpu_gpu_kernel *k);
+u32 vgpu_policy_kernel_channel(const struct vgpu_gpu_kernel *k);
+u32 vgpu_policy_kernel_tenant(const struct vgpu_gpu_kernel *k);
+const struct vgpu_gpu_kernel *
+vgpu_policy_kernel_root(const struct vgpu_gpu_kernel *k);
+u32 vgpu_policy_kernel_prio(const struct vgpu_gpu_kernel *k);
+u32 vgpu_policy_kernel_eff_prio(const struct vgpu_gpu_kernel *k);
+u64 vgpu_policy_kernel_arrival(const struct vgpu_gpu_kernel *k);
+u64 vgpu_policy_kernel_entered(const struct vgpu_gpu_kernel *k);
+u32 vgpu_policy_kernel_blocks(const struct vgpu_gpu_kernel *k);
+u32 vgpu_policy_kernel_warps(const struct vgpu_gpu_kernel *k);
+u32 vgpu_policy_kernel_pending(const struct vgpu_gpu_kernel *k);
+u32 vgpu_policy_kernel_resident(const struct vgpu_gpu_kernel *k);
+u64 vgpu_policy_kernel_deadline(const struct vgpu_gpu_kernel *k);
+u32 vgpu_policy_kernel_flags(const struct vgpu_gpu_kernel *k);
+
+u32 vgpu_policy_sm_top_prio(const struct vgpu_gpu *g, u32 sm);
+u32 vgpu_policy_sm_blocks(const struct vgpu_gpu *g, u32 sm);
+
+void *vgpu_policy_state(const struct vgpu_gpu *g);
+const void *vgpu_policy_state_ro(const struct vgpu_gpu *g);
+void *vgpu_policy_chan_state(const struct vgpu_gpu *g, u32 ch);
+const void *vgpu_policy_chan_state_ro(const struct vgpu_gpu *g, u32 ch);
+void *vgpu_policy_kernel_state(const struct vgpu_gpu_kernel *k);
+const void *vgpu_policy_kernel_state_ro(const struct vgpu_gpu_kernel *k);
+
+int vgpu_policy_yield(const struct vgpu_gpu *g,
+		      const struct vgpu_gpu_kernel *k);
 
 /*
  * ---- The watchdog: a policy cannot stall the device (policy_watch.c) ----

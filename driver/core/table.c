@@ -191,6 +191,7 @@ void vgpu_gpu_kernel_enter(struct vgpu_gpu *g, struct vgpu_gpu_kernel *k)
 	k->yield = false;
 	k->t_resident = 0;
 	k->yield_hold = 0;
+	k->t_entered = 0;
 	k->deadline_at = VGPU_GPU_NO_CYCLE;
 	k->deadline_missed = false;
 	k->displaced_at = 0;
@@ -464,6 +465,7 @@ static void vgpu_gpu_admit(struct vgpu_gpu *g, struct vgpu_gpu_kernel *k,
 	k->slot = s;
 	k->state = VGPU_KS_ACTIVE;
 	k->t_admit = g->admit_seq++;
+	k->t_entered = g->now;
 	vgpu_gpu_emit(g, g->now, VGPU_GEV_ADMIT, k, ~0U, ~0U, ~0U, s, 0);
 }
 

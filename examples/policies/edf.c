@@ -3,8 +3,8 @@
  * edf - earliest deadline first.
  *
  * A kernel submitted with a relative deadline (vgpu_submit_desc.deadline,
- * "deadline" in a workload) has the absolute one &vgpu_gpu_kernel.
- * deadline_at; the kernel whose deadline comes first is offered every
+ * "deadline" in a workload) has an absolute one,
+ * vgpu_policy_kernel_deadline(); the kernel whose deadline comes first is offered every
  * decision first and enters the task table first, and may take the slot
  * of a kernel whose deadline is later (or that has none).  Kernels
  * without a deadline come after all those with one, in the seeds' order
@@ -15,9 +15,12 @@
  */
 #include "vgpu_policy.h"
 
+/* The absolute deadline of @k's tree; none comes after every one. */
 static u64 edf_deadline(const struct vgpu_gpu_kernel *k)
 {
-	return k->root->deadline_at;	/* VGPU_GPU_NO_CYCLE: none */
+	u64 d = vgpu_policy_kernel_deadline(k);
+
+	return d ? d : ~0ULL;
 }
 
 static bool edf_before(const struct vgpu_gpu *g,
@@ -25,14 +28,18 @@ static bool edf_before(const struct vgpu_gpu *g,
 		       const struct vgpu_gpu_kernel *b)
 {
 	u64 da = edf_deadline(a), db = edf_deadline(b);
+	u32 pa = vgpu_policy_kernel_eff_prio(a);
+	u32 pb = vgpu_policy_kernel_eff_prio(b);
 
 	if (da != db)
 		return da < db;
-	if (a->eff_prio != b->eff_prio)
-		return a->eff_prio < b->eff_prio;
-	if (a->arrival != b->arrival)
-		return a->arrival < b->arrival;
-	return a->seq < b->seq;
+	if (pa != pb)
+		return pa < pb;
+	da = vgpu_policy_kernel_arrival(a);
+	db = vgpu_policy_kernel_arrival(b);
+	if (da != db)
+		return da < db;
+	return vgpu_policy_kernel_seq(a) < vgpu_policy_kernel_seq(b);
 }
 
 static bool edf_may_evict(const struct vgpu_gpu *g,

@@ -3,7 +3,7 @@
  * fair - fair share of GPU time between the tenants, then between the
  * channels, of one priority, in the spirit of the DRM
  * scheduler's fair policy.  A tenant is an open file in the module and a
- * workload's "tenant" in vgpu-sim (&vgpu_gpu_kernel.tenant).
+ * workload's "tenant" in vgpu-sim (vgpu_policy_kernel_tenant()).
  *
  * Each tenant and each channel is charged the warp-cycles its resident
  * blocks hold the device, at every dispatch boundary for the time since
@@ -60,12 +60,13 @@ struct fair_kernel {
 static int fair_tenant(const struct vgpu_gpu *g,
 		       const struct vgpu_gpu_kernel *k)
 {
-	const struct fair_kernel *fk = vgpu_policy_kernel_state_ro(k->root);
+	const struct fair_kernel *fk =
+		vgpu_policy_kernel_state_ro(vgpu_policy_kernel_root(k));
 	const struct fair_state *st = vgpu_policy_state_ro(g);
 	u64 s = fk->slot;
 
 	if (!s || s > FAIR_TENANTS ||
-	    st->t[s - 1].id != (u64)k->root->tenant + 1)
+	    st->t[s - 1].id != (u64)vgpu_policy_kernel_tenant(k) + 1)
 		return -1;
 	return s - 1;
 }
@@ -74,13 +75,13 @@ static int fair_tenant(const struct vgpu_gpu *g,
 static const struct fair_acct *fair_channel(const struct vgpu_gpu *g,
 					    const struct vgpu_gpu_kernel *k)
 {
-	return vgpu_policy_chan_state_ro(g, k->root->channel);
+	return vgpu_policy_chan_state_ro(g, vgpu_policy_kernel_channel(k));
 }
 
-static struct fair_acct *fair_channel_rw(struct vgpu_gpu *g,
+static struct fair_acct *fair_channel_rw(const struct vgpu_gpu *g,
 					 const struct vgpu_gpu_kernel *k)
 {
-	return vgpu_policy_chan_state(g, k->root->channel);
+	return vgpu_policy_chan_state(g, vgpu_policy_kernel_channel(k));
 }
 
 /* Charged less, then fewer warps resident now: -1, 0 or 1. */
@@ -99,9 +100,12 @@ static bool fair_before(const struct vgpu_gpu *g,
 {
 	const struct fair_state *st = vgpu_policy_state_ro(g);
 	int ta = fair_tenant(g, a), tb = fair_tenant(g, b), c;
+	u32 pa = vgpu_policy_kernel_eff_prio(a);
+	u32 pb = vgpu_policy_kernel_eff_prio(b);
+	u64 xa, xb;
 
-	if (a->eff_prio != b->eff_prio)
-		return a->eff_prio < b->eff_prio;
+	if (pa != pb)
+		return pa < pb;
 	if (ta >= 0 && tb >= 0 && ta != tb) {
 		c = fair_cmp(&st->t[ta].acct, &st->t[tb].acct);
 		if (c)
@@ -110,23 +114,26 @@ static bool fair_before(const struct vgpu_gpu *g,
 	c = fair_cmp(fair_channel(g, a), fair_channel(g, b));
 	if (c)
 		return c < 0;
-	if (a->arrival != b->arrival)
-		return a->arrival < b->arrival;
-	return a->seq < b->seq;
+	xa = vgpu_policy_kernel_arrival(a);
+	xb = vgpu_policy_kernel_arrival(b);
+	if (xa != xb)
+		return xa < xb;
+	return vgpu_policy_kernel_seq(a) < vgpu_policy_kernel_seq(b);
 }
 
 static void fair_submitted(struct vgpu_gpu *g, struct vgpu_gpu_kernel *k)
 {
-	struct fair_acct *c = vgpu_policy_chan_state(g, k->channel);
+	struct fair_acct *c = fair_channel_rw(g, k);
 	struct fair_kernel *fk = vgpu_policy_kernel_state(k);
 	struct fair_state *st = vgpu_policy_state(g);
 	struct fair_tenant *t = NULL, *free = NULL;
+	u64 id = (u64)vgpu_policy_kernel_tenant(k) + 1;
 	u32 s;
 
 	if (c->charge < st->floor)
 		c->charge = st->floor;
 	for (s = 0; s < FAIR_TENANTS && !t; s++) {
-		if (st->t[s].id == (u64)k->tenant + 1)
+		if (st->t[s].id == id)
 			t = &st->t[s];
 		else if (!st->t[s].id && !free)
 			free = &st->t[s];
@@ -135,7 +142,7 @@ static void fair_submitted(struct vgpu_gpu *g, struct vgpu_gpu_kernel *k)
 		if (!free)
 			return;		/* shared by channel only */
 		t = free;
-		t->id = (u64)k->tenant + 1;
+		t->id = id;
 		t->acct.charge = st->tfloor;
 		t->acct.resident = 0;
 	}
@@ -148,7 +155,7 @@ static void fair_gone(struct vgpu_gpu *g, struct vgpu_gpu_kernel *k)
 {
 	struct fair_kernel *fk = vgpu_policy_kernel_state(k);
 	struct fair_state *st = vgpu_policy_state(g);
-	int t = k->root == k ? fair_tenant(g, k) : -1;
+	int t = vgpu_policy_kernel_root(k) == k ? fair_tenant(g, k) : -1;
 
 	if (t >= 0 && !--st->t[t].kernels)
 		st->t[t].id = 0;
@@ -163,21 +170,23 @@ static void fair_gone(struct vgpu_gpu *g, struct vgpu_gpu_kernel *k)
 static void fair_tick(struct vgpu_gpu *g)
 {
 	struct fair_state *st = vgpu_policy_state(g);
-	u64 dt = g->now - st->last, c, floor = ~0ULL, tfloor = ~0ULL;
-	struct vgpu_gpu_kernel *k;
+	u64 now = vgpu_policy_now(g), dt = now - st->last, c;
+	u64 floor = ~0ULL, tfloor = ~0ULL;
+	const struct vgpu_gpu_kernel *k;
 	struct fair_acct *ch;
 	u32 i;
 	int t;
 
-	st->last = g->now;
-	for (i = 0; i < g->p.max_channels; i++) {
+	st->last = now;
+	for (i = 0; i < vgpu_policy_num_channels(g); i++) {
 		ch = vgpu_policy_chan_state(g, i);
 		ch->resident = 0;
 	}
 	for (i = 0; i < FAIR_TENANTS; i++)
 		st->t[i].acct.resident = 0;
-	list_for_each_entry(k, &g->kernels, table_node) {
-		c = (u64)k->inflight * k->warps;
+	vgpu_policy_for_each_kernel(g, k) {
+		c = (u64)vgpu_policy_kernel_resident(k) *
+		    vgpu_policy_kernel_warps(k);
 		ch = fair_channel_rw(g, k);
 		ch->charge += c * dt;
 		ch->resident += c;
@@ -187,7 +196,7 @@ static void fair_tick(struct vgpu_gpu *g)
 			st->t[t].acct.resident += c;
 		}
 	}
-	list_for_each_entry(k, &g->kernels, table_node) {
+	vgpu_policy_for_each_kernel(g, k) {
 		floor = min(floor, fair_channel(g, k)->charge);
 		t = fair_tenant(g, k);
 		if (t >= 0)
@@ -205,9 +214,11 @@ static void fair_dispatched(struct vgpu_gpu *g, struct vgpu_gpu_kernel *k,
 	struct fair_state *st = vgpu_policy_state(g);
 	int t = fair_tenant(g, k);
 
-	fair_channel_rw(g, k)->resident += k->warps;
+	u32 w = vgpu_policy_kernel_warps(k);
+
+	fair_channel_rw(g, k)->resident += w;
 	if (t >= 0)
-		st->t[t].acct.resident += k->warps;
+		st->t[t].acct.resident += w;
 }
 
 static const struct vgpu_policy_ops fair_ops = {

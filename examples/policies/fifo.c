@@ -6,7 +6,7 @@
  * its priority or channel, and enters the task table first; nothing is
  * evicted from the table and nothing is preempted: a later kernel, even
  * of a higher priority, waits for room.  Kernels that arrived at the same
- * cycle go in submission order (&vgpu_gpu_kernel.seq).  SMs: the default
+ * cycle go in submission order (vgpu_policy_kernel_seq()).  SMs: the default
  * round robin, blocks packed as the seeds do (F23 (a)).
  */
 #include "vgpu_policy.h"
@@ -15,9 +15,12 @@ static bool fifo_first(const struct vgpu_gpu *g,
 		       const struct vgpu_gpu_kernel *a,
 		       const struct vgpu_gpu_kernel *b)
 {
-	if (a->arrival != b->arrival)
-		return a->arrival < b->arrival;
-	return a->seq < b->seq;
+	u64 ta = vgpu_policy_kernel_arrival(a);
+	u64 tb = vgpu_policy_kernel_arrival(b);
+
+	if (ta != tb)
+		return ta < tb;
+	return vgpu_policy_kernel_seq(a) < vgpu_policy_kernel_seq(b);
 }
 
 static bool fifo_never(const struct vgpu_gpu *g,

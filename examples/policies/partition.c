@@ -16,7 +16,8 @@
 static bool part_mine(const struct vgpu_gpu *g,
 		      const struct vgpu_gpu_kernel *k, u32 sm)
 {
-	u32 share = k->root->channel % PARTITIONS, n = g->cfg.num_sms;
+	u32 share = vgpu_policy_kernel_channel(k) % PARTITIONS;
+	u32 n = vgpu_policy_num_sms(g);
 
 	return sm >= share * n / PARTITIONS &&
 	       sm < (share + 1) * n / PARTITIONS;

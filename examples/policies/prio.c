@@ -16,11 +16,17 @@ static bool prio_before(const struct vgpu_gpu *g,
 			const struct vgpu_gpu_kernel *a,
 			const struct vgpu_gpu_kernel *b)
 {
-	if (a->eff_prio != b->eff_prio)
-		return a->eff_prio < b->eff_prio;
-	if (a->arrival != b->arrival)
-		return a->arrival < b->arrival;
-	return a->seq < b->seq;
+	u32 pa = vgpu_policy_kernel_eff_prio(a);
+	u32 pb = vgpu_policy_kernel_eff_prio(b);
+	u64 ta, tb;
+
+	if (pa != pb)
+		return pa < pb;
+	ta = vgpu_policy_kernel_arrival(a);
+	tb = vgpu_policy_kernel_arrival(b);
+	if (ta != tb)
+		return ta < tb;
+	return vgpu_policy_kernel_seq(a) < vgpu_policy_kernel_seq(b);
 }
 
 static const struct vgpu_policy_ops prio_ops = {

@@ -27,14 +27,14 @@ struct ts_state {
 static u32 ts_channel(const struct vgpu_gpu_kernel *k)
 {
 	/* a child kernel (F15) belongs to its tree's channel */
-	return k->root->channel;
+	return vgpu_policy_kernel_channel(k);
 }
 
 /* Distance from the owner in round-robin order (0: the owner). */
 static u32 ts_turn(const struct vgpu_gpu *g, const struct vgpu_gpu_kernel *k)
 {
 	const struct ts_state *st = vgpu_policy_state_ro(g);
-	u32 n = g->p.max_channels, owner = st->owner;
+	u32 n = vgpu_policy_num_channels(g), owner = st->owner;
 
 	if (!owner)
 		return 0;
@@ -45,17 +45,22 @@ static bool ts_before(const struct vgpu_gpu *g,
 		      const struct vgpu_gpu_kernel *a,
 		      const struct vgpu_gpu_kernel *b)
 {
+	u32 pa = vgpu_policy_kernel_eff_prio(a);
+	u32 pb = vgpu_policy_kernel_eff_prio(b);
 	u32 ta, tb;
+	u64 xa, xb;
 
-	if (a->eff_prio != b->eff_prio)
-		return a->eff_prio < b->eff_prio;
+	if (pa != pb)
+		return pa < pb;
 	ta = ts_turn(g, a);
 	tb = ts_turn(g, b);
 	if (ta != tb)
 		return ta < tb;
-	if (a->arrival != b->arrival)
-		return a->arrival < b->arrival;
-	return a->seq < b->seq;
+	xa = vgpu_policy_kernel_arrival(a);
+	xb = vgpu_policy_kernel_arrival(b);
+	if (xa != xb)
+		return xa < xb;
+	return vgpu_policy_kernel_seq(a) < vgpu_policy_kernel_seq(b);
 }
 
 /* The top priority of the owner's kernels in the table, or ~0. */
@@ -64,9 +69,9 @@ static u32 ts_owner_prio(const struct vgpu_gpu *g)
 	const struct vgpu_gpu_kernel *k;
 	u32 prio = ~0U;
 
-	list_for_each_entry(k, &g->kernels, table_node)
-		if (ts_turn(g, k) == 0 && k->eff_prio < prio)
-			prio = k->eff_prio;
+	vgpu_policy_for_each_kernel(g, k)
+		if (ts_turn(g, k) == 0 && vgpu_policy_kernel_eff_prio(k) < prio)
+			prio = vgpu_policy_kernel_eff_prio(k);
 	return prio;
 }
 
@@ -74,21 +79,22 @@ static u32 ts_owner_prio(const struct vgpu_gpu *g)
 static void ts_own_first(struct vgpu_gpu *g)
 {
 	struct ts_state *st = vgpu_policy_state(g);
-	struct vgpu_gpu_kernel *k, *first = NULL;
+	const struct vgpu_gpu_kernel *k, *first = NULL;
 
-	list_for_each_entry(k, &g->kernels, table_node)
+	vgpu_policy_for_each_kernel(g, k)
 		if (!first || ts_before(g, k, first))
 			first = k;
 	if (first) {
 		st->owner = ts_channel(first) + 1;
-		st->start = g->now;
+		st->start = vgpu_policy_now(g);
 	}
 }
 
 static void ts_tick(struct vgpu_gpu *g)
 {
 	struct ts_state *st = vgpu_policy_state(g);
-	struct vgpu_gpu_kernel *k, *next = NULL;
+	const struct vgpu_gpu_kernel *k, *next = NULL;
+	u64 now = vgpu_policy_now(g);
 	u32 prio;
 
 	/* a first slice, or the owner has nothing left in the table */
@@ -97,22 +103,25 @@ static void ts_tick(struct vgpu_gpu *g)
 		ts_own_first(g);
 		return;
 	}
-	if (g->now - st->start < TIMESLICE_CYCLES)
+	if (now - st->start < TIMESLICE_CYCLES)
 		return;
 	/* the next channel in turn with a kernel of the owner's priority */
-	list_for_each_entry(k, &g->kernels, table_node) {
-		if (k->eff_prio != prio || ts_turn(g, k) == 0)
+	vgpu_policy_for_each_kernel(g, k) {
+		if (vgpu_policy_kernel_eff_prio(k) != prio ||
+		    ts_turn(g, k) == 0)
 			continue;
 		if (!next || ts_turn(g, k) < ts_turn(g, next))
 			next = k;
 	}
-	st->start = g->now;
+	st->start = now;
 	if (!next)
 		return;
 	/* the old owner's kernels of that priority give their SMs up */
-	list_for_each_entry(k, &g->kernels, table_node)
-		if (ts_turn(g, k) == 0 && k->eff_prio == prio && k->inflight)
-			k->yield = true;
+	vgpu_policy_for_each_kernel(g, k)
+		if (ts_turn(g, k) == 0 &&
+		    vgpu_policy_kernel_eff_prio(k) == prio &&
+		    vgpu_policy_kernel_resident(k))
+			vgpu_policy_yield(g, k);
 	st->owner = ts_channel(next) + 1;
 }
 

@@ -172,7 +172,7 @@ TEST(errors_in_a_row_eject)
 static u32 half_liar_sm(const struct vgpu_policy_ctx *ctx,
 			const struct vgpu_policy_sm *c, u32 n)
 {
-	u64 *calls = &ctx->gpu->policy_state[0];
+	u64 *calls = vgpu_policy_state(ctx->gpu);
 
 	return (*calls)++ % 2 ? n : 0;
 }
@@ -200,10 +200,10 @@ TEST(errors_not_in_a_row_are_only_counted)
 /* Yield every kernel at every boundary. */
 static void yield_all_tick(struct vgpu_gpu *g)
 {
-	struct vgpu_gpu_kernel *k;
+	const struct vgpu_gpu_kernel *k;
 
-	list_for_each_entry(k, &g->kernels, table_node)
-		k->yield = true;
+	vgpu_policy_for_each_kernel(g, k)
+		vgpu_policy_yield(g, k);
 }
 
 /*
@@ -268,7 +268,10 @@ TEST(yield_every_boundary_cannot_livelock)
 	teardown(&pol);
 }
 
-/* A tick that takes every kernel's priority away. */
+/*
+ * A tick that takes every kernel's priority away, writing the core's
+ * structure behind the view's back (no policy may).
+ */
 static void flatten_tick(struct vgpu_gpu *g)
 {
 	struct vgpu_gpu_kernel *k;
@@ -363,7 +366,7 @@ static bool fifo_before(const struct vgpu_gpu *g,
 			const struct vgpu_gpu_kernel *a,
 			const struct vgpu_gpu_kernel *b)
 {
-	return a->id < b->id;
+	return vgpu_policy_kernel_id(a) < vgpu_policy_kernel_id(b);
 }
 
 TEST(consistent_comparators_pass)

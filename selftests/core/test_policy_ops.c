@@ -33,7 +33,7 @@ static bool fifo_before(const struct vgpu_gpu *g,
 			const struct vgpu_gpu_kernel *a,
 			const struct vgpu_gpu_kernel *b)
 {
-	return a->id < b->id;
+	return vgpu_policy_kernel_id(a) < vgpu_policy_kernel_id(b);
 }
 
 /*
@@ -161,7 +161,7 @@ TEST(pack_sets_blocks_per_decision)
 static u32 preempt_last(const struct vgpu_gpu *g,
 			const struct vgpu_gpu_kernel *k)
 {
-	return g->cfg.num_sms - 1;
+	return vgpu_policy_num_sms(g) - 1;
 }
 
 /*
@@ -212,7 +212,7 @@ static u32 liar_pack(const struct vgpu_gpu *g,
 static u32 liar_preempt(const struct vgpu_gpu *g,
 			const struct vgpu_gpu_kernel *k)
 {
-	return g->cfg.num_sms;	/* the first SM that does not exist */
+	return vgpu_policy_num_sms(g);	/* the first SM that does not exist */
 }
 
 /*
@@ -632,7 +632,7 @@ static bool life_check_and_fill(struct vgpu_gpu *g)
 	u32 i;
 
 	memset(vgpu_policy_state(g), 0xa5, VGPU_POLICY_MAX_STATE);
-	for (i = 0; i < g->p.max_channels; i++) {
+	for (i = 0; i < vgpu_policy_num_channels(g); i++) {
 		zero &= all_zero(vgpu_policy_chan_state_ro(g, i),
 				 VGPU_POLICY_MAX_CHAN_STATE);
 		memset(vgpu_policy_chan_state(g, i), 0xa5,

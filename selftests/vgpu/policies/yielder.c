@@ -9,10 +9,10 @@
 
 static void yielder_tick(struct vgpu_gpu *g)
 {
-	struct vgpu_gpu_kernel *k;
+	const struct vgpu_gpu_kernel *k;
 
-	list_for_each_entry(k, &g->kernels, table_node)
-		k->yield = true;
+	vgpu_policy_for_each_kernel(g, k)
+		vgpu_policy_yield(g, k);
 }
 
 static const struct vgpu_policy_ops yielder_ops = {

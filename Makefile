@@ -103,7 +103,7 @@ $(BUILD)/test-policies/%.so: selftests/vgpu/policies/%.c driver/vgpu_policy.h $(
 	$(CC) $(OPT_CFLAGS) $(CORE_INC) -Idriver -fPIC -shared $(LINK_WERROR) -o $@ $<
 
 # The header set a policy is built against outside the tree: what
-# driver/vgpu_policy.h includes, flattened into one directory (the uapi
+# driver/vgpu_policy.h includes, flattened into one directory (a uapi
 # header under linux/), and vgpu-policy.pc naming it.  `make install` puts
 # them under $(INCLUDEDIR)/vgpu-policy and $(LIBDIR)/pkgconfig, so that
 #   cc $$(pkg-config --cflags vgpu-policy) -O2 -fPIC -shared -o P.so P.c
@@ -115,11 +115,12 @@ POLICY_VERSION	:= $(LIBWL_VERSION)
 
 $(POLICY_DEV)/include/vgpu_policy.h: driver/vgpu_policy.h $(CORE_HDRS) | need-native
 	@rm -rf $(POLICY_DEV)/include
-	@mkdir -p $(POLICY_DEV)/include/linux
+	@mkdir -p $(POLICY_DEV)/include
 	@for h in $$($(CC) -MM $(CORE_INC) -Idriver -x c driver/vgpu_policy.h | \
 		sed -e 's/^[^:]*://' -e 's/\\$$//'); do \
 		case $$h in \
-		uapi/linux/*) cp $$h $(POLICY_DEV)/include/linux/ ;; \
+		uapi/linux/*) mkdir -p $(POLICY_DEV)/include/linux; \
+			cp $$h $(POLICY_DEV)/include/linux/ ;; \
 		*) cp $$h $(POLICY_DEV)/include/ ;; \
 		esac; \
 	done
@@ -127,12 +128,11 @@ $(POLICY_DEV)/include/vgpu_policy.h: driver/vgpu_policy.h $(CORE_HDRS) | need-na
 policy-dev: $(POLICY_DEV)/include/vgpu_policy.h
 
 install-policy-dev: policy-dev
-	install -d $(DESTDIR)$(INCLUDEDIR)/vgpu-policy/linux \
-		$(DESTDIR)$(LIBDIR)/pkgconfig
-	install -m 0644 $(POLICY_DEV)/include/*.h \
-		$(DESTDIR)$(INCLUDEDIR)/vgpu-policy/
-	install -m 0644 $(POLICY_DEV)/include/linux/*.h \
-		$(DESTDIR)$(INCLUDEDIR)/vgpu-policy/linux/
+	install -d $(DESTDIR)$(INCLUDEDIR)/vgpu-policy $(DESTDIR)$(LIBDIR)/pkgconfig
+	(cd $(POLICY_DEV)/include && find . -name '*.h') | while read -r h; do \
+		install -D -m 0644 $(POLICY_DEV)/include/$$h \
+			$(DESTDIR)$(INCLUDEDIR)/vgpu-policy/$$h || exit 1; \
+	done
 	$(call vgpu_pc,examples/policies/vgpu-policy.pc.in,$(POLICY_VERSION),$(DESTDIR)$(LIBDIR)/pkgconfig/vgpu-policy.pc)
 
 install: install-policy-dev

@@ -59,7 +59,7 @@ ASAN_CFLAGS	:= $(NATIVE_CFLAGS) -O1 $(SAN_FLAGS)
 
 .PHONY: all module native sim policies core-tests deps ksrc check check-core vm-bin tools \
 	checkpatch sparse layering check-vm check-debug debug-kernel demo clean netlink-spec docs \
-	install modules_install vm-shell check-vm-lts check-dkms bench-module lib check-fuzz-module syzkaller-desc mutate htmldocs \
+	install install-policy-dev policy-dev modules_install vm-shell check-vm-lts check-dkms bench-module lib check-fuzz-module syzkaller-desc mutate htmldocs \
 	soak check-rt need-native need-vm-bin
 
 all: native module
@@ -101,6 +101,41 @@ TEST_POLICY_SOS	:= $(patsubst selftests/vgpu/policies/%.c,$(BUILD)/test-policies
 $(BUILD)/test-policies/%.so: selftests/vgpu/policies/%.c driver/vgpu_policy.h $(CORE_HDRS) | need-native
 	@mkdir -p $(@D)
 	$(CC) $(OPT_CFLAGS) $(CORE_INC) -Idriver -fPIC -shared $(LINK_WERROR) -o $@ $<
+
+# The header set a policy is built against outside the tree: what
+# driver/vgpu_policy.h includes, flattened into one directory (a uapi
+# header under linux/), and vgpu-policy.pc naming it.  `make install` puts
+# them under $(INCLUDEDIR)/vgpu-policy and $(LIBDIR)/pkgconfig, so that
+#   cc $$(pkg-config --cflags vgpu-policy) -O2 -fPIC -shared -o P.so P.c
+# builds a policy with no kernel headers (Documentation/policies.rst,
+# "Building a policy"; examples/policies/Makefile builds one against the
+# tree itself, both ways).
+POLICY_DEV	:= $(BUILD)/policy-dev
+POLICY_VERSION	:= $(LIBWL_VERSION)
+
+$(POLICY_DEV)/include/vgpu_policy.h: driver/vgpu_policy.h $(CORE_HDRS) | need-native
+	@rm -rf $(POLICY_DEV)/include
+	@mkdir -p $(POLICY_DEV)/include
+	@for h in $$($(CC) -MM $(CORE_INC) -Idriver -x c driver/vgpu_policy.h | \
+		sed -e 's/^[^:]*://' -e 's/\\$$//'); do \
+		case $$h in \
+		uapi/linux/*) mkdir -p $(POLICY_DEV)/include/linux; \
+			cp $$h $(POLICY_DEV)/include/linux/ ;; \
+		*) cp $$h $(POLICY_DEV)/include/ ;; \
+		esac; \
+	done
+
+policy-dev: $(POLICY_DEV)/include/vgpu_policy.h
+
+install-policy-dev: policy-dev
+	install -d $(DESTDIR)$(INCLUDEDIR)/vgpu-policy $(DESTDIR)$(LIBDIR)/pkgconfig
+	(cd $(POLICY_DEV)/include && find . -name '*.h') | while read -r h; do \
+		install -D -m 0644 $(POLICY_DEV)/include/$$h \
+			$(DESTDIR)$(INCLUDEDIR)/vgpu-policy/$$h || exit 1; \
+	done
+	$(call vgpu_pc,examples/policies/vgpu-policy.pc.in,$(POLICY_VERSION),$(DESTDIR)$(LIBDIR)/pkgconfig/vgpu-policy.pc)
+
+install: install-policy-dev
 
 policies: $(POLICY_SOS)
 	@if [ -n "$(KDIR)" ] && [ -d "$(KDIR)" ]; then \

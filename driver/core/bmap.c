@@ -310,6 +310,45 @@ u32 vgpu_bmap_run_doubling(const u64 *map, u32 nbits)
 	return run;
 }
 
+/*
+ * Exact search on a wide map a machine word at a time: F40's shift-and-AND
+ * on each word in registers (vgpu_bmap_run_two()), and a run that crosses
+ * words is the free units at the top of one word, whole free words and
+ * the free units at the bottom of the next.  A wholly free or wholly taken
+ * word, what the shared-memory maps are mostly made of, costs a test; a
+ * word whose free units cannot beat the run found is not searched.
+ * O(words) where the doubling over the whole map is O(words log n).
+ */
+static noinline u32 vgpu_bmap_run_words(const u64 *map, u32 nbits)
+{
+	u32 nw = VGPU_BMAP_NWORDS(nbits), i, best = 0, cur = 0, lo, hi;
+	u64 x;
+
+	for (i = 0; i < nw; i++) {
+		x = map[i];
+		if (i == nw - 1 && nbits % 64)
+			x &= vgpu_bmap_word_mask(0, nbits % 64);
+		if (x == ~0ULL) {
+			cur += 64;
+			continue;
+		}
+		if (!x) {
+			best = max(best, cur);
+			cur = 0;
+			continue;
+		}
+		/* free units at the bottom end the run coming in */
+		lo = __ffs64(~x);
+		best = max(best, cur + lo);
+		/* those at the top start the next one */
+		hi = 64 - fls64(~x);
+		if (64 - lo - hi > best)
+			best = max(best, vgpu_bmap_run_two(x, 0));
+		cur = hi;
+	}
+	return max(best, cur);
+}
+
 /* The 256-bit search out of line: vgpu_bmap_run_exact() needs no frame. */
 static noinline u32 vgpu_bmap_run_four(const u64 *map, u32 nbits)
 {
@@ -322,7 +361,8 @@ static noinline u32 vgpu_bmap_run_four(const u64 *map, u32 nbits)
  * @nbits: number of units, up to VGPU_BMAP_MAX_BITS
  *
  * O(log n) shift-and-AND steps; maps of up to 128 bits are searched in
- * registers (vgpu_bmap_run_two()), up to 256 with a table of x_(2^j).
+ * registers (vgpu_bmap_run_two()), up to 256 with a table of x_(2^j),
+ * wider ones a word at a time (vgpu_bmap_run_words()).
  *
  * Return: length of the longest run of set bits.
  */
@@ -334,7 +374,7 @@ u32 vgpu_bmap_run_exact(const u64 *map, u32 nbits)
 		return vgpu_bmap_run_two(map[0], map[1]);
 	if (nbits <= 256)
 		return vgpu_bmap_run_four(map, nbits);
-	return vgpu_bmap_run_doubling(map, nbits);
+	return vgpu_bmap_run_words(map, nbits);
 }
 
 /**

@@ -634,8 +634,9 @@ preempt:
 /*
  * F25: does a decision place one block, its SM chosen for it (seed 002),
  * or min(undispatched, fit) on one SM (seed 000, F23 (a))?  Under
- * VGPU_PACK_AUTO the former for the SM choices that work block by block
- * (rr, the default, and avail) unless the policy packs itself (@pack).
+ * VGPU_PACK_AUTO what the policy states (&vgpu_policy_ops.packing: rr
+ * and avail the former, resource, power and combined the latter); one
+ * that states nothing the default's: one block, or @pack's answer.
  */
 static bool vgpu_gpu_per_block(const struct vgpu_gpu *g)
 {
@@ -643,7 +644,9 @@ static bool vgpu_gpu_per_block(const struct vgpu_gpu *g)
 
 	if (g->p.pack != VGPU_PACK_AUTO)
 		return g->p.pack == VGPU_PACK_BLOCK;
-	return !pol->pack && (!pol->select_sm || pol->per_block);
+	if (pol->packing != VGPU_POLICY_PACK_DEFAULT)
+		return pol->packing == VGPU_POLICY_PACK_BLOCK;
+	return !pol->pack;
 }
 
 /**

@@ -113,24 +113,43 @@ static u32 vgpu_policy_power_choose(const struct vgpu_policy_ctx *ctx,
  * * power: the most remaining resources and the least power history win;
  * ties by the fixed SM list.
  */
-static s64 vgpu_policy_combined_score(const struct vgpu_policy_ctx *ctx,
-				      const struct vgpu_policy_sm *c)
-{
-	u64 f = div64_u64(c->free << 16, ctx->free_max);
-	u64 p = div64_u64(min(c->power, ctx->power_max) << 16,
-			  max_t(u64, ctx->power_max, 1));
+/*
+ * The scaled figures of the candidate before, kept across the loop: SMs
+ * in the same state (idle ones, ones running the same blocks) have the
+ * same figures, and each scaling is a 64-bit division.
+ */
+struct vgpu_policy_combined_memo {
+	u64 free, f;
+	u64 power, p;
+};
 
-	return (s64)(ctx->combo * f) - (s64)((100 - ctx->combo) * p);
+static s64 vgpu_policy_combined_score(const struct vgpu_policy_ctx *ctx,
+				      const struct vgpu_policy_sm *c,
+				      struct vgpu_policy_combined_memo *m)
+{
+	if (c->free != m->free) {
+		m->free = c->free;
+		m->f = div64_u64(c->free << 16, ctx->free_max);
+	}
+	if (c->power != m->power) {
+		m->power = c->power;
+		m->p = div64_u64(min(c->power, ctx->power_max) << 16,
+				 max_t(u64, ctx->power_max, 1));
+	}
+	return (s64)(ctx->combo * m->f) - (s64)((100 - ctx->combo) * m->p);
 }
 
 static u32 vgpu_policy_combined_choose(const struct vgpu_policy_ctx *ctx,
 				       const struct vgpu_policy_sm *c, u32 n)
 {
-	s64 bv = vgpu_policy_combined_score(ctx, &c[0]), v;
+	struct vgpu_policy_combined_memo m = {
+		.free = 0, .f = 0, .power = 0, .p = 0,
+	};
+	s64 bv = vgpu_policy_combined_score(ctx, &c[0], &m), v;
 	u32 i, best = 0;
 
 	for (i = 1; i < n; i++) {
-		v = vgpu_policy_combined_score(ctx, &c[i]);
+		v = vgpu_policy_combined_score(ctx, &c[i], &m);
 		if (v > bv || (v == bv &&
 			       ctx->sm_rank[c[i].sm] < ctx->sm_rank[c[best].sm])) {
 			best = i;
@@ -142,14 +161,15 @@ static u32 vgpu_policy_combined_choose(const struct vgpu_policy_ctx *ctx,
 
 static const struct vgpu_policy_ops vgpu_policy_builtin[] = {
 	{ .name = "rr", .select_sm = vgpu_policy_rr_choose, .first_fit = true,
-	  .per_block = true },
+	  .packing = VGPU_POLICY_PACK_BLOCK },
 	{ .name = "avail", .select_sm = vgpu_policy_avail_choose,
-	  .per_block = true, .wants = VGPU_POLICY_WANT_FIT },
+	  .packing = VGPU_POLICY_PACK_BLOCK, .wants = VGPU_POLICY_WANT_FIT },
 	{ .name = "resource", .select_sm = vgpu_policy_resource_choose,
-	  .wants = VGPU_POLICY_WANT_FREE },
+	  .packing = VGPU_POLICY_PACK_SM, .wants = VGPU_POLICY_WANT_FREE },
 	{ .name = "power", .select_sm = vgpu_policy_power_choose,
-	  .wants = VGPU_POLICY_WANT_POWER },
+	  .packing = VGPU_POLICY_PACK_SM, .wants = VGPU_POLICY_WANT_POWER },
 	{ .name = "combined", .select_sm = vgpu_policy_combined_choose,
+	  .packing = VGPU_POLICY_PACK_SM,
 	  .wants = VGPU_POLICY_WANT_FREE | VGPU_POLICY_WANT_POWER },
 };
 
@@ -219,8 +239,9 @@ struct vgpu_policy_reg *vgpu_policy_find(struct list_head *registry,
  *
  * Protected by: caller.
  *
- * Return: 0; -EINVAL for no ops, a bad name or an SM choice that claims
- * @first_fit without a @select_sm; -E2BIG for a declared state size
+ * Return: 0; -EINVAL for no ops, a bad name, an SM choice that claims
+ * @first_fit without a @select_sm, an unknown @packing or
+ * VGPU_POLICY_PACK_BLOCK with a @pack op; -E2BIG for a declared state size
  * larger than the core reserves (VGPU_POLICY_MAX_STATE,
  * VGPU_POLICY_MAX_CHAN_STATE, VGPU_POLICY_MAX_KERNEL_STATE); -EEXIST if
  * the name is taken.
@@ -231,7 +252,9 @@ int vgpu_policy_register(struct list_head *registry,
 	const struct vgpu_policy_ops *ops = reg->ops;
 
 	if (!ops || (ops->first_fit && !ops->select_sm) || !ops->name[0] ||
-	    ops->name[VGPU_POLICY_NAME_LEN - 1])
+	    ops->name[VGPU_POLICY_NAME_LEN - 1] ||
+	    ops->packing > VGPU_POLICY_PACK_SM ||
+	    (ops->packing == VGPU_POLICY_PACK_BLOCK && ops->pack))
 		return -EINVAL;
 	if (ops->state_size > VGPU_POLICY_MAX_STATE ||
 	    ops->chan_state_size > VGPU_POLICY_MAX_CHAN_STATE ||

@@ -208,6 +208,25 @@ struct vgpu_policy_ctx {
 #define VGPU_POLICY_WANT_POWER	BIT(1)
 #define VGPU_POLICY_WANT_FREE	BIT(2)
 
+/**
+ * enum vgpu_policy_packing - blocks per decision (&vgpu_policy_ops.packing)
+ * @VGPU_POLICY_PACK_DEFAULT: not stated: the packing of the SM choice the
+ *	policy runs with when it has no @select_sm of its own (vgpu-sim
+ *	--policy FILE.so: the workload's), else the default's: one block,
+ *	or @pack's answer when the policy has a @pack op
+ * @VGPU_POLICY_PACK_BLOCK: one block, its SM chosen for it (seed 002);
+ *	refused with a @pack op, which would never be asked
+ * @VGPU_POLICY_PACK_SM: as many of the kernel's blocks as fit on the chosen
+ *	SM, or @pack of them (seed 000, F23 (a))
+ *
+ * The device's pack mode (VGPU_PACK_BLOCK, VGPU_PACK_SM) overrides it.
+ */
+enum vgpu_policy_packing {
+	VGPU_POLICY_PACK_DEFAULT,
+	VGPU_POLICY_PACK_BLOCK,
+	VGPU_POLICY_PACK_SM,
+};
+
 /* @preempt's and @select_sm's answer for "wait: none of these". */
 #define VGPU_POLICY_WAIT	(~0U)
 
@@ -220,9 +239,9 @@ struct module;
  * @first_fit: @select_sm always picks the first candidate at or after
  *	&vgpu_policy_ctx.rr_next (wrapping), so the controller may stop
  *	scanning at the first SM that fits and skip @select_sm
- * @per_block: its SM choice is made for each block: under the device's
- *	VGPU_PACK_AUTO a decision places one block (else as many as fit on
- *	the chosen SM, or @pack of them)
+ * @packing: how many blocks a decision places under the device's
+ *	VGPU_PACK_AUTO, enum vgpu_policy_packing: stated by the policy,
+ *	never inferred from the ops it sets
  * @wants: the figures of &vgpu_policy_sm @select_sm reads,
  *	VGPU_POLICY_WANT_* (the core computes only those)
  * @state_size: bytes of per-device state the policy uses
@@ -262,7 +281,7 @@ struct module;
 struct vgpu_policy_ops {
 	char name[VGPU_POLICY_NAME_LEN];
 	bool first_fit;
-	bool per_block;
+	u8 packing;
 	u32 wants;
 	u32 state_size;
 	u32 chan_state_size;

@@ -227,6 +227,37 @@ TEST(every_run_in_registers)
 	}
 }
 
+/*
+ * Wide maps of long runs, as allocations leave them: free words, taken
+ * words and runs across word borders (the word-at-a-time search of maps
+ * wider than 256 units), against the reference and the doubling search.
+ */
+TEST(wide_long_runs_vs_reference)
+{
+	struct vgpu_test_rng r = { 0x5eed0003 };
+	u64 w[VGPU_BMAP_WORDS];
+	u32 n, nbits, ref, i, at, len;
+
+	for (n = 0; n < VGPU_TEST_SCALE(20000, 1000); n++) {
+		nbits = 257 + vgpu_test_below(&r, VGPU_BMAP_MAX_BITS - 256);
+		vgpu_bmap_zero(w, VGPU_BMAP_MAX_BITS);
+		if (!(n & 1))
+			vgpu_bmap_set_range(w, 0, nbits);
+		for (i = vgpu_test_below(&r, 6); i; i--) {
+			at = vgpu_test_below(&r, nbits);
+			len = 1 + vgpu_test_below(&r, nbits - at);
+			if (n & 1)
+				vgpu_bmap_set_range(w, at, len);
+			else
+				vgpu_bmap_clear_range(w, at, len);
+		}
+		ref = vgpu_bmap_run_naive(w, nbits);
+		ASSERT_EQ(ref, vgpu_bmap_run_exact(w, nbits))
+			TH_LOG("map %u width %u", n, nbits);
+		ASSERT_EQ(ref, vgpu_bmap_run_doubling(w, nbits));
+	}
+}
+
 /* The shared-memory maps are wider than 256 units: the doubling path. */
 TEST(wide_maps_vs_reference)
 {
@@ -420,6 +451,7 @@ VGPU_TEST_SUITE(bmap,
 	VGPU_CASE(random_maps_vs_reference)
 	VGPU_CASE(every_run_in_registers)
 	VGPU_CASE(wide_maps_vs_reference)
+	VGPU_CASE(wide_long_runs_vs_reference)
 	VGPU_CASE(mux_vs_reference)
 	VGPU_CASE(mux_fields_do_not_leak)
 	VGPU_CASE(samples_check)

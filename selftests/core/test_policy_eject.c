@@ -137,7 +137,8 @@ static u32 liar_sm(const struct vgpu_policy_ctx *ctx,
 TEST(errors_in_a_row_eject)
 {
 	static const struct vgpu_policy_ops pol = {
-		.name = "t_liar", .select_sm = liar_sm, .per_block = true,
+		.name = "t_liar", .select_sm = liar_sm,
+		.packing = VGPU_POLICY_PACK_BLOCK,
 	};
 	struct vgpu_gpu_kernel *k;
 
@@ -179,7 +180,8 @@ static u32 half_liar_sm(const struct vgpu_policy_ctx *ctx,
 TEST(errors_not_in_a_row_are_only_counted)
 {
 	static const struct vgpu_policy_ops pol = {
-		.name = "t_half", .select_sm = half_liar_sm, .per_block = true,
+		.name = "t_half", .select_sm = half_liar_sm,
+		.packing = VGPU_POLICY_PACK_BLOCK,
 	};
 	struct vgpu_gpu_kernel *k;
 
@@ -442,7 +444,8 @@ static u32 sm0_only(const struct vgpu_policy_ctx *ctx,
 TEST(confining_to_busy_sms_is_not_a_stall)
 {
 	static const struct vgpu_policy_ops pol = {
-		.name = "t_sm0", .select_sm = sm0_only, .per_block = true,
+		.name = "t_sm0", .select_sm = sm0_only,
+		.packing = VGPU_POLICY_PACK_BLOCK,
 	};
 	struct vgpu_gpu_kernel *k;
 	u32 i;

@@ -4,14 +4,16 @@
  *		     [--trace-dir DIR]
  *
  * Runs one workload under each policy (a built-in name or a policy object,
- * build/policies/NAME.so) and prints one table, a column per
- * policy: makespan, STP, ANTT, fairness (F67), the largest preemption
- * latency, the answers of the policy the core refused, the kernels that
- * missed their deadline, the trace hash,
- * and each kernel's turnaround; for a functional workload (seed 004)
- * whether each run's buffers met their expectations (exit status 1 if
- * not).  --trace-dir leaves DIR/NAME.json, a Chrome/Perfetto trace per
- * policy.
+ * build/policies/NAME.so) and prints one table, a column per policy,
+ * labelled by its name or, for an object, by its file (NAME of
+ * DIR/NAME.so; the path as given when two files share that name), so two
+ * builds of one policy compare side by side: makespan, STP, ANTT,
+ * fairness (F67), the largest preemption latency, the answers of the
+ * policy the core refused, the kernels that missed their deadline, the
+ * trace hash, and each kernel's turnaround; for a functional workload
+ * (seed 004) whether each run's buffers met their expectations (exit
+ * status 1 if not).  --trace-dir leaves DIR/LABEL.json, a Chrome/Perfetto trace per
+ * policy ('/' in a label as '_').
  */
 #include <errno.h>
 #include <stdio.h>
@@ -35,10 +37,25 @@ static void vgpu_cmp_row(const char *label, const char *const *cells,
 	printf("\n");
 }
 
+/* @arg's column label in @buf: a name as is, a file by its name. */
+static void vgpu_cmp_label(const char *arg, char *buf, size_t size)
+{
+	const char *base = strrchr(arg, '/');
+	size_t len;
+
+	base = base ? base + 1 : arg;
+	len = strlen(base);
+	if (base != arg && len > 3 && !strcmp(base + len - 3, ".so"))
+		len -= 3;
+	snprintf(buf, size, "%.*s", (int)len, base);
+}
+
 static int vgpu_sim_compare(int argc, char **argv)
 {
-	static char cell[VGPU_CMP_MAX][32];
+	static char cell[VGPU_CMP_MAX][32], lab[VGPU_CMP_MAX][128];
 	const char *pol[VGPU_CMP_MAX], *name[VGPU_CMP_MAX];
+	const char *label_of[VGPU_CMP_MAX];
+	char base[VGPU_POLICY_NAME_LEN];
 	const char *file = NULL, *dir = NULL, *cells[VGPU_CMP_MAX];
 	struct vgpu_sim_result res[VGPU_CMP_MAX];
 	int bad[VGPU_CMP_MAX] = { 0 };
@@ -54,8 +71,10 @@ static int vgpu_sim_compare(int argc, char **argv)
 				      .argv = argv };
 	const char *a, *v;
 	int preempt = -1, rc = 1, ret;
-	char err[1024], path[4096], label[96];
+	char err[1024], path[4096], label[256];
+	unsigned int j;
 	uint32_t k;
+	char *c;
 
 	while ((ret = vgpu_sim_arg(&args)) > 0) {
 		a = args.opt;
@@ -85,17 +104,32 @@ static int vgpu_sim_compare(int argc, char **argv)
 	if (!n)
 		return vgpu_sim_usage_error("compare",
 					    "which policies? (--policy, twice or more)");
-	vgpu_policy_registry_init(&policies);
-	for (i = 0; i < n; i++) {
-		name[i] = vgpu_sim_policy_resolve(&policies, pol[i], err,
-						  sizeof(err));
-		if (!name[i])
-			return vgpu_sim_usage_error("compare", "%s", err);
-	}
 	if (vgpul_workload_load_any(file, &wl, err, sizeof(err))) {
 		fprintf(stderr, "vgpu-sim compare: %s\n", err);
 		vgpul_workload_free(&wl);
 		return 1;
+	}
+	/* the workload's SM choice, which objects without one keep */
+	memcpy(base, wl.dev->params.policy, sizeof(base));
+	vgpu_policy_registry_init(&policies);
+	for (i = 0; i < n; i++) {
+		name[i] = vgpu_sim_policy_resolve(&policies, pol[i], base, err,
+						  sizeof(err));
+		if (!name[i]) {
+			vgpul_workload_free(&wl);
+			return vgpu_sim_usage_error("compare", "%s", err);
+		}
+		if (!strchr(pol[i], '/')) {
+			snprintf(lab[i], sizeof(lab[i]), "%s", name[i]);
+		} else {
+			vgpu_cmp_label(pol[i], lab[i], sizeof(lab[i]));
+			for (j = 0; j < i; j++)
+				if (!strcmp(lab[j], lab[i]))
+					break;
+			if (j < i)
+				snprintf(lab[i], sizeof(lab[i]), "%s", pol[i]);
+		}
+		label_of[i] = lab[i];
 	}
 	if (preempt >= 0)
 		wl.dev->params.preempt = preempt;
@@ -108,13 +142,16 @@ static int vgpu_sim_compare(int argc, char **argv)
 		if (vgpu_sim_measure(&wl, &policies, &shared, &res[i], NULL,
 				     err, sizeof(err))) {
 			fprintf(stderr, "vgpu-sim compare: %s under %s: %s\n",
-				file, name[i], err);
+				file, lab[i], err);
 			vgpu_run_fini(&shared);
 			goto out;
 		}
 		if (dir) {
-			snprintf(path, sizeof(path), "%s/%s.json", dir,
-				 name[i]);
+			snprintf(label, sizeof(label), "%s", lab[i]);
+			for (c = label; *c; c++)
+				if (*c == '/')
+					*c = '_';
+			snprintf(path, sizeof(path), "%s/%s.json", dir, label);
 			if (vgpu_chrome_trace_write(path, &wl, &shared, err,
 						    sizeof(err))) {
 				fprintf(stderr, "vgpu-sim compare: %s\n", err);
@@ -134,7 +171,7 @@ static int vgpu_sim_compare(int argc, char **argv)
 		vgpu_run_fini(&shared);
 	}
 
-	vgpu_cmp_row("policy", name, n);
+	vgpu_cmp_row("policy", label_of, n);
 #define VGPU_CMP_ROW(label, fmt, expr) do {				\
 	for (i = 0; i < n; i++) {					\
 		snprintf(cell[i], sizeof(cell[i]), fmt, expr);		\

@@ -1,10 +1,19 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * --policy NAME|FILE.so: a built-in policy by name, or a policy built
- * from examples/policies/NAME.c as a shared object (make policies; issue
- * 17), whose &struct vgpu_policy_ops the object exports as vgpu_policy_ops
- * (driver/vgpu_policy.h).  The object stays loaded until the program
- * exits, and so does its registry entry, one of a few kept here.
+ * from one C file as a shared object (make policies, or out of the tree:
+ * Documentation/policies.rst "Building a policy"), whose &struct
+ * vgpu_policy_ops the object exports as vgpu_policy_ops
+ * (driver/vgpu_policy.h).
+ *
+ * A loaded policy without an SM choice of its own (@select_sm) runs with
+ * the SM choice the workload or preset named (its @select_sm,
+ * @first_fit, @wants, and its packing unless the policy states one):
+ * choosing a policy for the order never drops the workload's "resource"
+ * or "power".  The loaded table is copied for that, and registered under
+ * the policy's name, or name~N when the name is taken (two objects of the
+ * same name compare side by side).  The object stays loaded until the
+ * program exits, and so does its registry entry, one of a few kept here.
  */
 #include <dlfcn.h>
 #include <stdio.h>
@@ -14,25 +23,79 @@
 #include "policy.h"
 
 /* Policy objects a program may load: compare's variants and a few more. */
-#define VGPU_SIM_MAX_LOADED	16
+#define VGPU_SIM_MAX_LOADED	32
 
-static struct vgpu_policy_reg vgpu_sim_loaded[VGPU_SIM_MAX_LOADED];
+/**
+ * struct vgpu_sim_loaded - a policy object's registry entry
+ * @reg: the entry
+ * @ops: the object's table, with the workload's SM choice and a name
+ *	unique in the registry
+ */
+struct vgpu_sim_loaded {
+	struct vgpu_policy_reg reg;
+	struct vgpu_policy_ops ops;
+};
+
+static struct vgpu_sim_loaded vgpu_sim_loaded[VGPU_SIM_MAX_LOADED];
 static unsigned int vgpu_sim_nloaded;
+
+/* @ops without an SM choice of its own takes @base's (a registered name). */
+static void vgpu_sim_policy_compose(struct list_head *reg,
+				    struct vgpu_policy_ops *ops,
+				    const char *base)
+{
+	const struct vgpu_policy_reg *b;
+
+	if (ops->select_sm || !base || !base[0])
+		return;
+	b = vgpu_policy_find(reg, base);
+	if (!b || !b->ops->select_sm)
+		return;
+	ops->select_sm = b->ops->select_sm;
+	ops->first_fit = b->ops->first_fit;
+	ops->wants = b->ops->wants;
+	/* a @pack op packs by SM unless the policy says otherwise */
+	if (ops->packing == VGPU_POLICY_PACK_DEFAULT && !ops->pack)
+		ops->packing = b->ops->packing;
+}
+
+/* A name for @ops unique in @reg: its own, else name~2, name~3, ... */
+static int vgpu_sim_policy_name(struct list_head *reg,
+				struct vgpu_policy_ops *ops)
+{
+	char name[VGPU_POLICY_NAME_LEN], sfx[8];
+	unsigned int i;
+	size_t len;
+
+	if (ops->name[VGPU_POLICY_NAME_LEN - 1])
+		return -EINVAL;
+	memcpy(name, ops->name, sizeof(name));
+	for (i = 2; vgpu_policy_find(reg, ops->name); i++) {
+		if (i > 99)
+			return -EEXIST;
+		len = snprintf(sfx, sizeof(sfx), "~%u", i);
+		snprintf(ops->name, sizeof(ops->name), "%.*s%s",
+			 (int)(VGPU_POLICY_NAME_LEN - 1 - len), name, sfx);
+	}
+	return 0;
+}
 
 /**
  * vgpu_sim_policy_resolve() - the policy name for --policy @arg
  * @reg: the registry to add a loaded policy to
  * @arg: a registered name, or a path (with a '/') to a policy object
+ * @base: the SM choice the workload or preset named (a registered name),
+ *	which a loaded policy without @select_sm keeps; NULL for the default
  * @err: message on failure
  * @errlen: its size
  *
- * Return: the policy's name, or NULL with @err set.
+ * Return: the name the policy is registered under, or NULL with @err set.
  */
 const char *vgpu_sim_policy_resolve(struct list_head *reg, const char *arg,
-				    char *err, size_t errlen)
+				    const char *base, char *err, size_t errlen)
 {
 	const struct vgpu_policy_ops **ops;
-	struct vgpu_policy_reg *r;
+	struct vgpu_sim_loaded *l;
 	void *h;
 	int ret;
 
@@ -41,7 +104,7 @@ const char *vgpu_sim_policy_resolve(struct list_head *reg, const char *arg,
 		    vgpu_policy_find(reg, arg))
 			return arg;
 		snprintf(err, errlen,
-			 "unknown policy '%s' (rr, avail, resource, power, or a path to a policy .so)",
+			 "unknown policy '%s' (rr, avail, resource, power, combined, or a path to a policy .so)",
 			 arg);
 		return NULL;
 	}
@@ -63,19 +126,23 @@ const char *vgpu_sim_policy_resolve(struct list_head *reg, const char *arg,
 		dlclose(h);
 		return NULL;
 	}
-	r = &vgpu_sim_loaded[vgpu_sim_nloaded];
-	memset(r, 0, sizeof(*r));
-	r->ops = *ops;
-	ret = vgpu_policy_register(reg, r);
+	l = &vgpu_sim_loaded[vgpu_sim_nloaded];
+	memset(l, 0, sizeof(*l));
+	l->ops = **ops;
+	vgpu_sim_policy_compose(reg, &l->ops, base);
+	l->reg.ops = &l->ops;
+	ret = vgpu_sim_policy_name(reg, &l->ops);
+	if (!ret)
+		ret = vgpu_policy_register(reg, &l->reg);
 	if (ret) {
 		snprintf(err, errlen, "%s: policy '%.*s' %s", arg,
 			 VGPU_POLICY_NAME_LEN, (*ops)->name,
 			 ret == -EEXIST ? "is already registered" :
 			 ret == -E2BIG ? "declares more state than the core keeps" :
-			 "has a bad name or ops");
+			 "has a bad name, packing or ops");
 		dlclose(h);
 		return NULL;
 	}
 	vgpu_sim_nloaded++;
-	return (*ops)->name;
+	return l->ops.name;
 }

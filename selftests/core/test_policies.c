@@ -415,4 +415,58 @@ TEST(fair_tenants_equal_gpu_time)
 	}
 }
 
+/*
+ * las: three channels of one priority on the device's 8 block slots,
+ * every block 1,024 threads with a BAR (placed whole, so every freed slot
+ * is a decision) and the same length: 8 blocks run side by side for one
+ * "wave" W of about 96,000 cycles.  Two hogs of 16 blocks arrive at 0;
+ * a newcomer of 8 blocks arrives at 144,000 (1.5 W), in the middle of the
+ * hogs' second wave.  At the third wave (2 W) the seeds alternate between
+ * the three channels (F21): the newcomer gets about a third of each wave
+ * and needs three, done near 5 W, a turnaround near 3.5 W.  Least
+ * attained service gives it every slot of the third wave, since it has
+ * had no GPU time and each hog 8 blocks x 32 warps x W (under las the
+ * first hog takes the first wave, whose decisions all come at one
+ * boundary, and the second hog the second): done near 3 W, a turnaround
+ * near 1.5 W, less than half.
+ */
+#define VGPU_LAS_PROG	"LOOP 2000\nALU\nBAR\nENDLOOP\nEXIT\n"
+
+TEST(las_serves_the_newcomer_first)
+{
+	struct vgpu_gpu_params p;
+	struct vgpu_gpu_kernel *hog[2], *late;
+	u64 turn[2];
+	int round;
+
+	for (round = 0; round < 2; round++) {
+		vgpu_tg_params_small(&p, VGPU_PREEMPT_DRAIN);
+		ASSERT_EQ(0, setup(&p, round ? "las" : NULL));
+		hog[0] = vgpu_tg_kernel(&T, 0, 1, 16, 1024, 0, VGPU_LAS_PROG);
+		hog[1] = vgpu_tg_kernel(&T, 1, 1, 16, 1024, 0, VGPU_LAS_PROG);
+		late = vgpu_tg_kernel(&T, 2, 1, 8, 1024, 144000, VGPU_LAS_PROG);
+		ASSERT_EQ(0, vgpu_gpu_submit(&T.g, hog[0]));
+		ASSERT_EQ(0, vgpu_gpu_submit(&T.g, hog[1]));
+		ASSERT_EQ(0, vgpu_gpu_submit(&T.g, late));
+		ASSERT_TRUE(vgpu_tg_run(&T, 100000000));
+		ASSERT_EQ(VGPU_KS_DONE, hog[0]->state);
+		ASSERT_EQ(VGPU_KS_DONE, hog[1]->state);
+		ASSERT_EQ(VGPU_KS_DONE, late->state);
+		turn[round] = late->t_end - late->arrival;
+		if (round) {
+			/* every block of it in the third wave */
+			EXPECT_EQ(dispatch_at(late, 0), dispatch_at(late, 7));
+			EXPECT_GT(hog[0]->t_end, late->t_end);
+			EXPECT_GT(hog[1]->t_end, late->t_end);
+		} else {
+			EXPECT_LT(dispatch_at(late, 0), dispatch_at(late, 7));
+		}
+		EXPECT_EQ(0, T.g.stats.policy_errors);
+		vgpu_tg_fini(&T);
+	}
+	TH_LOG("the newcomer's turnaround: %llu (seeds), %llu (las)",
+	       (unsigned long long)turn[0], (unsigned long long)turn[1]);
+	EXPECT_LT(turn[1] * 2, turn[0]);
+}
+
 VGPU_TEST_MAIN

@@ -1708,6 +1708,12 @@ static u32 vgpu_test_last_choose(const struct vgpu_policy_ctx *ctx,
 	return n - 1;
 }
 
+static u32 vgpu_test_pack_two(const struct vgpu_gpu *g,
+			      const struct vgpu_gpu_kernel *k, u32 want)
+{
+	return 2;
+}
+
 /* F27: policies are ops tables registered and selected by name. */
 TEST(f27_registry)
 {
@@ -1716,6 +1722,14 @@ TEST(f27_registry)
 	};
 	static const struct vgpu_policy_ops dup = {
 		.name = "rr", .select_sm = vgpu_test_last_choose,
+	};
+	/* packing is stated, and a stated one-block packing has no pack op */
+	static const struct vgpu_policy_ops bad_packing = {
+		.name = "badpack", .packing = VGPU_POLICY_PACK_SM + 1,
+	};
+	static const struct vgpu_policy_ops block_and_pack = {
+		.name = "blockpack", .packing = VGPU_POLICY_PACK_BLOCK,
+		.pack = vgpu_test_pack_two,
 	};
 	struct vgpu_gpu_kernel *k;
 
@@ -1726,6 +1740,8 @@ TEST(f27_registry)
 	EXPECT_NE(NULL, vgpu_policy_find(&T.pol, "power"));
 	EXPECT_EQ(NULL, vgpu_policy_find(&T.pol, "nope"));
 	EXPECT_EQ(-EEXIST, vgpu_tg_register_policy(&T, &dup));
+	EXPECT_EQ(-EINVAL, vgpu_tg_register_policy(&T, &bad_packing));
+	EXPECT_EQ(-EINVAL, vgpu_tg_register_policy(&T, &block_and_pack));
 	ASSERT_EQ(0, vgpu_tg_register_policy(&T, &last));
 	EXPECT_EQ(-ENOENT, vgpu_gpu_set_policy(&T.g, &T.pol, "nope"));
 	ASSERT_EQ(0, vgpu_gpu_set_policy(&T.g, &T.pol, "last"));

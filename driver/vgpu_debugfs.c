@@ -143,30 +143,30 @@ static void vgpu_dbg_kernels(struct seq_buf *sb, struct vgpu_device *vdev,
 	vgpu_dbg_puts(sb, "queue:waiting/pending/ready/state\n");
 	list_for_each_entry(k, &g->kernels, table_node) {
 		seq_buf_printf(sb, "%u %u %u %u %s %u %u %u %u %u %u",
-			       k->id, k->channel, k->prio, k->eff_prio,
-			       vgpu_dbg_state(k->state), k->grid, k->units,
+			       k->args.id, k->args.channel, k->args.prio, k->eff_prio,
+			       vgpu_dbg_state(k->state), k->args.grid, k->units,
 			       k->next_unit, k->inflight, k->done_units,
 			       k->nsaved);
 		if (k->slot == ~0U)
 			vgpu_dbg_puts(sb, " -");
 		else
 			seq_buf_printf(sb, " %u", k->slot);
-		vgpu_dbg_cycle(sb, k->t_submit);
-		vgpu_dbg_cycle(sb, k->t_dispatch);
-		vgpu_dbg_cycle(sb, k->t_start);
+		vgpu_dbg_cycle(sb, k->t.submit);
+		vgpu_dbg_cycle(sb, k->t.dispatch);
+		vgpu_dbg_cycle(sb, k->t.start);
 		/* F15: who launched it, how deep, what it waits for */
-		if (k->parent)
-			seq_buf_printf(sb, " %u", k->parent->id);
+		if (k->child.parent)
+			seq_buf_printf(sb, " %u", k->child.parent->args.id);
 		else
 			vgpu_dbg_puts(sb, " -");
-		seq_buf_printf(sb, " %u %u %u %u", k->depth, k->children,
-			       k->nsusp, !!(k->flags & VGPU_KF_HEAD));
+		seq_buf_printf(sb, " %u %u %u %u", k->child.depth, k->child.children,
+			       k->child.nsusp, !!(k->args.flags & VGPU_KF_HEAD));
 		/* F14: items waiting, on their way, blocks they may launch */
-		if (k->flags & VGPU_KF_QUEUE)
-			seq_buf_printf(sb, " %u/%u/%u/%s\n", k->q_wait,
-				       k->q_pending, k->q_ready,
-				       k->q_closed ? "closed" :
-				       k->q_closing ? "closing" : "open");
+		if (k->args.flags & VGPU_KF_QUEUE)
+			seq_buf_printf(sb, " %u/%u/%u/%s\n", k->q.wait,
+				       k->q.pending, k->q.ready,
+				       k->q.closed ? "closed" :
+				       k->q.closing ? "closing" : "open");
 		else
 			vgpu_dbg_puts(sb, " -\n");
 	}
@@ -186,9 +186,9 @@ static void vgpu_dbg_tasks(struct seq_buf *sb, struct vgpu_device *vdev,
 				       vgpu_gpu_dealloc_pending(g, i));
 			continue;
 		}
-		seq_buf_printf(sb, "%u %u %u %s %llu %u\n", i, k->id,
+		seq_buf_printf(sb, "%u %u %u %s %llu %u\n", i, k->args.id,
 			       k->eff_prio, vgpu_dbg_state(k->state),
-			       k->t_submit, vgpu_gpu_dealloc_pending(g, i));
+			       k->t.submit, vgpu_gpu_dealloc_pending(g, i));
 	}
 }
 
@@ -206,7 +206,7 @@ static void vgpu_dbg_channels(struct seq_buf *sb, struct vgpu_device *vdev,
 			continue;
 		seq_buf_printf(sb, "%u %u 0x%x", i, c->prio, c->selected);
 		list_for_each_entry(k, &c->fifo, chan_node)
-			seq_buf_printf(sb, " %u", k->id);
+			seq_buf_printf(sb, " %u", k->args.id);
 		vgpu_dbg_putc(sb, '\n');
 	}
 }

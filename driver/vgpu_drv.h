@@ -197,7 +197,7 @@ struct vgpu_device {
  * @gate_held: this file holds the gate; protected by @lock
  * @usage: what the file used, for fdinfo (vgpu_obs.h)
  * @tenant: the tenant its kernels belong to for the scheduling policy
- *	(&vgpu_gpu_kernel.tenant): different for every file open on the
+ *	(&vgpu_gpu_kernel_args.tenant): different for every file open on the
  *	device at once (until 2^32 opens wrap); immutable
  * @bos: buffer handle -> &struct vgpu_bo; BO_CREATE inserts under its
  *	xa_lock alone, BO_DESTROY and release() erase under @lock, which

@@ -73,14 +73,14 @@ static void vgpu_job_zero(struct vgpu_job *job, size_t from, size_t to)
  */
 static void vgpu_job_clear(struct vgpu_job *job)
 {
-	BUILD_BUG_ON(offsetofend(struct vgpu_job, k.affinity) >
+	BUILD_BUG_ON(offsetofend(struct vgpu_job, k.args.args.affinity) >
 		     offsetof(struct vgpu_job, k.desc));
 	BUILD_BUG_ON(offsetofend(struct vgpu_job, k.desc) !=
 		     offsetof(struct vgpu_job, k.split_desc));
 	BUILD_BUG_ON(offsetofend(struct vgpu_job, k.split_desc) >
 		     offsetof(struct vgpu_job, prog_inline));
-	vgpu_job_zero(job, 0, offsetof(struct vgpu_job, k.affinity));
-	vgpu_job_zero(job, offsetofend(struct vgpu_job, k.affinity),
+	vgpu_job_zero(job, 0, offsetof(struct vgpu_job, k.args.affinity));
+	vgpu_job_zero(job, offsetofend(struct vgpu_job, k.args.args.affinity),
 		      offsetof(struct vgpu_job, k.desc));
 	vgpu_job_zero(job, offsetofend(struct vgpu_job, k.split_desc),
 		      offsetof(struct vgpu_job, prog_inline));
@@ -112,7 +112,7 @@ static void vgpu_job_free(struct vgpu_job *job)
 		next = job->push_target;
 		/* 0 once its handle was released: only a failed SUBMIT's */
 		vgpu_job_bos_put(job);
-		for (i = 0; job->tmpl && i < job->k.n_tmpl; i++) {
+		for (i = 0; job->tmpl && i < job->k.args.n_tmpl; i++) {
 			kvfree(job->tmpl[i].match);
 			kvfree(job->tmpl[i].prog);
 		}
@@ -182,7 +182,7 @@ static void vgpu_job_unlink(struct vgpu_file *vf, struct vgpu_job *job)
 		list_del(&job->ch_node);
 	job->ch = NULL;
 	vf->nr_kernels--;
-	vf->nr_children -= job->k.child_budget;
+	vf->nr_children -= job->k.args.child_budget;
 	vf->prog_bytes -= job->bytes;
 	atomic_dec(&vf->nr_done);
 	/* while the file is known to be open: the job may outlive it */
@@ -365,12 +365,12 @@ static int vgpu_job_push_target(struct vgpu_file *vf, struct vgpu_job *job,
 	q = vgpu_job_lookup(vf, d->push_to);
 	if (!q)
 		return -ENOENT;
-	if (!(q->k.flags & VGPU_KF_QUEUE) || vgpu_job_finished(q) ||
+	if (!(q->k.args.flags & VGPU_KF_QUEUE) || vgpu_job_finished(q) ||
 	    q->q_closing)
 		return -EINVAL;
 	kref_get(&q->ref);
 	job->push_target = q;
-	job->k.push_to = &q->k;
+	job->k.args.push_to = &q->k;
 	return 0;
 }
 
@@ -405,7 +405,7 @@ static int vgpu_job_templates(struct vgpu_job *job,
 	job->tmpl = kcalloc(d->num_templates, sizeof(*job->tmpl), GFP_KERNEL);
 	if (!job->tmpl)
 		return -ENOMEM;
-	job->k.n_tmpl = d->num_templates;
+	job->k.args.n_tmpl = d->num_templates;
 	for (i = 0; i < d->num_templates; i++) {
 		ret = copy_struct_from_user(&t, sizeof(t),
 					    ut + (size_t)i * d->template_size,
@@ -443,7 +443,7 @@ static int vgpu_job_templates(struct vgpu_job *job,
 		gt->n_insns = t.num_insns;
 		job->bytes += (u64)t.num_insns * sizeof(*prog);
 	}
-	job->k.tmpl = job->tmpl;
+	job->k.args.tmpl = job->tmpl;
 	return 0;
 }
 
@@ -530,18 +530,18 @@ static int vgpu_job_create(struct vgpu_file *vf,
 	/* through the stack: the job cache takes user data only in prog_inline */
 	if (d->affinity) {
 		/* the core reads all of a mask given (words past the SMs too) */
-		memset(job->k.affinity + d->affinity_bits / 64, 0,
-		       sizeof(job->k.affinity) - d->affinity_bits / 8);
-		ret = vgpu_job_copy_in(job->k.affinity, d->affinity,
+		memset(job->k.args.affinity + d->affinity_bits / 64, 0,
+		       sizeof(job->k.args.affinity) - d->affinity_bits / 8);
+		ret = vgpu_job_copy_in(job->k.args.affinity, d->affinity,
 				       d->affinity_bits / 8);
 		if (ret)
 			goto err_free;
 	}
-	ret = vgpu_job_copy_in(job->k.warp_prio, d->warp_prio,
+	ret = vgpu_job_copy_in(job->k.args.warp_prio, d->warp_prio,
 			       d->num_warp_prio);
 	if (ret)
 		goto err_free;
-	job->k.n_warp_prio = d->num_warp_prio;
+	job->k.args.n_warp_prio = d->num_warp_prio;
 
 	ret = vgpu_job_templates(job, d, &vdev->cfg);
 	if (ret)
@@ -554,8 +554,8 @@ static int vgpu_job_create(struct vgpu_file *vf,
 		if (!job->child_store)
 			goto err_free;
 	}
-	job->k.child_budget = d->child_budget;
-	job->k.child_store = job->child_store;
+	job->k.args.child_budget = d->child_budget;
+	job->k.args.child_store = job->child_store;
 	ret = vgpu_job_push_target(vf, job, d);
 	if (ret)
 		goto err_free;
@@ -575,39 +575,39 @@ static int vgpu_job_create(struct vgpu_file *vf,
 			goto err_free;
 		job->bytes += (u64)d->push_records * sizeof(*job->dev_push);
 	}
-	job->k.dev_push = job->dev_push;
-	job->k.n_dev_push = d->push_records;
+	job->k.args.dev_push = job->dev_push;
+	job->k.args.n_dev_push = d->push_records;
 	/* uapi: a mask given names SMs (an all-zero one means all to the core) */
 	ret = -EINVAL;
-	if (d->affinity && !memchr_inv(job->k.affinity, 0, d->affinity_bits / 8))
+	if (d->affinity && !memchr_inv(job->k.args.affinity, 0, d->affinity_bits / 8))
 		goto err_free;
 
-	job->k.channel = ch->core_ch;
-	job->k.prio = d->flags & VGPU_KERNEL_PRIORITY ? d->priority : ch->prio;
-	job->k.grid = d->grid;
-	job->k.threads = d->threads;
-	job->k.regs = d->regs;
-	job->k.smem = d->smem;
-	job->k.sregs = d->sregs;
-	job->k.flags = vgpu_kernel_flags(d->flags);
-	job->k.queue_n = d->queue_n;
-	job->k.queue_cap = d->queue_cap;
-	job->k.queue_timeout = d->queue_timeout;
-	job->k.quota = d->quota;
-	job->k.deadline = d->deadline;
-	job->k.tenant = vf->tenant;
-	job->k.arrival = d->arrival;	/* relative; vgpu_sched_submit() adds now */
+	job->k.args.channel = ch->core_ch;
+	job->k.args.prio = d->flags & VGPU_KERNEL_PRIORITY ? d->priority : ch->prio;
+	job->k.args.grid = d->grid;
+	job->k.args.threads = d->threads;
+	job->k.args.regs = d->regs;
+	job->k.args.smem = d->smem;
+	job->k.args.sregs = d->sregs;
+	job->k.args.flags = vgpu_kernel_flags(d->flags);
+	job->k.args.queue_n = d->queue_n;
+	job->k.args.queue_cap = d->queue_cap;
+	job->k.args.queue_timeout = d->queue_timeout;
+	job->k.args.quota = d->quota;
+	job->k.args.deadline = d->deadline;
+	job->k.args.tenant = vf->tenant;
+	job->k.args.arrival = d->arrival;	/* relative; vgpu_sched_submit() adds now */
 	/* the core then neither scans nor checks the (zero) mask */
-	job->k.no_affinity = !d->affinity;
+	job->k.args.no_affinity = !d->affinity;
 	/* until the controller hands it to the core, nothing has happened */
 	job->k.state = VGPU_KS_NEW;
-	job->k.t_submit = VGPU_GPU_NO_CYCLE;
-	job->k.t_dispatch = VGPU_GPU_NO_CYCLE;
-	job->k.t_start = VGPU_GPU_NO_CYCLE;
-	job->k.t_end = VGPU_GPU_NO_CYCLE;
-	job->k.prog = job->prog;
-	job->k.match = job->match;
-	job->k.n_insns = d->num_insns;
+	job->k.t.submit = VGPU_GPU_NO_CYCLE;
+	job->k.t.dispatch = VGPU_GPU_NO_CYCLE;
+	job->k.t.start = VGPU_GPU_NO_CYCLE;
+	job->k.t.end = VGPU_GPU_NO_CYCLE;
+	job->k.args.prog = job->prog;
+	job->k.args.match = job->match;
+	job->k.args.n_insns = d->num_insns;
 	job->bytes += (u64)d->num_insns * sizeof(struct vgpu_insn);
 	/*
 	 * What the core would refuse: the submission is all or nothing, so
@@ -615,10 +615,10 @@ static int vgpu_job_create(struct vgpu_file *vf,
 	 * vgpu_gpu_submit() then takes it.
 	 */
 	/* functional programs (seed 004) compute in the named buffers */
-	job->k.fn = true;
-	job->k.priv_bytes = d->private_bytes;
-	job->k.insn_budget = d->insn_budget;
-	job->k.slots = job->slots;
+	job->k.args.fn = true;
+	job->k.args.priv_bytes = d->private_bytes;
+	job->k.args.insn_budget = d->insn_budget;
+	job->k.args.slots = job->slots;
 	ret = vgpu_gpu_kernel_prepare(&vdev->cfg, &job->k);
 	if (!ret && job->k.desc.sum.uses_functional)
 		ret = vgpu_sched_fn_enable(&vdev->sched);
@@ -981,22 +981,22 @@ int vgpu_ioctl_query(struct vgpu_file *vf, void *arg)
 	q->flags = flags;
 	q->state = vgpu_kstate_to_uapi(job->k.state);
 	q->error = job->error;
-	q->t_submit = job->k.t_submit;
-	q->t_dispatch = job->k.t_dispatch;
-	q->t_complete = vgpu_gpu_kernel_finished(&job->k) ? job->k.t_end :
+	q->t_submit = job->k.t.submit;
+	q->t_dispatch = job->k.t.dispatch;
+	q->t_complete = vgpu_gpu_kernel_finished(&job->k) ? job->k.t.end :
 			VGPU_NO_CYCLE;
-	q->t_start = job->k.t_start;
+	q->t_start = job->k.t.start;
 	/* the core sets the deadline when the kernel reaches it */
-	q->t_deadline = job->k.t_submit == VGPU_GPU_NO_CYCLE ? VGPU_NO_CYCLE :
-			job->k.deadline_at;
-	if (job->k.deadline_missed)
+	q->t_deadline = job->k.t.submit == VGPU_GPU_NO_CYCLE ? VGPU_NO_CYCLE :
+			job->k.t.deadline_at;
+	if (job->k.t.deadline_missed)
 		q->status |= VGPU_KSTATUS_DEADLINE_MISSED;
 	/* a queue kernel's blocks are those its items launched (F14) */
-	if (job->k.flags & VGPU_KF_QUEUE)
+	if (job->k.args.flags & VGPU_KF_QUEUE)
 		q->blocks_done = job->k.done_units;
 	else
-		q->blocks_done = job->k.state == VGPU_KS_DONE ? job->k.grid :
-				 min(job->k.done_units, job->k.grid);
+		q->blocks_done = job->k.state == VGPU_KS_DONE ? job->k.args.grid :
+				 min(job->k.done_units, job->k.args.grid);
 	q->preemptions = job->k.preempted;
 	q->user_data = job->user_data;
 	/*
@@ -1126,7 +1126,7 @@ int vgpu_ioctl_queue_push(struct vgpu_file *vf, void *arg)
 	}
 	at = max(vgpu_clock_after(s->gpu->now, qp->arrival), job->q_last);
 	job->q_last = at;
-	job->k.q_held += qp->items;
+	job->k.args.q_held += qp->items;
 	job->q_closing |= close;
 	rec->p.arrival = at;
 	kref_get(&job->ref);

@@ -149,14 +149,14 @@ void vgpu_obs_core_event(struct vgpu_device *vdev, const struct vgpu_event *ev,
 	if (ev->type == VGPU_GEV_CANCEL)
 		return;
 	if (job) {
-		prio = job->k.prio;
+		prio = job->k.args.prio;
 		pc = vgpu_obs_prio(vdev, prio);
 	}
 	if (ev->sm < vdev->cfg.num_sms)
 		sc = &o->sm[ev->sm];
 	cnt[0] = sc;
 	cnt[1] = pc;
-	cnt[2] = job ? &o->chan[job->k.channel] : NULL;
+	cnt[2] = job ? &o->chan[job->k.args.channel] : NULL;
 
 	switch (ev->type) {
 	case VGPU_GEV_SUBMIT:
@@ -205,7 +205,7 @@ void vgpu_obs_core_event(struct vgpu_device *vdev, const struct vgpu_event *ev,
 		if (pc)
 			pc->completed++;
 		if (job) {
-			o->chan[job->k.channel].completed++;
+			o->chan[job->k.args.channel].completed++;
 			job->owner->usage.completed++;
 		}
 		vgpu_obs_event(vdev, VGPU_EVENT_COMPLETE, ev->cycle,
@@ -397,8 +397,8 @@ void vgpu_obs_hang(struct vgpu_sched *s, struct vgpu_job *job)
 	struct vgpu_device *vdev = s->vdev;
 
 	lockdep_assert_held(&s->lock);
-	trace_vgpu_hang(vdev->index, job->k.id, VGPU_EV_NONE, VGPU_EV_NONE,
-			VGPU_EV_NONE, job->k.prio, s->gpu->now);
-	vgpu_obs_event(vdev, VGPU_EVENT_HANG, s->gpu->now, job->k.id,
-		       VGPU_EV_NONE, VGPU_EV_NONE, job->k.prio);
+	trace_vgpu_hang(vdev->index, job->k.args.id, VGPU_EV_NONE, VGPU_EV_NONE,
+			VGPU_EV_NONE, job->k.args.prio, s->gpu->now);
+	vgpu_obs_event(vdev, VGPU_EVENT_HANG, s->gpu->now, job->k.args.id,
+		       VGPU_EV_NONE, VGPU_EV_NONE, job->k.args.prio);
 }

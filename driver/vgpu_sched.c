@@ -243,8 +243,8 @@ static void vgpu_sched_link_locked(struct vgpu_sched *s)
 	vgpu_sched_take_locked(s, &s->incoming, &batch);
 	list_for_each_entry_safe(job, tmp, &batch, live_node) {
 		list_del_init(&job->live_node);
-		job->k.arrival = vgpu_clock_after(g->now, job->k.arrival);
-		job->k.id = s->next_id++;
+		job->k.args.arrival = vgpu_clock_after(g->now, job->k.args.arrival);
+		job->k.args.id = s->next_id++;
 		/* the core numbers child kernels from there on (F15) */
 		if (s->next_id == VGPU_GPU_CHILD_ID0)
 			s->next_id = 0;
@@ -343,7 +343,7 @@ static void vgpu_sched_link_pushes_locked(struct vgpu_sched *s)
 	list_for_each_entry_safe(qp, tmp, &batch, node) {
 		list_del_init(&qp->node);
 		job = qp->job;
-		job->k.q_held -= qp->p.items;
+		job->k.args.q_held -= qp->p.items;
 		/*
 		 * The ioctl made the core's check (vgpu_gpu_push_check()) and
 		 * held the room for the items: only a finished kernel.
@@ -368,7 +368,7 @@ static void vgpu_sched_push_purge_locked(struct vgpu_sched *s,
 	struct vgpu_qpush *qp, *tmp;
 	LIST_HEAD(drop);
 
-	if (!job->k.q_held && !job->q_closing)
+	if (!job->k.args.q_held && !job->q_closing)
 		return;
 	spin_lock(&s->incoming_lock);
 	list_for_each_entry_safe(qp, tmp, &s->incoming_push, node)
@@ -377,7 +377,7 @@ static void vgpu_sched_push_purge_locked(struct vgpu_sched *s,
 	spin_unlock(&s->incoming_lock);
 	list_for_each_entry_safe(qp, tmp, &drop, node) {
 		list_del(&qp->node);
-		job->k.q_held -= qp->p.items;
+		job->k.args.q_held -= qp->p.items;
 		vgpu_sched_push_free_locked(s, qp);
 	}
 }
@@ -439,7 +439,7 @@ static u64 vgpu_sched_busy_cycles(const struct vgpu_gpu *g)
 /* When @job, dispatched, hangs: the busy cycle past which it is hung. */
 static u64 vgpu_sched_hang_at(const struct vgpu_job *job)
 {
-	return job->k.t_dispatch - job->k.skip_dispatch + job->timeout;
+	return job->k.t.dispatch - job->k.t.skip_dispatch + job->timeout;
 }
 
 /*
@@ -453,7 +453,7 @@ static void vgpu_sched_hangs_locked(struct vgpu_sched *s)
 
 	s->hang_next = U64_MAX;
 	list_for_each_entry_safe(job, tmp, &s->live, live_node) {
-		if (job->k.t_dispatch == VGPU_GPU_NO_CYCLE)
+		if (job->k.t.dispatch == VGPU_GPU_NO_CYCLE)
 			continue;
 		at = vgpu_sched_hang_at(job);
 		if (busy <= at) {
@@ -503,7 +503,7 @@ static void vgpu_sched_event(void *host, const struct vgpu_event *ev,
 	struct vgpu_sched *s = host;
 
 	lockdep_assert_held(&s->lock);
-	if (k && !k->parent)
+	if (k && !k->child.parent)
 		job = container_of(k, struct vgpu_job, k);
 	if (job && ev->type == VGPU_GEV_DISPATCH)
 		s->hang_next = min(s->hang_next, vgpu_sched_hang_at(job));

@@ -277,14 +277,14 @@ struct vgpu_sched {
  * @prog: the program, copied from userspace and validated: in
  *	@prog_inline, or one allocation holding @prog then @match
  * @match: LOOP/ENDLOOP links of @prog, filled by the core
- * @tmpl: its child templates (F15), @k.n_tmpl entries with their programs
+ * @tmpl: its child templates (F15), @k.args.n_tmpl entries with their programs
  *	and links, or NULL; the core uses them until @k is finished
- * @child_store: descriptors of its tree's children, @k.child_budget of
+ * @child_store: descriptors of its tree's children, @k.args.child_budget of
  *	them (F15), or NULL
  * @push_target: the queue kernel its PUSH instructions feed (F14), a
  *	reference held until this job is freed; NULL without PUSH
  * @dev_push: (queue kernel, F14) records of the PUSHes feeding it,
- *	@k.n_dev_push of them, or NULL; the core uses them until @k is
+ *	@k.args.n_dev_push of them, or NULL; the core uses them until @k is
  *	finished
  * @bytes: program bytes charged to the owner, the templates' and the push
  *	records' included

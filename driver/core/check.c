@@ -45,12 +45,12 @@ static int vgpu_check_fn(const struct vgpu_config *cfg,
 			 struct vgpu_block_shape *shape)
 {
 	if (!sum->uses_functional)
-		return k->priv_bytes || k->insn_budget ? -EINVAL : 0;
-	if (cfg->warp_size != VGPU_ISA_LANES || sum->max_reg >= k->regs ||
-	    k->priv_bytes % 4 || k->priv_bytes > VGPU_MAX_PRIVATE_BYTES)
+		return k->args.priv_bytes || k->args.insn_budget ? -EINVAL : 0;
+	if (cfg->warp_size != VGPU_ISA_LANES || sum->max_reg >= k->args.regs ||
+	    k->args.priv_bytes % 4 || k->args.priv_bytes > VGPU_MAX_PRIVATE_BYTES)
 		return -EINVAL;
-	if (k->priv_bytes)
-		shape->reg_units = DIV_ROUND_UP((k->regs + k->priv_bytes / 4) *
+	if (k->args.priv_bytes)
+		shape->reg_units = DIV_ROUND_UP((k->args.regs + k->args.priv_bytes / 4) *
 						cfg->warp_size, cfg->reg_unit);
 	return 0;
 }
@@ -69,15 +69,15 @@ static int vgpu_check_block(const struct vgpu_config *cfg,
 			    u32 flags, u32 n_tmpl, struct vgpu_isa_summary *sum,
 			    struct vgpu_block_shape *shape)
 {
-	u32 i, isa = k && k->fn ? VGPU_ISA_FUNCTIONAL : 0;
+	u32 i, isa = k && k->args.fn ? VGPU_ISA_FUNCTIONAL : 0;
 
 	if (vgpu_check_shape(cfg, shape, threads, regs, smem, sregs, 0))
 		return -E2BIG;
 	/* F35: one level per warp of a block, each a priority level */
-	if (k && k->n_warp_prio && k->n_warp_prio != shape->warps)
+	if (k && k->args.n_warp_prio && k->args.n_warp_prio != shape->warps)
 		return -EINVAL;
-	for (i = 0; k && i < k->n_warp_prio; i++)
-		if (k->warp_prio[i] >= cfg->num_prios)
+	for (i = 0; k && i < k->args.n_warp_prio; i++)
+		if (k->args.warp_prio[i] >= cfg->num_prios)
 			return -EINVAL;
 	/* without BAR the shape with the barrier is the one just made */
 	if (vgpu_isa_summarize_flags(prog, n_insns, isa, sum) ||
@@ -87,7 +87,7 @@ static int vgpu_check_block(const struct vgpu_config *cfg,
 	if (k && vgpu_check_fn(cfg, k, sum, shape))
 		return -EINVAL;
 	/* F14: a program with PUSH has a target, and only such a program */
-	if (k && sum->uses_push != !!k->push_to)
+	if (k && sum->uses_push != !!k->args.push_to)
 		return -EINVAL;
 	/* a split breaks blocks apart: no BAR, no LAUNCH (F24, F15) */
 	if ((sum->uses_bar || sum->uses_launch) &&
@@ -106,16 +106,16 @@ static int vgpu_check_block(const struct vgpu_config *cfg,
 static int vgpu_check_queue(const struct vgpu_gpu_kernel *k)
 {
 	/* a PUSH's target is a queue kernel (F14): its state is the device's */
-	if (k->push_to && !(k->push_to->flags & VGPU_KF_QUEUE))
+	if (k->args.push_to && !(k->args.push_to->args.flags & VGPU_KF_QUEUE))
 		return -EINVAL;
-	if (!(k->flags & VGPU_KF_QUEUE))
-		return !k->grid || k->queue_n || k->queue_cap ||
-		       k->queue_timeout || k->n_dev_push ? -EINVAL : 0;
-	if (k->n_dev_push > k->queue_cap || (k->n_dev_push && !k->dev_push))
+	if (!(k->args.flags & VGPU_KF_QUEUE))
+		return !k->args.grid || k->args.queue_n || k->args.queue_cap ||
+		       k->args.queue_timeout || k->args.n_dev_push ? -EINVAL : 0;
+	if (k->args.n_dev_push > k->args.queue_cap || (k->args.n_dev_push && !k->args.dev_push))
 		return -EINVAL;
-	if (k->grid || !k->queue_n || k->queue_n > VGPU_MAX_COALESCE ||
-	    !k->queue_cap || k->queue_cap > VGPU_MAX_QUEUE_ITEMS ||
-	    !k->queue_timeout || k->queue_timeout > VGPU_GPU_MAX_QTIMEOUT)
+	if (k->args.grid || !k->args.queue_n || k->args.queue_n > VGPU_MAX_COALESCE ||
+	    !k->args.queue_cap || k->args.queue_cap > VGPU_MAX_QUEUE_ITEMS ||
+	    !k->args.queue_timeout || k->args.queue_timeout > VGPU_GPU_MAX_QTIMEOUT)
 		return -EINVAL;
 	return 0;
 }
@@ -194,30 +194,30 @@ int vgpu_gpu_kernel_check_sum(const struct vgpu_config *cfg,
 	u32 i;
 	int ret;
 
-	if (k->flags & ~VGPU_KF_ALL || k->prio >= cfg->num_prios ||
-	    !k->prog || !k->n_insns || !k->match || !k->threads ||
-	    k->deadline > VGPU_GPU_MAX_DEADLINE || vgpu_check_queue(k))
+	if (k->args.flags & ~VGPU_KF_ALL || k->args.prio >= cfg->num_prios ||
+	    !k->args.prog || !k->args.n_insns || !k->args.match || !k->args.threads ||
+	    k->args.deadline > VGPU_GPU_MAX_DEADLINE || vgpu_check_queue(k))
 		return -EINVAL;
-	if (k->n_tmpl > VGPU_MAX_TEMPLATES || (k->n_tmpl && !k->tmpl) ||
-	    k->child_budget > VGPU_MAX_CHILDREN ||
-	    (k->child_budget && !k->child_store))
+	if (k->args.n_tmpl > VGPU_MAX_TEMPLATES || (k->args.n_tmpl && !k->args.tmpl) ||
+	    k->args.child_budget > VGPU_MAX_CHILDREN ||
+	    (k->args.child_budget && !k->args.child_store))
 		return -EINVAL;
-	ret = vgpu_check_block(cfg, k, k->prog, k->n_insns, k->threads,
-			       k->regs, k->smem, k->sregs, k->flags, k->n_tmpl,
+	ret = vgpu_check_block(cfg, k, k->args.prog, k->args.n_insns, k->args.threads,
+			       k->args.regs, k->args.smem, k->args.sregs, k->args.flags, k->args.n_tmpl,
 			       sum, shape);
 	if (ret)
 		return ret;
-	if (!k->no_affinity && vgpu_check_aff_empty(k->affinity, cfg->num_sms))
+	if (!k->args.no_affinity && vgpu_check_aff_empty(k->args.affinity, cfg->num_sms))
 		return -EINVAL;
-	for (i = 0; i < k->n_tmpl; i++) {
-		t = &k->tmpl[i];
+	for (i = 0; i < k->args.n_tmpl; i++) {
+		t = &k->args.tmpl[i];
 		if (t->flags & ~(VGPU_KF_INDEPENDENT | VGPU_KF_SEQUENTIAL) ||
 		    !t->grid || !t->threads || !t->prog || !t->n_insns ||
 		    !t->match)
 			return -EINVAL;
 		ret = vgpu_check_block(cfg, NULL, t->prog, t->n_insns,
 				       t->threads, t->regs, t->smem, 0,
-				       t->flags, k->n_tmpl, &tsum, &tshape);
+				       t->flags, k->args.n_tmpl, &tsum, &tshape);
 		if (ret)
 			return ret;
 	}

@@ -22,14 +22,14 @@
  */
 void vgpu_gpu_unwait(struct vgpu_gpu *g, struct vgpu_gpu_kernel *c)
 {
-	if (c->waiter) {
-		list_add(&c->waiter->node, &g->saved_free);
-		c->waiter = NULL;
+	if (c->child.waiter) {
+		list_add(&c->child.waiter->node, &g->saved_free);
+		c->child.waiter = NULL;
 	}
-	if (c->wait_sm != ~0U) {
-		g->sm[c->wait_sm].shadow[c->wait_slot].wait = NULL;
-		list_del_init(&c->wait_node);
-		c->wait_sm = ~0U;
+	if (c->child.wait_sm != ~0U) {
+		g->sm[c->child.wait_sm].shadow[c->child.wait_slot].wait = NULL;
+		list_del_init(&c->child.wait_node);
+		c->child.wait_sm = ~0U;
 	}
 }
 
@@ -44,9 +44,9 @@ void vgpu_gpu_fail(struct vgpu_gpu *g, struct vgpu_gpu_kernel *k, int error)
 {
 	struct vgpu_gpu_kernel *x;
 
-	for (x = k; x; x = x->parent)
+	for (x = k; x; x = x->child.parent)
 		x->error = error;
-	vgpu_gpu_stop_tree(g, k->root);
+	vgpu_gpu_stop_tree(g, k->child.root);
 }
 
 /*
@@ -64,9 +64,9 @@ static void vgpu_gpu_suspend_out(struct vgpu_gpu *g, u32 i, u32 slot,
 
 	s = list_first_entry(&g->saved_free, struct vgpu_gpu_saved, node);
 	if (sh->start_at != VGPU_GPU_NO_CYCLE && !sh->start_seen)
-		p->t_start = min(p->t_start, sh->start_at);
+		p->t.start = min(p->t.start, sh->start_at);
 	vgpu_gpu_emit(g, g->now, VGPU_GEV_SUSPEND, p,
-		      gs->sm.block[slot].block_idx, ~0U, i, c->id, 1);
+		      gs->sm.block[slot].block_idx, ~0U, i, c->args.id, 1);
 	s->unit = sh->unit;
 	s->start_at = sh->start_at;
 	vgpu_sm_block_save(&gs->sm, slot, &s->s);
@@ -74,9 +74,9 @@ static void vgpu_gpu_suspend_out(struct vgpu_gpu *g, u32 i, u32 slot,
 	memset(sh, 0, sizeof(*sh));
 	gs->shadow_used &= ~BIT_ULL(slot);
 	list_del(&s->node);
-	c->waiter = s;
+	c->child.waiter = s;
 	p->inflight--;
-	p->nsusp++;
+	p->child.nsusp++;
 	g->stats.suspensions++;
 	vgpu_gpu_forget_nofit(g);
 }
@@ -96,11 +96,11 @@ static void vgpu_gpu_suspend(struct vgpu_gpu *g, u32 i, u32 slot,
 		return;
 	}
 	sh->wait = c;
-	c->wait_sm = i;
-	c->wait_slot = slot;
-	list_add_tail(&c->wait_node, &g->inplace);
+	c->child.wait_sm = i;
+	c->child.wait_slot = slot;
+	list_add_tail(&c->child.wait_node, &g->inplace);
 	vgpu_gpu_emit(g, g->now, VGPU_GEV_SUSPEND, sh->k,
-		      g->sm[i].sm.block[slot].block_idx, ~0U, i, c->id, 0);
+		      g->sm[i].sm.block[slot].block_idx, ~0U, i, c->args.id, 0);
 }
 
 /**
@@ -116,12 +116,12 @@ void vgpu_gpu_inplace_retry(struct vgpu_gpu *g)
 
 	while (!list_empty(&g->inplace) && !list_empty(&g->saved_free)) {
 		c = list_first_entry(&g->inplace, struct vgpu_gpu_kernel,
-				     wait_node);
-		i = c->wait_sm;
-		list_del_init(&c->wait_node);
-		c->wait_sm = ~0U;
-		g->sm[i].shadow[c->wait_slot].wait = NULL;
-		vgpu_gpu_suspend_out(g, i, c->wait_slot, c);
+				     child.wait_node);
+		i = c->child.wait_sm;
+		list_del_init(&c->child.wait_node);
+		c->child.wait_sm = ~0U;
+		g->sm[i].shadow[c->child.wait_slot].wait = NULL;
+		vgpu_gpu_suspend_out(g, i, c->child.wait_slot, c);
 	}
 }
 
@@ -146,7 +146,7 @@ struct vgpu_gpu_kernel *vgpu_gpu_event_kernel(struct vgpu_gpu *g, u32 i,
 
 	for (m = gs->shadow_used; m; m &= m - 1) {
 		s = __ffs64(m);
-		if (gs->shadow[s].k->id == ev->kernel &&
+		if (gs->shadow[s].k->args.id == ev->kernel &&
 		    gs->sm.block[s].block_idx == ev->block) {
 			if (slot)
 				*slot = s;
@@ -178,58 +178,58 @@ void vgpu_gpu_launch(struct vgpu_gpu *g, u32 i,
 	p = vgpu_gpu_event_kernel(g, i, ev, &slot);
 	if (!p)		/* its tree was stopped since */
 		return;
-	r = p->root;
-	if (p->depth >= VGPU_MAX_DEPTH) {
+	r = p->child.root;
+	if (p->child.depth >= VGPU_MAX_DEPTH) {
 		vgpu_gpu_fail(g, p, -ELOOP);
 		return;
 	}
-	if (ev->arg0 >= r->n_tmpl) {	/* vgpu_gpu_submit() refused it */
+	if (ev->arg0 >= r->args.n_tmpl) {	/* vgpu_gpu_submit() refused it */
 		vgpu_gpu_fail(g, p, -EINVAL);
 		return;
 	}
-	if (r->launched >= r->child_budget) {
+	if (r->child.launched >= r->args.child_budget) {
 		vgpu_gpu_fail(g, p, -EDQUOT);
 		return;
 	}
-	c = &r->child_store[r->launched++];
-	t = &r->tmpl[ev->arg0];
+	c = &r->args.child_store[r->child.launched++];
+	t = &r->args.tmpl[ev->arg0];
 	memset(c, 0, sizeof(*c));
-	c->id = g->next_child_id++;
+	c->args.id = g->next_child_id++;
 	if (g->next_child_id == VGPU_EV_NONE)
 		g->next_child_id = VGPU_GPU_CHILD_ID0;
-	c->channel = p->channel;	/* F21 flags: its tree's channel */
-	c->tenant = p->tenant;
-	c->prio = p->eff_prio;
-	c->grid = t->grid;
-	c->threads = t->threads;
-	c->regs = t->regs;
-	c->smem = t->smem;
+	c->args.channel = p->args.channel;	/* F21 flags: its tree's channel */
+	c->args.tenant = p->args.tenant;
+	c->args.prio = p->eff_prio;
+	c->args.grid = t->grid;
+	c->args.threads = t->threads;
+	c->args.regs = t->regs;
+	c->args.smem = t->smem;
 	/* a throttle-mode tree stays in throttle mode (F26) */
-	c->flags = t->flags | (p->flags & VGPU_KF_THROTTLE);
-	c->arrival = ev->cycle;
+	c->args.flags = t->flags | (p->args.flags & VGPU_KF_THROTTLE);
+	c->args.arrival = ev->cycle;
 	/* the device's words: admission masked them, the rest is zero */
-	memcpy(c->affinity, p->affinity, g->top_words * sizeof(u64));
+	memcpy(c->args.affinity, p->args.affinity, g->top_words * sizeof(u64));
 	c->aff_all = p->aff_all;
-	c->prog = t->prog;
-	c->n_insns = t->n_insns;
-	c->match = t->match;
-	c->tmpl = r->tmpl;
-	c->n_tmpl = r->n_tmpl;
+	c->args.prog = t->prog;
+	c->args.n_insns = t->n_insns;
+	c->args.match = t->match;
+	c->args.tmpl = r->args.tmpl;
+	c->args.n_tmpl = r->args.n_tmpl;
 	c->desc = t->desc;
-	c->desc.id = c->id;
-	c->desc.prio = c->prio;
+	c->desc.id = c->args.id;
+	c->desc.prio = c->args.prio;
 	vgpu_gpu_kernel_enter(g, c);
-	c->parent = p;
-	c->root = r;
-	c->depth = p->depth + 1;
-	c->tmpl_idx = ev->arg0;
+	c->child.parent = p;
+	c->child.root = r;
+	c->child.depth = p->child.depth + 1;
+	c->child.tmpl_idx = ev->arg0;
 	list_add_tail(&c->chan_node, &g->direct);
 	list_add_tail(&c->table_node, &g->kernels);
 	g->nkernels++;
-	p->children++;
+	p->child.children++;
 	g->stats.children++;
 	vgpu_gpu_emit(g, ev->cycle, VGPU_GEV_LAUNCH, c, ev->block, ~0U, i,
-		      p->id, ev->arg0 | ev->arg1 << 8 | c->depth << 16);
+		      p->args.id, ev->arg0 | ev->arg1 << 8 | c->child.depth << 16);
 	if (ev->arg1 & VGPU_LAUNCH_WAIT)
 		vgpu_gpu_suspend(g, i, slot, c);
 }
@@ -244,25 +244,25 @@ void vgpu_gpu_launch(struct vgpu_gpu *g, u32 i,
  */
 void vgpu_gpu_child_done(struct vgpu_gpu *g, struct vgpu_gpu_kernel *c)
 {
-	struct vgpu_gpu_kernel *p = c->parent;
-	struct vgpu_gpu_saved *s = c->waiter;
-	u32 i = c->wait_sm, slot = c->wait_slot;
+	struct vgpu_gpu_kernel *p = c->child.parent;
+	struct vgpu_gpu_saved *s = c->child.waiter;
+	u32 i = c->child.wait_sm, slot = c->child.wait_slot;
 
-	p->children--;
-	if (p->t_end == VGPU_GPU_NO_CYCLE || c->t_end > p->t_end)
-		p->t_end = c->t_end;
+	p->child.children--;
+	if (p->t.end == VGPU_GPU_NO_CYCLE || c->t.end > p->t.end)
+		p->t.end = c->t.end;
 	if (s) {
-		c->waiter = NULL;
+		c->child.waiter = NULL;
 		list_add_tail(&s->node, &p->saved);
-		p->nsusp--;
+		p->child.nsusp--;
 		p->nsaved++;
 		vgpu_gpu_requeue(g, p);
 	} else if (i != ~0U) {
 		g->sm[i].shadow[slot].wait = NULL;
-		list_del_init(&c->wait_node);
-		c->wait_sm = ~0U;
+		list_del_init(&c->child.wait_node);
+		c->child.wait_sm = ~0U;
 		vgpu_gpu_emit(g, g->now, VGPU_GEV_WAKE, p,
-			      g->sm[i].sm.block[slot].block_idx, ~0U, i, c->id,
+			      g->sm[i].sm.block[slot].block_idx, ~0U, i, c->args.id,
 			      0);
 		vgpu_sm_block_wake(&g->sm[i].sm, slot);
 	}

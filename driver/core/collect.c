@@ -200,7 +200,7 @@ void vgpu_gpu_collect(struct vgpu_gpu *g)
 			if (sh->start_at != VGPU_GPU_NO_CYCLE &&
 			    !sh->start_seen) {
 				sh->start_seen = true;
-				k->t_start = min(k->t_start, sh->start_at);
+				k->t.start = min(k->t.start, sh->start_at);
 			}
 			if (!sh->done)
 				continue;
@@ -209,9 +209,9 @@ void vgpu_gpu_collect(struct vgpu_gpu *g)
 			k->inflight--;
 			k->done_units++;
 			g->done_blocks++;
-			if (k->t_end == VGPU_GPU_NO_CYCLE ||
-			    sh->done_at > k->t_end)
-				k->t_end = sh->done_at;
+			if (k->t.end == VGPU_GPU_NO_CYCLE ||
+			    sh->done_at > k->t.end)
+				k->t.end = sh->done_at;
 			if (g->policy->block_done)
 				g->policy->block_done(g, k, i,
 					sh->start_at == VGPU_GPU_NO_CYCLE ? 0 :

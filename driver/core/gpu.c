@@ -576,8 +576,8 @@ static void vgpu_gpu_policy_zero(struct vgpu_gpu *g,
 	list_for_each_entry(k, &g->kernels, table_node) {
 		memset(k->policy_data, 0, ops->kernel_state_size);
 		k->yield = false;
-		k->t_resident = 0;
-		k->yield_hold = 0;
+		k->t.resident = 0;
+		k->t.yield_hold = 0;
 		k->held = false;
 	}
 	g->nheld = 0;
@@ -762,7 +762,7 @@ void vgpu_gpu_emit(struct vgpu_gpu *g, u64 cycle, u32 type,
 		   u32 sm, u32 arg0, u32 arg1)
 {
 	struct vgpu_event ev = {
-		.cycle = cycle, .type = type, .kernel = k->id,
+		.cycle = cycle, .type = type, .kernel = k->args.id,
 		.block = block, .warp = warp, .sm = sm,
 		.arg0 = arg0, .arg1 = arg1,
 	};
@@ -811,7 +811,7 @@ int vgpu_gpu_channel_remove(struct vgpu_gpu *g, u32 ch)
 	if (!list_empty(&g->chan[ch].fifo))
 		return -EBUSY;
 	list_for_each_entry(k, &g->kernels, table_node)
-		if (k->channel == ch)
+		if (k->args.channel == ch)
 			return -EBUSY;
 	g->chan[ch].used = false;
 	vgpu_bmap_assign(g->chan_used, ch, false);
@@ -1124,7 +1124,7 @@ bool vgpu_gpu_quiescent(const struct vgpu_gpu *g)
 	if (!list_empty(&g->pushes))
 		return false;
 	list_for_each_entry(k, &g->kernels, table_node)
-		if (!k->seen || !vgpu_gpu_q_idle(g, k) || k->q_wait)
+		if (!k->seen || !vgpu_gpu_q_idle(g, k) || k->q.wait)
 			return false;
 	return true;
 }

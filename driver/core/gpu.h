@@ -349,7 +349,7 @@ struct vgpu_gpu_gtime {
 
 /**
  * struct vgpu_gpu_tenant - a tenant's entry: its kernels' GPU time
- * @id: &vgpu_gpu_kernel.tenant of its kernels
+ * @id: &vgpu_gpu_kernel_args.tenant of its kernels
  * @kernels: its submitted kernels in the device; 0 = the entry is free
  * @gt: the GPU time of its kernels and their children
  */
@@ -360,7 +360,7 @@ struct vgpu_gpu_tenant {
 };
 
 /**
- * struct vgpu_gpu_kernel - a kernel descriptor (F10), caller-allocated
+ * struct vgpu_gpu_kernel_args - a kernel's arguments (F10), set by its caller
  * @id: caller's id, reported in events
  * @channel: channel it is submitted to
  * @prio: priority, 0 highest, < num_prios
@@ -423,104 +423,11 @@ struct vgpu_gpu_tenant {
  *	yet arrived, 1..VGPU_MAX_QUEUE_ITEMS; else 0
  * @queue_timeout: with VGPU_KF_QUEUE, cycles after which fewer than
  *	@queue_n waiting items launch a block, 1..2^32; else 0
- * @state: VGPU_KS_*; written by the core
- * @eff_prio: current priority (the lowest after a split, F24)
- * @desc: what the SM engines see (id, geometry, shape, program); built
- *	by vgpu_gpu_submit(), so the caller need not clear it
- * @split_desc: the single-warp sub-blocks after a split (F24): sub-block
- *	b * warps + w is warp w of block b; written by the split, read only
- *	after it (@split), so the caller need not clear it either
- * @uses_bar: the program uses BAR (F23 barrier rule)
- * @split: blocks from @split_from on are single-warp sub-blocks (F24)
- * @split_from: first split block
- * @warps: warps per original block
- * @units: dispatch units: blocks, or blocks + sub-blocks after a split
- * @next_unit: next undispatched unit
- * @inflight: units on SMs (resident or pending)
- * @done_units: units completed
- * @nsaved: switched-out units waiting to come back
- * @saved: their records
- * @quota_used: blocks dispatched since the kernel last yielded (F26)
- * @slot: task table slot, or ~0
- * @t_admit: when it last entered the task table, in admissions
- *	(&vgpu_gpu.admit_seq): its age there (F13, seed 002 step 432)
- * @preempted: times one of its blocks was switched out
- * @busy_arrival: on arrival every SM was busy with lower-priority work
- * @displaced_at: 1 + &vgpu_gpu.done_blocks when a waiting kernel that
- *	matched took its slot (F20), 0 if never; core
- * @seen: the controller has seen it arrive
- * @aff_all: its affinity allows every SM
- * @t_submit: arrival cycle (virtual timestamp, F60 query)
- * @t_dispatch: first dispatch cycle, or VGPU_GPU_NO_CYCLE
- * @skip_dispatch: &vgpu_gpu.skipped at @t_dispatch: idle time skipped since
- *	is not time the kernel could have run (hang timeouts)
- * @t_start: first warp start cycle, or VGPU_GPU_NO_CYCLE
- * @t_end: completion cycle, or VGPU_GPU_NO_CYCLE
- * @seq: submission sequence number
- * @error: why it failed or was cancelled by the core: -ELOOP, -EDQUOT
- *	(F15), -ECANCELED (the rest of a failed tree); 0 otherwise
- * @parent: the kernel whose LAUNCH made it, NULL for a submitted kernel
- * @root: the submitted kernel of its tree (itself for a submitted one)
- * @depth: 0 for a submitted kernel, parent's + 1 for a child
- * @tmpl_idx: a child's template index
- * @launched: (submitted kernel) children of its tree so far
- * @children: its unfinished children; it completes after them
- * @nsusp: its blocks switched out while they wait for a child
- * @waiter: (child) the parent's block that waits for it switched out, or
- *	NULL
- * @wait_sm: (child) the SM where the parent's block waits for it holding
- *	its resources, or ~0
- * @wait_slot: the block's slot there
- * @wait_node: (child) link in &vgpu_gpu.inplace while @wait_sm is set
- * @q_wait: (queue kernel) items arrived and not yet in a block
- * @q_pending: items pushed and not yet arrived
- * @q_ready: blocks its waiting items may launch now (F12 undispatched)
- * @q_closing: a push with VGPU_GPU_PUSH_CLOSE was made
- * @q_closed: that push arrived: the waiting items launch at once
- * @q_last: arrival cycle of its latest push
- * @q_close_at: arrival cycle of the closing push
- * @q_items: items arrived so far
- * @q_fifo: its arrived pushes that still have items waiting, oldest first
- * @q_pend: its pushes not arrived yet (in &vgpu_gpu.pushes), by @knode
- * @q_dev_free: its free @dev_push records
- * @q_node: link in &vgpu_gpu.queues while unfinished
- * @chan_node: link in the channel FIFO (F11); a child's in
- *	&vgpu_gpu.direct
- * @table_node: link in the kernel state table (F12)
- * @id_node: link in &vgpu_gpu.id_hash while a submitted kernel is
- *	unfinished (a child's is empty)
- * @policy_data: the policy's own per-kernel state, read and written
- *	through vgpu_policy_kernel_state() (&vgpu_policy_ops.kernel_state_size
- *	bytes of it zeroed when the kernel enters the device)
- * @yield: set by the policy's tick: switch its resident blocks out at
- *	this boundary (vgpu_gpu_yield(); switch mode only)
  * @deadline: relative deadline in cycles after @arrival, 0 for none, at
  *	most VGPU_GPU_MAX_DEADLINE (set by the caller; the edf policy orders
  *	by it)
- * @deadline_at: absolute deadline cycle of a submitted kernel, or
- *	VGPU_GPU_NO_CYCLE; core
- * @deadline_missed: it completed after @deadline_at; core
- * @prepared: vgpu_gpu_kernel_prepare() checked it and left the summary
- *	of its program and the shape of its block in @desc: the next
- *	vgpu_gpu_submit() takes them rather than checking it again; core
- * @t_resident: the boundary its blocks went to SMs again after a yield
- *	(0: never yielded, VGPU_GPU_NO_CYCLE: not since the last one); a
- *	yield before the minimum residency has passed is refused (core)
- * @yield_hold: no block of it is placed before this cycle: the boundary
- *	after its yield in switch mode; VGPU_GPU_NO_CYCLE while @held
- *	(vgpu_gpu_yield(); core)
- * @held: a policy's preemption holds its dispatch (drain and warp modes,
- *	vgpu_gpu_yield()); core
- * @tick_prio: @eff_prio before the policy's tick, which must not change
- *	it (core)
- * @gt: its GPU time: warp-cycles of its resident blocks (core;
- *	vgpu_policy_kernel_gpu_time())
- * @tenant_slot: a submitted kernel's entry in &vgpu_gpu.tenant, or
- *	VGPU_GPU_NO_TENANT (the table was full); core
- * @t_entered: the boundary it last entered the task table at, 0 if never
- *	(vgpu_policy_kernel_entered(); core)
  */
-struct vgpu_gpu_kernel {
+struct vgpu_gpu_kernel_args {
 	u32 id;
 	u32 channel;
 	u32 prio;
@@ -549,7 +456,170 @@ struct vgpu_gpu_kernel {
 	u32 n_tmpl;
 	u32 child_budget;
 	struct vgpu_gpu_kernel *child_store;
+	struct vgpu_gpu_kernel *push_to;
+	struct vgpu_gpu_push *dev_push;
+	u32 n_dev_push;
+	u32 q_held;
+	u32 queue_n;
+	u32 queue_cap;
+	u64 queue_timeout;
+	u64 deadline;
+};
 
+/**
+ * struct vgpu_gpu_kernel_child - a kernel's place in its tree (F15); core
+ * @parent: the kernel whose LAUNCH made it, NULL for a submitted kernel
+ * @root: the submitted kernel of its tree (itself for a submitted one)
+ * @depth: 0 for a submitted kernel, parent's + 1 for a child
+ * @tmpl_idx: a child's template index
+ * @launched: (submitted kernel) children of its tree so far
+ * @children: its unfinished children; it completes after them
+ * @nsusp: its blocks switched out while they wait for a child
+ * @waiter: (child) the parent's block that waits for it switched out, or
+ *	NULL
+ * @wait_sm: (child) the SM where the parent's block waits for it holding
+ *	its resources, or ~0
+ * @wait_slot: the block's slot there
+ * @wait_node: (child) link in &vgpu_gpu.inplace while @wait_sm is set
+ */
+struct vgpu_gpu_kernel_child {
+	struct vgpu_gpu_kernel *parent;
+	struct vgpu_gpu_kernel *root;
+	u32 depth;
+	u32 tmpl_idx;
+	u32 launched;
+	u32 children;
+	u32 nsusp;
+	struct vgpu_gpu_saved *waiter;
+	u32 wait_sm;
+	u32 wait_slot;
+	struct list_head wait_node;
+};
+
+/**
+ * struct vgpu_gpu_kernel_queue - a queue kernel's items and pushes (F14); core
+ * @wait: (queue kernel) items arrived and not yet in a block
+ * @pending: items pushed and not yet arrived
+ * @ready: blocks its waiting items may launch now (F12 undispatched)
+ * @closing: a push with VGPU_GPU_PUSH_CLOSE was made
+ * @closed: that push arrived: the waiting items launch at once
+ * @last: arrival cycle of its latest push
+ * @close_at: arrival cycle of the closing push
+ * @items: items arrived so far
+ * @fifo: its arrived pushes that still have items waiting, oldest first
+ * @pend: its pushes not arrived yet (in &vgpu_gpu.pushes), by @knode
+ * @dev_free: its free @dev_push records
+ * @node: link in &vgpu_gpu.queues while unfinished
+ */
+struct vgpu_gpu_kernel_queue {
+	u32 wait;
+	u32 pending;
+	u32 ready;
+	bool closing;
+	bool closed;
+	u64 last;
+	u64 close_at;
+	u64 items;
+	struct list_head fifo;
+	struct list_head pend;
+	struct list_head dev_free;
+	struct list_head node;
+};
+
+/**
+ * struct vgpu_gpu_kernel_timing - when things happened to a kernel; core
+ * @admit: when it last entered the task table, in admissions
+ *	(&vgpu_gpu.admit_seq): its age there (F13, seed 002 step 432)
+ * @submit: arrival cycle (virtual timestamp, F60 query)
+ * @dispatch: first dispatch cycle, or VGPU_GPU_NO_CYCLE
+ * @skip_dispatch: &vgpu_gpu.skipped at @dispatch: idle time skipped since
+ *	is not time the kernel could have run (hang timeouts)
+ * @start: first warp start cycle, or VGPU_GPU_NO_CYCLE
+ * @end: completion cycle, or VGPU_GPU_NO_CYCLE
+ * @deadline_at: absolute deadline cycle of a submitted kernel, or
+ *	VGPU_GPU_NO_CYCLE; core
+ * @deadline_missed: it completed after @deadline_at; core
+ * @resident: the boundary its blocks went to SMs again after a yield
+ *	(0: never yielded, VGPU_GPU_NO_CYCLE: not since the last one); a
+ *	yield before the minimum residency has passed is refused (core)
+ * @yield_hold: no block of it is placed before this cycle: the boundary
+ *	after its yield in switch mode; VGPU_GPU_NO_CYCLE while @held
+ *	(vgpu_gpu_yield(); core)
+ * @entered: the boundary it last entered the task table at, 0 if never
+ *	(vgpu_policy_kernel_entered(); core)
+ */
+struct vgpu_gpu_kernel_timing {
+	u64 admit;
+	u64 submit;
+	u64 dispatch;
+	u64 skip_dispatch;
+	u64 start;
+	u64 end;
+	u64 deadline_at;
+	bool deadline_missed;
+	u64 resident;
+	u64 yield_hold;
+	u64 entered;
+};
+
+/**
+ * struct vgpu_gpu_kernel - a kernel descriptor (F10), caller-allocated
+ * @args: the caller's arguments (set before vgpu_gpu_submit())
+ * @state: VGPU_KS_*; written by the core
+ * @eff_prio: current priority (the lowest after a split, F24)
+ * @desc: what the SM engines see (id, geometry, shape, program); built
+ *	by vgpu_gpu_submit(), so the caller need not clear it
+ * @split_desc: the single-warp sub-blocks after a split (F24): sub-block
+ *	b * warps + w is warp w of block b; written by the split, read only
+ *	after it (@split), so the caller need not clear it either
+ * @uses_bar: the program uses BAR (F23 barrier rule)
+ * @split: blocks from @split_from on are single-warp sub-blocks (F24)
+ * @split_from: first split block
+ * @warps: warps per original block
+ * @units: dispatch units: blocks, or blocks + sub-blocks after a split
+ * @next_unit: next undispatched unit
+ * @inflight: units on SMs (resident or pending)
+ * @done_units: units completed
+ * @nsaved: switched-out units waiting to come back
+ * @saved: their records
+ * @quota_used: blocks dispatched since the kernel last yielded (F26)
+ * @slot: task table slot, or ~0
+ * @preempted: times one of its blocks was switched out
+ * @busy_arrival: on arrival every SM was busy with lower-priority work
+ * @displaced_at: 1 + &vgpu_gpu.done_blocks when a waiting kernel that
+ *	matched took its slot (F20), 0 if never; core
+ * @seen: the controller has seen it arrive
+ * @aff_all: its affinity allows every SM
+ * @seq: submission sequence number
+ * @error: why it failed or was cancelled by the core: -ELOOP, -EDQUOT
+ *	(F15), -ECANCELED (the rest of a failed tree); 0 otherwise
+ * @chan_node: link in the channel FIFO (F11); a child's in
+ *	&vgpu_gpu.direct
+ * @table_node: link in the kernel state table (F12)
+ * @id_node: link in &vgpu_gpu.id_hash while a submitted kernel is
+ *	unfinished (a child's is empty)
+ * @policy_data: the policy's own per-kernel state, read and written
+ *	through vgpu_policy_kernel_state() (&vgpu_policy_ops.kernel_state_size
+ *	bytes of it zeroed when the kernel enters the device)
+ * @yield: set by the policy's tick: switch its resident blocks out at
+ *	this boundary (vgpu_gpu_yield(); switch mode only)
+ * @prepared: vgpu_gpu_kernel_prepare() checked it and left the summary
+ *	of its program and the shape of its block in @desc: the next
+ *	vgpu_gpu_submit() takes them rather than checking it again; core
+ * @held: a policy's preemption holds its dispatch (drain and warp modes,
+ *	vgpu_gpu_yield()); core
+ * @tick_prio: @eff_prio before the policy's tick, which must not change
+ *	it (core)
+ * @gt: its GPU time: warp-cycles of its resident blocks (core;
+ *	vgpu_policy_kernel_gpu_time())
+ * @tenant_slot: a submitted kernel's entry in &vgpu_gpu.tenant, or
+ *	VGPU_GPU_NO_TENANT (the table was full); core
+ * @child: its place in its tree (F15; core)
+ * @q: its queue, with VGPU_KF_QUEUE (F14; core)
+ * @t: its timing (core)
+ */
+struct vgpu_gpu_kernel {
+	struct vgpu_gpu_kernel_args args;
 	u32 state;
 	u32 eff_prio;
 	struct vgpu_kernel_desc desc;
@@ -566,65 +636,26 @@ struct vgpu_gpu_kernel {
 	struct list_head saved;
 	u32 quota_used;
 	u32 slot;
-	u64 t_admit;
 	u32 preempted;
 	bool busy_arrival;
 	u64 displaced_at;
 	bool seen;
 	bool aff_all;
-	u64 t_submit;
-	u64 t_dispatch;
-	u64 skip_dispatch;
-	u64 t_start;
-	u64 t_end;
 	u64 seq;
 	int error;
-	struct vgpu_gpu_kernel *parent;
-	struct vgpu_gpu_kernel *root;
-	u32 depth;
-	u32 tmpl_idx;
-	u32 launched;
-	u32 children;
-	u32 nsusp;
-	struct vgpu_gpu_saved *waiter;
-	u32 wait_sm;
-	u32 wait_slot;
-	struct list_head wait_node;
-	struct vgpu_gpu_kernel *push_to;
-	struct vgpu_gpu_push *dev_push;
-	u32 n_dev_push;
-	u32 q_held;
-	u32 queue_n;
-	u32 queue_cap;
-	u64 queue_timeout;
-	u32 q_wait;
-	u32 q_pending;
-	u32 q_ready;
-	bool q_closing;
-	bool q_closed;
-	u64 q_last;
-	u64 q_close_at;
-	u64 q_items;
-	struct list_head q_fifo;
-	struct list_head q_pend;
-	struct list_head q_dev_free;
-	struct list_head q_node;
 	struct list_head chan_node;
 	struct list_head table_node;
 	struct list_head id_node;
 	u64 policy_data[VGPU_POLICY_KERNEL_WORDS];
 	bool yield;
-	u64 deadline;
-	u64 deadline_at;
-	bool deadline_missed;
 	bool prepared;
-	u64 t_resident;
-	u64 yield_hold;
 	bool held;
 	u32 tick_prio;
 	struct vgpu_gpu_gtime gt;
 	u32 tenant_slot;
-	u64 t_entered;
+	struct vgpu_gpu_kernel_child child;
+	struct vgpu_gpu_kernel_queue q;
+	struct vgpu_gpu_kernel_timing t;
 };
 
 /**
@@ -886,7 +917,7 @@ struct vgpu_policy_watch {
  *	kernel of an SM's block-level event while its block is on the SM
  *	(NULL for an event about no kernel, and for the events of a tree
  *	that failed earlier in the same merge).  @kernel may be a child
- *	kernel (&vgpu_gpu_kernel.parent set).
+ *	kernel (&vgpu_gpu_kernel_child.parent set).
  *
  * @policy_exit: the watchdog ejected policy @old (enum vgpu_policy_exit
  *	@reason, &vgpu_gpu.pstats): the device now uses @now.  A host that
@@ -954,11 +985,11 @@ struct vgpu_gpu_host_ops {
  * @inplace: children whose parent's block waits for them on its SM
  *	(no save record was free); switched out when one frees up
  * @next_child_id: id of the next child kernel
- * @queues: unfinished queue kernels (F14, &vgpu_gpu_kernel.q_node)
+ * @queues: unfinished queue kernels (F14, &vgpu_gpu_kernel_queue.node)
  * @pushes: pushes not yet arrived, by (arrival, push order) (F14)
  * @push_done: push records the core is done with (vgpu_gpu_push_reap())
  * @push_seq: push counter
- * @admit_seq: admissions into the task table so far (&vgpu_gpu_kernel.t_admit)
+ * @admit_seq: admissions into the task table so far (&vgpu_gpu_kernel_timing.admit)
  * @fail_rounds: consecutive failed rounds (F24)
  * @done_blocks: blocks completed so far (the SMs freed resources)
  * @rr_next: round-robin pointer (F25)

@@ -41,32 +41,32 @@ static inline u64 *vgpu_gpu_top_row(const struct vgpu_gpu *g, u32 prio)
 static inline bool vgpu_gpu_arrived(const struct vgpu_gpu *g,
 				    const struct vgpu_gpu_kernel *k)
 {
-	return k->arrival <= g->now;
+	return k->args.arrival <= g->now;
 }
 
 /* F26: while a throttle mode is pending or on, only throttle kernels. */
 static inline bool vgpu_gpu_throttle_holds(const struct vgpu_gpu *g,
 					   const struct vgpu_gpu_kernel *k)
 {
-	return unlikely(g->throttle_state) && !(k->flags & VGPU_KF_THROTTLE);
+	return unlikely(g->throttle_state) && !(k->args.flags & VGPU_KF_THROTTLE);
 }
 
 /* Undispatched units, switched-out ones included (F12). */
 static inline u32 vgpu_gpu_undispatched(const struct vgpu_gpu_kernel *k)
 {
-	return k->units - k->next_unit + k->nsaved + k->q_ready;
+	return k->units - k->next_unit + k->nsaved + k->q.ready;
 }
 
 /* F14: a queue kernel that is open, or closed with items still waiting. */
 static inline bool vgpu_gpu_q_open(const struct vgpu_gpu_kernel *k)
 {
-	return (k->flags & VGPU_KF_QUEUE) && (!k->q_closed || k->q_wait);
+	return (k->args.flags & VGPU_KF_QUEUE) && (!k->q.closed || k->q.wait);
 }
 
 /* F14: items the next block of @k takes: up to queue_n, 0 in a grid. */
 static inline u32 vgpu_gpu_q_peek(const struct vgpu_gpu_kernel *k)
 {
-	return min(k->q_wait, k->queue_n);
+	return min(k->q.wait, k->args.queue_n);
 }
 
 /* The descriptor the next new unit of @k uses (F24 split). */
@@ -108,8 +108,8 @@ static inline void vgpu_gpu_charge_start(struct vgpu_gpu *g,
 					 struct vgpu_gpu_kernel *k, u64 t,
 					 u32 w)
 {
-	const struct vgpu_gpu_kernel *r = k->root;
-	struct vgpu_gpu_gtime *c = &g->chan_gt[r->channel];
+	const struct vgpu_gpu_kernel *r = k->child.root;
+	struct vgpu_gpu_gtime *c = &g->chan_gt[r->args.channel];
 	struct vgpu_gpu_gtime *n = &g->tenant[r->tenant_slot].gt;
 	u64 wt = (u64)w * t;
 
@@ -126,8 +126,8 @@ static inline void vgpu_gpu_charge_end(struct vgpu_gpu *g,
 				       struct vgpu_gpu_kernel *k, u64 at,
 				       u64 t, u32 w)
 {
-	const struct vgpu_gpu_kernel *r = k->root;
-	struct vgpu_gpu_gtime *c = &g->chan_gt[r->channel];
+	const struct vgpu_gpu_kernel *r = k->child.root;
+	struct vgpu_gpu_gtime *c = &g->chan_gt[r->args.channel];
 	struct vgpu_gpu_gtime *n = &g->tenant[r->tenant_slot].gt;
 	u64 wt = (u64)w * at, d = (u64)w * (t - at);
 

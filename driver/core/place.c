@@ -17,7 +17,7 @@
 
 static bool vgpu_gpu_aff_test(const struct vgpu_gpu_kernel *k, u32 sm)
 {
-	return k->affinity[sm / 64] & BIT_ULL(sm % 64);
+	return k->args.affinity[sm / 64] & BIT_ULL(sm % 64);
 }
 
 /**
@@ -54,10 +54,10 @@ static bool vgpu_gpu_eligible(const struct vgpu_gpu *g,
 	if (!vgpu_gpu_undispatched(k))
 		return false;
 	/* F26: throttle kernels in throttle mode only, nothing while it waits */
-	if (!!g->p.throttle != !!(k->flags & VGPU_KF_THROTTLE) ||
+	if (!!g->p.throttle != !!(k->args.flags & VGPU_KF_THROTTLE) ||
 	    g->throttle_state == VGPU_THROTTLE_DRAIN)
 		return false;
-	if ((k->flags & VGPU_KF_SEQUENTIAL) && k->inflight)
+	if ((k->args.flags & VGPU_KF_SEQUENTIAL) && k->inflight)
 		return false;
 	return true;
 }
@@ -186,8 +186,8 @@ static u32 vgpu_gpu_victim(const struct vgpu_sm *sm, u64 cand)
 bool vgpu_gpu_policy_victim(const struct vgpu_gpu *g,
 			    const struct vgpu_gpu_kernel *v)
 {
-	return !v->t_resident || v->t_resident == VGPU_GPU_NO_CYCLE ||
-	       g->now >= v->t_resident + vgpu_policy_min_residency(g);
+	return !v->t.resident || v->t.resident == VGPU_GPU_NO_CYCLE ||
+	       g->now >= v->t.resident + vgpu_policy_min_residency(g);
 }
 
 /*
@@ -282,7 +282,7 @@ static int vgpu_gpu_block_add(struct vgpu_sm *sm,
 				      k->eff_prio, mode);
 	if (!ret && unlikely(d->sum.uses_functional))
 		sm->block[__ffs64(sm->used & ~before)].item =
-			(u32)(k->q_items - k->q_wait);
+			(u32)(k->q.items - k->q.wait);
 	return ret;
 }
 
@@ -511,7 +511,7 @@ static bool vgpu_gpu_fit_hit(const struct vgpu_gpu *g,
 	    fs->shape.sreg_units != shape->sreg_units)
 		return false;
 	for (w = 0; w < g->top_words; w++)
-		if (fs->aff[w] != k->affinity[w])
+		if (fs->aff[w] != k->args.affinity[w])
 			return false;
 	return true;
 }
@@ -537,7 +537,7 @@ vgpu_gpu_fit_get(struct vgpu_gpu *g, struct vgpu_gpu_kernel *k,
 		fs->valid = true;
 		fs->throttle = !!g->p.throttle;
 		fs->shape = *shape;
-		memcpy(fs->aff, k->affinity, g->top_words * sizeof(u64));
+		memcpy(fs->aff, k->args.affinity, g->top_words * sizeof(u64));
 		return fs;
 	}
 	/* eight SMs a word: the bytes are padded to a multiple of 8 */
@@ -606,7 +606,7 @@ static bool vgpu_gpu_match(struct vgpu_gpu *g, struct vgpu_gpu_kernel *k,
 	m->pre = false;
 	m->equal = false;
 	/* yielded at this boundary: not back before the next (policy_watch.c) */
-	if (unlikely(k->yield_hold > g->now))
+	if (unlikely(k->t.yield_hold > g->now))
 		return false;
 	if (vgpu_gpu_shape_nofit(g, k, shape))
 		goto preempt;
@@ -657,7 +657,7 @@ static bool vgpu_gpu_per_block(const struct vgpu_gpu *g)
 void vgpu_gpu_release(struct vgpu_gpu *g, struct vgpu_gpu_kernel *k)
 {
 	k->held = false;
-	k->yield_hold = 0;
+	k->t.yield_hold = 0;
 	g->nheld--;
 }
 
@@ -729,9 +729,9 @@ static void vgpu_gpu_dispatched(struct vgpu_gpu *g, struct vgpu_gpu_kernel *k,
 	k->inflight++;
 	k->quota_used++;
 	g->stats.blocks++;
-	if (k->t_dispatch == VGPU_GPU_NO_CYCLE) {
-		k->t_dispatch = g->now;
-		k->skip_dispatch = g->skipped;
+	if (k->t.dispatch == VGPU_GPU_NO_CYCLE) {
+		k->t.dispatch = g->now;
+		k->t.skip_dispatch = g->skipped;
 	}
 	vgpu_gpu_emit(g, g->now, VGPU_GEV_DISPATCH, k, b->block_idx, ~0U, sm,
 		      path, b->n_warps);
@@ -758,7 +758,7 @@ void vgpu_gpu_forget_nofit(struct vgpu_gpu *g)
 static void vgpu_gpu_policy_preempted(struct vgpu_gpu *g,
 				      struct vgpu_gpu_kernel *v, u32 sm)
 {
-	v->t_resident = VGPU_GPU_NO_CYCLE;
+	v->t.resident = VGPU_GPU_NO_CYCLE;
 	g->pstats.preemptions++;
 	if (g->policy->preempted)
 		g->policy->preempted(g, v, sm, VGPU_POLICY_BY_POLICY);
@@ -796,10 +796,10 @@ static void vgpu_gpu_save_block(struct vgpu_gpu *g, u32 i, u32 slot, u32 by,
 	g->stats.preemptions++;
 	if (c) {
 		/* it waits for child c: it comes back after it (F15) */
-		list_del_init(&c->wait_node);
-		c->wait_sm = ~0U;
-		c->waiter = s;
-		v->nsusp++;
+		list_del_init(&c->child.wait_node);
+		c->child.wait_sm = ~0U;
+		c->child.waiter = s;
+		v->child.nsusp++;
 	} else {
 		list_add_tail(&s->node, &v->saved);
 		v->nsaved++;
@@ -838,8 +838,8 @@ static void vgpu_gpu_switch_out(struct vgpu_gpu *g, u32 i,
 		v = g->sm[i].shadow[slot].k;
 		pol = sm->block[slot].prio == k->eff_prio;
 		if (pol)
-			v->yield_hold = g->now + 1;
-		vgpu_gpu_save_block(g, i, slot, k->id, pol);
+			v->t.yield_hold = g->now + 1;
+		vgpu_gpu_save_block(g, i, slot, k->args.id, pol);
 	}
 }
 
@@ -888,7 +888,7 @@ void vgpu_gpu_yield(struct vgpu_gpu *g)
 		if (!k->inflight)
 			continue;
 		/* back on its SMs for less than the minimum residency */
-		if (k->t_resident == VGPU_GPU_NO_CYCLE ||
+		if (k->t.resident == VGPU_GPU_NO_CYCLE ||
 		    !vgpu_gpu_policy_victim(g, k)) {
 			g->pstats.yields_refused++;
 			vgpu_gpu_policy_refused(g, VGPU_POLICY_OP_YIELD);
@@ -897,16 +897,16 @@ void vgpu_gpu_yield(struct vgpu_gpu *g)
 		vgpu_gpu_policy_ok(g);
 		g->pstats.yields++;
 		g->watch.held = true;
-		k->t_resident = VGPU_GPU_NO_CYCLE;
+		k->t.resident = VGPU_GPU_NO_CYCLE;
 		if (g->p.preempt != VGPU_PREEMPT_SWITCH) {
 			if (!k->held)
 				g->nheld++;
 			k->held = true;
-			k->yield_hold = VGPU_GPU_NO_CYCLE;
+			k->t.yield_hold = VGPU_GPU_NO_CYCLE;
 			g->pstats.holds++;
 			continue;
 		}
-		k->yield_hold = g->now + 1;
+		k->t.yield_hold = g->now + 1;
 		for (i = 0; k->inflight && i < g->cfg.num_sms; i++) {
 			for (m = g->sm[i].shadow_used; m; m &= m - 1) {
 				slot = __ffs64(m);
@@ -977,12 +977,12 @@ static u32 vgpu_gpu_place(struct vgpu_gpu *g, struct vgpu_gpu_kernel *k,
 			g->policy->resumed(g, k, m->sm);
 		return 1;
 	}
-	want = k->units - k->next_unit + k->q_ready;
-	if (path != VGPU_PATH_BLOCK || (k->flags & VGPU_KF_SEQUENTIAL) ||
+	want = k->units - k->next_unit + k->q.ready;
+	if (path != VGPU_PATH_BLOCK || (k->args.flags & VGPU_KF_SEQUENTIAL) ||
 	    vgpu_gpu_per_block(g))
 		want = 1;
-	if (k->quota && k->quota > k->quota_used)
-		want = min(want, k->quota - k->quota_used);
+	if (k->args.quota && k->args.quota > k->quota_used)
+		want = min(want, k->args.quota - k->quota_used);
 	if (g->policy->pack && want > 1) {
 		n = g->policy->pack(g, k, want);
 		if (n && n <= want) {
@@ -995,7 +995,7 @@ static u32 vgpu_gpu_place(struct vgpu_gpu *g, struct vgpu_gpu_kernel *k,
 	}
 	mode = path == VGPU_PATH_BLOCK ? VGPU_PLACE_BLOCK : VGPU_PLACE_WARP;
 	if (m->pre) {
-		if (k->flags & VGPU_KF_QUEUE)
+		if (k->args.flags & VGPU_KF_QUEUE)
 			vgpu_gpu_q_launch(g, k, k->next_unit);
 		vgpu_gpu_dispatched(g, k, m->sm, m->pre_slot, k->next_unit,
 				    VGPU_GPU_NO_CYCLE, m->path);
@@ -1011,7 +1011,7 @@ static u32 vgpu_gpu_place(struct vgpu_gpu *g, struct vgpu_gpu_kernel *k,
 		before = sm->used;
 		if (vgpu_gpu_block_add(sm, d, bid, k, mode))
 			break;
-		if (k->flags & VGPU_KF_QUEUE)
+		if (k->args.flags & VGPU_KF_QUEUE)
 			vgpu_gpu_q_launch(g, k, bid);
 		vgpu_gpu_dispatched(g, k, m->sm, vgpu_gpu_new_slot(sm, before),
 				    k->next_unit, VGPU_GPU_NO_CYCLE, m->path);
@@ -1111,15 +1111,15 @@ static noinline bool vgpu_gpu_round_slots(struct vgpu_gpu *g)
 		vgpu_gpu_note_nofit(g, best);
 	}
 	k = best;
-	if (k->quota && k->quota_used >= k->quota)
+	if (k->args.quota && k->quota_used >= k->args.quota)
 		k->quota_used = 0;
 	n = vgpu_gpu_place(g, k, &best_m);
 	vgpu_gpu_top_sync(g, best_m.sm);
 	if (!n)
 		return false;
 	g->stats.decisions++;
-	if (unlikely(k->t_resident == VGPU_GPU_NO_CYCLE))
-		k->t_resident = g->now;
+	if (unlikely(k->t.resident == VGPU_GPU_NO_CYCLE))
+		k->t.resident = g->now;
 	g->rr_next = best_m.sm + 1 < g->cfg.num_sms ? best_m.sm + 1 : 0;
 	vgpu_gpu_chosen(g, k);
 	if (!vgpu_gpu_undispatched(k) && !vgpu_gpu_q_open(k)) {
@@ -1194,12 +1194,12 @@ bool vgpu_gpu_splittable(const struct vgpu_gpu *g,
 			 const struct vgpu_gpu_kernel *k)
 {
 	/* a queue kernel's blocks do not exist before they launch */
-	return (k->flags & VGPU_KF_INDEPENDENT) && !k->split &&
-	       !(k->flags & VGPU_KF_QUEUE) && !vgpu_gpu_kernel_finished(k) &&
+	return (k->args.flags & VGPU_KF_INDEPENDENT) && !k->split &&
+	       !(k->args.flags & VGPU_KF_QUEUE) && !vgpu_gpu_kernel_finished(k) &&
 	       !(k->desc.sum.uses_functional && k->desc.smem_bytes) &&
 	       k->state != VGPU_KS_NEW && vgpu_gpu_arrived(g, k) &&
-	       k->next_unit < k->units && !k->parent &&
-	       list_first_entry(&g->chan[k->channel].fifo,
+	       k->next_unit < k->units && !k->child.parent &&
+	       list_first_entry(&g->chan[k->args.channel].fifo,
 				struct vgpu_gpu_kernel, chan_node) == k;
 }
 
@@ -1239,15 +1239,15 @@ void vgpu_gpu_split(struct vgpu_gpu *g)
 		return;
 	d = &best->split_desc;
 	*d = best->desc;
-	d->grid = best->grid * best->warps;
-	d->threads = min(best->threads, g->cfg.warp_size);
-	d->smem_bytes = DIV_ROUND_UP(best->smem, best->warps);
+	d->grid = best->args.grid * best->warps;
+	d->threads = min(best->args.threads, g->cfg.warp_size);
+	d->smem_bytes = DIV_ROUND_UP(best->args.smem, best->warps);
 	d->prio = g->cfg.num_prios - 1;
 	d->warp_prio = NULL;	/* one warp each, at the lowest level */
 	d->orig = &best->desc;	/* a unit computes as its warp (fn.h) */
 	if (vgpu_kernel_desc_shape(d, &g->cfg, 0))
 		return;
-	left = best->grid - best->next_unit;
+	left = best->args.grid - best->next_unit;
 	best->split = true;
 	best->split_from = best->next_unit;
 	best->units = best->next_unit + left * best->warps;

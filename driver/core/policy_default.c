@@ -49,17 +49,17 @@ void vgpu_gpu_chosen(struct vgpu_gpu *g, struct vgpu_gpu_kernel *k)
 {
 	struct vgpu_gpu_kernel *o;
 	u32 bit = BIT(k->eff_prio), i, w;
-	bool had = g->chan[k->channel].selected & bit;
+	bool had = g->chan[k->args.channel].selected & bit;
 	u64 m;
 
-	g->chan[k->channel].selected |= bit;
+	g->chan[k->args.channel].selected |= bit;
 	for (w = 0; w < DIV_ROUND_UP(g->p.task_slots, 64); w++) {
 		for (m = g->slot_used[w]; m; m &= m - 1) {
 			o = g->slot[w * 64 + __ffs64(m)];
 			if (o == k || o->eff_prio != k->eff_prio)
 				continue;
 			/* a peer of equal priority ran: quotas restart */
-			if (o->quota && o->quota_used >= o->quota)
+			if (o->args.quota && o->quota_used >= o->args.quota)
 				o->quota_used = 0;
 		}
 	}
@@ -69,7 +69,7 @@ void vgpu_gpu_chosen(struct vgpu_gpu *g, struct vgpu_gpu_kernel *k)
 	for (w = 0; w < DIV_ROUND_UP(g->p.max_channels, 64); w++) {
 		for (m = g->chan_used[w]; m; m &= m - 1) {
 			i = w * 64 + __ffs64(m);
-			if (i != k->channel)
+			if (i != k->args.channel)
 				g->chan[i].selected &= ~bit;
 		}
 	}
@@ -565,7 +565,7 @@ u64 vgpu_policy_channel_gpu_time(const struct vgpu_gpu *g, u32 ch)
 /**
  * vgpu_policy_tenant_gpu_time() - a tenant's GPU time
  * @g: the device
- * @tenant: &vgpu_gpu_kernel.tenant of its kernels
+ * @tenant: &vgpu_gpu_kernel_args.tenant of its kernels
  *
  * Return: warp-cycles the blocks of its kernels held SMs since it last
  * came to the device with kernels, up to &vgpu_gpu.now; 0 for a tenant

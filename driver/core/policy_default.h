@@ -19,12 +19,12 @@
 static inline bool vgpu_gpu_ahead(const struct vgpu_gpu_kernel *a,
 				  const struct vgpu_gpu_kernel *b)
 {
-	bool ha = a->flags & VGPU_KF_HEAD, hb = b->flags & VGPU_KF_HEAD;
+	bool ha = a->args.flags & VGPU_KF_HEAD, hb = b->args.flags & VGPU_KF_HEAD;
 
 	if (ha != hb)
 		return ha;
-	if (a->arrival != b->arrival)
-		return ha ? a->arrival > b->arrival : a->arrival < b->arrival;
+	if (a->args.arrival != b->args.arrival)
+		return ha ? a->args.arrival > b->args.arrival : a->args.arrival < b->args.arrival;
 	return ha ? a->seq > b->seq : a->seq < b->seq;
 }
 
@@ -39,12 +39,12 @@ static inline bool vgpu_gpu_before(const struct vgpu_gpu *g,
 
 	if (ra != rb)
 		return ra < rb;
-	fa = g->chan[a->channel].selected & BIT(a->eff_prio);
-	fb = g->chan[b->channel].selected & BIT(b->eff_prio);
+	fa = g->chan[a->args.channel].selected & BIT(a->eff_prio);
+	fb = g->chan[b->args.channel].selected & BIT(b->eff_prio);
 	if (fa != fb)
 		return !fa;
-	qa = a->quota && a->quota_used >= a->quota;
-	qb = b->quota && b->quota_used >= b->quota;
+	qa = a->args.quota && a->quota_used >= a->args.quota;
+	qb = b->args.quota && b->quota_used >= b->args.quota;
 	if (qa != qb)
 		return !qa;
 	return vgpu_gpu_ahead(a, b);

@@ -154,7 +154,7 @@ vgpu_policy_kernel_next(const struct vgpu_gpu *g,
  */
 u32 vgpu_policy_kernel_id(const struct vgpu_gpu_kernel *k)
 {
-	return k->id;
+	return k->args.id;
 }
 
 /**
@@ -178,7 +178,7 @@ u64 vgpu_policy_kernel_seq(const struct vgpu_gpu_kernel *k)
  */
 u32 vgpu_policy_kernel_channel(const struct vgpu_gpu_kernel *k)
 {
-	return k->root->channel;
+	return k->child.root->args.channel;
 }
 
 /**
@@ -190,7 +190,7 @@ u32 vgpu_policy_kernel_channel(const struct vgpu_gpu_kernel *k)
  */
 u32 vgpu_policy_kernel_tenant(const struct vgpu_gpu_kernel *k)
 {
-	return k->root->tenant;
+	return k->child.root->args.tenant;
 }
 
 /**
@@ -203,7 +203,7 @@ u32 vgpu_policy_kernel_tenant(const struct vgpu_gpu_kernel *k)
 const struct vgpu_gpu_kernel *
 vgpu_policy_kernel_root(const struct vgpu_gpu_kernel *k)
 {
-	return k->root;
+	return k->child.root;
 }
 
 /**
@@ -214,7 +214,7 @@ vgpu_policy_kernel_root(const struct vgpu_gpu_kernel *k)
  */
 u32 vgpu_policy_kernel_prio(const struct vgpu_gpu_kernel *k)
 {
-	return k->prio;
+	return k->args.prio;
 }
 
 /**
@@ -238,7 +238,7 @@ u32 vgpu_policy_kernel_eff_prio(const struct vgpu_gpu_kernel *k)
  */
 u64 vgpu_policy_kernel_arrival(const struct vgpu_gpu_kernel *k)
 {
-	return k->arrival;
+	return k->args.arrival;
 }
 
 /**
@@ -251,7 +251,7 @@ u64 vgpu_policy_kernel_arrival(const struct vgpu_gpu_kernel *k)
  */
 u64 vgpu_policy_kernel_entered(const struct vgpu_gpu_kernel *k)
 {
-	return k->t_entered;
+	return k->t.entered;
 }
 
 /**
@@ -263,7 +263,7 @@ u64 vgpu_policy_kernel_entered(const struct vgpu_gpu_kernel *k)
  */
 u32 vgpu_policy_kernel_blocks(const struct vgpu_gpu_kernel *k)
 {
-	return k->grid;
+	return k->args.grid;
 }
 
 /**
@@ -312,7 +312,7 @@ u32 vgpu_policy_kernel_resident(const struct vgpu_gpu_kernel *k)
  */
 u64 vgpu_policy_kernel_deadline(const struct vgpu_gpu_kernel *k)
 {
-	u64 d = k->root->deadline_at;
+	u64 d = k->child.root->t.deadline_at;
 
 	return d == VGPU_GPU_NO_CYCLE ? 0 : d;
 }
@@ -327,17 +327,17 @@ u32 vgpu_policy_kernel_flags(const struct vgpu_gpu_kernel *k)
 {
 	u32 f = 0;
 
-	if (k->flags & VGPU_KF_HEAD)
+	if (k->args.flags & VGPU_KF_HEAD)
 		f |= VGPU_POLICY_KF_HEAD;
-	if (k->flags & VGPU_KF_SEQUENTIAL)
+	if (k->args.flags & VGPU_KF_SEQUENTIAL)
 		f |= VGPU_POLICY_KF_SEQUENTIAL;
-	if (k->flags & VGPU_KF_QUEUE)
+	if (k->args.flags & VGPU_KF_QUEUE)
 		f |= VGPU_POLICY_KF_QUEUE;
-	if (k->flags & VGPU_KF_INDEPENDENT)
+	if (k->args.flags & VGPU_KF_INDEPENDENT)
 		f |= VGPU_POLICY_KF_INDEPENDENT;
-	if (k->flags & VGPU_KF_THROTTLE)
+	if (k->args.flags & VGPU_KF_THROTTLE)
 		f |= VGPU_POLICY_KF_THROTTLE;
-	if (k->parent)
+	if (k->child.parent)
 		f |= VGPU_POLICY_KF_CHILD;
 	if (k->split)
 		f |= VGPU_POLICY_KF_SPLIT;

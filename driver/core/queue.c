@@ -22,10 +22,10 @@
  */
 int vgpu_gpu_push_target_check(const struct vgpu_gpu_kernel *k)
 {
-	const struct vgpu_gpu_kernel *q = k->push_to;
+	const struct vgpu_gpu_kernel *q = k->args.push_to;
 
 	if (q && (q->state == VGPU_KS_NEW || vgpu_gpu_kernel_finished(q) ||
-		  q->q_closing))
+		  q->q.closing))
 		return -EINVAL;
 	return 0;
 }
@@ -39,24 +39,24 @@ void vgpu_gpu_queue_enter(struct vgpu_gpu *g, struct vgpu_gpu_kernel *k)
 {
 	u32 i;
 
-	k->q_wait = 0;
-	k->q_pending = 0;
-	k->q_ready = 0;
-	k->q_closing = false;
-	k->q_closed = false;
-	k->q_last = 0;
-	k->q_close_at = 0;
-	k->q_items = 0;
-	INIT_LIST_HEAD(&k->q_fifo);
-	INIT_LIST_HEAD(&k->q_pend);
-	INIT_LIST_HEAD(&k->q_dev_free);
-	INIT_LIST_HEAD(&k->q_node);
-	for (i = 0; i < k->n_dev_push; i++) {
-		k->dev_push[i].dev = true;
-		list_add_tail(&k->dev_push[i].node, &k->q_dev_free);
+	k->q.wait = 0;
+	k->q.pending = 0;
+	k->q.ready = 0;
+	k->q.closing = false;
+	k->q.closed = false;
+	k->q.last = 0;
+	k->q.close_at = 0;
+	k->q.items = 0;
+	INIT_LIST_HEAD(&k->q.fifo);
+	INIT_LIST_HEAD(&k->q.pend);
+	INIT_LIST_HEAD(&k->q.dev_free);
+	INIT_LIST_HEAD(&k->q.node);
+	for (i = 0; i < k->args.n_dev_push; i++) {
+		k->args.dev_push[i].dev = true;
+		list_add_tail(&k->args.dev_push[i].node, &k->q.dev_free);
 	}
-	if (k->flags & VGPU_KF_QUEUE)
-		list_add_tail(&k->q_node, &g->queues);
+	if (k->args.flags & VGPU_KF_QUEUE)
+		list_add_tail(&k->q.node, &g->queues);
 }
 
 /* F14: the core is done with push record @p. */
@@ -64,7 +64,7 @@ static void vgpu_gpu_push_retire(struct vgpu_gpu *g, struct vgpu_gpu_push *p)
 {
 	p->done = true;
 	if (p->dev)	/* a PUSH's record: back to its queue kernel */
-		list_add_tail(&p->node, &p->k->q_dev_free);
+		list_add_tail(&p->node, &p->k->q.dev_free);
 	else
 		list_add_tail(&p->node, &g->push_done);
 }
@@ -79,13 +79,13 @@ void vgpu_gpu_queue_leave(struct vgpu_gpu *g, struct vgpu_gpu_kernel *k)
 	struct vgpu_gpu_kernel *o;
 	struct vgpu_gpu_push *p, *tmp;
 
-	if (!(k->flags & VGPU_KF_QUEUE))
+	if (!(k->args.flags & VGPU_KF_QUEUE))
 		return;
 	/* F14: a PUSH to it from now on fails its kernel (-EPIPE) */
 	list_for_each_entry(o, &g->kernels, table_node)
-		if (o->push_to == k)
-			o->push_to = NULL;
-	list_for_each_entry_safe(p, tmp, &k->q_fifo, node) {
+		if (o->args.push_to == k)
+			o->args.push_to = NULL;
+	list_for_each_entry_safe(p, tmp, &k->q.fifo, node) {
 		list_del(&p->node);
 		vgpu_gpu_push_retire(g, p);
 	}
@@ -95,15 +95,15 @@ void vgpu_gpu_queue_leave(struct vgpu_gpu *g, struct vgpu_gpu_kernel *k)
 	 * Its own list: a file closing with many queue kernels must not walk
 	 * every push of the device for each of them.
 	 */
-	list_for_each_entry_safe(p, tmp, &k->q_pend, knode) {
+	list_for_each_entry_safe(p, tmp, &k->q.pend, knode) {
 		list_del_init(&p->knode);
 		list_del(&p->node);
 		vgpu_gpu_push_retire(g, p);
 	}
-	k->q_wait = 0;
-	k->q_pending = 0;
-	k->q_ready = 0;
-	list_del_init(&k->q_node);
+	k->q.wait = 0;
+	k->q.pending = 0;
+	k->q.ready = 0;
+	list_del_init(&k->q.node);
 }
 
 /* @p's items go to @k at @p->arrival: by (arrival, push order). */
@@ -116,13 +116,13 @@ static void vgpu_gpu_push_insert(struct vgpu_gpu *g, struct vgpu_gpu_kernel *k,
 	p->left = p->items;
 	p->seq = g->push_seq++;
 	p->done = false;
-	k->q_pending += p->items;
+	k->q.pending += p->items;
 	/* most pushes go at the tail */
 	list_for_each_entry_reverse(o, &g->pushes, node)
 		if (o->arrival <= p->arrival)
 			break;
 	list_add(&p->node, &o->node);
-	list_add_tail(&p->knode, &k->q_pend);
+	list_add_tail(&p->knode, &k->q.pend);
 }
 
 /**
@@ -155,11 +155,11 @@ int vgpu_gpu_queue_push(struct vgpu_gpu *g, struct vgpu_gpu_kernel *k,
 	ret = vgpu_gpu_push_check(k, p);
 	if (ret)
 		return ret;
-	if (p->arrival < k->q_last)
-		p->arrival = k->q_last;
-	k->q_last = p->arrival;
+	if (p->arrival < k->q.last)
+		p->arrival = k->q.last;
+	k->q.last = p->arrival;
 	if (p->flags & VGPU_GPU_PUSH_CLOSE)
-		k->q_closing = true;
+		k->q.closing = true;
 	vgpu_gpu_push_insert(g, k, p);
 	return 0;
 }
@@ -182,13 +182,13 @@ int vgpu_gpu_queue_push(struct vgpu_gpu *g, struct vgpu_gpu_kernel *k,
 int vgpu_gpu_push_check(const struct vgpu_gpu_kernel *k,
 			const struct vgpu_gpu_push *p)
 {
-	if (!(k->flags & VGPU_KF_QUEUE) || vgpu_gpu_kernel_finished(k) ||
-	    k->q_closing || p->flags & ~VGPU_GPU_PUSH_CLOSE ||
-	    p->items > k->queue_cap ||
+	if (!(k->args.flags & VGPU_KF_QUEUE) || vgpu_gpu_kernel_finished(k) ||
+	    k->q.closing || p->flags & ~VGPU_GPU_PUSH_CLOSE ||
+	    p->items > k->args.queue_cap ||
 	    (!p->items && !(p->flags & VGPU_GPU_PUSH_CLOSE)))
 		return -EINVAL;
-	if ((u64)k->q_wait + k->q_pending + k->q_held + p->items >
-	    k->queue_cap)
+	if ((u64)k->q.wait + k->q.pending + k->args.q_held + p->items >
+	    k->args.queue_cap)
 		return -ENOSPC;
 	return 0;
 }
@@ -229,7 +229,7 @@ void vgpu_gpu_q_launch(struct vgpu_gpu *g, struct vgpu_gpu_kernel *k,
 	struct vgpu_gpu_push *p;
 
 	while (n) {
-		p = list_first_entry(&k->q_fifo, struct vgpu_gpu_push, node);
+		p = list_first_entry(&k->q.fifo, struct vgpu_gpu_push, node);
 		t = min(n, p->left);
 		p->left -= t;
 		n -= t;
@@ -238,14 +238,14 @@ void vgpu_gpu_q_launch(struct vgpu_gpu *g, struct vgpu_gpu_kernel *k,
 			vgpu_gpu_push_retire(g, p);
 		}
 	}
-	k->q_wait -= items;
-	k->q_ready--;
+	k->q.wait -= items;
+	k->q.ready--;
 	k->units++;
 	g->stats.queue_blocks++;
 	why = VGPU_GPU_COALESCE_FULL;
-	if (items < k->queue_n) {
+	if (items < k->args.queue_n) {
 		g->stats.queue_partial++;
-		why = k->q_closed ? VGPU_GPU_COALESCE_CLOSE :
+		why = k->q.closed ? VGPU_GPU_COALESCE_CLOSE :
 				    VGPU_GPU_COALESCE_TIMEOUT;
 	}
 	vgpu_gpu_emit(g, g->now, VGPU_GEV_COALESCE, k, bid, ~0U, ~0U, items,
@@ -258,7 +258,7 @@ static u64 vgpu_gpu_q_since(const struct vgpu_gpu_kernel *k, u32 n)
 	const struct vgpu_gpu_push *p;
 	u32 seen = 0;
 
-	list_for_each_entry_reverse(p, &k->q_fifo, node) {
+	list_for_each_entry_reverse(p, &k->q.fifo, node) {
 		seen += p->left;
 		if (seen >= n)
 			return p->arrival;
@@ -280,16 +280,16 @@ static u32 vgpu_gpu_q_blocks(const struct vgpu_gpu *g,
 	u32 full, rem;
 	u64 at = VGPU_GPU_NO_CYCLE;
 
-	if (!k->q_wait) {
+	if (!k->q.wait) {
 		if (due)
 			*due = at;
 		return 0;
 	}
-	full = k->q_wait / k->queue_n;
-	rem = k->q_wait - full * k->queue_n;
+	full = k->q.wait / k->args.queue_n;
+	rem = k->q.wait - full * k->args.queue_n;
 	if (rem)
-		at = k->q_closed ? 0 :
-		     vgpu_gpu_q_since(k, rem) + k->queue_timeout;
+		at = k->q.closed ? 0 :
+		     vgpu_gpu_q_since(k, rem) + k->args.queue_timeout;
 	if (due)
 		*due = at;
 	return full + (rem && at <= g->now);
@@ -311,15 +311,15 @@ u64 vgpu_gpu_next_arrival(const struct vgpu_gpu *g)
 	u64 t = VGPU_GPU_NO_CYCLE, due;
 
 	list_for_each_entry(k, &g->kernels, table_node)
-		if (k->arrival > g->now && k->arrival < t)
-			t = k->arrival;
+		if (k->args.arrival > g->now && k->args.arrival < t)
+			t = k->args.arrival;
 	/* F14: pushes arriving, coalescing timeouts running out */
 	if (!list_empty(&g->pushes)) {
 		p = list_first_entry(&g->pushes, struct vgpu_gpu_push, node);
 		if (p->arrival > g->now && p->arrival < t)
 			t = p->arrival;
 	}
-	list_for_each_entry(k, &g->queues, q_node) {
+	list_for_each_entry(k, &g->queues, q.node) {
 		vgpu_gpu_q_blocks(g, k, &due);
 		if (due > g->now && due < t)
 			t = due;
@@ -341,7 +341,7 @@ u64 vgpu_gpu_next_arrival(const struct vgpu_gpu *g)
 bool vgpu_gpu_q_idle(const struct vgpu_gpu *g,
 		     const struct vgpu_gpu_kernel *k)
 {
-	return (k->flags & VGPU_KF_QUEUE) && !k->nsaved && !k->inflight &&
+	return (k->args.flags & VGPU_KF_QUEUE) && !k->nsaved && !k->inflight &&
 	       vgpu_gpu_q_open(k) && !vgpu_gpu_q_blocks(g, k, NULL);
 }
 
@@ -366,23 +366,23 @@ void vgpu_gpu_q_arrivals(struct vgpu_gpu *g)
 		k = p->k;
 		list_del(&p->node);
 		list_del_init(&p->knode);
-		k->q_pending -= p->items;
-		k->q_wait += p->items;
-		k->q_items += p->items;
+		k->q.pending -= p->items;
+		k->q.wait += p->items;
+		k->q.items += p->items;
 		g->stats.queue_items += p->items;
 		if (p->flags & VGPU_GPU_PUSH_CLOSE) {
-			k->q_closed = true;
-			k->q_close_at = p->arrival;
+			k->q.closed = true;
+			k->q.close_at = p->arrival;
 		}
 		vgpu_gpu_emit(g, p->arrival, VGPU_GEV_PUSH, k, ~0U, ~0U, ~0U,
 			      p->items, p->flags);
 		if (p->items)
-			list_add_tail(&p->node, &k->q_fifo);
+			list_add_tail(&p->node, &k->q.fifo);
 		else
 			vgpu_gpu_push_retire(g, p);
 	}
-	list_for_each_entry_safe(k, kt, &g->queues, q_node) {
-		k->q_ready = vgpu_gpu_q_blocks(g, k, NULL);
+	list_for_each_entry_safe(k, kt, &g->queues, q.node) {
+		k->q.ready = vgpu_gpu_q_blocks(g, k, NULL);
 		if (vgpu_gpu_q_open(k) || !k->seen)
 			continue;
 		if (k->state != VGPU_KS_DRAINING && !k->nsaved) {
@@ -392,10 +392,10 @@ void vgpu_gpu_q_arrivals(struct vgpu_gpu *g)
 			if (k->slot != ~0U)
 				vgpu_gpu_dealloc_set(g, k->slot, true);
 		}
-		if (k->t_end == VGPU_GPU_NO_CYCLE || k->t_end < k->q_close_at)
-			k->t_end = k->q_close_at;
-		if (k->t_end < k->arrival)
-			k->t_end = k->arrival;
+		if (k->t.end == VGPU_GPU_NO_CYCLE || k->t.end < k->q.close_at)
+			k->t.end = k->q.close_at;
+		if (k->t.end < k->args.arrival)
+			k->t.end = k->args.arrival;
 		vgpu_gpu_complete(g, k);
 	}
 }
@@ -421,17 +421,17 @@ void vgpu_gpu_dev_push(struct vgpu_gpu *g, u32 i, const struct vgpu_event *ev)
 
 	if (!p)		/* its tree was stopped since */
 		return;
-	q = p->push_to;
-	if (!q || q->q_closed) {	/* gone, or its close arrived */
+	q = p->args.push_to;
+	if (!q || q->q.closed) {	/* gone, or its close arrived */
 		vgpu_gpu_fail(g, p, -EPIPE);
 		return;
 	}
-	if ((u64)q->q_wait + q->q_pending + q->q_held + ev->arg0 >
-	    q->queue_cap) {
+	if ((u64)q->q.wait + q->q.pending + q->args.q_held + ev->arg0 >
+	    q->args.queue_cap) {
 		vgpu_gpu_fail(g, p, -ENOSPC);
 		return;
 	}
-	rec = list_first_entry_or_null(&q->q_dev_free, struct vgpu_gpu_push,
+	rec = list_first_entry_or_null(&q->q.dev_free, struct vgpu_gpu_push,
 				       node);
 	if (!rec) {
 		vgpu_gpu_fail(g, p, -ENOSPC);

@@ -36,7 +36,7 @@ static bool vgpu_gpu_aff_any(const struct vgpu_gpu *g,
 	u32 i;
 
 	for (i = 0; i < g->top_words; i++)
-		if (k->affinity[i])
+		if (k->args.affinity[i])
 			return true;
 	return false;
 }
@@ -52,8 +52,8 @@ static int vgpu_gpu_tmpl_init(struct vgpu_gpu *g, struct vgpu_gpu_kernel *k)
 	struct vgpu_kernel_desc *d;
 	u32 i;
 
-	for (i = 0; i < k->n_tmpl; i++) {
-		t = &k->tmpl[i];
+	for (i = 0; i < k->args.n_tmpl; i++) {
+		t = &k->args.tmpl[i];
 		d = &t->desc;
 		memset(d, 0, sizeof(*d));
 		d->grid = t->grid;
@@ -82,7 +82,7 @@ static void vgpu_gpu_tenant_get(struct vgpu_gpu *g, struct vgpu_gpu_kernel *k)
 		if (!g->tenant[i].kernels) {
 			if (free == VGPU_GPU_NO_TENANT)
 				free = i;
-		} else if (g->tenant[i].id == k->tenant) {
+		} else if (g->tenant[i].id == k->args.tenant) {
 			break;
 		}
 	}
@@ -90,7 +90,7 @@ static void vgpu_gpu_tenant_get(struct vgpu_gpu *g, struct vgpu_gpu_kernel *k)
 		i = free;
 	if (i == VGPU_GPU_NO_TENANT)
 		return;
-	g->tenant[i].id = k->tenant;
+	g->tenant[i].id = k->args.tenant;
 	g->tenant[i].kernels++;
 	k->tenant_slot = i;
 }
@@ -136,26 +136,26 @@ int vgpu_gpu_submit(struct vgpu_gpu *g, struct vgpu_gpu_kernel *k)
 	}
 	if (vgpu_gpu_push_target_check(k) || (sum.uses_functional && !g->fn))
 		return -EINVAL;
-	if (k->channel >= g->p.max_channels || !g->chan[k->channel].used)
+	if (k->args.channel >= g->p.max_channels || !g->chan[k->args.channel].used)
 		return -ENOENT;
-	list_for_each_entry(o, &g->id_hash[k->id % VGPU_GPU_ID_BUCKETS],
+	list_for_each_entry(o, &g->id_hash[k->args.id % VGPU_GPU_ID_BUCKETS],
 			    id_node)
-		if (o->id == k->id)
+		if (o->args.id == k->args.id)
 			return -EEXIST;
 	memset(d, 0, sizeof(*d));
-	d->id = k->id;
-	d->prio = k->prio;
+	d->id = k->args.id;
+	d->prio = k->args.prio;
 	/* a queue kernel's blocks are numbered as they launch (F14) */
-	d->grid = k->flags & VGPU_KF_QUEUE ? ~0U : k->grid;
-	d->threads = k->threads;
-	d->regs_per_thread = k->regs;
-	d->smem_bytes = k->smem;
-	d->sregs = k->sregs;
-	d->prio_wid_mod = k->prio_wid_mod;
-	d->warp_prio = k->n_warp_prio ? k->warp_prio : NULL;
-	d->slots = k->slots;
-	d->priv_bytes = k->priv_bytes;
-	d->insn_budget = k->insn_budget;
+	d->grid = k->args.flags & VGPU_KF_QUEUE ? ~0U : k->args.grid;
+	d->threads = k->args.threads;
+	d->regs_per_thread = k->args.regs;
+	d->smem_bytes = k->args.smem;
+	d->sregs = k->args.sregs;
+	d->prio_wid_mod = k->args.prio_wid_mod;
+	d->warp_prio = k->args.n_warp_prio ? k->args.warp_prio : NULL;
+	d->slots = k->args.slots;
+	d->priv_bytes = k->args.priv_bytes;
+	d->insn_budget = k->args.insn_budget;
 	/*
 	 * vgpu_kernel_desc_init() from what the check made: the program is
 	 * valid (its summary), the grid is not empty (a queue kernel's is
@@ -164,36 +164,36 @@ int vgpu_gpu_submit(struct vgpu_gpu *g, struct vgpu_gpu_kernel *k)
 	 */
 	d->sum = sum;
 	d->shape = shape;
-	vgpu_isa_link_valid(k->prog, k->n_insns, k->match);
-	d->prog = k->prog;
-	d->match = k->match;
-	d->n_insns = k->n_insns;
+	vgpu_isa_link_valid(k->args.prog, k->args.n_insns, k->args.match);
+	d->prog = k->args.prog;
+	d->match = k->args.match;
+	d->n_insns = k->args.n_insns;
 	/* word by word: SUBMIT pays this for every kernel (F60) */
-	any = !k->no_affinity && vgpu_gpu_aff_any(g, k);
+	any = !k->args.no_affinity && vgpu_gpu_aff_any(g, k);
 	k->aff_all = true;
 	for (i = 0; i < g->top_words; i++) {
 		valid = vgpu_gpu_aff_valid(g, i);
-		k->affinity[i] = any ? k->affinity[i] & valid : valid;
-		if (k->affinity[i] != valid)
+		k->args.affinity[i] = any ? k->args.affinity[i] & valid : valid;
+		if (k->args.affinity[i] != valid)
 			k->aff_all = false;
 	}
 	/* the words past the device's SMs name none */
-	if (!k->no_affinity)
-		memset(k->affinity + g->top_words, 0,
+	if (!k->args.no_affinity)
+		memset(k->args.affinity + g->top_words, 0,
 		       (VGPU_GPU_AFF_WORDS - g->top_words) * sizeof(u64));
 	ret = vgpu_gpu_tmpl_init(g, k);
 	if (ret)
 		return ret;
 	vgpu_gpu_kernel_enter(g, k);
-	if (k->deadline)
-		k->deadline_at = k->arrival + k->deadline;
-	k->parent = NULL;
-	k->root = k;
-	k->depth = 0;
-	k->tmpl_idx = 0;
-	list_add_tail(&k->chan_node, &g->chan[k->channel].fifo);
+	if (k->args.deadline)
+		k->t.deadline_at = k->args.arrival + k->args.deadline;
+	k->child.parent = NULL;
+	k->child.root = k;
+	k->child.depth = 0;
+	k->child.tmpl_idx = 0;
+	list_add_tail(&k->chan_node, &g->chan[k->args.channel].fifo);
 	list_add_tail(&k->table_node, &g->kernels);
-	list_add_tail(&k->id_node, &g->id_hash[k->id % VGPU_GPU_ID_BUCKETS]);
+	list_add_tail(&k->id_node, &g->id_hash[k->args.id % VGPU_GPU_ID_BUCKETS]);
 	g->nkernels++;
 	vgpu_gpu_tenant_get(g, k);
 	if (g->policy->submitted)
@@ -216,20 +216,20 @@ void vgpu_gpu_kernel_enter(struct vgpu_gpu *g, struct vgpu_gpu_kernel *k)
 	if (g->policy->kernel_state_size)
 		memset(k->policy_data, 0, g->policy->kernel_state_size);
 	k->yield = false;
-	k->t_resident = 0;
-	k->yield_hold = 0;
+	k->t.resident = 0;
+	k->t.yield_hold = 0;
 	memset(&k->gt, 0, sizeof(k->gt));
 	k->tenant_slot = VGPU_GPU_NO_TENANT;
 	k->held = false;
-	k->t_entered = 0;
-	k->deadline_at = VGPU_GPU_NO_CYCLE;
-	k->deadline_missed = false;
+	k->t.entered = 0;
+	k->t.deadline_at = VGPU_GPU_NO_CYCLE;
+	k->t.deadline_missed = false;
 	k->displaced_at = 0;
 	k->warps = d->shape.warps;
-	k->eff_prio = k->prio;
+	k->eff_prio = k->args.prio;
 	k->split = false;
-	k->split_from = k->grid;
-	k->units = k->grid;
+	k->split_from = k->args.grid;
+	k->units = k->args.grid;
 	k->next_unit = 0;
 	k->inflight = 0;
 	k->done_units = 0;
@@ -240,21 +240,21 @@ void vgpu_gpu_kernel_enter(struct vgpu_gpu *g, struct vgpu_gpu_kernel *k)
 	k->preempted = 0;
 	k->busy_arrival = false;
 	k->seen = false;
-	k->t_submit = k->arrival;
-	k->t_dispatch = VGPU_GPU_NO_CYCLE;
-	k->t_start = VGPU_GPU_NO_CYCLE;
-	k->t_end = VGPU_GPU_NO_CYCLE;
+	k->t.submit = k->args.arrival;
+	k->t.dispatch = VGPU_GPU_NO_CYCLE;
+	k->t.start = VGPU_GPU_NO_CYCLE;
+	k->t.end = VGPU_GPU_NO_CYCLE;
 	k->seq = g->seq++;
 	k->state = VGPU_KS_QUEUED;
 	vgpu_gpu_queue_enter(g, k);
 	k->error = 0;
-	k->launched = 0;
-	k->children = 0;
-	k->nsusp = 0;
-	k->waiter = NULL;
-	k->wait_sm = ~0U;
-	k->wait_slot = 0;
-	INIT_LIST_HEAD(&k->wait_node);
+	k->child.launched = 0;
+	k->child.children = 0;
+	k->child.nsusp = 0;
+	k->child.waiter = NULL;
+	k->child.wait_sm = ~0U;
+	k->child.wait_slot = 0;
+	INIT_LIST_HEAD(&k->child.wait_node);
 }
 
 /**
@@ -328,7 +328,7 @@ static void vgpu_gpu_stop(struct vgpu_gpu *g, struct vgpu_gpu_kernel *k,
 
 	/* nothing of it is on an SM unless a unit is in flight */
 	for (i = 0; k->inflight && i < g->cfg.num_sms; i++) {
-		n += vgpu_sm_cancel_kernel(&g->sm[i].sm, k->id);
+		n += vgpu_sm_cancel_kernel(&g->sm[i].sm, k->args.id);
 		for (j = 0; j < VGPU_MAX_BLOCKS_PER_SM; j++) {
 			sh = &g->sm[i].shadow[j];
 			if (sh->k != k)
@@ -336,10 +336,10 @@ static void vgpu_gpu_stop(struct vgpu_gpu *g, struct vgpu_gpu_kernel *k,
 			/* started in the epoch that just ended (F15 failure) */
 			if (sh->start_at != VGPU_GPU_NO_CYCLE &&
 			    !sh->start_seen)
-				k->t_start = min(k->t_start, sh->start_at);
+				k->t.start = min(k->t.start, sh->start_at);
 			if (sh->wait) {
-				list_del_init(&sh->wait->wait_node);
-				sh->wait->wait_sm = ~0U;
+				list_del_init(&sh->wait->child.wait_node);
+				sh->wait->child.wait_sm = ~0U;
 			}
 			vgpu_gpu_charge_end(g, k, sh->at, g->now, sh->warps);
 			memset(sh, 0, sizeof(*sh));
@@ -351,15 +351,15 @@ static void vgpu_gpu_stop(struct vgpu_gpu *g, struct vgpu_gpu_kernel *k,
 		list_del(e);
 		list_add(e, &g->saved_free);
 	}
-	if (k->parent)
+	if (k->child.parent)
 		vgpu_gpu_unwait(g, k);
-	n += k->nsaved + k->nsusp + k->units - k->next_unit;
+	n += k->nsaved + k->child.nsusp + k->units - k->next_unit;
 	k->nsaved = 0;
-	k->nsusp = 0;
+	k->child.nsusp = 0;
 	k->inflight = 0;
 	k->error = error;
 	if (state == VGPU_KS_FAILED) {
-		k->t_end = g->now;	/* when it failed */
+		k->t.end = g->now;	/* when it failed */
 		g->stats.failed++;
 		vgpu_gpu_emit(g, g->now, VGPU_GEV_FAIL, k, ~0U, ~0U, ~0U,
 			      -error, n);
@@ -370,7 +370,7 @@ static void vgpu_gpu_stop(struct vgpu_gpu *g, struct vgpu_gpu_kernel *k,
 	vgpu_gpu_kernel_retire(g, k, state);
 	if (g->policy->cancelled)
 		g->policy->cancelled(g, k);
-	if (!k->parent)
+	if (!k->child.parent)
 		vgpu_gpu_host_done(g, k);
 }
 
@@ -389,8 +389,8 @@ void vgpu_gpu_stop_tree(struct vgpu_gpu *g, struct vgpu_gpu_kernel *r)
 	u32 i;
 
 	vgpu_gpu_fn_flush(g);	/* its buffers may go with it */
-	for (i = r->launched; i--;) {
-		c = &r->child_store[i];
+	for (i = r->child.launched; i--;) {
+		c = &r->args.child_store[i];
 		if (vgpu_gpu_kernel_finished(c))
 			continue;
 		if (c->error)
@@ -420,7 +420,7 @@ void vgpu_gpu_stop_tree(struct vgpu_gpu *g, struct vgpu_gpu_kernel *r)
 int vgpu_gpu_cancel(struct vgpu_gpu *g, struct vgpu_gpu_kernel *k)
 {
 	if (vgpu_gpu_kernel_finished(k) || k->state == VGPU_KS_NEW ||
-	    k->parent)
+	    k->child.parent)
 		return -EINVAL;
 	vgpu_gpu_stop_tree(g, k);
 	return 0;
@@ -438,15 +438,15 @@ void vgpu_gpu_requeue(struct vgpu_gpu *g, struct vgpu_gpu_kernel *k)
 	k->state = VGPU_KS_QUEUED;
 	vgpu_gpu_slot_release(g, k);
 	/* a child enters the task table directly (F15) */
-	list_add(&k->chan_node, k->parent ? &g->direct :
-		 &g->chan[k->channel].fifo);
+	list_add(&k->chan_node, k->child.parent ? &g->direct :
+		 &g->chan[k->args.channel].fifo);
 }
 
 /* Has @k nothing left: no unit, suspended block or child (F15)? */
 static bool vgpu_gpu_all_done(const struct vgpu_gpu_kernel *k)
 {
 	return k->done_units == k->units && !k->inflight && !k->nsaved &&
-	       !k->nsusp && !k->children && !vgpu_gpu_q_open(k) &&
+	       !k->child.nsusp && !k->child.children && !vgpu_gpu_q_open(k) &&
 	       !vgpu_gpu_kernel_finished(k);
 }
 
@@ -464,12 +464,12 @@ void vgpu_gpu_complete(struct vgpu_gpu *g, struct vgpu_gpu_kernel *k)
 	struct vgpu_gpu_kernel *p;
 
 	while (k && vgpu_gpu_all_done(k)) {
-		p = k->parent;
-		vgpu_gpu_emit(g, k->t_end, VGPU_GEV_KERNEL_DONE, k, ~0U, ~0U,
+		p = k->child.parent;
+		vgpu_gpu_emit(g, k->t.end, VGPU_GEV_KERNEL_DONE, k, ~0U, ~0U,
 			      ~0U, k->units, 0);
 		vgpu_gpu_kernel_retire(g, k, VGPU_KS_DONE);
-		if (k->t_end > k->deadline_at) {
-			k->deadline_missed = true;
+		if (k->t.end > k->t.deadline_at) {
+			k->t.deadline_missed = true;
 			g->stats.deadline_misses++;
 		}
 		if (g->policy->kernel_done)
@@ -501,8 +501,8 @@ static void vgpu_gpu_admit(struct vgpu_gpu *g, struct vgpu_gpu_kernel *k,
 	vgpu_gpu_dealloc_set(g, s, false);
 	k->slot = s;
 	k->state = VGPU_KS_ACTIVE;
-	k->t_admit = g->admit_seq++;
-	k->t_entered = g->now;
+	k->t.admit = g->admit_seq++;
+	k->t.entered = g->now;
 	vgpu_gpu_emit(g, g->now, VGPU_GEV_ADMIT, k, ~0U, ~0U, ~0U, s, 0);
 	if (g->policy->arrived)
 		g->policy->arrived(g, k);
@@ -564,7 +564,7 @@ static __always_inline bool vgpu_gpu_evict_before(const struct vgpu_gpu_kernel *
 {
 	if (a->eff_prio != b->eff_prio)
 		return a->eff_prio > b->eff_prio;
-	return a->t_admit > b->t_admit;
+	return a->t.admit > b->t.admit;
 }
 
 /*
@@ -653,7 +653,7 @@ void vgpu_gpu_table_update(struct vgpu_gpu *g)
 			return;
 		/* evict: it stops issuing and waits to resume later */
 		vgpu_gpu_emit(g, g->now, VGPU_GEV_EVICT, low, ~0U, ~0U, ~0U,
-			      low_slot, w->id);
+			      low_slot, w->args.id);
 		low->slot = ~0U;
 		low->state = VGPU_KS_QUEUED;
 		vgpu_gpu_slot_set(g, low_slot, NULL);
@@ -703,7 +703,7 @@ void vgpu_gpu_throttle_update(struct vgpu_gpu *g)
 	bool want = false;
 
 	list_for_each_entry(k, &g->kernels, table_node)
-		if ((k->flags & VGPU_KF_THROTTLE) && vgpu_gpu_arrived(g, k) &&
+		if ((k->args.flags & VGPU_KF_THROTTLE) && vgpu_gpu_arrived(g, k) &&
 		    k->state != VGPU_KS_NEW && !vgpu_gpu_kernel_finished(k)) {
 			want = true;
 			break;
@@ -765,9 +765,9 @@ bool vgpu_gpu_displace(struct vgpu_gpu *g)
 		k = g->slot[i];
 		if (!k)
 			return false;	/* a free slot: not full */
-		if (vgpu_gpu_dealloc_pending(g, i) || k->parent ||
+		if (vgpu_gpu_dealloc_pending(g, i) || k->child.parent ||
 		    !(g->failed[i / 64] & BIT_ULL(i % 64)) || k->inflight ||
-		    k->nsaved || k->nsusp)
+		    k->nsaved || k->child.nsusp)
 			continue;
 		if (!o || vgpu_gpu_admit_first(g, op, o, k)) {
 			o = k;
@@ -787,7 +787,7 @@ bool vgpu_gpu_displace(struct vgpu_gpu *g)
 	}
 	if (!w)
 		return false;
-	vgpu_gpu_emit(g, g->now, VGPU_GEV_EVICT, o, ~0U, ~0U, ~0U, s, w->id);
+	vgpu_gpu_emit(g, g->now, VGPU_GEV_EVICT, o, ~0U, ~0U, ~0U, s, w->args.id);
 	o->slot = ~0U;
 	o->state = VGPU_KS_QUEUED;
 	o->displaced_at = g->done_blocks + 1;
@@ -807,10 +807,10 @@ static void vgpu_gpu_head_insert(struct vgpu_gpu *g, struct vgpu_gpu_kernel *k)
 {
 	struct vgpu_gpu_kernel *o;
 
-	list_for_each_entry(o, &g->chan[k->channel].fifo, chan_node) {
+	list_for_each_entry(o, &g->chan[k->args.channel].fifo, chan_node) {
 		if (o == k)
 			return;
-		if (o->slot == ~0U && o->t_dispatch == VGPU_GPU_NO_CYCLE &&
+		if (o->slot == ~0U && o->t.dispatch == VGPU_GPU_NO_CYCLE &&
 		    o->eff_prio >= k->eff_prio) {
 			list_move_tail(&k->chan_node, &o->chan_node);
 			return;
@@ -831,7 +831,7 @@ void vgpu_gpu_arrivals(struct vgpu_gpu *g)
 	u32 i;
 
 	list_for_each_entry(k, &g->kernels, table_node) {
-		if (k->seen || k->arrival > g->now)
+		if (k->seen || k->args.arrival > g->now)
 			continue;
 		k->seen = true;
 		busy = true;
@@ -840,9 +840,9 @@ void vgpu_gpu_arrivals(struct vgpu_gpu *g)
 			    g->sm[i].sm.top_prio <= k->eff_prio)
 				busy = false;
 		k->busy_arrival = busy;
-		vgpu_gpu_emit(g, k->arrival, VGPU_GEV_SUBMIT, k, ~0U, ~0U, ~0U,
-			      k->prio, k->channel);
-		if (k->flags & VGPU_KF_HEAD)
+		vgpu_gpu_emit(g, k->args.arrival, VGPU_GEV_SUBMIT, k, ~0U, ~0U, ~0U,
+			      k->args.prio, k->args.channel);
+		if (k->args.flags & VGPU_KF_HEAD)
 			vgpu_gpu_head_insert(g, k);
 	}
 	vgpu_gpu_q_arrivals(g);

@@ -41,9 +41,9 @@ static void tmpl(struct vgpu_gpu_template *t, const char *src)
 	t->grid = 1;
 	t->threads = 32;
 	t->regs = 32;
-	t->prog = k->prog;
-	t->n_insns = k->n_insns;
-	t->match = k->match;
+	t->prog = k->args.prog;
+	t->n_insns = k->args.n_insns;
+	t->match = k->args.match;
 }
 
 /* The check and the core agree, and both give @want. */
@@ -73,29 +73,29 @@ TEST_F(check, fields)
 	struct vgpu_gpu_kernel *k;
 
 	k = fresh("EXIT\n");
-	k->flags = BIT(31);			/* no such flag */
+	k->args.flags = BIT(31);			/* no such flag */
 	AGREE(k, -EINVAL);
 	k = fresh("EXIT\n");
-	k->prio = 4;				/* 4 priorities: 0..3 */
+	k->args.prio = 4;				/* 4 priorities: 0..3 */
 	AGREE(k, -EINVAL);
 	k = fresh("EXIT\n");
-	k->threads = 0;
+	k->args.threads = 0;
 	AGREE(k, -EINVAL);
 	k = fresh("EXIT\n");
-	k->deadline = VGPU_GPU_MAX_DEADLINE + 1;
+	k->args.deadline = VGPU_GPU_MAX_DEADLINE + 1;
 	AGREE(k, -EINVAL);
 	k = fresh("EXIT\n");
-	k->deadline = VGPU_GPU_MAX_DEADLINE;
+	k->args.deadline = VGPU_GPU_MAX_DEADLINE;
 	AGREE(k, 0);
 	k = fresh("EXIT\n");
-	k->grid = 0;				/* F10: a grid kernel has blocks */
+	k->args.grid = 0;				/* F10: a grid kernel has blocks */
 	AGREE(k, -EINVAL);
 	k = fresh("EXIT\n");
-	k->child_budget = 1;			/* without its storage */
+	k->args.child_budget = 1;			/* without its storage */
 	AGREE(k, -EINVAL);
 	k = fresh("EXIT\n");
-	k->child_budget = 4;
-	k->child_store = CHILDREN;
+	k->args.child_budget = 4;
+	k->args.child_store = CHILDREN;
 	AGREE(k, 0);
 }
 
@@ -105,20 +105,20 @@ TEST_F(check, queue)
 	struct vgpu_gpu_kernel *k;
 
 	k = fresh("EXIT\n");
-	k->flags = VGPU_KF_QUEUE;
-	k->grid = 0;
-	k->queue_n = 1;
-	k->queue_cap = 8;
-	k->queue_timeout = 100;
+	k->args.flags = VGPU_KF_QUEUE;
+	k->args.grid = 0;
+	k->args.queue_n = 1;
+	k->args.queue_cap = 8;
+	k->args.queue_timeout = 100;
 	AGREE(k, 0);
 	k = fresh("EXIT\n");
-	k->flags = VGPU_KF_QUEUE;		/* and a grid */
-	k->queue_n = 1;
-	k->queue_cap = 8;
-	k->queue_timeout = 100;
+	k->args.flags = VGPU_KF_QUEUE;		/* and a grid */
+	k->args.queue_n = 1;
+	k->args.queue_cap = 8;
+	k->args.queue_timeout = 100;
 	AGREE(k, -EINVAL);
 	k = fresh("EXIT\n");
-	k->queue_n = 1;				/* queue fields, no queue */
+	k->args.queue_n = 1;				/* queue fields, no queue */
 	AGREE(k, -EINVAL);
 }
 
@@ -130,18 +130,18 @@ TEST_F(check, program)
 	k = fresh("BAR\nEXIT\n");
 	AGREE(k, 0);
 	k = fresh("BAR\nEXIT\n");
-	k->flags = VGPU_KF_INDEPENDENT;
+	k->args.flags = VGPU_KF_INDEPENDENT;
 	AGREE(k, -EINVAL);
 	k = fresh("LAUNCH 0\nEXIT\n");		/* no template 0 */
-	k->child_budget = 1;
-	k->child_store = CHILDREN;
+	k->args.child_budget = 1;
+	k->args.child_store = CHILDREN;
 	AGREE(k, -EINVAL);
 	k = fresh("LAUNCH 0\nEXIT\n");
 	tmpl(&TMPL[0], "EXIT\n");
-	k->n_tmpl = 1;
-	k->tmpl = TMPL;
-	k->child_budget = 1;
-	k->child_store = CHILDREN;
+	k->args.n_tmpl = 1;
+	k->args.tmpl = TMPL;
+	k->args.child_budget = 1;
+	k->args.child_store = CHILDREN;
 	AGREE(k, 0);
 }
 
@@ -167,32 +167,32 @@ TEST_F(check, submit_desc_is_desc_init)
 
 	for (i = 0; i < 2 * ARRAY_SIZE(src); i++) {
 		k = fresh(src[i % ARRAY_SIZE(src)]);
-		k->threads = 96 + 32 * i;
-		k->regs = 16 + 8 * i;
-		k->smem = 1000 * i;
-		k->sregs = i >= ARRAY_SIZE(src) && T.g.cfg.sregs_per_subpart ?
+		k->args.threads = 96 + 32 * i;
+		k->args.regs = 16 + 8 * i;
+		k->args.smem = 1000 * i;
+		k->args.sregs = i >= ARRAY_SIZE(src) && T.g.cfg.sregs_per_subpart ?
 			   T.g.cfg.sreg_unit + 1 : 0;
-		memset(k->match, 0xa5, k->n_insns * sizeof(k->match[0]));
+		memset(k->args.match, 0xa5, k->args.n_insns * sizeof(k->args.match[0]));
 		ASSERT_EQ(0, vgpu_gpu_submit(&T.g, k));
 		memset(&ref, 0, sizeof(ref));
-		ref.id = k->id;
-		ref.prio = k->prio;
-		ref.grid = k->grid;
-		ref.threads = k->threads;
-		ref.regs_per_thread = k->regs;
-		ref.smem_bytes = k->smem;
-		ref.sregs = k->sregs;
-		ASSERT_EQ(0, vgpu_kernel_desc_init(&ref, &T.g.cfg, k->prog,
-						   k->n_insns, match));
+		ref.id = k->args.id;
+		ref.prio = k->args.prio;
+		ref.grid = k->args.grid;
+		ref.threads = k->args.threads;
+		ref.regs_per_thread = k->args.regs;
+		ref.smem_bytes = k->args.smem;
+		ref.sregs = k->args.sregs;
+		ASSERT_EQ(0, vgpu_kernel_desc_init(&ref, &T.g.cfg, k->args.prog,
+						   k->args.n_insns, match));
 		EXPECT_EQ(0, memcmp(&ref.sum, &k->desc.sum, sizeof(ref.sum)));
 		EXPECT_EQ(0, memcmp(&ref.shape, &k->desc.shape,
 				    sizeof(ref.shape)));
 		EXPECT_EQ(ref.sum.uses_bar, k->desc.shape.barriers);
-		EXPECT_EQ(k->prog, k->desc.prog);
-		EXPECT_EQ(k->match, k->desc.match);
-		EXPECT_EQ(k->n_insns, k->desc.n_insns);
-		for (j = 0; j < k->n_insns; j++)
-			EXPECT_EQ(match[j], k->match[j]);
+		EXPECT_EQ(k->args.prog, k->desc.prog);
+		EXPECT_EQ(k->args.match, k->desc.match);
+		EXPECT_EQ(k->args.n_insns, k->desc.n_insns);
+		for (j = 0; j < k->args.n_insns; j++)
+			EXPECT_EQ(match[j], k->args.match[j]);
 	}
 }
 
@@ -207,21 +207,21 @@ TEST_F(check, block_fits_an_empty_sm)
 	struct vgpu_gpu_kernel *k;
 
 	k = fresh("EXIT\n");
-	k->threads = 1024;
-	k->regs = 64;
+	k->args.threads = 1024;
+	k->args.regs = 64;
 	AGREE(k, 0);
 	k = fresh("EXIT\n");
-	k->threads = 1024;
-	k->regs = 65;
+	k->args.threads = 1024;
+	k->args.regs = 65;
 	AGREE(k, -E2BIG);
 	k = fresh("EXIT\n");
-	k->threads = 1056;			/* above 1024 per block */
+	k->args.threads = 1056;			/* above 1024 per block */
 	AGREE(k, -E2BIG);
 	k = fresh("EXIT\n");
-	k->smem = 163 * 1024;
+	k->args.smem = 163 * 1024;
 	AGREE(k, 0);
 	k = fresh("EXIT\n");
-	k->smem = 163 * 1024 + 1;
+	k->args.smem = 163 * 1024 + 1;
 	AGREE(k, -E2BIG);
 }
 
@@ -231,18 +231,18 @@ TEST_F(check, warp_levels)
 	struct vgpu_gpu_kernel *k;
 
 	k = fresh("EXIT\n");
-	k->threads = 64;
-	k->n_warp_prio = 2;
-	k->warp_prio[0] = 3;
+	k->args.threads = 64;
+	k->args.n_warp_prio = 2;
+	k->args.warp_prio[0] = 3;
 	AGREE(k, 0);
 	k = fresh("EXIT\n");
-	k->threads = 64;
-	k->n_warp_prio = 1;
+	k->args.threads = 64;
+	k->args.n_warp_prio = 1;
 	AGREE(k, -EINVAL);
 	k = fresh("EXIT\n");
-	k->threads = 64;
-	k->n_warp_prio = 2;
-	k->warp_prio[1] = 4;
+	k->args.threads = 64;
+	k->args.n_warp_prio = 2;
+	k->args.warp_prio[1] = 4;
 	AGREE(k, -EINVAL);
 }
 
@@ -254,7 +254,7 @@ TEST_F(check, push_target)
 	k = fresh("PUSH 3\nEXIT\n");
 	AGREE(k, -EINVAL);
 	k = fresh("EXIT\n");
-	k->push_to = &CHILDREN[0];
+	k->args.push_to = &CHILDREN[0];
 	AGREE(k, -EINVAL);
 }
 
@@ -264,13 +264,13 @@ TEST_F(check, affinity)
 	struct vgpu_gpu_kernel *k;
 
 	k = fresh("EXIT\n");
-	k->affinity[0] = BIT_ULL(3);
+	k->args.affinity[0] = BIT_ULL(3);
 	AGREE(k, 0);
 	k = fresh("EXIT\n");
-	k->affinity[0] = BIT_ULL(4);		/* SM 4 does not exist */
+	k->args.affinity[0] = BIT_ULL(4);		/* SM 4 does not exist */
 	AGREE(k, -EINVAL);
 	k = fresh("EXIT\n");
-	k->affinity[1] = 1;			/* SM 64 neither */
+	k->args.affinity[1] = 1;			/* SM 64 neither */
 	AGREE(k, -EINVAL);
 }
 
@@ -282,32 +282,32 @@ TEST_F(check, templates)
 	k = fresh("EXIT\n");
 	tmpl(&TMPL[0], "EXIT\n");
 	TMPL[0].grid = 0;
-	k->n_tmpl = 1;
-	k->tmpl = TMPL;
+	k->args.n_tmpl = 1;
+	k->args.tmpl = TMPL;
 	AGREE(k, -EINVAL);
 	k = fresh("EXIT\n");
 	tmpl(&TMPL[0], "EXIT\n");
 	TMPL[0].flags = VGPU_KF_QUEUE;		/* not a template's flag */
-	k->n_tmpl = 1;
-	k->tmpl = TMPL;
+	k->args.n_tmpl = 1;
+	k->args.tmpl = TMPL;
 	AGREE(k, -EINVAL);
 	k = fresh("EXIT\n");
 	tmpl(&TMPL[0], "EXIT\n");
 	TMPL[0].threads = 1024;
 	TMPL[0].regs = 65;
-	k->n_tmpl = 1;
-	k->tmpl = TMPL;
+	k->args.n_tmpl = 1;
+	k->args.tmpl = TMPL;
 	AGREE(k, -E2BIG);
 	k = fresh("EXIT\n");
 	tmpl(&TMPL[0], "LAUNCH 1\nEXIT\n");	/* names the second one */
 	tmpl(&TMPL[1], "EXIT\n");
-	k->n_tmpl = 2;
-	k->tmpl = TMPL;
+	k->args.n_tmpl = 2;
+	k->args.tmpl = TMPL;
 	AGREE(k, 0);
 	k = fresh("EXIT\n");
 	tmpl(&TMPL[0], "LAUNCH 1\nEXIT\n");	/* a template it lacks */
-	k->n_tmpl = 1;
-	k->tmpl = TMPL;
+	k->args.n_tmpl = 1;
+	k->args.tmpl = TMPL;
 	AGREE(k, -EINVAL);
 }
 
@@ -399,11 +399,11 @@ TEST_F(check, prepare_once)
 
 	/* valid: prepared, submitted, the mark consumed */
 	k = fresh("LOOP 3\nBAR\nENDLOOP\nEXIT\n");
-	k->threads = 96;
+	k->args.threads = 96;
 	ASSERT_EQ(0, vgpu_gpu_submit(&T.g, k));
 	ref = k->desc;
 	k = fresh("LOOP 3\nBAR\nENDLOOP\nEXIT\n");
-	k->threads = 96;
+	k->args.threads = 96;
 	ASSERT_EQ(0, vgpu_gpu_kernel_prepare(&T.g.cfg, k));
 	EXPECT_TRUE(k->prepared);
 	ASSERT_EQ(0, vgpu_gpu_submit(&T.g, k));
@@ -413,7 +413,7 @@ TEST_F(check, prepare_once)
 
 	/* invalid: refused by both, not prepared */
 	k = fresh("EXIT\n");
-	k->threads = 2048;	/* more than a block may have */
+	k->args.threads = 2048;	/* more than a block may have */
 	EXPECT_EQ(-E2BIG, vgpu_gpu_kernel_prepare(&T.g.cfg, k));
 	EXPECT_FALSE(k->prepared);
 	EXPECT_EQ(-E2BIG, vgpu_gpu_submit(&T.g, k));
@@ -425,12 +425,12 @@ TEST_F(check, prepare_once)
 	 */
 	k = fresh("EXIT\n");
 	ASSERT_EQ(0, vgpu_gpu_kernel_prepare(&T.g.cfg, k));
-	k->flags |= VGPU_KF_ALL + 1;
+	k->args.flags |= VGPU_KF_ALL + 1;
 	EXPECT_EQ(0, vgpu_gpu_submit(&T.g, k));
 	/* a refused submission leaves nothing prepared either */
 	k = fresh("EXIT\n");
 	ASSERT_EQ(0, vgpu_gpu_kernel_prepare(&T.g.cfg, k));
-	k->channel = 99;
+	k->args.channel = 99;
 	EXPECT_EQ(-ENOENT, vgpu_gpu_submit(&T.g, k));
 	EXPECT_FALSE(k->prepared);
 }

@@ -61,10 +61,10 @@ static struct vgpu_gpu_template *vgpu_t_template(u32 r, u32 i, u32 threads,
 static void vgpu_t_tree(struct vgpu_gpu_kernel *k, u32 r, u32 ntmpl,
 			u32 budget)
 {
-	k->tmpl = ntmpl ? vgpu_t_tmpl[r] : NULL;
-	k->n_tmpl = ntmpl;
-	k->child_budget = budget;
-	k->child_store = budget ? vgpu_t_store[r] : NULL;
+	k->args.tmpl = ntmpl ? vgpu_t_tmpl[r] : NULL;
+	k->args.n_tmpl = ntmpl;
+	k->args.child_budget = budget;
+	k->args.child_store = budget ? vgpu_t_store[r] : NULL;
 }
 
 static void vgpu_t_fini(void)
@@ -115,34 +115,34 @@ TEST(wait_child_runs_before_parent_resumes)
 	ASSERT_TRUE(vgpu_tg_run(&T, 100000));
 
 	c = &vgpu_t_store[0][0];
-	EXPECT_EQ(1, p->launched);
+	EXPECT_EQ(1, p->child.launched);
 	EXPECT_EQ(VGPU_KS_DONE, p->state);
 	EXPECT_EQ(VGPU_KS_DONE, c->state);
-	EXPECT_EQ(VGPU_GPU_CHILD_ID0, c->id);
-	EXPECT_EQ(p, c->parent);
-	EXPECT_EQ(1, c->depth);
-	EXPECT_EQ(p->prio, c->prio);
-	EXPECT_EQ(4, c->t_submit);
-	EXPECT_EQ(64, c->t_dispatch);
-	EXPECT_EQ(565, c->t_end);
-	EXPECT_EQ(645, p->t_end);
+	EXPECT_EQ(VGPU_GPU_CHILD_ID0, c->args.id);
+	EXPECT_EQ(p, c->child.parent);
+	EXPECT_EQ(1, c->child.depth);
+	EXPECT_EQ(p->args.prio, c->args.prio);
+	EXPECT_EQ(4, c->t.submit);
+	EXPECT_EQ(64, c->t.dispatch);
+	EXPECT_EQ(565, c->t.end);
+	EXPECT_EQ(645, p->t.end);
 
-	ev = vgpu_tg_find(&T, VGPU_EV_LAUNCH, p->id, 0);
+	ev = vgpu_tg_find(&T, VGPU_EV_LAUNCH, p->args.id, 0);
 	ASSERT_NE(NULL, ev);
 	EXPECT_EQ(4, ev->cycle);
 	EXPECT_EQ(VGPU_LAUNCH_WAIT, ev->arg1);
-	ev = vgpu_tg_find(&T, VGPU_GEV_LAUNCH, c->id, 0);
+	ev = vgpu_tg_find(&T, VGPU_GEV_LAUNCH, c->args.id, 0);
 	ASSERT_NE(NULL, ev);
-	EXPECT_EQ(p->id, ev->arg0);
+	EXPECT_EQ(p->args.id, ev->arg0);
 	EXPECT_EQ(0 | VGPU_LAUNCH_WAIT << 8 | 1 << 16, ev->arg1);
-	ev = vgpu_tg_find(&T, VGPU_GEV_SUSPEND, p->id, 0);
+	ev = vgpu_tg_find(&T, VGPU_GEV_SUSPEND, p->args.id, 0);
 	ASSERT_NE(NULL, ev);
 	EXPECT_EQ(64, ev->cycle);
-	EXPECT_EQ(c->id, ev->arg0);
+	EXPECT_EQ(c->args.id, ev->arg0);
 	EXPECT_EQ(1, ev->arg1);		/* switched out */
 	/* the child enters the task table without a channel */
-	EXPECT_NE(NULL, vgpu_tg_find(&T, VGPU_GEV_ADMIT, c->id, 0));
-	ev = vgpu_tg_find(&T, VGPU_GEV_DISPATCH, p->id, 1);
+	EXPECT_NE(NULL, vgpu_tg_find(&T, VGPU_GEV_ADMIT, c->args.id, 0));
+	ev = vgpu_tg_find(&T, VGPU_GEV_DISPATCH, p->args.id, 1);
 	ASSERT_NE(NULL, ev);
 	EXPECT_EQ(576, ev->cycle);
 	EXPECT_EQ(VGPU_PATH_RESUME, ev->arg0);
@@ -171,18 +171,18 @@ TEST(nowait_child_runs_concurrently)
 	ASSERT_TRUE(vgpu_tg_run(&T, 100000));
 
 	c = &vgpu_t_store[0][0];
-	done = vgpu_tg_find(&T, VGPU_EV_BLOCK_DONE, p->id, 0);
+	done = vgpu_tg_find(&T, VGPU_EV_BLOCK_DONE, p->args.id, 0);
 	ASSERT_NE(NULL, done);
 	EXPECT_EQ(502, done->cycle);
-	EXPECT_EQ(0, c->t_submit);
-	EXPECT_EQ(64, c->t_dispatch);
-	EXPECT_EQ(565, c->t_end);
-	EXPECT_EQ(565, p->t_end);
+	EXPECT_EQ(0, c->t.submit);
+	EXPECT_EQ(64, c->t.dispatch);
+	EXPECT_EQ(565, c->t.end);
+	EXPECT_EQ(565, p->t.end);
 	EXPECT_EQ(0, T.g.stats.suspensions);
 	/* the child's KERNEL_DONE comes first */
-	kd = vgpu_tg_find(&T, VGPU_GEV_KERNEL_DONE, c->id, 0);
+	kd = vgpu_tg_find(&T, VGPU_GEV_KERNEL_DONE, c->args.id, 0);
 	ASSERT_NE(NULL, kd);
-	EXPECT_LT(kd, vgpu_tg_find(&T, VGPU_GEV_KERNEL_DONE, p->id, 0));
+	EXPECT_LT(kd, vgpu_tg_find(&T, VGPU_GEV_KERNEL_DONE, p->args.id, 0));
 	EXPECT_TRUE(vgpu_t_clean(&T.g));
 	vgpu_t_fini();
 }
@@ -210,12 +210,12 @@ TEST(parent_ends_after_its_child_in_one_epoch)
 	ASSERT_TRUE(vgpu_tg_run(&T, 100000));
 
 	c = &vgpu_t_store[0][0];
-	EXPECT_EQ(64, c->t_dispatch);
-	EXPECT_EQ(565, c->t_end);
-	done = vgpu_tg_find(&T, VGPU_EV_BLOCK_DONE, p->id, 0);
+	EXPECT_EQ(64, c->t.dispatch);
+	EXPECT_EQ(565, c->t.end);
+	done = vgpu_tg_find(&T, VGPU_EV_BLOCK_DONE, p->args.id, 0);
 	ASSERT_NE(NULL, done);
 	EXPECT_EQ(567, done->cycle);
-	EXPECT_EQ(567, p->t_end);
+	EXPECT_EQ(567, p->t.end);
 	EXPECT_TRUE(vgpu_t_clean(&T.g));
 	vgpu_t_fini();
 }
@@ -247,11 +247,11 @@ TEST(full_table_never_displaces_a_child)
 	t->smem = 100 * 1024;
 	pk = vgpu_tg_kernel(&T, 0, 0, 1, 1024, 0,
 			    "LAUNCH 0\nLOOP 3000\nALU\nENDLOOP\nEXIT\n");
-	pk->smem = 100 * 1024;
+	pk->args.smem = 100 * 1024;
 	vgpu_t_tree(pk, 0, 1, 1);
 	h = vgpu_tg_kernel(&T, 1, 0, 6, 1024, 0,
 			   "LOOP 2000\nALU\nENDLOOP\nEXIT\n");
-	h->smem = 100 * 1024;
+	h->args.smem = 100 * 1024;
 	q = vgpu_tg_kernel(&T, 2, 0, 1, 256, 1024, "ALU\nEXIT\n");
 	ASSERT_EQ(0, vgpu_gpu_submit(&T.g, pk));
 	ASSERT_EQ(0, vgpu_gpu_submit(&T.g, h));
@@ -262,7 +262,7 @@ TEST(full_table_never_displaces_a_child)
 	EXPECT_EQ(VGPU_KS_DONE, c->state);
 	EXPECT_EQ(VGPU_KS_DONE, q->state);
 	EXPECT_EQ(VGPU_KS_DONE, h->state);
-	EXPECT_LE(10000, q->t_dispatch);
+	EXPECT_LE(10000, q->t.dispatch);
 	for (i = 0; i < T.nev; i++)
 		EXPECT_NE(VGPU_GEV_EVICT, T.ev[i].type);
 	EXPECT_TRUE(vgpu_t_clean(&T.g));
@@ -285,18 +285,18 @@ TEST(child_bypasses_parent_channel)
 	vgpu_t_template(0, 0, 32, C_LONG);
 	p = vgpu_tg_kernel(&T, 0, 1, 1, 32, 0, "LAUNCH 0\n" C_LONG);
 	vgpu_t_tree(p, 0, 1, 1);
-	p->affinity[0] = 1;
+	p->args.affinity[0] = 1;
 	q = vgpu_tg_kernel(&T, 0, 1, 24, 1024, 0,
 			   "LOOP 2000\nALU\nENDLOOP\nEXIT\n");
-	q->affinity[0] = 0xe;
+	q->args.affinity[0] = 0xe;
 	ASSERT_EQ(0, vgpu_gpu_submit(&T.g, p));
 	ASSERT_EQ(0, vgpu_gpu_submit(&T.g, q));
 	vgpu_tg_until(&T, 1024);
 	c = &vgpu_t_store[0][0];
-	EXPECT_EQ(64, c->t_dispatch);
+	EXPECT_EQ(64, c->t.dispatch);
 	EXPECT_LT(0, q->units - q->next_unit);	/* Q still presents blocks */
 	ASSERT_TRUE(vgpu_tg_run(&T, 10000000));
-	EXPECT_EQ(565, c->t_end);
+	EXPECT_EQ(565, c->t.end);
 	EXPECT_TRUE(vgpu_t_clean(&T.g));
 	vgpu_t_fini();
 }
@@ -318,26 +318,26 @@ TEST(suspended_block_releases_its_resources)
 	ASSERT_EQ(0, vgpu_tg_init(&T, NULL, &pr));
 	vgpu_t_template(0, 0, 32, C_LONG);
 	p = vgpu_tg_kernel(&T, 0, 1, 1, 32, 0, P_WAIT);
-	p->smem = 100 * 1024;
-	p->affinity[0] = 1;
+	p->args.smem = 100 * 1024;
+	p->args.affinity[0] = 1;
 	vgpu_t_tree(p, 0, 1, 1);
 	x = vgpu_tg_kernel(&T, 1, 0, 1, 32, 32, C_SHORT);
-	x->smem = 100 * 1024;
-	x->affinity[0] = 1;
+	x->args.smem = 100 * 1024;
+	x->args.affinity[0] = 1;
 	ASSERT_EQ(0, vgpu_gpu_submit(&T.g, p));
 	ASSERT_EQ(0, vgpu_gpu_submit(&T.g, x));
 	ASSERT_TRUE(vgpu_tg_run(&T, 100000));
 
 	c = &vgpu_t_store[0][0];
-	EXPECT_EQ(64, x->t_dispatch);
-	EXPECT_EQ(115, x->t_end);
-	EXPECT_EQ(64, c->t_dispatch);
-	EXPECT_EQ(565, c->t_end);
-	EXPECT_EQ(645, p->t_end);
-	ev = vgpu_tg_find(&T, VGPU_GEV_DISPATCH, x->id, 0);
+	EXPECT_EQ(64, x->t.dispatch);
+	EXPECT_EQ(115, x->t.end);
+	EXPECT_EQ(64, c->t.dispatch);
+	EXPECT_EQ(565, c->t.end);
+	EXPECT_EQ(645, p->t.end);
+	ev = vgpu_tg_find(&T, VGPU_GEV_DISPATCH, x->args.id, 0);
 	ASSERT_NE(NULL, ev);
 	EXPECT_EQ(0, ev->sm);
-	ev = vgpu_tg_find(&T, VGPU_GEV_DISPATCH, p->id, 1);
+	ev = vgpu_tg_find(&T, VGPU_GEV_DISPATCH, p->args.id, 1);
 	ASSERT_NE(NULL, ev);
 	EXPECT_EQ(0, ev->sm);
 	EXPECT_EQ(VGPU_PATH_RESUME, ev->arg0);
@@ -378,33 +378,33 @@ TEST(no_save_record_waits_on_its_sm)
 		ASSERT_EQ(0, vgpu_gpu_submit(&T.g, p[1]));
 		ASSERT_TRUE(vgpu_tg_run(&T, 100000));
 
-		ev = vgpu_tg_find(&T, VGPU_GEV_SUSPEND, p[0]->id, 0);
+		ev = vgpu_tg_find(&T, VGPU_GEV_SUSPEND, p[0]->args.id, 0);
 		ASSERT_NE(NULL, ev);
 		EXPECT_EQ(64, ev->cycle);
 		EXPECT_EQ(0, ev->sm);
 		EXPECT_EQ(1, ev->arg1);
-		ev = vgpu_tg_find(&T, VGPU_GEV_SUSPEND, p[1]->id, 0);
+		ev = vgpu_tg_find(&T, VGPU_GEV_SUSPEND, p[1]->args.id, 0);
 		ASSERT_NE(NULL, ev);
 		EXPECT_EQ(64, ev->cycle);
 		EXPECT_EQ(1, ev->sm);
 		EXPECT_EQ(0, ev->arg1);		/* waits on SM 1 */
 		if (!run) {
-			ev = vgpu_tg_find(&T, VGPU_GEV_WAKE, p[1]->id, 0);
+			ev = vgpu_tg_find(&T, VGPU_GEV_WAKE, p[1]->args.id, 0);
 			ASSERT_NE(NULL, ev);
 			EXPECT_EQ(128, ev->cycle);
 			EXPECT_EQ(1, ev->sm);
-			EXPECT_EQ(133, p[1]->t_end);
-			EXPECT_EQ(645, p[0]->t_end);
+			EXPECT_EQ(133, p[1]->t.end);
+			EXPECT_EQ(645, p[0]->t.end);
 			EXPECT_EQ(1, T.g.stats.suspensions);
 		} else {
-			ev = vgpu_tg_find(&T, VGPU_GEV_SUSPEND, p[1]->id, 1);
+			ev = vgpu_tg_find(&T, VGPU_GEV_SUSPEND, p[1]->args.id, 1);
 			ASSERT_NE(NULL, ev);
 			EXPECT_EQ(192, ev->cycle);
 			EXPECT_EQ(1, ev->arg1);	/* switched out now */
 			EXPECT_EQ(NULL, vgpu_tg_find(&T, VGPU_GEV_WAKE,
-						     p[1]->id, 0));
-			EXPECT_EQ(197, p[0]->t_end);
-			EXPECT_EQ(645, p[1]->t_end);
+						     p[1]->args.id, 0));
+			EXPECT_EQ(197, p[0]->t.end);
+			EXPECT_EQ(645, p[1]->t.end);
 			EXPECT_EQ(2, T.g.stats.suspensions);
 		}
 		EXPECT_EQ(VGPU_KS_DONE, p[0]->state);
@@ -438,19 +438,19 @@ TEST(depth_limit_stops_recursion)
 
 		EXPECT_EQ(VGPU_KS_FAILED, p->state);
 		EXPECT_EQ(-ELOOP, p->error);
-		EXPECT_EQ(VGPU_MAX_DEPTH, p->launched);
+		EXPECT_EQ(VGPU_MAX_DEPTH, p->child.launched);
 		EXPECT_EQ(VGPU_MAX_DEPTH, T.g.stats.children);
 		for (i = 0; i < VGPU_MAX_DEPTH; i++) {
 			c = &vgpu_t_store[0][i];
-			EXPECT_EQ(i + 1, c->depth);
+			EXPECT_EQ(i + 1, c->child.depth);
 			EXPECT_EQ(VGPU_KS_FAILED, c->state);
 			EXPECT_EQ(-ELOOP, c->error);
 		}
 		EXPECT_EQ(VGPU_MAX_DEPTH + 1, T.g.stats.failed);
 		EXPECT_EQ(VGPU_MAX_DEPTH + 1,
-			  vgpu_tg_count(&T, VGPU_GEV_FAIL, p->id) +
+			  vgpu_tg_count(&T, VGPU_GEV_FAIL, p->args.id) +
 			  T.g.stats.children);
-		EXPECT_EQ(ELOOP, vgpu_tg_find(&T, VGPU_GEV_FAIL, p->id, 0)->arg0);
+		EXPECT_EQ(ELOOP, vgpu_tg_find(&T, VGPU_GEV_FAIL, p->args.id, 0)->arg0);
 		EXPECT_TRUE(vgpu_t_clean(&T.g));
 		vgpu_t_fini();
 	}
@@ -477,7 +477,7 @@ TEST(budget_limit_stops_recursion)
 	ASSERT_TRUE(vgpu_tg_run(&T, 1000000));
 	EXPECT_EQ(VGPU_KS_FAILED, p->state);
 	EXPECT_EQ(-EDQUOT, p->error);
-	EXPECT_EQ(5, p->launched);
+	EXPECT_EQ(5, p->child.launched);
 	EXPECT_EQ(5, T.g.stats.children);
 	for (i = 0; i < 5; i++)
 		failed += vgpu_t_store[0][i].state == VGPU_KS_FAILED;
@@ -498,8 +498,8 @@ TEST(budget_limit_stops_recursion)
 	EXPECT_EQ(VGPU_KS_FAILED, p->state);
 	EXPECT_EQ(-EDQUOT, p->error);
 	EXPECT_EQ(0, T.g.stats.children);
-	EXPECT_EQ(1, vgpu_tg_find(&T, VGPU_GEV_FAIL, p->id, 0)->arg1);
-	EXPECT_EQ(64, vgpu_tg_find(&T, VGPU_GEV_FAIL, p->id, 0)->cycle);
+	EXPECT_EQ(1, vgpu_tg_find(&T, VGPU_GEV_FAIL, p->args.id, 0)->arg1);
+	EXPECT_EQ(64, vgpu_tg_find(&T, VGPU_GEV_FAIL, p->args.id, 0)->cycle);
 	EXPECT_TRUE(vgpu_t_clean(&T.g));
 	vgpu_t_fini();
 }
@@ -518,7 +518,7 @@ TEST(cancel_stops_the_tree)
 	ASSERT_EQ(0, vgpu_gpu_submit(&T.g, p));
 	vgpu_tg_until(&T, 640);
 	/* 2 children, each waiting for a spinning grandchild */
-	EXPECT_EQ(4, p->launched);
+	EXPECT_EQ(4, p->child.launched);
 	for (i = 0; i < 4; i++)
 		EXPECT_FALSE(vgpu_gpu_kernel_finished(&vgpu_t_store[0][i]));
 	EXPECT_EQ(-EINVAL, vgpu_gpu_cancel(&T.g, &vgpu_t_store[0][0]));
@@ -528,7 +528,7 @@ TEST(cancel_stops_the_tree)
 		EXPECT_EQ(VGPU_KS_CANCELLED, vgpu_t_store[0][i].state);
 		EXPECT_EQ(-ECANCELED, vgpu_t_store[0][i].error);
 	}
-	EXPECT_EQ(5, vgpu_tg_count(&T, VGPU_GEV_CANCEL, p->id) + 4);
+	EXPECT_EQ(5, vgpu_tg_count(&T, VGPU_GEV_CANCEL, p->args.id) + 4);
 	EXPECT_TRUE(vgpu_t_clean(&T.g));
 	EXPECT_EQ(-EINVAL, vgpu_gpu_cancel(&T.g, p));
 	vgpu_t_fini();
@@ -565,19 +565,19 @@ TEST(submit_checks_templates)
 	vgpu_t_tree(p, 0, 2, VGPU_MAX_CHILDREN + 1);
 	EXPECT_EQ(-EINVAL, vgpu_gpu_submit(&T.g, p));
 	vgpu_t_tree(p, 0, 2, 4);
-	p->child_store = NULL;
+	p->args.child_store = NULL;
 	EXPECT_EQ(-EINVAL, vgpu_gpu_submit(&T.g, p));
 	vgpu_t_tree(p, 0, 2, 4);
-	p->flags = VGPU_KF_INDEPENDENT;
+	p->args.flags = VGPU_KF_INDEPENDENT;
 	EXPECT_EQ(-EINVAL, vgpu_gpu_submit(&T.g, p));
-	p->flags = 0;
+	p->args.flags = 0;
 	EXPECT_EQ(0, vgpu_gpu_submit(&T.g, p));
 	ASSERT_TRUE(vgpu_tg_run(&T, 100000));
 	EXPECT_EQ(VGPU_KS_DONE, p->state);
-	EXPECT_EQ(2, p->launched);
-	EXPECT_EQ(0, vgpu_t_store[0][0].tmpl_idx);
-	EXPECT_EQ(1, vgpu_t_store[0][1].tmpl_idx);
-	EXPECT_EQ(2, vgpu_t_store[0][1].depth);
+	EXPECT_EQ(2, p->child.launched);
+	EXPECT_EQ(0, vgpu_t_store[0][0].child.tmpl_idx);
+	EXPECT_EQ(1, vgpu_t_store[0][1].child.tmpl_idx);
+	EXPECT_EQ(2, vgpu_t_store[0][1].child.depth);
 	vgpu_t_fini();
 }
 
@@ -606,11 +606,11 @@ TEST(launch_wait_block_is_never_partial)
 		ASSERT_EQ(0, vgpu_gpu_submit(&T.g, hog));
 		ASSERT_EQ(0, vgpu_gpu_submit(&T.g, p));
 		ASSERT_TRUE(vgpu_tg_run(&T, 1000000));
-		ev = vgpu_tg_find(&T, VGPU_GEV_DISPATCH, p->id, 0);
+		ev = vgpu_tg_find(&T, VGPU_GEV_DISPATCH, p->args.id, 0);
 		ASSERT_NE(NULL, ev);
 		if (!run) {
 			EXPECT_EQ(VGPU_PATH_BLOCK, ev->arg0);
-			EXPECT_LE(hog->t_end, ev->cycle);
+			EXPECT_LE(hog->t.end, ev->cycle);
 		} else {
 			EXPECT_EQ(VGPU_PATH_WARP, ev->arg0);
 			EXPECT_EQ(64, ev->cycle);
@@ -638,10 +638,10 @@ TEST(launch_queue_delays_never_drops)
 	ASSERT_EQ(0, vgpu_gpu_submit(&T.g, p));
 	ASSERT_TRUE(vgpu_tg_run(&T, 100000));
 	EXPECT_EQ(VGPU_KS_DONE, p->state);
-	EXPECT_EQ(40, p->launched);
+	EXPECT_EQ(40, p->child.launched);
 	for (i = 0; i < 40; i++) {
 		EXPECT_EQ(VGPU_KS_DONE, vgpu_t_store[0][i].state);
-		late += vgpu_t_store[0][i].t_submit >= 64;
+		late += vgpu_t_store[0][i].t.submit >= 64;
 	}
 	/* 16 in the first epoch, the rest from the next ones */
 	EXPECT_EQ(24, late);
@@ -682,7 +682,7 @@ TEST(launch_order_independent_of_workers)
 		vgpu_t_template(0, 1, 64, "LOOP 3*(1+wid%2)\nALU\nENDLOOP\nEXIT\n");
 		p = vgpu_tg_kernel(&T, 0, 1, 4, 1024, 0,
 				   "ALU\nLAUNCH 0, wait\nLAUNCH 1\nALU\nEXIT\n");
-		p->smem = 100 * 1024;	/* one block per SM */
+		p->args.smem = 100 * 1024;	/* one block per SM */
 		vgpu_t_tree(p, 0, 2, 16);
 		q = vgpu_tg_kernel(&T, 1, 2, 4, 512, 0, C_SHORT);
 		ASSERT_EQ(0, vgpu_gpu_submit(&T.g, p));
@@ -701,10 +701,10 @@ TEST(launch_order_independent_of_workers)
 				pthread_join(th[i], NULL);
 		}
 		EXPECT_EQ(VGPU_KS_DONE, p->state);
-		ASSERT_EQ(12, p->launched);
+		ASSERT_EQ(12, p->child.launched);
 		for (i = 0; i < 12; i++) {
 			const struct vgpu_event *ev = vgpu_tg_find(&T,
-				VGPU_GEV_LAUNCH, vgpu_t_store[0][i].id, 0);
+				VGPU_GEV_LAUNCH, vgpu_t_store[0][i].args.id, 0);
 
 			ASSERT_NE(NULL, ev);
 			/* which block of which kernel on which SM */

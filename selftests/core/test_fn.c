@@ -98,7 +98,7 @@ static struct vgpu_gpu_kernel *fn_intruder(void)
 
 	o = vgpu_tg_kernel(&T, 2, 0, 4, 1024, 64,
 			   "LOOP 300\nALU\nBAR\nENDLOOP\nEXIT\n");
-	o->regs = 64;
+	o->args.regs = 64;
 	if (vgpu_gpu_submit(&T.g, o))
 		abort();
 	return o;
@@ -139,13 +139,13 @@ static u64 fn_scenario(const struct fn_case *c, u32 preempt,
 	}
 	k = vgpu_tg_kernel(&T, 0, 3, c->grid, c->threads, 0,
 			   fn_source(c->name));
-	k->fn = true;
-	k->regs = 32;
-	k->smem = c->smem;
-	k->slots = c->slot;
+	k->args.fn = true;
+	k->args.regs = 32;
+	k->args.smem = c->smem;
+	k->args.slots = c->slot;
 	if (extra == FN_FILLER) {
-		k->arrival = 64;
-		k->flags |= VGPU_KF_INDEPENDENT;
+		k->args.arrival = 64;
+		k->args.flags |= VGPU_KF_INDEPENDENT;
 	}
 	if (vgpu_gpu_submit(&T.g, k))
 		abort();
@@ -153,7 +153,7 @@ static u64 fn_scenario(const struct fn_case *c, u32 preempt,
 		o = fn_intruder();
 	*ok = fn_loop(reverse, 50000000) && k->state == VGPU_KS_DONE &&
 	      (!o || o->state == VGPU_KS_DONE) && c->check();
-	*saves = vgpu_tg_count(&T, VGPU_GEV_PREEMPT, k->id);
+	*saves = vgpu_tg_count(&T, VGPU_GEV_PREEMPT, k->args.id);
 	*splits = T.g.stats.splits;
 	hash = vgpu_gpu_trace_hash(&T.g);
 	fn_teardown();
@@ -420,11 +420,11 @@ static int fn_bad(const char *src, const struct vgpu_lane_slot *slot,
 
 	fn_setup(VGPU_PREEMPT_SWITCH);
 	k = vgpu_tg_kernel(&T, 0, 0, 1, threads, 0, src);
-	k->fn = true;
-	k->regs = 16;
-	k->smem = 256;
-	k->slots = slot;
-	k->insn_budget = fn_budget;
+	k->args.fn = true;
+	k->args.regs = 16;
+	k->args.smem = 256;
+	k->args.slots = slot;
+	k->args.insn_budget = fn_budget;
 	if (vgpu_gpu_submit(&T.g, k))
 		abort();
 	if (!fn_loop(false, 1000000))
@@ -504,9 +504,9 @@ TEST(guards_find_a_write_between_regions)
 	save[7] = 0;				/* a save record's guard */
 	k = vgpu_tg_kernel(&T, 0, 0, 1, 32, 0,
 			   ".functional\nMOVI r0, 0\nSTG [s0 + r0], r0\nEXIT\n");
-	k->fn = true;
-	k->regs = 4;
-	k->slots = slot;
+	k->args.fn = true;
+	k->args.regs = 4;
+	k->args.slots = slot;
 	ASSERT_EQ(0, vgpu_gpu_submit(&T.g, k));
 	ASSERT_TRUE(fn_loop(false, 1000000));
 	EXPECT_EQ(VGPU_KS_DONE, k->state);
@@ -526,31 +526,31 @@ TEST(submit_checks)
 	/* a register beyond the kernel's registers */
 	k = vgpu_tg_kernel(&T, 0, 0, 1, 32, 0,
 			   ".functional\nMOVI r20, 1\nEXIT\n");
-	k->fn = true;
-	k->regs = 20;
-	k->slots = slot;
+	k->args.fn = true;
+	k->args.regs = 20;
+	k->args.slots = slot;
 	EXPECT_EQ(-EINVAL, vgpu_gpu_submit(&T.g, k));
-	k->regs = 21;
+	k->args.regs = 21;
 	EXPECT_EQ(0, vgpu_gpu_submit(&T.g, k));
 	/* private memory must be a multiple of 4, at most the maximum */
 	k = vgpu_tg_kernel(&T, 0, 0, 1, 32, 0,
 			   ".functional\nMOVI r0, 1\nEXIT\n");
-	k->fn = true;
-	k->priv_bytes = 6;
+	k->args.fn = true;
+	k->args.priv_bytes = 6;
 	EXPECT_EQ(-EINVAL, vgpu_gpu_submit(&T.g, k));
-	k->priv_bytes = VGPU_MAX_PRIVATE_BYTES + 4;
+	k->args.priv_bytes = VGPU_MAX_PRIVATE_BYTES + 4;
 	EXPECT_EQ(-EINVAL, vgpu_gpu_submit(&T.g, k));
-	k->priv_bytes = 64;
+	k->args.priv_bytes = 64;
 	EXPECT_EQ(0, vgpu_gpu_submit(&T.g, k));
 	/* private memory without a functional program */
 	k = vgpu_tg_kernel(&T, 0, 0, 1, 32, 0, "ALU\nEXIT\n");
-	k->fn = true;
-	k->priv_bytes = 64;
+	k->args.fn = true;
+	k->args.priv_bytes = 64;
 	EXPECT_EQ(-EINVAL, vgpu_gpu_submit(&T.g, k));
 	/* an instruction budget without a functional program */
 	k = vgpu_tg_kernel(&T, 0, 0, 1, 32, 0, "ALU\nEXIT\n");
-	k->fn = true;
-	k->insn_budget = 100;
+	k->args.fn = true;
+	k->args.insn_budget = 100;
 	EXPECT_EQ(-EINVAL, vgpu_gpu_submit(&T.g, k));
 	/* a host that did not ask for functional programs */
 	k = vgpu_tg_kernel(&T, 0, 0, 1, 32, 0,
@@ -564,7 +564,7 @@ TEST(submit_checks)
 	ASSERT_EQ(0, vgpu_tg_init(&T, NULL, &p));
 	k = vgpu_tg_kernel(&T, 0, 0, 1, 32, 0,
 			   ".functional\nMOVI r0, 1\nEXIT\n");
-	k->fn = true;
+	k->args.fn = true;
 	EXPECT_EQ(-EINVAL, vgpu_gpu_submit(&T.g, k));
 	vgpu_tg_fini(&T);
 }
@@ -625,11 +625,11 @@ static struct vgpu_gpu_kernel *fn_switched(const struct vgpu_lane_slot *slot,
 			   "next:\nLDL r10, [r6 + 12]\nIADD r10, r10, r7\n"
 			   "MOVI r4, 2\nSHL r11, r3, r4\n"
 			   "STG [s0 + r11], r10\nEXIT\n");
-	k->fn = true;
-	k->regs = 16;
-	k->priv_bytes = 16;
-	k->slots = slot;
-	k->insn_budget = budget;
+	k->args.fn = true;
+	k->args.regs = 16;
+	k->args.priv_bytes = 16;
+	k->args.slots = slot;
+	k->args.insn_budget = budget;
 	if (vgpu_gpu_submit(&T.g, k))
 		abort();
 	*o = fn_intruder();
@@ -647,7 +647,7 @@ TEST(private_memory_and_registers_survive_a_switch)
 	ASSERT_TRUE(fn_loop(false, 50000000));
 	EXPECT_EQ(VGPU_KS_DONE, k->state);
 	EXPECT_EQ(VGPU_KS_DONE, o->state);
-	EXPECT_LT(0, vgpu_tg_count(&T, VGPU_GEV_PREEMPT, k->id));
+	EXPECT_LT(0, vgpu_tg_count(&T, VGPU_GEV_PREEMPT, k->args.id));
 	for (i = 0; i < 256; i++)
 		EXPECT_EQ(i * 3 + i + 7, out[i]) TH_LOG("thread %u", i);
 	fn_teardown();
@@ -665,13 +665,13 @@ TEST(insn_budget_counts_across_a_switch)
 	k = fn_switched(slot, FN_SWITCHED_INSNS, &o);
 	ASSERT_TRUE(fn_loop(false, 50000000));
 	EXPECT_EQ(VGPU_KS_DONE, k->state);
-	EXPECT_LT(0, vgpu_tg_count(&T, VGPU_GEV_PREEMPT, k->id));
+	EXPECT_LT(0, vgpu_tg_count(&T, VGPU_GEV_PREEMPT, k->args.id));
 	fn_teardown();
 	k = fn_switched(slot, FN_SWITCHED_INSNS - 1, &o);
 	ASSERT_TRUE(fn_loop(false, 50000000));
 	EXPECT_EQ(VGPU_KS_FAILED, k->state);
 	EXPECT_EQ(-EXFULL, k->error);
-	EXPECT_LT(0, vgpu_tg_count(&T, VGPU_GEV_PREEMPT, k->id));
+	EXPECT_LT(0, vgpu_tg_count(&T, VGPU_GEV_PREEMPT, k->args.id));
 	fn_teardown();
 }
 
@@ -695,13 +695,13 @@ TEST(queue_blocks_read_their_items)
 			   ".functional\nS2R r0, %item\nS2R r1, %nitems\n"
 			   "S2R r2, %ctaid\nMOVI r3, 3\nSHL r4, r2, r3\n"
 			   "STG [s0 + r4], r0\nSTG [s0 + r4 + 4], r1\nEXIT\n");
-	k->fn = true;
-	k->regs = 8;
-	k->slots = slot;
-	k->flags = VGPU_KF_QUEUE;
-	k->queue_n = 4;
-	k->queue_cap = 64;
-	k->queue_timeout = 200;
+	k->args.fn = true;
+	k->args.regs = 8;
+	k->args.slots = slot;
+	k->args.flags = VGPU_KF_QUEUE;
+	k->args.queue_n = 4;
+	k->args.queue_cap = 64;
+	k->args.queue_timeout = 200;
 	ASSERT_EQ(0, vgpu_gpu_submit(&T.g, k));
 	push[0].items = 10;
 	push[1].flags = VGPU_GPU_PUSH_CLOSE;
@@ -754,18 +754,18 @@ TEST(suspension_keeps_a_blocks_data)
 			   "LAUNCH 0, wait\n"
 			   "LDS r8, [r5]\nIADD r8, r8, r7\nSHL r9, r3, r4\n"
 			   "STG [s0 + r9], r8\nEXIT\n");
-	k->fn = true;
-	k->regs = 16;
-	k->smem = 256;
-	k->slots = slot;
-	k->tmpl = tmpl;
-	k->n_tmpl = 1;
-	k->child_budget = 4;
-	k->child_store = store;
+	k->args.fn = true;
+	k->args.regs = 16;
+	k->args.smem = 256;
+	k->args.slots = slot;
+	k->args.tmpl = tmpl;
+	k->args.n_tmpl = 1;
+	k->args.child_budget = 4;
+	k->args.child_store = store;
 	ASSERT_EQ(0, vgpu_gpu_submit(&T.g, k));
 	ASSERT_TRUE(fn_loop(false, 1000000));
 	EXPECT_EQ(VGPU_KS_DONE, k->state);
-	EXPECT_EQ(2, k->launched);
+	EXPECT_EQ(2, k->child.launched);
 	EXPECT_EQ(2, T.g.stats.suspensions);
 	for (i = 0; i < 128; i++)
 		EXPECT_EQ(i + 107, out[i]) TH_LOG("thread %u", i);

@@ -36,8 +36,8 @@ TEST(f11_channel_fifo)
 	ASSERT_EQ(0, vgpu_gpu_submit(&T.g, b));
 	ASSERT_TRUE(vgpu_tg_run(&T, 100000));
 	/* b has the higher priority but waits behind a in the FIFO */
-	EXPECT_EQ(0, a->t_dispatch);
-	EXPECT_EQ(64, b->t_dispatch);
+	EXPECT_EQ(0, a->t.dispatch);
+	EXPECT_EQ(64, b->t.dispatch);
 	EXPECT_EQ(VGPU_KS_DONE, a->state);
 	EXPECT_EQ(VGPU_KS_DONE, b->state);
 	vgpu_tg_fini(&T);
@@ -194,21 +194,21 @@ TEST(f20_big_high_does_not_block)
 	vgpu_tg_params_small(&p, VGPU_PREEMPT_DRAIN);
 	ASSERT_EQ(0, vgpu_tg_init(&T, NULL, &p));
 	hog = vgpu_tg_kernel(&T, 0, 1, 4, 32, 0, VGPU_SPIN);
-	hog->smem = 100 * 1024;		/* one per SM, 63 KiB left */
+	hog->args.smem = 100 * 1024;		/* one per SM, 63 KiB left */
 	big = vgpu_tg_kernel(&T, 1, 0, 1, 32, 128, VGPU_SHORT);
-	big->smem = 100 * 1024;
+	big->args.smem = 100 * 1024;
 	small = vgpu_tg_kernel(&T, 2, 3, 1, 32, 128, VGPU_SHORT);
 	ASSERT_EQ(0, vgpu_gpu_submit(&T.g, hog));
 	ASSERT_EQ(0, vgpu_gpu_submit(&T.g, big));
 	ASSERT_EQ(0, vgpu_gpu_submit(&T.g, small));
 	vgpu_tg_until(&T, 1024);
-	EXPECT_EQ(128, small->t_dispatch);
+	EXPECT_EQ(128, small->t.dispatch);
 	EXPECT_EQ(VGPU_KS_DONE, small->state);
-	EXPECT_EQ(VGPU_GPU_NO_CYCLE, big->t_dispatch);
+	EXPECT_EQ(VGPU_GPU_NO_CYCLE, big->t.dispatch);
 	ASSERT_EQ(0, vgpu_gpu_cancel(&T.g, hog));
 	ASSERT_TRUE(vgpu_tg_run(&T, 100000));
 	EXPECT_EQ(VGPU_KS_DONE, big->state);
-	EXPECT_EQ(1024, big->t_dispatch);
+	EXPECT_EQ(1024, big->t.dispatch);
 	vgpu_tg_fini(&T);
 }
 
@@ -232,17 +232,17 @@ TEST(f13_evict_and_resume)
 	ASSERT_EQ(0, vgpu_gpu_submit(&T.g, low));
 	ASSERT_EQ(0, vgpu_gpu_submit(&T.g, high));
 	ASSERT_TRUE(vgpu_tg_run(&T, 10000000));
-	ev = vgpu_tg_find(&T, VGPU_GEV_EVICT, low->id, 0);
+	ev = vgpu_tg_find(&T, VGPU_GEV_EVICT, low->args.id, 0);
 	ASSERT_NE(NULL, ev);
 	EXPECT_EQ(64, ev->cycle);
-	EXPECT_EQ(high->id, ev->arg1);
+	EXPECT_EQ(high->args.id, ev->arg1);
 	EXPECT_EQ(1, T.g.stats.evictions);
 	EXPECT_EQ(VGPU_KS_DONE, high->state);
 	EXPECT_EQ(VGPU_KS_DONE, low->state);
 	EXPECT_EQ(16, low->done_units);
-	EXPECT_LT(high->t_end, low->t_end);
+	EXPECT_LT(high->t.end, low->t.end);
 	/* low was re-admitted after high left the table */
-	EXPECT_NE(NULL, vgpu_tg_find(&T, VGPU_GEV_ADMIT, low->id, 1));
+	EXPECT_NE(NULL, vgpu_tg_find(&T, VGPU_GEV_ADMIT, low->args.id, 1));
 	vgpu_tg_fini(&T);
 }
 
@@ -268,26 +268,26 @@ TEST(f13_eviction_waits_for_acknowledgment)
 	/* two blocks of each spin on its SM, the third waits: undispatched */
 	a = vgpu_tg_kernel(&T, 0, 3, 3, 1024, 0, VGPU_SPIN);
 	b = vgpu_tg_kernel(&T, 1, 3, 3, 1024, 32, VGPU_SPIN);
-	b->flags |= VGPU_KF_HEAD;
+	b->args.flags |= VGPU_KF_HEAD;
 	h = vgpu_tg_kernel(&T, 2, 0, 1, 32, 128, VGPU_SHORT);
-	a->affinity[0] = 1;
-	b->affinity[0] = 2;
+	a->args.affinity[0] = 1;
+	b->args.affinity[0] = 2;
 	ASSERT_EQ(0, vgpu_gpu_submit(&T.g, a));
 	ASSERT_EQ(0, vgpu_gpu_submit(&T.g, b));
 	ASSERT_EQ(0, vgpu_gpu_submit(&T.g, h));
 	vgpu_tg_until(&T, 1024);
-	ev = vgpu_tg_find(&T, VGPU_GEV_ADMIT, b->id, 0);
+	ev = vgpu_tg_find(&T, VGPU_GEV_ADMIT, b->args.id, 0);
 	ASSERT_NE(NULL, ev);
 	EXPECT_EQ(64, ev->cycle);
-	ev = vgpu_tg_find(&T, VGPU_GEV_EVICT, b->id, 0);
+	ev = vgpu_tg_find(&T, VGPU_GEV_EVICT, b->args.id, 0);
 	ASSERT_NE(NULL, ev);
 	EXPECT_EQ(128, ev->cycle);
-	EXPECT_EQ(h->id, ev->arg1);
-	EXPECT_EQ(NULL, vgpu_tg_find(&T, VGPU_GEV_EVICT, a->id, 0));
-	ev = vgpu_tg_find(&T, VGPU_GEV_ADMIT, h->id, 0);
+	EXPECT_EQ(h->args.id, ev->arg1);
+	EXPECT_EQ(NULL, vgpu_tg_find(&T, VGPU_GEV_EVICT, a->args.id, 0));
+	ev = vgpu_tg_find(&T, VGPU_GEV_ADMIT, h->args.id, 0);
 	ASSERT_NE(NULL, ev);
 	EXPECT_EQ(192, ev->cycle);
-	EXPECT_EQ(192, h->t_dispatch);
+	EXPECT_EQ(192, h->t.dispatch);
 	EXPECT_EQ(1, T.g.stats.evictions);
 	vgpu_gpu_cancel(&T.g, a);
 	vgpu_gpu_cancel(&T.g, b);
@@ -323,11 +323,11 @@ TEST(f13_evict_lowest_of_several)
 		if (T.ev[i].type == VGPU_GEV_EVICT && T.ev[i].cycle == 64)
 			n++;
 	EXPECT_EQ(1, n);
-	ev = vgpu_tg_find(&T, VGPU_GEV_EVICT, o[1]->id, 0);
+	ev = vgpu_tg_find(&T, VGPU_GEV_EVICT, o[1]->args.id, 0);
 	ASSERT_NE(NULL, ev);
 	EXPECT_EQ(64, ev->cycle);
-	EXPECT_EQ(w->id, ev->arg1);
-	EXPECT_EQ(NULL, vgpu_tg_find(&T, VGPU_GEV_EVICT, o[0]->id, 0));
+	EXPECT_EQ(w->args.id, ev->arg1);
+	EXPECT_EQ(NULL, vgpu_tg_find(&T, VGPU_GEV_EVICT, o[0]->args.id, 0));
 	for (i = 0; i < 3; i++)
 		EXPECT_EQ(VGPU_KS_DONE, o[i]->state);
 	vgpu_tg_fini(&T);
@@ -361,33 +361,33 @@ TEST(f20_full_table_waiting_head_matches)
 		vgpu_gpu_channel_add(&T.g, i, 0);
 	hog = vgpu_tg_kernel(&T, 0, 0, 4, 1024, 0,
 			     "LOOP 60000\nALU\nENDLOOP\nEXIT\n");
-	hog->smem = 100 * 1024;
+	hog->args.smem = 100 * 1024;
 	ASSERT_EQ(0, vgpu_gpu_submit(&T.g, hog));
 	for (i = 0; i < 8; i++) {
 		big[i] = vgpu_tg_kernel(&T, 1 + i, 0, 1, 1024, 64,
 					"LOOP 10\nALU\nBAR\nENDLOOP\nEXIT\n");
-		big[i]->regs = 64;
+		big[i]->args.regs = 64;
 		ASSERT_EQ(0, vgpu_gpu_submit(&T.g, big[i]));
 	}
 	small = vgpu_tg_kernel(&T, 9, 3, 20, 256, 128, VGPU_SHORT);
 	ASSERT_EQ(0, vgpu_gpu_submit(&T.g, small));
 	ASSERT_TRUE(vgpu_tg_run(&T, 100000000));
-	EXPECT_EQ(4, vgpu_tg_count(&T, VGPU_GEV_DISPATCH, hog->id));
-	EXPECT_EQ(128, small->t_dispatch);
+	EXPECT_EQ(4, vgpu_tg_count(&T, VGPU_GEV_DISPATCH, hog->args.id));
+	EXPECT_EQ(128, small->t.dispatch);
 	for (ev = NULL, i = 0; i < T.nev && !ev; i++)
 		if (T.ev[i].type == VGPU_GEV_EVICT)
 			ev = &T.ev[i];
 	ASSERT_NE(NULL, ev);
 	EXPECT_EQ(128, ev->cycle);
-	EXPECT_EQ(small->id, ev->arg1);
+	EXPECT_EQ(small->args.id, ev->arg1);
 	/* the displaced one does not take the slot back before a block ends */
 	for (n = 0, i = 0; i < T.nev; i++)
-		if (T.ev[i].type == VGPU_GEV_EVICT && T.ev[i].cycle < hog->t_end)
+		if (T.ev[i].type == VGPU_GEV_EVICT && T.ev[i].cycle < hog->t.end)
 			n++;
 	EXPECT_EQ(1, n);
 	for (i = 0; i < 8; i++) {
 		EXPECT_EQ(VGPU_KS_DONE, big[i]->state);
-		EXPECT_LT(small->t_dispatch, big[i]->t_dispatch);
+		EXPECT_LT(small->t.dispatch, big[i]->t.dispatch);
 	}
 	vgpu_tg_fini(&T);
 }
@@ -426,10 +426,10 @@ TEST(f21_fairness_flags)
 	ASSERT_EQ(0, vgpu_gpu_submit(&T.g, b));
 	vgpu_tg_step(&T);
 	ASSERT_EQ(4, vgpu_tg_decisions(seq, 4));
-	EXPECT_EQ(a->id, seq[0]);
-	EXPECT_EQ(b->id, seq[1]);
-	EXPECT_EQ(a->id, seq[2]);
-	EXPECT_EQ(b->id, seq[3]);
+	EXPECT_EQ(a->args.id, seq[0]);
+	EXPECT_EQ(b->args.id, seq[1]);
+	EXPECT_EQ(a->args.id, seq[2]);
+	EXPECT_EQ(b->args.id, seq[3]);
 	vgpu_tg_fini(&T);
 }
 
@@ -463,10 +463,10 @@ TEST(f21_channels_beyond_first_word)
 	ASSERT_EQ(0, vgpu_gpu_submit(&T.g, c));
 	vgpu_tg_step(&T);
 	ASSERT_EQ(4, vgpu_tg_decisions(seq, 4));
-	EXPECT_EQ(a->id, seq[0]);
-	EXPECT_EQ(b->id, seq[1]);
-	EXPECT_EQ(a->id, seq[2]);
-	EXPECT_EQ(b->id, seq[3]);
+	EXPECT_EQ(a->args.id, seq[0]);
+	EXPECT_EQ(b->args.id, seq[1]);
+	EXPECT_EQ(a->args.id, seq[2]);
+	EXPECT_EQ(b->args.id, seq[3]);
 	ASSERT_TRUE(vgpu_tg_run(&T, 10000000));
 	EXPECT_EQ(VGPU_KS_DONE, a->state);
 	EXPECT_EQ(VGPU_KS_DONE, b->state);
@@ -488,15 +488,15 @@ TEST(f51_sink_in_cycle_order)
 	ASSERT_EQ(0, vgpu_tg_init(&T, NULL, NULL));
 	a = vgpu_tg_kernel(&T, 0, 0, 1, 32, 0, "LOOP 6\nALU\nENDLOOP\nEXIT\n");
 	b = vgpu_tg_kernel(&T, 1, 0, 1, 32, 0, "ALU\nEXIT\n");
-	a->affinity[0] = 1;
-	b->affinity[0] = 2;
+	a->args.affinity[0] = 1;
+	b->args.affinity[0] = 2;
 	ASSERT_EQ(0, vgpu_gpu_submit(&T.g, a));
 	ASSERT_EQ(0, vgpu_gpu_submit(&T.g, b));
 	ASSERT_TRUE(vgpu_tg_run(&T, 100000));
-	ASSERT_NE(NULL, vgpu_tg_find(&T, VGPU_EV_BLOCK_DONE, a->id, 0));
-	ASSERT_NE(NULL, vgpu_tg_find(&T, VGPU_EV_BLOCK_DONE, b->id, 0));
-	EXPECT_LT(vgpu_tg_find(&T, VGPU_EV_BLOCK_DONE, b->id, 0)->cycle,
-		  vgpu_tg_find(&T, VGPU_EV_BLOCK_DONE, a->id, 0)->cycle);
+	ASSERT_NE(NULL, vgpu_tg_find(&T, VGPU_EV_BLOCK_DONE, a->args.id, 0));
+	ASSERT_NE(NULL, vgpu_tg_find(&T, VGPU_EV_BLOCK_DONE, b->args.id, 0));
+	EXPECT_LT(vgpu_tg_find(&T, VGPU_EV_BLOCK_DONE, b->args.id, 0)->cycle,
+		  vgpu_tg_find(&T, VGPU_EV_BLOCK_DONE, a->args.id, 0)->cycle);
 	for (i = 0; i < T.nev; i++) {
 		if (T.ev[i].type > VGPU_EV_MAX)
 			continue;
@@ -527,20 +527,20 @@ TEST(f21_fairness_nonmatching_peer)
 	vgpu_tg_params_small(&p, VGPU_PREEMPT_DRAIN);
 	ASSERT_EQ(0, vgpu_tg_init(&T, NULL, &p));
 	x = vgpu_tg_kernel(&T, 3, 3, 1, 1024, 0, "LOOP 60000\nALU\nENDLOOP\nEXIT\n");
-	x->regs = 64;
+	x->args.regs = 64;
 	a = vgpu_tg_kernel(&T, 0, 1, 8, 1024, 64, VGPU_LONG);
 	b = vgpu_tg_kernel(&T, 1, 1, 8, 1024, 64, VGPU_LONG);
 	c = vgpu_tg_kernel(&T, 2, 1, 1, 32, 64, VGPU_SHORT);
-	c->affinity[0] = 1;
+	c->args.affinity[0] = 1;
 	ASSERT_EQ(0, vgpu_gpu_submit(&T.g, x));
 	ASSERT_EQ(0, vgpu_gpu_submit(&T.g, a));
 	ASSERT_EQ(0, vgpu_gpu_submit(&T.g, b));
 	ASSERT_EQ(0, vgpu_gpu_submit(&T.g, c));
 	ASSERT_TRUE(vgpu_tg_run(&T, 100000000));
-	EXPECT_EQ(0, vgpu_tg_find(&T, VGPU_GEV_DISPATCH, x->id, 0)->sm);
+	EXPECT_EQ(0, vgpu_tg_find(&T, VGPU_GEV_DISPATCH, x->args.id, 0)->sm);
 	/* decisions: blocks of one kernel on one SM at one cycle are one */
 	for (i = 0; i < T.nev && n < 5; i++) {
-		if (T.ev[i].type != VGPU_GEV_DISPATCH || T.ev[i].kernel == x->id)
+		if (T.ev[i].type != VGPU_GEV_DISPATCH || T.ev[i].kernel == x->args.id)
 			continue;
 		if (n && T.ev[i].kernel == T.ev[last].kernel &&
 		    T.ev[i].sm == T.ev[last].sm &&
@@ -550,11 +550,11 @@ TEST(f21_fairness_nonmatching_peer)
 		last = i;
 	}
 	ASSERT_EQ(5, n);
-	EXPECT_EQ(a->id, seq[0]);
-	EXPECT_EQ(b->id, seq[1]);
-	EXPECT_EQ(a->id, seq[2]);
-	EXPECT_EQ(b->id, seq[3]);
-	EXPECT_EQ(a->id, seq[4]);
+	EXPECT_EQ(a->args.id, seq[0]);
+	EXPECT_EQ(b->args.id, seq[1]);
+	EXPECT_EQ(a->args.id, seq[2]);
+	EXPECT_EQ(b->args.id, seq[3]);
+	EXPECT_EQ(a->args.id, seq[4]);
 	EXPECT_EQ(VGPU_KS_DONE, c->state);
 	vgpu_tg_fini(&T);
 }
@@ -577,7 +577,7 @@ TEST(f26_quota_restarts_on_equal_peer)
 	vgpu_tg_params_small(&p, VGPU_PREEMPT_DRAIN);
 	ASSERT_EQ(0, vgpu_tg_init(&T, NULL, &p));
 	a = vgpu_tg_kernel(&T, 0, 1, 4, 1024, 0, VGPU_LONG);
-	a->quota = 1;
+	a->args.quota = 1;
 	b = vgpu_tg_kernel(&T, 1, 1, 4, 1024, 0, VGPU_LONG);
 	ASSERT_EQ(0, vgpu_gpu_submit(&T.g, a));
 	ASSERT_EQ(0, vgpu_gpu_submit(&T.g, b));
@@ -586,10 +586,10 @@ TEST(f26_quota_restarts_on_equal_peer)
 		if (T.ev[i].type == VGPU_GEV_DISPATCH)
 			seq[n++] = T.ev[i].kernel;
 	ASSERT_EQ(4, n);
-	EXPECT_EQ(a->id, seq[0]);
-	EXPECT_EQ(b->id, seq[1]);
-	EXPECT_EQ(a->id, seq[2]);
-	EXPECT_EQ(b->id, seq[3]);
+	EXPECT_EQ(a->args.id, seq[0]);
+	EXPECT_EQ(b->args.id, seq[1]);
+	EXPECT_EQ(a->args.id, seq[2]);
+	EXPECT_EQ(b->args.id, seq[3]);
 	vgpu_tg_fini(&T);
 }
 
@@ -618,15 +618,15 @@ TEST(f22_windows)
 	/* both arrive in window T3 (448..511) on one free SM's worth */
 	hi = vgpu_tg_kernel(&T, 0, 0, 1, 1024, 448, VGPU_SHORT);
 	lo = vgpu_tg_kernel(&T, 1, 3, 1, 1024, 448, VGPU_SHORT);
-	hi->affinity[0] = 1;
-	lo->affinity[0] = 1;
-	hi->smem = 100 * 1024;
-	lo->smem = 100 * 1024;
+	hi->args.affinity[0] = 1;
+	lo->args.affinity[0] = 1;
+	hi->args.smem = 100 * 1024;
+	lo->args.smem = 100 * 1024;
 	ASSERT_EQ(0, vgpu_gpu_submit(&T.g, hi));
 	ASSERT_EQ(0, vgpu_gpu_submit(&T.g, lo));
 	ASSERT_TRUE(vgpu_tg_run(&T, 100000));
-	EXPECT_EQ(448, lo->t_dispatch);
-	EXPECT_LT(lo->t_dispatch, hi->t_dispatch);
+	EXPECT_EQ(448, lo->t.dispatch);
+	EXPECT_LT(lo->t.dispatch, hi->t.dispatch);
 	vgpu_tg_fini(&T);
 }
 
@@ -647,23 +647,23 @@ TEST(f25_affinity_masked_to_existing_sms)
 	all = vgpu_tg_kernel(&T, 0, 0, 1, 32, 0, VGPU_SHORT);
 	some = vgpu_tg_kernel(&T, 1, 0, 1, 32, 0, VGPU_SHORT);
 	none = vgpu_tg_kernel(&T, 2, 0, 1, 32, 0, VGPU_SHORT);
-	some->affinity[0] = 1ULL << 63;
-	some->affinity[1] = 0xffULL;		/* SMs 64..71: 70, 71 do not exist */
-	some->affinity[5] = 1;			/* SM 320 does not exist */
-	none->affinity[1] = 1ULL << 6;		/* SM 70 */
-	none->affinity[15] = 1ULL << 63;	/* SM 1023 */
+	some->args.affinity[0] = 1ULL << 63;
+	some->args.affinity[1] = 0xffULL;		/* SMs 64..71: 70, 71 do not exist */
+	some->args.affinity[5] = 1;			/* SM 320 does not exist */
+	none->args.affinity[1] = 1ULL << 6;		/* SM 70 */
+	none->args.affinity[15] = 1ULL << 63;	/* SM 1023 */
 	ASSERT_EQ(0, vgpu_gpu_submit(&T.g, all));
 	ASSERT_EQ(0, vgpu_gpu_submit(&T.g, some));
 	ASSERT_EQ(-EINVAL, vgpu_gpu_submit(&T.g, none));
-	EXPECT_EQ(~0ULL, all->affinity[0]);
-	EXPECT_EQ(0x3fULL, all->affinity[1]);
+	EXPECT_EQ(~0ULL, all->args.affinity[0]);
+	EXPECT_EQ(0x3fULL, all->args.affinity[1]);
 	EXPECT_TRUE(all->aff_all);
-	EXPECT_EQ(1ULL << 63, some->affinity[0]);
-	EXPECT_EQ(0x3fULL, some->affinity[1]);
+	EXPECT_EQ(1ULL << 63, some->args.affinity[0]);
+	EXPECT_EQ(0x3fULL, some->args.affinity[1]);
 	EXPECT_FALSE(some->aff_all);
 	for (w = 2; w < VGPU_GPU_AFF_WORDS; w++) {
-		EXPECT_EQ(0ULL, all->affinity[w]);
-		EXPECT_EQ(0ULL, some->affinity[w]);
+		EXPECT_EQ(0ULL, all->args.affinity[w]);
+		EXPECT_EQ(0ULL, some->args.affinity[w]);
 	}
 	ASSERT_TRUE(vgpu_tg_run(&T, 100000));
 	EXPECT_TRUE(vgpu_gpu_kernel_finished(some));
@@ -695,19 +695,19 @@ TEST(f25_affinity_last_of_max_sms)
 	cfg.num_sms = VGPU_MAX_SMS;
 	ASSERT_EQ(0, vgpu_tg_init(&T, &cfg, NULL));
 	k = vgpu_tg_kernel(&T, 0, 0, 2, 32, 0, VGPU_SHORT);
-	k->affinity[VGPU_GPU_AFF_WORDS - 1] = 1ULL << 63;	/* SM 4095 */
+	k->args.affinity[VGPU_GPU_AFF_WORDS - 1] = 1ULL << 63;	/* SM 4095 */
 	ASSERT_EQ(0, vgpu_gpu_submit(&T.g, k));
 	EXPECT_FALSE(k->aff_all);
 	ASSERT_TRUE(vgpu_tg_run(&T, 100000));
 	EXPECT_TRUE(vgpu_gpu_kernel_finished(k));
 	EXPECT_EQ(2, vgpu_tg_dispatches_on(VGPU_MAX_SMS - 1));
-	EXPECT_EQ(2, vgpu_tg_count(&T, VGPU_GEV_DISPATCH, k->id));
+	EXPECT_EQ(2, vgpu_tg_count(&T, VGPU_GEV_DISPATCH, k->args.id));
 	vgpu_tg_fini(&T);
 
 	cfg.num_sms = VGPU_MAX_SMS - 1;
 	ASSERT_EQ(0, vgpu_tg_init(&T, &cfg, NULL));
 	k = vgpu_tg_kernel(&T, 0, 0, 2, 32, 0, VGPU_SHORT);
-	k->affinity[VGPU_GPU_AFF_WORDS - 1] = 1ULL << 63;
+	k->args.affinity[VGPU_GPU_AFF_WORDS - 1] = 1ULL << 63;
 	EXPECT_EQ(-EINVAL, vgpu_gpu_submit(&T.g, k));
 	vgpu_tg_fini(&T);
 }
@@ -726,13 +726,13 @@ TEST(f25_no_affinity_is_every_sm)
 	vgpu_config_preset(&cfg, "small");
 	ASSERT_EQ(0, vgpu_tg_init(&T, &cfg, NULL));
 	k = vgpu_tg_kernel(&T, 0, 0, 8, 32, 0, VGPU_SHORT);
-	k->affinity[VGPU_GPU_AFF_WORDS - 1] = 1;	/* alone: refused */
-	k->no_affinity = true;
+	k->args.affinity[VGPU_GPU_AFF_WORDS - 1] = 1;	/* alone: refused */
+	k->args.no_affinity = true;
 	ASSERT_EQ(0, vgpu_gpu_kernel_check(&T.g.cfg, k));
-	k->affinity[0] = BIT_ULL(2);		/* would pin it to SM 2 */
+	k->args.affinity[0] = BIT_ULL(2);		/* would pin it to SM 2 */
 	ASSERT_EQ(0, vgpu_gpu_submit(&T.g, k));
 	EXPECT_TRUE(k->aff_all);
-	EXPECT_EQ(BIT_ULL(cfg.num_sms) - 1, k->affinity[0]);
+	EXPECT_EQ(BIT_ULL(cfg.num_sms) - 1, k->args.affinity[0]);
 	ASSERT_TRUE(vgpu_tg_run(&T, 100000));
 	EXPECT_TRUE(vgpu_gpu_kernel_finished(k));
 	for (i = 0; i < cfg.num_sms; i++)
@@ -751,16 +751,16 @@ TEST(f23_block_then_warp)
 	ASSERT_EQ(0, vgpu_tg_init(&T, NULL, &p));
 	/* 60 of the 64 warp slots of SM 0 taken by a spinner */
 	fill = vgpu_tg_kernel(&T, 0, 0, 2, 960, 0, VGPU_SPIN);
-	fill->affinity[0] = 1;
+	fill->args.affinity[0] = 1;
 	k = vgpu_tg_kernel(&T, 1, 0, 1, 256, 64, VGPU_SHORT);
-	k->affinity[0] = 1;
+	k->args.affinity[0] = 1;
 	ASSERT_EQ(0, vgpu_gpu_submit(&T.g, fill));
 	ASSERT_EQ(0, vgpu_gpu_submit(&T.g, k));
 	vgpu_tg_until(&T, 2000);
-	ev = vgpu_tg_find(&T, VGPU_GEV_DISPATCH, fill->id, 0);
+	ev = vgpu_tg_find(&T, VGPU_GEV_DISPATCH, fill->args.id, 0);
 	ASSERT_NE(NULL, ev);
 	EXPECT_EQ(VGPU_PATH_BLOCK, ev->arg0);
-	ev = vgpu_tg_find(&T, VGPU_GEV_DISPATCH, k->id, 0);
+	ev = vgpu_tg_find(&T, VGPU_GEV_DISPATCH, k->args.id, 0);
 	ASSERT_NE(NULL, ev);
 	EXPECT_EQ(VGPU_PATH_WARP, ev->arg0);
 	EXPECT_EQ(0, ev->sm);
@@ -781,23 +781,23 @@ TEST(f23_bar_never_partial)
 		vgpu_tg_params_small(&p, mode);
 		ASSERT_EQ(0, vgpu_tg_init(&T, NULL, &p));
 		fill = vgpu_tg_kernel(&T, 0, 1, 2, 960, 0, VGPU_SPIN);
-		fill->affinity[0] = 1;
+		fill->args.affinity[0] = 1;
 		bar = vgpu_tg_kernel(&T, 1, 0, 1, 256, 64,
 				     "ALU\nBAR\nALU\nEXIT\n");
-		bar->affinity[0] = 1;
+		bar->args.affinity[0] = 1;
 		twin = vgpu_tg_kernel(&T, 2, 0, 1, 256, 64, VGPU_SHORT);
-		twin->affinity[0] = 1;
+		twin->args.affinity[0] = 1;
 		ASSERT_EQ(0, vgpu_gpu_submit(&T.g, fill));
 		ASSERT_EQ(0, vgpu_gpu_submit(&T.g, bar));
 		ASSERT_EQ(0, vgpu_gpu_submit(&T.g, twin));
 		vgpu_tg_until(&T, 4096);
 		/* the twin without BAR went in by (b) or (c); BAR waits */
-		EXPECT_EQ(64, twin->t_dispatch);
-		EXPECT_EQ(VGPU_GPU_NO_CYCLE, bar->t_dispatch);
+		EXPECT_EQ(64, twin->t.dispatch);
+		EXPECT_EQ(VGPU_GPU_NO_CYCLE, bar->t.dispatch);
 		vgpu_gpu_cancel(&T.g, fill);
 		ASSERT_TRUE(vgpu_tg_run(&T, 100000));
 		EXPECT_EQ(VGPU_PATH_BLOCK,
-			  vgpu_tg_find(&T, VGPU_GEV_DISPATCH, bar->id, 0)->arg0);
+			  vgpu_tg_find(&T, VGPU_GEV_DISPATCH, bar->args.id, 0)->arg0);
 		EXPECT_EQ(VGPU_KS_DONE, bar->state);
 		vgpu_tg_fini(&T);
 	}
@@ -818,7 +818,7 @@ TEST(f23_preempt_warp)
 	ASSERT_EQ(0, vgpu_gpu_submit(&T.g, low));
 	ASSERT_EQ(0, vgpu_gpu_submit(&T.g, high));
 	ASSERT_TRUE(vgpu_tg_run(&T, 1000000));
-	ev = vgpu_tg_find(&T, VGPU_GEV_DISPATCH, high->id, 0);
+	ev = vgpu_tg_find(&T, VGPU_GEV_DISPATCH, high->args.id, 0);
 	ASSERT_NE(NULL, ev);
 	EXPECT_EQ(128, ev->cycle);
 	EXPECT_EQ(VGPU_PATH_PREEMPT, ev->arg0);
@@ -853,13 +853,13 @@ TEST(f23_warp_path_strictly_more_than_a_warp)
 		b = vgpu_tg_kernel(&T, 1, 0, 1, round ? 960 : 992, 0,
 				   "LOOP 100\nALU\nENDLOOP\nEXIT\n");
 		k = vgpu_tg_kernel(&T, 2, 1, 1, 96, 64, VGPU_SHORT);
-		a->regs = b->regs = k->regs = 16;
-		a->affinity[0] = b->affinity[0] = k->affinity[0] = 1;
+		a->args.regs = b->args.regs = k->args.regs = 16;
+		a->args.affinity[0] = b->args.affinity[0] = k->args.affinity[0] = 1;
 		ASSERT_EQ(0, vgpu_gpu_submit(&T.g, a));
 		ASSERT_EQ(0, vgpu_gpu_submit(&T.g, b));
 		ASSERT_EQ(0, vgpu_gpu_submit(&T.g, k));
 		ASSERT_TRUE(vgpu_tg_run(&T, 10000000));
-		ev = vgpu_tg_find(&T, VGPU_GEV_DISPATCH, k->id, 0);
+		ev = vgpu_tg_find(&T, VGPU_GEV_DISPATCH, k->args.id, 0);
 		ASSERT_NE(NULL, ev);
 		if (round) {
 			EXPECT_EQ(64, ev->cycle);
@@ -892,16 +892,16 @@ static void preempt_tops(struct __test_metadata *_metadata, const u32 *tops,
 	for (i = 0; i < 4; i++) {
 		f[i] = vgpu_tg_kernel(&T, i, tops[i], 2, 1024, 0,
 				      "LOOP 2000\nALU\nENDLOOP\nEXIT\n");
-		f[i]->affinity[0] = BIT_ULL(i);
+		f[i]->args.affinity[0] = BIT_ULL(i);
 		ASSERT_EQ(0, vgpu_gpu_submit(&T.g, f[i]));
 	}
 	k = vgpu_tg_kernel(&T, 4, 1, 1, 64, 128, VGPU_SHORT);
 	ASSERT_EQ(0, vgpu_gpu_submit(&T.g, k));
 	ASSERT_TRUE(vgpu_tg_run(&T, 10000000));
 	for (i = 0; i < 4; i++)
-		EXPECT_EQ(i, vgpu_tg_find(&T, VGPU_GEV_DISPATCH, f[i]->id,
+		EXPECT_EQ(i, vgpu_tg_find(&T, VGPU_GEV_DISPATCH, f[i]->args.id,
 					  1)->sm);
-	ev = vgpu_tg_find(&T, VGPU_GEV_DISPATCH, k->id, 0);
+	ev = vgpu_tg_find(&T, VGPU_GEV_DISPATCH, k->args.id, 0);
 	ASSERT_NE(NULL, ev);
 	if (want_sm < 4) {
 		EXPECT_EQ(128, ev->cycle);
@@ -939,18 +939,18 @@ TEST(f23_preempt_switch)
 	ASSERT_EQ(0, vgpu_gpu_submit(&T.g, low));
 	ASSERT_EQ(0, vgpu_gpu_submit(&T.g, high));
 	ASSERT_TRUE(vgpu_tg_run(&T, 1000000));
-	ev = vgpu_tg_find(&T, VGPU_GEV_PREEMPT, low->id, 0);
+	ev = vgpu_tg_find(&T, VGPU_GEV_PREEMPT, low->args.id, 0);
 	ASSERT_NE(NULL, ev);
 	EXPECT_EQ(128, ev->cycle);
-	EXPECT_EQ(high->id, ev->arg0);
+	EXPECT_EQ(high->args.id, ev->arg0);
 	EXPECT_EQ(0, ev->sm);
-	EXPECT_EQ(128, high->t_dispatch);
+	EXPECT_EQ(128, high->t.dispatch);
 	EXPECT_EQ(1, low->preempted);
 	EXPECT_EQ(1, T.g.stats.resumes);
 	EXPECT_EQ(VGPU_KS_DONE, low->state);
 	EXPECT_EQ(8, low->done_units);
 	/* every block completed exactly once */
-	EXPECT_EQ(8, vgpu_tg_count(&T, VGPU_EV_BLOCK_DONE, low->id));
+	EXPECT_EQ(8, vgpu_tg_count(&T, VGPU_EV_BLOCK_DONE, low->args.id));
 	vgpu_tg_fini(&T);
 }
 
@@ -968,14 +968,14 @@ TEST(f24_split)
 	p.g_max = 4;
 	ASSERT_EQ(0, vgpu_tg_init(&T, NULL, &p));
 	hog = vgpu_tg_kernel(&T, 0, 0, 4, 32, 0, VGPU_SPIN);
-	hog->smem = 120 * 1024;
+	hog->args.smem = 120 * 1024;
 	ind = vgpu_tg_kernel(&T, 1, 1, 2, 256, 64, VGPU_SHORT);
-	ind->smem = 64 * 1024;		/* 8 KiB per warp once split */
-	ind->flags = VGPU_KF_INDEPENDENT;
+	ind->args.smem = 64 * 1024;		/* 8 KiB per warp once split */
+	ind->args.flags = VGPU_KF_INDEPENDENT;
 	ASSERT_EQ(0, vgpu_gpu_submit(&T.g, hog));
 	ASSERT_EQ(0, vgpu_gpu_submit(&T.g, ind));
 	vgpu_tg_until(&T, 4096);
-	ev = vgpu_tg_find(&T, VGPU_GEV_SPLIT, ind->id, 0);
+	ev = vgpu_tg_find(&T, VGPU_GEV_SPLIT, ind->args.id, 0);
 	ASSERT_NE(NULL, ev);
 	/* failed rounds at 64, 128, 192, 256, 320: the fifth exceeds 4 */
 	EXPECT_EQ(320, ev->cycle);
@@ -983,9 +983,9 @@ TEST(f24_split)
 	EXPECT_EQ(3, ev->arg1);
 	EXPECT_EQ(3, ind->eff_prio);
 	EXPECT_EQ(2 + 2 * 8, ind->units + 2);
-	EXPECT_EQ(384, ind->t_dispatch);
+	EXPECT_EQ(384, ind->t.dispatch);
 	EXPECT_EQ(VGPU_KS_DONE, ind->state);
-	EXPECT_EQ(16, vgpu_tg_count(&T, VGPU_EV_BLOCK_DONE, ind->id));
+	EXPECT_EQ(16, vgpu_tg_count(&T, VGPU_EV_BLOCK_DONE, ind->args.id));
 	vgpu_gpu_cancel(&T.g, hog);
 	vgpu_tg_fini(&T);
 }
@@ -1008,17 +1008,17 @@ TEST(f24_split_count_restarts)
 	p.g_max = 4;
 	ASSERT_EQ(0, vgpu_tg_init(&T, NULL, &p));
 	hog = vgpu_tg_kernel(&T, 0, 0, 4, 32, 0, VGPU_SPIN);
-	hog->smem = 120 * 1024;
+	hog->args.smem = 120 * 1024;
 	ind = vgpu_tg_kernel(&T, 1, 1, 2, 256, 64, VGPU_SHORT);
-	ind->smem = 64 * 1024;
-	ind->flags = VGPU_KF_INDEPENDENT;
+	ind->args.smem = 64 * 1024;
+	ind->args.flags = VGPU_KF_INDEPENDENT;
 	small = vgpu_tg_kernel(&T, 2, 1, 1, 32, 256, VGPU_SHORT);
 	ASSERT_EQ(0, vgpu_gpu_submit(&T.g, hog));
 	ASSERT_EQ(0, vgpu_gpu_submit(&T.g, ind));
 	ASSERT_EQ(0, vgpu_gpu_submit(&T.g, small));
 	vgpu_tg_until(&T, 4096);
-	EXPECT_EQ(256, small->t_dispatch);
-	ev = vgpu_tg_find(&T, VGPU_GEV_SPLIT, ind->id, 0);
+	EXPECT_EQ(256, small->t.dispatch);
+	ev = vgpu_tg_find(&T, VGPU_GEV_SPLIT, ind->args.id, 0);
 	ASSERT_NE(NULL, ev);
 	EXPECT_EQ(512, ev->cycle);
 	vgpu_gpu_cancel(&T.g, hog);
@@ -1040,12 +1040,12 @@ TEST(f24_split_only_channel_heads)
 	p.g_max = 4;
 	ASSERT_EQ(0, vgpu_tg_init(&T, NULL, &p));
 	hog = vgpu_tg_kernel(&T, 0, 0, 4, 32, 0, VGPU_SPIN);
-	hog->smem = 120 * 1024;
+	hog->args.smem = 120 * 1024;
 	head = vgpu_tg_kernel(&T, 1, 1, 2, 256, 64, VGPU_SHORT);
-	head->smem = 64 * 1024;
+	head->args.smem = 64 * 1024;
 	ind = vgpu_tg_kernel(&T, 1, 1, 2, 256, 64, VGPU_SHORT);
-	ind->smem = 64 * 1024;
-	ind->flags = VGPU_KF_INDEPENDENT;
+	ind->args.smem = 64 * 1024;
+	ind->args.flags = VGPU_KF_INDEPENDENT;
 	ASSERT_EQ(0, vgpu_gpu_submit(&T.g, hog));
 	ASSERT_EQ(0, vgpu_gpu_submit(&T.g, head));
 	ASSERT_EQ(0, vgpu_gpu_submit(&T.g, ind));
@@ -1061,7 +1061,7 @@ TEST(f24_split_only_channel_heads)
 static u32 vgpu_first_sm(struct vgpu_gpu_kernel *k)
 {
 	const struct vgpu_event *ev = vgpu_tg_find(&T, VGPU_GEV_DISPATCH,
-						   k->id, 0);
+						   k->args.id, 0);
 
 	return ev ? ev->sm : ~0U;
 }
@@ -1074,12 +1074,12 @@ TEST(f25_rr)
 
 	ASSERT_EQ(0, vgpu_tg_init(&T, NULL, NULL));
 	k = vgpu_tg_kernel(&T, 0, 0, 5, 1024, 0, VGPU_SHORT);
-	k->flags = VGPU_KF_SEQUENTIAL;
+	k->args.flags = VGPU_KF_SEQUENTIAL;
 	ASSERT_EQ(0, vgpu_gpu_submit(&T.g, k));
 	ASSERT_TRUE(vgpu_tg_run(&T, 100000));
 	for (i = 0; i < 5; i++)
 		EXPECT_EQ(i % 4,
-			  vgpu_tg_find(&T, VGPU_GEV_DISPATCH, k->id, i)->sm);
+			  vgpu_tg_find(&T, VGPU_GEV_DISPATCH, k->args.id, i)->sm);
 	vgpu_tg_fini(&T);
 }
 
@@ -1109,7 +1109,7 @@ TEST(f25_per_block_spreads)
 			for (i = 0; i < 8; i++)
 				EXPECT_EQ(pack == VGPU_PACK_SM ? 0 : i % 4,
 					  vgpu_tg_find(&T, VGPU_GEV_DISPATCH,
-						       k->id, i)->sm);
+						       k->args.id, i)->sm);
 			EXPECT_EQ(pack == VGPU_PACK_SM ? 1 : 8,
 				  T.g.stats.decisions);
 			/* warp mode, nothing to preempt: none counted */
@@ -1132,9 +1132,9 @@ TEST(f25_avail)
 	vgpu_gpu_set_sm_rank(&T.g, order, 4);
 	/* SM 3 and SM 1 get a spinner: fewer blocks fit there */
 	f0 = vgpu_tg_kernel(&T, 0, 0, 1, 512, 0, VGPU_SPIN);
-	f0->affinity[0] = 1 << 3;
+	f0->args.affinity[0] = 1 << 3;
 	f1 = vgpu_tg_kernel(&T, 1, 0, 1, 512, 0, VGPU_SPIN);
-	f1->affinity[0] = 1 << 1;
+	f1->args.affinity[0] = 1 << 1;
 	k = vgpu_tg_kernel(&T, 2, 0, 1, 512, 64, VGPU_SHORT);
 	ASSERT_EQ(0, vgpu_gpu_submit(&T.g, f0));
 	ASSERT_EQ(0, vgpu_gpu_submit(&T.g, f1));
@@ -1170,10 +1170,10 @@ TEST(f41_search_mode_matches_largest_run)
 		p.search_group = mode[i] == VGPU_SEARCH_GROUPED ? 32 : 0;
 		ASSERT_EQ(0, vgpu_tg_init(&T, NULL, &p));
 		a = vgpu_tg_kernel(&T, 0, 0, 1, 32, 0, VGPU_SPIN);
-		a->affinity[0] = 1;
+		a->args.affinity[0] = 1;
 		b = vgpu_tg_kernel(&T, 1, 0, 1, 32, 64, VGPU_SHORT);
-		b->smem = 1290 * 128 - 1024;
-		b->affinity[0] = 1;
+		b->args.smem = 1290 * 128 - 1024;
+		b->args.affinity[0] = 1;
 		ASSERT_EQ(0, vgpu_gpu_submit(&T.g, a));
 		ASSERT_EQ(0, vgpu_gpu_submit(&T.g, b));
 		vgpu_tg_until(&T, 64);
@@ -1185,7 +1185,7 @@ TEST(f41_search_mode_matches_largest_run)
 			  (u64)31 * T.g.p.res_weight[VGPU_RES_BLOCKS],
 			  vgpu_gpu_sm_free(&T.g, 0));
 		vgpu_tg_until(&T, 1024);
-		EXPECT_EQ(i ? VGPU_GPU_NO_CYCLE : 64, b->t_dispatch)
+		EXPECT_EQ(i ? VGPU_GPU_NO_CYCLE : 64, b->t.dispatch)
 			TH_LOG("mode %u", mode[i]);
 		vgpu_gpu_cancel(&T.g, a);
 		if (i)
@@ -1220,8 +1220,8 @@ TEST(f40_search_latency_delays_the_start)
 		k = vgpu_tg_kernel(&T, 0, 0, 1, 32, 64, VGPU_SHORT);
 		ASSERT_EQ(0, vgpu_gpu_submit(&T.g, k));
 		ASSERT_TRUE(vgpu_tg_run(&T, 100000));
-		EXPECT_EQ(64, k->t_dispatch);
-		EXPECT_EQ(64 + lat, k->t_start);
+		EXPECT_EQ(64, k->t.dispatch);
+		EXPECT_EQ(64 + lat, k->t.start);
 		vgpu_tg_fini(&T);
 	}
 	vgpu_tg_params_small(&p, VGPU_PREEMPT_DRAIN);
@@ -1253,19 +1253,19 @@ TEST(f35_warp_levels_from_the_host)
 		ASSERT_EQ(0, vgpu_tg_init(&T, NULL, &p));
 		vgpu_gpu_set_verbose(&T.g, true);
 		k = vgpu_tg_kernel(&T, 0, 0, 1, 64, 0, prog);
-		k->n_warp_prio = 2;
-		k->warp_prio[0] = lv;
-		k->warp_prio[1] = 0;
+		k->args.n_warp_prio = 2;
+		k->args.warp_prio[0] = lv;
+		k->args.warp_prio[1] = 0;
 		ASSERT_EQ(0, vgpu_gpu_submit(&T.g, k));
 		ASSERT_TRUE(vgpu_tg_run(&T, 100000));
 		/* the sink sees the arbiter's grants only: warp 1's */
-		ev = vgpu_tg_find(&T, VGPU_EV_LOCK_ACQUIRE, k->id, 0);
+		ev = vgpu_tg_find(&T, VGPU_EV_LOCK_ACQUIRE, k->args.id, 0);
 		ASSERT_NE(NULL, ev);
 		EXPECT_EQ(1, ev->warp);
 		EXPECT_EQ(lv ? VGPU_LOCK_HOW_PREEMPT : VGPU_LOCK_HOW_FIFO,
 			  ev->arg1);
 		/* preempted, warp 0 gets it back after warp 1's UNLOCK */
-		ev = vgpu_tg_find(&T, VGPU_EV_LOCK_ACQUIRE, k->id, 1);
+		ev = vgpu_tg_find(&T, VGPU_EV_LOCK_ACQUIRE, k->args.id, 1);
 		if (lv) {
 			ASSERT_NE(NULL, ev);
 			EXPECT_EQ(0, ev->warp);
@@ -1278,12 +1278,12 @@ TEST(f35_warp_levels_from_the_host)
 	vgpu_tg_params_small(&p, VGPU_PREEMPT_DRAIN);
 	ASSERT_EQ(0, vgpu_tg_init(&T, NULL, &p));
 	k = vgpu_tg_kernel(&T, 0, 0, 1, 64, 0, prog);
-	k->n_warp_prio = 1;
+	k->args.n_warp_prio = 1;
 	EXPECT_EQ(-EINVAL, vgpu_gpu_submit(&T.g, k));
-	k->n_warp_prio = 2;
-	k->warp_prio[1] = 4;	/* small: 4 levels */
+	k->args.n_warp_prio = 2;
+	k->args.warp_prio[1] = 4;	/* small: 4 levels */
 	EXPECT_EQ(-EINVAL, vgpu_gpu_submit(&T.g, k));
-	k->warp_prio[1] = 3;
+	k->args.warp_prio[1] = 3;
 	EXPECT_EQ(0, vgpu_gpu_submit(&T.g, k));
 	vgpu_tg_fini(&T);
 }
@@ -1305,11 +1305,11 @@ TEST(second_dispatch_stays_at_the_boundary)
 	ASSERT_EQ(0, vgpu_gpu_submit(&T.g, a));
 	vgpu_gpu_dispatch(&T.g);
 	EXPECT_EQ(0, T.g.now);
-	EXPECT_EQ(0, a->t_dispatch);
+	EXPECT_EQ(0, a->t.dispatch);
 	ASSERT_EQ(0, vgpu_gpu_submit(&T.g, b));
 	vgpu_gpu_dispatch(&T.g);
 	EXPECT_EQ(0, T.g.now);
-	EXPECT_EQ(0, b->t_dispatch);
+	EXPECT_EQ(0, b->t.dispatch);
 	ASSERT_TRUE(vgpu_tg_run(&T, 100000));
 	vgpu_tg_fini(&T);
 }
@@ -1346,14 +1346,14 @@ TEST(f41_grouped_run_fits_exactly)
 	p.search_group = 32;
 	ASSERT_EQ(0, vgpu_tg_init(&T, NULL, &p));
 	a = vgpu_tg_kernel(&T, 0, 0, 1, 32, 0, VGPU_SPIN);
-	a->affinity[0] = 1;
+	a->args.affinity[0] = 1;
 	b = vgpu_tg_kernel(&T, 1, 0, 1, 32, 64, VGPU_SHORT);
-	b->smem = 1280 * 128 - 1024;
-	b->affinity[0] = 1;
+	b->args.smem = 1280 * 128 - 1024;
+	b->args.affinity[0] = 1;
 	ASSERT_EQ(0, vgpu_gpu_submit(&T.g, a));
 	ASSERT_EQ(0, vgpu_gpu_submit(&T.g, b));
 	vgpu_tg_until(&T, 1024);
-	EXPECT_EQ(64, b->t_dispatch);
+	EXPECT_EQ(64, b->t.dispatch);
 	vgpu_gpu_cancel(&T.g, a);
 	vgpu_tg_fini(&T);
 }
@@ -1371,16 +1371,16 @@ TEST(nofit_cache_ignores_affine_kernels)
 	vgpu_tg_params_small(&p, VGPU_PREEMPT_DRAIN);
 	ASSERT_EQ(0, vgpu_tg_init(&T, NULL, &p));
 	f = vgpu_tg_kernel(&T, 0, 3, 2, 1024, 0, VGPU_SPIN);
-	f->affinity[0] = 1;
+	f->args.affinity[0] = 1;
 	a = vgpu_tg_kernel(&T, 1, 0, 1, 1024, 64, VGPU_SHORT);
-	a->affinity[0] = 1;
+	a->args.affinity[0] = 1;
 	b = vgpu_tg_kernel(&T, 2, 1, 1, 1024, 64, VGPU_SHORT);
 	ASSERT_EQ(0, vgpu_gpu_submit(&T.g, f));
 	ASSERT_EQ(0, vgpu_gpu_submit(&T.g, a));
 	ASSERT_EQ(0, vgpu_gpu_submit(&T.g, b));
 	vgpu_tg_until(&T, 1024);
-	EXPECT_EQ(VGPU_GPU_NO_CYCLE, a->t_dispatch);
-	EXPECT_EQ(64, b->t_dispatch);
+	EXPECT_EQ(VGPU_GPU_NO_CYCLE, a->t.dispatch);
+	EXPECT_EQ(64, b->t.dispatch);
 	EXPECT_NE(0, vgpu_first_sm(b));
 	vgpu_gpu_cancel(&T.g, f);
 	vgpu_gpu_cancel(&T.g, a);
@@ -1432,14 +1432,14 @@ TEST(f13_round_sees_every_slot_word)
 	t = vgpu_tg_kernel(&T, 0, 0, 1, 32, 0, VGPU_SHORT);
 	for (i = 0; i < 65; i++) {
 		k[i] = *t;
-		k[i].id = 100 + i;
-		k[i].channel = i;
+		k[i].args.id = 100 + i;
+		k[i].args.channel = i;
 		ASSERT_EQ(0, vgpu_gpu_submit(&T.g, &k[i]));
 	}
 	ASSERT_TRUE(vgpu_tg_run(&T, 10000000));
 	for (i = 0; i < 65; i++) {
 		ASSERT_EQ(VGPU_KS_DONE, k[i].state);
-		ASSERT_EQ(0, k[i].t_dispatch) TH_LOG("kernel %u", i);
+		ASSERT_EQ(0, k[i].t.dispatch) TH_LOG("kernel %u", i);
 	}
 	vgpu_tg_fini(&T);
 }
@@ -1509,8 +1509,8 @@ TEST(f25_resource_differs)
 		for (i = 0; i < 4; i++) {
 			f = vgpu_tg_kernel(&T, i, 0, i == 3 ? 2 : 1, threads[i],
 					   0, VGPU_SPIN);
-			f->smem = smem[i];
-			f->affinity[0] = 1 << i;
+			f->args.smem = smem[i];
+			f->args.affinity[0] = 1 << i;
 			ASSERT_EQ(0, vgpu_gpu_submit(&T.g, f));
 		}
 		k = vgpu_tg_kernel(&T, 4, 0, 1, 256, 64, VGPU_SHORT);
@@ -1535,7 +1535,7 @@ TEST(f25_resource)
 	for (i = 0; i < 3; i++) {
 		f[i] = vgpu_tg_kernel(&T, i, 0, 1, 256 * (3 - i), 0,
 				      VGPU_SPIN);
-		f[i]->affinity[0] = 1 << i;	/* SM 3 stays empty */
+		f[i]->args.affinity[0] = 1 << i;	/* SM 3 stays empty */
 		ASSERT_EQ(0, vgpu_gpu_submit(&T.g, f[i]));
 	}
 	k = vgpu_tg_kernel(&T, 3, 0, 1, 256, 64, VGPU_SHORT);
@@ -1560,7 +1560,7 @@ TEST(f25_power)
 			continue;	/* SM 2 stays cold */
 		busy[i == 3 ? 2 : i] = vgpu_tg_kernel(&T, i, 0, 1, 32, 0,
 			"LOOP 100\nMMA\nALU\nENDLOOP\nEXIT\n");
-		busy[i == 3 ? 2 : i]->affinity[0] = 1 << i;
+		busy[i == 3 ? 2 : i]->args.affinity[0] = 1 << i;
 		ASSERT_EQ(0, vgpu_gpu_submit(&T.g, busy[i == 3 ? 2 : i]));
 	}
 	k = vgpu_tg_kernel(&T, 4, 0, 1, 32, 512, VGPU_SHORT);
@@ -1581,23 +1581,23 @@ TEST(f26_gates)
 
 	ASSERT_EQ(0, vgpu_tg_init(&T, NULL, NULL));
 	aff = vgpu_tg_kernel(&T, 0, 0, 6, 256, 0, VGPU_SHORT);
-	aff->affinity[0] = 1 << 2;
+	aff->args.affinity[0] = 1 << 2;
 	seq = vgpu_tg_kernel(&T, 1, 1, 4, 32, 0, VGPU_SHORT);
-	seq->flags = VGPU_KF_SEQUENTIAL;
+	seq->args.flags = VGPU_KF_SEQUENTIAL;
 	q = vgpu_tg_kernel(&T, 2, 2, 4, 32, 0, VGPU_SHORT);
-	q->quota = 1;
+	q->args.quota = 1;
 	ASSERT_EQ(0, vgpu_gpu_submit(&T.g, aff));
 	ASSERT_EQ(0, vgpu_gpu_submit(&T.g, seq));
 	ASSERT_EQ(0, vgpu_gpu_submit(&T.g, q));
 	ASSERT_TRUE(vgpu_tg_run(&T, 100000));
-	for (i = 0; (ev = vgpu_tg_find(&T, VGPU_GEV_DISPATCH, aff->id, i));
+	for (i = 0; (ev = vgpu_tg_find(&T, VGPU_GEV_DISPATCH, aff->args.id, i));
 	     i++) {
 		EXPECT_EQ(2, ev->sm);
 		n++;
 	}
 	EXPECT_EQ(6, n);
 	for (i = 0; i < T.nev; i++) {
-		if (T.ev[i].kernel != seq->id)
+		if (T.ev[i].kernel != seq->args.id)
 			continue;
 		if (T.ev[i].type == VGPU_GEV_DISPATCH)
 			live++;
@@ -1608,7 +1608,7 @@ TEST(f26_gates)
 	EXPECT_EQ(1, max_live);
 	/* quota 1: one block per decision, each at its own boundary-round */
 	for (i = 0; i < 4; i++) {
-		ev = vgpu_tg_find(&T, VGPU_GEV_DISPATCH, q->id, i);
+		ev = vgpu_tg_find(&T, VGPU_GEV_DISPATCH, q->args.id, i);
 		ASSERT_NE(NULL, ev);
 		EXPECT_EQ(i % 4, ev->sm);
 	}
@@ -1624,17 +1624,17 @@ TEST(f26_gates)
 	p.throttle_sms = 1;
 	ASSERT_EQ(0, vgpu_tg_init(&T, NULL, &p));
 	thr = vgpu_tg_kernel(&T, 0, 0, 3, 32, 0, VGPU_SHORT);
-	thr->flags = VGPU_KF_THROTTLE;
+	thr->args.flags = VGPU_KF_THROTTLE;
 	norm = vgpu_tg_kernel(&T, 1, 0, 1, 32, 0, VGPU_SHORT);
 	ASSERT_EQ(0, vgpu_gpu_submit(&T.g, thr));
 	ASSERT_EQ(0, vgpu_gpu_submit(&T.g, norm));
 	vgpu_tg_until(&T, 4096);
 	EXPECT_EQ(VGPU_KS_DONE, thr->state);
 	for (i = 0; i < 3; i++)
-		EXPECT_EQ(0, vgpu_tg_find(&T, VGPU_GEV_DISPATCH, thr->id,
+		EXPECT_EQ(0, vgpu_tg_find(&T, VGPU_GEV_DISPATCH, thr->args.id,
 					  i)->sm);
 	EXPECT_EQ(VGPU_KS_DONE, norm->state);
-	EXPECT_LT(thr->t_end, norm->t_dispatch);
+	EXPECT_LT(thr->t.end, norm->t.dispatch);
 	EXPECT_EQ(VGPU_THROTTLE_OFF, T.g.throttle_state);
 	EXPECT_EQ(0, T.g.p.throttle);
 	vgpu_tg_fini(&T);
@@ -1666,8 +1666,8 @@ TEST(f26_throttle_switch)
 	n = vgpu_tg_kernel(&T, 0, 0, 16, 1024, 0, VGPU_LONG);
 	t = vgpu_tg_kernel(&T, 1, 0, 4, 32, 64,
 			   "LOOP 200\nALU\nENDLOOP\nEXIT\n");
-	t->flags = VGPU_KF_THROTTLE;
-	t->smem = 100 * 1024;
+	t->args.flags = VGPU_KF_THROTTLE;
+	t->args.smem = 100 * 1024;
 	ASSERT_EQ(0, vgpu_gpu_submit(&T.g, n));
 	ASSERT_EQ(0, vgpu_gpu_submit(&T.g, t));
 	ASSERT_TRUE(vgpu_tg_run(&T, 100000000));
@@ -1675,20 +1675,20 @@ TEST(f26_throttle_switch)
 	ASSERT_EQ(VGPU_KS_DONE, n->state);
 	/* N's first wave: 8 blocks at 0, none more before T is done */
 	for (i = 0; i < 8; i++) {
-		ev = vgpu_tg_find(&T, VGPU_GEV_DISPATCH, n->id, i);
+		ev = vgpu_tg_find(&T, VGPU_GEV_DISPATCH, n->args.id, i);
 		EXPECT_EQ(0, ev->cycle);
 	}
 	for (i = 0; i < T.nev; i++)
 		if (T.ev[i].type == VGPU_EV_BLOCK_DONE &&
-		    T.ev[i].kernel == n->id && T.ev[i].cycle > n_end &&
-		    T.ev[i].cycle < t->t_dispatch + 1)
+		    T.ev[i].kernel == n->args.id && T.ev[i].cycle > n_end &&
+		    T.ev[i].cycle < t->t.dispatch + 1)
 			n_end = T.ev[i].cycle;
-	EXPECT_LE(n_end, t->t_dispatch);
-	EXPECT_LT(t->t_end, vgpu_tg_find(&T, VGPU_GEV_DISPATCH, n->id, 8)->cycle);
+	EXPECT_LE(n_end, t->t.dispatch);
+	EXPECT_LT(t->t.end, vgpu_tg_find(&T, VGPU_GEV_DISPATCH, n->args.id, 8)->cycle);
 	/* T on SM 0 only, two at once on the pooled shared memory */
-	t0 = t->t_dispatch;
+	t0 = t->t.dispatch;
 	for (i = 0; i < 4; i++) {
-		ev = vgpu_tg_find(&T, VGPU_GEV_DISPATCH, t->id, i);
+		ev = vgpu_tg_find(&T, VGPU_GEV_DISPATCH, t->args.id, i);
 		EXPECT_EQ(0, ev->sm);
 		if (i < 2) {
 			EXPECT_EQ(t0, ev->cycle);
@@ -1761,23 +1761,23 @@ TEST(f10_submit_checks)
 
 	ASSERT_EQ(0, vgpu_tg_init(&T, NULL, NULL));
 	k = vgpu_tg_kernel(&T, 0, 0, 1, 32, 0, "ALU\nBAR\nEXIT\n");
-	k->flags = VGPU_KF_INDEPENDENT;
+	k->args.flags = VGPU_KF_INDEPENDENT;
 	EXPECT_EQ(-EINVAL, vgpu_gpu_submit(&T.g, k));
-	k->flags = 0x80;
+	k->args.flags = 0x80;
 	EXPECT_EQ(-EINVAL, vgpu_gpu_submit(&T.g, k));
-	k->flags = 0;
-	k->prio = 4;
+	k->args.flags = 0;
+	k->args.prio = 4;
 	EXPECT_EQ(-EINVAL, vgpu_gpu_submit(&T.g, k));
-	k->prio = 0;
-	k->channel = 9;
+	k->args.prio = 0;
+	k->args.channel = 9;
 	EXPECT_EQ(-ENOENT, vgpu_gpu_submit(&T.g, k));
-	k->channel = 0;
-	k->smem = 200 * 1024;
+	k->args.channel = 0;
+	k->args.smem = 200 * 1024;
 	EXPECT_EQ(-E2BIG, vgpu_gpu_submit(&T.g, k));
-	k->smem = 0;
+	k->args.smem = 0;
 	ASSERT_EQ(0, vgpu_gpu_submit(&T.g, k));
 	k = vgpu_tg_kernel(&T, 0, 0, 1, 32, 0, VGPU_SHORT);
-	k->id = 0;
+	k->args.id = 0;
 	EXPECT_EQ(-EEXIST, vgpu_gpu_submit(&T.g, k));
 	vgpu_tg_fini(&T);
 }
@@ -1794,16 +1794,16 @@ TEST(f52_gate)
 	ASSERT_EQ(0, vgpu_gpu_submit(&T.g, a));
 	ASSERT_EQ(0, vgpu_gpu_submit(&T.g, b));
 	vgpu_tg_until(&T, 640);
-	EXPECT_EQ(VGPU_GPU_NO_CYCLE, a->t_dispatch);
-	EXPECT_EQ(VGPU_GPU_NO_CYCLE, b->t_dispatch);
+	EXPECT_EQ(VGPU_GPU_NO_CYCLE, a->t.dispatch);
+	EXPECT_EQ(VGPU_GPU_NO_CYCLE, b->t.dispatch);
 	vgpu_gpu_gate(&T.g, false);
 	ASSERT_TRUE(vgpu_tg_run(&T, 100000));
-	EXPECT_EQ(640, a->t_dispatch);
-	EXPECT_EQ(640, b->t_dispatch);
+	EXPECT_EQ(640, a->t.dispatch);
+	EXPECT_EQ(640, b->t.dispatch);
 	/* b first: higher priority, both released at once */
-	EXPECT_EQ(b->id, vgpu_tg_find(&T, VGPU_GEV_DISPATCH, b->id, 0)->kernel);
-	EXPECT_LT(vgpu_tg_find(&T, VGPU_GEV_DISPATCH, b->id, 0),
-		  vgpu_tg_find(&T, VGPU_GEV_DISPATCH, a->id, 0));
+	EXPECT_EQ(b->args.id, vgpu_tg_find(&T, VGPU_GEV_DISPATCH, b->args.id, 0)->kernel);
+	EXPECT_LT(vgpu_tg_find(&T, VGPU_GEV_DISPATCH, b->args.id, 0),
+		  vgpu_tg_find(&T, VGPU_GEV_DISPATCH, a->args.id, 0));
 	vgpu_tg_fini(&T);
 }
 
@@ -1941,7 +1941,7 @@ static void host_event(void *host, const struct vgpu_event *ev,
 	if (!T.nev || memcmp(&T.ev[T.nev - 1], ev, sizeof(*ev)))
 		r->mismatch++;
 	r->nev++;
-	if (k && k->id != ev->kernel)
+	if (k && k->args.id != ev->kernel)
 		r->wrong_kernel++;
 	if (!k && (ev->type == VGPU_GEV_DISPATCH ||
 		   ev->type == VGPU_GEV_KERNEL_DONE ||

@@ -74,16 +74,16 @@ static const char *vgpu_cons_one(u32 seed, u32 pol, u32 mode)
 				   prio ? vgpu_test_below(&r, 300) :
 					  200 + vgpu_test_below(&r, 1500),
 				   vgpu_cons_progs[prog]);
-		k->regs = 16 + vgpu_test_below(&r, 48);
-		k->smem = vgpu_test_below(&r, 4) ? 0 :
+		k->args.regs = 16 + vgpu_test_below(&r, 48);
+		k->args.smem = vgpu_test_below(&r, 4) ? 0 :
 			  1024 * vgpu_test_below(&r, 80);
 		if (prog != 1 && !vgpu_test_below(&r, 3))
-			k->flags |= VGPU_KF_INDEPENDENT;
+			k->args.flags |= VGPU_KF_INDEPENDENT;
 		if (!vgpu_test_below(&r, 5))
-			k->flags |= VGPU_KF_SEQUENTIAL;
-		k->quota = vgpu_test_below(&r, 3);
+			k->args.flags |= VGPU_KF_SEQUENTIAL;
+		k->args.quota = vgpu_test_below(&r, 3);
 		if (!vgpu_test_below(&r, 6))
-			k->affinity[0] = 1 + vgpu_test_below(&r, 3);
+			k->args.affinity[0] = 1 + vgpu_test_below(&r, 3);
 		if (vgpu_gpu_submit(&T.g, k))
 			return "submit";
 	}

@@ -687,16 +687,16 @@ static uint64_t vgpu_ti_alone(const struct vgpu_config *cfg, uint32_t grid,
 	k = &t.k[0];
 	memset(k, 0, sizeof(*k));
 	t.prog[0] = *prog;	/* not freed by vgpu_tg_fini(): nk stays 0 */
-	k->grid = grid;
-	k->threads = threads;
-	k->regs = regs;
-	k->smem = smem;
-	k->prog = prog->insns;
-	k->n_insns = prog->n;
-	k->match = t.match[0];
+	k->args.grid = grid;
+	k->args.threads = threads;
+	k->args.regs = regs;
+	k->args.smem = smem;
+	k->args.prog = prog->insns;
+	k->args.n_insns = prog->n;
+	k->args.match = t.match[0];
 	if (vgpu_gpu_submit(&t.g, k) || !vgpu_tg_run(&t, 1ULL << 32))
 		abort();
-	cycles = k->t_end - k->t_submit;
+	cycles = k->t.end - k->t.submit;
 	memset(&t.prog[0], 0, sizeof(t.prog[0]));
 	vgpu_tg_fini(&t);
 	return cycles;

@@ -46,7 +46,7 @@ static int setup(const struct vgpu_gpu_params *p, const char *name)
 static u64 dispatch_at(const struct vgpu_gpu_kernel *k, u32 nth)
 {
 	const struct vgpu_event *ev = vgpu_tg_find(&T, VGPU_GEV_DISPATCH,
-						   k->id, nth);
+						   k->args.id, nth);
 
 	return ev ? ev->cycle : ~0ULL;
 }
@@ -148,7 +148,7 @@ TEST(fair_shares_gpu_time)
 		ASSERT_TRUE(vgpu_tg_run(&T, 100000000));
 		ASSERT_EQ(VGPU_KS_DONE, small->state);
 		ASSERT_EQ(VGPU_KS_DONE, big->state);
-		end[round] = small->t_end;
+		end[round] = small->t.end;
 		EXPECT_EQ(0, T.g.stats.policy_errors);
 		vgpu_tg_fini(&T);
 	}
@@ -187,7 +187,7 @@ TEST(timeslice_rotates_channels)
 		ASSERT_EQ(VGPU_KS_DONE, b->state);
 		EXPECT_EQ(8, a->done_units);
 		EXPECT_EQ(8, b->done_units);
-		ev = vgpu_tg_find(&T, VGPU_GEV_PREEMPT, a->id, 0);
+		ev = vgpu_tg_find(&T, VGPU_GEV_PREEMPT, a->args.id, 0);
 		if (round) {
 			EXPECT_EQ(0, dispatch_at(a, 7));
 			EXPECT_LE(10000, dispatch_at(b, 0));
@@ -232,7 +232,7 @@ TEST(partition_confines_channels)
 			ASSERT_EQ(VGPU_KS_DONE, k[c]->state);
 			for (i = 0; round && i < 8; i++) {
 				ev = vgpu_tg_find(&T, VGPU_GEV_DISPATCH,
-						  k[c]->id, i);
+						  k[c]->args.id, i);
 				ASSERT_NE(NULL, ev);
 				EXPECT_EQ(c, ev->sm / 2);
 			}
@@ -240,7 +240,7 @@ TEST(partition_confines_channels)
 		/* the seeds: a block per decision, alternating, round robin */
 		if (!round) {
 			EXPECT_EQ(2, vgpu_tg_find(&T, VGPU_GEV_DISPATCH,
-						  k[0]->id, 1)->sm);
+						  k[0]->args.id, 1)->sm);
 		}
 		EXPECT_EQ(0, T.g.stats.policy_errors);
 		vgpu_tg_fini(&T);
@@ -266,21 +266,21 @@ TEST(edf_meets_the_tight_deadline)
 		ASSERT_EQ(0, setup(&p, round ? "edf" : NULL));
 		loose = vgpu_tg_kernel(&T, 0, 1, 8, 1024, 0, VGPU_LONG);
 		tight = vgpu_tg_kernel(&T, 1, 1, 8, 1024, 0, VGPU_LONG);
-		loose->deadline = 1000000;
-		tight->deadline = 100000;
+		loose->args.deadline = 1000000;
+		tight->args.deadline = 100000;
 		ASSERT_EQ(0, vgpu_gpu_submit(&T.g, loose));
 		ASSERT_EQ(0, vgpu_gpu_submit(&T.g, tight));
 		ASSERT_TRUE(vgpu_tg_run(&T, 100000000));
 		ASSERT_EQ(VGPU_KS_DONE, tight->state);
 		ASSERT_EQ(VGPU_KS_DONE, loose->state);
-		EXPECT_FALSE(loose->deadline_missed);
+		EXPECT_FALSE(loose->t.deadline_missed);
 		if (round) {
-			EXPECT_GE(100000, tight->t_end);
-			EXPECT_FALSE(tight->deadline_missed);
+			EXPECT_GE(100000, tight->t.end);
+			EXPECT_FALSE(tight->t.deadline_missed);
 			EXPECT_EQ(0, T.g.stats.deadline_misses);
 		} else {
-			EXPECT_LT(100000, tight->t_end);
-			EXPECT_TRUE(tight->deadline_missed);
+			EXPECT_LT(100000, tight->t.end);
+			EXPECT_TRUE(tight->t.deadline_missed);
 			EXPECT_EQ(1, T.g.stats.deadline_misses);
 		}
 		EXPECT_EQ(0, T.g.stats.policy_errors);
@@ -348,7 +348,7 @@ TEST(fair_equal_gpu_time)
 		ASSERT_EQ(VGPU_KS_DONE, k[0]->state);
 		ASSERT_EQ(VGPU_KS_DONE, k[1]->state);
 		/* the window in which both had work */
-		until = k[0]->t_end < k[1]->t_end ? k[0]->t_end : k[1]->t_end;
+		until = k[0]->t.end < k[1]->t.end ? k[0]->t.end : k[1]->t.end;
 		busy_before(until, busy);
 		hi = busy[0] > busy[1] ? busy[0] : busy[1];
 		lo = busy[0] > busy[1] ? busy[1] : busy[0];
@@ -387,15 +387,15 @@ TEST(fair_tenants_equal_gpu_time)
 		for (i = 0; i < 4; i++) {
 			k[i] = vgpu_tg_kernel(&T, i, 1, 400, 1024, 0,
 					      "LOOP 200\nALU\nBAR\nENDLOOP\nEXIT\n");
-			k[i]->tenant = round && i == 3 ? 7 : 0;
+			k[i]->args.tenant = round && i == 3 ? 7 : 0;
 			ASSERT_EQ(0, vgpu_gpu_submit(&T.g, k[i]));
 		}
 		ASSERT_TRUE(vgpu_tg_run(&T, 1000000000));
 		until = ~0ULL;
 		for (i = 0; i < 4; i++) {
 			ASSERT_EQ(VGPU_KS_DONE, k[i]->state);
-			if (k[i]->t_end < until)
-				until = k[i]->t_end;
+			if (k[i]->t.end < until)
+				until = k[i]->t.end;
 		}
 		a = busy_of(0, until) + busy_of(1, until) + busy_of(2, until);
 		b = busy_of(3, until);
@@ -452,12 +452,12 @@ TEST(las_serves_the_newcomer_first)
 		ASSERT_EQ(VGPU_KS_DONE, hog[0]->state);
 		ASSERT_EQ(VGPU_KS_DONE, hog[1]->state);
 		ASSERT_EQ(VGPU_KS_DONE, late->state);
-		turn[round] = late->t_end - late->arrival;
+		turn[round] = late->t.end - late->args.arrival;
 		if (round) {
 			/* every block of it in the third wave */
 			EXPECT_EQ(dispatch_at(late, 0), dispatch_at(late, 7));
-			EXPECT_GT(hog[0]->t_end, late->t_end);
-			EXPECT_GT(hog[1]->t_end, late->t_end);
+			EXPECT_GT(hog[0]->t.end, late->t.end);
+			EXPECT_GT(hog[1]->t.end, late->t.end);
 		} else {
 			EXPECT_LT(dispatch_at(late, 0), dispatch_at(late, 7));
 		}

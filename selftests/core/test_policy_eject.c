@@ -108,7 +108,7 @@ TEST(wait_forever_is_ejected_for_stalling)
 	EXPECT_EQ(VGPU_POLICY_EXIT_STALL, exits.reason);
 	EXPECT_EQ(T.g.pstats.exit_at, exits.at);
 	/* nothing went out before; then the default's answer, SM 0 */
-	ev = vgpu_tg_find(&T, VGPU_GEV_DISPATCH, k[0]->id, 0);
+	ev = vgpu_tg_find(&T, VGPU_GEV_DISPATCH, k[0]->args.id, 0);
 	ASSERT_NE(NULL, ev);
 	EXPECT_EQ(T.g.pstats.exit_at, ev->cycle);
 	EXPECT_EQ(0, ev->sm);
@@ -242,7 +242,7 @@ TEST(yield_every_boundary_cannot_livelock)
 	for (i = 0; i < T.nev; i++) {
 		const struct vgpu_event *ev = &T.ev[i];
 
-		if (ev->kernel != k->id)
+		if (ev->kernel != k->args.id)
 			continue;
 		if (ev->type == VGPU_GEV_PREEMPT) {
 			EXPECT_EQ(VGPU_EV_NONE, ev->arg0);
@@ -303,7 +303,7 @@ TEST(tick_writing_priorities_is_undone_and_ejected)
 	/* one write undone: hi's priority was 0 already */
 	EXPECT_EQ(1, T.g.pstats.errors[VGPU_POLICY_OP_TICK]);
 	/* path (a) in priority order: hi's blocks fill the SMs first */
-	EXPECT_EQ(8, vgpu_tg_count(&T, VGPU_GEV_DISPATCH, hi->id));
+	EXPECT_EQ(8, vgpu_tg_count(&T, VGPU_GEV_DISPATCH, hi->args.id));
 	ASSERT_TRUE(vgpu_tg_run(&T, 10000000));
 	EXPECT_EQ(VGPU_KS_DONE, lo->state);
 	EXPECT_EQ(VGPU_KS_DONE, hi->state);
@@ -456,10 +456,10 @@ TEST(confining_to_busy_sms_is_not_a_stall)
 	ASSERT_TRUE(vgpu_tg_run(&T, 100000000));
 	EXPECT_EQ(VGPU_KS_DONE, k->state);
 	for (i = 0; i < 6; i++)
-		EXPECT_EQ(0, vgpu_tg_find(&T, VGPU_GEV_DISPATCH, k->id, i)->sm);
+		EXPECT_EQ(0, vgpu_tg_find(&T, VGPU_GEV_DISPATCH, k->args.id, i)->sm);
 	/* two blocks fill SM 0: the third waited for one of them */
 	EXPECT_LT(VGPU_POLICY_STALL_BOUNDARIES * 64,
-		  vgpu_tg_find(&T, VGPU_GEV_DISPATCH, k->id, 2)->cycle);
+		  vgpu_tg_find(&T, VGPU_GEV_DISPATCH, k->args.id, 2)->cycle);
 	EXPECT_EQ(0, T.g.pstats.ejections);
 	EXPECT_EQ(0, exits.calls);
 	teardown(&pol);

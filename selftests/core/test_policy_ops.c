@@ -61,11 +61,11 @@ TEST(select_before_orders_the_candidates)
 		ASSERT_EQ(0, vgpu_gpu_submit(&T.g, hi));
 		ASSERT_TRUE(vgpu_tg_run(&T, 1000000));
 		if (round) {
-			EXPECT_LT(first_dispatch(lo->id),
-				  first_dispatch(hi->id));
+			EXPECT_LT(first_dispatch(lo->args.id),
+				  first_dispatch(hi->args.id));
 		} else {
-			EXPECT_LT(first_dispatch(hi->id),
-				  first_dispatch(lo->id));
+			EXPECT_LT(first_dispatch(hi->args.id),
+				  first_dispatch(lo->args.id));
 		}
 		EXPECT_EQ(0, T.g.stats.policy_errors);
 		if (round)
@@ -104,8 +104,8 @@ TEST(may_evict_decides_the_eviction)
 	ASSERT_EQ(0, vgpu_gpu_submit(&T.g, high));
 	ASSERT_TRUE(vgpu_tg_run(&T, 10000000));
 	EXPECT_EQ(0, T.g.stats.evictions);
-	EXPECT_EQ(NULL, vgpu_tg_find(&T, VGPU_GEV_EVICT, low->id, 0));
-	EXPECT_LT(low->t_end, high->t_dispatch + 1);
+	EXPECT_EQ(NULL, vgpu_tg_find(&T, VGPU_GEV_EVICT, low->args.id, 0));
+	EXPECT_LT(low->t.end, high->t.dispatch + 1);
 	EXPECT_EQ(VGPU_KS_DONE, high->state);
 	vgpu_tg_unregister_policy(&T, &keep);
 	vgpu_tg_fini(&T);
@@ -139,7 +139,7 @@ TEST(pack_sets_blocks_per_decision)
 	ASSERT_EQ(0, vgpu_gpu_submit(&T.g, k));
 	ASSERT_TRUE(vgpu_tg_run(&T, 1000000));
 	for (i = 0; i < 8; i++)
-		EXPECT_EQ(0, vgpu_tg_find(&T, VGPU_GEV_DISPATCH, k->id, i)->sm);
+		EXPECT_EQ(0, vgpu_tg_find(&T, VGPU_GEV_DISPATCH, k->args.id, i)->sm);
 	EXPECT_EQ(1, T.g.stats.decisions);
 	vgpu_tg_fini(&T);
 
@@ -151,7 +151,7 @@ TEST(pack_sets_blocks_per_decision)
 	ASSERT_TRUE(vgpu_tg_run(&T, 1000000));
 	for (i = 0; i < 8; i++)
 		EXPECT_EQ(i % 4,
-			  vgpu_tg_find(&T, VGPU_GEV_DISPATCH, k->id, i)->sm);
+			  vgpu_tg_find(&T, VGPU_GEV_DISPATCH, k->args.id, i)->sm);
 	EXPECT_EQ(8, T.g.stats.decisions);
 	EXPECT_EQ(0, T.g.stats.policy_errors);
 	vgpu_tg_unregister_policy(&T, &one);
@@ -187,7 +187,7 @@ TEST(preempt_chooses_the_sm)
 	ASSERT_EQ(0, vgpu_gpu_submit(&T.g, low));
 	ASSERT_EQ(0, vgpu_gpu_submit(&T.g, high));
 	ASSERT_TRUE(vgpu_tg_run(&T, 1000000));
-	ev = vgpu_tg_find(&T, VGPU_GEV_DISPATCH, high->id, 0);
+	ev = vgpu_tg_find(&T, VGPU_GEV_DISPATCH, high->args.id, 0);
 	ASSERT_NE(NULL, ev);
 	EXPECT_EQ(128, ev->cycle);
 	EXPECT_EQ(VGPU_PATH_PREEMPT, ev->arg0);
@@ -235,12 +235,12 @@ TEST(bad_answers_are_counted_and_replaced)
 	ASSERT_EQ(0, vgpu_tg_init(&T, NULL, NULL));
 	ASSERT_EQ(0, vgpu_tg_use_policy(&T, &liar));
 	k = vgpu_tg_kernel(&T, 0, 0, 5, 1024, 0, VGPU_SHORT);
-	k->flags = VGPU_KF_SEQUENTIAL;
+	k->args.flags = VGPU_KF_SEQUENTIAL;
 	ASSERT_EQ(0, vgpu_gpu_submit(&T.g, k));
 	ASSERT_TRUE(vgpu_tg_run(&T, 100000));
 	for (i = 0; i < 5; i++)
 		EXPECT_EQ(i % 4,
-			  vgpu_tg_find(&T, VGPU_GEV_DISPATCH, k->id, i)->sm);
+			  vgpu_tg_find(&T, VGPU_GEV_DISPATCH, k->args.id, i)->sm);
 	/* one refused SM choice per decision */
 	EXPECT_EQ(5, T.g.stats.policy_errors);
 	vgpu_tg_unregister_policy(&T, &liar);
@@ -255,7 +255,7 @@ TEST(bad_answers_are_counted_and_replaced)
 	ASSERT_EQ(0, vgpu_gpu_submit(&T.g, low));
 	ASSERT_EQ(0, vgpu_gpu_submit(&T.g, high));
 	ASSERT_TRUE(vgpu_tg_run(&T, 1000000));
-	ev = vgpu_tg_find(&T, VGPU_GEV_DISPATCH, high->id, 0);
+	ev = vgpu_tg_find(&T, VGPU_GEV_DISPATCH, high->args.id, 0);
 	ASSERT_NE(NULL, ev);
 	EXPECT_EQ(VGPU_PATH_PREEMPT, ev->arg0);
 	EXPECT_EQ(0, ev->sm);
@@ -272,7 +272,7 @@ TEST(bad_answers_are_counted_and_replaced)
 	k = vgpu_tg_kernel(&T, 0, 0, 3, 32, 0, VGPU_SHORT);
 	ASSERT_EQ(0, vgpu_gpu_submit(&T.g, k));
 	ASSERT_TRUE(vgpu_tg_run(&T, 100000));
-	EXPECT_EQ(3, vgpu_tg_count(&T, VGPU_GEV_DISPATCH, k->id));
+	EXPECT_EQ(3, vgpu_tg_count(&T, VGPU_GEV_DISPATCH, k->args.id));
 	EXPECT_EQ(3, k->done_units);
 	EXPECT_EQ(VGPU_KS_DONE, k->state);
 	/* one decision: its SM choice and its pack of 4 out of 3 */
@@ -460,17 +460,17 @@ TEST(select_sm_candidates_are_fresh)
 					   threads[(seed >> 16) % 6],
 					   (seed >> 20) % 3000,
 					   progs[(seed >> 24) % 3]);
-			k->regs = 16 << ((seed >> 4) % 3);
-			k->smem = ((seed >> 6) % 4) * 4096;
+			k->args.regs = 16 << ((seed >> 4) % 3);
+			k->args.smem = ((seed >> 6) % 4) * 4096;
 			if (m >= ARRAY_SIZE(modes)) {
-				k->threads = 128;
-				k->regs = 32;
-				k->smem = 0;
+				k->args.threads = 128;
+				k->args.regs = 32;
+				k->args.smem = 0;
 			}
 			if (m >= 2 * ARRAY_SIZE(modes))
-				k->smem = (i % 2) * 96 * 1024;
+				k->args.smem = (i % 2) * 96 * 1024;
 			if (i % 3 == 1)
-				k->affinity[0] = 0x5;
+				k->args.affinity[0] = 0x5;
 			ASSERT_EQ(0, vgpu_gpu_submit(&T.g, k));
 		}
 		ASSERT_TRUE(vgpu_tg_run(&T, 100000000));

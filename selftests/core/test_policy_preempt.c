@@ -58,7 +58,7 @@ static void note_resumed(struct vgpu_gpu *g, struct vgpu_gpu_kernel *k,
 static u32 sm0_for_b(const struct vgpu_gpu *g,
 		     const struct vgpu_gpu_kernel *k)
 {
-	return k->id == 1 ? 0 : vgpu_policy_default_preempt(g, k);
+	return k->args.id == 1 ? 0 : vgpu_policy_default_preempt(g, k);
 }
 
 /* @preempt: SM 0, whatever runs there. */
@@ -93,7 +93,7 @@ static struct vgpu_gpu_kernel *kernel_full(u32 ch, u32 prio, u32 grid,
 	struct vgpu_gpu_kernel *k = vgpu_tg_kernel(&T, ch, prio, grid, 1024,
 						   arrival, src);
 
-	k->regs = 64;
+	k->args.regs = 64;
 	return k;
 }
 
@@ -101,7 +101,7 @@ static struct vgpu_gpu_kernel *kernel_full(u32 ch, u32 prio, u32 grid,
 static u64 dispatch_at(const struct vgpu_gpu_kernel *k, u32 nth)
 {
 	const struct vgpu_event *ev = vgpu_tg_find(&T, VGPU_GEV_DISPATCH,
-						   k->id, nth);
+						   k->args.id, nth);
 
 	return ev ? ev->cycle : ~0ULL;
 }
@@ -140,18 +140,18 @@ TEST(preempt_answer_of_equal_priority_switches_out)
 			continue;
 		}
 		EXPECT_EQ(128, dispatch_at(b, 0));
-		ev = vgpu_tg_find(&T, VGPU_GEV_PREEMPT, a->id, 0);
+		ev = vgpu_tg_find(&T, VGPU_GEV_PREEMPT, a->args.id, 0);
 		ASSERT_NE(NULL, ev);
 		EXPECT_EQ(128, ev->cycle);
 		EXPECT_EQ(0, ev->sm);
-		EXPECT_EQ(b->id, ev->arg0);
-		EXPECT_EQ(1, vgpu_tg_count(&T, VGPU_GEV_PREEMPT, a->id));
+		EXPECT_EQ(b->args.id, ev->arg0);
+		EXPECT_EQ(1, vgpu_tg_count(&T, VGPU_GEV_PREEMPT, a->args.id));
 		EXPECT_EQ(1, T.g.pstats.preemptions);
 		EXPECT_EQ(1, seen.preempted[VGPU_POLICY_BY_POLICY]);
 		EXPECT_EQ(0, seen.preempted[VGPU_POLICY_BY_PRIO]);
 		EXPECT_EQ(1, seen.resumed);
-		EXPECT_EQ(vgpu_tg_count(&T, VGPU_GEV_ADMIT, a->id) +
-			  vgpu_tg_count(&T, VGPU_GEV_ADMIT, b->id),
+		EXPECT_EQ(vgpu_tg_count(&T, VGPU_GEV_ADMIT, a->args.id) +
+			  vgpu_tg_count(&T, VGPU_GEV_ADMIT, b->args.id),
 			  seen.arrived);
 		EXPECT_EQ(0, T.g.stats.policy_errors);
 		teardown(&pol);
@@ -181,7 +181,7 @@ TEST(preempt_answer_of_equal_priority_in_warp_mode)
 		ASSERT_EQ(0, vgpu_gpu_submit(&T.g, b));
 		ASSERT_TRUE(vgpu_tg_run(&T, 10000000));
 		ASSERT_EQ(VGPU_KS_DONE, b->state);
-		ev = vgpu_tg_find(&T, VGPU_GEV_DISPATCH, b->id, 0);
+		ev = vgpu_tg_find(&T, VGPU_GEV_DISPATCH, b->args.id, 0);
 		ASSERT_NE(NULL, ev);
 		if (!round) {
 			EXPECT_LE(2000, ev->cycle);
@@ -223,7 +223,7 @@ TEST(equal_priority_ping_pong_is_bounded)
 	ASSERT_TRUE(vgpu_tg_run(&T, 100000000));
 	ASSERT_EQ(VGPU_KS_DONE, a->state);
 	ASSERT_EQ(VGPU_KS_DONE, b->state);
-	end = max(a->t_end, b->t_end);
+	end = max(a->t.end, b->t.end);
 	EXPECT_LT(0, T.g.pstats.preemptions);
 	EXPECT_GE(end / (256 - 64) + 1, T.g.pstats.preemptions);
 	EXPECT_LT(0, T.g.pstats.errors[VGPU_POLICY_OP_PREEMPT]);
@@ -242,9 +242,9 @@ static void tick_preempt_a(struct vgpu_gpu *g)
 	bool b = false;
 
 	list_for_each_entry(k, &g->kernels, table_node) {
-		if (k->id == 0)
+		if (k->args.id == 0)
 			a = k;
-		else if (k->arrival <= g->now)
+		else if (k->args.arrival <= g->now)
 			b = true;
 	}
 	if (a && b && a->inflight)
@@ -255,7 +255,7 @@ static void tick_preempt_a(struct vgpu_gpu *g)
 static bool by_id(const struct vgpu_gpu *g, const struct vgpu_gpu_kernel *a,
 		  const struct vgpu_gpu_kernel *b)
 {
-	return a->id < b->id;
+	return a->args.id < b->args.id;
 }
 
 /*
@@ -321,12 +321,12 @@ TEST(preempt_kernel_in_every_mode)
 				EXPECT_EQ(128, at);
 				EXPECT_EQ(4, vgpu_tg_count(&T,
 							   VGPU_GEV_PREEMPT,
-							   a->id));
+							   a->args.id));
 				EXPECT_LE(4, T.g.pstats.preemptions);
 			} else if (modes[i] == VGPU_PREEMPT_WARP) {
 				EXPECT_EQ(128, at);
 				ev = vgpu_tg_find(&T, VGPU_GEV_DISPATCH,
-						  b->id, 0);
+						  b->args.id, 0);
 				EXPECT_EQ(VGPU_PATH_PREEMPT, ev->arg0);
 				EXPECT_LE(1, T.g.pstats.holds);
 			} else {
@@ -345,7 +345,7 @@ static void tick_raise_b(struct vgpu_gpu *g)
 	struct vgpu_gpu_kernel *k;
 
 	list_for_each_entry(k, &g->kernels, table_node) {
-		if (k->id != 1 || k->arrival > g->now)
+		if (k->args.id != 1 || k->args.arrival > g->now)
 			continue;
 		seen.bad += vgpu_policy_set_prio(g, k, 99) != -EINVAL;
 		seen.bad += vgpu_policy_set_prio(g, k, 0) != 0;
@@ -397,7 +397,7 @@ static void tick_lower_a(struct vgpu_gpu *g)
 	if (g->now != 128)
 		return;
 	list_for_each_entry(k, &g->kernels, table_node)
-		if (k->id == 0)
+		if (k->args.id == 0)
 			seen.bad += vgpu_policy_set_prio(g, k, 3) != 0;
 }
 
@@ -430,7 +430,7 @@ TEST(set_prio_re_ranks_resident_blocks)
 			continue;
 		}
 		EXPECT_EQ(128, dispatch_at(b, 0));
-		EXPECT_EQ(1, vgpu_tg_count(&T, VGPU_GEV_PREEMPT, a->id));
+		EXPECT_EQ(1, vgpu_tg_count(&T, VGPU_GEV_PREEMPT, a->args.id));
 		EXPECT_EQ(0, seen.bad);
 		EXPECT_EQ(0, T.g.stats.policy_errors);
 		teardown(&pol);
@@ -485,15 +485,15 @@ TEST(gpu_time_is_warps_times_residency)
 	ASSERT_EQ(0, vgpu_gpu_submit(&T.g, b));
 	ASSERT_TRUE(vgpu_tg_run(&T, 10000000));
 	for (i = 0; i < 6; i++) {
-		d = vgpu_tg_find(&T, VGPU_GEV_DISPATCH, a->id, i);
-		e = vgpu_tg_find(&T, VGPU_EV_BLOCK_DONE, a->id, i);
+		d = vgpu_tg_find(&T, VGPU_GEV_DISPATCH, a->args.id, i);
+		e = vgpu_tg_find(&T, VGPU_EV_BLOCK_DONE, a->args.id, i);
 		ASSERT_NE(NULL, d);
 		ASSERT_NE(NULL, e);
 		want_a += 32 * (e->cycle - d->cycle);
 	}
 	for (i = 0; i < 3; i++) {
-		d = vgpu_tg_find(&T, VGPU_GEV_DISPATCH, b->id, i);
-		e = vgpu_tg_find(&T, VGPU_EV_BLOCK_DONE, b->id, i);
+		d = vgpu_tg_find(&T, VGPU_GEV_DISPATCH, b->args.id, i);
+		e = vgpu_tg_find(&T, VGPU_EV_BLOCK_DONE, b->args.id, i);
 		ASSERT_NE(NULL, d);
 		ASSERT_NE(NULL, e);
 		want_b += 16 * (e->cycle - d->cycle);
@@ -559,7 +559,7 @@ static u64 light_mean(u32 mode, const struct vgpu_policy_ops *pol,
 	for (i = 0; i < LIGHT_KERNELS; i++) {
 		if (light[i]->state != VGPU_KS_DONE)
 			return 0;
-		sum += light[i]->t_end - light[i]->arrival;
+		sum += light[i]->t.end - light[i]->args.arrival;
 	}
 	*preemptions = T.g.pstats.preemptions;
 	if (T.g.pstats.ejections)
@@ -642,7 +642,7 @@ TEST(timeslice_changes_owner_in_every_mode)
 		ASSERT_EQ(VGPU_KS_DONE, a->state);
 		ASSERT_EQ(VGPU_KS_DONE, b->state);
 		first_b = dispatch_at(b, 0);
-		n = vgpu_tg_count(&T, VGPU_GEV_DISPATCH, a->id);
+		n = vgpu_tg_count(&T, VGPU_GEV_DISPATCH, a->args.id);
 		for (j = 0; j < n; j++)
 			if (dispatch_at(a, j) >= slice)
 				break;

@@ -33,10 +33,10 @@ static struct vgpu_gpu_kernel *vgpu_q_kernel(u32 ch, u32 n, u32 cap,
 {
 	struct vgpu_gpu_kernel *k = vgpu_tg_kernel(&T, ch, 0, 0, 32, 0, src);
 
-	k->flags = VGPU_KF_QUEUE;
-	k->queue_n = n;
-	k->queue_cap = cap;
-	k->queue_timeout = timeout;
+	k->args.flags = VGPU_KF_QUEUE;
+	k->args.queue_n = n;
+	k->args.queue_cap = cap;
+	k->args.queue_timeout = timeout;
 	return k;
 }
 
@@ -84,7 +84,7 @@ static u32 vgpu_alone_residency(const char *src)
 	k = vgpu_tg_kernel(&T, 0, 0, 1, 32, 0, src);
 	if (vgpu_gpu_submit(&T.g, k) || !vgpu_tg_run(&T, 1000000))
 		abort();
-	ev = vgpu_tg_find(&T, VGPU_EV_BLOCK_DONE, k->id, 0);
+	ev = vgpu_tg_find(&T, VGPU_EV_BLOCK_DONE, k->args.id, 0);
 	r = ev ? ev->arg1 : 0;
 	vgpu_tg_fini(&T);
 	return r;
@@ -111,31 +111,31 @@ TEST(f14_full_blocks_then_partial_after_timeout)
 	ASSERT_EQ(0, vgpu_gpu_submit(&T.g, k));
 	ASSERT_EQ(0, vgpu_q_push(k, 0, 10, 0));
 	vgpu_tg_until(&T, 2048);
-	EXPECT_EQ(3, vgpu_tg_count(&T, VGPU_GEV_COALESCE, k->id));
+	EXPECT_EQ(3, vgpu_tg_count(&T, VGPU_GEV_COALESCE, k->args.id));
 	for (i = 0; i < 2; i++) {
-		ev = vgpu_tg_find(&T, VGPU_GEV_COALESCE, k->id, i);
+		ev = vgpu_tg_find(&T, VGPU_GEV_COALESCE, k->args.id, i);
 		ASSERT_NE(NULL, ev);
 		EXPECT_EQ(0, ev->cycle);
 		EXPECT_EQ(i, ev->block);
 		EXPECT_EQ(4, ev->arg0);
 		EXPECT_EQ(VGPU_GPU_COALESCE_FULL, ev->arg1);
-		ev = vgpu_tg_find(&T, VGPU_EV_BLOCK_DONE, k->id, i);
+		ev = vgpu_tg_find(&T, VGPU_EV_BLOCK_DONE, k->args.id, i);
 		ASSERT_NE(NULL, ev);
 		EXPECT_EQ(r40, ev->arg1);
 	}
-	ev = vgpu_tg_find(&T, VGPU_GEV_COALESCE, k->id, 2);
+	ev = vgpu_tg_find(&T, VGPU_GEV_COALESCE, k->args.id, 2);
 	ASSERT_NE(NULL, ev);
 	EXPECT_EQ(256, ev->cycle);
 	EXPECT_EQ(2, ev->arg0);
 	EXPECT_EQ(VGPU_GPU_COALESCE_TIMEOUT, ev->arg1);
-	ev = vgpu_tg_find(&T, VGPU_GEV_DISPATCH, k->id, 2);
+	ev = vgpu_tg_find(&T, VGPU_GEV_DISPATCH, k->args.id, 2);
 	ASSERT_NE(NULL, ev);
 	EXPECT_EQ(256, ev->cycle);
-	ev = vgpu_tg_find(&T, VGPU_EV_BLOCK_DONE, k->id, 2);
+	ev = vgpu_tg_find(&T, VGPU_EV_BLOCK_DONE, k->args.id, 2);
 	ASSERT_NE(NULL, ev);
 	EXPECT_EQ(r20, ev->arg1);
 	EXPECT_EQ(3, k->units);
-	EXPECT_EQ(0, k->q_wait);
+	EXPECT_EQ(0, k->q.wait);
 	EXPECT_EQ(1, T.g.stats.queue_partial);
 	EXPECT_EQ(10, T.g.stats.queue_items);
 	/* open, nothing waiting: not done, and nothing left to do */
@@ -151,8 +151,8 @@ TEST(f14_full_blocks_then_partial_after_timeout)
 	EXPECT_EQ(3000, vgpu_gpu_next_arrival(&T.g));
 	ASSERT_TRUE(vgpu_tg_run(&T, 100000));
 	EXPECT_EQ(VGPU_KS_DONE, k->state);
-	EXPECT_EQ(3000, k->t_end);
-	EXPECT_EQ(0, k->t_start);
+	EXPECT_EQ(3000, k->t.end);
+	EXPECT_EQ(0, k->t.start);
 	EXPECT_EQ(1, vgpu_q_reaped());
 	vgpu_tg_fini(&T);
 }
@@ -173,8 +173,8 @@ TEST(f14_timeout_on_a_boundary)
 	ASSERT_EQ(0, vgpu_gpu_submit(&T.g, k));
 	ASSERT_EQ(0, vgpu_q_push(k, 0, 6, 0));
 	vgpu_tg_until(&T, 1024);
-	EXPECT_EQ(2, vgpu_tg_count(&T, VGPU_GEV_COALESCE, k->id));
-	ev = vgpu_tg_find(&T, VGPU_GEV_COALESCE, k->id, 1);
+	EXPECT_EQ(2, vgpu_tg_count(&T, VGPU_GEV_COALESCE, k->args.id));
+	ev = vgpu_tg_find(&T, VGPU_GEV_COALESCE, k->args.id, 1);
 	ASSERT_NE(NULL, ev);
 	EXPECT_EQ(256, ev->cycle);
 	EXPECT_EQ(2, ev->arg0);
@@ -208,15 +208,15 @@ TEST(f14_timeout_from_oldest_left)
 		epochs++;
 	}
 	ASSERT_TRUE(vgpu_gpu_idle(&T.g));
-	ev = vgpu_tg_find(&T, VGPU_GEV_COALESCE, k->id, 0);
+	ev = vgpu_tg_find(&T, VGPU_GEV_COALESCE, k->args.id, 0);
 	EXPECT_EQ(0, ev->cycle);
 	EXPECT_EQ(4, ev->arg0);
-	ev = vgpu_tg_find(&T, VGPU_GEV_COALESCE, k->id, 1);
+	ev = vgpu_tg_find(&T, VGPU_GEV_COALESCE, k->args.id, 1);
 	EXPECT_EQ(512, ev->cycle);
 	EXPECT_EQ(4, ev->arg0);
 	EXPECT_EQ(VGPU_GPU_COALESCE_FULL, ev->arg1);
 	/* closed: the last item does not wait for its timeout */
-	ev = vgpu_tg_find(&T, VGPU_GEV_COALESCE, k->id, 2);
+	ev = vgpu_tg_find(&T, VGPU_GEV_COALESCE, k->args.id, 2);
 	EXPECT_EQ(512, ev->cycle);
 	EXPECT_EQ(1, ev->arg0);
 	EXPECT_EQ(VGPU_GPU_COALESCE_CLOSE, ev->arg1);
@@ -236,7 +236,7 @@ TEST(f14_timeout_from_oldest_left)
 		epochs++;
 	}
 	vgpu_tg_step(&T);
-	ev = vgpu_tg_find(&T, VGPU_GEV_COALESCE, k->id, 2);
+	ev = vgpu_tg_find(&T, VGPU_GEV_COALESCE, k->args.id, 2);
 	ASSERT_NE(NULL, ev);
 	EXPECT_EQ(1536, ev->cycle);
 	EXPECT_EQ(1, ev->arg0);
@@ -262,23 +262,23 @@ TEST(f14_timeout_of_left_over_items)
 
 	ASSERT_EQ(0, vgpu_q_init(&p));
 	hog = vgpu_tg_kernel(&T, 1, 0, 2, 1024, 0, VGPU_SPIN);
-	hog->affinity[0] = 1;
+	hog->args.affinity[0] = 1;
 	k = vgpu_q_kernel(0, 4, 64, 1000, VGPU_SHORT);
-	k->affinity[0] = 1;
+	k->args.affinity[0] = 1;
 	ASSERT_EQ(0, vgpu_gpu_submit(&T.g, hog));
 	ASSERT_EQ(0, vgpu_gpu_submit(&T.g, k));
 	ASSERT_EQ(0, vgpu_q_push(k, 0, 1, 0));
 	ASSERT_EQ(0, vgpu_q_push(k, 900, 4, 0));
 	vgpu_tg_until(&T, 1088);
 	EXPECT_EQ(0, k->units);
-	EXPECT_EQ(5, k->q_wait);
+	EXPECT_EQ(5, k->q.wait);
 	ASSERT_EQ(0, vgpu_gpu_cancel(&T.g, hog));
 	vgpu_tg_until(&T, 4096);
-	ev = vgpu_tg_find(&T, VGPU_GEV_COALESCE, k->id, 0);
+	ev = vgpu_tg_find(&T, VGPU_GEV_COALESCE, k->args.id, 0);
 	ASSERT_NE(NULL, ev);
 	EXPECT_EQ(1088, ev->cycle);
 	EXPECT_EQ(4, ev->arg0);
-	ev = vgpu_tg_find(&T, VGPU_GEV_COALESCE, k->id, 1);
+	ev = vgpu_tg_find(&T, VGPU_GEV_COALESCE, k->args.id, 1);
 	ASSERT_NE(NULL, ev);
 	EXPECT_EQ(1920, ev->cycle);
 	EXPECT_EQ(1, ev->arg0);
@@ -315,7 +315,7 @@ TEST(f14_cancel_enospc_einval)
 	vgpu_tg_step(&T);
 	/* two blocks of 4 launched: the queue is empty again */
 	EXPECT_EQ(2, k->units);
-	EXPECT_EQ(0, k->q_wait);
+	EXPECT_EQ(0, k->q.wait);
 	EXPECT_EQ(0, vgpu_q_push(k, 0, 8, 0));
 	EXPECT_EQ(-ENOSPC, vgpu_q_push(k, 0, 1, 0));
 	vgpu_tg_step(&T);
@@ -325,13 +325,13 @@ TEST(f14_cancel_enospc_einval)
 	/* a close on its way carries no items: q_pending does not count it */
 	EXPECT_EQ(0, vgpu_q_push(k, 60000, 0, VGPU_GPU_PUSH_CLOSE));
 	vgpu_tg_step(&T);
-	EXPECT_EQ(3, k->q_wait);
-	EXPECT_EQ(2, k->q_pending);
+	EXPECT_EQ(3, k->q.wait);
+	EXPECT_EQ(2, k->q.pending);
 	EXPECT_EQ(4, k->units);
 	ASSERT_EQ(0, vgpu_gpu_cancel(&T.g, k));
 	EXPECT_EQ(VGPU_KS_CANCELLED, k->state);
-	EXPECT_EQ(0, k->q_wait);
-	EXPECT_EQ(0, k->q_pending);
+	EXPECT_EQ(0, k->q.wait);
+	EXPECT_EQ(0, k->q.pending);
 	EXPECT_EQ(-EINVAL, vgpu_q_push(k, 0, 1, 0));
 	/*
 	 * 5 + 3 + 8 + 3 + 2 and the close: every successful push came back,
@@ -361,8 +361,8 @@ TEST(f14_cancel_with_only_a_close_on_its_way)
 	EXPECT_EQ(0, vgpu_q_push(k, 0, 3, 0));
 	EXPECT_EQ(0, vgpu_q_push(k, 60000, 0, VGPU_GPU_PUSH_CLOSE));
 	vgpu_tg_step(&T);
-	EXPECT_EQ(3, k->q_wait);
-	EXPECT_EQ(0, k->q_pending);
+	EXPECT_EQ(3, k->q.wait);
+	EXPECT_EQ(0, k->q.pending);
 	ASSERT_EQ(0, vgpu_gpu_cancel(&T.g, k));
 	EXPECT_EQ(2, vgpu_q_reaped());
 	EXPECT_TRUE(list_empty(&T.g.pushes));
@@ -378,29 +378,29 @@ TEST(f14_submit_checks)
 
 	ASSERT_EQ(0, vgpu_tg_init(&T, NULL, NULL));
 	k = vgpu_q_kernel(0, 4, 8, 100, VGPU_SHORT);
-	k->grid = 1;
+	k->args.grid = 1;
 	EXPECT_EQ(-EINVAL, vgpu_gpu_submit(&T.g, k));
-	k->grid = 0;
-	k->queue_n = VGPU_MAX_COALESCE + 1;
+	k->args.grid = 0;
+	k->args.queue_n = VGPU_MAX_COALESCE + 1;
 	EXPECT_EQ(-EINVAL, vgpu_gpu_submit(&T.g, k));
-	k->queue_n = 0;
+	k->args.queue_n = 0;
 	EXPECT_EQ(-EINVAL, vgpu_gpu_submit(&T.g, k));
-	k->queue_n = VGPU_MAX_COALESCE;
-	k->queue_cap = 0;
+	k->args.queue_n = VGPU_MAX_COALESCE;
+	k->args.queue_cap = 0;
 	EXPECT_EQ(-EINVAL, vgpu_gpu_submit(&T.g, k));
-	k->queue_cap = VGPU_MAX_QUEUE_ITEMS + 1;
+	k->args.queue_cap = VGPU_MAX_QUEUE_ITEMS + 1;
 	EXPECT_EQ(-EINVAL, vgpu_gpu_submit(&T.g, k));
-	k->queue_cap = VGPU_MAX_QUEUE_ITEMS;
-	k->queue_timeout = 0;
+	k->args.queue_cap = VGPU_MAX_QUEUE_ITEMS;
+	k->args.queue_timeout = 0;
 	EXPECT_EQ(-EINVAL, vgpu_gpu_submit(&T.g, k));
-	k->queue_timeout = (1ULL << 32) + 1;
+	k->args.queue_timeout = (1ULL << 32) + 1;
 	EXPECT_EQ(-EINVAL, vgpu_gpu_submit(&T.g, k));
-	k->flags = 0;
-	k->grid = 1;
-	k->queue_timeout = 0;
-	k->queue_n = 0;
+	k->args.flags = 0;
+	k->args.grid = 1;
+	k->args.queue_timeout = 0;
+	k->args.queue_n = 0;
 	EXPECT_EQ(-EINVAL, vgpu_gpu_submit(&T.g, k));	/* cap without QUEUE */
-	k->queue_cap = 0;
+	k->args.queue_cap = 0;
 	EXPECT_EQ(0, vgpu_gpu_submit(&T.g, k));
 	ASSERT_TRUE(vgpu_tg_run(&T, 100000));
 	vgpu_tg_fini(&T);
@@ -426,26 +426,26 @@ TEST(f14_push_instruction_feeds_a_queue)
 	vgpu_params_small(&p);
 	ASSERT_EQ(0, vgpu_tg_init(&T, NULL, &p));
 	q = vgpu_q_kernel(0, 4, 64, 200, VGPU_ITEMS);
-	q->dev_push = rec;
-	q->n_dev_push = 8;
+	q->args.dev_push = rec;
+	q->args.n_dev_push = 8;
 	ASSERT_EQ(0, vgpu_gpu_submit(&T.g, q));
 	w = vgpu_tg_kernel(&T, 1, 0, 4, 32, 0,
 			   "PUSH 3\nLOOP 10\nALU\nENDLOOP\nEXIT\n");
 	/* a PUSH needs a target, a target needs a PUSH */
 	EXPECT_EQ(-EINVAL, vgpu_gpu_submit(&T.g, w));
 	x = vgpu_tg_kernel(&T, 2, 0, 1, 32, 0, "EXIT\n");
-	x->push_to = q;
+	x->args.push_to = q;
 	EXPECT_EQ(-EINVAL, vgpu_gpu_submit(&T.g, x));
-	w->push_to = x;		/* not a queue kernel */
+	w->args.push_to = x;		/* not a queue kernel */
 	EXPECT_EQ(-EINVAL, vgpu_gpu_submit(&T.g, w));
-	w->push_to = q;
+	w->args.push_to = q;
 	ASSERT_EQ(0, vgpu_gpu_submit(&T.g, w));
 	vgpu_tg_until(&T, 1024);
 	EXPECT_EQ(4, T.g.stats.dev_pushes);
 	EXPECT_EQ(12, T.g.stats.queue_items);
-	EXPECT_EQ(3, vgpu_tg_count(&T, VGPU_GEV_COALESCE, q->id));
+	EXPECT_EQ(3, vgpu_tg_count(&T, VGPU_GEV_COALESCE, q->args.id));
 	for (i = 0; i < 3; i++) {
-		ev = vgpu_tg_find(&T, VGPU_GEV_COALESCE, q->id, i);
+		ev = vgpu_tg_find(&T, VGPU_GEV_COALESCE, q->args.id, i);
 		ASSERT_NE(NULL, ev);
 		EXPECT_EQ(64, ev->cycle);
 		EXPECT_EQ(4, ev->arg0);
@@ -453,7 +453,7 @@ TEST(f14_push_instruction_feeds_a_queue)
 	}
 	EXPECT_EQ(VGPU_KS_DONE, w->state);
 	n = 0;
-	list_for_each_entry(r, &q->q_dev_free, node)
+	list_for_each_entry(r, &q->q.dev_free, node)
 		n++;
 	EXPECT_EQ(8, n);
 	EXPECT_EQ(0, vgpu_q_reaped());	/* none of them goes to the caller */
@@ -477,12 +477,12 @@ TEST(f14_push_refused_fails_the_kernel)
 		vgpu_params_small(&p);
 		ASSERT_EQ(0, vgpu_tg_init(&T, NULL, &p));
 		q = vgpu_q_kernel(0, 4, 64, 200, VGPU_ITEMS);
-		q->dev_push = rec;
-		q->n_dev_push = 2;
+		q->args.dev_push = rec;
+		q->args.n_dev_push = 2;
 		ASSERT_EQ(0, vgpu_gpu_submit(&T.g, q));
 		w = vgpu_tg_kernel(&T, 1, 0, 4, 32, 0,
 				   "PUSH 3\nLOOP 10\nALU\nENDLOOP\nEXIT\n");
-		w->push_to = q;
+		w->args.push_to = q;
 		ASSERT_EQ(0, vgpu_gpu_submit(&T.g, w));
 		vgpu_gpu_dispatch(&T.g);
 		vgpu_gpu_advance_range(&T.g, 0, T.g.cfg.num_sms);
@@ -517,19 +517,19 @@ TEST(f14_held_items_count_for_push)
 		vgpu_params_small(&p);
 		ASSERT_EQ(0, vgpu_tg_init(&T, NULL, &p));
 		q = vgpu_q_kernel(0, 4, 8, 200, VGPU_ITEMS);
-		q->dev_push = rec;
-		q->n_dev_push = 2;
-		q->q_held = held;
+		q->args.dev_push = rec;
+		q->args.n_dev_push = 2;
+		q->args.q_held = held;
 		ASSERT_EQ(0, vgpu_gpu_submit(&T.g, q));
 		EXPECT_EQ(held == 5 ? 0 : -ENOSPC, vgpu_gpu_push_check(q, &hp));
 		w = vgpu_tg_kernel(&T, 1, 0, 1, 32, 0, "PUSH 3\nEXIT\n");
-		w->push_to = q;
+		w->args.push_to = q;
 		ASSERT_EQ(0, vgpu_gpu_submit(&T.g, w));
 		vgpu_tg_until(&T, 256);
 		EXPECT_EQ(held == 5 ? VGPU_KS_DONE : VGPU_KS_FAILED, w->state);
 		EXPECT_EQ(held == 5 ? 0 : -ENOSPC, w->error);
 		EXPECT_EQ(held == 5 ? 1 : 0, T.g.stats.dev_pushes);
-		q->q_held = 0;
+		q->args.q_held = 0;
 		vgpu_gpu_cancel(&T.g, q);
 		vgpu_tg_fini(&T);
 	}
@@ -549,7 +549,7 @@ TEST(f14_sequential_and_channel)
 
 	ASSERT_EQ(0, vgpu_q_init(&p));
 	k = vgpu_q_kernel(0, 2, 64, 100000, VGPU_SHORT);
-	k->flags |= VGPU_KF_SEQUENTIAL;
+	k->args.flags |= VGPU_KF_SEQUENTIAL;
 	next = vgpu_tg_kernel(&T, 0, 0, 1, 32, 0, VGPU_SHORT);
 	ASSERT_EQ(0, vgpu_gpu_submit(&T.g, k));
 	ASSERT_EQ(0, vgpu_gpu_submit(&T.g, next));
@@ -559,20 +559,20 @@ TEST(f14_sequential_and_channel)
 	EXPECT_EQ(3, k->units);
 	for (i = 1; i < 3; i++) {
 		/* each block after the previous one completed */
-		EXPECT_LT(vgpu_tg_find(&T, VGPU_EV_BLOCK_DONE, k->id,
+		EXPECT_LT(vgpu_tg_find(&T, VGPU_EV_BLOCK_DONE, k->args.id,
 				       i - 1)->cycle,
-			  vgpu_tg_find(&T, VGPU_GEV_DISPATCH, k->id,
+			  vgpu_tg_find(&T, VGPU_GEV_DISPATCH, k->args.id,
 				       i)->cycle);
 	}
 	/*
 	 * the kernel behind it in the channel waits for the close: at 1024
 	 * it arrives, the queue kernel completes and leaves its channel
 	 */
-	ev = vgpu_tg_find(&T, VGPU_GEV_DISPATCH, next->id, 0);
+	ev = vgpu_tg_find(&T, VGPU_GEV_DISPATCH, next->args.id, 0);
 	ASSERT_NE(NULL, ev);
 	EXPECT_EQ(1024, ev->cycle);
 	EXPECT_EQ(VGPU_KS_DONE, k->state);
-	EXPECT_EQ(1000, k->t_end);
+	EXPECT_EQ(1000, k->t.end);
 	vgpu_tg_fini(&T);
 }
 
@@ -608,9 +608,9 @@ TEST(f16_head_overtakes_its_priority)
 	a = vgpu_tg_kernel(&T, 1, 1, 1, 32, 0, VGPU_SHORT);
 	b = vgpu_tg_kernel(&T, 2, 1, 1, 32, 0, VGPU_SHORT);
 	h = vgpu_tg_kernel(&T, 3, 1, 1, 32, 0, VGPU_SHORT);
-	h->flags = VGPU_KF_HEAD;
+	h->args.flags = VGPU_KF_HEAD;
 	h2 = vgpu_tg_kernel(&T, 4, 1, 1, 32, 0, VGPU_SHORT);
-	h2->flags = VGPU_KF_HEAD;
+	h2->args.flags = VGPU_KF_HEAD;
 	/* a higher priority still goes before any HEAD of a lower one */
 	hi = vgpu_tg_kernel(&T, 5, 0, 1, 32, 0, VGPU_SHORT);
 	ASSERT_EQ(0, vgpu_gpu_submit(&T.g, a));
@@ -619,15 +619,15 @@ TEST(f16_head_overtakes_its_priority)
 	ASSERT_EQ(0, vgpu_gpu_submit(&T.g, h2));
 	ASSERT_EQ(0, vgpu_gpu_submit(&T.g, hi));
 	vgpu_tg_step(&T);
-	EXPECT_EQ(0, vgpu_tg_count(&T, VGPU_GEV_DISPATCH, a->id));
+	EXPECT_EQ(0, vgpu_tg_count(&T, VGPU_GEV_DISPATCH, a->args.id));
 	vgpu_gpu_gate(&T.g, false);
 	ASSERT_TRUE(vgpu_tg_run(&T, 100000));
 	vgpu_dispatch_order(order, 5);
-	EXPECT_EQ(hi->id, order[0]);
-	EXPECT_EQ(h2->id, order[1]);
-	EXPECT_EQ(h->id, order[2]);
-	EXPECT_EQ(a->id, order[3]);
-	EXPECT_EQ(b->id, order[4]);
+	EXPECT_EQ(hi->args.id, order[0]);
+	EXPECT_EQ(h2->args.id, order[1]);
+	EXPECT_EQ(h->args.id, order[2]);
+	EXPECT_EQ(a->args.id, order[3]);
+	EXPECT_EQ(b->args.id, order[4]);
 	vgpu_tg_fini(&T);
 }
 
@@ -646,14 +646,14 @@ TEST(f16_head_in_channel_fifo)
 		a = vgpu_tg_kernel(&T, 0, 1, 2, 32, 0, VGPU_SHORT);
 		b = vgpu_tg_kernel(&T, 0, 1, 2, 32, 0, VGPU_SHORT);
 		h = vgpu_tg_kernel(&T, 0, 1, 2, 32, 0, VGPU_SHORT);
-		h->flags = head ? VGPU_KF_HEAD : 0;
+		h->args.flags = head ? VGPU_KF_HEAD : 0;
 		ASSERT_EQ(0, vgpu_gpu_submit(&T.g, a));
 		ASSERT_EQ(0, vgpu_gpu_submit(&T.g, b));
 		ASSERT_EQ(0, vgpu_gpu_submit(&T.g, h));
 		ASSERT_TRUE(vgpu_tg_run(&T, 100000));
-		EXPECT_EQ(head ? 64 : 0, a->t_dispatch);
-		EXPECT_EQ(head ? 128 : 64, b->t_dispatch);
-		EXPECT_EQ(head ? 0 : 128, h->t_dispatch);
+		EXPECT_EQ(head ? 64 : 0, a->t.dispatch);
+		EXPECT_EQ(head ? 128 : 64, b->t.dispatch);
+		EXPECT_EQ(head ? 0 : 128, h->t.dispatch);
 		vgpu_tg_fini(&T);
 		if (head)
 			break;
@@ -669,17 +669,17 @@ TEST(f16_head_in_channel_fifo)
 	a = vgpu_tg_kernel(&T, 0, 1, 2, 32, 0, VGPU_SHORT);
 	b = vgpu_tg_kernel(&T, 0, 1, 2, 32, 0, VGPU_SHORT);
 	h = vgpu_tg_kernel(&T, 0, 1, 2, 32, 0, VGPU_SHORT);
-	h->flags = VGPU_KF_HEAD;
+	h->args.flags = VGPU_KF_HEAD;
 	ASSERT_EQ(0, vgpu_gpu_submit(&T.g, a));
 	ASSERT_EQ(0, vgpu_gpu_submit(&T.g, b));
 	ASSERT_EQ(0, vgpu_gpu_submit(&T.g, h));
 	vgpu_tg_step(&T);
-	EXPECT_EQ(VGPU_GPU_NO_CYCLE, h->t_dispatch);
+	EXPECT_EQ(VGPU_GPU_NO_CYCLE, h->t.dispatch);
 	vgpu_gpu_gate(&T.g, false);
 	ASSERT_TRUE(vgpu_tg_run(&T, 100000));
-	EXPECT_EQ(64, h->t_dispatch);
-	EXPECT_EQ(128, a->t_dispatch);
-	EXPECT_EQ(192, b->t_dispatch);
+	EXPECT_EQ(64, h->t.dispatch);
+	EXPECT_EQ(128, a->t.dispatch);
+	EXPECT_EQ(192, b->t.dispatch);
 	vgpu_tg_fini(&T);
 
 	/* x (priority 0) stays ahead of h (priority 1); a started already */
@@ -688,16 +688,16 @@ TEST(f16_head_in_channel_fifo)
 	x = vgpu_tg_kernel(&T, 0, 0, 2, 32, 0, VGPU_SHORT);
 	b = vgpu_tg_kernel(&T, 0, 1, 2, 32, 0, VGPU_SHORT);
 	h = vgpu_tg_kernel(&T, 0, 1, 2, 32, 10, VGPU_SHORT);
-	h->flags = VGPU_KF_HEAD;
+	h->args.flags = VGPU_KF_HEAD;
 	ASSERT_EQ(0, vgpu_gpu_submit(&T.g, a));
 	ASSERT_EQ(0, vgpu_gpu_submit(&T.g, x));
 	ASSERT_EQ(0, vgpu_gpu_submit(&T.g, b));
 	ASSERT_EQ(0, vgpu_gpu_submit(&T.g, h));
 	ASSERT_TRUE(vgpu_tg_run(&T, 100000));
-	EXPECT_EQ(0, a->t_dispatch);
-	EXPECT_EQ(64, x->t_dispatch);
-	EXPECT_EQ(128, h->t_dispatch);
-	EXPECT_EQ(192, b->t_dispatch);
+	EXPECT_EQ(0, a->t.dispatch);
+	EXPECT_EQ(64, x->t.dispatch);
+	EXPECT_EQ(128, h->t.dispatch);
+	EXPECT_EQ(192, b->t.dispatch);
 	vgpu_tg_fini(&T);
 }
 
@@ -734,35 +734,35 @@ TEST(f17_state_sync)
 		p.sync_cost = cost;
 		ASSERT_EQ(0, vgpu_tg_init(&T, NULL, &p));
 		a = vgpu_tg_kernel(&T, 0, 0, 2, 32, 0, VGPU_SHORT);
-		a->flags = VGPU_KF_SEQUENTIAL;
-		a->affinity[0] = 1;
+		a->args.flags = VGPU_KF_SEQUENTIAL;
+		a->args.affinity[0] = 1;
 		b = vgpu_tg_kernel(&T, 1, 0, 1, 32, 1000, VGPU_SHORT);
-		b->affinity[0] = 1;
+		b->args.affinity[0] = 1;
 		ASSERT_EQ(0, vgpu_gpu_submit(&T.g, a));
 		ASSERT_EQ(0, vgpu_gpu_submit(&T.g, b));
 		ASSERT_TRUE(vgpu_tg_run(&T, 100000));
 		/* the SM's first kernel is a change too (it held none) */
-		d = vgpu_tg_find(&T, VGPU_GEV_DISPATCH, a->id, 0);
+		d = vgpu_tg_find(&T, VGPU_GEV_DISPATCH, a->args.id, 0);
 		EXPECT_EQ(0, d->cycle);
-		EXPECT_EQ(d->cycle + cost, vgpu_start_of(a->id, 0));
-		d = vgpu_tg_find(&T, VGPU_GEV_DISPATCH, a->id, 1);
-		EXPECT_EQ(d->cycle, vgpu_start_of(a->id, 1));
-		d = vgpu_tg_find(&T, VGPU_GEV_DISPATCH, b->id, 0);
+		EXPECT_EQ(d->cycle + cost, vgpu_start_of(a->args.id, 0));
+		d = vgpu_tg_find(&T, VGPU_GEV_DISPATCH, a->args.id, 1);
+		EXPECT_EQ(d->cycle, vgpu_start_of(a->args.id, 1));
+		d = vgpu_tg_find(&T, VGPU_GEV_DISPATCH, b->args.id, 0);
 		EXPECT_EQ(1024, d->cycle);
-		EXPECT_EQ(1024 + cost, vgpu_start_of(b->id, 0));
-		EXPECT_EQ(1024 + cost, b->t_start);
+		EXPECT_EQ(1024 + cost, vgpu_start_of(b->args.id, 0));
+		EXPECT_EQ(1024 + cost, b->t.start);
 		EXPECT_EQ(cost ? 2 : 0, T.g.sm[0].sm.stats.syncs);
-		EXPECT_EQ(cost ? 2 : 0, vgpu_tg_count(&T, VGPU_EV_SYNC, a->id) +
-			  vgpu_tg_count(&T, VGPU_EV_SYNC, b->id));
-		EXPECT_EQ(b->id, T.g.sm[0].sm.last_kernel);
+		EXPECT_EQ(cost ? 2 : 0, vgpu_tg_count(&T, VGPU_EV_SYNC, a->args.id) +
+			  vgpu_tg_count(&T, VGPU_EV_SYNC, b->args.id));
+		EXPECT_EQ(b->args.id, T.g.sm[0].sm.last_kernel);
 		if (cost) {
-			ev = vgpu_tg_find(&T, VGPU_EV_SYNC, b->id, 0);
+			ev = vgpu_tg_find(&T, VGPU_EV_SYNC, b->args.id, 0);
 			ASSERT_NE(NULL, ev);
 			EXPECT_EQ(1024, ev->cycle);
 			EXPECT_EQ(0, ev->sm);
-			EXPECT_EQ(a->id, ev->arg0);
+			EXPECT_EQ(a->args.id, ev->arg0);
 			EXPECT_EQ(1124, ev->arg1);
-			ev = vgpu_tg_find(&T, VGPU_EV_SYNC, a->id, 0);
+			ev = vgpu_tg_find(&T, VGPU_EV_SYNC, a->args.id, 0);
 			ASSERT_NE(NULL, ev);
 			EXPECT_EQ(VGPU_EV_NONE, ev->arg0);
 			EXPECT_EQ(1124, T.g.sm[0].sm.sync_ready);
@@ -803,7 +803,7 @@ TEST(f17_blocks_only_to_ready_sms)
 	EXPECT_EQ(VGPU_SM_PHASE_NONE, vgpu_sm_phase(sm0));
 	a = vgpu_tg_kernel(&T, 0, 0, 4, 32, 0,
 			   "LOOP 2000\nALU\nENDLOOP\nEXIT\n");
-	a->affinity[0] = 3;
+	a->args.affinity[0] = 3;
 	ASSERT_EQ(0, vgpu_gpu_submit(&T.g, a));
 	vgpu_gpu_dispatch(&T.g);
 	EXPECT_EQ(VGPU_SM_PHASE_TASK_ASSIGN, vgpu_sm_phase(sm0));
@@ -819,14 +819,14 @@ TEST(f17_blocks_only_to_ready_sms)
 	vgpu_gpu_dispatch(&T.g);			/* 128 */
 	EXPECT_EQ(4, a->next_unit);
 	for (i = 0; i < 4; i++) {
-		d = vgpu_tg_find(&T, VGPU_GEV_DISPATCH, a->id, i);
+		d = vgpu_tg_find(&T, VGPU_GEV_DISPATCH, a->args.id, i);
 		ASSERT_NE(NULL, d);
 		EXPECT_EQ(i < 2 ? 0 : 128, d->cycle);
 		EXPECT_EQ(i % 2, d->sm);
 	}
 	ASSERT_TRUE(vgpu_tg_run(&T, 1000000));
-	EXPECT_EQ(100, vgpu_start_of(a->id, 0));
-	EXPECT_EQ(128, vgpu_start_of(a->id, 2));
+	EXPECT_EQ(100, vgpu_start_of(a->args.id, 0));
+	EXPECT_EQ(128, vgpu_start_of(a->args.id, 2));
 	EXPECT_EQ(1, sm0->stats.syncs);
 	EXPECT_EQ(1, T.g.sm[1].sm.stats.syncs);
 	vgpu_tg_fini(&T);
@@ -855,24 +855,24 @@ TEST(f17_sync_on_restore)
 		ASSERT_EQ(0, vgpu_tg_init(&T, NULL, &p));
 		low = vgpu_tg_kernel(&T, 0, 3, 1, 1024, 0,
 				     "LOOP 3000\nALU\nENDLOOP\nEXIT\n");
-		low->affinity[0] = 1;
-		low->smem = 100 * 1024;
+		low->args.affinity[0] = 1;
+		low->args.smem = 100 * 1024;
 		high = vgpu_tg_kernel(&T, 1, 0, 1, 1024, 512, VGPU_SHORT);
-		high->affinity[0] = 1;
-		high->smem = 100 * 1024;
+		high->args.affinity[0] = 1;
+		high->args.smem = 100 * 1024;
 		ASSERT_EQ(0, vgpu_gpu_submit(&T.g, low));
 		ASSERT_EQ(0, vgpu_gpu_submit(&T.g, high));
 		ASSERT_TRUE(vgpu_tg_run(&T, 1000000));
 		EXPECT_EQ(1, low->preempted);
-		EXPECT_EQ(512 + 200, high->t_start);
+		EXPECT_EQ(512 + 200, high->t.start);
 		/* low comes back after high: a third sync on SM 0 */
-		ev = vgpu_tg_find(&T, VGPU_EV_SYNC, low->id, 1);
+		ev = vgpu_tg_find(&T, VGPU_EV_SYNC, low->args.id, 1);
 		ASSERT_NE(NULL, ev);
-		EXPECT_EQ(high->id, ev->arg0);
+		EXPECT_EQ(high->args.id, ev->arg0);
 		EXPECT_EQ(ev->cycle + 200, ev->arg1);
 		EXPECT_EQ(3, T.g.sm[0].sm.stats.syncs);
 		EXPECT_EQ(VGPU_KS_DONE, low->state);
-		end[i] = low->t_end;
+		end[i] = low->t.end;
 		vgpu_tg_fini(&T);
 	}
 	EXPECT_EQ(end[0], end[1]);

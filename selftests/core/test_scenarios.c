@@ -102,8 +102,8 @@ TEST(table_eviction_sequence)
 	k[0] = vgpu_tg_kernel(&T, 0, 2, 3, 1024, 0, VGPU_LONG);
 	k[1] = vgpu_tg_kernel(&T, 1, 2, 3, 1024, 0, VGPU_LONG);
 	k[2] = vgpu_tg_kernel(&T, 2, 0, 1, 32, 100, VGPU_SHORT);
-	k[0]->affinity[0] = 1;
-	k[1]->affinity[0] = 2;
+	k[0]->args.affinity[0] = 1;
+	k[1]->args.affinity[0] = 2;
 	for (i = 0; i < 3; i++)
 		ASSERT_EQ(0, vgpu_gpu_submit(&T.g, k[i]));
 	vgpu_tg_until(&T, 1024);
@@ -141,20 +141,20 @@ TEST(switch_preemption_sequence)
 	ASSERT_EQ(0, vgpu_tg_init(&T, NULL, &p));
 	l = vgpu_tg_kernel(&T, 0, 3, 2, 1024, 0, VGPU_LONG);
 	h = vgpu_tg_kernel(&T, 1, 0, 1, 1024, 100, VGPU_SHORT);
-	l->affinity[0] = 1;
-	h->affinity[0] = 1;
+	l->args.affinity[0] = 1;
+	h->args.affinity[0] = 1;
 	ASSERT_EQ(0, vgpu_gpu_submit(&T.g, l));
 	ASSERT_EQ(0, vgpu_gpu_submit(&T.g, h));
 	vgpu_tg_until(&T, 1024);
 	EXPECT_TRUE(vgpu_scn_match(_metadata, M(DISPATCH) | M(PREEMPT), 1024,
 				   want, ARRAY_SIZE(want)));
-	ev = vgpu_tg_find(&T, VGPU_GEV_PREEMPT, l->id, 0);
+	ev = vgpu_tg_find(&T, VGPU_GEV_PREEMPT, l->args.id, 0);
 	ASSERT_NE(NULL, ev);
 	EXPECT_EQ(1, ev->block);
-	ev = vgpu_tg_find(&T, VGPU_GEV_DISPATCH, l->id, 2);
+	ev = vgpu_tg_find(&T, VGPU_GEV_DISPATCH, l->args.id, 2);
 	ASSERT_NE(NULL, ev);
 	EXPECT_EQ(1, ev->block);
-	EXPECT_EQ(303, h->t_end);
+	EXPECT_EQ(303, h->t.end);
 	vgpu_gpu_cancel(&T.g, l);
 	vgpu_tg_fini(&T);
 }

@@ -199,16 +199,16 @@ vgpu_tg_kernel(struct vgpu_tg *t, u32 ch, u32 prio, u32 grid, u32 threads,
 		abort();
 	}
 	memset(k, 0, sizeof(*k));
-	k->id = t->nk;
-	k->channel = ch;
-	k->prio = prio;
-	k->grid = grid;
-	k->threads = threads;
-	k->regs = 32;
-	k->arrival = arrival;
-	k->prog = t->prog[t->nk].insns;
-	k->n_insns = t->prog[t->nk].n;
-	k->match = t->match[t->nk];
+	k->args.id = t->nk;
+	k->args.channel = ch;
+	k->args.prio = prio;
+	k->args.grid = grid;
+	k->args.threads = threads;
+	k->args.regs = 32;
+	k->args.arrival = arrival;
+	k->args.prog = t->prog[t->nk].insns;
+	k->args.n_insns = t->prog[t->nk].n;
+	k->args.match = t->match[t->nk];
 	t->nk++;
 	return k;
 }

@@ -91,12 +91,12 @@ static void vgpu_bc_poll_sink(void *cookie, const struct vgpu_event *ev)
 
 	if (ev->kernel == VGPU_EV_NONE || ev->kernel >= VGPU_GPU_CHILD_ID0)
 		return;
-	if (h->last && h->last->k.id == ev->kernel) {
+	if (h->last && h->last->k.args.id == ev->kernel) {
 		vgpu_bc_account(h, h->last, ev);
 		return;
 	}
 	list_for_each_entry(bk, &h->live, node) {
-		if (bk->k.id == ev->kernel) {
+		if (bk->k.args.id == ev->kernel) {
 			h->last = bk;
 			vgpu_bc_account(h, bk, ev);
 			return;
@@ -118,7 +118,7 @@ static void vgpu_bc_event(void *host, const struct vgpu_event *ev,
 {
 	struct vgpu_bc_kernel *bk = NULL;
 
-	if (k && !k->parent)
+	if (k && !k->child.parent)
 		bk = container_of(k, struct vgpu_bc_kernel, k);
 	vgpu_bc_account(host, bk, ev);
 }
@@ -134,17 +134,17 @@ static int vgpu_bc_submit(struct vgpu_bc_host *h, struct vgpu_bc_kernel *bk)
 	u32 i = bk - h->kern;
 
 	memset(&bk->k, 0, sizeof(bk->k));
-	bk->k.id = h->next_id++;
-	bk->k.channel = i % VGPU_BC_CHANNELS;
-	bk->k.prio = i % 4;
-	bk->k.grid = VGPU_BC_GRID;
-	bk->k.threads = 128;
-	bk->k.regs = 32;
-	bk->k.prog = vgpu_bc_prog;
-	bk->k.n_insns = VGPU_BENCH_LOOP_LEN;
-	bk->k.match = bk->match;
-	bk->k.arrival = h->b.g.now;
-	bk->k.no_affinity = true;
+	bk->k.args.id = h->next_id++;
+	bk->k.args.channel = i % VGPU_BC_CHANNELS;
+	bk->k.args.prio = i % 4;
+	bk->k.args.grid = VGPU_BC_GRID;
+	bk->k.args.threads = 128;
+	bk->k.args.regs = 32;
+	bk->k.args.prog = vgpu_bc_prog;
+	bk->k.args.n_insns = VGPU_BENCH_LOOP_LEN;
+	bk->k.args.match = bk->match;
+	bk->k.args.arrival = h->b.g.now;
+	bk->k.args.no_affinity = true;
 	if (vgpu_gpu_submit(&h->b.g, &bk->k))
 		return -1;
 	list_add_tail(&bk->node, &h->live);
@@ -153,8 +153,8 @@ static int vgpu_bc_submit(struct vgpu_bc_host *h, struct vgpu_bc_kernel *bk)
 
 static int vgpu_bc_cmp(const void *a, const void *b)
 {
-	u32 x = (*(struct vgpu_bc_kernel *const *)a)->k.id;
-	u32 y = (*(struct vgpu_bc_kernel *const *)b)->k.id;
+	u32 x = (*(struct vgpu_bc_kernel *const *)a)->k.args.id;
+	u32 y = (*(struct vgpu_bc_kernel *const *)b)->k.args.id;
 
 	return x < y ? -1 : x > y;
 }

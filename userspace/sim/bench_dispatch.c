@@ -40,17 +40,17 @@ static int vgpu_bd_run(u32 num_sms, u32 threads, double seconds,
 	memset(k, 0, sizeof(k));
 	for (i = 0; i < VGPU_BD_CHANNELS; i++) {
 		vgpu_gpu_channel_add(g, i, i % 4);
-		k[i].id = i;
-		k[i].channel = i;
-		k[i].prio = i % 4;
-		k[i].grid = 1U << 24;
-		k[i].threads = threads;
-		k[i].regs = 64;
+		k[i].args.id = i;
+		k[i].args.channel = i;
+		k[i].args.prio = i % 4;
+		k[i].args.grid = 1U << 24;
+		k[i].args.threads = threads;
+		k[i].args.regs = 64;
 		/* one block per decision however many fit */
-		k[i].quota = 1;
-		k[i].prog = prog;
-		k[i].n_insns = 1;
-		k[i].match = match[i];
+		k[i].args.quota = 1;
+		k[i].args.prog = prog;
+		k[i].args.n_insns = 1;
+		k[i].args.match = match[i];
 		if (vgpu_gpu_submit(g, &k[i])) {
 			vgpu_bench_gpu_fini(&b);
 			return -1;

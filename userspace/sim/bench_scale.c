@@ -76,12 +76,12 @@ static int vgpu_bs_run(u32 num_sms, u32 threads, const struct vgpu_insn *prog,
 		return -1;
 	}
 	memset(&k, 0, sizeof(k));
-	k.grid = grid;
-	k.threads = block_threads;
-	k.regs = 32;
-	k.prog = prog;
-	k.n_insns = n_insns;
-	k.match = match;
+	k.args.grid = grid;
+	k.args.threads = block_threads;
+	k.args.regs = 32;
+	k.args.prog = prog;
+	k.args.n_insns = n_insns;
+	k.args.match = match;
 	vgpu_gpu_channel_add(g, 0, 0);
 	if (vgpu_gpu_submit(g, &k) || vgpu_sim_team_start(&team, g, threads))
 		goto out;

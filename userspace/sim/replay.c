@@ -197,12 +197,12 @@ static int vgpu_rp_submit(struct vgpu_rp *rp, uint32_t t, char *err,
 	q->tenant = t;
 	k = &q->k;
 	memset(k, 0, sizeof(*k));
-	k->id = rp->head[t].id;
+	k->args.id = rp->head[t].id;
 	vgpu_run_kernel_shape(k, wk);
-	k->arrival = wk->arrival;
-	k->prog = q->insns;
-	k->n_insns = wk->prog.n;
-	k->match = q->match;
+	k->args.arrival = wk->arrival;
+	k->args.prog = q->insns;
+	k->args.n_insns = wk->prog.n;
+	k->args.match = q->match;
 	if (!rp->chan_added[wk->channel]) {
 		ret = vgpu_gpu_channel_add(&rp->g, wk->channel, wk->prio);
 		if (ret) {
@@ -223,7 +223,7 @@ static int vgpu_rp_submit(struct vgpu_rp *rp, uint32_t t, char *err,
 		return ret;
 	}
 	list_add_tail(&q->node, &rp->inflight);
-	if (k->arrival > rp->g.now)
+	if (k->args.arrival > rp->g.now)
 		list_add_tail(&q->pend, &rp->pending);
 	else
 		INIT_LIST_HEAD(&q->pend);
@@ -249,7 +249,7 @@ static int vgpu_rp_feed(struct vgpu_rp *rp, char *err, size_t errlen)
 
 	while (!list_empty(&rp->pending)) {
 		q = list_first_entry(&rp->pending, struct vgpu_rp_kernel, pend);
-		if (q->k.arrival > rp->g.now)
+		if (q->k.args.arrival > rp->g.now)
 			break;
 		list_del_init(&q->pend);
 	}
@@ -258,8 +258,8 @@ static int vgpu_rp_feed(struct vgpu_rp *rp, char *err, size_t errlen)
 		return 0;
 	if (!list_empty(&rp->pending)) {
 		q = list_first_entry(&rp->pending, struct vgpu_rp_kernel, pend);
-		if (q->k.arrival > t0)
-			t0 = q->k.arrival;
+		if (q->k.args.arrival > t0)
+			t0 = q->k.args.arrival;
 	} else if (rp->head[t].wk.arrival > t0) {
 		t0 = rp->head[t].wk.arrival;
 	}
@@ -288,12 +288,12 @@ static void vgpu_rp_reap(struct vgpu_rp *rp)
 		rp->ninflight--;
 		if (q->k.state == VGPU_KS_DONE) {
 			res->done++;
-			res->blocks += q->k.grid;
+			res->blocks += q->k.args.grid;
 			res->t_kernels[q->tenant]++;
-			res->t_turnaround[q->tenant] += q->k.t_end -
-							q->k.t_submit;
-			if (q->k.t_end > res->makespan)
-				res->makespan = q->k.t_end;
+			res->t_turnaround[q->tenant] += q->k.t.end -
+							q->k.t.submit;
+			if (q->k.t.end > res->makespan)
+				res->makespan = q->k.t.end;
 		} else {
 			res->failed++;
 		}

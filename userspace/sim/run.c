@@ -49,8 +49,8 @@ void vgpu_run_fini(struct vgpu_run *r)
 	uint32_t i, j;
 
 	for (i = 0; r->k && i < r->nk; i++) {
-		free(r->k[i].match);
-		free(r->k[i].dev_push);
+		free(r->k[i].args.match);
+		free(r->k[i].args.dev_push);
 	}
 	for (i = 0; r->tree && i < r->nk; i++) {
 		for (j = 0; j < VGPU_MAX_TEMPLATES; j++)
@@ -189,10 +189,10 @@ static int vgpu_run_tree_init(const struct vgpu_wl_kernel *wk,
 		if (!t->store)
 			return -ENOMEM;
 	}
-	k->tmpl = wk->n_templates ? t->tmpl : NULL;
-	k->n_tmpl = wk->n_templates;
-	k->child_budget = wk->child_budget;
-	k->child_store = t->store;
+	k->args.tmpl = wk->n_templates ? t->tmpl : NULL;
+	k->args.n_tmpl = wk->n_templates;
+	k->args.child_budget = wk->child_budget;
+	k->args.child_store = t->store;
 	return 0;
 }
 
@@ -254,21 +254,21 @@ static int vgpu_run_pushes(const struct vgpu_workload *wl, int only,
 void vgpu_run_kernel_shape(struct vgpu_gpu_kernel *k,
 			   const struct vgpu_wl_kernel *wk)
 {
-	k->channel = wk->channel;
-	k->prio = wk->prio;
-	k->grid = wk->grid;
-	k->threads = wk->threads;
-	k->regs = wk->regs;
-	k->smem = wk->smem;
-	k->sregs = wk->sregs;
-	k->flags = wk->flags;
-	k->queue_n = wk->queue_n;
-	k->queue_cap = wk->queue_cap;
-	k->queue_timeout = wk->queue_timeout;
-	k->quota = wk->quota;
-	k->deadline = wk->deadline;
-	k->tenant = wk->tenant;
-	k->prio_wid_mod = wk->prio_wid_mod;
+	k->args.channel = wk->channel;
+	k->args.prio = wk->prio;
+	k->args.grid = wk->grid;
+	k->args.threads = wk->threads;
+	k->args.regs = wk->regs;
+	k->args.smem = wk->smem;
+	k->args.sregs = wk->sregs;
+	k->args.flags = wk->flags;
+	k->args.queue_n = wk->queue_n;
+	k->args.queue_cap = wk->queue_cap;
+	k->args.queue_timeout = wk->queue_timeout;
+	k->args.quota = wk->quota;
+	k->args.deadline = wk->deadline;
+	k->args.tenant = wk->tenant;
+	k->args.prio_wid_mod = wk->prio_wid_mod;
 }
 
 int vgpu_run_workload(const struct vgpu_workload *wl, int only,
@@ -333,28 +333,28 @@ int vgpu_run_workload(const struct vgpu_workload *wl, int only,
 			continue;
 		wk = &wl->kernels[i];
 		k = &r->k[i];
-		k->id = i;
+		k->args.id = i;
 		vgpu_run_kernel_shape(k, wk);
-		k->n_warp_prio = wk->n_warp_prio;
+		k->args.n_warp_prio = wk->n_warp_prio;
 		if (wk->push_to && vgpu_run_wanted(wl, only, wk->push_to - 1))
-			k->push_to = &r->k[wk->push_to - 1];
-		memcpy(k->warp_prio, wk->warp_prio, sizeof(k->warp_prio));
-		k->arrival = only >= 0 ? 0 : wk->arrival;
-		memcpy(k->affinity, wk->affinity, sizeof(wk->affinity));
-		k->prog = wk->prog.insns;
-		k->n_insns = wk->prog.n;
+			k->args.push_to = &r->k[wk->push_to - 1];
+		memcpy(k->args.warp_prio, wk->warp_prio, sizeof(k->args.warp_prio));
+		k->args.arrival = only >= 0 ? 0 : wk->arrival;
+		memcpy(k->args.affinity, wk->affinity, sizeof(wk->affinity));
+		k->args.prog = wk->prog.insns;
+		k->args.n_insns = wk->prog.n;
 		if (vgpul_workload_kernel_functional(wl, i)) {
-			k->fn = true;
-			k->slots = &r->slots[(size_t)i * VGPU_ISA_MAX_SLOTS];
+			k->args.fn = true;
+			k->args.slots = &r->slots[(size_t)i * VGPU_ISA_MAX_SLOTS];
 			vgpul_workload_kernel_buffers(wl, i, slot_buf,
-						      &k->priv_bytes);
-			k->insn_budget = vgpul_workload_kernel_budget(wl, i);
+						      &k->args.priv_bytes);
+			k->args.insn_budget = vgpul_workload_kernel_budget(wl, i);
 		}
-		k->match = calloc(wk->prog.n, sizeof(*k->match));
-		k->n_dev_push = wk->records;
-		k->dev_push = wk->records ? calloc(wk->records,
-						   sizeof(*k->dev_push)) : NULL;
-		if (!k->match || (wk->records && !k->dev_push) ||
+		k->args.match = calloc(wk->prog.n, sizeof(*k->args.match));
+		k->args.n_dev_push = wk->records;
+		k->args.dev_push = wk->records ? calloc(wk->records,
+						   sizeof(*k->args.dev_push)) : NULL;
+		if (!k->args.match || (wk->records && !k->args.dev_push) ||
 		    vgpu_run_tree_init(wk, &r->tree[i], k)) {
 			snprintf(err, errlen, "out of memory");
 			return -ENOMEM;
@@ -365,7 +365,7 @@ int vgpu_run_workload(const struct vgpu_workload *wl, int only,
 				 wk->name,
 				 ret == -E2BIG ? "a block never fits an SM" :
 				 ret == -EEXIST ? "duplicate kernel id" :
-				 k->fn ? "rejected by the controller (a functional program: its registers, private memory, BAR?)" :
+				 k->args.fn ? "rejected by the controller (a functional program: its registers, private memory, BAR?)" :
 				 "rejected by the controller");
 			return ret;
 		}
@@ -554,10 +554,10 @@ int vgpu_sim_measure(struct vgpu_workload *wl, struct list_head *policies,
 							 &t);
 		if (t.state != VGPUL_KT_DONE)
 			continue;
-		if (k->t_end > res->makespan)
-			res->makespan = k->t_end;
-		if (k->busy_arrival && k->t_start != VGPU_GPU_NO_CYCLE) {
-			lat = k->t_start - k->t_submit;
+		if (k->t.end > res->makespan)
+			res->makespan = k->t.end;
+		if (k->busy_arrival && k->t.start != VGPU_GPU_NO_CYCLE) {
+			lat = k->t.start - k->t.submit;
 			if (lat > res->lat_max)
 				res->lat_max = lat;
 		}
@@ -569,7 +569,7 @@ int vgpu_sim_measure(struct vgpu_workload *wl, struct list_head *policies,
 				 wl->kernels[i].name, why);
 			goto out;
 		}
-		t_alone[i] = alone.k[i].t_end - alone.k[i].t_submit;
+		t_alone[i] = alone.k[i].t.end - alone.k[i].t.submit;
 	}
 	vgpul_metrics_compute(t_alone, res->turnaround, wl->nkernels, &res->m);
 	res->hash = vgpu_gpu_trace_hash(&shared->g);

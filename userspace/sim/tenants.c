@@ -16,10 +16,10 @@
 
 void vgpu_sim_ktime(const struct vgpu_gpu_kernel *k, struct vgpul_ktimes *t)
 {
-	t->submit = k->t_submit;
-	t->start = k->t_start == VGPU_GPU_NO_CYCLE ? VGPUL_NO_CYCLE :
-		   k->t_start;
-	t->end = k->t_end;
+	t->submit = k->t.submit;
+	t->start = k->t.start == VGPU_GPU_NO_CYCLE ? VGPUL_NO_CYCLE :
+		   k->t.start;
+	t->end = k->t.end;
 	t->state = k->state == VGPU_KS_DONE ? VGPUL_KT_DONE :
 		   k->state == VGPU_KS_FAILED ? VGPUL_KT_FAILED :
 		   VGPUL_KT_CANCELLED;

@@ -376,7 +376,7 @@ static void vgpu_run_progress(struct vgpu_dev *dev,
 
 /*
  * The open files of a run: one per tenant of the workload (the module's
- * tenants are its open files, &vgpu_gpu_kernel.tenant), the first tenant
+ * tenants are its open files, &vgpu_gpu_kernel_args.tenant), the first tenant
  * on the caller's @dev.
  */
 struct vgpu_run_files {

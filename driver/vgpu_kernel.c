@@ -73,14 +73,14 @@ static void vgpu_job_zero(struct vgpu_job *job, size_t from, size_t to)
  */
 static void vgpu_job_clear(struct vgpu_job *job)
 {
-	BUILD_BUG_ON(offsetofend(struct vgpu_job, k.args.args.affinity) >
+	BUILD_BUG_ON(offsetofend(struct vgpu_job, k.args.affinity) >
 		     offsetof(struct vgpu_job, k.desc));
 	BUILD_BUG_ON(offsetofend(struct vgpu_job, k.desc) !=
 		     offsetof(struct vgpu_job, k.split_desc));
 	BUILD_BUG_ON(offsetofend(struct vgpu_job, k.split_desc) >
 		     offsetof(struct vgpu_job, prog_inline));
 	vgpu_job_zero(job, 0, offsetof(struct vgpu_job, k.args.affinity));
-	vgpu_job_zero(job, offsetofend(struct vgpu_job, k.args.args.affinity),
+	vgpu_job_zero(job, offsetofend(struct vgpu_job, k.args.affinity),
 		      offsetof(struct vgpu_job, k.desc));
 	vgpu_job_zero(job, offsetofend(struct vgpu_job, k.split_desc),
 		      offsetof(struct vgpu_job, prog_inline));

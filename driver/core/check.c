@@ -202,8 +202,9 @@ int vgpu_gpu_kernel_check_sum(const struct vgpu_config *cfg,
 	    k->args.child_budget > VGPU_MAX_CHILDREN ||
 	    (k->args.child_budget && !k->args.child_store))
 		return -EINVAL;
-	ret = vgpu_check_block(cfg, k, k->args.prog, k->args.n_insns, k->args.threads,
-			       k->args.regs, k->args.smem, k->args.sregs, k->args.flags, k->args.n_tmpl,
+	ret = vgpu_check_block(cfg, k, k->args.prog, k->args.n_insns,
+			       k->args.threads, k->args.regs, k->args.smem,
+			       k->args.sregs, k->args.flags, k->args.n_tmpl,
 			       sum, shape);
 	if (ret)
 		return ret;

@@ -55,7 +55,6 @@ static int vgpu_sim_compare(int argc, char **argv)
 	static char cell[VGPU_CMP_MAX][32], lab[VGPU_CMP_MAX][128];
 	const char *pol[VGPU_CMP_MAX], *name[VGPU_CMP_MAX];
 	const char *label_of[VGPU_CMP_MAX];
-	char base[VGPU_POLICY_NAME_LEN];
 	const char *file = NULL, *dir = NULL, *cells[VGPU_CMP_MAX];
 	struct vgpu_sim_result res[VGPU_CMP_MAX];
 	int bad[VGPU_CMP_MAX] = { 0 };
@@ -109,11 +108,9 @@ static int vgpu_sim_compare(int argc, char **argv)
 		vgpul_workload_free(&wl);
 		return 1;
 	}
-	/* the workload's SM choice, which objects without one keep */
-	memcpy(base, wl.dev->params.policy, sizeof(base));
 	vgpu_policy_registry_init(&policies);
 	for (i = 0; i < n; i++) {
-		name[i] = vgpu_sim_policy_resolve(&policies, pol[i], base, err,
+		name[i] = vgpu_sim_policy_resolve(&policies, pol[i], NULL, err,
 						  sizeof(err));
 		if (!name[i]) {
 			vgpul_workload_free(&wl);

@@ -6,13 +6,15 @@
  * vgpu_policy_ops the object exports as vgpu_policy_ops
  * (driver/vgpu_policy.h).
  *
- * A loaded policy without an SM choice of its own (@select_sm) runs with
- * the SM choice the workload or preset named (its @select_sm,
- * @first_fit, @wants, and its packing unless the policy states one):
- * choosing a policy for the order never drops the workload's "resource"
- * or "power".  The loaded table is copied for that, and registered under
- * the policy's name, or name~N when the name is taken (two objects of the
- * same name compare side by side).  The object stays loaded until the
+ * Given a base SM choice, a loaded policy without one of its own
+ * (@select_sm) runs with the base's (its @select_sm, @first_fit, @wants,
+ * and its packing unless the policy states one).  vgpu-sim's commands
+ * pass no base today: the module's devices cannot compose a policy with
+ * their SM choice, and a run must match the module's (determinism.sh), so
+ * a policy without @select_sm runs with the default round robin in both.
+ * The loaded table is copied, and registered under the policy's name, or
+ * name~N when the name is taken (two objects of the same name compare
+ * side by side).  The object stays loaded until the
  * program exits, and so does its registry entry, one of a few kept here.
  */
 #include <dlfcn.h>

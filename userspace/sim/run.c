@@ -642,8 +642,8 @@ int vgpu_sim_load(const char *cmd, const char *file, const char *policy,
 		return 1;
 	}
 	if (policy) {
-		name = vgpu_sim_policy_resolve(policies, policy,
-					       wl->dev->params.policy, err,
+		/* no base: a run must match the module's (see policy_load.c) */
+		name = vgpu_sim_policy_resolve(policies, policy, NULL, err,
 					       sizeof(err));
 		if (!name) {
 			vgpul_workload_free(wl);

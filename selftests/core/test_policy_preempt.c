@@ -567,7 +567,6 @@ static u64 light_mean(u32 mode, const struct vgpu_policy_ops *pol,
 	teardown(pol);
 	return sum / LIGHT_KERNELS;
 }
-#endif
 
 /*
  * fair preempts an equal-priority hog: the light channel's kernels get a
@@ -578,7 +577,6 @@ static u64 light_mean(u32 mode, const struct vgpu_policy_ops *pol,
  */
 TEST(fair_preempts_an_equal_priority_hog)
 {
-#ifndef __KERNEL__
 	static const u32 modes[] = {
 		VGPU_PREEMPT_WARP, VGPU_PREEMPT_SWITCH, VGPU_PREEMPT_DRAIN,
 	};
@@ -605,7 +603,6 @@ TEST(fair_preempts_an_equal_priority_hog)
 		}
 		EXPECT_EQ(0, pq);
 	}
-#endif
 }
 
 /*
@@ -622,7 +619,6 @@ TEST(fair_preempts_an_equal_priority_hog)
  */
 TEST(timeslice_changes_owner_in_every_mode)
 {
-#ifndef __KERNEL__
 	static const u32 modes[] = {
 		VGPU_PREEMPT_DRAIN, VGPU_PREEMPT_WARP, VGPU_PREEMPT_SWITCH,
 	};
@@ -663,8 +659,8 @@ TEST(timeslice_changes_owner_in_every_mode)
 		EXPECT_EQ(0, T.g.pstats.ejections);
 		teardown(ts);
 	}
-#endif
 }
+#endif /* !__KERNEL__ */
 
 VGPU_TEST_SUITE(policy_preempt,
 	VGPU_CASE(preempt_answer_of_equal_priority_switches_out)

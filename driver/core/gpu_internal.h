@@ -52,6 +52,15 @@ static inline bool vgpu_gpu_throttle_holds(const struct vgpu_gpu *g,
 }
 
 /* Undispatched units, switched-out ones included (F12). */
+/* F23 (c) can serve @k in the device's mode (its next block resumes: @resume) */
+static inline bool vgpu_gpu_path_c_open(const struct vgpu_gpu *g,
+					const struct vgpu_gpu_kernel *k,
+					bool resume)
+{
+	return g->p.preempt != VGPU_PREEMPT_DRAIN &&
+	       (g->p.preempt != VGPU_PREEMPT_WARP || (!k->uses_bar && !resume));
+}
+
 static inline u32 vgpu_gpu_undispatched(const struct vgpu_gpu_kernel *k)
 {
 	return k->units - k->next_unit + k->nsaved + k->q.ready;

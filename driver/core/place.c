@@ -624,8 +624,7 @@ static bool vgpu_gpu_match(struct vgpu_gpu *g, struct vgpu_gpu_kernel *k,
 	vgpu_gpu_note_shape_nofit(g, k, shape);
 preempt:
 	/* (c) an SM whose highest resident priority is lower */
-	if (g->p.preempt == VGPU_PREEMPT_DRAIN ||
-	    (g->p.preempt == VGPU_PREEMPT_WARP && (k->uses_bar || resume)))
+	if (!vgpu_gpu_path_c_open(g, k, resume))
 		return false;
 	m->path = VGPU_PATH_PREEMPT;
 	return vgpu_gpu_preempt_pick(g, k, shape, m);

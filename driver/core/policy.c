@@ -59,17 +59,6 @@ static __always_inline u32 vgpu_policy_best(const struct vgpu_policy_ctx *ctx,
 	return best;
 }
 
-static u32 vgpu_policy_rr_choose(const struct vgpu_policy_ctx *ctx,
-				 const struct vgpu_policy_sm *c, u32 n)
-{
-	u32 i;
-
-	for (i = 0; i < n; i++)
-		if (c[i].sm >= ctx->rr_next)
-			return i;
-	return 0;
-}
-
 static u32 vgpu_policy_avail_choose(const struct vgpu_policy_ctx *ctx,
 				    const struct vgpu_policy_sm *c, u32 n)
 {
@@ -160,7 +149,7 @@ static u32 vgpu_policy_combined_choose(const struct vgpu_policy_ctx *ctx,
 }
 
 static const struct vgpu_policy_ops vgpu_policy_builtin[] = {
-	{ .name = "rr", .select_sm = vgpu_policy_rr_choose, .first_fit = true,
+	{ .name = "rr", .select_sm = vgpu_policy_default_select_sm, .first_fit = true,
 	  .packing = VGPU_POLICY_PACK_BLOCK },
 	{ .name = "avail", .select_sm = vgpu_policy_avail_choose,
 	  .packing = VGPU_POLICY_PACK_BLOCK, .wants = VGPU_POLICY_WANT_FIT },

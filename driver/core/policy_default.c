@@ -97,7 +97,7 @@ bool vgpu_gpu_may_evict(struct vgpu_gpu *g,
 		       vgpu_policy_order_check(g, VGPU_POLICY_OP_MAY_EVICT,
 					       w, victim);
 	}
-	return victim->eff_prio > w->eff_prio;
+	return vgpu_policy_default_may_evict(g, w, victim);
 }
 
 /**
@@ -440,8 +440,7 @@ u32 vgpu_policy_default_preempt(const struct vgpu_gpu *g,
 	struct vgpu_gpu_kernel *kw = (struct vgpu_gpu_kernel *)k;
 	struct vgpu_gpu_match m = { 0 };
 
-	if (g->p.preempt == VGPU_PREEMPT_DRAIN ||
-	    (g->p.preempt == VGPU_PREEMPT_WARP && (k->uses_bar || k->nsaved)))
+	if (!vgpu_gpu_path_c_open(g, k, k->nsaved > 0))
 		return VGPU_POLICY_WAIT;
 	return vgpu_gpu_preempt_scan(gw, kw, vgpu_gpu_next_shape(k), &m) ?
 	       m.sm : VGPU_POLICY_WAIT;

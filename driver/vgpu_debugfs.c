@@ -98,8 +98,10 @@ static void vgpu_dbg_config(struct seq_buf *sb, struct vgpu_device *vdev,
 		       c->num_prios);
 	seq_buf_printf(sb, "sregs_per_subpart %u\nsreg_unit %u\n",
 		       c->sregs_per_subpart, c->sreg_unit);
-	seq_buf_printf(sb, "policy %s\npreempt %s\npack %s\nepoch %u\ng_max %u\n",
-		       p->policy, vgpu_mode_name(VGPU_MODE_PREEMPT, p->preempt),
+	seq_buf_printf(sb, "policy %s\nsm_choice %s\n", p->policy,
+		       p->sm_choice[0] ? p->sm_choice : "-");
+	seq_buf_printf(sb, "preempt %s\npack %s\nepoch %u\ng_max %u\n",
+		       vgpu_mode_name(VGPU_MODE_PREEMPT, p->preempt),
 		       vgpu_mode_name(VGPU_MODE_PACK, p->pack), p->epoch, p->g_max);
 	seq_buf_printf(sb, "task_slots %u\nmax_channels %u\n", p->task_slots,
 		       p->max_channels);

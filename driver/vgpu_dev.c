@@ -243,6 +243,7 @@ struct vgpu_dev_key {
 /* Scheduling keys (pass 2, after the defaults for the configuration). */
 static const struct vgpu_dev_key vgpu_dev_keys[] = {
 	VGPU_PARAM(policy, POLICY),
+	VGPU_PARAM(sm_choice, POLICY),
 	VGPU_PARAM_MODE(preempt, PREEMPT),
 	VGPU_PARAM_MODE(pack, PACK),
 	VGPU_PARAM_MODE(search, SEARCH),
@@ -308,12 +309,13 @@ static int vgpu_dev_opt_sched(struct vgpu_dev_opts *o, const char *key,
  * @line: "[PRESET] [key=value ...]" (modified)
  *
  * Keys: num_sms (a custom configuration from the preset's per-SM limits),
- * policy, preempt (drain|warp|switch), windows (comma-separated lengths, or
- * 0), epoch, workers, clock (free|paced), freq_khz, timeout, g_max,
- * task_slots, switch_cost, sync_cost (F17), save_slots, channels, pack,
- * search (exact|grouped|sampled), search_group, search_latency (F40-F42),
- * combo (F25), throttle_sms (F26), sregs_per_subpart and sreg_unit (the
- * scalar register file).
+ * policy, sm_choice (the device's own SM choice, a built-in one's name, which
+ * a policy without one runs with), preempt (drain|warp|switch), windows
+ * (comma-separated lengths, or 0), epoch, workers, clock (free|paced),
+ * freq_khz, timeout, g_max, task_slots, switch_cost, sync_cost (F17),
+ * save_slots, channels, pack, search (exact|grouped|sampled), search_group,
+ * search_latency (F40-F42), combo (F25), throttle_sms (F26),
+ * sregs_per_subpart and sreg_unit (the scalar register file).
  *
  * Return: 0 or -EINVAL (unknown preset or key, malformed or invalid value).
  */

@@ -138,6 +138,9 @@ int vgpu_gpu_params_validate(const struct vgpu_gpu_params *p,
 		bad = "sync_cost";
 	else if (!p->policy[0] || p->policy[VGPU_POLICY_NAME_LEN - 1])
 		bad = "policy";
+	else if (p->sm_choice[VGPU_POLICY_NAME_LEN - 1] ||
+		 (p->sm_choice[0] && !vgpu_policy_sm_choice(p->sm_choice)))
+		bad = "sm_choice";
 	else if (p->combo > 100)
 		bad = "combo";
 	else if (p->search > VGPU_SEARCH_SAMPLED)
@@ -320,6 +323,33 @@ static void vgpu_gpu_sms_fini(struct vgpu_gpu *g)
 	}
 }
 
+/*
+ * @g runs @ops.  A policy without an SM choice of its own (neither
+ * &vgpu_policy_ops.select_sm nor .first_fit) takes the device's,
+ * &vgpu_gpu_params.sm_choice when set: its @select_sm, @first_fit and
+ * @wants, and its packing unless the policy states one or packs with an
+ * op of its own (a @pack op packs by SM).  The composed table is a copy
+ * in @g; sm_choice names a built-in, which outlives every device.
+ */
+static void vgpu_gpu_policy_use(struct vgpu_gpu *g,
+				const struct vgpu_policy_ops *ops)
+{
+	const struct vgpu_policy_ops *sm = g->p.sm_choice[0] ?
+		vgpu_policy_sm_choice(g->p.sm_choice) : NULL;
+
+	if (!sm || ops->select_sm || ops->first_fit) {
+		g->policy = ops;
+		return;
+	}
+	g->policy_ops = *ops;
+	g->policy_ops.select_sm = sm->select_sm;
+	g->policy_ops.first_fit = sm->first_fit;
+	g->policy_ops.wants |= sm->wants;
+	if (ops->packing == VGPU_POLICY_PACK_DEFAULT && !ops->pack)
+		g->policy_ops.packing = sm->packing;
+	g->policy = &g->policy_ops;
+}
+
 /**
  * vgpu_gpu_init() - lay a device out in caller memory
  * @g: the device
@@ -397,7 +427,7 @@ int vgpu_gpu_init_host(struct vgpu_gpu *g, void *mem, size_t size,
 	g->policy_reg = vgpu_policy_find(policies, p->policy);
 	if (!g->policy_reg)
 		return -ENOENT;
-	g->policy = g->policy_reg->ops;
+	vgpu_gpu_policy_use(g, g->policy_reg->ops);
 	vgpu_policy_watch_init(g, policies);
 	g->sm = (struct vgpu_gpu_sm *)(base + l.sm);
 	warp = (struct vgpu_warp *)(base + l.warp);
@@ -588,13 +618,15 @@ static void vgpu_gpu_policy_zero(struct vgpu_gpu *g,
  * @g: the device, between two epochs
  * @reg: the policy's registry entry
  *
- * Its watch starts afresh (policy_watch.c) and its init is called.
+ * A policy without an SM choice of its own runs with the device's
+ * (vgpu_gpu_policy_use()).  Its watch starts afresh (policy_watch.c) and
+ * its init is called.
  *
  * Return: 0, or the error of its &vgpu_policy_ops.init.
  */
 int vgpu_gpu_policy_start(struct vgpu_gpu *g, struct vgpu_policy_reg *reg)
 {
-	g->policy = reg->ops;
+	vgpu_gpu_policy_use(g, reg->ops);
 	g->policy_reg = reg;
 	vgpu_gpu_policy_zero(g, reg->ops);
 	vgpu_policy_watch_reset(g);

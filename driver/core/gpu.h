@@ -194,6 +194,10 @@ enum vgpu_gpu_event_type {
 /**
  * struct vgpu_gpu_params - device scheduling parameters
  * @policy: SM-choice policy name (F25, F27), e.g. "rr"
+ * @sm_choice: the device's own SM choice, a built-in policy's name
+ *	(vgpu_policy_sm_choice()), or empty: a @policy without an SM choice
+ *	of its own (no &vgpu_policy_ops.select_sm or .first_fit) runs with
+ *	this one's, and an ejected policy falls back to it (F27)
  * @preempt: VGPU_PREEMPT_* for F23 path (c)
  * @pack: VGPU_PACK_*: blocks a decision places (F23 (a), F25)
  * @epoch: cycles per epoch (F51)
@@ -238,6 +242,7 @@ enum vgpu_gpu_event_type {
  */
 struct vgpu_gpu_params {
 	char policy[VGPU_POLICY_NAME_LEN];
+	char sm_choice[VGPU_POLICY_NAME_LEN];
 	u32 preempt;
 	u32 pack;
 	u32 epoch;
@@ -948,6 +953,8 @@ struct vgpu_gpu_host_ops {
  * @p: scheduling parameters
  * @policy: the scheduling policy in use (policy.h)
  * @policy_reg: its registry entry (the host's bookkeeping of its users)
+ * @policy_ops: @policy when it is composed: the entry's ops with the SM
+ *	choice of &vgpu_gpu_params.sm_choice (vgpu_gpu_policy_start())
  * @policy_state: the policy's own per-device state (vgpu_policy_state());
  *	its declared size zeroed when the device starts using the policy
  * @chan_policy: the policy's own per-channel state, VGPU_POLICY_CHAN_WORDS
@@ -1047,6 +1054,7 @@ struct vgpu_gpu {
 	struct vgpu_gpu_params p;
 	const struct vgpu_policy_ops *policy;
 	struct vgpu_policy_reg *policy_reg;
+	struct vgpu_policy_ops policy_ops;
 	u64 policy_state[VGPU_POLICY_STATE_WORDS];
 	u64 (*chan_policy)[VGPU_POLICY_CHAN_WORDS];
 	u64 now;

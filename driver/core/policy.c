@@ -198,6 +198,26 @@ void vgpu_policy_registry_init(struct list_head *registry)
 }
 
 /**
+ * vgpu_policy_sm_choice() - a built-in SM choice by name
+ * @name: "rr", "avail", "resource", "power" or "combined"
+ *
+ * What &vgpu_gpu_params.sm_choice may name: the built-ins are always
+ * there, in every registry, so a device composing its policy with one
+ * (vgpu_gpu_policy_start()) needs no reference on it.
+ *
+ * Return: its ops, or NULL for any other name.
+ */
+const struct vgpu_policy_ops *vgpu_policy_sm_choice(const char *name)
+{
+	u32 i;
+
+	for (i = 0; i < ARRAY_SIZE(vgpu_policy_builtin); i++)
+		if (vgpu_policy_streq(vgpu_policy_builtin[i].name, name))
+			return &vgpu_policy_builtin[i];
+	return NULL;
+}
+
+/**
  * vgpu_policy_find() - look a policy up by name (F27)
  * @registry: the registry
  * @name: its name

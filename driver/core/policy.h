@@ -343,6 +343,7 @@ int vgpu_policy_register(struct list_head *registry,
 void vgpu_policy_unregister(struct vgpu_policy_reg *reg);
 struct vgpu_policy_reg *vgpu_policy_find(struct list_head *registry,
 					 const char *name);
+const struct vgpu_policy_ops *vgpu_policy_sm_choice(const char *name);
 u64 vgpu_policy_weighted_free(const struct vgpu_sm_res *res,
 			      const u32 *weight);
 

@@ -56,8 +56,9 @@
  *   running blocks finish and the policy then places.
  *
  * Ejection happens at the next boundary, before the tick: the device
- * switches to the fallback policy (the built-in "rr", the seeds' pipeline
- * with its round-robin SM choice), zeroes the policy state as a switch
+ * switches to the fallback policy (the device's own SM choice,
+ * &vgpu_gpu_params.sm_choice, when it has one, else the built-in "rr": the
+ * seeds' pipeline with that SM choice), zeroes the policy state as a switch
  * does, records the reason in &vgpu_gpu.pstats and tells the host
  * (&vgpu_gpu_host_ops.policy_exit).  Every kernel keeps its blocks, placed,
  * switched out or waiting, and completes under the fallback.  The fallback
@@ -139,13 +140,15 @@ void vgpu_policy_watch_reset(struct vgpu_gpu *g)
 /**
  * vgpu_policy_watch_init() - the watchdog of a new device
  * @g: the device, its policy set
- * @policies: the registry its policy came from: the fallback is its "rr"
+ * @policies: the registry its policy came from: the fallback is the
+ *	device's SM choice (&vgpu_gpu_params.sm_choice) when set, else "rr"
  */
 void vgpu_policy_watch_init(struct vgpu_gpu *g, struct list_head *policies)
 {
 	memset(&g->pstats, 0, sizeof(g->pstats));
 	g->pstats.exit_op = VGPU_POLICY_NUM_OPS;
-	g->watch.fallback = vgpu_policy_find(policies, "rr");
+	g->watch.fallback = vgpu_policy_find(policies, g->p.sm_choice[0] ?
+					     g->p.sm_choice : "rr");
 	if (!g->watch.fallback)
 		g->watch.fallback = g->policy_reg;
 	vgpu_policy_watch_reset(g);

@@ -6,7 +6,7 @@
 # ejects the staller (every SM choice "wait") for stalling and the
 # flattener (a tick writing priorities) for errors, never the yielder (a
 # tick yielding every kernel always, switch mode); every kernel completes
-# under each; run prints the policy's statistics and the ejection; a
+# under each; the fallback is the workload's SM choice (else rr); run prints the policy's statistics and the ejection; a
 # yield is "by policy" in the Chrome trace; a run without --policy prints
 # no policy line.  Run from the repository root; prints TAP.
 set -u
@@ -26,6 +26,11 @@ check "staller: ejected, no answer refused" \
 # 64 boundaries of 64 cycles without progress from cycle 0
 check "staller: for stalling, at the 65th boundary, rr after" \
 	"grep -qx 'policy_exit=staller reason=stall cycle=4096 fallback=rr' $TMP/st.out"
+# a workload of its own SM choice: the fallback is that one
+sed 's/"policy": "rr"/"policy": "avail"/' "$MIX" > "$TMP/avail.json"
+"$SIM" run "$TMP/avail.json" --policy "$POL/staller.so" > "$TMP/sa.out" 2>&1
+check "staller on a workload of avail: avail after" \
+	"[ \$? -eq 0 ] && grep -qx 'policy_exit=staller reason=stall cycle=4096 fallback=avail' $TMP/sa.out"
 
 "$SIM" run "$MIX" --policy "$POL/flattener.so" > "$TMP/fl.out" 2>&1
 check "flattener: the run succeeds" "[ \$? -eq 0 ]"

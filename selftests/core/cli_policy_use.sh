@@ -2,9 +2,10 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # vgpu-sim --policy FILE.so as a policy's author uses it: a policy without
-# an SM choice of its own runs with the default round robin, as the
-# module's policy=NAME does (a policy that sets no op runs exactly as
-# "rr"); packing is what the policy states, never
+# an SM choice of its own runs with the workload's (kept as the device's
+# sm_choice, as vgpuctl run does for the module), so a policy that sets no
+# op runs exactly as the workload itself; packing is what the policy
+# states, never
 # flipped because it has @select_sm (a round robin @select_sm of its own
 # runs exactly as the default's; stated VGPU_POLICY_PACK_SM differs);
 # compare labels objects by file, and runs two objects of the same policy
@@ -60,14 +61,23 @@ check "the test policies build out of the tree" \
 hash() { "$SIM" run "$@" 2>/dev/null | sed -n 's/^trace_hash=//p'; }
 # seed-mix names "combined", fairness-mix "avail", mix "rr"
 for wl in seed-mix fairness-mix mix; do
-	h=$(hash "examples/$wl.json" --policy rr)
-	check "$wl: a policy of no op runs as rr, as in the module" \
+	h=$(hash "examples/$wl.json")
+	check "$wl: a policy of no op keeps the workload's SM choice" \
 		"[ -n '$h' ] && [ \"\$(hash examples/$wl.json --policy $TMP/p/empty.so)\" = '$h' ]"
 done
 h=$(hash examples/seed-mix.json --policy build/policies/fifo.so)
 sed 's/"combined"/"rr"/' examples/seed-mix.json > "$TMP/seed-rr.json"
-check "fifo.so replaces the workload's combined, as in the module" \
-	"[ -n '$h' ] && [ \"\$(hash $TMP/seed-rr.json --policy build/policies/fifo.so)\" = '$h' ]"
+check "fifo.so keeps the workload's combined: not the run under rr" \
+	"[ -n '$h' ] && [ \"\$(hash $TMP/seed-rr.json --policy build/policies/fifo.so)\" != '$h' ]"
+sed 's/"policy": "combined"/"policy": "rr", "sm_choice": "combined"/' \
+	examples/seed-mix.json > "$TMP/seed-sm.json"
+check "... but the run of a device whose sm_choice is combined" \
+	"[ \"\$(hash $TMP/seed-sm.json --policy build/policies/fifo.so)\" = '$h' ]"
+sed 's/"policy": "combined"/"policy": "combined", "sm_choice": "fifo"/' \
+	examples/seed-mix.json > "$TMP/seed-bad.json"
+"$SIM" run "$TMP/seed-bad.json" > "$TMP/bad.out" 2>&1
+check "sm_choice names a built-in SM choice or is refused" \
+	"[ \$? -ne 0 ] && grep -q 'sm_choice: expected rr, avail, resource, power or combined' $TMP/bad.out"
 
 h=$(hash examples/mix.json)
 check "a select_sm of its own, packing unstated: as the default (one block)" \

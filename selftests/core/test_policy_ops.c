@@ -606,6 +606,72 @@ TEST(registration_refuses_bad_tables)
 }
 
 /* What the life-cycle ops saw. */
+/*
+ * The device's own SM choice (&vgpu_gpu_params.sm_choice): a policy
+ * without one runs with its @select_sm, @first_fit, @wants and packing
+ * (unless it states a packing); a policy with one of its own runs as
+ * written; an ejected policy falls back to it; only a built-in's name is
+ * valid.
+ */
+TEST(sm_choice_composes_a_policy_without_one)
+{
+	static const struct vgpu_policy_ops fifo = {
+		.name = "t_fifo", .select_before = fifo_before,
+	};
+	static const struct vgpu_policy_ops fifo_blk = {
+		.name = "t_fifo_blk", .select_before = fifo_before,
+		.packing = VGPU_POLICY_PACK_BLOCK,
+	};
+	static const struct vgpu_policy_ops own = {
+		.name = "t_own", .select_sm = liar_sm,
+	};
+	const struct vgpu_policy_ops *res = vgpu_policy_sm_choice("resource");
+	struct vgpu_gpu_params p;
+	struct vgpu_config cfg;
+	const char *bad = NULL;
+
+	ASSERT_TRUE(res != NULL);
+	EXPECT_TRUE(vgpu_policy_sm_choice("fifo") == NULL);
+	vgpu_tg_params_small(&p, VGPU_PREEMPT_DRAIN);
+	memcpy(p.sm_choice, "resource", sizeof("resource"));
+	ASSERT_EQ(0, vgpu_tg_init(&T, NULL, &p));
+	EXPECT_STREQ("resource", T.g.watch.fallback->ops->name);
+	ASSERT_EQ(0, vgpu_tg_use_policy(&T, &fifo));
+	EXPECT_TRUE(T.g.policy == &T.g.policy_ops);
+	EXPECT_TRUE(T.g.policy->select_sm == res->select_sm);
+	EXPECT_TRUE(T.g.policy->select_before == fifo_before);
+	EXPECT_EQ(VGPU_POLICY_PACK_SM, T.g.policy->packing);
+	EXPECT_EQ(VGPU_POLICY_WANT_FREE, T.g.policy->wants);
+	EXPECT_STREQ("t_fifo", T.g.policy->name);
+	ASSERT_EQ(0, vgpu_tg_use_policy(&T, &fifo_blk));
+	EXPECT_TRUE(T.g.policy->select_sm == res->select_sm);
+	EXPECT_EQ(VGPU_POLICY_PACK_BLOCK, T.g.policy->packing);
+	ASSERT_EQ(0, vgpu_tg_use_policy(&T, &own));
+	EXPECT_TRUE(T.g.policy == &own);
+	vgpu_tg_unregister_policy(&T, &fifo);
+	vgpu_tg_unregister_policy(&T, &fifo_blk);
+	vgpu_tg_unregister_policy(&T, &own);
+	vgpu_tg_fini(&T);
+
+	/* without one, the policy runs as written and falls back to rr */
+	p.sm_choice[0] = 0;
+	ASSERT_EQ(0, vgpu_tg_init(&T, NULL, &p));
+	EXPECT_STREQ("rr", T.g.watch.fallback->ops->name);
+	ASSERT_EQ(0, vgpu_tg_use_policy(&T, &fifo));
+	EXPECT_TRUE(T.g.policy == &fifo);
+	vgpu_tg_unregister_policy(&T, &fifo);
+	vgpu_tg_fini(&T);
+
+	vgpu_config_preset(&cfg, "small");
+	EXPECT_EQ(0, vgpu_gpu_params_validate(&p, &cfg, &bad));
+	memcpy(p.sm_choice, "t_fifo", sizeof("t_fifo"));
+	EXPECT_EQ(-EINVAL, vgpu_gpu_params_validate(&p, &cfg, &bad));
+	EXPECT_STREQ("sm_choice", bad);
+	memset(p.sm_choice, 'r', sizeof(p.sm_choice));
+	EXPECT_EQ(-EINVAL, vgpu_gpu_params_validate(&p, &cfg, &bad));
+	EXPECT_STREQ("sm_choice", bad);
+}
+
 static struct {
 	u32 init[2], exit[2];
 	int refuse[2];		/* init's answer from the refuse[i]-th call on */
@@ -848,6 +914,7 @@ VGPU_TEST_SUITE(policy_ops,
 	VGPU_CASE(combined_weighs_free_against_power)
 	VGPU_CASE(power_ties_by_the_sm_list)
 	VGPU_CASE(registration_refuses_bad_tables)
+	VGPU_CASE(sm_choice_composes_a_policy_without_one)
 	VGPU_CASE(init_exit_and_zeroed_state)
 	VGPU_CASE(init_failure_refuses_the_switch)
 	VGPU_CASE(init_failure_fails_the_device))

@@ -3,7 +3,8 @@
 #
 # policies.sh - scheduling policies as kernel modules: each
 # examples/policies/NAME.c built as vgpu_policy_NAME.ko registers NAME; a
-# device can be made with it; while a device uses it the module cannot be
+# device can be made with it, with an SM choice of its own (a built-in's
+# name, nothing else); while a device uses it the module cannot be
 # unloaded; switched away from it at run time, or once the device is
 # gone, it can, and the name is gone with it.  A policy whose init
 # refuses a device is neither made nor switched to, and pins nothing.
@@ -55,6 +56,14 @@ for m in $mods; do
 		"echo '$DEV small policy=$name' > /sys/bus/vgpu/new_device"
 	check "policies.$name.debugfs_names_it" \
 		"grep -qx 'policy $name' /sys/kernel/debug/vgpu/vgpu$DEV/config"
+	# the device's own SM choice: a built-in's name, shown in debugfs
+	echo "$DEV" > /sys/bus/vgpu/del_device
+	check "policies.$name.sm_choice_not_a_policy" \
+		"! echo '$DEV small policy=$name sm_choice=$name' > /sys/bus/vgpu/new_device 2>/dev/null"
+	check "policies.$name.sm_choice_avail" \
+		"echo '$DEV small policy=$name sm_choice=avail' > /sys/bus/vgpu/new_device"
+	check "policies.$name.debugfs_names_the_sm_choice" \
+		"grep -qx 'sm_choice avail' /sys/kernel/debug/vgpu/vgpu$DEV/config"
 	check "policies.$name.pinned_while_used" "! rmmod $mod 2>/dev/null"
 	# switched away at run time (netlink CONFIG_SET), the device lets go
 	check "policies.$name.switch_away" \

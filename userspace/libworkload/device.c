@@ -27,10 +27,14 @@ uint32_t vgpul_workload_num_prios(const struct vgpu_workload *wl)
 
 int vgpul_workload_set_policy(struct vgpu_workload *wl, const char *name)
 {
-	if (strlen(name) >= sizeof(wl->dev->params.policy))
+	struct vgpu_gpu_params *p = &wl->dev->params;
+
+	if (strlen(name) >= sizeof(p->policy))
 		return -ENAMETOOLONG;
-	snprintf(wl->dev->params.policy, sizeof(wl->dev->params.policy), "%s",
-		 name);
+	/* the workload's own SM choice stays the device's (F27) */
+	if (!p->sm_choice[0] && vgpu_policy_sm_choice(p->policy))
+		memcpy(p->sm_choice, p->policy, sizeof(p->sm_choice));
+	snprintf(p->policy, sizeof(p->policy), "%s", name);
 	return 0;
 }
 
@@ -84,6 +88,7 @@ int vgpul_workload_new_device(const struct vgpu_workload *wl, char *line,
 	vgpu_gpu_params_default(&want, cfg);
 	/* what new_device can set */
 	memcpy(want.policy, p.policy, sizeof(want.policy));
+	memcpy(want.sm_choice, p.sm_choice, sizeof(want.sm_choice));
 	want.preempt = p.preempt;
 	want.pack = p.pack;
 	want.epoch = p.epoch;
@@ -128,6 +133,9 @@ int vgpul_workload_new_device(const struct vgpu_workload *wl, char *line,
 	if (off < len && p.save_slots != save_slots)	/* F15: child-mix.json */
 		off += snprintf(line + off, len - off, " save_slots=%u",
 				p.save_slots);
+	if (off < len && p.sm_choice[0])	/* F27 */
+		off += snprintf(line + off, len - off, " sm_choice=%s",
+				p.sm_choice);
 	if (off < len && p.sync_cost)	/* F17 */
 		off += snprintf(line + off, len - off, " sync_cost=%u",
 				p.sync_cost);

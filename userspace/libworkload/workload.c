@@ -282,6 +282,13 @@ static int vgpu_wl_device(struct vgpu_rec_ctx *c, json_object *dev,
 				return vgpu_rec_err(c, "device", key,
 						    "bad policy name");
 			snprintf(p->policy, sizeof(p->policy), "%s", s);
+		} else if (!strcmp(key, "sm_choice")) {
+			if (vgpu_wl_str(c, "device", key, val, &s))
+				return -EINVAL;
+			if (!vgpu_policy_sm_choice(s))
+				return vgpu_rec_err(c, "device", key,
+						    "expected rr, avail, resource, power or combined");
+			snprintf(p->sm_choice, sizeof(p->sm_choice), "%s", s);
 		} else if (!strcmp(key, "preempt")) {
 			if (vgpu_wl_mode(c, key, val, vgpul_preempt_parse,
 					 "drain, warp, switch", &mode))

@@ -51,8 +51,7 @@ int vgpu_bench_gpu_init(struct vgpu_bench_gpu *b, u32 num_sms, u32 channels,
 	vgpu_policy_registry_init(&b->pol);
 	if (policy) {
 		/* a policy object registers again in each fresh registry */
-		policy = vgpu_sim_policy_resolve(&b->pol, policy, NULL,
-						 err, sizeof(err));
+		policy = vgpu_sim_policy_resolve(&b->pol, policy, err, sizeof(err));
 		if (!policy)
 			return -1;
 		snprintf(b->p.policy, sizeof(b->p.policy), "%s", policy);

@@ -143,7 +143,7 @@ static int vgpu_bench_dispatch(int argc, char **argv)
 		return g.status;
 	/* a usage error for a policy that does not load */
 	vgpu_policy_registry_init(&reg);
-	name = vgpu_sim_policy_resolve(&reg, policy, NULL, err,
+	name = vgpu_sim_policy_resolve(&reg, policy, err,
 				       sizeof(err));
 	if (!name)
 		return vgpu_sim_usage_error("bench dispatch", "%s", err);

@@ -110,7 +110,7 @@ static int vgpu_sim_compare(int argc, char **argv)
 	}
 	vgpu_policy_registry_init(&policies);
 	for (i = 0; i < n; i++) {
-		name[i] = vgpu_sim_policy_resolve(&policies, pol[i], NULL, err,
+		name[i] = vgpu_sim_policy_resolve(&policies, pol[i], err,
 						  sizeof(err));
 		if (!name[i]) {
 			vgpul_workload_free(&wl);
@@ -132,8 +132,7 @@ static int vgpu_sim_compare(int argc, char **argv)
 		wl.dev->params.preempt = preempt;
 	memset(res, 0, sizeof(res));
 	for (i = 0; i < n; i++) {
-		snprintf(wl.dev->params.policy,
-			 sizeof(wl.dev->params.policy), "%s", name[i]);
+		vgpul_workload_set_policy(&wl, name[i]);
 		memset(&shared, 0, sizeof(shared));
 		shared.keep_events = !!dir;
 		if (vgpu_sim_measure(&wl, &policies, &shared, &res[i], NULL,

@@ -6,12 +6,10 @@
  * vgpu_policy_ops the object exports as vgpu_policy_ops
  * (driver/vgpu_policy.h).
  *
- * Given a base SM choice, a loaded policy without one of its own
- * (@select_sm) runs with the base's (its @select_sm, @first_fit, @wants,
- * and its packing unless the policy states one).  vgpu-sim's commands
- * pass no base today: the module's devices cannot compose a policy with
- * their SM choice, and a run must match the module's (determinism.sh), so
- * a policy without @select_sm runs with the default round robin in both.
+ * A policy without an SM choice of its own runs with the workload's: the
+ * callers set the policy with vgpul_workload_set_policy(), which keeps
+ * the workload's as the device's sm_choice, and the core composes the two
+ * (vgpu_gpu_policy_start()), as the module's devices do.
  * The loaded table is copied, and registered under the policy's name, or
  * name~N when the name is taken (two objects of the same name compare
  * side by side).  The object stays loaded until the
@@ -30,8 +28,7 @@
 /**
  * struct vgpu_sim_loaded - a policy object's registry entry
  * @reg: the entry
- * @ops: the object's table, with the workload's SM choice and a name
- *	unique in the registry
+ * @ops: the object's table, with a name unique in the registry
  */
 struct vgpu_sim_loaded {
 	struct vgpu_policy_reg reg;
@@ -40,26 +37,6 @@ struct vgpu_sim_loaded {
 
 static struct vgpu_sim_loaded vgpu_sim_loaded[VGPU_SIM_MAX_LOADED];
 static unsigned int vgpu_sim_nloaded;
-
-/* @ops without an SM choice of its own takes @base's (a registered name). */
-static void vgpu_sim_policy_compose(struct list_head *reg,
-				    struct vgpu_policy_ops *ops,
-				    const char *base)
-{
-	const struct vgpu_policy_reg *b;
-
-	if (ops->select_sm || !base || !base[0])
-		return;
-	b = vgpu_policy_find(reg, base);
-	if (!b || !b->ops->select_sm)
-		return;
-	ops->select_sm = b->ops->select_sm;
-	ops->first_fit = b->ops->first_fit;
-	ops->wants = b->ops->wants;
-	/* a @pack op packs by SM unless the policy says otherwise */
-	if (ops->packing == VGPU_POLICY_PACK_DEFAULT && !ops->pack)
-		ops->packing = b->ops->packing;
-}
 
 /* A name for @ops unique in @reg: its own, else name~2, name~3, ... */
 static int vgpu_sim_policy_name(struct list_head *reg,
@@ -86,15 +63,13 @@ static int vgpu_sim_policy_name(struct list_head *reg,
  * vgpu_sim_policy_resolve() - the policy name for --policy @arg
  * @reg: the registry to add a loaded policy to
  * @arg: a registered name, or a path (with a '/') to a policy object
- * @base: the SM choice the workload or preset named (a registered name),
- *	which a loaded policy without @select_sm keeps; NULL for the default
  * @err: message on failure
  * @errlen: its size
  *
  * Return: the name the policy is registered under, or NULL with @err set.
  */
 const char *vgpu_sim_policy_resolve(struct list_head *reg, const char *arg,
-				    const char *base, char *err, size_t errlen)
+				    char *err, size_t errlen)
 {
 	const struct vgpu_policy_ops **ops;
 	struct vgpu_sim_loaded *l;
@@ -131,7 +106,6 @@ const char *vgpu_sim_policy_resolve(struct list_head *reg, const char *arg,
 	l = &vgpu_sim_loaded[vgpu_sim_nloaded];
 	memset(l, 0, sizeof(*l));
 	l->ops = **ops;
-	vgpu_sim_policy_compose(reg, &l->ops, base);
 	l->reg.ops = &l->ops;
 	ret = vgpu_sim_policy_name(reg, &l->ops);
 	if (!ret)

@@ -620,8 +620,7 @@ static int vgpu_sim_replay(int argc, char **argv)
 		if (!strcmp(a, "--progress") || !strcmp(a, "--no-progress")) {
 			progress = !strcmp(a, "--progress");
 		} else if (!strcmp(a, "--policy")) {
-			o.policy = vgpu_sim_policy_resolve(&policies, v, NULL,
-							   err, sizeof(err));
+			o.policy = vgpu_sim_policy_resolve(&policies, v, err, sizeof(err));
 			if (!o.policy)
 				return vgpu_sim_usage_error("replay", "%s", err);
 		} else if (!strcmp(a, "--preempt") || !strcmp(a, "--pack")) {

@@ -642,15 +642,13 @@ int vgpu_sim_load(const char *cmd, const char *file, const char *policy,
 		return 1;
 	}
 	if (policy) {
-		/* no base: a run must match the module's (see policy_load.c) */
-		name = vgpu_sim_policy_resolve(policies, policy, NULL, err,
+		name = vgpu_sim_policy_resolve(policies, policy, err,
 					       sizeof(err));
 		if (!name) {
 			vgpul_workload_free(wl);
 			return vgpu_sim_usage_error(cmd, "%s", err);
 		}
-		snprintf(wl->dev->params.policy,
-			 sizeof(wl->dev->params.policy), "%s", name);
+		vgpul_workload_set_policy(wl, name);
 	}
 	if (preempt >= 0)
 		wl->dev->params.preempt = preempt;

@@ -255,16 +255,13 @@ struct list_head;
  * vgpu_sim_policy_resolve() - the policy name for --policy @arg
  * @reg: the registry to add a loaded policy to
  * @arg: a registered name, or a path (with a '/') to a policy object
- * @base: the SM choice the workload or preset named (a registered name),
- *	which a loaded policy without @select_sm keeps; NULL for the default
  * @err: message on failure
  * @errlen: its size
  *
  * Return: the name the policy is registered under, or NULL with @err set.
  */
 const char *vgpu_sim_policy_resolve(struct list_head *reg, const char *arg,
-				    const char *base, char *err,
-				    size_t errlen);
+				    char *err, size_t errlen);
 
 struct vgpu_sm;
 

@@ -211,6 +211,10 @@ uint32_t vgpul_workload_num_prios(const struct vgpu_workload *wl);
  * @wl: the workload
  * @name: a policy name (built in, or registered by a policy module)
  *
+ * The workload's own SM choice, when it names a built-in one, stays the
+ * device's SM choice (device "sm_choice", new_device sm_choice=): a
+ * policy without one of its own runs with it.
+ *
  * Return: 0, or -ENAMETOOLONG.
  */
 int vgpul_workload_set_policy(struct vgpu_workload *wl, const char *name);

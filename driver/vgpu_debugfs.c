@@ -255,7 +255,7 @@ static void vgpu_dbg_sm(struct seq_buf *sb, struct vgpu_device *vdev,
 		else
 			seq_buf_printf(sb, " %u", sm->top_prio);
 		seq_buf_printf(sb, " %llu %llu %u %u/%u %u/%u %u",
-			       vgpu_policy_weighted_free(r, g->p.res_weight),
+			       vgpu_gpu_sm_free(g, i),
 			       vgpu_gpu_sm_power(g, i),
 			       r->max_warps - r->warps_total, r->blocks_used,
 			       r->max_blocks, r->barriers_used, r->max_barriers,

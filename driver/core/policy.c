@@ -66,10 +66,15 @@ static u32 vgpu_policy_avail_choose(const struct vgpu_policy_ctx *ctx,
 }
 
 /**
- * vgpu_policy_weighted_free() - weighted remaining resources of an SM (F25)
+ * vgpu_policy_weighted_free() - weighted free units of an SM
  * @res: the SM
  * @weight: a_h for [free register units, free warp slots, free shared
  *	memory units, free block slots]
+ *
+ * Every free unit counts, of every register sub-partition, wherever it
+ * lies: a policy's own figure from &vgpu_policy_sm.res.  The controller's
+ * figure (&vgpu_policy_sm.free, the "resource" policy's) counts the
+ * largest free runs instead, as seed 001 [0041] asks.
  *
  * Return: sum of a_h * r_h.
  */

@@ -29,8 +29,11 @@ struct vgpu_gpu_kernel;
  * @power: with VGPU_POLICY_WANT_POWER, the instruction-power history of
  *	the SM over the last nx cycles, sum of b_s * c_s (F25); else 0
  * @free: with VGPU_POLICY_WANT_FREE, the SM's weighted remaining
- *	resources, sum of a_h * r_h with the device's weights (F25,
- *	vgpu_policy_weighted_free()); else 0
+ *	resources, sum of a_h * r_h with the device's weights, r_h of the
+ *	registers and shared memory their largest free run in the device's
+ *	search mode (one sub-partition's, F25, seed 001 [0041], [0257]),
+ *	of warp and block slots the free count: the figure debugfs "sm"
+ *	shows as avail; else 0
  * @fit: with VGPU_POLICY_WANT_FIT, how many more whole blocks of the shape
  *	fit on the SM (F25 availability, vgpu_sm_res_blocks_fit()); else 0
  *

@@ -689,4 +689,41 @@ TEST(seed_device_options)
 	put("/sys/bus/vgpu/del_device", "7");
 }
 
+/*
+ * debugfs "sm" avail is the figure the resource policy compares (F25,
+ * seed 001 [0041], [0257]): sum a_h * r_h where r_h of the registers is
+ * the largest free run of one sub-partition, not the free units of all
+ * of them.  On an idle small device (exact search), per SM:
+ * a0 * 64 (one sub-partition's units) + a1 * free warps + a2 * free shared
+ * memory units + a3 * free block slots, each figure read from the same
+ * line and the weights from "config".
+ */
+TEST(sm_avail_is_the_policy_figure)
+{
+	unsigned long long avail, power;
+	unsigned int a[4], fw, bu, bm, ba, bam, smem, r[4], i;
+	char *p;
+
+	put("/sys/bus/vgpu/del_device", "7");
+	ASSERT_EQ(0, put("/sys/bus/vgpu/new_device", "7 small"));
+	ASSERT_LT(0, slurp(DBG "config"));
+	p = strstr(vgpu_buf, "\nres_weight ");
+	ASSERT_NE(NULL, p);
+	ASSERT_EQ(4, sscanf(p, "\nres_weight %u,%u,%u,%u", &a[0], &a[1],
+			    &a[2], &a[3]));
+	ASSERT_LT(0, slurp(DBG "sm"));
+	p = strstr(vgpu_buf, "\n0 - ");
+	ASSERT_NE(NULL, p);
+	ASSERT_EQ(12, sscanf(p, "\n0 - %llu %llu %u %u/%u %u/%u %u %u,%u,%u,%u",
+			     &avail, &power, &fw, &bu, &bm, &ba, &bam, &smem,
+			     &r[0], &r[1], &r[2], &r[3]));
+	for (i = 0; i < 4; i++)
+		EXPECT_EQ(64, r[i]);	/* 16384 registers / 256 per unit */
+	EXPECT_EQ(0, bu);
+	EXPECT_EQ((unsigned long long)a[0] * 64 + (unsigned long long)a[1] * fw +
+		  (unsigned long long)a[2] * smem +
+		  (unsigned long long)a[3] * (bm - bu), avail);
+	put("/sys/bus/vgpu/del_device", "7");
+}
+
 TEST_HARNESS_MAIN

@@ -63,7 +63,10 @@ static const struct nla_policy vgpu_nl_policy[VGPU_A_MAX + 1] = {
  * (WAIT, QUERY, poll, fdinfo).
  */
 static const struct genl_multicast_group vgpu_nl_mcgrps[] = {
-	{ .name = VGPU_MCGRP_EVENTS, .flags = GENL_MCAST_CAP_NET_ADMIN, },
+	[VGPU_OBS_GROUP_EVENTS] = { .name = VGPU_MCGRP_EVENTS,
+				    .flags = GENL_MCAST_CAP_NET_ADMIN, },
+	[VGPU_OBS_GROUP_LOCKS] = { .name = VGPU_MCGRP_LOCKS,
+				   .flags = GENL_MCAST_CAP_NET_ADMIN, },
 };
 
 static struct genl_family vgpu_nl_family;

@@ -35,45 +35,50 @@ void vgpu_obs_set_family(struct genl_family *family)
 }
 
 /*
- * Multicast one event to the "events" group.
+ * Begin an event for multicast group @grp (enum vgpu_obs_group).
  * @vdev: the device; &vgpu_sched.lock held
+ * @grp: the group
+ * @cmd: VGPU_CMD_EVENT or VGPU_CMD_LOCK_EVENT
  * @type: VGPU_EVENT_*
  * @cycle: virtual cycle
  * @kernel: kernel id
  * @block: block index or ~0
  * @sm: SM index or ~0
  * @prio: priority or ~0
- * @exit: with VGPU_EVENT_POLICY_EXIT, the policy statistics naming the
- *	ejected policy, the reason and the op; else NULL
+ * @hdr: the message's header, for vgpu_obs_end()
  *
- * Every event takes a sequence number; one over the device's per-epoch
- * budget, or that cannot be allocated, is counted as dropped.  Nothing is
- * built when nobody listens.
+ * Every event takes a sequence number of its group; one over the group's
+ * per-epoch budget, or that cannot be allocated, is counted as dropped.
+ * Nothing is built when nobody listens to the group.
+ *
+ * Return: the message to add attributes to and pass to vgpu_obs_end(), or
+ * NULL (counted if dropped).
  */
-static void vgpu_obs_send(struct vgpu_device *vdev, u32 type, u64 cycle,
-			  u32 kernel, u32 block, u32 sm, u32 prio,
-			  const struct vgpu_policy_stats *exit)
+static struct sk_buff *vgpu_obs_begin(struct vgpu_device *vdev, u32 grp,
+				      u8 cmd, u32 type, u64 cycle, u32 kernel,
+				      u32 block, u32 sm, u32 prio, void **hdr)
 {
 	struct vgpu_obs *o = &vdev->obs;
-	u64 seq = o->ev_seq++;
+	u64 seq = o->ev_seq[grp]++;
 	struct sk_buff *msg;
-	void *hdr;
+	u32 i;
 
 	lockdep_assert_held(&vdev->sched.lock);
 	if (!vgpu_obs_family ||
-	    !genl_has_listeners(vgpu_obs_family, &init_net, 0))
-		return;
+	    !genl_has_listeners(vgpu_obs_family, &init_net, grp))
+		return NULL;
 	if (o->budget_epoch != vdev->sched.stats.epochs) {
 		o->budget_epoch = vdev->sched.stats.epochs;
-		o->budget_used = 0;
+		for (i = 0; i < VGPU_OBS_NGROUPS; i++)
+			o->budget_used[i] = 0;
 	}
-	if (o->budget_used >= o->budget)
+	if (o->budget_used[grp] >= o->budget)
 		goto drop;
 	msg = genlmsg_new(NLMSG_GOODSIZE, GFP_KERNEL);
 	if (!msg)
 		goto drop;
-	hdr = genlmsg_put(msg, 0, 0, vgpu_obs_family, 0, VGPU_CMD_EVENT);
-	if (!hdr)
+	*hdr = genlmsg_put(msg, 0, 0, vgpu_obs_family, 0, cmd);
+	if (!*hdr)
 		goto drop_free;
 	if (nla_put_u32(msg, VGPU_A_DEV_INDEX, vdev->index) ||
 	    nla_put_u32(msg, VGPU_A_EV_TYPE, type) ||
@@ -84,23 +89,78 @@ static void vgpu_obs_send(struct vgpu_device *vdev, u32 type, u64 cycle,
 	    nla_put_u32(msg, VGPU_A_EV_SM, sm) ||
 	    nla_put_u32(msg, VGPU_A_EV_PRIO, prio))
 		goto drop_free;
-	if (exit &&
-	    (nla_put_string(msg, VGPU_A_POLICY, exit->exit_name) ||
-	     nla_put_u32(msg, VGPU_A_EV_REASON, exit->exit_reason) ||
-	     nla_put_u32(msg, VGPU_A_EV_OP,
-			 exit->exit_op < VGPU_POLICY_NUM_OPS ?
-			 exit->exit_op : VGPU_EV_NONE)))
-		goto drop_free;
-	genlmsg_end(msg, hdr);
-	o->budget_used++;
-	o->ev_sent++;
-	genlmsg_multicast(vgpu_obs_family, msg, 0, 0, GFP_KERNEL);
-	return;
+	return msg;
 
 drop_free:
 	nlmsg_free(msg);
 drop:
 	o->ev_dropped++;
+	return NULL;
+}
+
+/*
+ * Multicast @msg of vgpu_obs_begin() to group @grp, or drop it (@ok
+ * false: an attribute did not fit).
+ */
+static void vgpu_obs_end(struct vgpu_device *vdev, u32 grp,
+			 struct sk_buff *msg, void *hdr, bool ok)
+{
+	struct vgpu_obs *o = &vdev->obs;
+
+	if (!ok) {
+		nlmsg_free(msg);
+		o->ev_dropped++;
+		return;
+	}
+	genlmsg_end(msg, hdr);
+	o->budget_used[grp]++;
+	o->ev_sent++;
+	genlmsg_multicast(vgpu_obs_family, msg, 0, grp, GFP_KERNEL);
+}
+
+/*
+ * Multicast one event to the "events" group (vgpu_obs_begin()).
+ * @exit: with VGPU_EVENT_POLICY_EXIT, the policy statistics naming the
+ *	ejected policy, the reason and the op; else NULL
+ */
+static void vgpu_obs_send(struct vgpu_device *vdev, u32 type, u64 cycle,
+			  u32 kernel, u32 block, u32 sm, u32 prio,
+			  const struct vgpu_policy_stats *exit)
+{
+	struct sk_buff *msg;
+	void *hdr;
+
+	msg = vgpu_obs_begin(vdev, VGPU_OBS_GROUP_EVENTS, VGPU_CMD_EVENT, type,
+			     cycle, kernel, block, sm, prio, &hdr);
+	if (!msg)
+		return;
+	vgpu_obs_end(vdev, VGPU_OBS_GROUP_EVENTS, msg, hdr,
+		     !exit ||
+		     !(nla_put_string(msg, VGPU_A_POLICY, exit->exit_name) ||
+		       nla_put_u32(msg, VGPU_A_EV_REASON, exit->exit_reason) ||
+		       nla_put_u32(msg, VGPU_A_EV_OP,
+				   exit->exit_op < VGPU_POLICY_NUM_OPS ?
+				   exit->exit_op : VGPU_EV_NONE)));
+}
+
+/*
+ * A lock granted by the arbiter (F35) to the "locks" group: the kernel,
+ * block, warp, SM, the kernel's priority and the lock.
+ */
+static void vgpu_obs_send_lock(struct vgpu_device *vdev,
+			       const struct vgpu_event *ev, u32 prio)
+{
+	struct sk_buff *msg;
+	void *hdr;
+
+	msg = vgpu_obs_begin(vdev, VGPU_OBS_GROUP_LOCKS, VGPU_CMD_LOCK_EVENT,
+			     VGPU_EVENT_MUTEX, ev->cycle, ev->kernel,
+			     ev->block, ev->sm, prio, &hdr);
+	if (!msg)
+		return;
+	vgpu_obs_end(vdev, VGPU_OBS_GROUP_LOCKS, msg, hdr,
+		     !(nla_put_u32(msg, VGPU_A_EV_WARP, ev->warp) ||
+		       nla_put_u32(msg, VGPU_A_EV_MUTEX, ev->arg0)));
 }
 
 static void vgpu_obs_event(struct vgpu_device *vdev, u32 type, u64 cycle,
@@ -237,10 +297,12 @@ void vgpu_obs_core_event(struct vgpu_device *vdev, const struct vgpu_event *ev,
 				       ev->arg1, ev->cycle);
 		break;
 	case VGPU_EV_LOCK_ACQUIRE:
-		if (ev->arg1 != VGPU_LOCK_HOW_FREE)
-			trace_vgpu_mutex_arbitrate(dev, ev->kernel, ev->block,
-						   ev->warp, ev->sm, ev->arg0,
-						   ev->cycle);
+		if (ev->arg1 == VGPU_LOCK_HOW_FREE)
+			break;
+		trace_vgpu_mutex_arbitrate(dev, ev->kernel, ev->block,
+					   ev->warp, ev->sm, ev->arg0,
+					   ev->cycle);
+		vgpu_obs_send_lock(vdev, ev, prio);
 		break;
 	default:
 		break;
@@ -323,14 +385,18 @@ bool vgpu_obs_should_fail(atomic_t *knob)
  *	events?
  * @s: the scheduler, locked
  *
- * Only while the warp_start or mutex_arbitrate tracepoint is enabled: the
- * other consumers (netlink, counters) need block-level events only.
+ * Only while the warp_start or mutex_arbitrate tracepoint is enabled, or
+ * someone listens to the netlink group "locks": the other consumers (the
+ * "events" group, counters) need block-level events only.
  */
 void vgpu_obs_epoch(struct vgpu_sched *s)
 {
 	struct vgpu_obs *o = &s->vdev->obs;
 	bool on = trace_vgpu_warp_start_enabled() ||
-		  trace_vgpu_mutex_arbitrate_enabled();
+		  trace_vgpu_mutex_arbitrate_enabled() ||
+		  (vgpu_obs_family &&
+		   genl_has_listeners(vgpu_obs_family, &init_net,
+				      VGPU_OBS_GROUP_LOCKS));
 
 	lockdep_assert_held(&s->lock);
 	if (on != o->verbose) {

@@ -76,6 +76,19 @@ struct vgpu_obs_ref {
 };
 
 /**
+ * enum vgpu_obs_group - the netlink family's multicast groups, in the
+ *	order the family lists them (vgpu_netlink.c)
+ * @VGPU_OBS_GROUP_EVENTS: scheduling events (VGPU_MCGRP_EVENTS)
+ * @VGPU_OBS_GROUP_LOCKS: lock grants of the arbiter (VGPU_MCGRP_LOCKS)
+ * @VGPU_OBS_NGROUPS: their number
+ */
+enum vgpu_obs_group {
+	VGPU_OBS_GROUP_EVENTS,
+	VGPU_OBS_GROUP_LOCKS,
+	VGPU_OBS_NGROUPS
+};
+
+/**
  * struct vgpu_obs - observability state of one device
  * @dir: debugfs directory /sys/kernel/debug/vgpu/<name>, NULL once removed
  * @views: private data of the view files
@@ -90,14 +103,15 @@ struct vgpu_obs_ref {
  * @hang: the controller does not advance while set (debugfs knob)
  * @budget: netlink events per epoch (sched)
  * @budget_epoch: epoch @budget_used counts for (sched)
- * @budget_used: events multicast in @budget_epoch (sched)
+ * @budget_used: events multicast in @budget_epoch, per multicast group
+ *	(enum vgpu_obs_group): each has a budget of its own (sched)
  * @ev_seq: sequence number of the next netlink event, dropped ones
- *	included (sched)
+ *	included, per multicast group (sched)
  * @ev_sent: netlink events multicast (sched)
  * @ev_dropped: netlink events dropped over the budget or for lack of
  *	memory (sched)
  * @verbose: the core passes warp-level events (a warp-level tracepoint
- *	is enabled, vgpu_obs_epoch()) (sched)
+ *	is enabled, or someone listens to "locks", vgpu_obs_epoch()) (sched)
  * @policy_errors: &vgpu_gpu_stats.policy_errors when the last
  *	VGPU_EVENT_POLICY_ERROR was sent (sched)
  */
@@ -113,8 +127,8 @@ struct vgpu_obs {
 	bool hang;
 	u32 budget;
 	u64 budget_epoch;
-	u32 budget_used;
-	u64 ev_seq;
+	u32 budget_used[VGPU_OBS_NGROUPS];
+	u64 ev_seq[VGPU_OBS_NGROUPS];
 	u64 ev_sent;
 	u64 ev_dropped;
 	bool verbose;

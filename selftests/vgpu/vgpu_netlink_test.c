@@ -41,7 +41,8 @@ struct reply {
 	__u64 sm_blocks_done, sm_syncs, sm_blocks[8];
 	/* events */
 	int nev;
-	__u32 ev_type[256], ev_kernel[256];
+	__u32 ev_type[256], ev_kernel[256], ev_warp[256], ev_mutex[256];
+	__u32 ev_cmd[256];
 	__u64 ev_seq[256];
 };
 
@@ -112,7 +113,11 @@ static int valid_cb(struct nl_msg *msg, void *arg)
 				  nla_len(a) == 4 ? nla_get_u32(a) : 0;
 		}
 	}
-	if (gh->cmd == VGPU_CMD_EVENT && r->nev < 256) {
+	if ((gh->cmd == VGPU_CMD_EVENT || gh->cmd == VGPU_CMD_LOCK_EVENT) &&
+	    r->nev < 256) {
+		r->ev_cmd[r->nev] = gh->cmd;
+		r->ev_warp[r->nev] = r->a[VGPU_A_EV_WARP];
+		r->ev_mutex[r->nev] = r->a[VGPU_A_EV_MUTEX];
 		r->ev_type[r->nev] = r->a[VGPU_A_EV_TYPE];
 		r->ev_kernel[r->nev] = r->a[VGPU_A_EV_KERNEL];
 		r->ev_seq[r->nev] = r->a[VGPU_A_EV_SEQ];
@@ -759,14 +764,18 @@ TEST_F(nl, config_set_unprivileged)
 
 static struct nl_sock *ev_open(void);
 
-/* Joining the events group needs CAP_NET_ADMIN. */
+/* Joining the events group, or the locks group, needs CAP_NET_ADMIN. */
 static int events_nobody(struct nl_sock *sk, int fam)
 {
 	int grp = genl_ctrl_resolve_grp(sk, VGPU_FAMILY_NAME,
 					VGPU_MCGRP_EVENTS);
+	int lgrp = genl_ctrl_resolve_grp(sk, VGPU_FAMILY_NAME,
+					 VGPU_MCGRP_LOCKS);
 
-	if (grp < 0)
+	if (grp < 0 || lgrp < 0)
 		return 12;
+	if (nl_socket_add_membership(sk, lgrp) != -NLE_PERM)
+		return 14;
 	return nl_socket_add_membership(sk, grp) == -NLE_PERM ? 0 : 13;
 }
 
@@ -803,7 +812,7 @@ static void drain(struct nl_sock *ev, struct reply *r)
 	nl_cb_put(cb);
 }
 
-static struct nl_sock *ev_open(void)
+static struct nl_sock *grp_open(const char *name)
 {
 	struct nl_sock *ev;
 	int fam, grp;
@@ -811,12 +820,75 @@ static struct nl_sock *ev_open(void)
 	ev = nl_open(&fam);
 	if (!ev)
 		return NULL;
-	grp = genl_ctrl_resolve_grp(ev, VGPU_FAMILY_NAME, VGPU_MCGRP_EVENTS);
+	grp = genl_ctrl_resolve_grp(ev, VGPU_FAMILY_NAME, name);
 	if (grp < 0 || nl_socket_add_membership(ev, grp))
 		return NULL;
 	nl_socket_disable_seq_check(ev);
 	nl_socket_set_nonblocking(ev);
 	return ev;
+}
+
+static struct nl_sock *ev_open(void)
+{
+	return grp_open(VGPU_MCGRP_EVENTS);
+}
+
+/* Four warps taking turns on mutex 1: the arbiter grants it (F35). */
+static const struct vgpu_insn vgpu_prog_lock[] = {
+	{ .op = VGPU_OP_LOOP, .imm = VGPU_LOOP_IMM(8, 0) },
+	{ .op = VGPU_OP_LOCK, .a = 1 },
+	{ .op = VGPU_OP_ALU },
+	{ .op = VGPU_OP_ALU },
+	{ .op = VGPU_OP_UNLOCK, .a = 1 },
+	{ .op = VGPU_OP_ENDLOOP },
+	{ .op = VGPU_OP_EXIT },
+};
+
+/*
+ * Lock grants of the arbiter (F35, seed 003) on the group "locks", a
+ * notification of their own (LOCK_EVENT): four warps of one block take
+ * turns on mutex 1, so the lock goes at least once to a warp that waited
+ * for it, never first to warp 0, which asked first and found it free (a
+ * free lock is no grant).  They number on their own, without a gap, and
+ * never reach the "events" group.
+ */
+TEST_F(nl, lock_events)
+{
+	struct reply lk_r, ev_r;
+	struct nl_sock *lk, *ev;
+	struct vgpu_submit_desc d;
+	int i;
+	__u32 h;
+
+	lk = grp_open(VGPU_MCGRP_LOCKS);
+	ASSERT_NE(NULL, lk);
+	ev = ev_open();
+	ASSERT_NE(NULL, ev);
+	VGPU_DESC(&d, self->ch, vgpu_prog_lock);
+	ASSERT_EQ(0, vgpu_test_submit(self->fd, &d, 1));
+	h = d.handle;
+	ASSERT_EQ(0, vgpu_test_wait(self->fd, &h, 1, 0, VGPU_WAIT_FOREVER,
+				    NULL));
+	memset(&lk_r, 0, sizeof(lk_r));
+	drain(lk, &lk_r);
+	memset(&ev_r, 0, sizeof(ev_r));
+	drain(ev, &ev_r);
+	ASSERT_LT(0, lk_r.nev);
+	EXPECT_NE(0, lk_r.ev_warp[0]);
+	for (i = 0; i < lk_r.nev; i++) {
+		EXPECT_EQ(VGPU_CMD_LOCK_EVENT, lk_r.ev_cmd[i]);
+		EXPECT_EQ(VGPU_EVENT_MUTEX, lk_r.ev_type[i]);
+		EXPECT_EQ(1, lk_r.ev_mutex[i]);
+		EXPECT_GT(4, lk_r.ev_warp[i]);
+		if (i)
+			EXPECT_EQ(lk_r.ev_seq[i - 1] + 1, lk_r.ev_seq[i]);
+	}
+	/* submit, dispatch, complete; no grant */
+	EXPECT_EQ(3, ev_r.nev);
+	for (i = 0; i < ev_r.nev; i++)
+		EXPECT_NE(VGPU_EVENT_MUTEX, ev_r.ev_type[i]);
+	nl_socket_free(ev);
+	nl_socket_free(lk);
 }
 
 TEST_F(nl, events)

@@ -13,6 +13,8 @@
 #define VGPU_FAMILY_NAME	"vgpu"
 #define VGPU_FAMILY_VERSION	1
 #define VGPU_MCGRP_EVENTS	"events"
+/* Lock grants of the arbiter (F35), a group of their own: warp-level. */
+#define VGPU_MCGRP_LOCKS	"locks"
 
 /* Preemption modes (VGPU_A_PREEMPT), as in new_device's preempt= key. */
 enum vgpu_preempt_mode {
@@ -45,6 +47,7 @@ enum vgpu_nl_event {
 	VGPU_EVENT_FAIL,	/* a LAUNCH beyond a limit failed it (F15) */
 	VGPU_EVENT_POLICY_ERROR, /* the core refused answers of the policy */
 	VGPU_EVENT_POLICY_EXIT,	/* the watchdog ejected the policy */
+	VGPU_EVENT_MUTEX,	/* a lock granted by the arbiter: "locks" */
 };
 
 /* Why a policy was ejected (VGPU_A_EV_REASON of VGPU_EVENT_POLICY_EXIT). */
@@ -95,6 +98,8 @@ enum {
 	VGPU_A_SREG_UNIT,
 	VGPU_A_EV_REASON,
 	VGPU_A_EV_OP,
+	VGPU_A_EV_WARP,
+	VGPU_A_EV_MUTEX,
 
 	__VGPU_A_MAX,
 	VGPU_A_MAX = (__VGPU_A_MAX - 1)
@@ -147,6 +152,7 @@ enum {
 	VGPU_CMD_STATS_GET,
 	VGPU_CMD_CONFIG_SET,
 	VGPU_CMD_EVENT,
+	VGPU_CMD_LOCK_EVENT,
 
 	__VGPU_CMD_MAX,
 	VGPU_CMD_MAX = (__VGPU_CMD_MAX - 1)

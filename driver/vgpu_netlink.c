@@ -463,6 +463,8 @@ static int vgpu_nl_config_set_doit(struct sk_buff *skb, struct genl_info *info)
 	if (tb[VGPU_A_SYNC_COST])
 		vgpu_gpu_set_sync_cost(g, nla_get_u32(tb[VGPU_A_SYNC_COST]));
 out:
+	/* SUBMIT checks blocks against the search in force */
+	WRITE_ONCE(vdev->sched.search, vgpu_sched_search_word(&g->p));
 	mutex_unlock(&vdev->sched.lock);
 	vgpu_device_put(vdev);
 	return ret;

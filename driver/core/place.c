@@ -12,6 +12,7 @@
  * (F24).
  */
 #include "vgpu_os.h"
+#include "check.h"
 #include "gpu_internal.h"
 #include "policy_default.h"
 
@@ -308,21 +309,7 @@ static bool vgpu_gpu_try_add(struct vgpu_gpu *g, struct vgpu_gpu_kernel *k,
 static u32 vgpu_gpu_run_of(const struct vgpu_gpu *g, const u64 *map,
 			   u32 nbits)
 {
-	struct vgpu_bmap_samples s;
-	u32 n;
-
-	switch (g->p.search) {
-	case VGPU_SEARCH_GROUPED:
-		/* F41: whole groups only; a tail that fills none is never free */
-		n = nbits - nbits % g->p.search_group;
-		return n ? vgpu_bmap_run_grouped(map, n, n / g->p.search_group) :
-			   0;
-	case VGPU_SEARCH_SAMPLED:
-		vgpu_bmap_samples_pow2(&s, nbits);
-		return vgpu_bmap_run_sampled(map, nbits, &s);
-	default:
-		return vgpu_bmap_run_exact(map, nbits);
-	}
+	return vgpu_gpu_search_run(&g->p, map, nbits);
 }
 
 /**

@@ -252,6 +252,32 @@ TEST(prepared_then_sampled)
 }
 
 /*
+ * A live device keeps its kernels placeable: the sampled search is
+ * refused (-EBUSY, "search") while a kernel of 140,000 bytes of shared
+ * memory is queued, and taken once it finished.
+ */
+TEST(live_search_keeps_kernels_placeable)
+{
+	struct vgpu_gpu_dispatch_opts o;
+	struct vgpu_gpu_kernel *k;
+	const char *bad = NULL;
+
+	dev(NULL, VGPU_SEARCH_EXACT);
+	k = vgpu_tg_kernel(&T, 0, 0, 1, 32, 0, VGPU_SHORT);
+	k->args.smem = 140000;
+	ASSERT_EQ(0, vgpu_gpu_submit(&T.g, k));
+	vgpu_gpu_get_dispatch(&T.g, &o);
+	o.search = VGPU_SEARCH_SAMPLED;
+	EXPECT_EQ(-EBUSY, vgpu_gpu_set_dispatch(&T.g, &o, &bad));
+	EXPECT_STREQ("search", bad ? bad : "(none)");
+	EXPECT_EQ(VGPU_SEARCH_EXACT, T.g.p.search);
+	EXPECT_TRUE(vgpu_tg_run(&T, 100000));
+	EXPECT_EQ(0, vgpu_gpu_set_dispatch(&T.g, &o, &bad));
+	EXPECT_EQ(VGPU_SEARCH_SAMPLED, T.g.p.search);
+	vgpu_tg_fini(&T);
+}
+
+/*
  * F23 (c) under the sampled search.  SMs 1-3 each hold a spinner of
  * priority 0 at shared memory units 0-399 (400 units): their exact run is
  * 912 units, the sampled one 512, and they are no candidates of path (c)
@@ -374,6 +400,7 @@ VGPU_TEST_SUITE(search,
 	VGPU_CASE(sampled_refuses_registers_it_never_finds)
 	VGPU_CASE(sampled_refuses_a_template)
 	VGPU_CASE(prepared_then_sampled)
+	VGPU_CASE(live_search_keeps_kernels_placeable)
 	VGPU_CASE(path_c_warp_honours_the_search)
 	VGPU_CASE(path_c_switch_honours_the_search)
 	VGPU_CASE(path_c_switch_takes_room_the_search_sees))

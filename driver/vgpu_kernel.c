@@ -480,9 +480,11 @@ static int vgpu_job_create(struct vgpu_file *vf,
 			   struct vgpu_job **out)
 {
 	struct vgpu_device *vdev = vf->vdev;
+	struct vgpu_gpu_params p = {};
 	struct vgpu_isa_error err;
 	struct vgpu_channel *ch;
 	struct vgpu_job *job;
+	u64 search;
 	int ret;
 
 	lockdep_assert_held(&vf->lock);
@@ -619,7 +621,11 @@ static int vgpu_job_create(struct vgpu_file *vf,
 	job->k.args.priv_bytes = d->private_bytes;
 	job->k.args.insn_budget = d->insn_budget;
 	job->k.args.slots = job->slots;
-	ret = vgpu_gpu_kernel_prepare(&vdev->cfg, &job->k);
+	/* the search mode in force (the core checks it again at link) */
+	search = READ_ONCE(vdev->sched.search);
+	p.search = lower_32_bits(search);
+	p.search_group = upper_32_bits(search);
+	ret = vgpu_gpu_kernel_prepare(&vdev->cfg, &p, &job->k);
 	if (!ret && job->k.desc.sum.uses_functional)
 		ret = vgpu_sched_fn_enable(&vdev->sched);
 	if (ret)

@@ -430,7 +430,10 @@ static int vgpu_nl_config_set_doit(struct sk_buff *skb, struct genl_info *info)
 	vgpu_nl_get_dispatch(tb, &disp);
 	ret = vgpu_gpu_set_dispatch(g, &disp, &bad);
 	if (ret) {
-		if (ret == -EBUSY)
+		if (ret == -EBUSY && !strcmp(bad, "search"))
+			NL_SET_ERR_MSG(info->extack,
+				       "search: a kernel of the device has a block this search never finds room for");
+		else if (ret == -EBUSY)
 			NL_SET_ERR_MSG(info->extack,
 				       "throttle-sms: not while in throttle mode");
 		else
@@ -466,6 +469,8 @@ static int vgpu_nl_config_set_doit(struct sk_buff *skb, struct genl_info *info)
 	if (tb[VGPU_A_SYNC_COST])
 		vgpu_gpu_set_sync_cost(g, nla_get_u32(tb[VGPU_A_SYNC_COST]));
 out:
+	/* SUBMIT checks blocks against the search in force */
+	WRITE_ONCE(vdev->sched.search, vgpu_sched_search_word(&g->p));
 	mutex_unlock(&vdev->sched.lock);
 	vgpu_device_put(vdev);
 	return ret;

@@ -175,6 +175,9 @@ struct vgpu_sched_stats {
  *	by the first SUBMIT of a functional kernel (vgpu_sched_fn_enable()),
  *	NULL before; set under @lock, never cleared before vgpu_sched_fini()
  * @opts: options, immutable
+ * @search: the core's search mode (low word) and group (high word) in
+ *	force (vgpu_sched_search_word()), for SUBMIT's check without @lock
+ *	(vgpu_gpu_kernel_prepare()); written under @lock with WRITE_ONCE()
  * @ctl: controller thread
  * @ctl_wq: the controller sleeps here while the device is idle
  * @workers: worker threads
@@ -229,6 +232,7 @@ struct vgpu_sched {
 	void *mem;
 	void *fn_mem;
 	struct vgpu_sched_opts opts;
+	u64 search;
 	struct task_struct *ctl;
 	wait_queue_head_t ctl_wq;
 	struct vgpu_worker *workers;
@@ -259,6 +263,12 @@ struct vgpu_sched {
 	struct hrtimer kick_timer;
 	atomic_t helpers;
 };
+
+/* The search mode and group of @p as one word (&vgpu_sched.search). */
+static inline u64 vgpu_sched_search_word(const struct vgpu_gpu_params *p)
+{
+	return (u64)p->search_group << 32 | p->search;
+}
 
 /* Programs up to this long live in their &struct vgpu_job. */
 #define VGPU_JOB_INLINE_INSNS	8

@@ -208,6 +208,7 @@ int vgpu_sched_init(struct vgpu_sched *s, struct vgpu_device *vdev,
 			 vdev->name, s->opts.params.policy, ret);
 		goto err_chan_free;
 	}
+	WRITE_ONCE(s->search, vgpu_sched_search_word(&s->gpu->p));
 
 	ret = vgpu_sched_start_workers(s);
 	if (ret)

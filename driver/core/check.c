@@ -13,13 +13,97 @@
  * makes the same check and keeps its result in the kernel, so that
  * vgpu_gpu_submit() does not check it a second time.
  *
+ * A block is matched against an SM's largest free runs computed in the
+ * device's search mode (F40-F42, seed 001 [0041]): the check takes the
+ * search mode and group from the device's parameters, and refuses a block
+ * the search can never find room for, not even on an empty SM.
+ *
  * Nothing here reads or writes a device (&struct vgpu_gpu), and nothing
- * calls the controller's other files: only the configuration, the ISA and
- * the resource model.
+ * calls the controller's other files: only the configuration, the
+ * parameters, the ISA and the resource model.
  */
 #include "vgpu_os.h"
 #include "check.h"
 #include "isa.h"
+
+/**
+ * vgpu_gpu_search_run() - largest free run of a map in a search mode
+ * @p: the parameters: &vgpu_gpu_params.search and
+ *	&vgpu_gpu_params.search_group are read, nothing else
+ * @map: the map (bmap.h)
+ * @nbits: its units
+ *
+ * F40 (exact), F41 (whole groups of @p->search_group units, seed 001
+ * [0127]: the group divides the map, vgpu_gpu_params_validate(); a tail
+ * that fills no whole group would never be free) or F42 (run lengths 1, 2,
+ * 4, ... up to @nbits).  What the controller matches blocks against
+ * (vgpu_gpu_sm_runs()) and what the check of a submission asks of an
+ * empty SM.
+ *
+ * Return: the run in units.
+ */
+u32 vgpu_gpu_search_run(const struct vgpu_gpu_params *p, const u64 *map,
+			u32 nbits)
+{
+	struct vgpu_bmap_samples s;
+	u32 n;
+
+	switch (p->search) {
+	case VGPU_SEARCH_GROUPED:
+		if (!p->search_group)
+			break;
+		n = nbits - nbits % p->search_group;
+		return n ? vgpu_bmap_run_grouped(map, n, n / p->search_group) :
+			   0;
+	case VGPU_SEARCH_SAMPLED:
+		vgpu_bmap_samples_pow2(&s, nbits);
+		return vgpu_bmap_run_sampled(map, nbits, &s);
+	}
+	return vgpu_bmap_run_exact(map, nbits);
+}
+
+/**
+ * vgpu_gpu_search_run_empty() - the run a search finds in an empty map
+ * @p: the parameters (the search mode and group)
+ * @nbits: units of the map, all free
+ *
+ * Return: vgpu_gpu_search_run() of the map.
+ */
+u32 vgpu_gpu_search_run_empty(const struct vgpu_gpu_params *p, u32 nbits)
+{
+	u64 map[VGPU_BMAP_WORDS];
+
+	vgpu_bmap_fill(map, nbits);
+	return vgpu_gpu_search_run(p, map, nbits);
+}
+
+/**
+ * vgpu_gpu_search_fits_empty() - can the search find room for a block?
+ * @cfg: the device's configuration
+ * @p: its parameters (the search mode and group only)
+ * @shape: the block
+ *
+ * The controller matches a block's shared memory and one warp's register
+ * run against an SM's largest free runs in the search mode (seed 001
+ * [0041]); they are largest on an empty SM.  Exact search finds every
+ * run there is (vgpu_block_fits_empty() decides); the grouped search
+ * with a group dividing the maps, too; the sampled search sees the
+ * largest power of two at most the map (F42): a block larger than that
+ * never matches.
+ *
+ * Return: true if an empty SM's runs in @p's search mode are large enough.
+ */
+bool vgpu_gpu_search_fits_empty(const struct vgpu_config *cfg,
+				const struct vgpu_gpu_params *p,
+				const struct vgpu_block_shape *shape)
+{
+	if (p->search == VGPU_SEARCH_EXACT)
+		return true;
+	return vgpu_gpu_search_run_empty(p, vgpu_config_smem_units(cfg)) >=
+	       shape->smem_units &&
+	       vgpu_gpu_search_run_empty(p, vgpu_config_reg_units(cfg)) >=
+	       shape->reg_units;
+}
 
 /* A block's shape: vgpu_block_shape_init() and its scalar registers. */
 static int vgpu_check_shape(const struct vgpu_config *cfg,
@@ -60,9 +144,11 @@ static int vgpu_check_fn(const struct vgpu_config *cfg,
  * vgpu_gpu_submit(): its shape (-E2BIG), the program and its shape with
  * the barrier (what vgpu_kernel_desc_init() refuses, -EINVAL), PUSH only
  * with a target (kernels, F14), BAR and LAUNCH (F24, F15), the fit on an
- * empty SM (-E2BIG).  @k is the kernel, NULL for a template.
+ * empty SM, exact and in @p's search mode (-E2BIG).  @k is the kernel,
+ * NULL for a template.
  */
 static int vgpu_check_block(const struct vgpu_config *cfg,
+			    const struct vgpu_gpu_params *p,
 			    const struct vgpu_gpu_kernel *k,
 			    const struct vgpu_insn *prog, u32 n_insns,
 			    u32 threads, u32 regs, u32 smem, u32 sregs,
@@ -96,7 +182,8 @@ static int vgpu_check_block(const struct vgpu_config *cfg,
 	/* every LAUNCH names one of the templates (F15) */
 	if (sum->launch_mask >> n_tmpl)
 		return -EINVAL;
-	return vgpu_block_fits_empty(cfg, shape) ? 0 : -E2BIG;
+	return vgpu_block_fits_empty(cfg, shape) &&
+	       vgpu_gpu_search_fits_empty(cfg, p, shape) ? 0 : -E2BIG;
 }
 
 /*
@@ -143,6 +230,7 @@ static bool vgpu_check_aff_empty(const u64 *aff, u32 num_sms)
 /**
  * vgpu_gpu_kernel_check() - would vgpu_gpu_submit() take this kernel?
  * @cfg: the device's configuration
+ * @p: the device's parameters: only the search mode and group are read
  * @k: the kernel as it will be submitted: its F10 fields, its program and
  *	its templates' (F15), each passed by vgpu_isa_validate() (@match:
  *	storage only), its child budget; an all-zero @k->affinity means
@@ -157,21 +245,24 @@ static bool vgpu_check_aff_empty(const u64 *aff, u32 num_sms)
  * without PUSH, an independent kernel with BAR or LAUNCH, a LAUNCH of a
  * template it does not have, an affinity naming no SM of @cfg, a bad
  * template); -E2BIG for a block, its own or a template's, that can never
- * fit an empty SM.
+ * fit an empty SM, or that the device's search mode can never find room
+ * for there (vgpu_gpu_search_fits_empty()).
  */
 int vgpu_gpu_kernel_check(const struct vgpu_config *cfg,
+			  const struct vgpu_gpu_params *p,
 			  const struct vgpu_gpu_kernel *k)
 {
 	struct vgpu_block_shape shape;
 	struct vgpu_isa_summary sum;
 
-	return vgpu_gpu_kernel_check_sum(cfg, k, &sum, &shape);
+	return vgpu_gpu_kernel_check_sum(cfg, p, k, &sum, &shape);
 }
 
 /**
  * vgpu_gpu_kernel_check_sum() - vgpu_gpu_kernel_check(), keeping what it
  *	made of the kernel's own program and block
  * @cfg: the device's configuration
+ * @p: the device's parameters (as for vgpu_gpu_kernel_check())
  * @k: the kernel (as for vgpu_gpu_kernel_check())
  * @sum: out: on success, vgpu_isa_summarize() of @k's program
  * @shape: out: on success, the shape of @k's blocks as
@@ -184,6 +275,7 @@ int vgpu_gpu_kernel_check(const struct vgpu_config *cfg,
  * Return: as vgpu_gpu_kernel_check().
  */
 int vgpu_gpu_kernel_check_sum(const struct vgpu_config *cfg,
+			      const struct vgpu_gpu_params *p,
 			      const struct vgpu_gpu_kernel *k,
 			      struct vgpu_isa_summary *sum,
 			      struct vgpu_block_shape *shape)
@@ -202,7 +294,7 @@ int vgpu_gpu_kernel_check_sum(const struct vgpu_config *cfg,
 	    k->args.child_budget > VGPU_MAX_CHILDREN ||
 	    (k->args.child_budget && !k->args.child_store))
 		return -EINVAL;
-	ret = vgpu_check_block(cfg, k, k->args.prog, k->args.n_insns,
+	ret = vgpu_check_block(cfg, p, k, k->args.prog, k->args.n_insns,
 			       k->args.threads, k->args.regs, k->args.smem,
 			       k->args.sregs, k->args.flags, k->args.n_tmpl,
 			       sum, shape);
@@ -216,7 +308,7 @@ int vgpu_gpu_kernel_check_sum(const struct vgpu_config *cfg,
 		    !t->grid || !t->threads || !t->prog || !t->n_insns ||
 		    !t->match)
 			return -EINVAL;
-		ret = vgpu_check_block(cfg, NULL, t->prog, t->n_insns,
+		ret = vgpu_check_block(cfg, p, NULL, t->prog, t->n_insns,
 				       t->threads, t->regs, t->smem, 0,
 				       t->flags, k->args.n_tmpl, &tsum, &tshape);
 		if (ret)
@@ -228,6 +320,7 @@ int vgpu_gpu_kernel_check_sum(const struct vgpu_config *cfg,
 /**
  * vgpu_gpu_kernel_prepare() - check a kernel once, before vgpu_gpu_submit()
  * @cfg: the configuration of the device it will be submitted to
+ * @p: its parameters (as for vgpu_gpu_kernel_check())
  * @k: the kernel (as for vgpu_gpu_kernel_check())
  *
  * vgpu_gpu_kernel_check(), keeping in @k what it made of the kernel's own
@@ -235,16 +328,51 @@ int vgpu_gpu_kernel_check_sum(const struct vgpu_config *cfg,
  * the next vgpu_gpu_submit() of @k to a device of @cfg then checks only
  * the device's state (the channel, the id, a PUSH target), so a host that
  * checks at its own submission validates each kernel once.  The fields
- * checked must not change in between.
+ * checked must not change in between.  The device's search mode may:
+ * vgpu_gpu_submit() matches a prepared kernel's blocks against the mode
+ * in force again (vgpu_gpu_kernel_search_check()).
  *
  * Return: as vgpu_gpu_kernel_check(); on error @k is not prepared.
  */
 int vgpu_gpu_kernel_prepare(const struct vgpu_config *cfg,
+			    const struct vgpu_gpu_params *p,
 			    struct vgpu_gpu_kernel *k)
 {
 	int ret;
 
-	ret = vgpu_gpu_kernel_check_sum(cfg, k, &k->desc.sum, &k->desc.shape);
+	ret = vgpu_gpu_kernel_check_sum(cfg, p, k, &k->desc.sum,
+					&k->desc.shape);
 	k->prepared = !ret;
 	return ret;
+}
+
+/**
+ * vgpu_gpu_kernel_search_check() - a prepared kernel against a search mode
+ * @cfg: the device's configuration
+ * @p: the parameters in force (the search mode and group)
+ * @k: a kernel vgpu_gpu_kernel_prepare() checked, its templates'
+ *	descriptors built (vgpu_gpu_submit())
+ *
+ * The search mode of a live device may change between a host's check and
+ * the submission (vgpu_gpu_set_dispatch()): vgpu_gpu_submit() asks again,
+ * from the shapes already made, without checking the rest a second time.
+ *
+ * Return: 0, or -E2BIG if @p's search can never find room for one of
+ * @k's blocks or its templates' on an empty SM.
+ */
+int vgpu_gpu_kernel_search_check(const struct vgpu_config *cfg,
+				 const struct vgpu_gpu_params *p,
+				 const struct vgpu_gpu_kernel *k)
+{
+	u32 i;
+
+	if (p->search == VGPU_SEARCH_EXACT)
+		return 0;
+	if (!vgpu_gpu_search_fits_empty(cfg, p, &k->desc.shape))
+		return -E2BIG;
+	for (i = 0; i < k->args.n_tmpl; i++)
+		if (!vgpu_gpu_search_fits_empty(cfg, p,
+						&k->args.tmpl[i].desc.shape))
+			return -E2BIG;
+	return 0;
 }

@@ -12,13 +12,25 @@
 #include "resource.h"
 #include "isa.h"
 
+u32 vgpu_gpu_search_run(const struct vgpu_gpu_params *p, const u64 *map,
+			u32 nbits);
+u32 vgpu_gpu_search_run_empty(const struct vgpu_gpu_params *p, u32 nbits);
+bool vgpu_gpu_search_fits_empty(const struct vgpu_config *cfg,
+				const struct vgpu_gpu_params *p,
+				const struct vgpu_block_shape *shape);
 int vgpu_gpu_kernel_check(const struct vgpu_config *cfg,
+			  const struct vgpu_gpu_params *p,
 			  const struct vgpu_gpu_kernel *k);
 int vgpu_gpu_kernel_check_sum(const struct vgpu_config *cfg,
+			      const struct vgpu_gpu_params *p,
 			      const struct vgpu_gpu_kernel *k,
 			      struct vgpu_isa_summary *sum,
 			      struct vgpu_block_shape *shape);
 int vgpu_gpu_kernel_prepare(const struct vgpu_config *cfg,
+			    const struct vgpu_gpu_params *p,
 			    struct vgpu_gpu_kernel *k);
+int vgpu_gpu_kernel_search_check(const struct vgpu_config *cfg,
+				 const struct vgpu_gpu_params *p,
+				 const struct vgpu_gpu_kernel *k);
 
 #endif /* VGPU_CORE_CHECK_H */

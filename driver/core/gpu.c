@@ -99,6 +99,20 @@ static int vgpu_gpu_res_weights(struct vgpu_gpu *g, struct vgpu_warp *warp)
 	return 0;
 }
 
+/*
+ * May the grouped search use groups of @group units?  Seed 001 [0127]: the
+ * group divides every map the search runs over, the register map of a
+ * sub-partition, the shared memory map of an SM and the scalar register
+ * map of a sub-partition if the device has one; a tail that fills no whole
+ * group would never be found free.
+ */
+static bool vgpu_gpu_group_divides(const struct vgpu_config *cfg, u32 group)
+{
+	return group && !(vgpu_config_reg_units(cfg) % group) &&
+	       !(vgpu_config_smem_units(cfg) % group) &&
+	       !(vgpu_config_sreg_units(cfg) % group);
+}
+
 /**
  * vgpu_gpu_params_validate() - check parameters against a configuration
  * @p: parameters
@@ -146,7 +160,7 @@ int vgpu_gpu_params_validate(const struct vgpu_gpu_params *p,
 	else if (p->search > VGPU_SEARCH_SAMPLED)
 		bad = "search";
 	else if (p->search == VGPU_SEARCH_GROUPED ?
-		 !p->search_group || p->search_group > VGPU_BMAP_MAX_BITS :
+		 !vgpu_gpu_group_divides(cfg, p->search_group) :
 		 p->search_group)
 		bad = "search_group";
 	else if (p->search_latency > VGPU_SEARCH_MAX_LATENCY)

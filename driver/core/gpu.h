@@ -231,8 +231,9 @@ enum vgpu_gpu_event_type {
  *	registers are computed (F40-F42); blocks are matched against them
  *	and they are r_h of the contiguous resources (seed 001 [0041],
  *	[0257]); exact by default
- * @search_group: with VGPU_SEARCH_GROUPED, units per group (the map's
- *	tail that fills no whole group is never free); else 0
+ * @search_group: with VGPU_SEARCH_GROUPED, units per group, dividing
+ *	every map the search runs over (seed 001 [0127],
+ *	vgpu_gpu_params_validate()); else 0
  * @search_latency: cycles the search takes, 0..VGPU_SEARCH_MAX_LATENCY
  *	(seed 001 [0113]: one cycle, [0114]: three): a block's warps start
  *	that long after its decision; 0 (the default) = none

@@ -4,6 +4,7 @@
  * F26, F40-F42, F63): used by the netlink CONFIG_SET command.
  */
 #include "gpu_config.h"
+#include "check.h"
 
 /**
  * vgpu_gpu_set_sched() - change the preemption mode and the windows
@@ -61,6 +62,22 @@ void vgpu_gpu_get_dispatch(const struct vgpu_gpu *g,
 	};
 }
 
+/*
+ * Would the search of @p leave a kernel of @g waiting for ever?  One with
+ * a block, its own or a template's (F15), that the search can never find
+ * room for on an empty SM (vgpu_gpu_kernel_search_check()).
+ */
+static bool vgpu_gpu_search_strands(const struct vgpu_gpu *g,
+				    const struct vgpu_gpu_params *p)
+{
+	const struct vgpu_gpu_kernel *k;
+
+	list_for_each_entry(k, &g->kernels, table_node)
+		if (vgpu_gpu_kernel_search_check(&g->cfg, p, k))
+			return true;
+	return false;
+}
+
 /**
  * vgpu_gpu_set_dispatch() - change the dispatch options
  * @g: the device, between two epochs
@@ -75,7 +92,10 @@ void vgpu_gpu_get_dispatch(const struct vgpu_gpu *g,
  * into it (F26: they hold its pooled shared memory).
  *
  * Return: 0; -EINVAL with *@bad_field naming the offending field; -EBUSY
- * (throttle_sms) while throttle mode is entered or in force.
+ * (throttle_sms) while throttle mode is entered or in force; -EBUSY
+ * ("search") for a search mode or group that could never find room for a
+ * block of a kernel the device holds (submission refuses such a block,
+ * vgpu_gpu_search_fits_empty(): none may be left waiting for ever).
  */
 int vgpu_gpu_set_dispatch(struct vgpu_gpu *g,
 			  const struct vgpu_gpu_dispatch_opts *o,
@@ -98,9 +118,14 @@ int vgpu_gpu_set_dispatch(struct vgpu_gpu *g,
 		return -EBUSY;
 	}
 	/* every SM's runs and every fit cached against them, as at init */
-	if (p.search != g->p.search || p.search_group != g->p.search_group)
+	if (p.search != g->p.search || p.search_group != g->p.search_group) {
+		if (vgpu_gpu_search_strands(g, &p)) {
+			*bad_field = "search";
+			return -EBUSY;
+		}
 		for (i = 0; i < g->cfg.num_sms; i++)
 			g->fit_dirty[i] = 0xff;
+	}
 	g->p = p;
 	vgpu_gpu_window_sync(g);
 	return 0;

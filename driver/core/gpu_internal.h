@@ -225,7 +225,8 @@ void vgpu_gpu_child_done(struct vgpu_gpu *g, struct vgpu_gpu_kernel *c);
 /* place.c */
 bool vgpu_gpu_sm_allowed(const struct vgpu_gpu *g,
 			 const struct vgpu_gpu_kernel *k, u32 sm);
-bool vgpu_gpu_block_level_fits(const struct vgpu_sm_res *res,
+bool vgpu_gpu_block_level_fits(const struct vgpu_gpu *g,
+			       const struct vgpu_sm_res *res,
 			       const struct vgpu_block_shape *shape);
 u32 vgpu_gpu_switch_victims(struct vgpu_gpu *g, u32 i,
 			    const struct vgpu_gpu_kernel *k, bool equal,

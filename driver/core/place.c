@@ -12,6 +12,7 @@
  * (F24).
  */
 #include "vgpu_os.h"
+#include "check.h"
 #include "gpu_internal.h"
 #include "policy_default.h"
 
@@ -140,19 +141,54 @@ static void vgpu_gpu_note_shape_nofit(struct vgpu_gpu *g,
 	g->nnofit++;
 }
 
+/*
+ * Seed 001 [0041] for path (c): would the device's search mode find room
+ * for @shape in @res (an SM's resources, or what they would be once the
+ * victims went)?  Its shared memory run and one warp's register run in
+ * some sub-partition, as vgpu_gpu_sm_runs() computes them; exact search
+ * finds what allocating finds, so it answers yes.
+ */
+static bool vgpu_gpu_res_runs_fit(const struct vgpu_gpu *g,
+				  const struct vgpu_sm_res *res,
+				  const struct vgpu_block_shape *shape)
+{
+	u32 p;
+
+	if (g->p.search == VGPU_SEARCH_EXACT)
+		return true;
+	if (vgpu_gpu_search_run(&g->p, res->smem, res->smem_units) <
+	    shape->smem_units)
+		return false;
+	for (p = 0; p < res->subparts; p++)
+		if (vgpu_gpu_search_run(&g->p, res->regs[p], res->reg_units) >=
+		    shape->reg_units)
+			return true;
+	return false;
+}
+
 /**
  * vgpu_gpu_block_level_fits() - does the block level fit? (F23 (c), warp mode)
+ * @g: the device
  * @res: the SM's resources
  * @shape: the block
  *
+ * The block level of a block placed in warp mode is taken now, its warps
+ * as the victims' end: a block slot, the barriers and a shared memory run
+ * the device's search mode finds (seed 001 [0041], F40-F42).
+ *
  * Return: true if a block slot, shared memory and barriers fit.
  */
-bool vgpu_gpu_block_level_fits(const struct vgpu_sm_res *res,
+bool vgpu_gpu_block_level_fits(const struct vgpu_gpu *g,
+			       const struct vgpu_sm_res *res,
 			       const struct vgpu_block_shape *shape)
 {
-	return res->blocks_used < res->max_blocks &&
-	       shape->barriers <= res->max_barriers - res->barriers_used &&
-	       vgpu_bmap_find_run(res->smem, res->smem_units,
+	if (res->blocks_used >= res->max_blocks ||
+	    shape->barriers > res->max_barriers - res->barriers_used)
+		return false;
+	if (g->p.search != VGPU_SEARCH_EXACT)
+		return vgpu_gpu_search_run(&g->p, res->smem, res->smem_units) >=
+		       shape->smem_units;
+	return vgpu_bmap_find_run(res->smem, res->smem_units,
 				  shape->smem_units) >= 0;
 }
 
@@ -218,7 +254,8 @@ static bool vgpu_gpu_victim_ok(const struct vgpu_gpu *g, u32 i, u32 slot,
  * @shape: the block to place
  *
  * Would switching out blocks of lower priority than @k's (lowest
- * priority, youngest first) make room for @shape?
+ * priority, youngest first) make room for @shape, room the device's
+ * search mode finds (seed 001 [0041], F40-F42)?
  *
  * Return: how many must go, 0 if it cannot work.
  */
@@ -242,7 +279,8 @@ u32 vgpu_gpu_switch_victims(struct vgpu_gpu *g, u32 i,
 		*place = sm->block[s].place;
 		vgpu_sm_res_free_block(&g->scratch, place);
 		n++;
-		if (vgpu_sm_res_block_fits(&g->scratch, shape))
+		if (vgpu_sm_res_block_fits(&g->scratch, shape) &&
+		    vgpu_gpu_res_runs_fit(g, &g->scratch, shape))
 			return n;
 	}
 	return 0;
@@ -308,21 +346,7 @@ static bool vgpu_gpu_try_add(struct vgpu_gpu *g, struct vgpu_gpu_kernel *k,
 static u32 vgpu_gpu_run_of(const struct vgpu_gpu *g, const u64 *map,
 			   u32 nbits)
 {
-	struct vgpu_bmap_samples s;
-	u32 n;
-
-	switch (g->p.search) {
-	case VGPU_SEARCH_GROUPED:
-		/* F41: whole groups only; a tail that fills none is never free */
-		n = nbits - nbits % g->p.search_group;
-		return n ? vgpu_bmap_run_grouped(map, n, n / g->p.search_group) :
-			   0;
-	case VGPU_SEARCH_SAMPLED:
-		vgpu_bmap_samples_pow2(&s, nbits);
-		return vgpu_bmap_run_sampled(map, nbits, &s);
-	default:
-		return vgpu_bmap_run_exact(map, nbits);
-	}
+	return vgpu_gpu_search_run(&g->p, map, nbits);
 }
 
 /**
@@ -812,7 +836,8 @@ static void vgpu_gpu_save_block(struct vgpu_gpu *g, u32 i, u32 slot, u32 by,
 }
 
 /*
- * Switch out blocks of SM @i until @shape fits: of lower priority than
+ * Switch out blocks of SM @i until @shape fits, in room the device's
+ * search mode finds (vgpu_gpu_switch_victims()): of lower priority than
  * @k's, and with @equal of its priority (vgpu_gpu_victim_ok()).  A kernel
  * switched out for an equal priority is not placed again at this
  * boundary: policies cannot swap two kernels in a loop within it.
@@ -830,7 +855,8 @@ static void vgpu_gpu_switch_out(struct vgpu_gpu *g, u32 i,
 	for (m = sm->used; m; m &= m - 1)
 		if (vgpu_gpu_victim_ok(g, i, __ffs64(m), k, equal))
 			cand |= BIT_ULL(__ffs64(m));
-	while (cand && !vgpu_sm_res_block_fits(&sm->res, shape) &&
+	while (cand && !(vgpu_sm_res_block_fits(&sm->res, shape) &&
+			 vgpu_gpu_res_runs_fit(g, &sm->res, shape)) &&
 	       !list_empty(&g->saved_free)) {
 		slot = vgpu_gpu_victim(sm, cand);
 		cand &= ~BIT_ULL(slot);

@@ -146,7 +146,7 @@ static bool vgpu_gpu_preempt_scan(struct vgpu_gpu *g,
 				if (!vgpu_gpu_sm_allowed(g, k, i))
 					continue;
 				if (g->p.preempt == VGPU_PREEMPT_WARP &&
-				    !vgpu_gpu_block_level_fits(&sm->res, shape))
+				    !vgpu_gpu_block_level_fits(g, &sm->res, shape))
 					continue;
 				if (g->p.preempt == VGPU_PREEMPT_SWITCH &&
 				    !vgpu_gpu_switch_victims(g, i, k, false,
@@ -178,7 +178,8 @@ static bool vgpu_gpu_preempt_yielding(struct vgpu_gpu *g,
 
 	for (i = 0; i < g->cfg.num_sms; i++) {
 		if (!vgpu_gpu_sm_allowed(g, k, i) ||
-		    !vgpu_gpu_block_level_fits(&g->sm[i].sm.res, shape))
+		    !vgpu_gpu_block_level_fits(g, &g->sm[i].sm.res,
+					       shape))
 			continue;
 		found = false;
 		for (b = g->sm[i].shadow_used; b; b &= b - 1) {
@@ -238,7 +239,7 @@ static int vgpu_gpu_preempt_ok(struct vgpu_gpu *g, struct vgpu_gpu_kernel *k,
 			return 1;
 		return m->equal && (prot || other) ? -1 : 0;
 	}
-	if (!vgpu_gpu_block_level_fits(&gs->sm.res, shape))
+	if (!vgpu_gpu_block_level_fits(g, &gs->sm.res, shape))
 		return m->equal && (prot || other) ? -1 : 0;
 	if (prot)
 		return -1;

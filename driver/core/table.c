@@ -103,7 +103,8 @@ static void vgpu_gpu_tenant_get(struct vgpu_gpu *g, struct vgpu_gpu_kernel *k)
  *	templates and child budget with their storage; the core owns the
  *	other fields until vgpu_gpu_kernel_finished()
  *
- * A kernel vgpu_gpu_kernel_prepare() checked is not checked again here.
+ * A kernel vgpu_gpu_kernel_prepare() checked is not checked again here,
+ * but for its blocks against the search mode in force.
  *
  * Return: 0; -EINVAL for a bad field (unknown flag, priority, empty grid,
  * invalid program, independent kernel with BAR or LAUNCH, empty affinity,
@@ -111,7 +112,8 @@ static void vgpu_gpu_tenant_get(struct vgpu_gpu *g, struct vgpu_gpu_kernel *k)
  * below @k->n_tmpl in its program or a template's, a child budget above
  * VGPU_MAX_CHILDREN or without storage); -ENOENT if the channel does not
  * exist; -E2BIG if a block (its own or a template's) can never fit an
- * empty SM.
+ * empty SM, or the device's search mode can never find room for it there
+ * (vgpu_gpu_search_fits_empty()).
  */
 int vgpu_gpu_submit(struct vgpu_gpu *g, struct vgpu_gpu_kernel *k)
 {
@@ -120,17 +122,18 @@ int vgpu_gpu_submit(struct vgpu_gpu *g, struct vgpu_gpu_kernel *k)
 	struct vgpu_isa_summary sum;
 	struct vgpu_gpu_kernel *o;
 	u64 valid;
-	bool any;
+	bool any, prepared;
 	u32 i;
 	int ret;
 
 	/* the one check of a kernel's own fields (check.c), made once */
-	if (k->prepared) {
+	prepared = k->prepared;
+	if (prepared) {
 		sum = d->sum;
 		shape = d->shape;
 		k->prepared = false;
 	} else {
-		ret = vgpu_gpu_kernel_check_sum(&g->cfg, k, &sum, &shape);
+		ret = vgpu_gpu_kernel_check_sum(&g->cfg, &g->p, k, &sum, &shape);
 		if (ret)
 			return ret;
 	}
@@ -182,6 +185,9 @@ int vgpu_gpu_submit(struct vgpu_gpu *g, struct vgpu_gpu_kernel *k)
 		memset(k->args.affinity + g->top_words, 0,
 		       (VGPU_GPU_AFF_WORDS - g->top_words) * sizeof(u64));
 	ret = vgpu_gpu_tmpl_init(g, k);
+	/* the search mode may have changed since the host's check */
+	if (!ret && prepared)
+		ret = vgpu_gpu_kernel_search_check(&g->cfg, &g->p, k);
 	if (ret)
 		return ret;
 	vgpu_gpu_kernel_enter(g, k);

@@ -135,12 +135,33 @@ check "bad device search" \
 printf '{ "device": {"search": "grouped"}, "kernels": [ {"name": "a", "grid": 1, "threads": 32, "program": "EXIT"} ] }\n' > "$TMP/b3g.json"
 "$SIM" run "$TMP/b3g.json" > /dev/null 2> "$TMP/e3g"
 check "grouped search without a group size" \
-	"[ \$? -eq 1 ] && grep -q 'b3g.json: device: search_group: invalid value' $TMP/e3g"
+	"[ \$? -eq 1 ] && grep -q 'b3g.json: device: search_group: the grouped search needs a group of 1 or more units' $TMP/e3g"
+# seed 001 [0127]: the group divides every map the search runs over
+printf '{ "device": {"search": "grouped", "search_group": 41}, "kernels": [ {"name": "a", "grid": 1, "threads": 32, "program": "EXIT"} ] }\n' > "$TMP/b3d.json"
+"$SIM" run "$TMP/b3d.json" > /dev/null 2> "$TMP/e3d"
+check "a search group that does not divide the register map" \
+	"[ \$? -eq 1 ] && grep -q 'b3d.json: device: search_group: 41 does not divide the register map of a sub-partition (64 units)' $TMP/e3d"
+printf '{ "device": {"search": "grouped", "search_group": 32, "config": {"sregs_per_subpart": 1024, "sreg_unit": 64}}, "kernels": [ {"name": "a", "grid": 1, "threads": 32, "program": "EXIT"} ] }\n' > "$TMP/b3e.json"
+"$SIM" run "$TMP/b3e.json" > /dev/null 2> "$TMP/e3e"
+check "a search group that does not divide the scalar register map" \
+	"[ \$? -eq 1 ] && grep -q 'b3e.json: device: search_group: 32 does not divide the scalar register map of a sub-partition (16 units)' $TMP/e3e"
+printf '{ "device": {"search_group": 8}, "kernels": [ {"name": "a", "grid": 1, "threads": 32, "program": "EXIT"} ] }\n' > "$TMP/b3f.json"
+"$SIM" run "$TMP/b3f.json" > /dev/null 2> "$TMP/e3f"
+check "a search group without the grouped search" \
+	"[ \$? -eq 1 ] && grep -q 'b3f.json: device: search_group: only with \"search\": \"grouped\"' $TMP/e3f"
+# a block the sampled search never finds room for (runs of 1024 of 1312 units)
+printf '{ "device": {"search": "sampled"}, "kernels": [ {"name": "a", "grid": 1, "threads": 32, "smem": 140000, "program": "EXIT"} ] }\n' > "$TMP/b3h.json"
+"$SIM" run "$TMP/b3h.json" > /dev/null 2> "$TMP/e3h"
+check "a block the sampled search never places, refused at load" \
+	"[ \$? -eq 1 ] && grep -q 'b3h.json: kernels\[0\]: smem: 140000 bytes (1102 units of 128 with the block.s reserve) never fit the sampled search.s largest run on an empty SM (1024 of 1312 units)' $TMP/e3h"
+sed 's/"sampled"/"exact"/' "$TMP/b3h.json" > "$TMP/b3i.json"
+"$SIM" run "$TMP/b3i.json" > /dev/null 2> "$TMP/e3i"
+check "the same block under the exact search runs" "[ \$? -eq 0 ]"
 printf '{ "device": {"search_latency": 4}, "kernels": [] }\n' > "$TMP/b3l.json"
 "$SIM" run "$TMP/b3l.json" > /dev/null 2> "$TMP/e3l"
 check "search latency above 3" \
 	"[ \$? -eq 1 ] && grep -q 'b3l.json: device: search_latency: expected an integer in 0..3' $TMP/e3l"
-sed 's/"preempt": "warp"/"preempt": "warp", "search": "grouped", "search_group": 41, "search_latency": 3/' "$MIX" > "$TMP/grouped.json"
+sed 's/"preempt": "warp"/"preempt": "warp", "search": "grouped", "search_group": 16, "search_latency": 3/' "$MIX" > "$TMP/grouped.json"
 h5=$("$SIM" run "$TMP/grouped.json" | sed -n 's/^trace_hash=//p')
 check "a grouped search with a latency runs, and differently" \
 	"[ -n '$h5' ] && [ '$h5' != '$h2' ]"

@@ -48,7 +48,7 @@ static void tmpl(struct vgpu_gpu_template *t, const char *src)
 
 /* The check and the core agree, and both give @want. */
 #define AGREE(k, want) do {						\
-	int c_ = vgpu_gpu_kernel_check(&T.g.cfg, (k));		\
+	int c_ = vgpu_gpu_kernel_check(&T.g.cfg, &T.g.p, (k));		\
 	int s_ = vgpu_gpu_submit(&T.g, (k));				\
 	EXPECT_EQ((want), c_);						\
 	EXPECT_EQ((want), s_);						\
@@ -404,7 +404,7 @@ TEST_F(check, prepare_once)
 	ref = k->desc;
 	k = fresh("LOOP 3\nBAR\nENDLOOP\nEXIT\n");
 	k->args.threads = 96;
-	ASSERT_EQ(0, vgpu_gpu_kernel_prepare(&T.g.cfg, k));
+	ASSERT_EQ(0, vgpu_gpu_kernel_prepare(&T.g.cfg, &T.g.p, k));
 	EXPECT_TRUE(k->prepared);
 	ASSERT_EQ(0, vgpu_gpu_submit(&T.g, k));
 	EXPECT_FALSE(k->prepared);
@@ -414,7 +414,7 @@ TEST_F(check, prepare_once)
 	/* invalid: refused by both, not prepared */
 	k = fresh("EXIT\n");
 	k->args.threads = 2048;	/* more than a block may have */
-	EXPECT_EQ(-E2BIG, vgpu_gpu_kernel_prepare(&T.g.cfg, k));
+	EXPECT_EQ(-E2BIG, vgpu_gpu_kernel_prepare(&T.g.cfg, &T.g.p, k));
 	EXPECT_FALSE(k->prepared);
 	EXPECT_EQ(-E2BIG, vgpu_gpu_submit(&T.g, k));
 
@@ -424,12 +424,12 @@ TEST_F(check, prepare_once)
 	 * what makes the check once.
 	 */
 	k = fresh("EXIT\n");
-	ASSERT_EQ(0, vgpu_gpu_kernel_prepare(&T.g.cfg, k));
+	ASSERT_EQ(0, vgpu_gpu_kernel_prepare(&T.g.cfg, &T.g.p, k));
 	k->args.flags |= VGPU_KF_ALL + 1;
 	EXPECT_EQ(0, vgpu_gpu_submit(&T.g, k));
 	/* a refused submission leaves nothing prepared either */
 	k = fresh("EXIT\n");
-	ASSERT_EQ(0, vgpu_gpu_kernel_prepare(&T.g.cfg, k));
+	ASSERT_EQ(0, vgpu_gpu_kernel_prepare(&T.g.cfg, &T.g.p, k));
 	k->args.channel = 99;
 	EXPECT_EQ(-ENOENT, vgpu_gpu_submit(&T.g, k));
 	EXPECT_FALSE(k->prepared);

@@ -646,9 +646,14 @@ TEST(seed003_warp_levels_through_the_module)
  * The seeds' dispatch options on new_device: the largest-run search
  * (F40-F42, seed 001 [0041]), its group and latency, the "combined"
  * weight (F25 [0283]), the throttle SMs (F26) and the scalar register file
- * (seed 001 [0042]), shown in debugfs "config"; a bad name or a grouped
- * search without a group is -EINVAL; a kernel's scalar registers go
- * through SUBMIT on a device with the file.
+ * (seed 001 [0042]), shown in debugfs "config"; a bad name, a grouped
+ * search without a group or with one that does not divide every map it
+ * runs over (seed 001 [0127]: 41 does not divide the 64 register units of
+ * a sub-partition, 32 not the 16 scalar register units) is -EINVAL; a
+ * kernel's scalar registers go through SUBMIT on a device with the file.
+ * Under the sampled search a block of 140,000 bytes of shared memory
+ * (1,102 units of 128 with the reserve; the search sees 1,024 of an empty
+ * SM's 1,312) is refused at SUBMIT with -E2BIG.
  */
 TEST(seed_device_options)
 {
@@ -664,10 +669,14 @@ TEST(seed_device_options)
 			      "7 small search_latency=4"));
 	EXPECT_EQ(EINVAL, put("/sys/bus/vgpu/new_device",
 			      "7 small sreg_unit=64"));
+	EXPECT_EQ(EINVAL, put("/sys/bus/vgpu/new_device",
+			      "7 small search=grouped search_group=41"));
+	EXPECT_EQ(EINVAL, put("/sys/bus/vgpu/new_device",
+			      "7 small search=grouped search_group=32 sregs_per_subpart=1024 sreg_unit=64"));
 	ASSERT_EQ(0, put("/sys/bus/vgpu/new_device",
-			 "7 small search=grouped search_group=41 search_latency=3 combo=70 throttle_sms=2 sregs_per_subpart=1024 sreg_unit=64"));
+			 "7 small search=grouped search_group=16 search_latency=3 combo=70 throttle_sms=2 sregs_per_subpart=1024 sreg_unit=64"));
 	ASSERT_LT(0, slurp(DBG "config"));
-	EXPECT_NE(NULL, strstr(vgpu_buf, "\nsearch grouped\nsearch_group 41\nsearch_latency 3\ncombo 70\n"));
+	EXPECT_NE(NULL, strstr(vgpu_buf, "\nsearch grouped\nsearch_group 16\nsearch_latency 3\ncombo 70\n"));
 	EXPECT_NE(NULL, strstr(vgpu_buf, "\nthrottle_sms 2\n"));
 	EXPECT_NE(NULL, strstr(vgpu_buf, "\nsregs_per_subpart 1024\nsreg_unit 64\n"));
 	fd = vgpu_test_open(DEV);
@@ -685,6 +694,21 @@ TEST(seed_device_options)
 	d.sregs = 2048;		/* more than a sub-partition's file */
 	d.handle = 0;
 	EXPECT_EQ(E2BIG, vgpu_test_submit(fd, &d, 1));
+	close(fd);
+	put("/sys/bus/vgpu/del_device", "7");
+	/* a block the sampled search never finds room for */
+	ASSERT_EQ(0, put("/sys/bus/vgpu/new_device", "7 small search=sampled"));
+	fd = vgpu_test_open(DEV);
+	ASSERT_LE(0, fd);
+	ASSERT_EQ(0, vgpu_test_channel(fd, 0, 0, &ch));
+	VGPU_DESC(&d, ch, vgpu_prog_alu);
+	d.smem = 140000;
+	EXPECT_EQ(E2BIG, vgpu_test_submit(fd, &d, 1));
+	d.smem = 1024 * 128 - 1024;	/* the search's run exactly */
+	d.handle = 0;
+	ASSERT_EQ(0, vgpu_test_submit(fd, &d, 1));
+	h = d.handle;
+	EXPECT_EQ(0, vgpu_test_wait(fd, &h, 1, 0, VGPU_WAIT_FOREVER, NULL));
 	close(fd);
 	put("/sys/bus/vgpu/del_device", "7");
 }

@@ -234,6 +234,39 @@ static int vgpu_wl_mode(struct vgpu_rec_ctx *c, const char *key,
 	return 0;
 }
 
+/*
+ * The error of a search_group vgpu_gpu_params_validate() refused: a group
+ * without the grouped search, none with it, or one that does not divide a
+ * map the search runs over (seed 001 [0127]), named with its size.
+ */
+static int vgpu_wl_search_group_err(struct vgpu_rec_ctx *c,
+				    const struct vgpu_gpu_params *p,
+				    const struct vgpu_config *cfg)
+{
+	static const char *const what[] = {
+		"the register map of a sub-partition",
+		"the shared memory map of an SM",
+		"the scalar register map of a sub-partition",
+	};
+	uint32_t units[] = { vgpu_config_reg_units(cfg),
+			     vgpu_config_smem_units(cfg),
+			     vgpu_config_sreg_units(cfg) };
+	size_t i;
+
+	if (p->search != VGPU_SEARCH_GROUPED)
+		return vgpu_rec_err(c, "device", "search_group",
+				    "only with \"search\": \"grouped\"");
+	if (!p->search_group)
+		return vgpu_rec_err(c, "device", "search_group",
+				    "the grouped search needs a group of 1 or more units");
+	for (i = 0; i < sizeof(units) / sizeof(units[0]); i++)
+		if (units[i] % p->search_group)
+			return vgpu_rec_err(c, "device", "search_group",
+					    "%u does not divide %s (%u units)",
+					    p->search_group, what[i], units[i]);
+	return vgpu_rec_err(c, "device", "search_group", "invalid value");
+}
+
 static int vgpu_wl_device(struct vgpu_rec_ctx *c, json_object *dev,
 			  struct vgpu_workload *wl)
 {
@@ -352,9 +385,12 @@ static int vgpu_wl_device(struct vgpu_rec_ctx *c, json_object *dev,
 			return vgpu_rec_err(c, "device", key, "unknown field");
 		}
 	}
-	if (vgpu_gpu_params_validate(p, &wl->dev->cfg, &bad))
+	if (vgpu_gpu_params_validate(p, &wl->dev->cfg, &bad)) {
+		if (bad && !strcmp(bad, "search_group"))
+			return vgpu_wl_search_group_err(c, p, &wl->dev->cfg);
 		return vgpu_rec_err(c, "device", bad ? bad : "?",
 				    "invalid value");
+	}
 	return 0;
 }
 static int vgpu_wl_parse(struct vgpu_rec_ctx *c, const char *text, size_t len,

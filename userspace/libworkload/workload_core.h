@@ -9,6 +9,7 @@
  * libvgpu-workload.map).  What it uses of the core comes through this
  * header only, never from a public header: the device presets and
  * their checks (config.h), the scheduling parameters and limits (gpu.h),
+ * the runs the device's search mode finds on an empty SM (check.h),
  * the ISA tables shared by the validator and the assembler (isa.h), the
  * name tables of the modes (names.c), the policy name length (policy.h),
  * the occupancy formula and the instruction timing the importer sizes
@@ -25,6 +26,7 @@
 #define VGPUL_WORKLOAD_CORE_H
 
 #include "vgpu_os.h"
+#include "check.h"
 #include "config.h"
 #include "gpu.h"
 #include "isa.h"

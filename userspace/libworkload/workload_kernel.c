@@ -347,6 +347,41 @@ static int vgpu_wl_queue(struct vgpu_rec_ctx *c, const char *kpos,
 	return ret;
 }
 
+/*
+ * A block the device's search mode can never find room for, not even on
+ * an empty SM (F40-F42, seed 001 [0041]): the sampled search sees runs of
+ * powers of two only.  What fits no empty SM at all the controller
+ * refuses at submission (-E2BIG); this names the search and its run.
+ */
+static int vgpu_wl_search_check(struct vgpu_rec_ctx *c,
+				const struct vgpu_workload *wl,
+				const char *pos, uint32_t threads,
+				uint32_t regs, uint32_t smem)
+{
+	const struct vgpu_config *cfg = &wl->dev->cfg;
+	const struct vgpu_gpu_params *p = &wl->dev->params;
+	struct vgpu_block_shape shape;
+	uint32_t run;
+
+	if (vgpu_block_shape_init(&shape, cfg, threads, regs, smem, 0, NULL) ||
+	    !vgpu_block_fits_empty(cfg, &shape) ||
+	    vgpu_gpu_search_fits_empty(cfg, p, &shape))
+		return 0;
+	run = vgpu_gpu_search_run_empty(p, vgpu_config_smem_units(cfg));
+	if (shape.smem_units > run)
+		return vgpu_rec_err(c, pos, "smem",
+				    "%u bytes (%u units of %u with the block's reserve) never fit the %s search's largest run on an empty SM (%u of %u units)",
+				    smem, shape.smem_units, cfg->smem_unit,
+				    vgpu_mode_name(VGPU_MODE_SEARCH, p->search),
+				    run, vgpu_config_smem_units(cfg));
+	run = vgpu_gpu_search_run_empty(p, vgpu_config_reg_units(cfg));
+	return vgpu_rec_err(c, pos, "regs",
+			    "%u per thread (%u units a warp) never fit the %s search's largest run on an empty sub-partition (%u of %u units)",
+			    regs, shape.reg_units,
+			    vgpu_mode_name(VGPU_MODE_SEARCH, p->search), run,
+			    vgpu_config_reg_units(cfg));
+}
+
 int vgpu_wl_kernel(struct vgpu_rec_ctx *c, struct vgpu_workload *wl,
 		   uint32_t idx, json_object *o)
 {
@@ -484,6 +519,17 @@ int vgpu_wl_kernel(struct vgpu_rec_ctx *c, struct vgpu_workload *wl,
 		ret = vgpu_wl_launch_check(c, tpos, &k->templates[i].prog,
 					   k->n_templates,
 					   k->templates[i].flags);
+	}
+	if (!ret)
+		ret = vgpu_wl_search_check(c, wl, pos, k->threads, k->regs,
+					   k->smem);
+	for (i = 0; !ret && i < k->n_templates; i++) {
+		char tpos[64];
+
+		snprintf(tpos, sizeof(tpos), "%s.templates[%u]", pos, i);
+		ret = vgpu_wl_search_check(c, wl, tpos, k->templates[i].threads,
+					   k->templates[i].regs,
+					   k->templates[i].smem);
 	}
 	if (ret)
 		return ret;

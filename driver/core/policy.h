@@ -25,7 +25,9 @@ struct vgpu_gpu_kernel;
 /**
  * struct vgpu_policy_sm - what a policy may look at for one fitting SM
  * @sm: SM index
- * @res: its remaining resources (read only)
+ * @res: its remaining resources (read only): what its blocks hold, not
+ *	the warps committed to it that have not started yet, which @free
+ *	and @fit count (vgpu_gpu_sm_view(), F23 (b))
  * @power: with VGPU_POLICY_WANT_POWER, the instruction-power history of
  *	the SM over the last nx cycles, sum of b_s * c_s (F25); else 0
  * @free: with VGPU_POLICY_WANT_FREE, the SM's weighted remaining

@@ -141,7 +141,9 @@ struct vgpu_policy_ctx {
  * gets it.  The F26 gates (throttle, sequential, quota-exhausted kernels
  * last) filter the candidates before; a kernel that fits nowhere is not
  * offered again at the same boundary.  Default: the F22 window's priority
- * first, then priority, the F21 fairness flag, F26 quota, F16 order.
+ * first, then priority, the F21 fairness flag, F26 quota, F16 order by
+ * the time of entry into the table (HEAD kernels first, then the one that
+ * entered first; seed 002 steps 430-434).
  *
  * @select_sm: F25, the SM a kernel's next block goes to, among the SMs it
  * fits (@cands, in ascending SM order, @n >= 1); returns an index into

@@ -1023,6 +1023,9 @@ struct vgpu_gpu_host_ops {
  * @cursor: scratch: one merge cursor per SM
  * @scratch: scratch SM state for switch feasibility
  * @scratch_place: scratch placement record for the same
+ * @view: scratch: an SM's resources with its committed, unstarted warps
+ *	in place (vgpu_gpu_sm_view())
+ * @view_place: scratch placement record for the same
  * @hash: FNV-1a hash of every controller event so far
  * @sink: event sink or NULL
  * @sink_cookie: its cookie
@@ -1099,6 +1102,8 @@ struct vgpu_gpu {
 	u32 *cursor;
 	struct vgpu_sm_res scratch;
 	struct vgpu_block_place scratch_place;
+	struct vgpu_sm_res view;
+	struct vgpu_block_place view_place;
 	u64 hash;
 	vgpu_trace_fn sink;
 	void *sink_cookie;
@@ -1176,6 +1181,8 @@ bool vgpu_gpu_kernel_finished(const struct vgpu_gpu_kernel *k);
 u64 vgpu_gpu_sm_power(const struct vgpu_gpu *g, u32 sm);
 u64 vgpu_gpu_sm_free(struct vgpu_gpu *g, u32 sm);
 void vgpu_gpu_sm_runs(struct vgpu_gpu *g, u32 sm);
+const struct vgpu_sm_res *vgpu_gpu_sm_view(struct vgpu_gpu *g, u32 sm,
+					   bool *full);
 const struct vgpu_sm_res *vgpu_gpu_sm_res(const struct vgpu_gpu *g, u32 sm);
 /**
  * vgpu_gpu_dealloc_pending() - has a task slot a deallocation request?

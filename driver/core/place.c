@@ -108,6 +108,70 @@ static bool vgpu_gpu_may_fit(const struct vgpu_sm_res *res,
 	       res->reg_free >= want * shape->reg_units;
 }
 
+/**
+ * vgpu_gpu_sm_view() - what an SM can still start (F23 (b))
+ * @g: the device
+ * @sm: SM index
+ * @full: out: true if a warp committed to the SM cannot start now
+ *
+ * A block placed warp by warp (F23 (b)) holds its block slot and shared
+ * memory, and each warp takes its slot and registers when it starts.  Its
+ * warps not started yet are committed to the SM all the same: they count
+ * against its free resources, for every fit test and every figure of the
+ * SM choice (F25), so that an SM never takes more than it can start.  The
+ * view is the SM's resources with those warps in place, taken in the SM's
+ * own way (vgpu_sm_res_alloc_warp()); the SM itself when it has none.
+ *
+ * Return: the view; with @full set it is as far as the warps went, and the
+ * SM takes nothing more until they start.
+ */
+const struct vgpu_sm_res *vgpu_gpu_sm_view(struct vgpu_gpu *g, u32 sm,
+					   bool *full)
+{
+	const struct vgpu_sm *s = &g->sm[sm].sm;
+	const struct vgpu_sm_block *b;
+	u64 m, warp = 0;
+	u32 i;
+
+	*full = false;
+	for (m = s->unstarted; m; m &= m - 1)
+		if (s->block[__ffs64(m)].mode == VGPU_PLACE_WARP)
+			warp |= BIT_ULL(__ffs64(m));
+	if (likely(!warp))
+		return &s->res;
+	g->view = s->res;
+	g->view.dirty = NULL;
+	for (; warp; warp &= warp - 1) {
+		b = &s->block[__ffs64(warp)];
+		g->view_place = b->place;
+		for (i = b->next_start; i < b->n_warps; i++) {
+			if (vgpu_sm_res_alloc_warp(&g->view, &g->view_place,
+						   i)) {
+				*full = true;
+				return &g->view;
+			}
+		}
+	}
+	return &g->view;
+}
+
+/*
+ * May a whole block of @shape go to SM @i before the allocation, which is
+ * the exact test of the SM's own resources?  The cheap conditions, and
+ * with warps committed to the SM, the exact test of what it can start.
+ */
+static bool vgpu_gpu_block_may_go(struct vgpu_gpu *g, u32 i,
+				  const struct vgpu_block_shape *shape)
+{
+	const struct vgpu_sm_res *res;
+	bool full;
+
+	res = vgpu_gpu_sm_view(g, i, &full);
+	if (full || !vgpu_gpu_may_fit(res, shape, shape->warps))
+		return false;
+	return res == &g->sm[i].sm.res || vgpu_sm_res_block_fits(res, shape);
+}
+
 /* Did (a) and (b) already fail for these needs in this call? */
 static bool vgpu_gpu_shape_nofit(const struct vgpu_gpu *g,
 				 const struct vgpu_gpu_kernel *k,
@@ -357,17 +421,21 @@ static u32 vgpu_gpu_run_of(const struct vgpu_gpu *g, const u64 *map,
  * Seed 001 [0041]: the remaining resources of an SM are, for each
  * resource allocated contiguously, its largest contiguous free run,
  * computed in the device's search mode (F40-F42), and for the others
- * their free count.  Computed again only when the SM's resources changed.
+ * their free count; the warps committed to the SM count as taken
+ * (vgpu_gpu_sm_view()).  Computed again only when the SM's resources
+ * changed (so do its committed warps).
  */
 void vgpu_gpu_sm_runs(struct vgpu_gpu *g, u32 sm)
 {
 	struct vgpu_gpu_sm *gs = &g->sm[sm];
-	const struct vgpu_sm_res *res = &gs->sm.res;
+	const struct vgpu_sm_res *res;
+	bool full;
 	u32 p;
 
 	if (!(g->fit_dirty[sm] & VGPU_GPU_RUNS_DIRTY))
 		return;
 	g->fit_dirty[sm] &= ~VGPU_GPU_RUNS_DIRTY;
+	res = vgpu_gpu_sm_view(g, sm, &full);
 	gs->run_smem = vgpu_gpu_run_of(g, res->smem, res->smem_units);
 	gs->run_regs = 0;
 	for (p = 0; p < res->subparts; p++)
@@ -384,16 +452,19 @@ void vgpu_gpu_sm_runs(struct vgpu_gpu *g, u32 sm)
  * Seed 001 embodiment 9 with [0257]: sum a_h * r_h, where r_h of the
  * contiguous resources (registers, shared memory) is the largest free run
  * in the device's search mode (vgpu_gpu_sm_runs()) and of the others
- * (warp slots, block slots) the free count.
+ * (warp slots, block slots) the free count, the warps committed to the SM
+ * counted as taken (vgpu_gpu_sm_view()).
  *
  * Return: the sum.
  */
 u64 vgpu_gpu_sm_free(struct vgpu_gpu *g, u32 sm)
 {
-	const struct vgpu_sm_res *res = &g->sm[sm].sm.res;
+	const struct vgpu_sm_res *res;
 	const u32 *a = g->p.res_weight;
+	bool full;
 
 	vgpu_gpu_sm_runs(g, sm);
+	res = vgpu_gpu_sm_view(g, sm, &full);
 	return (u64)g->sm[sm].run_regs * a[VGPU_RES_REGS] +
 	       (u64)(res->max_warps - res->warps_total) * a[VGPU_RES_WARPS] +
 	       (u64)g->sm[sm].run_smem * a[VGPU_RES_SMEM] +
@@ -419,9 +490,13 @@ static bool vgpu_gpu_runs_fit(struct vgpu_gpu *g, u32 sm,
 static bool vgpu_gpu_fits(struct vgpu_gpu *g, struct vgpu_gpu_kernel *k,
 			  const struct vgpu_block_shape *shape, u32 path, u32 i)
 {
-	const struct vgpu_sm_res *res = &g->sm[i].sm.res;
+	const struct vgpu_sm_res *res;
+	bool full;
 
 	if (!vgpu_gpu_sm_allowed(g, k, i) || !vgpu_gpu_runs_fit(g, i, shape))
+		return false;
+	res = vgpu_gpu_sm_view(g, i, &full);
+	if (full)
 		return false;
 	if (path == VGPU_PATH_BLOCK)
 		return vgpu_gpu_may_fit(res, shape, shape->warps) &&
@@ -467,16 +542,17 @@ void vgpu_gpu_fit_forget(struct vgpu_gpu *g)
 static void vgpu_gpu_fit_fill(struct vgpu_gpu *g, struct vgpu_policy_sm *c,
 			      u32 sm, const struct vgpu_block_shape *shape)
 {
-	const struct vgpu_sm_res *res = &g->sm[sm].sm.res;
 	u32 wants = g->policy->wants;
+	bool full;
 
 	c->sm = sm;
-	c->res = res;
+	c->res = &g->sm[sm].sm.res;
 	c->power = wants & VGPU_POLICY_WANT_POWER ?
 		   vgpu_sm_power(&g->sm[sm].sm) : 0;
 	c->free = wants & VGPU_POLICY_WANT_FREE ? vgpu_gpu_sm_free(g, sm) : 0;
 	c->fit = wants & VGPU_POLICY_WANT_FIT ?
-		 vgpu_sm_res_blocks_fit(res, shape) : 0;
+		 vgpu_sm_res_blocks_fit(vgpu_gpu_sm_view(g, sm, &full),
+					shape) : 0;
 }
 
 /* Where SM @sm is, or would go, in @fs. */
@@ -598,8 +674,7 @@ static bool vgpu_gpu_scan(struct vgpu_gpu *g, struct vgpu_gpu_kernel *k,
 				/* allocating is the exact test: keep it */
 				if (vgpu_gpu_sm_allowed(g, k, i) &&
 				    vgpu_gpu_runs_fit(g, i, shape) &&
-				    vgpu_gpu_may_fit(&g->sm[i].sm.res, shape,
-						     shape->warps) &&
+				    vgpu_gpu_block_may_go(g, i, shape) &&
 				    vgpu_gpu_try_add(g, k, i, m))
 					return true;
 				continue;
@@ -1029,9 +1104,9 @@ static u32 vgpu_gpu_place(struct vgpu_gpu *g, struct vgpu_gpu_kernel *k,
 	}
 	while (n < want) {
 		d = vgpu_gpu_unit(k, k->next_unit, &bid, &wbase);
-		if (n && !vgpu_gpu_may_fit(&sm->res, &d->shape,
-					   mode == VGPU_PLACE_BLOCK ?
-					   d->shape.warps : 1))
+		if (n && (mode == VGPU_PLACE_BLOCK ?
+			  !vgpu_gpu_block_may_go(g, m->sm, &d->shape) :
+			  !vgpu_gpu_may_fit(&sm->res, &d->shape, 1)))
 			break;
 		before = sm->used;
 		if (vgpu_gpu_block_add(sm, d, bid, k, mode))

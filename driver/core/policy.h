@@ -25,7 +25,9 @@ struct vgpu_gpu_kernel;
 /**
  * struct vgpu_policy_sm - what a policy may look at for one fitting SM
  * @sm: SM index
- * @res: its remaining resources (read only)
+ * @res: its remaining resources (read only): what its blocks hold, not
+ *	the warps committed to it that have not started yet, which @free
+ *	and @fit count (vgpu_gpu_sm_view(), F23 (b))
  * @power: with VGPU_POLICY_WANT_POWER, the instruction-power history of
  *	the SM over the last nx cycles, sum of b_s * c_s (F25); else 0
  * @free: with VGPU_POLICY_WANT_FREE, the SM's weighted remaining
@@ -142,7 +144,9 @@ struct vgpu_policy_ctx {
  * gets it.  The F26 gates (throttle, sequential, quota-exhausted kernels
  * last) filter the candidates before; a kernel that fits nowhere is not
  * offered again at the same boundary.  Default: the F22 window's priority
- * first, then priority, the F21 fairness flag, F26 quota, F16 order.
+ * first, then priority, the F21 fairness flag, F26 quota, F16 order by
+ * the time of entry into the table (HEAD kernels first, then the one that
+ * entered first; seed 002 steps 430-434).
  *
  * @select_sm: F25, the SM a kernel's next block goes to, among the SMs it
  * fits (@cands, in ascending SM order, @n >= 1); returns an index into

@@ -9,7 +9,8 @@
  * place, and a policy author sees exactly what each op replaces.
  *
  * - vgpu_gpu_ahead() (policy_default.h): the order within a priority
- *   level, HEAD kernels first (F16);
+ *   level, HEAD kernels first (F16), and vgpu_gpu_ahead_in_table(), the
+ *   same in the task table, by the time of entry into it;
  * - vgpu_gpu_before() (policy_default.h): the candidate order of a
  *   dispatch round (F12, F20-F22, F26 quota, F16), op @select_before
  *   (vgpu_gpu_round(), place.c);

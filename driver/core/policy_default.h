@@ -28,6 +28,27 @@ static inline bool vgpu_gpu_ahead(const struct vgpu_gpu_kernel *a,
 	return ha ? a->seq > b->seq : a->seq < b->seq;
 }
 
+/*
+ * Order within a priority level of the task table: HEAD kernels first
+ * (F16), then by age, which is the time of entry into the table (seed 002
+ * steps 430-434: the timestamp is the time the TMD was inserted into the
+ * task table), not the arrival: a kernel that waited behind its channel's
+ * head entered later.  Kernels that entered at the same boundary keep the
+ * order they had waiting (vgpu_gpu_ahead()).
+ */
+static inline bool vgpu_gpu_ahead_in_table(const struct vgpu_gpu_kernel *a,
+					   const struct vgpu_gpu_kernel *b)
+{
+	bool ha = a->args.flags & VGPU_KF_HEAD, hb = b->args.flags & VGPU_KF_HEAD;
+
+	if (ha != hb)
+		return ha;
+	if (a->t.entered != b->t.entered)
+		return ha ? a->t.entered > b->t.entered :
+			    a->t.entered < b->t.entered;
+	return vgpu_gpu_ahead(a, b);
+}
+
 /* Sort key of a candidate: rank (F22), F21 flag, quota (F26), age (F16). */
 static inline bool vgpu_gpu_before(const struct vgpu_gpu *g,
 				   const struct vgpu_gpu_kernel *a,
@@ -47,7 +68,7 @@ static inline bool vgpu_gpu_before(const struct vgpu_gpu *g,
 	qb = b->args.quota && b->quota_used >= b->args.quota;
 	if (qa != qb)
 		return !qa;
-	return vgpu_gpu_ahead(a, b);
+	return vgpu_gpu_ahead_in_table(a, b);
 }
 
 /* Waiting order (F13): priority, then oldest timestamp. */

@@ -129,10 +129,13 @@ static u32 liar_sm(const struct vgpu_policy_ctx *ctx,
 
 /*
  * An SM choice out of range at every decision, one block per decision:
- * each refused and replaced by round robin.  8 blocks fill the SMs at 0;
- * they finish by 320, where the other 56 go out (errors 9 to 64).  The
- * 32nd refusal in a row ejects the policy at the next boundary (384);
- * nothing is refused after.
+ * each refused and replaced by round robin.  8 blocks fill the SMs at 0
+ * (errors 1 to 8).  At 320 their first warps have ended: each SM takes
+ * one block warp by warp (F23 (b)), whose warps then use up what it has
+ * left, and at 384 one whole block (9 to 16); all are done by 704, where
+ * the same starts again (17 to 24 at 704, 25 to 32 at 1,024 and 1,088).
+ * The 32nd refusal in a row ejects the policy at the next boundary
+ * (1,152); nothing is refused after.
  */
 TEST(errors_in_a_row_eject)
 {
@@ -151,9 +154,9 @@ TEST(errors_in_a_row_eject)
 	EXPECT_EQ(1, T.g.pstats.ejections);
 	EXPECT_EQ(VGPU_POLICY_EXIT_ERRORS, T.g.pstats.exit_reason);
 	EXPECT_EQ(VGPU_POLICY_OP_SELECT_SM, T.g.pstats.exit_op);
-	EXPECT_EQ(384, T.g.pstats.exit_at);
-	EXPECT_EQ(64, T.g.pstats.errors[VGPU_POLICY_OP_SELECT_SM]);
-	EXPECT_EQ(64, T.g.stats.policy_errors);
+	EXPECT_EQ(1152, T.g.pstats.exit_at);
+	EXPECT_EQ(32, T.g.pstats.errors[VGPU_POLICY_OP_SELECT_SM]);
+	EXPECT_EQ(32, T.g.stats.policy_errors);
 	EXPECT_EQ(1, exits.calls);
 	EXPECT_EQ(VGPU_POLICY_EXIT_ERRORS, exits.reason);
 	EXPECT_STREQ("select_sm", vgpu_policy_op_name(T.g.pstats.exit_op));
@@ -163,7 +166,7 @@ TEST(errors_in_a_row_eject)
 	ASSERT_EQ(0, vgpu_gpu_submit(&T.g, k));
 	ASSERT_TRUE(vgpu_tg_run(&T, 2000000));
 	EXPECT_EQ(VGPU_KS_DONE, k->state);
-	EXPECT_EQ(64, T.g.stats.policy_errors);
+	EXPECT_EQ(32, T.g.stats.policy_errors);
 	EXPECT_EQ(1, T.g.pstats.ejections);
 	teardown(&pol);
 }

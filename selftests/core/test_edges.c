@@ -13,7 +13,9 @@
 #include "vgpu_test.h"
 #include "vgpu_test_gpu.h"
 #include "check.h"
+#include "gpu_internal.h"
 #include "kernel.h"
+#include "resource.h"
 
 static struct vgpu_tg T;
 static struct vgpu_gpu_template TMPL[2];
@@ -93,5 +95,68 @@ TEST_F(edges, template_fields_one_at_a_time)
 	AGREE(k, -EINVAL);
 }
 
+/*
+ * vgpu_kernel_desc_init() (the core's door for vgpu-sim exec and the
+ * templates) refuses an empty grid and a priority out of range, each
+ * alone, with -EINVAL (its kernel-doc).
+ */
+TEST_F(edges, desc_init_grid_and_prio_each_alone)
+{
+	struct vgpu_gpu_kernel *k = fresh("EXIT\n");
+	struct vgpu_kernel_desc d;
+	u16 match[4];
+
+	memset(&d, 0, sizeof(d));
+	d.grid = 1;
+	d.threads = 32;
+	d.regs_per_thread = 32;
+	EXPECT_EQ(0, vgpu_kernel_desc_init(&d, &T.g.cfg, k->args.prog,
+					   k->args.n_insns, match));
+	d.grid = 0;
+	EXPECT_EQ(-EINVAL, vgpu_kernel_desc_init(&d, &T.g.cfg, k->args.prog,
+						 k->args.n_insns, match));
+	d.grid = 1;
+	d.prio = VGPU_MAX_PRIOS;
+	EXPECT_EQ(-EINVAL, vgpu_kernel_desc_init(&d, &T.g.cfg, k->args.prog,
+						 k->args.n_insns, match));
+	d.prio = VGPU_MAX_PRIOS - 1;
+	EXPECT_EQ(0, vgpu_kernel_desc_init(&d, &T.g.cfg, k->args.prog,
+					   k->args.n_insns, match));
+}
+
+/*
+ * The block level of F23 (c) (vgpu_gpu_block_level_fits()) needs a block
+ * slot, the block's barriers and a run of shared memory, each on its own:
+ * an SM short of any one of them refuses, with the other two free.
+ */
+TEST(block_level_needs_each_resource)
+{
+	VGPU_TEST_BIG struct vgpu_sm_res res;
+	struct vgpu_block_shape sh;
+	struct vgpu_config cfg;
+
+	vgpu_config_preset(&cfg, "small");
+	vgpu_sm_res_init(&res, &cfg);
+	ASSERT_EQ(0, vgpu_block_shape_init(&sh, &cfg, 32, 32, 4096, 1, NULL));
+	ASSERT_EQ(1, sh.barriers);
+	ASSERT_LT(0, sh.smem_units);
+	EXPECT_TRUE(vgpu_gpu_block_level_fits(&res, &sh));
+	res.barriers_used = res.max_barriers;
+	EXPECT_FALSE(vgpu_gpu_block_level_fits(&res, &sh));
+	res.barriers_used = res.max_barriers - 1;
+	EXPECT_TRUE(vgpu_gpu_block_level_fits(&res, &sh));
+	res.barriers_used = 0;
+	res.blocks_used = res.max_blocks;
+	EXPECT_FALSE(vgpu_gpu_block_level_fits(&res, &sh));
+	res.blocks_used = res.max_blocks - 1;
+	EXPECT_TRUE(vgpu_gpu_block_level_fits(&res, &sh));
+	res.blocks_used = 0;
+	memset(res.smem, 0, sizeof(res.smem));
+	EXPECT_FALSE(vgpu_gpu_block_level_fits(&res, &sh));
+	vgpu_sm_res_fini(&res);
+}
+
 VGPU_TEST_SUITE(edges,
-	VGPU_CASE_F(edges, template_fields_one_at_a_time))
+	VGPU_CASE_F(edges, template_fields_one_at_a_time)
+	VGPU_CASE_F(edges, desc_init_grid_and_prio_each_alone)
+	VGPU_CASE(block_level_needs_each_resource))

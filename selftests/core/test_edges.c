@@ -14,6 +14,7 @@
 #include "vgpu_test_gpu.h"
 #include "check.h"
 #include "gpu_internal.h"
+#include "isa.h"
 #include "kernel.h"
 #include "resource.h"
 
@@ -156,7 +157,31 @@ TEST(block_level_needs_each_resource)
 	vgpu_sm_res_fini(&res);
 }
 
+/*
+ * The largest count of a LOOP over a block's work items (F14):
+ * base + step * (mod - 1), the index being below the block's items and so
+ * at most VGPU_MAX_COALESCE (uapi: count = base + step * (index % mod)).
+ */
+TEST(loop_max_over_work_items)
+{
+	struct vgpu_insn in;
+
+	memset(&in, 0, sizeof(in));
+	in.op = VGPU_OP_LOOP;
+	in.a = VGPU_LOOP_SEL_ITEMS;
+	in.imm = VGPU_LOOP_IMM(1, 2);
+	in.b = 4;
+	EXPECT_EQ(1 + 2 * 3, vgpu_isa_loop_max(&in));
+	in.b = 1;
+	EXPECT_EQ(1, vgpu_isa_loop_max(&in));
+	in.b = VGPU_MAX_COALESCE + 1;
+	EXPECT_EQ(1 + 2 * VGPU_MAX_COALESCE, vgpu_isa_loop_max(&in));
+	in.b = 255;
+	EXPECT_EQ(1 + 2 * VGPU_MAX_COALESCE, vgpu_isa_loop_max(&in));
+}
+
 VGPU_TEST_SUITE(edges,
 	VGPU_CASE_F(edges, template_fields_one_at_a_time)
 	VGPU_CASE_F(edges, desc_init_grid_and_prio_each_alone)
-	VGPU_CASE(block_level_needs_each_resource))
+	VGPU_CASE(block_level_needs_each_resource)
+	VGPU_CASE(loop_max_over_work_items))

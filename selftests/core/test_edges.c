@@ -180,8 +180,50 @@ TEST(loop_max_over_work_items)
 	EXPECT_EQ(1 + 2 * VGPU_MAX_COALESCE, vgpu_isa_loop_max(&in));
 }
 
+/*
+ * F22's windows (vgpu_gpu_params_validate(), bad = "windows"): each one
+ * longer than 0 and at most VGPU_GPU_MAX_EPOCH cycles, none longer than
+ * the one before (decreasing, equal allowed); each bound at its edge.
+ */
+TEST(window_lengths)
+{
+	struct vgpu_gpu_params p;
+	struct vgpu_config cfg;
+	const char *bad;
+
+	ASSERT_EQ(0, vgpu_config_preset(&cfg, "small"));
+	vgpu_gpu_params_default(&p, &cfg);
+	p.num_windows = 2;
+	p.window[0] = VGPU_GPU_MAX_EPOCH;
+	p.window[1] = VGPU_GPU_MAX_EPOCH;
+	bad = NULL;
+	EXPECT_EQ(0, vgpu_gpu_params_validate(&p, &cfg, &bad));
+	EXPECT_EQ(NULL, bad);
+	p.window[0] = VGPU_GPU_MAX_EPOCH + 1;
+	EXPECT_EQ(-EINVAL, vgpu_gpu_params_validate(&p, &cfg, &bad));
+	EXPECT_STREQ("windows", bad);
+	p.window[0] = 256;
+	p.window[1] = 256;
+	bad = NULL;
+	EXPECT_EQ(0, vgpu_gpu_params_validate(&p, &cfg, &bad));
+	p.window[1] = 257;
+	EXPECT_EQ(-EINVAL, vgpu_gpu_params_validate(&p, &cfg, &bad));
+	EXPECT_STREQ("windows", bad);
+	p.window[1] = 0;
+	bad = NULL;
+	EXPECT_EQ(-EINVAL, vgpu_gpu_params_validate(&p, &cfg, &bad));
+	EXPECT_STREQ("windows", bad);
+	p.window[0] = 0;
+	p.window[1] = 0;
+	p.num_windows = 1;
+	bad = NULL;
+	EXPECT_EQ(-EINVAL, vgpu_gpu_params_validate(&p, &cfg, &bad));
+	EXPECT_STREQ("windows", bad);
+}
+
 VGPU_TEST_SUITE(edges,
 	VGPU_CASE_F(edges, template_fields_one_at_a_time)
 	VGPU_CASE_F(edges, desc_init_grid_and_prio_each_alone)
 	VGPU_CASE(block_level_needs_each_resource)
-	VGPU_CASE(loop_max_over_work_items))
+	VGPU_CASE(loop_max_over_work_items)
+	VGPU_CASE(window_lengths))

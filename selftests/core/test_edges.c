@@ -103,8 +103,8 @@ TEST_F(edges, template_fields_one_at_a_time)
  */
 TEST_F(edges, desc_init_grid_and_prio_each_alone)
 {
+	VGPU_TEST_BIG struct vgpu_kernel_desc d;
 	struct vgpu_gpu_kernel *k = fresh("EXIT\n");
-	struct vgpu_kernel_desc d;
 	u16 match[4];
 
 	memset(&d, 0, sizeof(d));
@@ -187,7 +187,7 @@ TEST(loop_max_over_work_items)
  */
 TEST(window_lengths)
 {
-	struct vgpu_gpu_params p;
+	VGPU_TEST_BIG struct vgpu_gpu_params p;
 	struct vgpu_config cfg;
 	const char *bad;
 

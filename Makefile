@@ -226,10 +226,13 @@ layering:
 	@echo "  CHECK   layering: $$(tail -1 $(RESULTS)/layering.tap)"
 	@! grep -q '^not ok' $(RESULTS)/layering.tap || { grep '^#' $(RESULTS)/layering.tap; exit 1; }
 
-# Mutation testing of driver/core: scripts/mutate, about a
-# minute per mutant; not part of make check.  Results: build/mutate.txt.
+# Mutation testing of driver/core: scripts/mutate (MUTANTS=N, default 60;
+# SEED=S, default a fresh one, printed; JOBS=J, default the CPUs); not part
+# of make check.  Starts from build/ when the tree is HEAD, so run it after
+# make check-core.  Results: build/mutate.txt.
 mutate: deps
-	@scripts/mutate $(if $(MUTANTS),--count $(MUTANTS))
+	@scripts/mutate $(if $(MUTANTS),--count $(MUTANTS)) \
+		$(if $(SEED),--seed $(SEED)) $(if $(JOBS),--jobs $(JOBS))
 
 # selftests/syzkaller/vgpu.txt against the uapi headers.
 syzkaller-desc:

@@ -1,0 +1,229 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Edges the other suites leave open, each found by a mutant of the core
+ * that they let through (scripts/mutate, Documentation/testing.rst):
+ * every field of a template refused on its own, and the bounds of the
+ * core's loops and checks at the value where they bind.  Expectations are
+ * the spec's and the "small" preset's (4 SMs, 4 sub-partitions, 1024
+ * threads a block).
+ */
+#include <stdint.h>
+#include <string.h>
+
+#include "vgpu_test.h"
+#include "vgpu_test_gpu.h"
+#include "check.h"
+#include "gpu_internal.h"
+#include "isa.h"
+#include "kernel.h"
+#include "resource.h"
+
+static struct vgpu_tg T;
+static struct vgpu_gpu_template TMPL[2];
+static bool LIVE;
+
+/* A fresh device and a valid one-block kernel of @src on channel 0. */
+static struct vgpu_gpu_kernel *fresh(const char *src)
+{
+	if (LIVE)
+		vgpu_tg_fini(&T);
+	if (vgpu_tg_init(&T, NULL, NULL))
+		abort();
+	LIVE = true;
+	return vgpu_tg_kernel(&T, 0, 0, 1, 32, 0, src);
+}
+
+/* A kernel of one valid template, which @t then breaks. */
+static struct vgpu_gpu_kernel *with_tmpl(void)
+{
+	struct vgpu_gpu_kernel *k = fresh("EXIT\n");
+	struct vgpu_gpu_kernel *c = vgpu_tg_kernel(&T, 0, 0, 1, 32, 0,
+						   "EXIT\n");
+
+	memset(&TMPL[0], 0, sizeof(TMPL[0]));
+	TMPL[0].grid = 1;
+	TMPL[0].threads = 32;
+	TMPL[0].regs = 32;
+	TMPL[0].prog = c->args.prog;
+	TMPL[0].n_insns = c->args.n_insns;
+	TMPL[0].match = c->args.match;
+	k->args.n_tmpl = 1;
+	k->args.tmpl = TMPL;
+	return k;
+}
+
+/* The check and the core agree, and both give @want. */
+#define AGREE(k, want) do {						\
+	int c_ = vgpu_gpu_kernel_check(&T.g.cfg, (k));		\
+	int s_ = vgpu_gpu_submit(&T.g, (k));				\
+	EXPECT_EQ((want), c_);						\
+	EXPECT_EQ((want), s_);						\
+} while (0)
+
+FIXTURE(edges) { int unused; };
+FIXTURE_SETUP(edges) { LIVE = false; }
+FIXTURE_TEARDOWN(edges)
+{
+	if (LIVE)
+		vgpu_tg_fini(&T);
+	LIVE = false;
+}
+
+/*
+ * A template (F15) is refused with -EINVAL for each missing field alone:
+ * no blocks, no threads, no program, an empty program, no links; the
+ * unbroken one is accepted.
+ */
+TEST_F(edges, template_fields_one_at_a_time)
+{
+	struct vgpu_gpu_kernel *k;
+
+	AGREE(with_tmpl(), 0);
+	k = with_tmpl();
+	TMPL[0].grid = 0;
+	AGREE(k, -EINVAL);
+	k = with_tmpl();
+	TMPL[0].threads = 0;
+	AGREE(k, -EINVAL);
+	k = with_tmpl();
+	TMPL[0].prog = NULL;
+	AGREE(k, -EINVAL);
+	k = with_tmpl();
+	TMPL[0].n_insns = 0;
+	AGREE(k, -EINVAL);
+	k = with_tmpl();
+	TMPL[0].match = NULL;
+	AGREE(k, -EINVAL);
+}
+
+/*
+ * vgpu_kernel_desc_init() (the core's door for vgpu-sim exec and the
+ * templates) refuses an empty grid and a priority out of range, each
+ * alone, with -EINVAL (its kernel-doc).
+ */
+TEST_F(edges, desc_init_grid_and_prio_each_alone)
+{
+	VGPU_TEST_BIG struct vgpu_kernel_desc d;
+	struct vgpu_gpu_kernel *k = fresh("EXIT\n");
+	u16 match[4];
+
+	memset(&d, 0, sizeof(d));
+	d.grid = 1;
+	d.threads = 32;
+	d.regs_per_thread = 32;
+	EXPECT_EQ(0, vgpu_kernel_desc_init(&d, &T.g.cfg, k->args.prog,
+					   k->args.n_insns, match));
+	d.grid = 0;
+	EXPECT_EQ(-EINVAL, vgpu_kernel_desc_init(&d, &T.g.cfg, k->args.prog,
+						 k->args.n_insns, match));
+	d.grid = 1;
+	d.prio = VGPU_MAX_PRIOS;
+	EXPECT_EQ(-EINVAL, vgpu_kernel_desc_init(&d, &T.g.cfg, k->args.prog,
+						 k->args.n_insns, match));
+	d.prio = VGPU_MAX_PRIOS - 1;
+	EXPECT_EQ(0, vgpu_kernel_desc_init(&d, &T.g.cfg, k->args.prog,
+					   k->args.n_insns, match));
+}
+
+/*
+ * The block level of F23 (c) (vgpu_gpu_block_level_fits()) needs a block
+ * slot, the block's barriers and a run of shared memory, each on its own:
+ * an SM short of any one of them refuses, with the other two free.
+ */
+TEST(block_level_needs_each_resource)
+{
+	VGPU_TEST_BIG struct vgpu_sm_res res;
+	struct vgpu_block_shape sh;
+	struct vgpu_config cfg;
+
+	vgpu_config_preset(&cfg, "small");
+	vgpu_sm_res_init(&res, &cfg);
+	ASSERT_EQ(0, vgpu_block_shape_init(&sh, &cfg, 32, 32, 4096, 1, NULL));
+	ASSERT_EQ(1, sh.barriers);
+	ASSERT_LT(0, sh.smem_units);
+	EXPECT_TRUE(vgpu_gpu_block_level_fits(&res, &sh));
+	res.barriers_used = res.max_barriers;
+	EXPECT_FALSE(vgpu_gpu_block_level_fits(&res, &sh));
+	res.barriers_used = res.max_barriers - 1;
+	EXPECT_TRUE(vgpu_gpu_block_level_fits(&res, &sh));
+	res.barriers_used = 0;
+	res.blocks_used = res.max_blocks;
+	EXPECT_FALSE(vgpu_gpu_block_level_fits(&res, &sh));
+	res.blocks_used = res.max_blocks - 1;
+	EXPECT_TRUE(vgpu_gpu_block_level_fits(&res, &sh));
+	res.blocks_used = 0;
+	memset(res.smem, 0, sizeof(res.smem));
+	EXPECT_FALSE(vgpu_gpu_block_level_fits(&res, &sh));
+	vgpu_sm_res_fini(&res);
+}
+
+/*
+ * The largest count of a LOOP over a block's work items (F14):
+ * base + step * (mod - 1), the index being below the block's items and so
+ * at most VGPU_MAX_COALESCE (uapi: count = base + step * (index % mod)).
+ */
+TEST(loop_max_over_work_items)
+{
+	struct vgpu_insn in;
+
+	memset(&in, 0, sizeof(in));
+	in.op = VGPU_OP_LOOP;
+	in.a = VGPU_LOOP_SEL_ITEMS;
+	in.imm = VGPU_LOOP_IMM(1, 2);
+	in.b = 4;
+	EXPECT_EQ(1 + 2 * 3, vgpu_isa_loop_max(&in));
+	in.b = 1;
+	EXPECT_EQ(1, vgpu_isa_loop_max(&in));
+	in.b = VGPU_MAX_COALESCE + 1;
+	EXPECT_EQ(1 + 2 * VGPU_MAX_COALESCE, vgpu_isa_loop_max(&in));
+	in.b = 255;
+	EXPECT_EQ(1 + 2 * VGPU_MAX_COALESCE, vgpu_isa_loop_max(&in));
+}
+
+/*
+ * F22's windows (vgpu_gpu_params_validate(), bad = "windows"): each one
+ * longer than 0 and at most VGPU_GPU_MAX_EPOCH cycles, none longer than
+ * the one before (decreasing, equal allowed); each bound at its edge.
+ */
+TEST(window_lengths)
+{
+	VGPU_TEST_BIG struct vgpu_gpu_params p;
+	struct vgpu_config cfg;
+	const char *bad;
+
+	ASSERT_EQ(0, vgpu_config_preset(&cfg, "small"));
+	vgpu_gpu_params_default(&p, &cfg);
+	p.num_windows = 2;
+	p.window[0] = VGPU_GPU_MAX_EPOCH;
+	p.window[1] = VGPU_GPU_MAX_EPOCH;
+	bad = NULL;
+	EXPECT_EQ(0, vgpu_gpu_params_validate(&p, &cfg, &bad));
+	EXPECT_EQ(NULL, bad);
+	p.window[0] = VGPU_GPU_MAX_EPOCH + 1;
+	EXPECT_EQ(-EINVAL, vgpu_gpu_params_validate(&p, &cfg, &bad));
+	EXPECT_STREQ("windows", bad);
+	p.window[0] = 256;
+	p.window[1] = 256;
+	bad = NULL;
+	EXPECT_EQ(0, vgpu_gpu_params_validate(&p, &cfg, &bad));
+	p.window[1] = 257;
+	EXPECT_EQ(-EINVAL, vgpu_gpu_params_validate(&p, &cfg, &bad));
+	EXPECT_STREQ("windows", bad);
+	p.window[1] = 0;
+	bad = NULL;
+	EXPECT_EQ(-EINVAL, vgpu_gpu_params_validate(&p, &cfg, &bad));
+	EXPECT_STREQ("windows", bad);
+	p.window[0] = 0;
+	p.window[1] = 0;
+	p.num_windows = 1;
+	bad = NULL;
+	EXPECT_EQ(-EINVAL, vgpu_gpu_params_validate(&p, &cfg, &bad));
+	EXPECT_STREQ("windows", bad);
+}
+
+VGPU_TEST_SUITE(edges,
+	VGPU_CASE_F(edges, template_fields_one_at_a_time)
+	VGPU_CASE_F(edges, desc_init_grid_and_prio_each_alone)
+	VGPU_CASE(block_level_needs_each_resource)
+	VGPU_CASE(loop_max_over_work_items)
+	VGPU_CASE(window_lengths))

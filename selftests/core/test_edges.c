@@ -221,9 +221,25 @@ TEST(window_lengths)
 	EXPECT_STREQ("windows", bad);
 }
 
+/*
+ * vgpu_gpu_syncs() sums &vgpu_sm_stats.syncs over the device's SMs, and
+ * only theirs (F17): one sync on each of the 4 SMs of "small" reads 4.
+ */
+TEST_F(edges, syncs_sum_every_sm)
+{
+	u32 i;
+
+	fresh("EXIT\n");
+	EXPECT_EQ(0, vgpu_gpu_syncs(&T.g));
+	for (i = 0; i < T.g.cfg.num_sms; i++)
+		T.g.sm[i].sm.stats.syncs = 1;
+	EXPECT_EQ(4, vgpu_gpu_syncs(&T.g));
+}
+
 VGPU_TEST_SUITE(edges,
 	VGPU_CASE_F(edges, template_fields_one_at_a_time)
 	VGPU_CASE_F(edges, desc_init_grid_and_prio_each_alone)
 	VGPU_CASE(block_level_needs_each_resource)
 	VGPU_CASE(loop_max_over_work_items)
-	VGPU_CASE(window_lengths))
+	VGPU_CASE(window_lengths)
+	VGPU_CASE_F(edges, syncs_sum_every_sm))

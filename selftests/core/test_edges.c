@@ -54,7 +54,7 @@ static struct vgpu_gpu_kernel *with_tmpl(void)
 
 /* The check and the core agree, and both give @want. */
 #define AGREE(k, want) do {						\
-	int c_ = vgpu_gpu_kernel_check(&T.g.cfg, (k));		\
+	int c_ = vgpu_gpu_kernel_check(&T.g.cfg, &T.g.p, (k));	\
 	int s_ = vgpu_gpu_submit(&T.g, (k));				\
 	EXPECT_EQ((want), c_);						\
 	EXPECT_EQ((want), s_);						\
@@ -133,27 +133,30 @@ TEST_F(edges, desc_init_grid_and_prio_each_alone)
 TEST(block_level_needs_each_resource)
 {
 	VGPU_TEST_BIG struct vgpu_sm_res res;
+	VGPU_TEST_BIG struct vgpu_gpu g;	/* only its exact search is read */
 	struct vgpu_block_shape sh;
 	struct vgpu_config cfg;
 
+	memset(&g, 0, sizeof(g));
+	g.p.search = VGPU_SEARCH_EXACT;
 	vgpu_config_preset(&cfg, "small");
 	vgpu_sm_res_init(&res, &cfg);
 	ASSERT_EQ(0, vgpu_block_shape_init(&sh, &cfg, 32, 32, 4096, 1, NULL));
 	ASSERT_EQ(1, sh.barriers);
 	ASSERT_LT(0, sh.smem_units);
-	EXPECT_TRUE(vgpu_gpu_block_level_fits(&res, &sh));
+	EXPECT_TRUE(vgpu_gpu_block_level_fits(&g, &res, &sh));
 	res.barriers_used = res.max_barriers;
-	EXPECT_FALSE(vgpu_gpu_block_level_fits(&res, &sh));
+	EXPECT_FALSE(vgpu_gpu_block_level_fits(&g, &res, &sh));
 	res.barriers_used = res.max_barriers - 1;
-	EXPECT_TRUE(vgpu_gpu_block_level_fits(&res, &sh));
+	EXPECT_TRUE(vgpu_gpu_block_level_fits(&g, &res, &sh));
 	res.barriers_used = 0;
 	res.blocks_used = res.max_blocks;
-	EXPECT_FALSE(vgpu_gpu_block_level_fits(&res, &sh));
+	EXPECT_FALSE(vgpu_gpu_block_level_fits(&g, &res, &sh));
 	res.blocks_used = res.max_blocks - 1;
-	EXPECT_TRUE(vgpu_gpu_block_level_fits(&res, &sh));
+	EXPECT_TRUE(vgpu_gpu_block_level_fits(&g, &res, &sh));
 	res.blocks_used = 0;
 	memset(res.smem, 0, sizeof(res.smem));
-	EXPECT_FALSE(vgpu_gpu_block_level_fits(&res, &sh));
+	EXPECT_FALSE(vgpu_gpu_block_level_fits(&g, &res, &sh));
 	vgpu_sm_res_fini(&res);
 }
 

@@ -16,6 +16,34 @@ static struct vgpu_tg T;
 #define VGPU_WAVE	"LOOP 100\nALU\nENDLOOP\nEXIT\n"
 
 /*
+ * The device and the four kernels W, Z, X, Y of f16_age_is_table_entry
+ * below, in k[0..3], Z at the head of its priority level if @z_head; runs
+ * them to the end.
+ */
+static int four_kernels(struct vgpu_gpu_kernel **k, bool z_head)
+{
+	struct vgpu_gpu_params p;
+	int i, ret;
+
+	vgpu_tg_params_small(&p, VGPU_PREEMPT_DRAIN);
+	ret = vgpu_tg_init(&T, NULL, &p);
+	if (ret)
+		return ret;
+	k[0] = vgpu_tg_kernel(&T, 1, 1, 16, 1024, 0, VGPU_WAVE);
+	k[1] = vgpu_tg_kernel(&T, 1, 2, 4, 1024, 0, VGPU_SHORT);
+	k[2] = vgpu_tg_kernel(&T, 2, 2, 4, 1024, 64, VGPU_SHORT);
+	k[3] = vgpu_tg_kernel(&T, 3, 2, 4, 1024, 64, VGPU_SHORT);
+	if (z_head)
+		k[1]->args.flags |= VGPU_KF_HEAD;
+	for (i = 0; i < 4; i++) {
+		ret = vgpu_gpu_submit(&T.g, k[i]);
+		if (ret)
+			return ret;
+	}
+	return vgpu_tg_run(&T, 100000) ? 0 : -ETIME;
+}
+
+/*
  * W (priority 1, 16 blocks of 1,024 threads, two waves of the 4 SMs' two
  * blocks each) arrives at 0 on channel 1 with Z (priority 2) behind it;
  * X and Y (priority 2) arrive at 64 on channels 2 and 3 and enter the
@@ -30,20 +58,13 @@ static struct vgpu_tg T;
 TEST(f16_age_is_table_entry)
 {
 	const struct vgpu_event *ew, *ex, *ey, *ez;
-	struct vgpu_gpu_kernel *w, *x, *y, *z;
-	struct vgpu_gpu_params p;
+	struct vgpu_gpu_kernel *k[4], *w, *x, *y, *z;
 
-	vgpu_tg_params_small(&p, VGPU_PREEMPT_DRAIN);
-	ASSERT_EQ(0, vgpu_tg_init(&T, NULL, &p));
-	w = vgpu_tg_kernel(&T, 1, 1, 16, 1024, 0, VGPU_WAVE);
-	z = vgpu_tg_kernel(&T, 1, 2, 4, 1024, 0, VGPU_SHORT);
-	x = vgpu_tg_kernel(&T, 2, 2, 4, 1024, 64, VGPU_SHORT);
-	y = vgpu_tg_kernel(&T, 3, 2, 4, 1024, 64, VGPU_SHORT);
-	ASSERT_EQ(0, vgpu_gpu_submit(&T.g, w));
-	ASSERT_EQ(0, vgpu_gpu_submit(&T.g, z));
-	ASSERT_EQ(0, vgpu_gpu_submit(&T.g, x));
-	ASSERT_EQ(0, vgpu_gpu_submit(&T.g, y));
-	ASSERT_TRUE(vgpu_tg_run(&T, 100000));
+	ASSERT_EQ(0, four_kernels(k, false));
+	w = k[0];
+	z = k[1];
+	x = k[2];
+	y = k[3];
 
 	EXPECT_EQ(64, x->t.entered);
 	EXPECT_EQ(64, y->t.entered);
@@ -76,21 +97,11 @@ TEST(f16_age_is_table_entry)
 TEST(f16_head_before_older_entries)
 {
 	const struct vgpu_event *ex, *ez;
-	struct vgpu_gpu_kernel *w, *x, *y, *z;
-	struct vgpu_gpu_params p;
+	struct vgpu_gpu_kernel *k[4], *x, *z;
 
-	vgpu_tg_params_small(&p, VGPU_PREEMPT_DRAIN);
-	ASSERT_EQ(0, vgpu_tg_init(&T, NULL, &p));
-	w = vgpu_tg_kernel(&T, 1, 1, 16, 1024, 0, VGPU_WAVE);
-	z = vgpu_tg_kernel(&T, 1, 2, 4, 1024, 0, VGPU_SHORT);
-	x = vgpu_tg_kernel(&T, 2, 2, 4, 1024, 64, VGPU_SHORT);
-	y = vgpu_tg_kernel(&T, 3, 2, 4, 1024, 64, VGPU_SHORT);
-	z->args.flags |= VGPU_KF_HEAD;
-	ASSERT_EQ(0, vgpu_gpu_submit(&T.g, w));
-	ASSERT_EQ(0, vgpu_gpu_submit(&T.g, z));
-	ASSERT_EQ(0, vgpu_gpu_submit(&T.g, x));
-	ASSERT_EQ(0, vgpu_gpu_submit(&T.g, y));
-	ASSERT_TRUE(vgpu_tg_run(&T, 100000));
+	ASSERT_EQ(0, four_kernels(k, true));
+	z = k[1];
+	x = k[2];
 	EXPECT_LT(64, z->t.entered);
 	ex = vgpu_tg_find(&T, VGPU_GEV_DISPATCH, x->args.id, 0);
 	ez = vgpu_tg_find(&T, VGPU_GEV_DISPATCH, z->args.id, 0);

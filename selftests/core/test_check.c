@@ -32,27 +32,19 @@ static struct vgpu_gpu_kernel *fresh(const char *src)
 	return vgpu_tg_kernel(&T, 0, 0, 1, 32, 0, src);
 }
 
-/* A template of @src, valid, kept in T (its program and links). */
-static void tmpl(struct vgpu_gpu_template *t, const char *src)
-{
-	struct vgpu_gpu_kernel *k = vgpu_tg_kernel(&T, 0, 0, 1, 32, 0, src);
-
-	memset(t, 0, sizeof(*t));
-	t->grid = 1;
-	t->threads = 32;
-	t->regs = 32;
-	t->prog = k->args.prog;
-	t->n_insns = k->args.n_insns;
-	t->match = k->args.match;
-}
-
 /* The check and the core agree, and both give @want. */
-#define AGREE(k, want) do {						\
-	int c_ = vgpu_gpu_kernel_check(&T.g.cfg, &T.g.p, (k));		\
-	int s_ = vgpu_gpu_submit(&T.g, (k));				\
-	EXPECT_EQ((want), c_);						\
-	EXPECT_EQ((want), s_);						\
-} while (0)
+#define AGREE(k, want) VGPU_TG_AGREE(&T, (k), (want))
+
+/* A kernel of one valid template, which the caller then breaks. */
+static struct vgpu_gpu_kernel *with_tmpl(void)
+{
+	struct vgpu_gpu_kernel *k = fresh("EXIT\n");
+
+	vgpu_tg_template(&T, &TMPL[0], "EXIT\n");
+	k->args.n_tmpl = 1;
+	k->args.tmpl = TMPL;
+	return k;
+}
 
 FIXTURE(check) { int unused; };
 FIXTURE_SETUP(check) { LIVE = false; }
@@ -137,7 +129,7 @@ TEST_F(check, program)
 	k->args.child_store = CHILDREN;
 	AGREE(k, -EINVAL);
 	k = fresh("LAUNCH 0\nEXIT\n");
-	tmpl(&TMPL[0], "EXIT\n");
+	vgpu_tg_template(&T, &TMPL[0], "EXIT\n");
 	k->args.n_tmpl = 1;
 	k->args.tmpl = TMPL;
 	k->args.child_budget = 1;
@@ -280,35 +272,91 @@ TEST_F(check, templates)
 	struct vgpu_gpu_kernel *k;
 
 	k = fresh("EXIT\n");
-	tmpl(&TMPL[0], "EXIT\n");
+	vgpu_tg_template(&T, &TMPL[0], "EXIT\n");
 	TMPL[0].grid = 0;
 	k->args.n_tmpl = 1;
 	k->args.tmpl = TMPL;
 	AGREE(k, -EINVAL);
 	k = fresh("EXIT\n");
-	tmpl(&TMPL[0], "EXIT\n");
+	vgpu_tg_template(&T, &TMPL[0], "EXIT\n");
 	TMPL[0].flags = VGPU_KF_QUEUE;		/* not a template's flag */
 	k->args.n_tmpl = 1;
 	k->args.tmpl = TMPL;
 	AGREE(k, -EINVAL);
 	k = fresh("EXIT\n");
-	tmpl(&TMPL[0], "EXIT\n");
+	vgpu_tg_template(&T, &TMPL[0], "EXIT\n");
 	TMPL[0].threads = 1024;
 	TMPL[0].regs = 65;
 	k->args.n_tmpl = 1;
 	k->args.tmpl = TMPL;
 	AGREE(k, -E2BIG);
 	k = fresh("EXIT\n");
-	tmpl(&TMPL[0], "LAUNCH 1\nEXIT\n");	/* names the second one */
-	tmpl(&TMPL[1], "EXIT\n");
+	vgpu_tg_template(&T, &TMPL[0], "LAUNCH 1\nEXIT\n");	/* names the second one */
+	vgpu_tg_template(&T, &TMPL[1], "EXIT\n");
 	k->args.n_tmpl = 2;
 	k->args.tmpl = TMPL;
 	AGREE(k, 0);
 	k = fresh("EXIT\n");
-	tmpl(&TMPL[0], "LAUNCH 1\nEXIT\n");	/* a template it lacks */
+	vgpu_tg_template(&T, &TMPL[0], "LAUNCH 1\nEXIT\n");	/* a template it lacks */
 	k->args.n_tmpl = 1;
 	k->args.tmpl = TMPL;
 	AGREE(k, -EINVAL);
+}
+
+/*
+ * A template (F15) is refused with -EINVAL for each missing field alone:
+ * no blocks, no threads, no program, an empty program, no links; the
+ * unbroken one is accepted.
+ */
+TEST_F(check, template_fields_one_at_a_time)
+{
+	struct vgpu_gpu_kernel *k;
+
+	AGREE(with_tmpl(), 0);
+	k = with_tmpl();
+	TMPL[0].grid = 0;
+	AGREE(k, -EINVAL);
+	k = with_tmpl();
+	TMPL[0].threads = 0;
+	AGREE(k, -EINVAL);
+	k = with_tmpl();
+	TMPL[0].prog = NULL;
+	AGREE(k, -EINVAL);
+	k = with_tmpl();
+	TMPL[0].n_insns = 0;
+	AGREE(k, -EINVAL);
+	k = with_tmpl();
+	TMPL[0].match = NULL;
+	AGREE(k, -EINVAL);
+}
+
+/*
+ * vgpu_kernel_desc_init() (the core's door for vgpu-sim exec and the
+ * templates) refuses an empty grid and a priority out of range, each
+ * alone, with -EINVAL (its kernel-doc).
+ */
+TEST_F(check, desc_init_grid_and_prio_each_alone)
+{
+	VGPU_TEST_BIG struct vgpu_kernel_desc d;
+	struct vgpu_gpu_kernel *k = fresh("EXIT\n");
+	u16 match[4];
+
+	memset(&d, 0, sizeof(d));
+	d.grid = 1;
+	d.threads = 32;
+	d.regs_per_thread = 32;
+	EXPECT_EQ(0, vgpu_kernel_desc_init(&d, &T.g.cfg, k->args.prog,
+					   k->args.n_insns, match));
+	d.grid = 0;
+	EXPECT_EQ(-EINVAL, vgpu_kernel_desc_init(&d, &T.g.cfg, k->args.prog,
+						 k->args.n_insns, match));
+	d.grid = 1;
+	d.prio = VGPU_MAX_PRIOS;
+	EXPECT_EQ(-EINVAL, vgpu_kernel_desc_init(&d, &T.g.cfg, k->args.prog,
+						 k->args.n_insns, match));
+	d.prio = VGPU_MAX_PRIOS - 1;
+	EXPECT_EQ(0, vgpu_kernel_desc_init(&d, &T.g.cfg, k->args.prog,
+					   k->args.n_insns, match));
 }
 
 /*
@@ -447,4 +495,6 @@ VGPU_TEST_SUITE(check,
 	VGPU_CASE_F(check, push_target)
 	VGPU_CASE_F(check, affinity)
 	VGPU_CASE_F(check, templates)
+	VGPU_CASE_F(check, template_fields_one_at_a_time)
+	VGPU_CASE_F(check, desc_init_grid_and_prio_each_alone)
 	VGPU_CASE_F(check, prepare_once))

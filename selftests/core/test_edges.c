@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Edges the other suites leave open, each found by a mutant of the core
- * that they let through (scripts/mutate, Documentation/testing.rst):
- * every field of a template refused on its own, and the bounds of the
- * core's loops and checks at the value where they bind.  Expectations are
+ * that they let through (scripts/mutate, Documentation/testing.rst): the
+ * bounds of the core's loops and checks at the value where they bind (the
+ * submission's edges are in test_check.c).  Expectations are
  * the spec's and the "small" preset's (4 SMs, 4 sub-partitions, 1024
  * threads a block).
  */
@@ -19,46 +19,7 @@
 #include "resource.h"
 
 static struct vgpu_tg T;
-static struct vgpu_gpu_template TMPL[2];
 static bool LIVE;
-
-/* A fresh device and a valid one-block kernel of @src on channel 0. */
-static struct vgpu_gpu_kernel *fresh(const char *src)
-{
-	if (LIVE)
-		vgpu_tg_fini(&T);
-	if (vgpu_tg_init(&T, NULL, NULL))
-		abort();
-	LIVE = true;
-	return vgpu_tg_kernel(&T, 0, 0, 1, 32, 0, src);
-}
-
-/* A kernel of one valid template, which @t then breaks. */
-static struct vgpu_gpu_kernel *with_tmpl(void)
-{
-	struct vgpu_gpu_kernel *k = fresh("EXIT\n");
-	struct vgpu_gpu_kernel *c = vgpu_tg_kernel(&T, 0, 0, 1, 32, 0,
-						   "EXIT\n");
-
-	memset(&TMPL[0], 0, sizeof(TMPL[0]));
-	TMPL[0].grid = 1;
-	TMPL[0].threads = 32;
-	TMPL[0].regs = 32;
-	TMPL[0].prog = c->args.prog;
-	TMPL[0].n_insns = c->args.n_insns;
-	TMPL[0].match = c->args.match;
-	k->args.n_tmpl = 1;
-	k->args.tmpl = TMPL;
-	return k;
-}
-
-/* The check and the core agree, and both give @want. */
-#define AGREE(k, want) do {						\
-	int c_ = vgpu_gpu_kernel_check(&T.g.cfg, &T.g.p, (k));	\
-	int s_ = vgpu_gpu_submit(&T.g, (k));				\
-	EXPECT_EQ((want), c_);						\
-	EXPECT_EQ((want), s_);						\
-} while (0)
 
 FIXTURE(edges) { int unused; };
 FIXTURE_SETUP(edges) { LIVE = false; }
@@ -67,62 +28,6 @@ FIXTURE_TEARDOWN(edges)
 	if (LIVE)
 		vgpu_tg_fini(&T);
 	LIVE = false;
-}
-
-/*
- * A template (F15) is refused with -EINVAL for each missing field alone:
- * no blocks, no threads, no program, an empty program, no links; the
- * unbroken one is accepted.
- */
-TEST_F(edges, template_fields_one_at_a_time)
-{
-	struct vgpu_gpu_kernel *k;
-
-	AGREE(with_tmpl(), 0);
-	k = with_tmpl();
-	TMPL[0].grid = 0;
-	AGREE(k, -EINVAL);
-	k = with_tmpl();
-	TMPL[0].threads = 0;
-	AGREE(k, -EINVAL);
-	k = with_tmpl();
-	TMPL[0].prog = NULL;
-	AGREE(k, -EINVAL);
-	k = with_tmpl();
-	TMPL[0].n_insns = 0;
-	AGREE(k, -EINVAL);
-	k = with_tmpl();
-	TMPL[0].match = NULL;
-	AGREE(k, -EINVAL);
-}
-
-/*
- * vgpu_kernel_desc_init() (the core's door for vgpu-sim exec and the
- * templates) refuses an empty grid and a priority out of range, each
- * alone, with -EINVAL (its kernel-doc).
- */
-TEST_F(edges, desc_init_grid_and_prio_each_alone)
-{
-	VGPU_TEST_BIG struct vgpu_kernel_desc d;
-	struct vgpu_gpu_kernel *k = fresh("EXIT\n");
-	u16 match[4];
-
-	memset(&d, 0, sizeof(d));
-	d.grid = 1;
-	d.threads = 32;
-	d.regs_per_thread = 32;
-	EXPECT_EQ(0, vgpu_kernel_desc_init(&d, &T.g.cfg, k->args.prog,
-					   k->args.n_insns, match));
-	d.grid = 0;
-	EXPECT_EQ(-EINVAL, vgpu_kernel_desc_init(&d, &T.g.cfg, k->args.prog,
-						 k->args.n_insns, match));
-	d.grid = 1;
-	d.prio = VGPU_MAX_PRIOS;
-	EXPECT_EQ(-EINVAL, vgpu_kernel_desc_init(&d, &T.g.cfg, k->args.prog,
-						 k->args.n_insns, match));
-	d.prio = VGPU_MAX_PRIOS - 1;
-	EXPECT_EQ(0, vgpu_kernel_desc_init(&d, &T.g.cfg, k->args.prog,
-					   k->args.n_insns, match));
 }
 
 /*
@@ -232,7 +137,8 @@ TEST_F(edges, syncs_sum_every_sm)
 {
 	u32 i;
 
-	fresh("EXIT\n");
+	ASSERT_EQ(0, vgpu_tg_init(&T, NULL, NULL));
+	LIVE = true;
 	EXPECT_EQ(0, vgpu_gpu_syncs(&T.g));
 	for (i = 0; i < T.g.cfg.num_sms; i++)
 		T.g.sm[i].sm.stats.syncs = 1;
@@ -240,8 +146,6 @@ TEST_F(edges, syncs_sum_every_sm)
 }
 
 VGPU_TEST_SUITE(edges,
-	VGPU_CASE_F(edges, template_fields_one_at_a_time)
-	VGPU_CASE_F(edges, desc_init_grid_and_prio_each_alone)
 	VGPU_CASE(block_level_needs_each_resource)
 	VGPU_CASE(loop_max_over_work_items)
 	VGPU_CASE(window_lengths)

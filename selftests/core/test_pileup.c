@@ -64,11 +64,7 @@ TEST(committed_warps_count)
 	/* the boundary at 64, before the SMs run on */
 	vgpu_gpu_dispatch(&T.g);
 	ev = vgpu_tg_find(&T, VGPU_GEV_DISPATCH, k->args.id, 0);
-	ASSERT_NE(NULL, ev);
-	EXPECT_EQ(64, ev->cycle);
-	EXPECT_EQ(0, ev->sm);
-	EXPECT_EQ(0, ev->block);
-	EXPECT_EQ(VGPU_PATH_WARP, ev->arg0);
+	VGPU_TG_EXPECT_DISPATCH(ev, 64, 0, 0, VGPU_PATH_WARP);
 	EXPECT_EQ(NULL, vgpu_tg_find(&T, VGPU_GEV_DISPATCH, k->args.id, 1));
 	EXPECT_EQ(1, k->next_unit);
 	/* SM 0 itself: 62 warps; with K's 2 first warps in place, full */
@@ -89,11 +85,7 @@ TEST(committed_warps_count)
 	vgpu_gpu_cancel(&T.g, d);
 	vgpu_tg_until(&T, 1024);
 	ev = vgpu_tg_find(&T, VGPU_GEV_DISPATCH, k->args.id, 1);
-	ASSERT_NE(NULL, ev);
-	EXPECT_EQ(256, ev->cycle);
-	EXPECT_EQ(1, ev->sm);
-	EXPECT_EQ(1, ev->block);
-	EXPECT_EQ(VGPU_PATH_BLOCK, ev->arg0);
+	VGPU_TG_EXPECT_DISPATCH(ev, 256, 1, 1, VGPU_PATH_BLOCK);
 	EXPECT_EQ(VGPU_KS_DONE, k->state);
 	EXPECT_GT(1024, k->t.end);
 	vgpu_gpu_cancel(&T.g, a);

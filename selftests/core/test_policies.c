@@ -323,8 +323,8 @@ static void busy_before(u64 until, u64 *busy)
 
 /*
  * fair, the defining case: two tenants (channels) of one priority with
- * the same total work, one in 256 blocks of 2,000 iterations, the other
- * in 2,560 blocks of 200 (BAR kernels, as above).  While both have work,
+ * the same total work, one in 64 blocks of 2,000 iterations, the other
+ * in 640 blocks of 200 (BAR kernels, as above).  While both have work,
  * the seeds' alternation gives the long blocks most of the GPU time; fair
  * gives each tenant the same within 5 %.
  */
@@ -338,9 +338,9 @@ TEST(fair_equal_gpu_time)
 	for (round = 0; round < 2; round++) {
 		vgpu_tg_params_small(&p, VGPU_PREEMPT_DRAIN);
 		ASSERT_EQ(0, setup(&p, round ? "fair" : NULL));
-		k[0] = vgpu_tg_kernel(&T, 0, 1, 256, 1024, 0,
+		k[0] = vgpu_tg_kernel(&T, 0, 1, 64, 1024, 0,
 				      "LOOP 2000\nALU\nBAR\nENDLOOP\nEXIT\n");
-		k[1] = vgpu_tg_kernel(&T, 1, 1, 2560, 1024, 0,
+		k[1] = vgpu_tg_kernel(&T, 1, 1, 640, 1024, 0,
 				      "LOOP 200\nALU\nBAR\nENDLOOP\nEXIT\n");
 		ASSERT_EQ(0, vgpu_gpu_submit(&T.g, k[0]));
 		ASSERT_EQ(0, vgpu_gpu_submit(&T.g, k[1]));

@@ -879,6 +879,43 @@ TEST(f17_sync_on_restore)
 	EXPECT_EQ(end[1] + 50, end[2]);
 }
 
+/*
+ * F14: a PUSH's target must have entered the device, be unfinished and
+ * not closed (vgpu_gpu_push_target_check()); each alone refuses the
+ * pushing kernel at submission with -EINVAL, an open target takes it.
+ */
+TEST(f14_push_target_states_each_alone)
+{
+	VGPU_TEST_BIG static struct vgpu_gpu_push rec[4][2];
+	struct vgpu_gpu_kernel *q[4], *w;
+	struct vgpu_gpu_params p;
+	u32 i;
+
+	ASSERT_EQ(0, vgpu_q_init(&p));
+	for (i = 0; i < 4; i++) {
+		q[i] = vgpu_q_kernel(i, 4, 64, 200, VGPU_ITEMS);
+		q[i]->args.dev_push = rec[i];
+		q[i]->args.n_dev_push = 2;
+	}
+	/* q[0] not submitted; q[1] open; q[2] closed; q[3] cancelled */
+	for (i = 1; i < 4; i++)
+		ASSERT_EQ(0, vgpu_gpu_submit(&T.g, q[i]));
+	ASSERT_EQ(0, vgpu_q_push(q[2], 0, 0, VGPU_GPU_PUSH_CLOSE));
+	vgpu_gpu_cancel(&T.g, q[3]);
+	ASSERT_TRUE(vgpu_gpu_kernel_finished(q[3]));
+	ASSERT_FALSE(q[3]->q.closing);
+	for (i = 0; i < 4; i++) {
+		w = vgpu_tg_kernel(&T, 5 + i, 0, 1, 32, 0, "PUSH 1\nEXIT\n");
+		w->args.push_to = q[i];
+		EXPECT_EQ(i == 1 ? 0 : -EINVAL, vgpu_gpu_submit(&T.g, w))
+			TH_LOG("target %u", i);
+	}
+	vgpu_gpu_cancel(&T.g, q[1]);
+	vgpu_gpu_cancel(&T.g, q[2]);
+	vgpu_tg_run(&T, 100000);
+	vgpu_tg_fini(&T);
+}
+
 VGPU_TEST_SUITE(queue,
 	VGPU_CASE(f14_full_blocks_then_partial_after_timeout)
 	VGPU_CASE(f14_timeout_on_a_boundary)
@@ -889,6 +926,7 @@ VGPU_TEST_SUITE(queue,
 	VGPU_CASE(f14_submit_checks)
 	VGPU_CASE(f14_push_instruction_feeds_a_queue)
 	VGPU_CASE(f14_push_refused_fails_the_kernel)
+	VGPU_CASE(f14_push_target_states_each_alone)
 	VGPU_CASE(f14_held_items_count_for_push)
 	VGPU_CASE(f14_sequential_and_channel)
 	VGPU_CASE(f16_head_overtakes_its_priority)

@@ -213,6 +213,45 @@ vgpu_tg_kernel(struct vgpu_tg *t, u32 ch, u32 prio, u32 grid, u32 threads,
 	return k;
 }
 
+/* A valid one-block template (F15) of the .vasm text @src in @tmpl. */
+static inline void vgpu_tg_template(struct vgpu_tg *t,
+				    struct vgpu_gpu_template *tmpl,
+				    const char *src)
+{
+	struct vgpu_gpu_kernel *k = vgpu_tg_kernel(t, 0, 0, 1, 32, 0, src);
+
+	memset(tmpl, 0, sizeof(*tmpl));
+	tmpl->grid = 1;
+	tmpl->threads = 32;
+	tmpl->regs = 32;
+	tmpl->prog = k->args.prog;
+	tmpl->n_insns = k->args.n_insns;
+	tmpl->match = k->args.match;
+}
+
+/*
+ * The host's check (vgpu_gpu_kernel_check()) and the core's submission
+ * agree on kernel @k of device @t, and both give @want.
+ */
+#define VGPU_TG_AGREE(t, k, want) do {					\
+	int c_ = vgpu_gpu_kernel_check(&(t)->g.cfg, &(t)->g.p, (k));	\
+	int s_ = vgpu_gpu_submit(&(t)->g, (k));				\
+	EXPECT_EQ((want), c_);						\
+	EXPECT_EQ((want), s_);						\
+} while (0)
+
+/*
+ * Event @ev is a dispatch (F23) at cycle @c of block @b on SM @s by path
+ * @path (VGPU_PATH_*).
+ */
+#define VGPU_TG_EXPECT_DISPATCH(ev, c, s, b, path) do {			\
+	ASSERT_NE(NULL, (ev));						\
+	EXPECT_EQ((c), (ev)->cycle);					\
+	EXPECT_EQ((s), (ev)->sm);					\
+	EXPECT_EQ((b), (ev)->block);					\
+	EXPECT_EQ((path), (ev)->arg0);					\
+} while (0)
+
 /* One epoch: the controller, then every SM. */
 static inline void vgpu_tg_step(struct vgpu_tg *t)
 {

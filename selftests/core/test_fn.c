@@ -773,6 +773,36 @@ TEST(suspension_keeps_a_blocks_data)
 	vgpul_vasm_free(&tprog);
 }
 
+/*
+ * Only a global atomic waits for the boundary: every other functional
+ * instruction costs its class's latency, as in the timing model (F04).
+ * FN_LOOP10 on one warp alone: MOVI, MOVI (MOV, 2 cycles each), then ten
+ * times IADDI (ALU, 4), ISETP (CMP, 2), BRP (BRA, 4): 2 * 2 + 10 * 10 =
+ * 104 cycles from its first instruction to EXIT, far less than the 32
+ * boundaries (2,048 cycles) it would take if each instruction waited for
+ * one.
+ */
+TEST(alu_instructions_do_not_wait_for_the_boundary)
+{
+	static u32 buf[64];
+	struct vgpu_lane_slot slot[VGPU_ISA_MAX_SLOTS] = { FN_SLOT(buf, 0) };
+	struct vgpu_gpu_kernel *k;
+
+	fn_setup(VGPU_PREEMPT_SWITCH);
+	k = vgpu_tg_kernel(&T, 0, 0, 1, 32, 0, FN_LOOP10);
+	k->args.fn = true;
+	k->args.regs = 16;
+	k->args.slots = slot;
+	ASSERT_EQ(0, vgpu_gpu_submit(&T.g, k));
+	ASSERT_TRUE(fn_loop(false, 1000000));
+	ASSERT_EQ(VGPU_KS_DONE, k->state);
+	ASSERT_NE(VGPU_GPU_NO_CYCLE, k->t.start);
+	EXPECT_LE(104, k->t.end - k->t.start);
+	EXPECT_GE(104 + T.g.p.timing.latency[VGPU_OP_BRA - VGPU_OP_MOV],
+		  k->t.end - k->t.start);
+	fn_teardown();
+}
+
 VGPU_TEST_SUITE(fn,
 	VGPU_CASE(vector_add)
 	VGPU_CASE(reduce)
@@ -783,6 +813,7 @@ VGPU_TEST_SUITE(fn,
 	VGPU_CASE(guards_find_a_write_between_regions)
 	VGPU_CASE(submit_checks)
 	VGPU_CASE(insn_budget)
+	VGPU_CASE(alu_instructions_do_not_wait_for_the_boundary)
 	VGPU_CASE(private_memory_and_registers_survive_a_switch)
 	VGPU_CASE(insn_budget_counts_across_a_switch)
 	VGPU_CASE(queue_blocks_read_their_items)

@@ -145,8 +145,51 @@ TEST_F(edges, syncs_sum_every_sm)
 	EXPECT_EQ(4, vgpu_gpu_syncs(&T.g));
 }
 
+/*
+ * F13: a task table of exactly 64 slots (one whole word of its bitmaps)
+ * takes 64 kernels, one per channel, at the first boundary; 65 slots take
+ * the 65th too (the second word's single slot).
+ */
+TEST_F(edges, task_table_of_whole_words)
+{
+	static const u32 slots[] = { 64, 65 };
+	static struct vgpu_gpu_kernel k[65];
+	struct vgpu_gpu_kernel *one;
+	struct vgpu_gpu_params p;
+	u32 i, n, in;
+
+	for (n = 0; n < ARRAY_SIZE(slots); n++) {
+		vgpu_tg_params_small(&p, VGPU_PREEMPT_DRAIN);
+		p.task_slots = slots[n];
+		p.max_channels = 65;
+		ASSERT_EQ(0, vgpu_tg_init(&T, NULL, &p));
+		LIVE = true;
+		/* one program; a descriptor per channel */
+		one = vgpu_tg_kernel(&T, 0, 0, 1, 32, 0,
+				     "LOOP 1000\nALU\nENDLOOP\nEXIT\n");
+		for (i = 0; i < slots[n]; i++) {
+			if (i >= 8)
+				ASSERT_EQ(0, vgpu_gpu_channel_add(&T.g, i, 0));
+			k[i] = *one;
+			k[i].args.id = 100 + i;
+			k[i].args.channel = i;
+			ASSERT_EQ(0, vgpu_gpu_submit(&T.g, &k[i]));
+		}
+		vgpu_gpu_dispatch(&T.g);
+		in = 0;
+		for (i = 0; i < slots[n]; i++)
+			in += k[i].state == VGPU_KS_ACTIVE ||
+			      k[i].state == VGPU_KS_DRAINING;
+		EXPECT_EQ(slots[n], in);
+		EXPECT_TRUE(vgpu_tg_run(&T, 1000000));
+		vgpu_tg_fini(&T);
+		LIVE = false;
+	}
+}
+
 VGPU_TEST_SUITE(edges,
 	VGPU_CASE(block_level_needs_each_resource)
 	VGPU_CASE(loop_max_over_work_items)
 	VGPU_CASE(window_lengths)
-	VGPU_CASE_F(edges, syncs_sum_every_sm))
+	VGPU_CASE_F(edges, syncs_sum_every_sm)
+	VGPU_CASE_F(edges, task_table_of_whole_words))

@@ -5,7 +5,8 @@
  * cycle, coalescing into full and partial blocks seen through QUERY,
  * close, cancel, ENOSPC, every errno of the new descriptor fields and of
  * QUEUE_PUSH with otherwise-valid input, a HEAD kernel overtaking kernels
- * of its priority, the sync cost in QUERY's timestamps and debugfs.
+ * of its priority, the sync cost in QUERY's timestamps and debugfs, and the
+ * handshakes' latencies (assign_latency, dealloc_latency).
  *
  * Each test uses its own device instance 13 (preset "small", 64-cycle
  * epochs); the cycle counts are those vgpu-sim gives for the same
@@ -682,6 +683,51 @@ TEST(sync_cost)
 	snprintf(want, sizeof(want), " %u ready %llu 3 |", 2U,
 		 (unsigned long long)(t0 + 3108));
 	EXPECT_NE(NULL, strstr(vgpu_buf, want));
+	close(fd);
+	snprintf(line, sizeof(line), "%d", DEV);
+	vgpu_test_sysfs("/sys/bus/vgpu/del_device", line);
+}
+
+/*
+ * Seed 002's handshakes (F13, F17): assign_latency and dealloc_latency are
+ * bounded like sync_cost (EINVAL past 255).  On a device with
+ * assign_latency=60 sync_cost=40, SM 0 only, a block of a kernel the SM
+ * was not assigned starts 60 + 40 cycles after its dispatch, and the sm
+ * file shows the SM table's state: ready since the dispatch + 100, one
+ * sync; the config file both latencies.
+ */
+TEST(handshake_latencies)
+{
+	struct vgpu_submit_desc d;
+	struct vgpu_kernel_query kq;
+	__u64 aff = 1;
+	__u32 ch = 0;
+	char line[8], want[64];
+	int fd;
+
+	ASSERT_EQ(EINVAL, new_device(" assign_latency=256"));
+	ASSERT_EQ(EINVAL, new_device(" dealloc_latency=256"));
+	ASSERT_EQ(0, new_device(" assign_latency=60 sync_cost=40 dealloc_latency=100"));
+	fd = vgpu_test_open(DEV);
+	ASSERT_LE(0, fd);
+	ASSERT_EQ(0, vgpu_test_channel(fd, 2, 0, &ch));
+	VGPU_DESC(&d, ch, p_501);
+	d.threads = 32;
+	d.affinity = (uintptr_t)&aff;
+	d.affinity_bits = 64;
+	ASSERT_EQ(0, vgpu_test_submit(fd, &d, 1));
+	ASSERT_EQ(0, vgpu_test_wait(fd, (__u32[]){ d.handle }, 1,
+				    VGPU_WAIT_ALL, VGPU_WAIT_FOREVER, NULL));
+	ASSERT_EQ(0, vgpu_test_query(fd, d.handle, 0, &kq));
+	EXPECT_EQ(100, kq.t_start - kq.t_dispatch);
+	ASSERT_LT(0, slurp(DBG "config"));
+	EXPECT_EQ(60, keyval("assign_latency"));
+	EXPECT_EQ(100, keyval("dealloc_latency"));
+	EXPECT_EQ(40, keyval("sync_cost"));
+	ASSERT_LT(0, slurp(DBG "sm"));
+	snprintf(want, sizeof(want), " ready %llu 1 |",
+		 (unsigned long long)(kq.t_dispatch + 100));
+	EXPECT_NE(NULL, strstr(vgpu_buf, want)) TH_LOG("%s", vgpu_buf);
 	close(fd);
 	snprintf(line, sizeof(line), "%d", DEV);
 	vgpu_test_sysfs("/sys/bus/vgpu/del_device", line);

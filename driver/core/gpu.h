@@ -51,7 +51,9 @@
  *   kernels the controller may dispatch from;
  * - SMs: one SM execution engine each (&struct vgpu_sm, sm.h) with its
  *   own warp context pool, plus the controller's shadow of its block
- *   table (which kernel each slot belongs to) and an event buffer.
+ *   table (which kernel each slot belongs to), its entry of the SM table
+ *   (the kernel assigned and the handshake's state, &struct vgpu_gpu_hs,
+ *   F17) and an event buffer.
  *
  * Time (F51): virtual cycles in epochs of &vgpu_gpu_params.epoch cycles.
  * The caller loops:

@@ -288,7 +288,7 @@ static void vgpu_gpu_slot_set(struct vgpu_gpu *g, u32 s,
 
 /*
  * @k leaves its slot: the slot keeps a deallocation request until the SMs
- * acknowledge it at the next boundary (vgpu_gpu_table_update(), F13).
+ * acknowledge it (vgpu_gpu_table_update(), F13).
  */
 static void vgpu_gpu_slot_release(struct vgpu_gpu *g,
 				  struct vgpu_gpu_kernel *k)
@@ -637,11 +637,11 @@ static bool vgpu_gpu_dealloc_acked(struct vgpu_gpu *g, u32 s)
  * Free the slots whose deallocation request the SMs have acknowledged
  * (without a dealloc_latency, every request made before this boundary:
  * the SMs saw it during the epoch; with one, every request made that many
- * cycles ago or more), admit channel heads, evict if needed.  An eviction is a
- * deallocation request too: the victim stops issuing at once, and its slot
- * is free for the waiting kernel at the next boundary (seed 002: a slot is
- * valid until deallocation is requested; step 408: a slot with a request
- * is skipped).  One eviction per boundary.
+ * cycles ago or more), admit channel heads, evict if needed.  An eviction
+ * is a deallocation request too: the victim stops issuing at once, and
+ * its slot is free for the waiting kernel once the SMs acknowledged it
+ * (seed 002: a slot is valid until deallocation is requested; step 408: a
+ * slot with a request is skipped).  One eviction per boundary.
  */
 void vgpu_gpu_table_update(struct vgpu_gpu *g)
 {

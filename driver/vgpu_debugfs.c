@@ -131,6 +131,8 @@ static void vgpu_dbg_config(struct seq_buf *sb, struct vgpu_device *vdev,
 		       vdev->limits.max_arrival, g->skipped);
 	seq_buf_printf(sb, "default_prio %u\nevent_budget %u\n",
 		       vdev->default_prio, vdev->obs.budget);
+	seq_buf_printf(sb, "assign_latency %u\ndealloc_latency %u\n",
+		       p->assign_latency, p->dealloc_latency);
 }
 
 static void vgpu_dbg_kernels(struct seq_buf *sb, struct vgpu_device *vdev,
@@ -242,7 +244,7 @@ static void vgpu_dbg_sm(struct seq_buf *sb, struct vgpu_device *vdev,
 	u32 i, j, c, n;
 
 	vgpu_dbg_puts(sb, "# sm top_prio avail power free_warps blocks barriers ");
-	vgpu_dbg_puts(sb, "smem_free regs_free/subpart last_kernel phase ");
+	vgpu_dbg_puts(sb, "smem_free regs_free/subpart assigned phase ");
 	vgpu_dbg_puts(sb, "ready_at ");
 	vgpu_dbg_puts(sb, "syncs | power history: ");
 	vgpu_dbg_puts(sb, "instructions per window bucket, oldest first\n");
@@ -263,14 +265,14 @@ static void vgpu_dbg_sm(struct seq_buf *sb, struct vgpu_device *vdev,
 		for (j = 0; j < r->subparts; j++)
 			seq_buf_printf(sb, "%c%u", j ? ',' : ' ',
 				       vgpu_bmap_weight(r->regs[j], r->reg_units));
-		/* F17: the kernel assigned, its phase, when it is ready */
-		if (sm->last_kernel == VGPU_EV_NONE)
+		/* F17: the SM table's kernel, state, when the SM is ready */
+		if (g->sm[i].hs.kernel == VGPU_EV_NONE)
 			vgpu_dbg_puts(sb, " -");
 		else
-			seq_buf_printf(sb, " %u", sm->last_kernel);
+			seq_buf_printf(sb, " %u", g->sm[i].hs.kernel);
 		seq_buf_printf(sb, " %s %llu %llu |",
-			       vgpu_sm_phase_name(vgpu_sm_phase(sm)),
-			       sm->sync_ready, sm->stats.syncs);
+			       vgpu_sm_phase_name(vgpu_gpu_sm_state(g, i)),
+			       g->sm[i].hs.ready_at, sm->stats.syncs);
 		for (j = 1; j <= VGPU_WIN_BUCKETS; j++) {
 			u32 b = (sm->win_cur + j) % VGPU_WIN_BUCKETS;
 

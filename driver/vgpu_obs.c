@@ -296,6 +296,18 @@ void vgpu_obs_core_event(struct vgpu_device *vdev, const struct vgpu_event *ev,
 		trace_vgpu_queue_block(dev, ev->kernel, ev->block, ev->arg0,
 				       ev->arg1, ev->cycle);
 		break;
+	case VGPU_GEV_ASSIGN:	/* F17; arg1: low 32 bits of the end */
+		trace_vgpu_sm_assign(dev, ev->sm, ev->kernel, ev->block,
+				     ev->arg0, ev->cycle,
+				     ev->cycle + (u32)(ev->arg1 -
+						       (u32)ev->cycle));
+		break;
+	case VGPU_GEV_DEALLOC:	/* F13; arg1: low 32 bits of the request */
+		trace_vgpu_task_dealloc(dev, ev->kernel, ev->arg0,
+					ev->cycle - (u32)((u32)ev->cycle -
+							  ev->arg1),
+					ev->cycle);
+		break;
 	case VGPU_EV_LOCK_ACQUIRE:
 		if (ev->arg1 == VGPU_LOCK_HOW_FREE)
 			break;

@@ -117,6 +117,58 @@ DEFINE_EVENT(vgpu_queue_class, vgpu_queue_block,
 		      u64 cycle),
 	     TP_ARGS(dev, kernel, block, items, arg, cycle));
 
+/*
+ * F17, seed 002 step 434: SM @sm is assigned @kernel (it had @from) by
+ * block @block at @cycle; the assignment ends, the state goes out, at
+ * @until (only with an assign_latency).
+ */
+TRACE_EVENT(vgpu_sm_assign,
+	    TP_PROTO(u32 dev, u32 sm, u32 kernel, u32 block, u32 from,
+		     u64 cycle, u64 until),
+	    TP_ARGS(dev, sm, kernel, block, from, cycle, until),
+	    TP_STRUCT__entry(__field(u64, cycle)
+			     __field(u64, until)
+			     __field(u32, dev)
+			     __field(u32, sm)
+			     __field(u32, kernel)
+			     __field(u32, block)
+			     __field(u32, from)),
+	    TP_fast_assign(__entry->cycle = cycle;
+			   __entry->until = until;
+			   __entry->dev = dev;
+			   __entry->sm = sm;
+			   __entry->kernel = kernel;
+			   __entry->block = block;
+			   __entry->from = from;),
+	    TP_printk("dev=%u sm=%u kernel=%u block=%u from=%u cycle=%llu until=%llu",
+		      __entry->dev, __entry->sm, __entry->kernel,
+		      __entry->block, __entry->from, __entry->cycle,
+		      __entry->until)
+);
+
+/*
+ * F13, seed 002 step 408: the SMs acknowledged the deallocation request of
+ * task slot @slot (made at @requested, when it held @kernel): the slot is
+ * free at @cycle (only with a dealloc_latency).
+ */
+TRACE_EVENT(vgpu_task_dealloc,
+	    TP_PROTO(u32 dev, u32 kernel, u32 slot, u64 requested, u64 cycle),
+	    TP_ARGS(dev, kernel, slot, requested, cycle),
+	    TP_STRUCT__entry(__field(u64, cycle)
+			     __field(u64, requested)
+			     __field(u32, dev)
+			     __field(u32, kernel)
+			     __field(u32, slot)),
+	    TP_fast_assign(__entry->cycle = cycle;
+			   __entry->requested = requested;
+			   __entry->dev = dev;
+			   __entry->kernel = kernel;
+			   __entry->slot = slot;),
+	    TP_printk("dev=%u kernel=%u slot=%u requested=%llu cycle=%llu",
+		      __entry->dev, __entry->kernel, __entry->slot,
+		      __entry->requested, __entry->cycle)
+);
+
 #endif /* VGPU_TRACE_H */
 
 #undef TRACE_INCLUDE_PATH

@@ -165,6 +165,10 @@ int vgpu_gpu_params_validate(const struct vgpu_gpu_params *p,
 		bad = "search_group";
 	else if (p->search_latency > VGPU_SEARCH_MAX_LATENCY)
 		bad = "search_latency";
+	else if (p->assign_latency > VGPU_MAX_LATENCY)
+		bad = "assign_latency";
+	else if (p->dealloc_latency > VGPU_MAX_LATENCY)
+		bad = "dealloc_latency";
 	for (i = 0; !bad && i < ARRAY_SIZE(p->res_weight); i++)
 		if (p->res_weight[i] > VGPU_POWER_WEIGHT_MAX)
 			bad = "res_weight";
@@ -471,8 +475,10 @@ int vgpu_gpu_init_host(struct vgpu_gpu *g, void *mem, size_t size,
 		if (ret)
 			return ret;
 		vgpu_sm_set_trace(&gs->sm, vgpu_gpu_sm_trace, gs);
-		gs->sm.sync_cost = p->sync_cost;
+		/* F17: the engine waits for the assignment and the sync */
+		gs->sm.sync_cost = p->sync_cost + p->assign_latency;
 		gs->sm.search_latency = p->search_latency;
+		gs->hs.kernel = VGPU_EV_NONE;
 		gs->ev = ev + i * evcap;
 		gs->evcap = evcap;
 		gs->wevcap = 4 * cfg->max_warps_per_sm;
@@ -763,6 +769,8 @@ const char *vgpu_gpu_event_name(u32 type)
 		[VGPU_GEV_FAIL - VGPU_GEV_SUBMIT] = "fail",
 		[VGPU_GEV_PUSH - VGPU_GEV_SUBMIT] = "push",
 		[VGPU_GEV_COALESCE - VGPU_GEV_SUBMIT] = "coalesce",
+		[VGPU_GEV_ASSIGN - VGPU_GEV_SUBMIT] = "assign",
+		[VGPU_GEV_DEALLOC - VGPU_GEV_SUBMIT] = "dealloc",
 	};
 
 	if (type < VGPU_GEV_SUBMIT || type > VGPU_GEV_MAX)
@@ -1126,7 +1134,7 @@ int vgpu_gpu_set_sync_cost(struct vgpu_gpu *g, u32 cost)
 		return -EINVAL;
 	g->p.sync_cost = cost;
 	for (i = 0; i < g->cfg.num_sms; i++)
-		g->sm[i].sm.sync_cost = cost;
+		g->sm[i].sm.sync_cost = cost + g->p.assign_latency;
 	return 0;
 }
 

@@ -51,7 +51,9 @@
  *   kernels the controller may dispatch from;
  * - SMs: one SM execution engine each (&struct vgpu_sm, sm.h) with its
  *   own warp context pool, plus the controller's shadow of its block
- *   table (which kernel each slot belongs to) and an event buffer.
+ *   table (which kernel each slot belongs to), its entry of the SM table
+ *   (the kernel assigned and the handshake's state, &struct vgpu_gpu_hs,
+ *   F17) and an event buffer.
  *
  * Time (F51): virtual cycles in epochs of &vgpu_gpu_params.epoch cycles.
  * The caller loops:
@@ -183,7 +185,20 @@ enum vgpu_gpu_event_type {
 	VGPU_GEV_COALESCE,	/* F14: a queue block formed; block = its
 				 * index, arg0 items, arg1 VGPU_GPU_COALESCE_*
 				 */
-	VGPU_GEV_MAX = VGPU_GEV_COALESCE,
+	VGPU_GEV_ASSIGN,	/* seed 002 step 434: the SM is assigned the
+				 * kernel of the block it is given; sm, block;
+				 * arg0 the kernel it had (VGPU_EV_NONE: none),
+				 * arg1 the cycle the assignment ends and the
+				 * state goes out (low 32); only with an
+				 * assign_latency
+				 */
+	VGPU_GEV_DEALLOC,	/* F13: the SMs acknowledged the deallocation
+				 * request of a task slot, which is free now;
+				 * kernel = the one it held, arg0 the slot,
+				 * arg1 the request's cycle (low 32); only with
+				 * a dealloc_latency
+				 */
+	VGPU_GEV_MAX = VGPU_GEV_DEALLOC,
 };
 
 /* Why a queue block launched (arg1 of VGPU_GEV_COALESCE, F14). */
@@ -240,6 +255,16 @@ enum vgpu_gpu_event_type {
  * @combo: share in percent of seed 001 embodiment 9 (remaining resources)
  *	against embodiment 10 (power history) in the "combined" policy
  *	([0283])
+ * @assign_latency: cycles the task assignment of an SM takes (seed 002
+ *	step 434, TASK_ASSIGN) when it is given a block of a kernel other
+ *	than the one it was assigned: the state sync (@sync_cost,
+ *	STATE_SYNC) follows it, and the block's warps start after both; at
+ *	most VGPU_MAX_LATENCY, 0 (the default) = the assignment is free
+ * @dealloc_latency: cycles after a task slot's deallocation request at
+ *	which the SMs acknowledge it (F13, seed 002 step 408); the slot is
+ *	free at the first boundary from then on; at most VGPU_MAX_LATENCY,
+ *	0 (the default) = acknowledged during the epoch, free at the next
+ *	boundary
  */
 struct vgpu_gpu_params {
 	char policy[VGPU_POLICY_NAME_LEN];
@@ -265,6 +290,8 @@ struct vgpu_gpu_params {
 	u32 search;
 	u32 search_group;
 	u32 search_latency;
+	u32 assign_latency;
+	u32 dealloc_latency;
 };
 
 /**
@@ -753,6 +780,30 @@ struct vgpu_gpu_shadow {
 };
 
 /**
+ * struct vgpu_gpu_hs - the controller's handshake with one SM (F17)
+ * @kernel: id of the kernel assigned to the SM (the kernel of the block
+ *	it was given last), VGPU_EV_NONE before its first block
+ * @assigned: cycle of that assignment
+ * @sync_at: cycle the assignment ends and the kernel's state goes out
+ *	(TASK_ASSIGN before it, &vgpu_gpu_params.assign_latency)
+ * @ready_at: cycle the SM has acknowledged the state (STATE_SYNC before
+ *	it, &vgpu_gpu_params.sync_cost; CTA_LAUNCH from it on)
+ * @assigns: assignments so far
+ *
+ * Seed 002 method 400 steps 434-438 and method 500 step 502: the SM
+ * table's state of the SM; read it with vgpu_gpu_sm_state().  An
+ * assignment without latency (assign_latency and sync_cost 0) leaves
+ * @sync_at and @ready_at where they were (0 if never set).
+ */
+struct vgpu_gpu_hs {
+	u32 kernel;
+	u64 assigned;
+	u64 sync_at;
+	u64 ready_at;
+	u64 assigns;
+};
+
+/**
  * struct vgpu_gpu_sm - one SM of the device
  * @sm: its execution engine
  * @run_smem: largest free run of shared memory units by the device's
@@ -772,6 +823,7 @@ struct vgpu_gpu_shadow {
  *	the block-level ones)
  * @nlaunch: events in @ev the controller acts on: LAUNCH (F15), PUSH
  *	(F14) and FAULT (fn.h)
+ * @hs: the SM table's handshake state (F17, seed 002 method 400)
  * @shadow: per block slot of @sm
  *
  * What every block given to the SM and every event of it touches comes
@@ -791,6 +843,7 @@ struct vgpu_gpu_sm {
 	u32 nwev;
 	u32 wevcap;
 	u32 nlaunch;
+	struct vgpu_gpu_hs hs;
 	struct vgpu_gpu_shadow shadow[VGPU_MAX_BLOCKS_PER_SM];
 };
 
@@ -1052,6 +1105,10 @@ struct vgpu_gpu_host_ops {
  * @chan_gt: the GPU time of each channel's kernels and their children
  * @tenant: the tenants with kernels in the device, first free entry first;
  *	entry VGPU_GPU_NO_TENANT is where the kernels of no entry count
+ * @dealloc_ack: per task slot with a deallocation request pending, the
+ *	cycle the SMs acknowledge it (&vgpu_gpu_params.dealloc_latency)
+ * @dealloc_req: the cycle of that request
+ * @dealloc_kernel: id of the kernel the slot held then
  */
 struct vgpu_gpu {
 	struct vgpu_config cfg;
@@ -1126,6 +1183,9 @@ struct vgpu_gpu {
 	u32 nheld;
 	struct vgpu_gpu_gtime chan_gt[VGPU_GPU_MAX_CHANNELS];
 	struct vgpu_gpu_tenant tenant[VGPU_GPU_MAX_TENANTS + 1];
+	u64 dealloc_ack[VGPU_GPU_MAX_SLOTS];
+	u64 dealloc_req[VGPU_GPU_MAX_SLOTS];
+	u32 dealloc_kernel[VGPU_GPU_MAX_SLOTS];
 };
 
 void vgpu_gpu_params_default(struct vgpu_gpu_params *p,
@@ -1197,6 +1257,7 @@ static inline bool vgpu_gpu_dealloc_pending(const struct vgpu_gpu *g, u32 s)
 }
 
 bool vgpu_gpu_sm_empty(const struct vgpu_gpu *g, u32 sm);
+u32 vgpu_gpu_sm_state(const struct vgpu_gpu *g, u32 sm);
 u32 vgpu_gpu_prio_rank(const struct vgpu_gpu *g, u64 cycle, u32 prio);
 void vgpu_gpu_window_sync(struct vgpu_gpu *g);
 u32 vgpu_gpu_window_at(const struct vgpu_gpu *g, u64 cycle);

@@ -26,9 +26,20 @@ struct vgpu_gpu_match {
 	bool equal;
 };
 
-/* Make (@on) or drop the deallocation request of task slot @s. */
+/*
+ * Make (@on) or drop the deallocation request of task slot @s (F13).  A
+ * request made now is acknowledged by the SMs dealloc_latency cycles later
+ * (vgpu_gpu_table_update() frees the slot at the first boundary from
+ * then on); the kernel the slot holds is recorded for the trace.
+ */
 static inline void vgpu_gpu_dealloc_set(struct vgpu_gpu *g, u32 s, bool on)
 {
+	if (on && !vgpu_bmap_test(g->slot_dealloc, s)) {
+		g->dealloc_req[s] = g->now;
+		g->dealloc_ack[s] = g->now + g->p.dealloc_latency;
+		g->dealloc_kernel[s] = g->slot[s] ? g->slot[s]->args.id :
+						    VGPU_EV_NONE;
+	}
 	vgpu_bmap_assign(g->slot_dealloc, s, on);
 }
 

@@ -29,23 +29,46 @@ static bool vgpu_gpu_aff_test(const struct vgpu_gpu_kernel *k, u32 sm)
  *
  * Return: true if @k's affinity and the throttle mode allow SM @sm, and
  * the SM is not between an assignment and its acknowledgment: blocks go
- * only to SMs READY or with no kernel assigned (F17, seed 002 step 502);
- * an SM READY for another kernel is assigned this one by the block.
+ * only to SMs ready (CTA_LAUNCH) or with no kernel assigned (F17, seed 002
+ * step 502, vgpu_gpu_sm_state()); an SM ready for another kernel is
+ * assigned this one by the block.
  */
 bool vgpu_gpu_sm_allowed(const struct vgpu_gpu *g,
 			 const struct vgpu_gpu_kernel *k, u32 sm)
 {
-	const struct vgpu_sm *s = &g->sm[sm].sm;
-
 	if (!vgpu_gpu_aff_test(k, sm))
 		return false;
 	if (g->p.throttle && sm >= g->p.throttle_sms)
 		return false;
-	if (unlikely(s->sync_cost) &&
-	    (vgpu_sm_phase(s) == VGPU_SM_PHASE_TASK_ASSIGN ||
-	     vgpu_sm_phase(s) == VGPU_SM_PHASE_STATE_SYNC))
+	if (unlikely(g->sm[sm].hs.ready_at > g->now))
 		return false;
 	return true;
+}
+
+/**
+ * vgpu_gpu_sm_state() - the SM table's state of an SM (F17)
+ * @g: the device
+ * @sm: SM index
+ *
+ * Seed 002 steps 434-438 and 502, at the current boundary.
+ *
+ * Return: VGPU_SM_PHASE_NONE before the SM's first block;
+ * VGPU_SM_PHASE_TASK_ASSIGN while the kernel of its last assignment is
+ * being assigned (assign_latency); VGPU_SM_PHASE_STATE_SYNC while its
+ * state is sent and not acknowledged (sync_cost); VGPU_SM_PHASE_READY
+ * (the seed's CTA_LAUNCH) once the SM may take blocks again.
+ */
+u32 vgpu_gpu_sm_state(const struct vgpu_gpu *g, u32 sm)
+{
+	const struct vgpu_gpu_hs *hs = &g->sm[sm].hs;
+
+	if (hs->kernel == VGPU_EV_NONE)
+		return VGPU_SM_PHASE_NONE;
+	if (g->now < hs->sync_at)
+		return VGPU_SM_PHASE_TASK_ASSIGN;
+	if (g->now < hs->ready_at)
+		return VGPU_SM_PHASE_STATE_SYNC;
+	return VGPU_SM_PHASE_READY;
 }
 
 /* F26: is @k eligible in this round at all? */
@@ -805,6 +828,35 @@ bool vgpu_gpu_holds_update(struct vgpu_gpu *g)
 	return any;
 }
 
+/*
+ * Block @b of @k went to SM @sm: if the SM was assigned another kernel (or
+ * none), this is its assignment (seed 002 step 434): TASK_ASSIGN for
+ * assign_latency cycles, then STATE_SYNC (step 438) for sync_cost, then
+ * ready (step 502).  The engine syncs on the same change and starts the
+ * block's warps when both are over: its sync cost is the two together
+ * (vgpu_gpu_init()), so its sync_ready is the end of the handshake.
+ */
+static void vgpu_gpu_assign(struct vgpu_gpu *g, const struct vgpu_gpu_kernel *k,
+			    u32 sm, const struct vgpu_sm_block *b)
+{
+	struct vgpu_gpu_hs *hs = &g->sm[sm].hs;
+	const struct vgpu_sm *s = &g->sm[sm].sm;
+	u32 old = hs->kernel;
+
+	if (b->kernel->id == old)
+		return;
+	hs->kernel = b->kernel->id;
+	hs->assigned = s->now;
+	hs->assigns++;
+	if (!s->sync_cost)
+		return;		/* ready at once: the cycles stay where they were */
+	hs->ready_at = max(s->sync_ready, s->now);
+	hs->sync_at = min(s->now + g->p.assign_latency, hs->ready_at);
+	if (unlikely(g->p.assign_latency))
+		vgpu_gpu_emit(g, g->now, VGPU_GEV_ASSIGN, k, b->block_idx, ~0U,
+			      sm, old, (u32)hs->sync_at);
+}
+
 /* Record a block that went into slot @slot of SM @sm. */
 static void vgpu_gpu_dispatched(struct vgpu_gpu *g, struct vgpu_gpu_kernel *k,
 				u32 sm, u32 slot, u32 unit, u64 start_at,
@@ -813,6 +865,7 @@ static void vgpu_gpu_dispatched(struct vgpu_gpu *g, struct vgpu_gpu_kernel *k,
 	struct vgpu_gpu_shadow *sh = &g->sm[sm].shadow[slot];
 	const struct vgpu_sm_block *b = &g->sm[sm].sm.block[slot];
 
+	vgpu_gpu_assign(g, k, sm, b);
 	g->sm[sm].shadow_used |= BIT_ULL(slot);
 	sh->k = k;
 	sh->unit = unit;

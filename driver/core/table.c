@@ -288,14 +288,14 @@ static void vgpu_gpu_slot_set(struct vgpu_gpu *g, u32 s,
 
 /*
  * @k leaves its slot: the slot keeps a deallocation request until the SMs
- * acknowledge it at the next boundary (vgpu_gpu_table_update(), F13).
+ * acknowledge it (vgpu_gpu_table_update(), F13).
  */
 static void vgpu_gpu_slot_release(struct vgpu_gpu *g,
 				  struct vgpu_gpu_kernel *k)
 {
 	if (k->slot != ~0U) {
-		vgpu_gpu_slot_set(g, k->slot, NULL);
 		vgpu_gpu_dealloc_set(g, k->slot, true);
+		vgpu_gpu_slot_set(g, k->slot, NULL);
 		k->slot = ~0U;
 	}
 }
@@ -611,17 +611,37 @@ vgpu_gpu_last_admitted(struct vgpu_gpu *g, bool op, u32 *free_slot,
 	return low;
 }
 
+/*
+ * With a dealloc_latency: have the SMs acknowledged the deallocation
+ * request of slot @s by now (dealloc_latency cycles after it)?  If so, the
+ * slot is free from this boundary on: event "dealloc".
+ */
+static bool vgpu_gpu_dealloc_acked(struct vgpu_gpu *g, u32 s)
+{
+	struct vgpu_event ev = {
+		.cycle = g->now, .type = VGPU_GEV_DEALLOC,
+		.kernel = g->dealloc_kernel[s], .block = ~0U, .warp = ~0U,
+		.sm = ~0U, .arg0 = s, .arg1 = (u32)g->dealloc_req[s],
+	};
+
+	if (g->now < g->dealloc_ack[s])
+		return false;
+	vgpu_gpu_put_event(g, &ev, NULL, true);
+	return true;
+}
+
 /**
  * vgpu_gpu_table_update() - the task table at this boundary (F13)
  * @g: the device
  *
  * Free the slots whose deallocation request the SMs have acknowledged
- * (every request made before this boundary: the SMs saw it during the
- * epoch), admit channel heads, evict if needed.  An eviction is a
- * deallocation request too: the victim stops issuing at once, and its slot
- * is free for the waiting kernel at the next boundary (seed 002: a slot is
- * valid until deallocation is requested; step 408: a slot with a request
- * is skipped).  One eviction per boundary.
+ * (without a dealloc_latency, every request made before this boundary:
+ * the SMs saw it during the epoch; with one, every request made that many
+ * cycles ago or more), admit channel heads, evict if needed.  An eviction
+ * is a deallocation request too: the victim stops issuing at once, and
+ * its slot is free for the waiting kernel once the SMs acknowledged it
+ * (seed 002: a slot is valid until deallocation is requested; step 408: a
+ * slot with a request is skipped).  One eviction per boundary.
  */
 void vgpu_gpu_table_update(struct vgpu_gpu *g)
 {
@@ -633,12 +653,15 @@ void vgpu_gpu_table_update(struct vgpu_gpu *g)
 	for (word = 0; word < DIV_ROUND_UP(g->p.task_slots, 64); word++) {
 		for (m = g->slot_dealloc[word]; m; m &= m - 1) {
 			i = word * 64 + __ffs64(m);
+			if (unlikely(g->p.dealloc_latency) &&
+			    !vgpu_gpu_dealloc_acked(g, i))
+				continue;
 			if (g->slot[i]) {
 				g->slot[i]->slot = ~0U;
 				vgpu_gpu_slot_set(g, i, NULL);
 			}
+			g->slot_dealloc[word] &= ~BIT_ULL(i % 64);
 		}
-		g->slot_dealloc[word] = 0;
 	}
 	for (;;) {
 		w = op ? vgpu_gpu_next_waiting(g, true) :
@@ -662,8 +685,8 @@ void vgpu_gpu_table_update(struct vgpu_gpu *g)
 			      low_slot, w->args.id);
 		low->slot = ~0U;
 		low->state = VGPU_KS_QUEUED;
-		vgpu_gpu_slot_set(g, low_slot, NULL);
 		vgpu_gpu_dealloc_set(g, low_slot, true);
+		vgpu_gpu_slot_set(g, low_slot, NULL);
 		g->stats.evictions++;
 		return;
 	}

@@ -3,8 +3,9 @@
 #
 # vgpu-sim run with queue kernels (F14), head insertion (F16) and the state
 # sync cost (F17): examples/queue-mix.json, the Perfetto trace's sync
-# slices and queue track, exact coalescing cycles, and the workload errors
-# of the new fields.  Run from the repository root; prints TAP.
+# slices and queue track, exact coalescing cycles, the handshakes' latencies
+# (assign_latency, dealloc_latency) and the workload errors of the new
+# fields.  Run from the repository root; prints TAP.
 set -u
 SIM=${VGPU_SIM:-build/vgpu-sim-asan}
 . "$(dirname "$0")/tap.sh"
@@ -51,6 +52,36 @@ ev = json.load(open(\"$TMP/n.json\"))[\"traceEvents\"]
 assert not [e for e in ev if e[\"name\"] == \"sync\"]
 '"
 fi
+
+# F17, seed 002 step 434: the assignment ahead of the state sync.  Both
+# latencies at 0 are the device without them (same hash); an assignment
+# of 30 cycles gives each sync slice an "assign" slice of 30 at its start,
+# the handshake (the engine's sync) 70 cycles in all.
+sed 's/"sync_cost": 40/"sync_cost": 40, "assign_latency": 0, "dealloc_latency": 0/' \
+	"$MIX" > "$TMP/hs0.json"
+"$SIM" run "$TMP/hs0.json" > "$TMP/hs0.out" 2>&1
+check "assign_latency and dealloc_latency 0: the same run as without them" \
+	"cmp -s $TMP/mix.out $TMP/hs0.out"
+sed 's/"sync_cost": 40/"sync_cost": 40, "assign_latency": 30/' "$MIX" > "$TMP/hs.json"
+"$SIM" run "$TMP/hs.json" --trace "$TMP/hs.trace" > "$TMP/hs.out" 2>&1
+check "assign_latency changes the run" \
+	"[ \$? -eq 0 ] && [ \"\$(grep trace_hash $TMP/mix.out)\" != \"\$(grep trace_hash $TMP/hs.out)\" ]"
+if command -v python3 > /dev/null; then
+	check "trace: an assign slice of 30 at the start of each sync slice of 70" \
+		"python3 -c '
+import json
+ev = json.load(open(\"$TMP/hs.trace\"))[\"traceEvents\"]
+sync = [e for e in ev if e[\"name\"] == \"sync\"]
+asg = [e for e in ev if e[\"name\"] == \"assign\"]
+assert sync and all(e[\"dur\"] == 70 for e in sync), sync
+assert len(asg) == len(sync) and all(e[\"dur\"] == 30 for e in asg), asg
+assert sorted((e[\"tid\"], e[\"ts\"]) for e in asg) == sorted((e[\"tid\"], e[\"ts\"]) for e in sync)
+'"
+fi
+sed 's/"sync_cost": 40/"sync_cost": 40, "dealloc_latency": 200/' "$MIX" > "$TMP/dl.json"
+"$SIM" run "$TMP/dl.json" > "$TMP/dl.out" 2>&1
+check "dealloc_latency changes the run" \
+	"[ \$? -eq 0 ] && [ \"\$(grep trace_hash $TMP/mix.out)\" != \"\$(grep trace_hash $TMP/dl.out)\" ]"
 
 # Exact coalescing: 10 items, 4 per block, timeout 200: blocks at 0, 0, 256.
 cat > "$TMP/q.json" <<'WL'
@@ -117,6 +148,12 @@ bad "unknown queue field" \
 bad "sync_cost is at most 255" \
 	"{ \"device\": {\"sync_cost\": 256}, \"kernels\": [ { $K, \"grid\": 1 } ] }" \
 	'device: sync_cost: expected an integer in 0..255'
+bad "assign_latency is at most 255" \
+	"{ \"device\": {\"assign_latency\": 256}, \"kernels\": [ { $K, \"grid\": 1 } ] }" \
+	'device: assign_latency: expected an integer in 0..255'
+bad "dealloc_latency is at most 255" \
+	"{ \"device\": {\"dealloc_latency\": 256}, \"kernels\": [ { $K, \"grid\": 1 } ] }" \
+	'device: dealloc_latency: expected an integer in 0..255'
 bad "head is not a template flag" \
 	"{ \"kernels\": [ { $K, \"grid\": 1, \"templates\": [{\"grid\": 1, \"threads\": 32, \"flags\": [\"head\"], \"program\": \"EXIT\"}] } ] }" \
 	'templates\[0\]: flags: a template may be independent or sequential only'

@@ -5,7 +5,8 @@
  * cycle, coalescing into full and partial blocks seen through QUERY,
  * close, cancel, ENOSPC, every errno of the new descriptor fields and of
  * QUEUE_PUSH with otherwise-valid input, a HEAD kernel overtaking kernels
- * of its priority, the sync cost in QUERY's timestamps and debugfs.
+ * of its priority, the sync cost in QUERY's timestamps and debugfs, and the
+ * handshakes' latencies (assign_latency, dealloc_latency).
  *
  * Each test uses its own device instance 13 (preset "small", 64-cycle
  * epochs); the cycle counts are those vgpu-sim gives for the same
@@ -795,6 +796,94 @@ TEST(tracepoints)
 	EXPECT_EQ(t0, line_val(l, " cycle="));
 	EXPECT_EQ(t0 + 100, line_val(l, " ready="));
 	EXPECT_LE(0, line_val(l, " sm="));
+	snprintf(want, sizeof(want), "%d", DEV);
+	vgpu_test_sysfs("/sys/bus/vgpu/del_device", want);
+}
+
+/*
+ * Seed 002's handshakes (F13, F17): assign_latency and dealloc_latency are
+ * bounded like sync_cost (EINVAL past 255).  On a device with
+ * assign_latency=60 sync_cost=40 dealloc_latency=100, SM 0 only, the
+ * kernel's block, dispatched at t0, assigns SM 0 (vgpu_sm_assign until
+ * t0 + 60), whose state is in place at t0 + 100 (vgpu_state_sync): the
+ * block starts then.  Its slot's deallocation request (made at t0, its
+ * last block went out) is acknowledged at t0 + 100, and the slot is free
+ * at the boundary t0 + 128 (vgpu_task_dealloc).  The sm file shows the SM
+ * table's state: ready since t0 + 100, one sync; the config file both
+ * latencies.
+ */
+TEST(handshake_latencies)
+{
+	struct vgpu_submit_desc d;
+	struct vgpu_kernel_query kq;
+	bool tr = !access(TR "events/vgpu/enable", W_OK);
+	__u64 aff = 1, t0 = 0;
+	__u32 ch = 0;
+	char want[96];
+	const char *l;
+	int fd;
+
+	ASSERT_EQ(EINVAL, new_device(" assign_latency=256"));
+	ASSERT_EQ(EINVAL, new_device(" dealloc_latency=256"));
+	ASSERT_EQ(0, new_device(" assign_latency=60 sync_cost=40 dealloc_latency=100"));
+	if (tr) {
+		snprintf(want, sizeof(want), "dev == %d", DEV);
+		ASSERT_EQ(0, vgpu_test_sysfs(TR "events/vgpu/filter", want));
+		fd = open(TR "trace", O_WRONLY | O_TRUNC);
+		ASSERT_LE(0, fd);
+		close(fd);
+		ASSERT_EQ(0, vgpu_test_sysfs(TR "events/vgpu/vgpu_sm_assign/enable", "1"));
+		ASSERT_EQ(0, vgpu_test_sysfs(TR "events/vgpu/vgpu_task_dealloc/enable", "1"));
+		ASSERT_EQ(0, vgpu_test_sysfs(TR "events/vgpu/vgpu_state_sync/enable", "1"));
+	}
+	fd = vgpu_test_open(DEV);
+	ASSERT_LE(0, fd);
+	ASSERT_EQ(0, vgpu_test_channel(fd, 2, 0, &ch));
+	VGPU_DESC(&d, ch, p_501);
+	d.threads = 32;
+	d.affinity = (uintptr_t)&aff;
+	d.affinity_bits = 64;
+	ASSERT_EQ(0, vgpu_test_gate(fd, VGPU_GATE_CLOSE, &t0));
+	ASSERT_EQ(0, vgpu_test_submit(fd, &d, 1));
+	ASSERT_EQ(0, vgpu_test_gate(fd, VGPU_GATE_OPEN, NULL));
+	ASSERT_EQ(0, vgpu_test_wait(fd, &d.handle, 1, VGPU_WAIT_ALL,
+				    VGPU_WAIT_FOREVER, NULL));
+	ASSERT_EQ(0, vgpu_test_query(fd, d.handle, 0, &kq));
+	EXPECT_EQ(t0, kq.t_dispatch);
+	EXPECT_EQ(t0 + 100, kq.t_start);
+	ASSERT_LT(0, slurp(DBG "config"));
+	EXPECT_EQ(60, keyval("assign_latency"));
+	EXPECT_EQ(100, keyval("dealloc_latency"));
+	EXPECT_EQ(40, keyval("sync_cost"));
+	ASSERT_LT(0, slurp(DBG "sm"));
+	snprintf(want, sizeof(want), " 0 ready %llu 1 |",
+		 (unsigned long long)(t0 + 100));
+	EXPECT_NE(NULL, strstr(vgpu_buf, want)) TH_LOG("%s", vgpu_buf);
+	close(fd);
+	if (tr) {
+		vgpu_test_sysfs(TR "events/vgpu/enable", "0");
+		vgpu_test_sysfs(TR "events/vgpu/filter", "0");
+		ASSERT_LT(0, slurp(TR "trace"));
+		snprintf(want, sizeof(want), "vgpu_sm_assign: dev=%d sm=0 ", DEV);
+		l = find_line(vgpu_buf, want);
+		ASSERT_NE(NULL, l);
+		EXPECT_EQ(0, line_val(l, " kernel="));
+		EXPECT_EQ(0, line_val(l, " block="));
+		EXPECT_EQ(4294967295LL, line_val(l, " from="));
+		EXPECT_EQ(t0, line_val(l, " cycle="));
+		EXPECT_EQ(t0 + 60, line_val(l, " until="));
+		snprintf(want, sizeof(want), "vgpu_state_sync: dev=%d sm=0 ", DEV);
+		l = find_line(vgpu_buf, want);
+		ASSERT_NE(NULL, l);
+		EXPECT_EQ(t0 + 100, line_val(l, " ready="));
+		snprintf(want, sizeof(want), "vgpu_task_dealloc: dev=%d ", DEV);
+		l = find_line(vgpu_buf, want);
+		ASSERT_NE(NULL, l);
+		EXPECT_EQ(0, line_val(l, " kernel="));
+		EXPECT_EQ(0, line_val(l, " slot="));
+		EXPECT_EQ(t0, line_val(l, " requested="));
+		EXPECT_EQ(t0 + 128, line_val(l, " cycle="));
+	}
 	snprintf(want, sizeof(want), "%d", DEV);
 	vgpu_test_sysfs("/sys/bus/vgpu/del_device", want);
 }

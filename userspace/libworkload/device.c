@@ -102,6 +102,8 @@ int vgpul_workload_new_device(const struct vgpu_workload *wl, char *line,
 	want.search_latency = p.search_latency;
 	want.combo = p.combo;
 	want.throttle_sms = p.throttle_sms;
+	want.assign_latency = p.assign_latency;
+	want.dealloc_latency = p.dealloc_latency;
 	save_slots = want.save_slots;
 	want.save_slots = p.save_slots;
 	want.max_channels = p.max_channels;
@@ -157,6 +159,12 @@ int vgpul_workload_new_device(const struct vgpu_workload *wl, char *line,
 		off += snprintf(line + off, len - off,
 				" sregs_per_subpart=%u sreg_unit=%u",
 				cfg->sregs_per_subpart, cfg->sreg_unit);
+	if (off < len && p.assign_latency)	/* F17 */
+		off += snprintf(line + off, len - off, " assign_latency=%u",
+				p.assign_latency);
+	if (off < len && p.dealloc_latency)	/* F13 */
+		off += snprintf(line + off, len - off, " dealloc_latency=%u",
+				p.dealloc_latency);
 	if (off < len)
 		return 0;
 full:

@@ -202,6 +202,10 @@ static const struct vgpu_wl_num {
 	  offsetof(struct vgpu_gpu_params, save_slots) },
 	{ "combo", 100,
 	  offsetof(struct vgpu_gpu_params, combo) },
+	{ "assign_latency", VGPU_MAX_LATENCY,
+	  offsetof(struct vgpu_gpu_params, assign_latency) },
+	{ "dealloc_latency", VGPU_MAX_LATENCY,
+	  offsetof(struct vgpu_gpu_params, dealloc_latency) },
 };
 
 /* The vgpu_wl_nums[] entry of @key, or NULL. */

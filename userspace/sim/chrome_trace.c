@@ -9,7 +9,8 @@
  * "launch" marker and a block that goes off its SM to wait for its child
  * closes its slice with end "suspended".
  * A state sync (F17) is a slice "sync" on its SM from the block's arrival
- * to the cycle its kernel's state is in place.  Queue kernels (F14) get a
+ * to the cycle its kernel's state is in place; with an assignment latency
+ * a slice "assign" from the arrival to the end of the assignment.  Queue kernels (F14) get a
  * track "queues" (only in a workload that has one): an instant "push" per arrival of pushed items and one
  * "coalesce" per block formed (its items and why: full, timeout, close).
  */
@@ -113,16 +114,20 @@ static void vgpu_ct_slice(FILE *f, const struct vgpu_workload *wl,
 		o->block, why);
 }
 
-/* F17: the SM syncs from @ev->cycle to arg1 (low 32 bits of the cycle). */
+/*
+ * F17: the SM syncs (or, event "assign", is being assigned the kernel)
+ * from @ev->cycle to arg1 (low 32 bits of the cycle).
+ */
 static void vgpu_ct_sync(FILE *f, const struct vgpu_workload *wl,
 			 const struct vgpu_ct_kids *kids,
 			 const struct vgpu_event *ev)
 {
 	uint32_t dur = ev->arg1 - (uint32_t)ev->cycle;
 
-	fprintf(f, ",\n{\"name\":\"sync\",\"cat\":\"sync\",\"ph\":\"X\","
+	fprintf(f, ",\n{\"name\":\"%s\",\"cat\":\"sync\",\"ph\":\"X\","
 		"\"pid\":0,\"tid\":%u,\"ts\":%llu,\"dur\":%u,"
-		"\"cname\":\"grey\",\"args\":{\"kernel\":\"", ev->sm,
+		"\"cname\":\"grey\",\"args\":{\"kernel\":\"",
+		ev->type == VGPU_GEV_ASSIGN ? "assign" : "sync", ev->sm,
 		(unsigned long long)ev->cycle, dur);
 	vgpu_ct_kname(f, wl, kids, ev->kernel, 0);
 	fprintf(f, "\",\"from\":\"");
@@ -237,7 +242,7 @@ int vgpu_chrome_trace_write(const char *path, const struct vgpu_workload *wl,
 				goto oom;
 			continue;
 		}
-		if (ev->type == VGPU_EV_SYNC) {
+		if (ev->type == VGPU_EV_SYNC || ev->type == VGPU_GEV_ASSIGN) {
 			vgpu_ct_sync(f, wl, &kids, ev);
 			continue;
 		}

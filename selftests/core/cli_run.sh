@@ -131,7 +131,7 @@ check "scalar registers without a scalar file" \
 printf '{ "device": {"search": "fuzzy"}, "kernels": [] }\n' > "$TMP/b3s.json"
 "$SIM" run "$TMP/b3s.json" > /dev/null 2> "$TMP/e3s"
 check "bad device search" \
-	"[ \$? -eq 1 ] && grep -q 'b3s.json: device: search: unknown mode .fuzzy. (exact, grouped, sampled)' $TMP/e3s"
+	"[ \$? -eq 1 ] && grep -q 'b3s.json: device: search: unknown mode .fuzzy. (exact, grouped, sampled, mux)' $TMP/e3s"
 printf '{ "device": {"search": "grouped"}, "kernels": [ {"name": "a", "grid": 1, "threads": 32, "program": "EXIT"} ] }\n' > "$TMP/b3g.json"
 "$SIM" run "$TMP/b3g.json" > /dev/null 2> "$TMP/e3g"
 check "grouped search without a group size" \

@@ -223,8 +223,60 @@ TEST(resource_choice_sees_every_subpartition)
 	vgpu_tg_fini(&T);
 }
 
+/*
+ * Path (c) sees the scalar file (switch mode, one SM, a scalar file of 24
+ * units a sub-partition).  L1 (priority 2) holds 10 units in each
+ * sub-partition (units 0-9), L2 (priority 3) 2 more (10-11): a run of 12.
+ * H (priority 1, one warp of 13 units) arrives at 128.  Switching out L2
+ * (lowest priority first) leaves 14: H fits exactly, so the exact search
+ * switches one block out; the sampled search sees 8 there and switches L1
+ * out too (24 units, sampled 16).  Four save records, so that switching
+ * out never stops for want of one.
+ */
+static u64 path_c_sregs(u32 search)
+{
+	struct vgpu_gpu_kernel *l1, *l2, *h;
+	struct vgpu_gpu_params p;
+	struct vgpu_config cfg;
+	u64 pre;
+
+	cfg_sregs(&cfg, 1536);
+	cfg.num_sms = 1;
+	vgpu_gpu_params_default(&p, &cfg);
+	p.num_windows = 0;
+	p.preempt = VGPU_PREEMPT_SWITCH;
+	p.save_slots = 4;
+	p.search = search;
+	if (vgpu_tg_init(&T, &cfg, &p))
+		abort();
+	l1 = vgpu_tg_kernel(&T, 0, 2, 1, 128, 0, VGPU_SPIN);
+	l1->args.sregs = 640;
+	l2 = vgpu_tg_kernel(&T, 1, 3, 1, 128, 64, VGPU_SPIN);
+	l2->args.sregs = 128;
+	h = vgpu_tg_kernel(&T, 2, 1, 1, 32, 128, VGPU_SHORT);
+	h->args.sregs = 832;
+	if (vgpu_gpu_submit(&T.g, l1) || vgpu_gpu_submit(&T.g, l2) ||
+	    vgpu_gpu_submit(&T.g, h))
+		abort();
+	vgpu_tg_until(&T, 1024);
+	pre = h->t.dispatch == 128 ? T.g.stats.preemptions : ~0ULL;
+	vgpu_gpu_cancel(&T.g, l1);
+	vgpu_gpu_cancel(&T.g, l2);
+	if (!vgpu_tg_run(&T, 1000000))
+		abort();
+	vgpu_tg_fini(&T);
+	return pre;
+}
+
+TEST(path_c_sees_the_scalar_run)
+{
+	EXPECT_EQ(1, path_c_sregs(VGPU_SEARCH_EXACT));
+	EXPECT_EQ(2, path_c_sregs(VGPU_SEARCH_SAMPLED));
+}
+
 VGPU_TEST_SUITE(resource_view,
 	VGPU_CASE(sampled_refuses_scalar_registers_it_never_finds)
 	VGPU_CASE(sampled_matches_the_scalar_run)
+	VGPU_CASE(path_c_sees_the_scalar_run)
 	VGPU_CASE(free_sums_every_subpartition)
 	VGPU_CASE(resource_choice_sees_every_subpartition))

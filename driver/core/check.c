@@ -79,6 +79,13 @@ bool vgpu_gpu_search_exact(const struct vgpu_gpu_params *p)
 	return p->search == VGPU_SEARCH_EXACT || p->search == VGPU_SEARCH_MUX;
 }
 
+static_assert(VGPU_BMAP_MUX_MAX_FIELDS >= 1 + 2 * VGPU_MAX_SUBPARTS,
+	      "an SM's maps fit the shared unit's fields");
+static_assert(VGPU_BMAP_MUX_MAX_BITS >= VGPU_MAX_SMEM_UNITS,
+	      "the shared unit holds the shared memory map");
+static_assert(VGPU_BMAP_MUX_MAX_BITS >= VGPU_MAX_REG_UNITS,
+	      "the shared unit holds a register map");
+
 /**
  * vgpu_gpu_search_plan() - the time-multiplexed search of an SM (F43)
  * @cfg: the device's configuration
@@ -102,11 +109,6 @@ int vgpu_gpu_search_plan(const struct vgpu_config *cfg,
 {
 	u32 widths[VGPU_BMAP_MUX_MAX_FIELDS], n = 0, a, s;
 
-	static_assert(1 + 2 * VGPU_MAX_SUBPARTS <= VGPU_BMAP_MUX_MAX_FIELDS,
-		      "an SM's maps fit the shared unit's fields");
-	static_assert(VGPU_MAX_SMEM_UNITS <= VGPU_BMAP_MUX_MAX_BITS &&
-		      VGPU_MAX_REG_UNITS <= VGPU_BMAP_MUX_MAX_BITS,
-		      "the shared unit holds the widest map");
 	if (cfg->subparts > VGPU_MAX_SUBPARTS)
 		return -EINVAL;
 	widths[n++] = vgpu_config_smem_units(cfg);

@@ -173,8 +173,10 @@ TEST(free_sums_every_subpartition)
 		vgpu_tg_until(&T, 128);
 		EXPECT_EQ(s ? 224 : 248, vgpu_gpu_sm_free(&T.g, 0));
 		EXPECT_EQ(256, vgpu_gpu_sm_free(&T.g, 1));
-		/* a policy's count of free units: 248 registers, 56 of 64
-		 * scalar units (224 of 256 as a share) */
+		/*
+		 * a policy's count of free units: 248 registers, 56 of 64
+		 * scalar units (224 of 256 as a share)
+		 */
 		EXPECT_EQ(s ? 224 : 248,
 			  vgpu_policy_weighted_free(vgpu_gpu_sm_res(&T.g, 0),
 						    regs_only));

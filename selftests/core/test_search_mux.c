@@ -46,7 +46,7 @@ static void small_sregs(struct vgpu_config *cfg)
  */
 TEST(plan_of_an_sm)
 {
-	struct vgpu_bmap_periods plan;
+	static struct vgpu_bmap_periods plan;	/* big for a kernel stack */
 	struct vgpu_config cfg;
 	const char *bad;
 	u32 i;

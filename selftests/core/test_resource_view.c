@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * What the controller sees of an SM's resources (seed 001 [0041],
- * embodiment 9 [0238]-[0257]).
+ * embodiment 9, [0256]-[0257]).
  *
  * - The scalar register file is a contiguously allocated resource like
  *   the registers: a warp takes one run of it in its sub-partition.  The

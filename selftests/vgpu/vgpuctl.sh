@@ -22,7 +22,7 @@ has() { grep -q -e "$1" "$T/out"; }
 field() { sed -n "s/^$1=//p" "$2"; }
 
 echo "TAP version 13"
-echo "1..38"
+echo "1..39"
 
 vgpuctl --help > "$T/out" 2>&1
 check help has '^usage: vgpuctl'

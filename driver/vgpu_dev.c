@@ -315,7 +315,7 @@ static int vgpu_dev_opt_sched(struct vgpu_dev_opts *o, const char *key,
  * a policy without one runs with), preempt (drain|warp|switch), windows
  * (comma-separated lengths, or 0), epoch, workers, clock (free|paced),
  * freq_khz, timeout, g_max, task_slots, switch_cost, sync_cost (F17),
- * save_slots, channels, pack, search (exact|grouped|sampled), search_group,
+ * save_slots, channels, pack, search (exact|grouped|sampled|mux), search_group,
  * search_latency (F40-F42), combo (F25), throttle_sms (F26),
  * sregs_per_subpart and sreg_unit (the scalar register file),
  * assign_latency and dealloc_latency (F13, F17).

@@ -48,7 +48,7 @@ static const struct nla_policy vgpu_nl_policy[VGPU_A_MAX + 1] = {
 						      &vgpu_nl_budget_range),
 	[VGPU_A_SYNC_COST] = NLA_POLICY_MAX(NLA_U32, VGPU_MAX_LATENCY),
 	[VGPU_A_PACK] = NLA_POLICY_MAX(NLA_U32, VGPU_PACK_MODE_SM),
-	[VGPU_A_SEARCH] = NLA_POLICY_MAX(NLA_U32, VGPU_SEARCH_MODE_SAMPLED),
+	[VGPU_A_SEARCH] = NLA_POLICY_MAX(NLA_U32, VGPU_SEARCH_MODE_MUX),
 	[VGPU_A_SEARCH_GROUP] = { .type = NLA_U32 },
 	[VGPU_A_SEARCH_LATENCY] = NLA_POLICY_MAX(NLA_U32,
 						 VGPU_SEARCH_MAX_LATENCY),
@@ -81,6 +81,7 @@ static_assert(VGPU_PACK_MODE_SM == VGPU_PACK_SM);
 static_assert(VGPU_SEARCH_MODE_EXACT == VGPU_SEARCH_EXACT);
 static_assert(VGPU_SEARCH_MODE_GROUPED == VGPU_SEARCH_GROUPED);
 static_assert(VGPU_SEARCH_MODE_SAMPLED == VGPU_SEARCH_SAMPLED);
+static_assert(VGPU_SEARCH_MODE_MUX == VGPU_SEARCH_MUX);
 
 /* Device and configuration attributes; under vgpu_sched.lock. */
 static int vgpu_nl_put_dev(struct sk_buff *skb, struct vgpu_device *vdev)

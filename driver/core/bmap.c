@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Free-unit bitmaps and largest-free-run searches (F32, F40-F42; the
- * time-multiplexed searches of F43 are in userspace/core/bmap_mux.c, the
+ * time-multiplexed searches of F43 are in bmap_mux.c, the
  * reference searches of the tests and benchmarks in
  * userspace/core/bmap_ref.c).
  *

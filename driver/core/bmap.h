@@ -23,8 +23,9 @@
 #define VGPU_BMAP_WORDS		(VGPU_BMAP_MAX_BITS / 64)
 #define VGPU_BMAP_NWORDS(n)	DIV_ROUND_UP(n, 64)
 #define VGPU_BMAP_MAX_SAMPLES	32
-#define VGPU_BMAP_MUX_MAX_BITS	256
-#define VGPU_BMAP_MUX_MAX_FIELDS 8
+#define VGPU_BMAP_MUX_MAX_BITS	VGPU_BMAP_MAX_BITS
+/* an SM's maps: shared memory and two register files of 8 sub-partitions */
+#define VGPU_BMAP_MUX_MAX_FIELDS 17
 
 /**
  * struct vgpu_bmap - a self-describing map, for callers that want one object
@@ -60,6 +61,21 @@ struct vgpu_bmap_mux {
 	u32 nfields;
 	u32 lo[VGPU_BMAP_MUX_MAX_FIELDS];
 	u32 width[VGPU_BMAP_MUX_MAX_FIELDS];
+};
+
+/**
+ * struct vgpu_bmap_mux_scratch - the working maps of a time-multiplexed
+ *	search (F43), the caller's so that none is on the stack
+ * @cur: x_(2^j) of the doubling
+ * @nxt: the next step's
+ * @best: the largest x_k found per field
+ * @word: the shared unit of a period (vgpu_bmap_run_periods())
+ */
+struct vgpu_bmap_mux_scratch {
+	u64 cur[VGPU_BMAP_WORDS];
+	u64 nxt[VGPU_BMAP_WORDS];
+	u64 best[VGPU_BMAP_WORDS];
+	u64 word[VGPU_BMAP_WORDS];
 };
 
 /**
@@ -196,12 +212,13 @@ int vgpu_bmap_samples_check(const struct vgpu_bmap_samples *s);
 int vgpu_bmap_mux_init(struct vgpu_bmap_mux *m, u32 nbits, const u32 *widths,
 		       u32 nfields);
 void vgpu_bmap_run_mux(const u64 *map, const struct vgpu_bmap_mux *m,
-		       u32 *runs);
+		       u32 *runs, struct vgpu_bmap_mux_scratch *s);
 void vgpu_bmap_run_mux_naive(const u64 *map, const struct vgpu_bmap_mux *m,
 			     u32 *runs);
 int vgpu_bmap_periods_init(struct vgpu_bmap_periods *p, u32 a,
 			   const u32 *widths, u32 nres);
 void vgpu_bmap_run_periods(const struct vgpu_bmap_periods *p,
-			   const u64 *const *maps, u32 *runs);
+			   const u64 *const *maps, u32 *runs,
+			   struct vgpu_bmap_mux_scratch *s);
 
 #endif /* VGPU_CORE_BMAP_H */

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * What the files of the bitmap searches share: bmap.c (maps, the exact,
- * grouped and sampled searches, F32, F40-F42), userspace/core/bmap_mux.c
- * (the time-multiplexed searches, F43) and userspace/core/bmap_ref.c (the
+ * grouped and sampled searches, F32, F40-F42), bmap_mux.c (the
+ * time-multiplexed searches, F43) and userspace/core/bmap_ref.c (the
  * reference searches of the tests and benchmarks).  bmap.h is their API; nothing here is for
  * its callers.
  */

@@ -14,9 +14,11 @@
  * vgpu_gpu_submit() does not check it a second time.
  *
  * A block is matched against an SM's largest free runs computed in the
- * device's search mode (F40-F42, seed 001 [0041]): the check takes the
+ * device's search mode (F40-F43, seed 001 [0041]): the check takes the
  * search mode and group from the device's parameters, and refuses a block
- * the search can never find room for, not even on an empty SM.
+ * the search can never find room for, not even on an empty SM.  The maps
+ * searched are the shared memory, each sub-partition's registers and,
+ * with a scalar register file, each sub-partition's scalar registers.
  *
  * Nothing here reads or writes a device (&struct vgpu_gpu), and nothing
  * calls the controller's other files: only the configuration, the
@@ -36,9 +38,12 @@
  * F40 (exact), F41 (whole groups of @p->search_group units, seed 001
  * [0127]: the group divides the map, vgpu_gpu_params_validate(); a tail
  * that fills no whole group would never be free) or F42 (run lengths 1, 2,
- * 4, ... up to @nbits).  What the controller matches blocks against
- * (vgpu_gpu_sm_runs()) and what the check of a submission asks of an
- * empty SM.
+ * 4, ... up to @nbits).  F43 finds the exact run: one map in the shared
+ * unit is the search of embodiment 4 (seed 001 [0192]); the time
+ * multiplexing changes when the runs are known, not what they are
+ * (vgpu_gpu_search_cycles()).  What the controller matches blocks
+ * against (vgpu_gpu_sm_runs()) and what the check of a submission asks of
+ * an empty SM.
  *
  * Return: the run in units.
  */
@@ -63,6 +68,78 @@ u32 vgpu_gpu_search_run(const struct vgpu_gpu_params *p, const u64 *map,
 }
 
 /**
+ * vgpu_gpu_search_exact() - does a search mode find every run there is?
+ * @p: the parameters (the search mode)
+ *
+ * Return: true for F40 and F43, whose runs are the exact ones: a block
+ * fits them wherever allocating it succeeds.
+ */
+bool vgpu_gpu_search_exact(const struct vgpu_gpu_params *p)
+{
+	return p->search == VGPU_SEARCH_EXACT || p->search == VGPU_SEARCH_MUX;
+}
+
+static_assert(VGPU_BMAP_MUX_MAX_FIELDS >= 1 + 2 * VGPU_MAX_SUBPARTS,
+	      "an SM's maps fit the shared unit's fields");
+static_assert(VGPU_BMAP_MUX_MAX_BITS >= VGPU_MAX_SMEM_UNITS,
+	      "the shared unit holds the shared memory map");
+static_assert(VGPU_BMAP_MUX_MAX_BITS >= VGPU_MAX_REG_UNITS,
+	      "the shared unit holds a register map");
+
+/**
+ * vgpu_gpu_search_plan() - the time-multiplexed search of an SM (F43)
+ * @cfg: the device's configuration
+ * @plan: out: the periods of one round
+ *
+ * Seed 001 embodiment 7 (steps g1-g4, [0187]-[0191]): one shared unit per
+ * SM, A bits wide, searches every map an SM has in C time periods; a
+ * period searches the maps that fit beside one another in A bits.  A is
+ * the widest map (the least the seed allows, [0188]), the maps go in the
+ * order of vgpu_gpu_sm_runs(): the shared memory (the widest on every
+ * preset: alone in the first period), then each sub-partition's registers
+ * and each one's scalar registers.  The small preset's 1312 shared memory
+ * units and four register maps of 64 take C = 2, as the seed's example
+ * ([0212]) takes two for 128, 64 and 48.
+ *
+ * Return: 0, or -EINVAL for a configuration with more maps or wider ones
+ * than the shared unit can hold (vgpu_config_validate() allows none).
+ */
+int vgpu_gpu_search_plan(const struct vgpu_config *cfg,
+			 struct vgpu_bmap_periods *plan)
+{
+	u32 widths[VGPU_BMAP_MUX_MAX_FIELDS], n = 0, a, s;
+
+	if (cfg->subparts > VGPU_MAX_SUBPARTS)
+		return -EINVAL;
+	widths[n++] = vgpu_config_smem_units(cfg);
+	for (s = 0; s < cfg->subparts; s++)
+		widths[n++] = vgpu_config_reg_units(cfg);
+	for (s = 0; vgpu_config_sreg_units(cfg) && s < cfg->subparts; s++)
+		widths[n++] = vgpu_config_sreg_units(cfg);
+	a = max(widths[0], max(vgpu_config_reg_units(cfg),
+			       vgpu_config_sreg_units(cfg)));
+	return vgpu_bmap_periods_init(plan, a, widths, n);
+}
+
+/**
+ * vgpu_gpu_search_cycles() - cycles one round of the device's search takes
+ * @p: the parameters (the search mode and &vgpu_gpu_params.search_latency)
+ * @plan: the device's time-multiplexed search (vgpu_gpu_search_plan())
+ *
+ * The latency a block's warps wait after its decision (F40-F43): the
+ * search's, and under F43 that of each of the round's C periods ([0192]:
+ * a period is one or more clock cycles).
+ *
+ * Return: the cycles.
+ */
+u32 vgpu_gpu_search_cycles(const struct vgpu_gpu_params *p,
+			   const struct vgpu_bmap_periods *plan)
+{
+	return p->search == VGPU_SEARCH_MUX ?
+	       p->search_latency * plan->nperiods : p->search_latency;
+}
+
+/**
  * vgpu_gpu_search_run_empty() - the run a search finds in an empty map
  * @p: the parameters (the search mode and group)
  * @nbits: units of the map, all free
@@ -84,12 +161,12 @@ u32 vgpu_gpu_search_run_empty(const struct vgpu_gpu_params *p, u32 nbits)
  * @shape: the block
  *
  * The controller matches a block's shared memory and one warp's register
- * run against an SM's largest free runs in the search mode (seed 001
- * [0041]); they are largest on an empty SM.  Exact search finds every
- * run there is (vgpu_block_fits_empty() decides); the grouped search
- * with a group dividing the maps, too; the sampled search sees the
- * largest power of two at most the map (F42): a block larger than that
- * never matches.
+ * and scalar register runs against an SM's largest free runs in the
+ * search mode (seed 001 [0041]); they are largest on an empty SM.  Exact
+ * and time-multiplexed search find every run there is
+ * (vgpu_block_fits_empty() decides); the grouped search with a group
+ * dividing the maps, too; the sampled search sees the largest power of
+ * two at most the map (F42): a block larger than that never matches.
  *
  * Return: true if an empty SM's runs in @p's search mode are large enough.
  */
@@ -97,12 +174,15 @@ bool vgpu_gpu_search_fits_empty(const struct vgpu_config *cfg,
 				const struct vgpu_gpu_params *p,
 				const struct vgpu_block_shape *shape)
 {
-	if (p->search == VGPU_SEARCH_EXACT)
+	if (vgpu_gpu_search_exact(p))
 		return true;
 	return vgpu_gpu_search_run_empty(p, vgpu_config_smem_units(cfg)) >=
 	       shape->smem_units &&
 	       vgpu_gpu_search_run_empty(p, vgpu_config_reg_units(cfg)) >=
-	       shape->reg_units;
+	       shape->reg_units &&
+	       (!shape->sreg_units ||
+		vgpu_gpu_search_run_empty(p, vgpu_config_sreg_units(cfg)) >=
+		shape->sreg_units);
 }
 
 /* A block's shape: vgpu_block_shape_init() and its scalar registers. */
@@ -366,7 +446,7 @@ int vgpu_gpu_kernel_search_check(const struct vgpu_config *cfg,
 {
 	u32 i;
 
-	if (p->search == VGPU_SEARCH_EXACT)
+	if (vgpu_gpu_search_exact(p))
 		return 0;
 	if (!vgpu_gpu_search_fits_empty(cfg, p, &k->desc.shape))
 		return -E2BIG;

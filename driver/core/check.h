@@ -15,6 +15,11 @@
 u32 vgpu_gpu_search_run(const struct vgpu_gpu_params *p, const u64 *map,
 			u32 nbits);
 u32 vgpu_gpu_search_run_empty(const struct vgpu_gpu_params *p, u32 nbits);
+bool vgpu_gpu_search_exact(const struct vgpu_gpu_params *p);
+int vgpu_gpu_search_plan(const struct vgpu_config *cfg,
+			 struct vgpu_bmap_periods *plan);
+u32 vgpu_gpu_search_cycles(const struct vgpu_gpu_params *p,
+			   const struct vgpu_bmap_periods *plan);
 bool vgpu_gpu_search_fits_empty(const struct vgpu_config *cfg,
 				const struct vgpu_gpu_params *p,
 				const struct vgpu_block_shape *shape);

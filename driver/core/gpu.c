@@ -24,6 +24,7 @@
  */
 #include "vgpu_os.h"
 #include "gpu_internal.h"
+#include "check.h"
 
 /**
  * vgpu_gpu_params_default() - default scheduling parameters
@@ -157,7 +158,7 @@ int vgpu_gpu_params_validate(const struct vgpu_gpu_params *p,
 		bad = "sm_choice";
 	else if (p->combo > 100)
 		bad = "combo";
-	else if (p->search > VGPU_SEARCH_SAMPLED)
+	else if (p->search > VGPU_SEARCH_MUX)
 		bad = "search";
 	else if (p->search == VGPU_SEARCH_GROUPED ?
 		 !vgpu_gpu_group_divides(cfg, p->search_group) :
@@ -447,6 +448,9 @@ int vgpu_gpu_init_host(struct vgpu_gpu *g, void *mem, size_t size,
 		return -ENOENT;
 	vgpu_gpu_policy_use(g, g->policy_reg->ops);
 	vgpu_policy_watch_init(g, policies);
+	ret = vgpu_gpu_search_plan(cfg, &g->mux_plan);
+	if (ret)
+		return ret;
 	g->sm = (struct vgpu_gpu_sm *)(base + l.sm);
 	warp = (struct vgpu_warp *)(base + l.warp);
 	ev = (struct vgpu_event *)(base + l.ev);
@@ -477,7 +481,7 @@ int vgpu_gpu_init_host(struct vgpu_gpu *g, void *mem, size_t size,
 		vgpu_sm_set_trace(&gs->sm, vgpu_gpu_sm_trace, gs);
 		/* F17: the engine waits for the assignment and the sync */
 		gs->sm.sync_cost = p->sync_cost + p->assign_latency;
-		gs->sm.search_latency = p->search_latency;
+		gs->sm.search_latency = vgpu_gpu_search_cycles(p, &g->mux_plan);
 		gs->hs.kernel = VGPU_EV_NONE;
 		gs->ev = ev + i * evcap;
 		gs->evcap = evcap;

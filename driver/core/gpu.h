@@ -98,11 +98,12 @@
 /*
  * How the controller computes an SM's largest free runs of shared memory
  * and registers, the figures it matches blocks against (struct
- * vgpu_gpu_params.search, seed 001 [0041], F40-F42).
+ * vgpu_gpu_params.search, seed 001 [0041], F40-F43).
  */
 #define VGPU_SEARCH_EXACT	0	/* F40: the exact largest run */
 #define VGPU_SEARCH_GROUPED	1	/* F41: whole groups of search_group */
 #define VGPU_SEARCH_SAMPLED	2	/* F42: powers of two only */
+#define VGPU_SEARCH_MUX		3	/* F43: exact, C periods a round */
 #define VGPU_SEARCH_MAX_LATENCY	3	/* cycles ([0114]: three stages) */
 #define VGPU_GPU_RUNS_DIRTY	BIT(2)	/* in vgpu_gpu.fit_dirty */
 
@@ -243,15 +244,18 @@ enum vgpu_gpu_event_type {
  * @res_energy: emulated energy per cycle of one held unit of each
  *	resource (VGPU_RES_*), what the calibration's sensor reads
  * @search: VGPU_SEARCH_*: how the largest free runs of shared memory and
- *	registers are computed (F40-F42); blocks are matched against them
+ *	registers are computed (F40-F43); blocks are matched against them
  *	and they are r_h of the contiguous resources (seed 001 [0041],
- *	[0257]); exact by default
+ *	[0257]); exact by default.  VGPU_SEARCH_MUX finds the exact runs
+ *	with one shared unit in C time periods (&vgpu_gpu.mux_plan)
  * @search_group: with VGPU_SEARCH_GROUPED, units per group, dividing
  *	every map the search runs over (seed 001 [0127],
  *	vgpu_gpu_params_validate()); else 0
  * @search_latency: cycles the search takes, 0..VGPU_SEARCH_MAX_LATENCY
  *	(seed 001 [0113]: one cycle, [0114]: three): a block's warps start
- *	that long after its decision; 0 (the default) = none
+ *	that long after its decision; 0 (the default) = none.  Under
+ *	VGPU_SEARCH_MUX the cycles of one time period: a round takes C of
+ *	them (vgpu_gpu_search_cycles())
  * @combo: share in percent of seed 001 embodiment 9 (remaining resources)
  *	against embodiment 10 (power history) in the "combined" policy
  *	([0283])
@@ -810,6 +814,10 @@ struct vgpu_gpu_hs {
  *	search mode (vgpu_gpu_sm_runs(); valid while the SM's
  *	VGPU_GPU_RUNS_DIRTY bit in &vgpu_gpu.fit_dirty is clear)
  * @run_regs: the same for registers: the largest over the sub-partitions
+ * @run_sregs: the same for scalar registers (0 without a scalar file)
+ * @runs_regs: per sub-partition, the largest run of its registers; with
+ *	a scalar file, at most its scalar run as a share of the register
+ *	map (vgpu_gpu_sm_free())
  * @pool: its warp context pool (max_warps_per_sm contexts)
  * @shadow_used: slots of @shadow in use
  * @ev: block-level events of the running epoch, in emission order
@@ -833,6 +841,8 @@ struct vgpu_gpu_sm {
 	struct vgpu_sm sm;
 	u32 run_smem;
 	u32 run_regs;
+	u32 run_sregs;
+	u32 runs_regs[VGPU_MAX_SUBPARTS];
 	struct vgpu_worker_pool pool;
 	u64 shadow_used;
 	struct vgpu_event *ev;
@@ -1109,6 +1119,9 @@ struct vgpu_gpu_host_ops {
  *	cycle the SMs acknowledge it (&vgpu_gpu_params.dealloc_latency)
  * @dealloc_req: the cycle of that request
  * @dealloc_kernel: id of the kernel the slot held then
+ * @mux_plan: the time-multiplexed search of an SM's maps (F43,
+ *	vgpu_gpu_search_plan()), used under VGPU_SEARCH_MUX
+ * @mux_scratch: its working maps
  */
 struct vgpu_gpu {
 	struct vgpu_config cfg;
@@ -1186,6 +1199,8 @@ struct vgpu_gpu {
 	u64 dealloc_ack[VGPU_GPU_MAX_SLOTS];
 	u64 dealloc_req[VGPU_GPU_MAX_SLOTS];
 	u32 dealloc_kernel[VGPU_GPU_MAX_SLOTS];
+	struct vgpu_bmap_periods mux_plan;
+	struct vgpu_bmap_mux_scratch mux_scratch;
 };
 
 void vgpu_gpu_params_default(struct vgpu_gpu_params *p,

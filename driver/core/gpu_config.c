@@ -127,6 +127,9 @@ int vgpu_gpu_set_dispatch(struct vgpu_gpu *g,
 			g->fit_dirty[i] = 0xff;
 	}
 	g->p = p;
+	for (i = 0; i < g->cfg.num_sms; i++)
+		g->sm[i].sm.search_latency = vgpu_gpu_search_cycles(&p,
+								    &g->mux_plan);
 	vgpu_gpu_window_sync(g);
 	return 0;
 }

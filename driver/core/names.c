@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Names of the modes of &struct vgpu_gpu_params: preemption (F23),
- * packing (F25) and the largest-run search (F40-F42), in one table.  One
+ * packing (F25) and the largest-run search (F40-F43), in one table.  One
  * convention: a name of a value, "?" for a value out of range; a value of
  * a name, -EINVAL for an unknown name.
  */
@@ -9,7 +9,7 @@
 #include "gpu.h"
 #include "names.h"
 
-static const char *const vgpu_mode_names[VGPU_MODE_KINDS][3] = {
+static const char *const vgpu_mode_names[VGPU_MODE_KINDS][4] = {
 	[VGPU_MODE_PREEMPT] = {
 		[VGPU_PREEMPT_DRAIN] = "drain",
 		[VGPU_PREEMPT_WARP] = "warp",
@@ -24,6 +24,7 @@ static const char *const vgpu_mode_names[VGPU_MODE_KINDS][3] = {
 		[VGPU_SEARCH_EXACT] = "exact",
 		[VGPU_SEARCH_GROUPED] = "grouped",
 		[VGPU_SEARCH_SAMPLED] = "sampled",
+		[VGPU_SEARCH_MUX] = "mux",
 	},
 };
 
@@ -34,7 +35,7 @@ static const char *const vgpu_mode_names[VGPU_MODE_KINDS][3] = {
  * @v: its value
  *
  * Return: "drain", "warp", "switch"; "auto", "block", "sm"; "exact",
- * "grouped", "sampled"; or "?" for another value or kind.
+ * "grouped", "sampled", "mux"; or "?" for another value or kind.
  */
 const char *vgpu_mode_name(enum vgpu_mode_kind kind, u32 v)
 {

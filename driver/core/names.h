@@ -12,7 +12,7 @@
  * enum vgpu_mode_kind - the parameters whose values have names
  * @VGPU_MODE_PREEMPT: &vgpu_gpu_params.preempt, VGPU_PREEMPT_* (F23)
  * @VGPU_MODE_PACK: &vgpu_gpu_params.pack, VGPU_PACK_* (F25)
- * @VGPU_MODE_SEARCH: &vgpu_gpu_params.search, VGPU_SEARCH_* (F40-F42)
+ * @VGPU_MODE_SEARCH: &vgpu_gpu_params.search, VGPU_SEARCH_* (F40-F43)
  * @VGPU_MODE_KINDS: how many
  */
 enum vgpu_mode_kind {

@@ -228,29 +228,42 @@ static void vgpu_gpu_note_shape_nofit(struct vgpu_gpu *g,
 	g->nnofit++;
 }
 
+/* Does the search find a run of @len in some sub-partition's map of @maps? */
+static bool vgpu_gpu_subpart_run_fits(const struct vgpu_gpu *g,
+				      const u64 (*maps)[VGPU_REG_WORDS],
+				      u32 subparts, u32 units, u32 len)
+{
+	u32 p;
+
+	for (p = 0; p < subparts; p++)
+		if (vgpu_gpu_search_run(&g->p, maps[p], units) >= len)
+			return true;
+	return false;
+}
+
 /*
  * Seed 001 [0041] for path (c): would the device's search mode find room
  * for @shape in @res (an SM's resources, or what they would be once the
- * victims went)?  Its shared memory run and one warp's register run in
- * some sub-partition, as vgpu_gpu_sm_runs() computes them; exact search
- * finds what allocating finds, so it answers yes.
+ * victims went)?  Its shared memory run and one warp's register and
+ * scalar register runs in some sub-partition, as vgpu_gpu_sm_runs()
+ * computes them; exact and time-multiplexed search find what allocating
+ * finds, so they answer yes.
  */
 static bool vgpu_gpu_res_runs_fit(const struct vgpu_gpu *g,
 				  const struct vgpu_sm_res *res,
 				  const struct vgpu_block_shape *shape)
 {
-	u32 p;
-
-	if (g->p.search == VGPU_SEARCH_EXACT)
+	if (vgpu_gpu_search_exact(&g->p))
 		return true;
 	if (vgpu_gpu_search_run(&g->p, res->smem, res->smem_units) <
 	    shape->smem_units)
 		return false;
-	for (p = 0; p < res->subparts; p++)
-		if (vgpu_gpu_search_run(&g->p, res->regs[p], res->reg_units) >=
-		    shape->reg_units)
-			return true;
-	return false;
+	if (shape->sreg_units &&
+	    !vgpu_gpu_subpart_run_fits(g, res->sregs, res->subparts,
+				       res->sreg_units, shape->sreg_units))
+		return false;
+	return vgpu_gpu_subpart_run_fits(g, res->regs, res->subparts,
+					 res->reg_units, shape->reg_units);
 }
 
 /**
@@ -272,7 +285,7 @@ bool vgpu_gpu_block_level_fits(const struct vgpu_gpu *g,
 	if (res->blocks_used >= res->max_blocks ||
 	    shape->barriers > res->max_barriers - res->barriers_used)
 		return false;
-	if (g->p.search != VGPU_SEARCH_EXACT)
+	if (!vgpu_gpu_search_exact(&g->p))
 		return vgpu_gpu_search_run(&g->p, res->smem, res->smem_units) >=
 		       shape->smem_units;
 	return vgpu_bmap_find_run(res->smem, res->smem_units,
@@ -436,6 +449,39 @@ static u32 vgpu_gpu_run_of(const struct vgpu_gpu *g, const u64 *map,
 	return vgpu_gpu_search_run(&g->p, map, nbits);
 }
 
+/*
+ * F43: every map of @res in one round of the shared unit
+ * (vgpu_gpu_search_plan()'s order), into @runs: the shared memory's, then
+ * each sub-partition's registers, then each one's scalar registers.
+ */
+static void vgpu_gpu_runs_mux(struct vgpu_gpu *g,
+			      const struct vgpu_sm_res *res, u32 *runs)
+{
+	const u64 *maps[VGPU_BMAP_MUX_MAX_FIELDS];
+	u32 p, n = 0;
+
+	maps[n++] = res->smem;
+	for (p = 0; p < res->subparts; p++)
+		maps[n++] = res->regs[p];
+	for (p = 0; res->sreg_units && p < res->subparts; p++)
+		maps[n++] = res->sregs[p];
+	vgpu_bmap_run_periods(&g->mux_plan, maps, runs, &g->mux_scratch);
+}
+
+/*
+ * Registers sub-partition @p can give warps: its register run, and with
+ * a scalar file at most its scalar run @srun as the same share of the
+ * register map (a warp takes a run of each, vgpu_gpu_sm_free()).
+ */
+static u32 vgpu_gpu_subpart_usable(const struct vgpu_sm_res *res, u32 run,
+				   u32 srun)
+{
+	if (!res->sreg_units)
+		return run;
+	return min_t(u32, run, div_u64((u64)srun * res->reg_units,
+				       res->sreg_units));
+}
+
 /**
  * vgpu_gpu_sm_runs() - bring an SM's largest free runs up to date
  * @g: the device
@@ -443,28 +489,47 @@ static u32 vgpu_gpu_run_of(const struct vgpu_gpu *g, const u64 *map,
  *
  * Seed 001 [0041]: the remaining resources of an SM are, for each
  * resource allocated contiguously, its largest contiguous free run,
- * computed in the device's search mode (F40-F42), and for the others
+ * computed in the device's search mode (F40-F43), and for the others
  * their free count; the warps committed to the SM count as taken
- * (vgpu_gpu_sm_view()).  Computed again only when the SM's resources
- * changed (so do its committed warps).
+ * (vgpu_gpu_sm_view()).  The runs of shared memory, of registers and of
+ * scalar registers (the largest over the sub-partitions: what a block is
+ * matched against) and each sub-partition's usable registers (what
+ * vgpu_gpu_sm_free() sums).  Under VGPU_SEARCH_MUX one round of the
+ * shared unit searches every map (vgpu_gpu_runs_mux()).  Computed again
+ * only when the SM's resources changed (so do its committed warps).
  */
 void vgpu_gpu_sm_runs(struct vgpu_gpu *g, u32 sm)
 {
+	u32 runs[VGPU_BMAP_MUX_MAX_FIELDS], p, r, sr = 0;
 	struct vgpu_gpu_sm *gs = &g->sm[sm];
 	const struct vgpu_sm_res *res;
 	bool full;
-	u32 p;
 
 	if (!(g->fit_dirty[sm] & VGPU_GPU_RUNS_DIRTY))
 		return;
 	g->fit_dirty[sm] &= ~VGPU_GPU_RUNS_DIRTY;
 	res = vgpu_gpu_sm_view(g, sm, &full);
-	gs->run_smem = vgpu_gpu_run_of(g, res->smem, res->smem_units);
+	if (g->p.search == VGPU_SEARCH_MUX)
+		vgpu_gpu_runs_mux(g, res, runs);
+	gs->run_smem = g->p.search == VGPU_SEARCH_MUX ? runs[0] :
+		       vgpu_gpu_run_of(g, res->smem, res->smem_units);
 	gs->run_regs = 0;
-	for (p = 0; p < res->subparts; p++)
-		gs->run_regs = max(gs->run_regs,
-				   vgpu_gpu_run_of(g, res->regs[p],
-						   res->reg_units));
+	gs->run_sregs = 0;
+	for (p = 0; p < res->subparts; p++) {
+		if (g->p.search == VGPU_SEARCH_MUX) {
+			r = runs[1 + p];
+			if (res->sreg_units)
+				sr = runs[1 + res->subparts + p];
+		} else {
+			r = vgpu_gpu_run_of(g, res->regs[p], res->reg_units);
+			if (res->sreg_units)
+				sr = vgpu_gpu_run_of(g, res->sregs[p],
+						     res->sreg_units);
+		}
+		gs->run_regs = max(gs->run_regs, r);
+		gs->run_sregs = max(gs->run_sregs, sr);
+		gs->runs_regs[p] = vgpu_gpu_subpart_usable(res, r, sr);
+	}
 }
 
 /**
@@ -476,7 +541,14 @@ void vgpu_gpu_sm_runs(struct vgpu_gpu *g, u32 sm)
  * contiguous resources (registers, shared memory) is the largest free run
  * in the device's search mode (vgpu_gpu_sm_runs()) and of the others
  * (warp slots, block slots) the free count, the warps committed to the SM
- * counted as taken (vgpu_gpu_sm_view()).
+ * counted as taken (vgpu_gpu_sm_view()).  Each register sub-partition is
+ * a map of its own: r_h of the registers sums their largest runs, so the
+ * load on every sub-partition shows and an empty SM's r_h is the
+ * register file's total, as the counting unit of [0256] starts
+ * (&vgpu_gpu.free_max).  With a scalar register file a sub-partition
+ * counts at most its largest scalar run as the same share of the register
+ * map: a warp needs a run of both, and a full scalar file leaves its
+ * registers unusable.
  *
  * Return: the sum.
  */
@@ -484,11 +556,15 @@ u64 vgpu_gpu_sm_free(struct vgpu_gpu *g, u32 sm)
 {
 	const struct vgpu_sm_res *res;
 	const u32 *a = g->p.res_weight;
+	u64 regs = 0;
 	bool full;
+	u32 p;
 
 	vgpu_gpu_sm_runs(g, sm);
 	res = vgpu_gpu_sm_view(g, sm, &full);
-	return (u64)g->sm[sm].run_regs * a[VGPU_RES_REGS] +
+	for (p = 0; p < res->subparts; p++)
+		regs += g->sm[sm].runs_regs[p];
+	return regs * a[VGPU_RES_REGS] +
 	       (u64)(res->max_warps - res->warps_total) * a[VGPU_RES_WARPS] +
 	       (u64)g->sm[sm].run_smem * a[VGPU_RES_SMEM] +
 	       (u64)(res->max_blocks - res->blocks_used) * a[VGPU_RES_BLOCKS];
@@ -496,17 +572,19 @@ u64 vgpu_gpu_sm_free(struct vgpu_gpu *g, u32 sm)
 
 /*
  * Seed 001 [0041]: does @shape match SM @sm's largest runs by @path?  In
- * exact mode this follows from the allocation test; the grouped and
- * sampled searches see less than there is, and reject more.
+ * exact and time-multiplexed mode this follows from the allocation test;
+ * the grouped and sampled searches see less than there is, and reject
+ * more.
  */
 static bool vgpu_gpu_runs_fit(struct vgpu_gpu *g, u32 sm,
 			      const struct vgpu_block_shape *shape)
 {
-	if (g->p.search == VGPU_SEARCH_EXACT)
+	if (vgpu_gpu_search_exact(&g->p))
 		return true;
 	vgpu_gpu_sm_runs(g, sm);
 	return g->sm[sm].run_smem >= shape->smem_units &&
-	       g->sm[sm].run_regs >= shape->reg_units;
+	       g->sm[sm].run_regs >= shape->reg_units &&
+	       g->sm[sm].run_sregs >= shape->sreg_units;
 }
 
 /* Does @shape fit SM @i by @path ((a) whole block or (b) one warp)? */

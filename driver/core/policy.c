@@ -72,7 +72,9 @@ static u32 vgpu_policy_avail_choose(const struct vgpu_policy_ctx *ctx,
  *	memory units, free block slots]
  *
  * Every free unit counts, of every register sub-partition, wherever it
- * lies: a policy's own figure from &vgpu_policy_sm.res.  The controller's
+ * lies: a policy's own figure from &vgpu_policy_sm.res.  With a scalar
+ * register file the registers count at most the free scalar units as the
+ * same share of the register file (a warp needs both).  The controller's
  * figure (&vgpu_policy_sm.free, the "resource" policy's) counts the
  * largest free runs instead, as seed 001 [0041] asks.
  *
@@ -81,7 +83,13 @@ static u32 vgpu_policy_avail_choose(const struct vgpu_policy_ctx *ctx,
 u64 vgpu_policy_weighted_free(const struct vgpu_sm_res *res,
 			      const u32 *weight)
 {
-	return (u64)res->reg_free * weight[0] +
+	u64 regs = res->reg_free;
+
+	if (res->sreg_units)
+		regs = min_t(u64, regs, div_u64((u64)res->sreg_free *
+						res->reg_units,
+						res->sreg_units));
+	return regs * weight[0] +
 	       (u64)(res->max_warps - res->warps_total) * weight[1] +
 	       (u64)res->smem_free * weight[2] +
 	       (u64)(res->max_blocks - res->blocks_used) * weight[3];

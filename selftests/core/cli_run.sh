@@ -131,7 +131,7 @@ check "scalar registers without a scalar file" \
 printf '{ "device": {"search": "fuzzy"}, "kernels": [] }\n' > "$TMP/b3s.json"
 "$SIM" run "$TMP/b3s.json" > /dev/null 2> "$TMP/e3s"
 check "bad device search" \
-	"[ \$? -eq 1 ] && grep -q 'b3s.json: device: search: unknown mode .fuzzy. (exact, grouped, sampled)' $TMP/e3s"
+	"[ \$? -eq 1 ] && grep -q 'b3s.json: device: search: unknown mode .fuzzy. (exact, grouped, sampled, mux)' $TMP/e3s"
 printf '{ "device": {"search": "grouped"}, "kernels": [ {"name": "a", "grid": 1, "threads": 32, "program": "EXIT"} ] }\n' > "$TMP/b3g.json"
 "$SIM" run "$TMP/b3g.json" > /dev/null 2> "$TMP/e3g"
 check "grouped search without a group size" \
@@ -157,6 +157,21 @@ check "a block the sampled search never places, refused at load" \
 sed 's/"sampled"/"exact"/' "$TMP/b3h.json" > "$TMP/b3i.json"
 "$SIM" run "$TMP/b3i.json" > /dev/null 2> "$TMP/e3i"
 check "the same block under the exact search runs" "[ \$? -eq 0 ]"
+# scalar registers too: a file of 24 units of 64, sampled sees 16
+printf '{ "device": {"search": "sampled", "config": {"sregs_per_subpart": 1536, "sreg_unit": 64}}, "kernels": [ {"name": "a", "grid": 1, "threads": 32, "sregs": 1280, "program": "EXIT"} ] }\n' > "$TMP/b3j.json"
+"$SIM" run "$TMP/b3j.json" > /dev/null 2> "$TMP/e3j"
+check "scalar registers the sampled search never places, refused at load" \
+	"[ \$? -eq 1 ] && grep -q 'b3j.json: kernels\[0\]: sregs: 1280 a warp (20 units) never fit the sampled search.s largest run on an empty sub-partition.s scalar file (16 of 24 units)' $TMP/e3j"
+# F43: the mux search places as the exact one, its latency per period
+sed 's/"sampled"/"mux"/' "$TMP/b3h.json" > "$TMP/b3m.json"
+"$SIM" run "$TMP/b3m.json" > /dev/null 2> "$TMP/e3m"
+check "the block under the mux search runs" "[ \$? -eq 0 ]"
+sed 's/"preempt": "warp"/"preempt": "warp", "search": "mux"/' "$MIX" > "$TMP/mux.json"
+hm=$("$SIM" run "$TMP/mux.json" | sed -n 's/^trace_hash=//p')
+sed 's/"preempt": "warp"/"preempt": "warp", "search": "mux", "search_latency": 2/' "$MIX" > "$TMP/mux2.json"
+hm2=$("$SIM" run "$TMP/mux2.json" | sed -n 's/^trace_hash=//p')
+check "the mux search: the exact search's trace, another with a latency" \
+	"[ -n '$hm' ] && [ '$hm' = '$h2' ] && [ -n '$hm2' ] && [ '$hm2' != '$h2' ]"
 printf '{ "device": {"search_latency": 4}, "kernels": [] }\n' > "$TMP/b3l.json"
 "$SIM" run "$TMP/b3l.json" > /dev/null 2> "$TMP/e3l"
 check "search latency above 3" \

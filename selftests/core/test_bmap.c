@@ -281,6 +281,9 @@ TEST(wide_maps_vs_reference)
 	}
 }
 
+/* the mux searches' working maps (static: big for a kernel stack) */
+static struct vgpu_bmap_mux_scratch vgpu_test_mux_scratch;
+
 /* F43: mux fields against per-field bit loops; no leaks across borders. */
 TEST(mux_vs_reference)
 {
@@ -291,8 +294,11 @@ TEST(mux_vs_reference)
 	u64 w[VGPU_BMAP_WORDS];
 
 	for (n = 0; n < NMAPS; n++) {
-		nbits = 1 + vgpu_test_below(&r, VGPU_BMAP_MUX_MAX_BITS);
-		nf = 1 + vgpu_test_below(&r, min(nbits, 8u));
+		/* one word in 16 as wide as an SM's shared memory map */
+		nbits = 1 + vgpu_test_below(&r, n % 16 ? 256 :
+					    VGPU_BMAP_MUX_MAX_BITS);
+		nf = 1 + vgpu_test_below(&r, min(nbits,
+						 (u32)VGPU_BMAP_MUX_MAX_FIELDS));
 		left = nbits;
 		for (f = 0; f < nf; f++) {
 			widths[f] = 1 + vgpu_test_below(&r,
@@ -301,7 +307,7 @@ TEST(mux_vs_reference)
 		}
 		ASSERT_EQ(0, vgpu_bmap_mux_init(&m, nbits, widths, nf));
 		vgpu_test_map(&r, w, nbits);
-		vgpu_bmap_run_mux(w, &m, runs);
+		vgpu_bmap_run_mux(w, &m, runs, &vgpu_test_mux_scratch);
 		vgpu_bmap_run_mux_naive(w, &m, ref);
 		for (f = 0; f < nf; f++)
 			ASSERT_EQ(ref[f], runs[f])
@@ -322,14 +328,14 @@ TEST(mux_fields_do_not_leak)
 	/* top 10 bits of field 0 and low 10 bits of field 1 free */
 	w[0] = 0x3ffULL << 54;
 	w[1] = 0x3ff;
-	vgpu_bmap_run_mux(w, &m, runs);
+	vgpu_bmap_run_mux(w, &m, runs, &vgpu_test_mux_scratch);
 	EXPECT_EQ(10, runs[0]);
 	EXPECT_EQ(10, runs[1]);
 	EXPECT_EQ(20, vgpu_bmap_run_exact(w, 128));
 	/* bits above the last field are not part of any field */
 	w[0] = 0;
 	w[1] = ~0ULL << 48;
-	vgpu_bmap_run_mux(w, &m, runs);
+	vgpu_bmap_run_mux(w, &m, runs, &vgpu_test_mux_scratch);
 	EXPECT_EQ(0, runs[0]);
 	EXPECT_EQ(0, runs[1]);
 	EXPECT_EQ(-EINVAL, vgpu_bmap_mux_init(&m, 100, widths, 2));
@@ -395,7 +401,7 @@ TEST(periods_seed_example)
 	static const u32 widths[3] = { 128, 64, 48 };
 	u64 m0[2], m1[1], m2[1];
 	const u64 *maps[3] = { m0, m1, m2 };
-	struct vgpu_bmap_periods p;
+	static struct vgpu_bmap_periods p;	/* big for a kernel stack */
 	u32 runs[3], i, r, bad[1] = { 129 }, zero[2] = { 8, 0 };
 	struct vgpu_test_rng rng = { .s = 43 };
 
@@ -415,7 +421,7 @@ TEST(periods_seed_example)
 			GENMASK_ULL(47, 0);
 		if (i % 5 == 0)
 			m2[0] = GENMASK_ULL(47, 0);
-		vgpu_bmap_run_periods(&p, maps, runs);
+		vgpu_bmap_run_periods(&p, maps, runs, &vgpu_test_mux_scratch);
 		for (r = 0; r < 3; r++)
 			ASSERT_EQ(vgpu_bmap_run_naive(maps[r], widths[r]), runs[r])
 				TH_LOG("map %u round %u", r, i);
@@ -433,7 +439,7 @@ TEST(periods_seed_example)
 			m0[0] = vgpu_test_rand64(&rng) & GENMASK_ULL(15, 0);
 			if (i % 3 == 0)
 				m1[0] = ~0ULL;
-			vgpu_bmap_run_periods(&p, maps2, runs);
+			vgpu_bmap_run_periods(&p, maps2, runs, &vgpu_test_mux_scratch);
 			for (r = 0; r < 3; r++)
 				ASSERT_EQ(vgpu_bmap_run_naive(maps2[r], w2[r]),
 					  runs[r]) TH_LOG("map %u round %u", r, i);
@@ -443,7 +449,8 @@ TEST(periods_seed_example)
 	EXPECT_EQ(1, p.nperiods);
 	EXPECT_EQ(-EINVAL, vgpu_bmap_periods_init(&p, 128, bad, 1));
 	EXPECT_EQ(-EINVAL, vgpu_bmap_periods_init(&p, 128, zero, 2));
-	EXPECT_EQ(-EINVAL, vgpu_bmap_periods_init(&p, 512, widths, 3));
+	EXPECT_EQ(-EINVAL, vgpu_bmap_periods_init(&p, VGPU_BMAP_MUX_MAX_BITS + 1,
+						  widths, 3));
 }
 
 VGPU_TEST_SUITE(bmap,

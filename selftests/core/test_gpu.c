@@ -159,7 +159,9 @@ TEST(mode_names)
 	EXPECT_EQ(VGPU_SEARCH_SAMPLED, vgpu_mode_parse(VGPU_MODE_SEARCH, "sampled"));
 	EXPECT_STREQ("?", vgpu_mode_name(VGPU_MODE_PREEMPT, 3));
 	EXPECT_STREQ("?", vgpu_mode_name(VGPU_MODE_PACK, 3));
-	EXPECT_STREQ("?", vgpu_mode_name(VGPU_MODE_SEARCH, 3));
+	EXPECT_STREQ("mux", vgpu_mode_name(VGPU_MODE_SEARCH, 3));
+	EXPECT_EQ(VGPU_SEARCH_MUX, vgpu_mode_parse(VGPU_MODE_SEARCH, "mux"));
+	EXPECT_STREQ("?", vgpu_mode_name(VGPU_MODE_SEARCH, 4));
 	EXPECT_EQ(-EINVAL, vgpu_mode_parse(VGPU_MODE_PREEMPT, "Warp"));
 	EXPECT_EQ(-EINVAL, vgpu_mode_parse(VGPU_MODE_PACK, ""));
 	EXPECT_EQ(-EINVAL, vgpu_mode_parse(VGPU_MODE_SEARCH, "exactly"));
@@ -1155,13 +1157,15 @@ TEST(f25_avail)
  * reserve): exact dispatches it at 64, grouped never while A stays;
  * sampled refuses it at submission (-E2BIG: even an empty SM's sampled
  * run, 1,024, is too short).  The same runs are r_h of shared memory for
- * embodiment 9 ([0257]).
+ * embodiment 9 ([0257]); r_h of the registers sums every sub-partition's
+ * largest run.
  */
 TEST(f41_search_mode_matches_largest_run)
 {
 	static const u32 mode[] = { VGPU_SEARCH_EXACT, VGPU_SEARCH_GROUPED,
 				    VGPU_SEARCH_SAMPLED };
 	static const u32 run[] = { 1304, 1280, 1024 };
+	static const u32 reg0[] = { 60, 32, 32 };
 	struct vgpu_gpu_params p;
 	struct vgpu_gpu_kernel *a, *b;
 	u32 i;
@@ -1182,8 +1186,14 @@ TEST(f41_search_mode_matches_largest_run)
 		vgpu_tg_until(&T, 64);
 		vgpu_gpu_sm_runs(&T.g, 0);
 		EXPECT_EQ(run[i], T.g.sm[0].run_smem) TH_LOG("mode %u", mode[i]);
+		/*
+		 * registers: A's warp holds units 0-3 of sub-partition 0's
+		 * 64, a run of 60 (32 in groups of 32 or sampled), the other
+		 * three are free
+		 */
 		EXPECT_EQ((u64)run[i] * T.g.p.res_weight[VGPU_RES_SMEM] +
-			  (u64)16384 / 256 * T.g.p.res_weight[VGPU_RES_REGS] +
+			  (u64)(reg0[i] + 3 * 64) *
+			  T.g.p.res_weight[VGPU_RES_REGS] +
 			  (u64)63 * T.g.p.res_weight[VGPU_RES_WARPS] +
 			  (u64)31 * T.g.p.res_weight[VGPU_RES_BLOCKS],
 			  vgpu_gpu_sm_free(&T.g, 0));

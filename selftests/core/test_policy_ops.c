@@ -361,17 +361,17 @@ TEST(notifications_reach_the_policy)
 }
 
 /*
- * Seed 001 embodiment 9 with [0257], by hand: a_h times the largest free
- * register run of any sub-partition, the free warp slots, the largest free
- * shared memory run and the free block slots (exact search).
+ * Seed 001 embodiment 9 with [0256]-[0257], by hand: a_h times the sum of
+ * every sub-partition's largest free register run, the free warp slots,
+ * the largest free shared memory run and the free block slots (exact
+ * search, no scalar file).
  */
 static u64 oracle_free(const struct vgpu_sm_res *res, const u32 *a)
 {
 	u32 p, regs = 0;
 
 	for (p = 0; p < res->subparts; p++)
-		regs = max(regs, vgpu_bmap_run_naive(res->regs[p],
-						     res->reg_units));
+		regs += vgpu_bmap_run_naive(res->regs[p], res->reg_units);
 	return (u64)regs * a[0] + (u64)(res->max_warps - res->warps_total) * a[1] +
 	       (u64)vgpu_bmap_run_naive(res->smem, res->smem_units) * a[2] +
 	       (u64)(res->max_blocks - res->blocks_used) * a[3];

@@ -22,7 +22,7 @@ has() { grep -q -e "$1" "$T/out"; }
 field() { sed -n "s/^$1=//p" "$2"; }
 
 echo "TAP version 13"
-echo "1..38"
+echo "1..39"
 
 vgpuctl --help > "$T/out" 2>&1
 check help has '^usage: vgpuctl'
@@ -57,6 +57,9 @@ check config_pack_throttle sh -c "grep -q '^  pack          sm$' $T/out &&
 	grep -q '^  throttle-sms  2$' $T/out && grep -q '^  combo         70$' $T/out"
 vgpuctl config search sampled > "$T/out" 2>&1
 check config_search_group_refused has 'rejected a value'
+# F43: the time-multiplexed search through CONFIG_SET and back
+vgpuctl config search mux search-group 0 search-latency 2 > "$T/out" 2>&1
+check config_search_mux has '^  search        mux, latency 2$'
 vgpuctl config pack auto search exact search-group 0 search-latency 0 \
 	throttle-sms 1 combo 50 > /dev/null 2>&1
 vgpuctl config preempt warp windows 4096,2048,1024,512 sync-cost 0 > /dev/null 2>&1

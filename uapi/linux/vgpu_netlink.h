@@ -35,6 +35,7 @@ enum vgpu_search_mode {
 	VGPU_SEARCH_MODE_EXACT,		/* F40 */
 	VGPU_SEARCH_MODE_GROUPED,	/* F41: whole groups of search-group */
 	VGPU_SEARCH_MODE_SAMPLED,	/* F42: powers of two */
+	VGPU_SEARCH_MODE_MUX,		/* F43: time-multiplexed, exact */
 };
 
 /* Event types of the "events" multicast group (VGPU_A_EV_TYPE). */

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The reference searches of the bitmaps (F32, F40): a plain bit loop, the
- * find_next_bit() style run walk and the shift-and-AND search of the
- * whole map, for the largest free run and for first fit.  The unit tests
+ * The reference searches of the bitmaps (F32, F40, F43): a plain bit
+ * loop, the find_next_bit() style run walk and the shift-and-AND search of
+ * the whole map, for the largest free run and for first fit, and the bit
+ * loops of a time-multiplexed word's fields.  The unit tests
  * check the fast searches of bmap.c against them and ``vgpu-sim bench
  * bitmap`` times them side by side; the module does not use them
  * (it lives outside driver/core for that reason).
@@ -136,4 +137,25 @@ int vgpu_bmap_find_run_xk(const u64 *map, u32 nbits, u32 len)
 		if (cur[i])
 			return i * 64 + __ffs64(cur[i]);
 	return -ENOSPC;
+}
+
+/**
+ * vgpu_bmap_run_mux_naive() - reference for vgpu_bmap_run_mux(): bit loops
+ * @map: the wide word
+ * @m: its fields
+ * @runs: out: the largest free run of each field
+ */
+void vgpu_bmap_run_mux_naive(const u64 *map, const struct vgpu_bmap_mux *m,
+			     u32 *runs)
+{
+	u32 f, i, run;
+
+	for (f = 0; f < m->nfields; f++) {
+		runs[f] = 0;
+		run = 0;
+		for (i = m->lo[f]; i < m->lo[f] + m->width[f]; i++) {
+			run = vgpu_bmap_test(map, i) ? run + 1 : 0;
+			runs[f] = max(runs[f], run);
+		}
+	}
 }

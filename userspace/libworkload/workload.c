@@ -338,7 +338,7 @@ static int vgpu_wl_device(struct vgpu_rec_ctx *c, json_object *dev,
 			p->pack = mode;
 		} else if (!strcmp(key, "search")) {
 			if (vgpu_wl_mode(c, key, val, vgpul_search_parse,
-					 "exact, grouped, sampled", &mode))
+					 "exact, grouped, sampled, mux", &mode))
 				return -EINVAL;
 			p->search = mode;
 		} else if (!strcmp(key, "windows")) {

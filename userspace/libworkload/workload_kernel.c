@@ -349,14 +349,15 @@ static int vgpu_wl_queue(struct vgpu_rec_ctx *c, const char *kpos,
 
 /*
  * A block the device's search mode can never find room for, not even on
- * an empty SM (F40-F42, seed 001 [0041]): the sampled search sees runs of
+ * an empty SM (F40-F43, seed 001 [0041]): the sampled search sees runs of
  * powers of two only.  What fits no empty SM at all the controller
- * refuses at submission (-E2BIG); this names the search and its run.
+ * refuses at submission (-E2BIG); this names the search and its run, of
+ * shared memory, registers or scalar registers (@sregs, 0 for none).
  */
 static int vgpu_wl_search_check(struct vgpu_rec_ctx *c,
 				const struct vgpu_workload *wl,
 				const char *pos, uint32_t threads,
-				uint32_t regs, uint32_t smem)
+				uint32_t regs, uint32_t smem, uint32_t sregs)
 {
 	const struct vgpu_config *cfg = &wl->dev->cfg;
 	const struct vgpu_gpu_params *p = &wl->dev->params;
@@ -364,6 +365,7 @@ static int vgpu_wl_search_check(struct vgpu_rec_ctx *c,
 	uint32_t run;
 
 	if (vgpu_block_shape_init(&shape, cfg, threads, regs, smem, 0, NULL) ||
+	    vgpu_block_shape_set_sregs(&shape, cfg, sregs) ||
 	    !vgpu_block_fits_empty(cfg, &shape) ||
 	    vgpu_gpu_search_fits_empty(cfg, p, &shape))
 		return 0;
@@ -374,6 +376,13 @@ static int vgpu_wl_search_check(struct vgpu_rec_ctx *c,
 				    smem, shape.smem_units, cfg->smem_unit,
 				    vgpu_mode_name(VGPU_MODE_SEARCH, p->search),
 				    run, vgpu_config_smem_units(cfg));
+	run = vgpu_gpu_search_run_empty(p, vgpu_config_sreg_units(cfg));
+	if (shape.sreg_units > run)
+		return vgpu_rec_err(c, pos, "sregs",
+				    "%u a warp (%u units) never fit the %s search's largest run on an empty sub-partition's scalar file (%u of %u units)",
+				    sregs, shape.sreg_units,
+				    vgpu_mode_name(VGPU_MODE_SEARCH, p->search),
+				    run, vgpu_config_sreg_units(cfg));
 	run = vgpu_gpu_search_run_empty(p, vgpu_config_reg_units(cfg));
 	return vgpu_rec_err(c, pos, "regs",
 			    "%u per thread (%u units a warp) never fit the %s search's largest run on an empty sub-partition (%u of %u units)",
@@ -522,14 +531,14 @@ int vgpu_wl_kernel(struct vgpu_rec_ctx *c, struct vgpu_workload *wl,
 	}
 	if (!ret)
 		ret = vgpu_wl_search_check(c, wl, pos, k->threads, k->regs,
-					   k->smem);
+					   k->smem, k->sregs);
 	for (i = 0; !ret && i < k->n_templates; i++) {
 		char tpos[64];
 
 		snprintf(tpos, sizeof(tpos), "%s.templates[%u]", pos, i);
 		ret = vgpu_wl_search_check(c, wl, tpos, k->templates[i].threads,
 					   k->templates[i].regs,
-					   k->templates[i].smem);
+					   k->templates[i].smem, 0);
 	}
 	if (ret)
 		return ret;

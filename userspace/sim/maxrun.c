@@ -106,6 +106,7 @@ static int vgpu_sim_maxrun(int argc, char **argv)
 	u32 runs[VGPU_BMAP_MUX_MAX_FIELDS];
 	struct vgpu_bmap_samples samples;
 	struct vgpu_bmap_mux mux;
+	static struct vgpu_bmap_mux_scratch scratch;
 	u64 w[VGPU_BMAP_WORDS];
 	unsigned long lineno = 0;
 	char *line = NULL;
@@ -211,7 +212,7 @@ static int vgpu_sim_maxrun(int argc, char **argv)
 			run = vgpu_bmap_run_sampled(w, width, &samples);
 			break;
 		case VGPU_SIM_MR_MUX:
-			vgpu_bmap_run_mux(w, &mux, runs);
+			vgpu_bmap_run_mux(w, &mux, runs, &scratch);
 			for (i = 0; i < mux.nfields; i++) {
 				if (have_need)
 					printf("%s%s", i ? " " : "",

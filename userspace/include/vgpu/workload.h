@@ -318,13 +318,13 @@ int vgpul_pack_parse(const char *name);
  * vgpul_search_name() - name of a device's largest-run search mode
  * @mode: VGPU_SEARCH_* (device "search", F40-F42)
  *
- * Return: "exact", "grouped", "sampled" or "?".
+ * Return: "exact", "grouped", "sampled", "mux" or "?".
  */
 const char *vgpul_search_name(unsigned int mode);
 
 /**
  * vgpul_search_parse() - largest-run search mode by name
- * @name: "exact", "grouped" or "sampled"
+ * @name: "exact", "grouped", "sampled" or "mux"
  *
  * Return: VGPU_SEARCH_*, or -1.
  */

@@ -195,7 +195,7 @@ const struct vgpul_cli_cmd vgpuctl_cmd_config = {
 	.name = "config",
 	.usage = "[policy NAME] [preempt drain|warp|switch] [windows L1,L2,...|off]\n"
 		 "          [timeout CYCLES] [event-budget N] [sync-cost CYCLES]\n"
-		 "          [pack auto|block|sm] [search exact|grouped|sampled]\n"
+		 "          [pack auto|block|sm] [search exact|grouped|sampled|mux]\n"
 		 "          [search-group UNITS] [search-latency 0..3]\n"
 		 "          [throttle-sms N] [combo 0..100]",
 	.summary = "show the scheduler configuration of -d N, or change it (netlink\n"

@@ -4,8 +4,12 @@
  * word at once (vgpu_bmap_run_mux()), and the periods of a search of
  * several resource maps (vgpu_bmap_run_periods()).
  *
- * See bmap.h for the x_k notation.  Nothing here allocates: scratch maps
- * live on the stack.
+ * See bmap.h for the x_k notation.  Nothing here allocates: the scratch
+ * maps are the caller's (&struct vgpu_bmap_mux_scratch), so a search of
+ * maps as wide as VGPU_BMAP_MAX_BITS needs no kilobyte of stack.  The
+ * device's VGPU_SEARCH_MUX searches an SM's maps with
+ * vgpu_bmap_run_periods(); the bit-loop reference of vgpu_bmap_run_mux()
+ * is with the other references (userspace/core/bmap_ref.c).
  */
 #include "vgpu_os.h"
 #include "bmap.h"
@@ -69,6 +73,7 @@ static void vgpu_bmap_mux_clip(u64 *t, const struct vgpu_bmap_mux *m, u32 d)
  * @map: the wide word, VGPU_BMAP_NWORDS(@m->nbits) words
  * @m: its fields
  * @runs: out: the largest free run of each field
+ * @s: scratch maps (@s->word is not used, @map may be it)
  *
  * One pass for all fields: the shift-and-AND steps are shared and after
  * each one the top d positions of every field are masked off, so a run never
@@ -77,13 +82,14 @@ static void vgpu_bmap_mux_clip(u64 *t, const struct vgpu_bmap_mux *m, u32 d)
  * commits per field (per-field masks) where d <= that field's L.
  */
 void vgpu_bmap_run_mux(const u64 *map, const struct vgpu_bmap_mux *m,
-		       u32 *runs)
+		       u32 *runs, struct vgpu_bmap_mux_scratch *s)
 {
-	u64 cur[4] = { 0 }, nxt[4], best[4] = { 0 };
+	u64 *cur = s->cur, *nxt = s->nxt, *best = s->best;
 	u32 nw = VGPU_BMAP_NWORDS(m->nbits), f, j = 0, d, maxw = 0;
 	u32 jf[VGPU_BMAP_MUX_MAX_FIELDS];
 	bool more;
 
+	memset(cur, 0, nw * sizeof(*cur));
 	for (f = 0; f < m->nfields; f++) {
 		vgpu_bmap_copy_range(cur, map, m->lo[f], m->width[f]);
 		runs[f] = 0;
@@ -127,27 +133,6 @@ void vgpu_bmap_run_mux(const u64 *map, const struct vgpu_bmap_mux *m,
 				continue;
 			vgpu_bmap_copy_range(best, nxt, m->lo[f], m->width[f]);
 			runs[f] += d;
-		}
-	}
-}
-
-/**
- * vgpu_bmap_run_mux_naive() - reference for vgpu_bmap_run_mux(): bit loops
- * @map: the wide word
- * @m: its fields
- * @runs: out: the largest free run of each field
- */
-void vgpu_bmap_run_mux_naive(const u64 *map, const struct vgpu_bmap_mux *m,
-			     u32 *runs)
-{
-	u32 f, i, run;
-
-	for (f = 0; f < m->nfields; f++) {
-		runs[f] = 0;
-		run = 0;
-		for (i = m->lo[f]; i < m->lo[f] + m->width[f]; i++) {
-			run = vgpu_bmap_test(map, i) ? run + 1 : 0;
-			runs[f] = max(runs[f], run);
 		}
 	}
 }
@@ -226,25 +211,27 @@ static void vgpu_bmap_put(u64 *dst, u32 lo, const u64 *src, u32 len)
  * @p: the plan (vgpu_bmap_periods_init())
  * @maps: the map of each resource type, @p->nres of them
  * @runs: out: the largest free run of each map
+ * @s: scratch maps
  *
  * Period by period (steps g2-g4): the maps of the period are put side by
  * side into the A-bit shared unit, one group each, and searched at once
  * (vgpu_bmap_run_mux(): no run crosses from one group into the next).
  */
 void vgpu_bmap_run_periods(const struct vgpu_bmap_periods *p,
-			   const u64 *const *maps, u32 *runs)
+			   const u64 *const *maps, u32 *runs,
+			   struct vgpu_bmap_mux_scratch *s)
 {
-	u64 word[VGPU_BMAP_NWORDS(VGPU_BMAP_MUX_MAX_BITS)];
+	u64 *word = s->word;
 	u32 out[VGPU_BMAP_MUX_MAX_FIELDS], c, f;
 	const struct vgpu_bmap_mux *m;
 
 	for (c = 0; c < p->nperiods; c++) {
 		m = &p->mux[c];
-		memset(word, 0, sizeof(word));
+		memset(word, 0, VGPU_BMAP_NWORDS(m->nbits) * sizeof(*word));
 		for (f = 0; f < m->nfields; f++)
 			vgpu_bmap_put(word, m->lo[f], maps[p->res[c][f]],
 				      m->width[f]);
-		vgpu_bmap_run_mux(word, m, out);
+		vgpu_bmap_run_mux(word, m, out, s);
 		for (f = 0; f < m->nfields; f++)
 			runs[p->res[c][f]] = out[f];
 	}

@@ -264,6 +264,7 @@ static const struct vgpu_dev_key vgpu_dev_keys[] = {
 	VGPU_PARAM(sync_cost, U32),
 	VGPU_PARAM(save_slots, U32),
 	VGPU_KEY("channels", sched.params.max_channels, U32),
+	VGPU_PARAM(seed, U32),
 };
 
 /* Set the scheduling key @key to @val: 0 or -EINVAL (or kstrto*()'s). */
@@ -315,7 +316,8 @@ static int vgpu_dev_opt_sched(struct vgpu_dev_opts *o, const char *key,
  * freq_khz, timeout, g_max, task_slots, switch_cost, sync_cost (F17),
  * save_slots, channels, pack, search (exact|grouped|sampled), search_group,
  * search_latency (F40-F42), combo (F25), throttle_sms (F26),
- * sregs_per_subpart and sreg_unit (the scalar register file).
+ * sregs_per_subpart and sreg_unit (the scalar register file), seed (the
+ * device's pseudo-random generator, F21).
  *
  * Return: 0 or -EINVAL (unknown preset or key, malformed or invalid value).
  */

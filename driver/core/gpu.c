@@ -35,7 +35,7 @@
  * ... cycles (F22), switch cost 64 cycles, the engine's default timing
  * (power window nx 1024 cycles) with calibrated power weights, and
  * resource weights calibrated from equal resource energies; "combined"
- * half and half.
+ * half and half; seed VGPU_GPU_DEFAULT_SEED.
  */
 void vgpu_gpu_params_default(struct vgpu_gpu_params *p,
 			     const struct vgpu_config *cfg)
@@ -60,6 +60,7 @@ void vgpu_gpu_params_default(struct vgpu_gpu_params *p,
 	for (i = 0; i < ARRAY_SIZE(p->res_energy); i++)
 		p->res_energy[i] = 1;
 	p->combo = 50;
+	p->seed = VGPU_GPU_DEFAULT_SEED;
 }
 
 /*
@@ -437,6 +438,8 @@ int vgpu_gpu_init_host(struct vgpu_gpu *g, void *mem, size_t size,
 	g->cfg = *cfg;
 	g->p = *p;
 	vgpu_gpu_window_sync(g);
+	prandom_seed_state(&g->rnd, p->seed);
+	g->f21_salt = prandom_u32_state(&g->rnd);
 	g->skip_until = VGPU_GPU_NO_CYCLE;
 	g->policy_reg = vgpu_policy_find(policies, p->policy);
 	if (!g->policy_reg)

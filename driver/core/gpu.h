@@ -140,6 +140,7 @@
 #define VGPU_GPU_MAX_QTIMEOUT	BIT_ULL(32)	/* coalescing timeout (F14) */
 #define VGPU_GPU_ID_BUCKETS	256	/* &vgpu_gpu.id_hash */
 #define VGPU_GPU_MAX_DEADLINE	BIT_ULL(48)	/* relative deadline */
+#define VGPU_GPU_DEFAULT_SEED	1	/* &vgpu_gpu_params.seed */
 
 /*
  * Child kernels (F15) get ids from VGPU_GPU_CHILD_ID0 up (wrapping before
@@ -240,6 +241,10 @@ enum vgpu_gpu_event_type {
  * @combo: share in percent of seed 001 embodiment 9 (remaining resources)
  *	against embodiment 10 (power history) in the "combined" policy
  *	([0283])
+ * @seed: seed of the device's pseudo-random generator (F21's random pick
+ *	among the top priority's candidates, seed 001 [0057]-[0058]); any
+ *	value, VGPU_GPU_DEFAULT_SEED by default: the same seed gives the same
+ *	run in the module and in vgpu-sim
  */
 struct vgpu_gpu_params {
 	char policy[VGPU_POLICY_NAME_LEN];
@@ -265,6 +270,7 @@ struct vgpu_gpu_params {
 	u32 search;
 	u32 search_group;
 	u32 search_latency;
+	u32 seed;
 };
 
 /**
@@ -1052,6 +1058,9 @@ struct vgpu_gpu_host_ops {
  * @chan_gt: the GPU time of each channel's kernels and their children
  * @tenant: the tenants with kernels in the device, first free entry first;
  *	entry VGPU_GPU_NO_TENANT is where the kernels of no entry count
+ * @rnd: the pseudo-random generator, seeded with @p.seed at init
+ * @f21_salt: F21's draw for the next decision (vgpu_gpu_f21_key()),
+ *	drawn from @rnd at init and after every decision
  */
 struct vgpu_gpu {
 	struct vgpu_config cfg;
@@ -1126,6 +1135,8 @@ struct vgpu_gpu {
 	u32 nheld;
 	struct vgpu_gpu_gtime chan_gt[VGPU_GPU_MAX_CHANNELS];
 	struct vgpu_gpu_tenant tenant[VGPU_GPU_MAX_TENANTS + 1];
+	struct rnd_state rnd;
+	u32 f21_salt;
 };
 
 void vgpu_gpu_params_default(struct vgpu_gpu_params *p,

@@ -102,6 +102,7 @@ int vgpul_workload_new_device(const struct vgpu_workload *wl, char *line,
 	want.search_latency = p.search_latency;
 	want.combo = p.combo;
 	want.throttle_sms = p.throttle_sms;
+	want.seed = p.seed;
 	save_slots = want.save_slots;
 	want.save_slots = p.save_slots;
 	want.max_channels = p.max_channels;
@@ -157,6 +158,8 @@ int vgpul_workload_new_device(const struct vgpu_workload *wl, char *line,
 		off += snprintf(line + off, len - off,
 				" sregs_per_subpart=%u sreg_unit=%u",
 				cfg->sregs_per_subpart, cfg->sreg_unit);
+	if (off < len && p.seed != dflt.seed)	/* F21 */
+		off += snprintf(line + off, len - off, " seed=%u", p.seed);
 	if (off < len)
 		return 0;
 full:

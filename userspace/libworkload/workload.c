@@ -202,6 +202,8 @@ static const struct vgpu_wl_num {
 	  offsetof(struct vgpu_gpu_params, save_slots) },
 	{ "combo", 100,
 	  offsetof(struct vgpu_gpu_params, combo) },
+	{ "seed", UINT32_MAX,
+	  offsetof(struct vgpu_gpu_params, seed) },
 };
 
 /* The vgpu_wl_nums[] entry of @key, or NULL. */

@@ -198,6 +198,7 @@ struct vgpu_gpu_layout {
 	size_t cursor;
 	size_t saved;
 	size_t pos, top, seen;
+	size_t win;
 	size_t total;
 	size_t zone[VGPU_GPU_NZONES][2];
 	u32 nzones;
@@ -260,6 +261,9 @@ static void vgpu_gpu_layout(const struct vgpu_config *cfg,
 	l->top = vgpu_gpu_region(l, &off, VGPU_MAX_PRIOS * VGPU_BMAP_NWORDS(n),
 				 sizeof(u64));
 	l->seen = vgpu_gpu_region(l, &off, n, 1);
+	/* the SMs' power windows (F25), one ring each */
+	l->win = vgpu_gpu_region(l, &off, n,
+				 vgpu_sm_window_bytes(cfg, &p->timing));
 	l->total = off;
 }
 
@@ -474,6 +478,8 @@ int vgpu_gpu_init_host(struct vgpu_gpu *g, void *mem, size_t size,
 		if (ret)
 			return ret;
 		vgpu_sm_set_trace(&gs->sm, vgpu_gpu_sm_trace, gs);
+		vgpu_sm_set_window(&gs->sm, (u8 *)base + l.win + i *
+				   vgpu_sm_window_bytes(cfg, &g->p.timing));
 		gs->sm.sync_cost = p->sync_cost;
 		gs->sm.search_latency = p->search_latency;
 		gs->ev = ev + i * evcap;

@@ -17,9 +17,9 @@
  * struct rnd_state with prandom_seed_state() and prandom_u32_state()
  * (linux/prandom.h): natively the same algorithm (the four-component
  * Tausworthe generator of lib/random32.c), so that one seed gives the
- * same sequence in the module and in vgpu-sim.  And VGPU_ALIGNED(n), the alignment of a struct member
- * (first in its declaration): __aligned(n) in the kernel, C11's alignas
- * natively.
+ * same sequence in the module and in vgpu-sim.  And VGPU_ALIGNED(n), the
+ * alignment of a struct member (first in its declaration): __aligned(n) in
+ * the kernel, C11's alignas natively.
  *
  * And redzones: VGPU_MEM_REDZONE(elem) is the room the core leaves after an
  * array of @elem-byte elements in memory it lays out itself, and

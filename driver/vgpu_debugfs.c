@@ -241,13 +241,13 @@ static void vgpu_dbg_sm(struct seq_buf *sb, struct vgpu_device *vdev,
 {
 	const struct vgpu_sm_res *r;
 	const struct vgpu_sm *sm;
-	u32 i, j, c, n;
+	u32 i, j, hist[VGPU_SM_WIN_HIST];
 
 	vgpu_dbg_puts(sb, "# sm top_prio avail power free_warps blocks barriers ");
 	vgpu_dbg_puts(sb, "smem_free regs_free/subpart assigned phase ");
 	vgpu_dbg_puts(sb, "ready_at ");
 	vgpu_dbg_puts(sb, "syncs | power history: ");
-	vgpu_dbg_puts(sb, "instructions per window bucket, oldest first\n");
+	vgpu_dbg_puts(sb, "instructions per window sixteenth, oldest first\n");
 	for (i = 0; i < g->cfg.num_sms; i++) {
 		sm = &g->sm[i].sm;
 		r = vgpu_gpu_sm_res(g, i);
@@ -273,13 +273,9 @@ static void vgpu_dbg_sm(struct seq_buf *sb, struct vgpu_device *vdev,
 		seq_buf_printf(sb, " %s %llu %llu |",
 			       vgpu_sm_phase_name(vgpu_gpu_sm_state(g, i)),
 			       g->sm[i].hs.ready_at, sm->stats.syncs);
-		for (j = 1; j <= VGPU_WIN_BUCKETS; j++) {
-			u32 b = (sm->win_cur + j) % VGPU_WIN_BUCKETS;
-
-			for (c = 0, n = 0; c < VGPU_ISA_NUM_CLASSES; c++)
-				n += sm->win[b][c];
-			seq_buf_printf(sb, " %u", n);
-		}
+		vgpu_sm_window_hist(sm, hist);
+		for (j = 0; j < VGPU_SM_WIN_HIST; j++)
+			seq_buf_printf(sb, " %u", hist[j]);
 		vgpu_dbg_putc(sb, '\n');
 	}
 }

@@ -266,6 +266,7 @@ static const struct vgpu_dev_key vgpu_dev_keys[] = {
 	VGPU_KEY("channels", sched.params.max_channels, U32),
 	VGPU_PARAM(assign_latency, U32),
 	VGPU_PARAM(dealloc_latency, U32),
+	VGPU_PARAM(seed, U32),
 };
 
 /* Set the scheduling key @key to @val: 0 or -EINVAL (or kstrto*()'s). */
@@ -318,7 +319,8 @@ static int vgpu_dev_opt_sched(struct vgpu_dev_opts *o, const char *key,
  * save_slots, channels, pack, search (exact|grouped|sampled|mux), search_group,
  * search_latency (F40-F42), combo (F25), throttle_sms (F26),
  * sregs_per_subpart and sreg_unit (the scalar register file),
- * assign_latency and dealloc_latency (F13, F17).
+ * assign_latency and dealloc_latency (F13, F17), seed (the device's
+ * pseudo-random generator, F21).
  *
  * Return: 0 or -EINVAL (unknown preset or key, malformed or invalid value).
  */

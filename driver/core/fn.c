@@ -305,7 +305,7 @@ void vgpu_fn_exec(struct vgpu_sm *sm, u32 idx, struct vgpu_warp *w,
 	w->run = 0;
 	sm->fn->lanes[idx].insns++;
 	sm->stats.cls[c]++;
-	sm->win[sm->win_cur][c]++;
+	vgpu_sm_win_add(sm, vgpu_sm_win_slot(sm, sm->now), w->subpart, c, 0);
 	if (ret == VGPU_LANE_PARK) {
 		w->state = VGPU_WARP_WAIT_MEM;
 		sm->fn->parked = true;

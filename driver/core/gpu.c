@@ -36,7 +36,7 @@
  * ... cycles (F22), switch cost 64 cycles, the engine's default timing
  * (power window nx 1024 cycles) with calibrated power weights, and
  * resource weights calibrated from equal resource energies; "combined"
- * half and half.
+ * half and half; seed VGPU_GPU_DEFAULT_SEED.
  */
 void vgpu_gpu_params_default(struct vgpu_gpu_params *p,
 			     const struct vgpu_config *cfg)
@@ -61,6 +61,7 @@ void vgpu_gpu_params_default(struct vgpu_gpu_params *p,
 	for (i = 0; i < ARRAY_SIZE(p->res_energy); i++)
 		p->res_energy[i] = 1;
 	p->combo = 50;
+	p->seed = VGPU_GPU_DEFAULT_SEED;
 }
 
 /*
@@ -202,6 +203,7 @@ struct vgpu_gpu_layout {
 	size_t cursor;
 	size_t saved;
 	size_t pos, top, seen;
+	size_t win;
 	size_t total;
 	size_t zone[VGPU_GPU_NZONES][2];
 	u32 nzones;
@@ -264,6 +266,9 @@ static void vgpu_gpu_layout(const struct vgpu_config *cfg,
 	l->top = vgpu_gpu_region(l, &off, VGPU_MAX_PRIOS * VGPU_BMAP_NWORDS(n),
 				 sizeof(u64));
 	l->seen = vgpu_gpu_region(l, &off, n, 1);
+	/* the SMs' power windows (F25), one ring each */
+	l->win = vgpu_gpu_region(l, &off, n,
+				 vgpu_sm_window_bytes(cfg, &p->timing));
 	l->total = off;
 }
 
@@ -442,6 +447,8 @@ int vgpu_gpu_init_host(struct vgpu_gpu *g, void *mem, size_t size,
 	g->cfg = *cfg;
 	g->p = *p;
 	vgpu_gpu_window_sync(g);
+	prandom_seed_state(&g->rnd, p->seed);
+	g->f21_salt = prandom_u32_state(&g->rnd);
 	g->skip_until = VGPU_GPU_NO_CYCLE;
 	g->policy_reg = vgpu_policy_find(policies, p->policy);
 	if (!g->policy_reg)
@@ -479,6 +486,8 @@ int vgpu_gpu_init_host(struct vgpu_gpu *g, void *mem, size_t size,
 		if (ret)
 			return ret;
 		vgpu_sm_set_trace(&gs->sm, vgpu_gpu_sm_trace, gs);
+		vgpu_sm_set_window(&gs->sm, (u8 *)base + l.win + i *
+				   vgpu_sm_window_bytes(cfg, &g->p.timing));
 		/* F17: the engine waits for the assignment and the sync */
 		gs->sm.sync_cost = p->sync_cost + p->assign_latency;
 		gs->sm.search_latency = vgpu_gpu_search_cycles(p, &g->mux_plan);

@@ -143,6 +143,7 @@
 #define VGPU_GPU_MAX_QTIMEOUT	BIT_ULL(32)	/* coalescing timeout (F14) */
 #define VGPU_GPU_ID_BUCKETS	256	/* &vgpu_gpu.id_hash */
 #define VGPU_GPU_MAX_DEADLINE	BIT_ULL(48)	/* relative deadline */
+#define VGPU_GPU_DEFAULT_SEED	1	/* &vgpu_gpu_params.seed */
 
 /*
  * Child kernels (F15) get ids from VGPU_GPU_CHILD_ID0 up (wrapping before
@@ -269,6 +270,10 @@ enum vgpu_gpu_event_type {
  *	free at the first boundary from then on; at most VGPU_MAX_LATENCY,
  *	0 (the default) = acknowledged during the epoch, free at the next
  *	boundary
+ * @seed: seed of the device's pseudo-random generator (F21's random pick
+ *	among the top priority's candidates, seed 001 [0057]-[0058]); any
+ *	value, VGPU_GPU_DEFAULT_SEED by default: the same seed gives the same
+ *	run in the module and in vgpu-sim
  */
 struct vgpu_gpu_params {
 	char policy[VGPU_POLICY_NAME_LEN];
@@ -296,6 +301,7 @@ struct vgpu_gpu_params {
 	u32 search_latency;
 	u32 assign_latency;
 	u32 dealloc_latency;
+	u32 seed;
 };
 
 /**
@@ -1122,6 +1128,9 @@ struct vgpu_gpu_host_ops {
  * @mux_plan: the time-multiplexed search of an SM's maps (F43,
  *	vgpu_gpu_search_plan()), used under VGPU_SEARCH_MUX
  * @mux_scratch: its working maps
+ * @rnd: the pseudo-random generator, seeded with @p.seed at init
+ * @f21_salt: F21's draw for the next decision (vgpu_gpu_f21_key()),
+ *	drawn from @rnd at init and after every decision
  */
 struct vgpu_gpu {
 	struct vgpu_config cfg;
@@ -1201,6 +1210,8 @@ struct vgpu_gpu {
 	u32 dealloc_kernel[VGPU_GPU_MAX_SLOTS];
 	struct vgpu_bmap_periods mux_plan;
 	struct vgpu_bmap_mux_scratch mux_scratch;
+	struct rnd_state rnd;
+	u32 f21_salt;
 };
 
 void vgpu_gpu_params_default(struct vgpu_gpu_params *p,

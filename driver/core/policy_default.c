@@ -44,7 +44,9 @@
  * was without (the seeds' order offers those first, and every one of
  * them failed to match): it keeps its flag and the other channels' flags
  * of that priority are cleared ([0058]).  A peer that matches nowhere
- * does not hold the flags up.
+ * does not hold the flags up.  Among the channels of one class the pick
+ * is at random ([0057], [0058]): the order vgpu_gpu_before() takes
+ * between channels is drawn anew here for the next decision.
  */
 void vgpu_gpu_chosen(struct vgpu_gpu *g, struct vgpu_gpu_kernel *k)
 {
@@ -53,6 +55,8 @@ void vgpu_gpu_chosen(struct vgpu_gpu *g, struct vgpu_gpu_kernel *k)
 	bool had = g->chan[k->args.channel].selected & bit;
 	u64 m;
 
+	/* the next decision's random order of the channels */
+	g->f21_salt = prandom_u32_state(&g->rnd);
 	g->chan[k->args.channel].selected |= bit;
 	for (w = 0; w < DIV_ROUND_UP(g->p.task_slots, 64); w++) {
 		for (m = g->slot_used[w]; m; m &= m - 1) {

@@ -7,7 +7,11 @@
  * no part, they are idle).  The emulation's "measured power" of the probe is the class's
  * energy constant times its issue rate, energy_s x count_s / cycles (in
  * 1/1024 units); the weight b_s is that power scaled so that the most
- * power-hungry class gets VGPU_POWER_WEIGHT_SCALE (at least 1).
+ * power-hungry class gets VGPU_POWER_WEIGHT_SCALE (at least 1).  The
+ * matrix instructions are classed by size as well (seed 001 [0270]): a
+ * probe of MMAs of each size 2^s tiles, s >= 1, alone on the SM, sets
+ * that size's weight in the same proportion (the one-tile MMA is the
+ * class's own probe).
  */
 #include "vgpu_os.h"
 #include "power.h"
@@ -162,8 +166,10 @@ int vgpu_power_probe_class(struct vgpu_sm *scratch,
  * @scratch: an SM to run the probes on (re-initialised, then torn down)
  * @pool: a warp context pool with at least max_warps_per_sm free contexts
  * @cfg: the device configuration
- * @timing: the timing table; its @weight entries are replaced
+ * @timing: the timing table; its @weight and @mma_weight entries are
+ *	replaced
  * @probe: if not NULL, receives the VGPU_ISA_NUM_CLASSES probe results
+ *	(of the one-tile MMA for MMA)
  *
  * Return: 0, or a negative errno if a probe could not run.
  */
@@ -172,7 +178,7 @@ int vgpu_power_calibrate(struct vgpu_sm *scratch, struct vgpu_worker_pool *pool,
 			 struct vgpu_isa_timing *timing,
 			 struct vgpu_power_probe *probe)
 {
-	u32 power[VGPU_ISA_NUM_CLASSES], maxp = 1, c;
+	u32 power[VGPU_ISA_NUM_CLASSES], maxp = 1, c, s;
 	struct vgpu_power_probe pr;
 	int ret;
 
@@ -191,6 +197,16 @@ int vgpu_power_calibrate(struct vgpu_sm *scratch, struct vgpu_worker_pool *pool,
 					  div_u64((u64)power[c] *
 						  VGPU_POWER_WEIGHT_SCALE,
 						  maxp));
+	/* each MMA size alone (the scale stays the timed classes') */
+	for (s = 1; s <= VGPU_MMA_SIZE_MAX; s++) {
+		ret = vgpu_power_probe_run(scratch, pool, cfg, timing,
+					   VGPU_OP_MMA - VGPU_OP_MOV, s, &pr);
+		if (ret)
+			return ret;
+		timing->mma_weight[s - 1] =
+			max_t(u32, 1, div_u64((u64)pr.power *
+					      VGPU_POWER_WEIGHT_SCALE, maxp));
+	}
 	return 0;
 }
 

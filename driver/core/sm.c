@@ -123,8 +123,10 @@ int vgpu_sm_init(struct vgpu_sm *sm, const struct vgpu_config *cfg,
 	sm->top_prio = VGPU_PRIO_NONE;
 	sm->last_kernel = VGPU_EV_NONE;
 	sm->start_wake = VGPU_SM_NO_WAKE;
-	sm->win_len = timing->window / VGPU_WIN_BUCKETS;
-	sm->win_next = sm->win_len;
+	/* no power window until the owner gives it a ring */
+	sm->win_nx = timing->window;
+	sm->win_ring = sm->win_none;
+	sm->win_next = VGPU_SM_NO_WAKE;
 	sm->hash = VGPU_FNV64_OFFSET;
 	return 0;
 }

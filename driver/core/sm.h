@@ -24,7 +24,14 @@
 
 struct vgpu_fn_sm;
 
-#define VGPU_WIN_BUCKETS	16	/* power window granularity: nx / 16 */
+/*
+ * The power window's classes (F25): the timed classes (an MMA of one base
+ * tile in VGPU_OP_MMA's), then an MMA of 2^s tiles, s = 1 ..
+ * VGPU_MMA_SIZE_MAX, each a class of its own (seed 001 [0270]: the matrix
+ * instructions are classed by size).
+ */
+#define VGPU_SM_PCLASSES	(VGPU_ISA_NUM_CLASSES + VGPU_MMA_SIZE_MAX)
+#define VGPU_SM_WIN_HIST	16	/* vgpu_sm_window_hist() */
 #define VGPU_PRIO_NONE		0xff	/* no resident block */
 
 /* enum vgpu_place_mode - how vgpu_sm_block_add() places a block (F23) */
@@ -217,20 +224,29 @@ struct vgpu_sm_stats {
  * @start_wake: earliest @ready_at of a block whose warps wait for a state
  *	sync, VGPU_SM_NO_WAKE if none
  * @round_next: vgpu_sm_run() looks for a round (sm_issue.c) from this cycle on
- * @win_next: cycle at which the next power window bucket starts
- * @win_len: cycles per bucket (nx / 16)
+ * @win_next: the power window's ring holds no room for cycles from this
+ *	one on: vgpu_sm_win_roll() makes room first
+ * @win_mask: the ring's cycles - 1 (a power of two, at least nx + nx / 16)
  * @subparts: sub-partitions
  * @run_flags: flags of the running vgpu_sm_run()
  * @launches: LAUNCHes without VGPU_LAUNCH_WAIT forwarded by the running
  *	vgpu_sm_run() (at most VGPU_SM_LAUNCH_QUEUE, F15)
  * @ready_sp: sub-partitions with a queued warp
- * @win_cur: current bucket
+ * @win_nx: the window's length nx in cycles
  * @stop: vgpu_sm_run() returns after the current cycle
  * @sp_mask: per sub-partition, bit p set when its ready[p] is not empty
  * @res: remaining resources (resource.h)
  * @timing: timing table (copied at init)
  * @sp: per sub-partition ready queues
- * @win: timed instructions per bucket and class
+ * @win_ring: the power window's ring, a byte per cycle and sub-partition:
+ *	0, or 1 + the power class (VGPU_SM_PCLASSES) of the instruction the
+ *	sub-partition issued in that cycle; caller storage
+ *	(vgpu_sm_set_window()), or @win_none when there is none
+ * @win_exp: the ring's oldest cycle still counted in @win_cnt (the
+ *	issues of the cycles before it have left the window)
+ * @win_cnt: instructions of each power class in the ring's cycles from
+ *	@win_exp on
+ * @win_none: the ring of an SM without one: one cycle, overwritten
  * @start_key: per used block slot, its priority << 56 | its arrival
  *	order: warps start from the lowest first (F30); apart from @block so
  *	that choosing reads a few cache lines, not one per block
@@ -272,18 +288,21 @@ struct vgpu_sm {
 	u64 start_wake;
 	u64 round_next;
 	u64 win_next;
-	u32 win_len;
+	u32 win_mask;
 	u32 subparts;
 	u32 run_flags;
 	u32 launches;
 	u32 ready_sp;
-	u32 win_cur;
+	u32 win_nx;
 	bool stop;
 	u32 sp_mask[VGPU_MAX_SUBPARTS];
 	struct vgpu_sm_res res;
 	struct vgpu_isa_timing timing;
 	struct vgpu_sm_subpart sp[VGPU_MAX_SUBPARTS];
-	u32 win[VGPU_WIN_BUCKETS][VGPU_ISA_NUM_CLASSES];
+	u8 *win_ring;
+	u64 win_exp;
+	u32 win_cnt[VGPU_SM_PCLASSES];
+	u8 win_none[VGPU_MAX_SUBPARTS];
 	u64 start_key[VGPU_MAX_BLOCKS_PER_SM];
 	struct vgpu_sm_block block[VGPU_MAX_BLOCKS_PER_SM];
 	struct vgpu_fn_sm *fn;
@@ -334,7 +353,13 @@ int vgpu_sm_block_save(struct vgpu_sm *sm, u32 slot, struct vgpu_sm_saved *s);
 int vgpu_sm_block_restore(struct vgpu_sm *sm, const struct vgpu_sm_saved *s,
 			  u32 delay);
 int vgpu_sm_block_wake(struct vgpu_sm *sm, u32 slot);
+size_t vgpu_sm_window_bytes(const struct vgpu_config *cfg,
+			    const struct vgpu_isa_timing *timing);
+void vgpu_sm_set_window(struct vgpu_sm *sm, u8 *ring);
 u32 vgpu_sm_window_count(const struct vgpu_sm *sm, u32 cls);
+u32 vgpu_sm_window_pcount(const struct vgpu_sm *sm, u32 pcls);
+void vgpu_sm_window_hist(const struct vgpu_sm *sm,
+			 u32 hist[VGPU_SM_WIN_HIST]);
 u64 vgpu_sm_power(const struct vgpu_sm *sm);
 u32 vgpu_sm_phase(const struct vgpu_sm *sm);
 const char *vgpu_sm_phase_name(u32 phase);

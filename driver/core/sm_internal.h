@@ -104,6 +104,28 @@ static inline void vgpu_sm_prio_add(struct vgpu_sm *sm, u32 prio)
 	sm->prio_mask |= BIT(prio);
 }
 
+/*
+ * The power window's ring (F25): the bytes of cycle @t, one per
+ * sub-partition (struct vgpu_sm @win_ring).
+ */
+static inline u8 *vgpu_sm_win_slot(const struct vgpu_sm *sm, u64 t)
+{
+	return sm->win_ring + (u32)(t & sm->win_mask) * sm->subparts;
+}
+
+/*
+ * Sub-partition @p issued a timed instruction of class @c (an MMA of
+ * 2^@a base tiles; @a is 0 for every other class) in the cycle of @slot.
+ */
+static inline void vgpu_sm_win_add(struct vgpu_sm *sm, u8 *slot, u32 p,
+				   u32 c, u32 a)
+{
+	u32 k = a ? VGPU_ISA_NUM_CLASSES - 1 + a : c;
+
+	slot[p] = k + 1;
+	sm->win_cnt[k]++;
+}
+
 void vgpu_sm_emit(struct vgpu_sm *sm, u32 type, const struct vgpu_sm_block *b,
 		  u32 warp, u32 arg0, u32 arg1);
 void vgpu_sm_update_prio(struct vgpu_sm *sm);

@@ -26,18 +26,49 @@
 #include "sm.h"
 #include "sm_internal.h"
 
-/* Rotate the power window buckets up to cycle @t (F25 input). */
+/* Instructions in the ring's cycles from @win_exp on. */
+static u32 vgpu_sm_win_live(const struct vgpu_sm *sm)
+{
+	u32 k, n = 0;
+
+	for (k = 0; k < VGPU_SM_PCLASSES; k++)
+		n += sm->win_cnt[k];
+	return n;
+}
+
+/*
+ * The power window at cycle @t (F25 input): the issues of the cycles
+ * before @t - nx leave it (their counts go, their bytes are cleared), and
+ * the ring has room up to @t - nx + its length.  A walk over the cycles
+ * since the last one, at most the ring's length, and none once nothing
+ * is left in it: O(1) a cycle.
+ */
 static noinline void vgpu_sm_win_roll(struct vgpu_sm *sm, u64 t)
 {
-	u32 k;
+	u32 len = sm->win_mask + 1, sp = sm->subparts, live, p, k;
+	u64 target, c, end;
+	u8 *slot;
 
-	for (k = 0; k < VGPU_WIN_BUCKETS && t >= sm->win_next; k++) {
-		sm->win_cur = (sm->win_cur + 1) % VGPU_WIN_BUCKETS;
-		memset(sm->win[sm->win_cur], 0, sizeof(sm->win[0]));
-		sm->win_next += sm->win_len;
+	if (sm->win_ring == sm->win_none || t <= sm->win_nx)
+		return;
+	target = t - sm->win_nx;
+	if (target <= sm->win_exp)
+		return;
+	end = min(target, sm->win_exp + len);
+	live = vgpu_sm_win_live(sm);
+	for (c = sm->win_exp; live && c < end; c++) {
+		slot = vgpu_sm_win_slot(sm, c);
+		for (p = 0; p < sp; p++) {
+			k = slot[p];
+			if (k) {
+				sm->win_cnt[k - 1]--;
+				slot[p] = 0;
+				live--;
+			}
+		}
 	}
-	if (t >= sm->win_next)	/* idle for longer than the window */
-		sm->win_next = t + sm->win_len;
+	sm->win_exp = target;
+	sm->win_next = target + len;
 }
 
 /* hold_max (F35): a holder releases every lock after hold_max insns. */
@@ -94,12 +125,12 @@ static noinline struct vgpu_wq *vgpu_sm_pick_lower(struct vgpu_sm *sm, u32 p,
 /*
  * Step 4 for sub-partition @p (it has queued warps): issue one instruction
  * of its ready warp of the highest priority, if there is one.  @t is the
- * current cycle (sm->now) and @win the current power window bucket, both
- * loaded once per cycle by vgpu_sm_run().  Returns the number of
- * instructions issued (0 or 1).
+ * current cycle (sm->now) and @slot the power window's bytes of it
+ * (vgpu_sm_win_slot()), both loaded once per cycle by vgpu_sm_run().
+ * Returns the number of instructions issued (0 or 1).
  */
 static __always_inline u32 vgpu_sm_issue(struct vgpu_sm *sm, u32 p, u64 t,
-					 u32 *win)
+					 u8 *slot)
 {
 	struct vgpu_warp *warps = sm->warps, *w;
 	struct vgpu_wq *q = &sm->sp[p].ready[__ffs64(sm->sp_mask[p])];
@@ -145,8 +176,8 @@ static __always_inline u32 vgpu_sm_issue(struct vgpu_sm *sm, u32 p, u64 t,
 	if (w->run)
 		w->run--;
 	sm->stats.cls[c]++;
-	/* MMA counts its size in base tiles (a = 0 elsewhere) */
-	win[c] += 1U << a;
+	/* an MMA's size is a power class of its own (a = 0 elsewhere) */
+	vgpu_sm_win_add(sm, slot, p, c, a);
 	if (unlikely(need))
 		vgpu_sm_hold_check(sm, w);
 	/* vgpu_sm_queue() into the queue it left (its state stays READY) */
@@ -199,12 +230,9 @@ static noinline u64 vgpu_sm_next_event(const struct vgpu_sm *sm, u64 t,
  * in registers, and issues exactly what the cycle by cycle loop would
  * have.  vgpu_warp.run bounds each warp's local instructions; a warp
  * ready at r with run n reaches another instruction at r + n at the
- * earliest.  The power window buckets roll when the first sub-partition
- * reaches a boundary (vgpu_sm_round_win()); a round spans at most 15 of
- * them, so that a later sub-partition still finds the earlier buckets,
- * and the cycle loop, which rolls at the first cycle it visits past a
- * boundary, would have rolled them one by one as well (it starts over
- * only after a gap of a whole window, vgpu_sm_win_roll()).
+ * earliest.  A round ends where the power window's ring has no room
+ * left (&vgpu_sm.win_next): the sub-partitions write their own bytes of
+ * each cycle's, in any order.
  */
 #define VGPU_SM_ROUND_MIN	8	/* shortest round worth its set-up */
 
@@ -264,11 +292,9 @@ static u32 vgpu_sm_local_run(const struct vgpu_sm *sm,
  */
 static noinline u64 vgpu_sm_round_end(struct vgpu_sm *sm, u64 t, u64 end)
 {
-	u64 h = sm->win_next + (VGPU_WIN_BUCKETS - 2) * (u64)sm->win_len, m, r;
+	u64 h = min(min(sm->win_next, end), sm->start_wake), m, r;
 	struct vgpu_warp *w;
 	u32 p, mask, idx;
-
-	h = min(min(h, end), sm->start_wake);
 
 	if (sm->start_dirty || sm->arb_pending || h < t + VGPU_SM_ROUND_MIN)
 		return t;
@@ -292,64 +318,25 @@ static noinline u64 vgpu_sm_round_end(struct vgpu_sm *sm, u64 t, u64 end)
 	return h;
 }
 
-/**
- * struct vgpu_sm_round_pos - a sub-partition's power window bucket in a
- *	round
- * @win: counts of the bucket
- * @cur: its index
- * @next: first cycle of the next bucket
- */
-struct vgpu_sm_round_pos {
-	u32 *win;
-	u32 cur;
-	u64 next;
-};
-
 /*
- * The bucket of cycle @t (past @pos->next) for a sub-partition in a
- * round: the SM's buckets roll as the first sub-partition reaches each
- * boundary, as vgpu_sm_win_roll() would have then.
- */
-static noinline void vgpu_sm_round_win(struct vgpu_sm *sm,
-				       struct vgpu_sm_round_pos *pos, u64 t)
-{
-	while (t >= pos->next) {
-		pos->cur = (pos->cur + 1) % VGPU_WIN_BUCKETS;
-		pos->next += sm->win_len;
-		if (pos->next > sm->win_next) {	/* the first one here */
-			sm->win_cur = pos->cur;
-			memset(sm->win[pos->cur], 0, sizeof(sm->win[0]));
-			sm->win_next = pos->next;
-		}
-	}
-	pos->win = sm->win[pos->cur];
-}
-
-/*
- * Cycles [@t, @h) of a sub-partition with one non-empty queue @q, from
- * bucket @start (the round's first); adds the instructions issued to @n
- * and returns the cycle after the last issue (@t if none).  Every one is
- * local (vgpu_sm_round_end()).
+ * Cycles [@t, @h) of sub-partition @p with one non-empty queue @q; adds
+ * the instructions issued to @n and returns the cycle after the last
+ * issue (@t if none).  Every one is local (vgpu_sm_round_end()).
  */
 static noinline u64 vgpu_sm_round_one(struct vgpu_sm *sm, struct vgpu_wq *q,
-				      u64 t, u64 h,
-				      const struct vgpu_sm_round_pos *start,
-				      u64 *n)
+				      u32 p, u64 t, u64 h, u64 *n)
 {
-	struct vgpu_sm_round_pos pos = *start;
 	struct vgpu_warp *warps = sm->warps, *w;
-	u32 head = q->head, tail = q->tail, idx, c, pc, *win = pos.win;
-	u64 k = 0, at, lim = min(h, pos.next);
+	u32 head = q->head, tail = q->tail, idx, c, pc;
+	u32 mask = sm->win_mask, sp = sm->subparts, a, pcls;
+	u32 *cnt = sm->win_cnt;
+	u8 *ring = sm->win_ring + p;
 	const struct vgpu_insn *in;
+	u64 k = 0, at;
 
 	for (;;) {
-		if (unlikely(t >= lim)) {
-			if (t >= h)
-				break;
-			vgpu_sm_round_win(sm, &pos, t);
-			win = pos.win;
-			lim = min(h, pos.next);
-		}
+		if (unlikely(t >= h))
+			break;
 		w = &warps[head];
 		if (w->ready > t) {	/* none ready: the head is first */
 			if (w->ready >= h)
@@ -367,7 +354,11 @@ static noinline u64 vgpu_sm_round_one(struct vgpu_sm *sm, struct vgpu_wq *q,
 		if (likely(c < VGPU_ISA_NUM_CLASSES)) {
 			w->pc = pc + 1;
 			sm->stats.cls[c]++;
-			win[c] += 1U << in->a;
+			/* vgpu_sm_win_add() with the ring's figures in registers */
+			a = in->a;
+			pcls = a ? VGPU_ISA_NUM_CLASSES - 1 + a : c;
+			ring[(u32)(t & mask) * sp] = pcls + 1;
+			cnt[pcls]++;
 			at = t + sm->timing.latency[c];
 		} else {
 			vgpu_sm_loop_step(sm, w, in);
@@ -412,16 +403,10 @@ static u64 vgpu_sm_sp_next(const struct vgpu_sm *sm, u32 p)
 /*
  * Cycles [@t, @h) of a round (vgpu_sm_round_end()).  Returns the cycle
  * after the last issue, @t if none: the cycle loop goes on from there as
- * it would have (it does not stop at @h if nothing is ready then, so the
- * power window rolls at the cycles it always did).
+ * it would have (it does not stop at @h if nothing is ready then).
  */
 static noinline u64 vgpu_sm_round(struct vgpu_sm *sm, u64 t, u64 h)
 {
-	struct vgpu_sm_round_pos start = {
-		.win = sm->win[sm->win_cur],
-		.cur = sm->win_cur,
-		.next = sm->win_next,
-	}, pos;
 	u64 m, n = 0, c, last = t;
 	u32 mask, p;
 
@@ -430,17 +415,14 @@ static noinline u64 vgpu_sm_round(struct vgpu_sm *sm, u64 t, u64 h)
 		mask = sm->sp_mask[p];
 		if (!(mask & (mask - 1))) {
 			c = vgpu_sm_round_one(sm, &sm->sp[p].ready[__ffs64(mask)],
-					      t, h, &start, &n);
+					      p, t, h, &n);
 			last = max(last, c);
 			continue;
 		}
 		/* several priorities: the issue step, cycle by cycle */
-		pos = start;
 		for (c = t; c < h;) {
 			sm->now = c;
-			if (c >= pos.next)
-				vgpu_sm_round_win(sm, &pos, c);
-			if (vgpu_sm_issue(sm, p, c, pos.win)) {
+			if (vgpu_sm_issue(sm, p, c, vgpu_sm_win_slot(sm, c))) {
 				n++;
 				last = max(last, ++c);
 			} else {
@@ -460,7 +442,8 @@ static noinline u64 vgpu_sm_round(struct vgpu_sm *sm, u64 t, u64 h)
 static noinline u64 vgpu_sm_run_loop(struct vgpu_sm *sm, u64 t, u64 end)
 {
 	u64 h, m;
-	u32 *win, n;
+	u32 n;
+	u8 *slot;
 
 	while (t < end) {
 		sm->now = t;
@@ -480,10 +463,10 @@ static noinline u64 vgpu_sm_run_loop(struct vgpu_sm *sm, u64 t, u64 end)
 			}
 			sm->round_next = t + VGPU_SM_ROUND_MIN;
 		}
-		win = sm->win[sm->win_cur];
+		slot = vgpu_sm_win_slot(sm, t);
 		n = 0;
 		for (m = sm->ready_sp; m; m &= m - 1)
-			n += vgpu_sm_issue(sm, __ffs64(m), t, win);
+			n += vgpu_sm_issue(sm, __ffs64(m), t, slot);
 		if (!n) {
 			t = vgpu_sm_next_event(sm, t, end);
 			continue;
@@ -500,7 +483,8 @@ static noinline u64 vgpu_sm_run_loop(struct vgpu_sm *sm, u64 t, u64 end)
  * vgpu_sm_prefetch() - start fetching what an SM's next epoch reads first
  * @sm: an SM that is to run soon
  * @blocks: the second step: its unstarted blocks' rows, its sub-partitions'
- *	ready queues, its current window and its next free warp context
+ *	ready queues, its power window's bytes of the current cycle and its
+ *	next free warp context
  *
  * An epoch begins with loads of lines the SM last touched an epoch or a
  * round of decisions earlier; with thousands of SMs none is in the cache
@@ -531,7 +515,7 @@ void vgpu_sm_prefetch(const struct vgpu_sm *sm, bool blocks)
 	}
 	for (i = 0; i < sm->subparts; i++)
 		prefetchw(&sm->sp[i]);
-	prefetchw(sm->win[sm->win_cur]);
+	prefetchw(vgpu_sm_win_slot(sm, sm->now));
 	if (sm->pool->nfree)
 		prefetchw(&sm->pool->warps[sm->pool->free]);
 }
@@ -561,15 +545,13 @@ u64 vgpu_sm_run(struct vgpu_sm *sm, u64 cycles, u32 flags)
 		vgpu_sm_launch_unstall(sm);
 	/*
 	 * Nothing queued, no start or arbitration due before @end: the loop
-	 * would make one pass (roll the window at @t, find no round
-	 * and set @round_next, find no event before @end), so make that pass
-	 * without looking for work.  Every idle SM of an epoch takes this.
+	 * would make one pass (find no round and set @round_next, find no
+	 * event before @end), so make that pass without looking for work.
+	 * Every idle SM of an epoch takes this.
 	 */
 	if (!sm->ready_sp && !sm->start_dirty && !sm->arb_pending &&
 	    sm->start_wake >= end && t < end) {
 		sm->now = t;
-		if (t >= sm->win_next)
-			vgpu_sm_win_roll(sm, t);
 		if (t >= sm->round_next)
 			sm->round_next = t + VGPU_SM_ROUND_MIN;
 		t = end;
@@ -578,9 +560,76 @@ u64 vgpu_sm_run(struct vgpu_sm *sm, u64 cycles, u32 flags)
 	}
 	sm->now = t;
 	sm->run_flags = 0;
-	if (t >= sm->win_next)	/* the window ends now, even after idling */
+	/* the window is the last nx cycles before @t, exactly */
+	if (t > sm->win_exp + sm->win_nx)
 		vgpu_sm_win_roll(sm, t);
 	return t - start;
+}
+
+/**
+ * vgpu_sm_window_bytes() - storage for an SM's power window
+ * @cfg: the configuration (its sub-partitions)
+ * @timing: the timing table (its window nx)
+ *
+ * A byte per sub-partition and cycle of a ring of the smallest power of
+ * two of cycles that holds nx + nx / 16 (the window and room to run on
+ * before the oldest cycles must be cleared).
+ *
+ * Return: bytes for vgpu_sm_set_window().
+ */
+size_t vgpu_sm_window_bytes(const struct vgpu_config *cfg,
+			    const struct vgpu_isa_timing *timing)
+{
+	u64 n = (u64)timing->window + timing->window / 16;
+
+	return ((size_t)1 << fls64(n - 1)) * cfg->subparts;
+}
+
+/**
+ * vgpu_sm_set_window() - give an SM its power window (F25 input)
+ * @sm: an SM just initialised (vgpu_sm_init(), nothing run yet)
+ * @ring: vgpu_sm_window_bytes() of storage, which the SM clears and uses
+ *	until the next vgpu_sm_init(); NULL: none
+ *
+ * Without one (the default) the SM counts no power window: its
+ * vgpu_sm_window_count() and vgpu_sm_power() read 0.
+ */
+void vgpu_sm_set_window(struct vgpu_sm *sm, u8 *ring)
+{
+	u64 n = (u64)sm->win_nx + sm->win_nx / 16;
+	u32 len = (u32)1 << fls64(n - 1);
+
+	memset(sm->win_cnt, 0, sizeof(sm->win_cnt));
+	sm->win_exp = 0;
+	if (!ring) {
+		sm->win_ring = sm->win_none;
+		sm->win_mask = 0;
+		sm->win_next = VGPU_SM_NO_WAKE;
+		return;
+	}
+	memset(ring, 0, (size_t)len * sm->subparts);
+	sm->win_ring = ring;
+	sm->win_mask = len - 1;
+	sm->win_next = len;
+}
+
+/**
+ * vgpu_sm_window_pcount() - instructions of a power class in the window
+ * @sm: the SM
+ * @pcls: the power class: a timed class (opcode - VGPU_OP_MOV; an MMA of
+ *	one base tile), or VGPU_ISA_NUM_CLASSES - 1 + s for an MMA of 2^s
+ *	base tiles, s = 1 .. VGPU_MMA_SIZE_MAX
+ *
+ * The window is the last nx cycles, exactly: at &vgpu_sm.now = t, the
+ * cycles t - nx .. t - 1 (F25).
+ *
+ * Return: the count, 0 without a window (vgpu_sm_set_window()).
+ */
+u32 vgpu_sm_window_pcount(const struct vgpu_sm *sm, u32 pcls)
+{
+	if (sm->win_ring == sm->win_none || pcls >= VGPU_SM_PCLASSES)
+		return 0;
+	return sm->win_cnt[pcls];
 }
 
 /**
@@ -588,32 +637,67 @@ u64 vgpu_sm_run(struct vgpu_sm *sm, u64 cycles, u32 flags)
  * @sm: the SM
  * @cls: class index (opcode - VGPU_OP_MOV)
  *
- * The window is the last nx cycles in VGPU_WIN_BUCKETS buckets of nx / 16
- * cycles, the current bucket included (F25).
+ * The window is the last nx cycles (vgpu_sm_window_pcount()).  MMA
+ * counts its base tiles, 2^s for one of size s.
  *
  * Return: the count.
  */
 u32 vgpu_sm_window_count(const struct vgpu_sm *sm, u32 cls)
 {
-	u32 b, n = 0;
+	u32 n = vgpu_sm_window_pcount(sm, cls), s;
 
-	for (b = 0; b < VGPU_WIN_BUCKETS; b++)
-		n += sm->win[b][cls];
+	if (cls == VGPU_OP_MMA - VGPU_OP_MOV)
+		for (s = 1; s <= VGPU_MMA_SIZE_MAX; s++)
+			n += vgpu_sm_window_pcount(sm, VGPU_ISA_NUM_CLASSES - 1 +
+						   s) << s;
 	return n;
+}
+
+/**
+ * vgpu_sm_window_hist() - the power window in sixteenths
+ * @sm: the SM
+ * @hist: receives the timed instructions of each sixteenth of the last nx
+ *	cycles, oldest first (all 0 without a window)
+ *
+ * For debugfs: a walk over the window's cycles.
+ */
+void vgpu_sm_window_hist(const struct vgpu_sm *sm,
+			 u32 hist[VGPU_SM_WIN_HIST])
+{
+	u64 t = sm->now, c, from;
+	const u8 *slot;
+	u32 p;
+
+	memset(hist, 0, VGPU_SM_WIN_HIST * sizeof(*hist));
+	if (sm->win_ring == sm->win_none)
+		return;
+	from = t > sm->win_nx ? t - sm->win_nx : 0;
+	for (c = max(from, sm->win_exp); c < t; c++) {
+		slot = vgpu_sm_win_slot(sm, c);
+		for (p = 0; p < sm->subparts; p++)
+			if (slot[p])
+				hist[div_u64((c - (t - sm->win_nx)) *
+					     VGPU_SM_WIN_HIST, sm->win_nx)]++;
+	}
 }
 
 /**
  * vgpu_sm_power() - emulated power counter of the SM (F25 input)
  * @sm: the SM
  *
- * Return: sum over classes of weight x vgpu_sm_window_count().
+ * Return: sum over the power classes of b_s x their count in the window:
+ * the timed classes' weights, an MMA of 2^s tiles its own
+ * (vgpu_isa_timing_mma_weight()).
  */
 u64 vgpu_sm_power(const struct vgpu_sm *sm)
 {
 	u64 sum = 0;
-	u32 c;
+	u32 c, s;
 
 	for (c = 0; c < VGPU_ISA_NUM_CLASSES; c++)
-		sum += (u64)sm->timing.weight[c] * vgpu_sm_window_count(sm, c);
+		sum += (u64)sm->timing.weight[c] * vgpu_sm_window_pcount(sm, c);
+	for (s = 1; s <= VGPU_MMA_SIZE_MAX; s++)
+		sum += (u64)vgpu_isa_timing_mma_weight(&sm->timing, s) *
+		       vgpu_sm_window_pcount(sm, VGPU_ISA_NUM_CLASSES - 1 + s);
 	return sum;
 }

@@ -39,8 +39,9 @@ void vgpu_isa_timing_default(struct vgpu_isa_timing *t)
  * @t: the table
  *
  * Return: 0, or -EINVAL if a latency is outside 1..VGPU_MAX_LATENCY, an
- * energy above VGPU_MAX_ENERGY, a weight above 2^20, hold_max 0 or the
- * window not a multiple of 16 in 16..VGPU_MAX_WINDOW.
+ * energy above VGPU_MAX_ENERGY, a weight above 2^20 (an MMA size's above
+ * 2^20 x 2^VGPU_MMA_SIZE_MAX), hold_max 0 or the window not a multiple of
+ * 16 in 16..VGPU_MAX_WINDOW.
  */
 int vgpu_isa_timing_validate(const struct vgpu_isa_timing *t)
 {
@@ -49,6 +50,9 @@ int vgpu_isa_timing_validate(const struct vgpu_isa_timing *t)
 	for (c = 0; c < VGPU_ISA_NUM_CLASSES; c++)
 		if (!t->latency[c] || t->latency[c] > VGPU_MAX_LATENCY ||
 		    t->energy[c] > VGPU_MAX_ENERGY || t->weight[c] > (1U << 20))
+			return -EINVAL;
+	for (c = 0; c < VGPU_MMA_SIZE_MAX; c++)
+		if (t->mma_weight[c] > (1U << (20 + VGPU_MMA_SIZE_MAX)))
 			return -EINVAL;
 	if (!t->ctrl_latency || t->ctrl_latency > VGPU_MAX_LATENCY ||
 	    !t->hold_max || t->window < 16 || t->window > VGPU_MAX_WINDOW ||

@@ -30,6 +30,11 @@
  *	before it must release them all (F35), >= 1
  * @window: power / class counter window nx in cycles, a multiple of 16,
  *	16..VGPU_MAX_WINDOW (F25)
+ * @mma_weight: power weight b_s of an MMA of 2^s base tiles, s = 1 ..
+ *	VGPU_MMA_SIZE_MAX, at index s - 1 (seed 001 [0270]: the sizes are
+ *	classes of their own); 0: @weight's MMA entry x 2^s
+ *	(vgpu_isa_timing_mma_weight()); set by the calibration from a probe
+ *	of each size (power.c)
  */
 struct vgpu_isa_timing {
 	u32 latency[VGPU_ISA_NUM_CLASSES];
@@ -38,7 +43,24 @@ struct vgpu_isa_timing {
 	u32 weight[VGPU_ISA_NUM_CLASSES];
 	u32 hold_max;
 	u32 window;
+	u32 mma_weight[VGPU_MMA_SIZE_MAX];
 };
+
+/**
+ * vgpu_isa_timing_mma_weight() - b_s of an MMA of 2^@size base tiles
+ * @t: the timing table
+ * @size: 0 .. VGPU_MMA_SIZE_MAX
+ *
+ * Return: its weight: calibrated or given (@t->mma_weight), else the
+ * one-tile MMA's times 2^@size.
+ */
+static inline u32 vgpu_isa_timing_mma_weight(const struct vgpu_isa_timing *t,
+					     u32 size)
+{
+	if (size && t->mma_weight[size - 1])
+		return t->mma_weight[size - 1];
+	return t->weight[VGPU_OP_MMA - VGPU_OP_MOV] << size;
+}
 
 void vgpu_isa_timing_default(struct vgpu_isa_timing *t);
 int vgpu_isa_timing_validate(const struct vgpu_isa_timing *t);

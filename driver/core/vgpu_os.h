@@ -13,9 +13,13 @@
  * memmove, min/max/clamp, ARRAY_SIZE, DIV_ROUND_UP/round_up, BIT/GENMASK, the
  * 64-bit bit helpers (__ffs64, fls64, hweight64), struct list_head and its
  * helpers, check_add/mul_overflow, likely/unlikely, noinline, static_assert
- * and div_u64.  And VGPU_ALIGNED(n), the alignment of a struct member
- * (first in its declaration): __aligned(n) in the kernel, C11's alignas
- * natively.
+ * and div_u64.  And the kernel's seeded pseudo-random generator,
+ * struct rnd_state with prandom_seed_state() and prandom_u32_state()
+ * (linux/prandom.h): natively the same algorithm (the four-component
+ * Tausworthe generator of lib/random32.c), so that one seed gives the
+ * same sequence in the module and in vgpu-sim.  And VGPU_ALIGNED(n), the
+ * alignment of a struct member (first in its declaration): __aligned(n) in
+ * the kernel, C11's alignas natively.
  *
  * And redzones: VGPU_MEM_REDZONE(elem) is the room the core leaves after an
  * array of @elem-byte elements in memory it lays out itself, and
@@ -45,6 +49,7 @@
 #include <linux/minmax.h>
 #include <linux/overflow.h>
 #include <linux/prefetch.h>
+#include <linux/prandom.h>
 #include <linux/string.h>
 #include <linux/build_bug.h>
 

@@ -275,8 +275,8 @@ static bool vgpu_det_round_same(const struct vgpu_sm *a,
 {
 	return a->now == b->now && a->hash == b->hash &&
 	       !memcmp(&a->stats, &b->stats, sizeof(a->stats)) &&
-	       a->win_cur == b->win_cur && a->win_next == b->win_next &&
-	       !memcmp(a->win, b->win, sizeof(a->win)) &&
+	       a->win_exp == b->win_exp && a->win_next == b->win_next &&
+	       !memcmp(a->win_cnt, b->win_cnt, sizeof(a->win_cnt)) &&
 	       vgpu_sm_power(a) == vgpu_sm_power(b) && a->used == b->used;
 }
 

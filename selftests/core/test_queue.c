@@ -596,7 +596,10 @@ static void vgpu_dispatch_order(u32 *ids, u32 n)
 
 /*
  * F16: kernels of one priority on their own channels, all waiting in the
- * task table: the HEAD kernels go first, the most recent HEAD first.
+ * task table: the HEAD kernels go first.  Among the HEAD kernels, and
+ * among the others, which entered the table at one boundary, F21 picks
+ * at random between the channels (the most recent HEAD first is the
+ * order within a channel, f16_head_in_channel_fifo).
  */
 TEST(f16_head_overtakes_its_priority)
 {
@@ -624,10 +627,10 @@ TEST(f16_head_overtakes_its_priority)
 	ASSERT_TRUE(vgpu_tg_run(&T, 100000));
 	vgpu_dispatch_order(order, 5);
 	EXPECT_EQ(hi->args.id, order[0]);
-	EXPECT_EQ(h2->args.id, order[1]);
-	EXPECT_EQ(h->args.id, order[2]);
-	EXPECT_EQ(a->args.id, order[3]);
-	EXPECT_EQ(b->args.id, order[4]);
+	EXPECT_TRUE((order[1] == h->args.id && order[2] == h2->args.id) ||
+		    (order[1] == h2->args.id && order[2] == h->args.id));
+	EXPECT_TRUE((order[3] == a->args.id && order[4] == b->args.id) ||
+		    (order[3] == b->args.id && order[4] == a->args.id));
 	vgpu_tg_fini(&T);
 }
 

@@ -32,6 +32,7 @@
  * @ev: recorded events (when @record)
  * @nev: events recorded
  * @record: record events into @ev
+ * @win: the SM's power window (vgpu_sm_set_window()), sized for @timing
  */
 struct vgpu_test_engine {
 	struct vgpu_config cfg;
@@ -46,6 +47,7 @@ struct vgpu_test_engine {
 	struct vgpu_event ev[VGPU_TEST_MAX_EVENTS];
 	u32 nev;
 	bool record;
+	u8 *win;
 };
 
 static void vgpu_te_record(void *cookie, const struct vgpu_event *ev)
@@ -76,6 +78,13 @@ static inline int vgpu_te_init(struct vgpu_test_engine *te)
 
 	vgpu_worker_pool_init(&te->pool, te->warps, te->cfg.max_warps_per_sm);
 	ret = vgpu_sm_init(&te->sm, &te->cfg, &te->timing, &te->pool, 0);
+	if (!ret) {
+		free(te->win);
+		te->win = malloc(vgpu_sm_window_bytes(&te->cfg, &te->timing));
+		if (!te->win)
+			return -ENOMEM;
+		vgpu_sm_set_window(&te->sm, te->win);
+	}
 	if (!ret && te->record)
 		vgpu_sm_set_trace(&te->sm, vgpu_te_record, te);
 	te->nev = 0;
@@ -122,6 +131,7 @@ static inline void vgpu_te_free(struct vgpu_test_engine *te)
 		return;
 	for (i = 0; i < te->nk; i++)
 		vgpul_vasm_free(&te->prog[i]);
+	free(te->win);
 	free(te);
 }
 

@@ -22,7 +22,7 @@ has() { grep -q -e "$1" "$T/out"; }
 field() { sed -n "s/^$1=//p" "$2"; }
 
 echo "TAP version 13"
-echo "1..39"
+echo "1..43"
 
 vgpuctl --help > "$T/out" 2>&1
 check help has '^usage: vgpuctl'
@@ -111,6 +111,28 @@ kernels=$(grep -c '^kernel=.*turnaround=' "$T/run")
 check trace_slices has "^slices=$kernels .* kernels=$kernels$"
 cp "$T/trace.err" "$T/out"
 check trace_nothing_lost has ', 0 lost, 0 overruns'
+
+# trace --locks: the arbiter's grants (F35) of a mutex workload arrive on
+# the "locks" group through libvgpu: 4 warps of a block take lock 0 four
+# times each; each acquisition after the first of a round waits, so there
+# are grants, as many instants as the summary counts, none lost
+cat > "$T/mutex.json" <<'EOF2'
+{ "device": { "preset": "small" },
+  "kernels": [ { "name": "m", "grid": 2, "threads": 128,
+    "program": ["LOOP 4", "LOCK 0", "LOAD", "ALU", "UNLOCK 0", "ENDLOOP",
+                "EXIT"] } ] }
+EOF2
+vgpuctl -d 15 trace --locks -o "$T/l.json" -- \
+	vgpuctl run -q --no-alone "$T/mutex.json" > "$T/run" 2> "$T/locks.err"
+check trace_locks_exit test $? = 0
+vgpu_jsoncheck trace "$T/l.json" > "$T/out" 2>&1
+check trace_locks_parses test $? = 0
+grants=$(grep -o '"cat":"lock"' "$T/l.json" | wc -l)
+cp "$T/locks.err" "$T/out"
+check trace_locks_grants eval '[ "$grants" -gt 0 ] && has "^vgpuctl trace: $grants lock grants, 0 lost$"'
+vgpuctl -d 15 trace -o "$T/n.json" -- \
+	vgpuctl run -q --no-alone "$T/mutex.json" > "$T/run" 2> "$T/out"
+check trace_no_locks_unasked eval '! grep -q "\"cat\":\"lock\"" "$T/n.json"'
 
 vgpuctl top -n 2 -i 10 -b > "$T/out" 2>&1
 check top_twice test "$(grep -c '^vgpuctl top - /dev/vgpu0' "$T/out")" = 2

@@ -24,9 +24,13 @@
  * struct vgpu_nl - a connection to the family
  * @sk: request socket
  * @family: resolved family id
- * @ev_sk: event socket (NULL until vgpul_nl_subscribe())
+ * @ev_sk: event socket (NULL until vgpul_nl_subscribe() or
+ *	vgpul_nl_subscribe_locks())
  * @ev_fn: event callback
  * @ev_arg: its argument
+ * @lock_fn: lock grant callback
+ * @lock_arg: its argument
+ * @groups: VGPU_NL_GRP_* joined on @ev_sk
  * @ev_count: events delivered by the current vgpul_nl_recv_events()
  * @ev_stop: the callback asked to stop
  * @overruns: times the event socket's buffer overflowed (ENOBUFS)
@@ -37,10 +41,16 @@ struct vgpu_nl {
 	struct nl_sock *ev_sk;
 	vgpu_nl_event_fn ev_fn;
 	void *ev_arg;
+	vgpu_nl_lock_fn lock_fn;
+	void *lock_arg;
+	unsigned int groups;
 	int ev_count;
 	int ev_stop;
 	uint64_t overruns;
 };
+
+#define VGPU_NL_GRP_EVENTS	1u	/* "events" */
+#define VGPU_NL_GRP_LOCKS	2u	/* "locks" */
 
 struct vgpu_nl_req {
 	int err;
@@ -532,6 +542,30 @@ static uint32_t vgpu_nl_u32_or(struct nlattr *a, uint32_t def)
 	return a ? nla_get_u32(a) : def;
 }
 
+/* A "locks" message (VGPU_CMD_LOCK_EVENT) to the lock callback. */
+static int vgpu_nl_lock_cb(struct vgpu_nl *nl, struct nlattr **tb)
+{
+	struct vgpu_nl_lock_ev ev;
+
+	memset(&ev, 0, sizeof(ev));
+	ev.dev = vgpu_nl_u32_or(tb[VGPU_A_DEV_INDEX], UINT32_MAX);
+	ev.type = vgpu_nl_u32_or(tb[VGPU_A_EV_TYPE], 0);
+	ev.seq = tb[VGPU_A_EV_SEQ] ? nla_get_u64(tb[VGPU_A_EV_SEQ]) : 0;
+	ev.cycle = tb[VGPU_A_EV_CYCLE] ? nla_get_u64(tb[VGPU_A_EV_CYCLE]) : 0;
+	ev.kernel = vgpu_nl_u32_or(tb[VGPU_A_EV_KERNEL], UINT32_MAX);
+	ev.block = vgpu_nl_u32_or(tb[VGPU_A_EV_BLOCK], UINT32_MAX);
+	ev.sm = vgpu_nl_u32_or(tb[VGPU_A_EV_SM], UINT32_MAX);
+	ev.prio = vgpu_nl_u32_or(tb[VGPU_A_EV_PRIO], UINT32_MAX);
+	ev.warp = vgpu_nl_u32_or(tb[VGPU_A_EV_WARP], UINT32_MAX);
+	ev.mutex = vgpu_nl_u32_or(tb[VGPU_A_EV_MUTEX], UINT32_MAX);
+	nl->ev_count++;
+	if (nl->lock_fn && nl->lock_fn(&ev, nl->lock_arg)) {
+		nl->ev_stop = 1;
+		return NL_STOP;
+	}
+	return NL_OK;
+}
+
 static int vgpu_nl_event_cb(struct nl_msg *msg, void *arg)
 {
 	struct vgpu_nl *nl = arg;
@@ -539,8 +573,13 @@ static int vgpu_nl_event_cb(struct nl_msg *msg, void *arg)
 	struct genlmsghdr *gh = nlmsg_data(nlmsg_hdr(msg));
 	struct vgpu_nl_ev ev;
 
-	if (gh->cmd != VGPU_CMD_EVENT ||
+	if ((gh->cmd != VGPU_CMD_EVENT && gh->cmd != VGPU_CMD_LOCK_EVENT) ||
 	    genlmsg_parse(nlmsg_hdr(msg), 0, tb, VGPU_A_MAX, NULL) < 0)
+		return NL_SKIP;
+	if (gh->cmd == VGPU_CMD_LOCK_EVENT)
+		return nl->groups & VGPU_NL_GRP_LOCKS ?
+		       vgpu_nl_lock_cb(nl, tb) : NL_SKIP;
+	if (!(nl->groups & VGPU_NL_GRP_EVENTS))
 		return NL_SKIP;
 	memset(&ev, 0, sizeof(ev));
 	ev.dev = vgpu_nl_u32_or(tb[VGPU_A_DEV_INDEX], UINT32_MAX);
@@ -559,6 +598,50 @@ static int vgpu_nl_event_cb(struct nl_msg *msg, void *arg)
 	return NL_OK;
 }
 
+/*
+ * Join multicast group @name (VGPU_NL_GRP_* @bit) on the event socket,
+ * creating the socket first if no group was joined yet.
+ */
+static int vgpu_nl_join(struct vgpu_nl *nl, const char *name,
+			unsigned int bit)
+{
+	int created = 0;
+	int grp, ret;
+
+	if (nl->groups & bit)
+		return -EBUSY;
+	grp = genl_ctrl_resolve_grp(nl->sk, VGPU_FAMILY_NAME, name);
+	if (grp < 0)
+		return -EPROTONOSUPPORT;
+	if (!nl->ev_sk) {
+		nl->ev_sk = nl_socket_alloc();
+		if (!nl->ev_sk)
+			return -ENOMEM;
+		created = 1;
+		nl_socket_disable_seq_check(nl->ev_sk);
+		nl_socket_modify_cb(nl->ev_sk, NL_CB_VALID, NL_CB_CUSTOM,
+				    vgpu_nl_event_cb, nl);
+		ret = genl_connect(nl->ev_sk);
+		if (!ret)
+			ret = nl_socket_set_buffer_size(nl->ev_sk, 8 << 20, 0);
+		if (!ret)
+			ret = nl_socket_set_nonblocking(nl->ev_sk);
+		if (ret < 0)
+			goto err;
+	}
+	ret = nl_socket_add_membership(nl->ev_sk, grp);
+	if (ret < 0)
+		goto err;
+	nl->groups |= bit;
+	return 0;
+err:
+	if (created) {
+		nl_socket_free(nl->ev_sk);
+		nl->ev_sk = NULL;
+	}
+	return vgpu_nl_nlerr(ret);
+}
+
 /**
  * vgpul_nl_subscribe() - join the "events" multicast group
  * @nl: the connection
@@ -568,38 +651,44 @@ static int vgpu_nl_event_cb(struct nl_msg *msg, void *arg)
  *
  * Events of every device arrive; filter on &vgpu_nl_event.dev.
  *
- * Return: 0 or a negative errno.
+ * Return: 0 or a negative errno (-EBUSY: already joined).
  */
 int vgpul_nl_subscribe(struct vgpu_nl *nl, vgpu_nl_event_fn fn, void *arg)
 {
-	int grp, ret;
+	int ret = vgpu_nl_join(nl, VGPU_MCGRP_EVENTS, VGPU_NL_GRP_EVENTS);
 
-	if (nl->ev_sk)
-		return -EBUSY;
-	grp = genl_ctrl_resolve_grp(nl->sk, VGPU_FAMILY_NAME,
-				    VGPU_MCGRP_EVENTS);
-	if (grp < 0)
-		return -EPROTONOSUPPORT;
-	nl->ev_sk = nl_socket_alloc();
-	if (!nl->ev_sk)
-		return -ENOMEM;
-	nl_socket_disable_seq_check(nl->ev_sk);
-	nl_socket_modify_cb(nl->ev_sk, NL_CB_VALID, NL_CB_CUSTOM,
-			    vgpu_nl_event_cb, nl);
-	ret = genl_connect(nl->ev_sk);
-	if (!ret)
-		ret = nl_socket_set_buffer_size(nl->ev_sk, 8 << 20, 0);
-	if (!ret)
-		ret = nl_socket_add_membership(nl->ev_sk, grp);
-	if (!ret)
-		ret = nl_socket_set_nonblocking(nl->ev_sk);
-	if (ret < 0) {
-		nl_socket_free(nl->ev_sk);
-		nl->ev_sk = NULL;
-		return vgpu_nl_nlerr(ret);
-	}
+	if (ret)
+		return ret;
 	nl->ev_fn = fn;
 	nl->ev_arg = arg;
+	return 0;
+}
+
+/**
+ * vgpul_nl_subscribe_locks() - join the "locks" multicast group
+ * @nl: the connection
+ * @fn: called for every lock grant by vgpul_nl_recv_events(); a non-zero
+ *	return stops that call
+ * @arg: passed to @fn
+ *
+ * The arbiter's lock grants (F35) of every device arrive, on the same
+ * socket as the "events" group's if joined too (vgpul_nl_event_fd(),
+ * vgpul_nl_recv_events() deliver both); filter on &vgpu_nl_lock_ev.dev.
+ * The module builds them only while someone is in the group.  Joining
+ * needs CAP_NET_ADMIN.
+ *
+ * Return: 0 or a negative errno (-EBUSY: already joined,
+ * -EPROTONOSUPPORT: a module without the group).
+ */
+int vgpul_nl_subscribe_locks(struct vgpu_nl *nl, vgpu_nl_lock_fn fn,
+			     void *arg)
+{
+	int ret = vgpu_nl_join(nl, VGPU_MCGRP_LOCKS, VGPU_NL_GRP_LOCKS);
+
+	if (ret)
+		return ret;
+	nl->lock_fn = fn;
+	nl->lock_arg = arg;
 	return 0;
 }
 
@@ -607,7 +696,8 @@ int vgpul_nl_subscribe(struct vgpu_nl *nl, vgpu_nl_event_fn fn, void *arg)
  * vgpul_nl_event_fd() - file descriptor of the event socket (for poll())
  * @nl: the connection
  *
- * Return: the fd, or -EINVAL before vgpul_nl_subscribe().
+ * Return: the fd, or -EINVAL before vgpul_nl_subscribe() or
+ * vgpul_nl_subscribe_locks().
  */
 int vgpul_nl_event_fd(struct vgpu_nl *nl)
 {

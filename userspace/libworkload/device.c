@@ -104,6 +104,7 @@ int vgpul_workload_new_device(const struct vgpu_workload *wl, char *line,
 	want.throttle_sms = p.throttle_sms;
 	want.assign_latency = p.assign_latency;
 	want.dealloc_latency = p.dealloc_latency;
+	want.seed = p.seed;
 	save_slots = want.save_slots;
 	want.save_slots = p.save_slots;
 	want.max_channels = p.max_channels;
@@ -165,6 +166,8 @@ int vgpul_workload_new_device(const struct vgpu_workload *wl, char *line,
 	if (off < len && p.dealloc_latency)	/* F13 */
 		off += snprintf(line + off, len - off, " dealloc_latency=%u",
 				p.dealloc_latency);
+	if (off < len && p.seed != dflt.seed)	/* F21 */
+		off += snprintf(line + off, len - off, " seed=%u", p.seed);
 	if (off < len)
 		return 0;
 full:

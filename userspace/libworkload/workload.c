@@ -206,6 +206,8 @@ static const struct vgpu_wl_num {
 	  offsetof(struct vgpu_gpu_params, assign_latency) },
 	{ "dealloc_latency", VGPU_MAX_LATENCY,
 	  offsetof(struct vgpu_gpu_params, dealloc_latency) },
+	{ "seed", UINT32_MAX,
+	  offsetof(struct vgpu_gpu_params, seed) },
 };
 
 /* The vgpu_wl_nums[] entry of @key, or NULL. */

@@ -234,4 +234,45 @@ static inline void list_move_tail(struct list_head *e, struct list_head *h)
 	     &pos->member != (head);					\
 	     pos = n, n = list_next_entry(n, member))
 
+/*
+ * The kernel's seeded pseudo-random generator (include/linux/prandom.h,
+ * lib/random32.c): L'Ecuyer's maximally equidistributed combined
+ * Tausworthe generator of four components.  The same seed gives the same
+ * sequence as the kernel's, so runs in the module and in vgpu-sim agree.
+ */
+struct rnd_state {
+	u32 s1, s2, s3, s4;
+};
+
+/* Each component needs a seed above a bound of its own. */
+static inline u32 vgpu_user_rnd_min(u32 x, u32 m)
+{
+	return x < m ? x + m : x;
+}
+
+static inline void prandom_seed_state(struct rnd_state *state, u64 seed)
+{
+	u32 i = (u32)((seed >> 32) ^ (seed << 10) ^ seed);
+
+	state->s1 = vgpu_user_rnd_min(i, 2U);
+	state->s2 = vgpu_user_rnd_min(i, 8U);
+	state->s3 = vgpu_user_rnd_min(i, 16U);
+	state->s4 = vgpu_user_rnd_min(i, 128U);
+}
+
+/* One step of component @s: shifts @a, @b, mask @c, shift @d. */
+static inline u32 vgpu_user_taus(u32 s, u32 a, u32 b, u32 c, u32 d)
+{
+	return ((s & c) << d) ^ (((s << a) ^ s) >> b);
+}
+
+static inline u32 prandom_u32_state(struct rnd_state *state)
+{
+	state->s1 = vgpu_user_taus(state->s1, 6, 13, 0xfffffffeU, 18);
+	state->s2 = vgpu_user_taus(state->s2, 2, 27, 0xfffffff8U, 2);
+	state->s3 = vgpu_user_taus(state->s3, 13, 21, 0xfffffff0U, 7);
+	state->s4 = vgpu_user_taus(state->s4, 3, 12, 0xffffff80U, 13);
+	return state->s1 ^ state->s2 ^ state->s3 ^ state->s4;
+}
+
 #endif /* VGPU_OS_USER_H */

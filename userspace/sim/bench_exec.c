@@ -26,13 +26,14 @@ static double vgpu_bench_exec_fill(struct vgpu_sm *sm,
 				   const struct vgpu_isa_timing *timing,
 				   struct vgpu_worker_pool *pool,
 				   const struct vgpu_kernel_desc *k,
-				   uint32_t blocks)
+				   uint32_t blocks, u8 *win)
 {
 	uint32_t next = 0;
 	double t0;
 
 	vgpu_worker_pool_init(pool, pool->warps, cfg->max_warps_per_sm);
 	vgpu_sm_init(sm, cfg, timing, pool, 0);
+	vgpu_sm_set_window(sm, win);	/* F25: as on a device */
 	t0 = vgpu_bench_now();
 	for (;;) {
 		while (next < blocks &&
@@ -68,6 +69,7 @@ static int vgpu_bench_exec(int argc, char **argv)
 	struct vgpu_config cfg;
 	struct vgpu_warp *warps;
 	struct vgpu_sm *sm;
+	u8 *win;
 	struct vgpu_sim_getopt g = { .cmd = &vgpu_sim_bench_exec,
 				     .opts = opts, .bench = true,
 				     .bad = "bad option" };
@@ -119,18 +121,20 @@ static int vgpu_bench_exec(int argc, char **argv)
 		fprintf(stderr, "vgpu-sim bench exec: probe kernel rejected\n");
 		return 1;
 	}
+	vgpu_isa_timing_default(&timing);
 	warps = calloc(cfg.max_warps_per_sm, sizeof(*warps));
 	sm = vgpu_sim_sm_alloc();
-	if (!warps || !sm) {
+	win = malloc(vgpu_sm_window_bytes(&cfg, &timing));
+	if (!warps || !sm || !win) {
 		fprintf(stderr, "vgpu-sim bench exec: out of memory\n");
 		return 1;
 	}
-	vgpu_isa_timing_default(&timing);
 	pool.warps = warps;
-	sdt = vgpu_bench_exec_fill(sm, &cfg, &timing, &pool, &ks, nshort);
+	sdt = vgpu_bench_exec_fill(sm, &cfg, &timing, &pool, &ks, nshort,
+				   win);
 	sissued = sm->stats.issued;
 	vgpu_sm_fini(sm);
-	dt = vgpu_bench_exec_fill(sm, &cfg, &timing, &pool, &k, blocks);
+	dt = vgpu_bench_exec_fill(sm, &cfg, &timing, &pool, &k, blocks, win);
 	printf("preset %s, 1 SM, %u blocks x %u warps, %u iterations of %u instructions\n",
 	       cfg.name, blocks, k.shape.warps, iters, VGPU_BENCH_LOOP_BODY + 1);
 	printf("warp-instructions %" PRIu64 " in %" PRIu64 " cycles (%.3f per cycle)\n",
@@ -144,6 +148,7 @@ static int vgpu_bench_exec(int argc, char **argv)
 	printf("M warp-instructions/s = %.1f\n",
 	       dt > 0 ? sm->stats.issued / dt / 1e6 : 0.0);
 	vgpu_sm_fini(sm);
+	free(win);
 	free(sm);
 	free(warps);
 	return 0;

@@ -29,6 +29,7 @@ struct vgpu_calib_entry {
 	u32 res_energy[VGPU_RES_NUM];
 	u32 res_weight[VGPU_RES_NUM];	/* as given */
 	u32 weight[VGPU_ISA_NUM_CLASSES];	/* out: b_s */
+	u32 mma_weight[VGPU_MMA_SIZE_MAX];	/* out: b_s of the MMA sizes */
 	u32 res_out[VGPU_RES_NUM];	/* out: a_h */
 };
 
@@ -70,6 +71,7 @@ static int vgpu_calib_run(struct vgpu_calib_entry *e,
 	if (ret)
 		goto out;
 	memcpy(e->weight, timing.weight, sizeof(e->weight));
+	memcpy(e->mma_weight, timing.mma_weight, sizeof(e->mma_weight));
 	for (i = 0; i < VGPU_RES_NUM; i++)
 		given |= p->res_weight[i];
 	if (given) {
@@ -116,6 +118,8 @@ int vgpu_sim_params_calibrated(const struct vgpu_config *cfg,
 			vgpu_calib_n++;
 	}
 	memcpy(out->timing.weight, e->weight, sizeof(out->timing.weight));
+	memcpy(out->timing.mma_weight, e->mma_weight,
+	       sizeof(out->timing.mma_weight));
 	memcpy(out->res_weight, e->res_out, sizeof(out->res_weight));
 	out->calibrate = 0;
 	return 0;

@@ -242,6 +242,35 @@ struct vgpu_nl_ev {
 
 typedef int (*vgpu_nl_event_fn)(const struct vgpu_nl_ev *ev, void *arg);
 
+/**
+ * struct vgpu_nl_lock_ev - one message of the "locks" group: a lock the
+ *	arbiter granted to a warp that waited for it (F35)
+ * @dev: device index
+ * @type: VGPU_EVENT_MUTEX
+ * @seq: per-device sequence number of the group (gaps: grants dropped)
+ * @cycle: virtual cycle of the grant
+ * @kernel: core kernel id
+ * @block: block index
+ * @sm: SM
+ * @prio: the kernel's priority
+ * @warp: the warp granted the lock, its index in the block
+ * @mutex: the lock
+ */
+struct vgpu_nl_lock_ev {
+	uint32_t dev;
+	uint32_t type;
+	uint64_t seq;
+	uint64_t cycle;
+	uint32_t kernel;
+	uint32_t block;
+	uint32_t sm;
+	uint32_t prio;
+	uint32_t warp;
+	uint32_t mutex;
+};
+
+typedef int (*vgpu_nl_lock_fn)(const struct vgpu_nl_lock_ev *ev, void *arg);
+
 int vgpul_nl_open(struct vgpu_nl **nlp);
 void vgpul_nl_close(struct vgpu_nl *nl);
 int vgpul_nl_dev_get(struct vgpu_nl *nl, unsigned int index,
@@ -254,6 +283,8 @@ void vgpul_nl_stats_free(struct vgpu_nl_stats *st);
 int vgpul_nl_config_set(struct vgpu_nl *nl, unsigned int index,
 		       const struct vgpu_nl_config *cfg);
 int vgpul_nl_subscribe(struct vgpu_nl *nl, vgpu_nl_event_fn fn, void *arg);
+int vgpul_nl_subscribe_locks(struct vgpu_nl *nl, vgpu_nl_lock_fn fn,
+			     void *arg);
 int vgpul_nl_event_fd(struct vgpu_nl *nl);
 int vgpul_nl_recv_events(struct vgpu_nl *nl, int timeout_ms);
 uint64_t vgpul_nl_overruns(struct vgpu_nl *nl);

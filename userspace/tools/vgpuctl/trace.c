@@ -32,6 +32,9 @@ struct vgpu_tr {
 	uint64_t next_seq[16];
 	bool seq_seen[16];
 	uint64_t events, dispatches, preempts, slices, lost;
+	uint64_t next_lock_seq[16];
+	bool lock_seen[16];
+	uint64_t grants, grants_lost;
 };
 
 static void vgpu_tr_meta(struct vgpu_tr *t, uint32_t dev, uint32_t tid,
@@ -147,11 +150,32 @@ static int vgpu_tr_event(const struct vgpu_nl_ev *ev, void *arg)
 	return 0;
 }
 
+/* A lock grant (F35, the "locks" group): an instant on its SM's track. */
+static int vgpu_tr_lock(const struct vgpu_nl_lock_ev *ev, void *arg)
+{
+	struct vgpu_tr *t = arg;
+
+	if (ev->dev >= 16 || (t->dev >= 0 && ev->dev != (uint32_t)t->dev))
+		return 0;
+	t->events++;
+	t->grants++;
+	if (t->lock_seen[ev->dev] && ev->seq > t->next_lock_seq[ev->dev])
+		t->grants_lost += ev->seq - t->next_lock_seq[ev->dev];
+	t->lock_seen[ev->dev] = true;
+	t->next_lock_seq[ev->dev] = ev->seq + 1;
+	vgpu_tr_track(t, ev->dev, ev->sm);
+	fprintf(t->f, ",\n{\"name\":\"lock %u\",\"cat\":\"lock\",\"ph\":\"i\",\"s\":\"t\",\"pid\":%u,\"tid\":%u,\"ts\":%llu,\"args\":{\"kernel\":%u,\"block\":%u,\"warp\":%u,\"lock\":%u,\"prio\":%u}}",
+		ev->mutex, ev->dev, ev->sm, (unsigned long long)ev->cycle,
+		ev->kernel, ev->block, ev->warp, ev->mutex, ev->prio);
+	return 0;
+}
+
 static int vgpuctl_trace(int argc, char **argv)
 {
 	static const struct option opts[] = {
 		{ "output", required_argument, NULL, 'o' },
 		{ "count", required_argument, NULL, 'c' },
+		{ "locks", no_argument, NULL, 'l' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -159,13 +183,17 @@ static int vgpuctl_trace(int argc, char **argv)
 	struct vgpu_nl *nl;
 	const char *out = NULL;
 	unsigned int count = 0;
+	bool locks = false;
 	pid_t child = -1;
 	int c, ret, status = 0, rc = 0;
 
 	memset(&t, 0, sizeof(t));
 	t.dev = vgpuctl_index_set ? (int)vgpuctl_index : -1;
-	while ((c = vgpuctl_getopt(argc, argv, "+o:c:h", opts, &rc)) > 0) {
+	while ((c = vgpuctl_getopt(argc, argv, "+o:c:lh", opts, &rc)) > 0) {
 		switch (c) {
+		case 'l':
+			locks = true;
+			break;
 		case 'o':
 			out = optarg;
 			break;
@@ -191,6 +219,13 @@ static int vgpuctl_trace(int argc, char **argv)
 	ret = vgpul_nl_subscribe(nl, vgpu_tr_event, &t);
 	if (ret) {
 		fprintf(stderr, "vgpuctl trace: joining the \"events\" group: %s\n",
+			vgpul_strerror(ret));
+		vgpul_nl_close(nl);
+		return 1;
+	}
+	ret = locks ? vgpul_nl_subscribe_locks(nl, vgpu_tr_lock, &t) : 0;
+	if (ret) {
+		fprintf(stderr, "vgpuctl trace: joining the \"locks\" group: %s\n",
 			vgpul_strerror(ret));
 		vgpul_nl_close(nl);
 		return 1;
@@ -263,6 +298,10 @@ out:
 		(unsigned long long)t.preempts, (unsigned long long)t.slices,
 		(unsigned long long)t.lost,
 		(unsigned long long)vgpul_nl_overruns(nl), out);
+	if (locks)
+		fprintf(stderr, "vgpuctl trace: %llu lock grants, %llu lost\n",
+			(unsigned long long)t.grants,
+			(unsigned long long)t.grants_lost);
 	free(t.k);
 	vgpul_nl_close(nl);
 	return rc;
@@ -270,8 +309,9 @@ out:
 
 const struct vgpul_cli_cmd vgpuctl_cmd_trace = {
 	.name = "trace",
-	.usage = "-o OUT.json [-c COUNT] [-- CMD [ARGS...]]",
+	.usage = "-o OUT.json [-c COUNT] [--locks] [-- CMD [ARGS...]]",
 	.summary = "record netlink events (of -d N, or every device) as Chrome trace\n"
-		   "JSON for Perfetto, while CMD runs, until COUNT events or Ctrl-C",
+		   "JSON for Perfetto, while CMD runs, until COUNT events or Ctrl-C;\n"
+		   "--locks: the arbiter's lock grants too (\"locks\" group)",
 	.run = vgpuctl_trace,
 };

@@ -401,7 +401,7 @@ TEST(periods_seed_example)
 	static const u32 widths[3] = { 128, 64, 48 };
 	u64 m0[2], m1[1], m2[1];
 	const u64 *maps[3] = { m0, m1, m2 };
-	static struct vgpu_bmap_periods p;	/* big for a kernel stack */
+	VGPU_TEST_BIG struct vgpu_bmap_periods p;
 	u32 runs[3], i, r, bad[1] = { 129 }, zero[2] = { 8, 0 };
 	struct vgpu_test_rng rng = { .s = 43 };
 

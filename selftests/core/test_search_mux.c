@@ -46,7 +46,7 @@ static void small_sregs(struct vgpu_config *cfg)
  */
 TEST(plan_of_an_sm)
 {
-	static struct vgpu_bmap_periods plan;	/* big for a kernel stack */
+	VGPU_TEST_BIG struct vgpu_bmap_periods plan;
 	struct vgpu_config cfg;
 	const char *bad;
 	u32 i;

@@ -542,20 +542,27 @@ static uint32_t vgpu_nl_u32_or(struct nlattr *a, uint32_t def)
 	return a ? nla_get_u32(a) : def;
 }
 
+/* The fields every message of the "events" and "locks" groups carries. */
+static void vgpu_nl_ev_parse(struct vgpu_nl_ev *ev, struct nlattr **tb)
+{
+	memset(ev, 0, sizeof(*ev));
+	ev->dev = vgpu_nl_u32_or(tb[VGPU_A_DEV_INDEX], UINT32_MAX);
+	ev->type = vgpu_nl_u32_or(tb[VGPU_A_EV_TYPE], 0);
+	ev->seq = tb[VGPU_A_EV_SEQ] ? nla_get_u64(tb[VGPU_A_EV_SEQ]) : 0;
+	ev->cycle = tb[VGPU_A_EV_CYCLE] ? nla_get_u64(tb[VGPU_A_EV_CYCLE]) : 0;
+	ev->kernel = vgpu_nl_u32_or(tb[VGPU_A_EV_KERNEL], UINT32_MAX);
+	ev->block = vgpu_nl_u32_or(tb[VGPU_A_EV_BLOCK], UINT32_MAX);
+	ev->sm = vgpu_nl_u32_or(tb[VGPU_A_EV_SM], UINT32_MAX);
+	ev->prio = vgpu_nl_u32_or(tb[VGPU_A_EV_PRIO], UINT32_MAX);
+}
+
 /* A "locks" message (VGPU_CMD_LOCK_EVENT) to the lock callback. */
 static int vgpu_nl_lock_cb(struct vgpu_nl *nl, struct nlattr **tb)
 {
 	struct vgpu_nl_lock_ev ev;
 
 	memset(&ev, 0, sizeof(ev));
-	ev.dev = vgpu_nl_u32_or(tb[VGPU_A_DEV_INDEX], UINT32_MAX);
-	ev.type = vgpu_nl_u32_or(tb[VGPU_A_EV_TYPE], 0);
-	ev.seq = tb[VGPU_A_EV_SEQ] ? nla_get_u64(tb[VGPU_A_EV_SEQ]) : 0;
-	ev.cycle = tb[VGPU_A_EV_CYCLE] ? nla_get_u64(tb[VGPU_A_EV_CYCLE]) : 0;
-	ev.kernel = vgpu_nl_u32_or(tb[VGPU_A_EV_KERNEL], UINT32_MAX);
-	ev.block = vgpu_nl_u32_or(tb[VGPU_A_EV_BLOCK], UINT32_MAX);
-	ev.sm = vgpu_nl_u32_or(tb[VGPU_A_EV_SM], UINT32_MAX);
-	ev.prio = vgpu_nl_u32_or(tb[VGPU_A_EV_PRIO], UINT32_MAX);
+	vgpu_nl_ev_parse(&ev.ev, tb);
 	ev.warp = vgpu_nl_u32_or(tb[VGPU_A_EV_WARP], UINT32_MAX);
 	ev.mutex = vgpu_nl_u32_or(tb[VGPU_A_EV_MUTEX], UINT32_MAX);
 	nl->ev_count++;
@@ -581,15 +588,7 @@ static int vgpu_nl_event_cb(struct nl_msg *msg, void *arg)
 		       vgpu_nl_lock_cb(nl, tb) : NL_SKIP;
 	if (!(nl->groups & VGPU_NL_GRP_EVENTS))
 		return NL_SKIP;
-	memset(&ev, 0, sizeof(ev));
-	ev.dev = vgpu_nl_u32_or(tb[VGPU_A_DEV_INDEX], UINT32_MAX);
-	ev.type = vgpu_nl_u32_or(tb[VGPU_A_EV_TYPE], 0);
-	ev.seq = tb[VGPU_A_EV_SEQ] ? nla_get_u64(tb[VGPU_A_EV_SEQ]) : 0;
-	ev.cycle = tb[VGPU_A_EV_CYCLE] ? nla_get_u64(tb[VGPU_A_EV_CYCLE]) : 0;
-	ev.kernel = vgpu_nl_u32_or(tb[VGPU_A_EV_KERNEL], UINT32_MAX);
-	ev.block = vgpu_nl_u32_or(tb[VGPU_A_EV_BLOCK], UINT32_MAX);
-	ev.sm = vgpu_nl_u32_or(tb[VGPU_A_EV_SM], UINT32_MAX);
-	ev.prio = vgpu_nl_u32_or(tb[VGPU_A_EV_PRIO], UINT32_MAX);
+	vgpu_nl_ev_parse(&ev, tb);
 	nl->ev_count++;
 	if (nl->ev_fn && nl->ev_fn(&ev, nl->ev_arg)) {
 		nl->ev_stop = 1;

@@ -245,26 +245,14 @@ typedef int (*vgpu_nl_event_fn)(const struct vgpu_nl_ev *ev, void *arg);
 /**
  * struct vgpu_nl_lock_ev - one message of the "locks" group: a lock the
  *	arbiter granted to a warp that waited for it (F35)
- * @dev: device index
- * @type: VGPU_EVENT_MUTEX
- * @seq: per-device sequence number of the group (gaps: grants dropped)
- * @cycle: virtual cycle of the grant
- * @kernel: core kernel id
- * @block: block index
- * @sm: SM
- * @prio: the kernel's priority
+ * @ev: what every event carries: @ev.type is VGPU_EVENT_MUTEX, @ev.seq
+ *	the group's own per-device sequence (gaps: grants dropped), @ev.cycle
+ *	the grant's, @ev.prio the kernel's priority
  * @warp: the warp granted the lock, its index in the block
  * @mutex: the lock
  */
 struct vgpu_nl_lock_ev {
-	uint32_t dev;
-	uint32_t type;
-	uint64_t seq;
-	uint64_t cycle;
-	uint32_t kernel;
-	uint32_t block;
-	uint32_t sm;
-	uint32_t prio;
+	struct vgpu_nl_ev ev;
 	uint32_t warp;
 	uint32_t mutex;
 };

@@ -151,8 +151,9 @@ static int vgpu_tr_event(const struct vgpu_nl_ev *ev, void *arg)
 }
 
 /* A lock grant (F35, the "locks" group): an instant on its SM's track. */
-static int vgpu_tr_lock(const struct vgpu_nl_lock_ev *ev, void *arg)
+static int vgpu_tr_lock(const struct vgpu_nl_lock_ev *lock, void *arg)
 {
+	const struct vgpu_nl_ev *ev = &lock->ev;
 	struct vgpu_tr *t = arg;
 
 	if (ev->dev >= 16 || (t->dev >= 0 && ev->dev != (uint32_t)t->dev))
@@ -165,8 +166,8 @@ static int vgpu_tr_lock(const struct vgpu_nl_lock_ev *ev, void *arg)
 	t->next_lock_seq[ev->dev] = ev->seq + 1;
 	vgpu_tr_track(t, ev->dev, ev->sm);
 	fprintf(t->f, ",\n{\"name\":\"lock %u\",\"cat\":\"lock\",\"ph\":\"i\",\"s\":\"t\",\"pid\":%u,\"tid\":%u,\"ts\":%llu,\"args\":{\"kernel\":%u,\"block\":%u,\"warp\":%u,\"lock\":%u,\"prio\":%u}}",
-		ev->mutex, ev->dev, ev->sm, (unsigned long long)ev->cycle,
-		ev->kernel, ev->block, ev->warp, ev->mutex, ev->prio);
+		lock->mutex, ev->dev, ev->sm, (unsigned long long)ev->cycle,
+		ev->kernel, ev->block, lock->warp, lock->mutex, ev->prio);
 	return 0;
 }
 

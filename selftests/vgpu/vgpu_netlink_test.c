@@ -600,7 +600,7 @@ TEST_F(nl, config_set_dispatch_options)
 	nla_put_u32(m, VGPU_A_COMBO, 101);
 	EXPECT_EQ(ERANGE, transact(self->sk, m, r));
 	m = config(self->fam, DEV);
-	nla_put_u32(m, VGPU_A_SEARCH, 3);
+	nla_put_u32(m, VGPU_A_SEARCH, VGPU_SEARCH_MODE_MUX + 1);
 	EXPECT_EQ(ERANGE, transact(self->sk, m, r));
 	m = config(self->fam, DEV);
 	nla_put_u32(m, VGPU_A_PACK, VGPU_PACK_MODE_BLOCK);

@@ -715,12 +715,12 @@ TEST(seed_device_options)
 
 /*
  * debugfs "sm" avail is the figure the resource policy compares (F25,
- * seed 001 [0041], [0257]): sum a_h * r_h where r_h of the registers is
- * the largest free run of one sub-partition, not the free units of all
- * of them.  On an idle small device (exact search), per SM:
- * a0 * 64 (one sub-partition's units) + a1 * free warps + a2 * free shared
- * memory units + a3 * free block slots, each figure read from the same
- * line and the weights from "config".
+ * seed 001 [0041], [0256]-[0257]): sum a_h * r_h where r_h of the
+ * registers sums each sub-partition's largest free run.  On an idle small
+ * device (exact search), per SM: a0 * 4 * 64 (four sub-partitions of 64
+ * units, each one run) + a1 * free warps + a2 * free shared memory units
+ * + a3 * free block slots, each figure read from the same line and the
+ * weights from "config".
  */
 TEST(sm_avail_is_the_policy_figure)
 {
@@ -744,7 +744,8 @@ TEST(sm_avail_is_the_policy_figure)
 	for (i = 0; i < 4; i++)
 		EXPECT_EQ(64, r[i]);	/* 16384 registers / 256 per unit */
 	EXPECT_EQ(0, bu);
-	EXPECT_EQ((unsigned long long)a[0] * 64 + (unsigned long long)a[1] * fw +
+	EXPECT_EQ((unsigned long long)a[0] * 4 * 64 +
+		  (unsigned long long)a[1] * fw +
 		  (unsigned long long)a[2] * smem +
 		  (unsigned long long)a[3] * (bm - bu), avail);
 	put("/sys/bus/vgpu/del_device", "7");

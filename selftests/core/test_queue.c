@@ -889,7 +889,7 @@ TEST(f17_sync_on_restore)
  */
 TEST(f14_push_target_states_each_alone)
 {
-	VGPU_TEST_BIG static struct vgpu_gpu_push rec[4][2];
+	VGPU_TEST_BIG struct vgpu_gpu_push rec[4][2];
 	struct vgpu_gpu_kernel *q[4], *w;
 	struct vgpu_gpu_params p;
 	u32 i;

@@ -895,6 +895,7 @@ TEST(f14_push_target_states_each_alone)
 	u32 i;
 
 	ASSERT_EQ(0, vgpu_q_init(&p));
+	memset(rec, 0, sizeof(rec));
 	for (i = 0; i < 4; i++) {
 		q[i] = vgpu_q_kernel(i, 4, 64, 200, VGPU_ITEMS);
 		q[i]->args.dev_push = rec[i];

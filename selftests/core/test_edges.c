@@ -187,9 +187,34 @@ TEST_F(edges, task_table_of_whole_words)
 	}
 }
 
+/*
+ * F11: a kernel names a channel of the device that was added: the last
+ * one (max_channels - 1) once added is taken; one past the channels, or
+ * one not added, is -ENOENT.
+ */
+TEST_F(edges, submit_channel_bound)
+{
+	struct vgpu_gpu_params p;
+	struct vgpu_gpu_kernel *k;
+
+	vgpu_tg_params_small(&p, VGPU_PREEMPT_DRAIN);
+	p.max_channels = 16;
+	ASSERT_EQ(0, vgpu_tg_init(&T, NULL, &p));
+	LIVE = true;
+	k = vgpu_tg_kernel(&T, 15, 0, 1, 32, 0, "EXIT\n");
+	EXPECT_EQ(-ENOENT, vgpu_gpu_submit(&T.g, k));
+	k = vgpu_tg_kernel(&T, 16, 0, 1, 32, 0, "EXIT\n");
+	EXPECT_EQ(-ENOENT, vgpu_gpu_submit(&T.g, k));
+	ASSERT_EQ(0, vgpu_gpu_channel_add(&T.g, 15, 0));
+	k = vgpu_tg_kernel(&T, 15, 0, 1, 32, 0, "EXIT\n");
+	EXPECT_EQ(0, vgpu_gpu_submit(&T.g, k));
+	EXPECT_TRUE(vgpu_tg_run(&T, 100000));
+}
+
 VGPU_TEST_SUITE(edges,
 	VGPU_CASE(block_level_needs_each_resource)
 	VGPU_CASE(loop_max_over_work_items)
 	VGPU_CASE(window_lengths)
 	VGPU_CASE_F(edges, syncs_sum_every_sm)
-	VGPU_CASE_F(edges, task_table_of_whole_words))
+	VGPU_CASE_F(edges, task_table_of_whole_words)
+	VGPU_CASE_F(edges, submit_channel_bound))

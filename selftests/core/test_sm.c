@@ -299,6 +299,29 @@ TEST_F(sm, init_block_slot_bound)
 	EXPECT_EQ(0, vgpu_te_init(te));
 }
 
+/*
+ * vgpu_sm_init() refuses each bad limit alone: no sub-partition, more than
+ * VGPU_MAX_SUBPARTS, more than VGPU_MAX_PRIOS priorities; the bounds
+ * themselves are taken.
+ */
+TEST_F(sm, init_limits_each_alone)
+{
+	struct vgpu_test_engine *te = self->te;
+	u32 subparts = te->cfg.subparts, prios = te->cfg.num_prios;
+
+	te->cfg.subparts = 0;
+	EXPECT_EQ(-EINVAL, vgpu_te_init(te));
+	te->cfg.subparts = VGPU_MAX_SUBPARTS + 1;
+	EXPECT_EQ(-EINVAL, vgpu_te_init(te));
+	te->cfg.subparts = subparts;
+	te->cfg.num_prios = VGPU_MAX_PRIOS + 1;
+	EXPECT_EQ(-EINVAL, vgpu_te_init(te));
+	te->cfg.num_prios = VGPU_MAX_PRIOS;
+	EXPECT_EQ(0, vgpu_te_init(te));
+	te->cfg.num_prios = prios;
+	EXPECT_EQ(0, vgpu_te_init(te));
+}
+
 /* Accounting (F33): after random mixes every resource is back to empty. */
 TEST_F(sm, accounting_back_to_empty)
 {
@@ -530,6 +553,7 @@ VGPU_TEST_SUITE(sm,
 	VGPU_CASE_F(sm, whole_blocks_start_while_warp_mode_waits)
 	VGPU_CASE_F(sm, cancel_with_every_subpartition)
 	VGPU_CASE_F(sm, init_block_slot_bound)
+	VGPU_CASE_F(sm, init_limits_each_alone)
 	VGPU_CASE_F(sm, accounting_back_to_empty)
 	VGPU_CASE_F(sm, spin_until_cancel)
 	VGPU_CASE_F(sm, power_window)
